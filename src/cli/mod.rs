@@ -1,0 +1,88 @@
+//! The command line: `serve` (default), service administration, and the stateless engines
+//! (`calc …`, `pair …`) that run without a server or database.
+
+pub mod keizer;
+pub mod keizer_pairing;
+pub mod pair;
+pub mod round_robin;
+pub mod service;
+pub mod tiebreaks;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// clubcomp: competition server for chess and draughts clubs.
+#[derive(Debug, Parser)]
+#[command(name = "clubcomp", version, about)]
+pub struct Cli {
+    /// What to do; `serve` when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the REST API (the default).
+    Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Manage user accounts.
+    #[command(subcommand)]
+    User(service::UserCommand),
+    /// Print the OpenAPI document.
+    Openapi,
+    /// Import rating lists.
+    #[command(subcommand)]
+    Ratings(service::RatingsCommand),
+    /// Fill the configured database with a realistic demo season.
+    Demo,
+    /// Stateless calculators (JSON in, JSON out).
+    #[command(subcommand)]
+    Calc(CalcCommand),
+    /// Swiss pairing of the next round from a TRF file (bbpPairings-compatible).
+    Pair(pair::Args),
+}
+
+/// `clubcomp calc …`
+#[derive(Debug, Subcommand)]
+pub enum CalcCommand {
+    /// Keizer standings per evening from a scenario (shared/formats/keizer-scenario.md).
+    Keizer(keizer::Args),
+    /// Keizer pairing of one evening (format in the README).
+    KeizerPairing(keizer_pairing::Args),
+    /// Round-robin standings, points tables, prize money and rights.
+    RoundRobin(round_robin::Args),
+    /// FIDE tie-breaks from a TRF file.
+    Tiebreaks(tiebreaks::Args),
+}
+
+/// Runs a parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => service::serve(),
+        Command::Migrate => service::migrate(),
+        Command::User(c) => service::user(c),
+        Command::Openapi => service::openapi(),
+        Command::Ratings(c) => service::ratings(c),
+        Command::Demo => service::demo(),
+        Command::Calc(CalcCommand::Keizer(a)) => keizer::run(a),
+        Command::Calc(CalcCommand::KeizerPairing(a)) => keizer_pairing::run(a),
+        Command::Calc(CalcCommand::RoundRobin(a)) => round_robin::run(a),
+        Command::Calc(CalcCommand::Tiebreaks(a)) => tiebreaks::run(a),
+        Command::Pair(a) => pair::run(a),
+    }
+}
+
+/// Reads a whole input file, or standard input when `path` is `None` or `-`.
+pub fn read_input(path: Option<&std::path::Path>) -> std::io::Result<String> {
+    use std::io::Read;
+    match path {
+        Some(p) if p.as_os_str() != "-" => std::fs::read_to_string(p),
+        _ => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s)?;
+            Ok(s)
+        }
+    }
+}

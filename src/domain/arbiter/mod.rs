@@ -1,0 +1,1 @@
+//! arbiter engine (to be written).

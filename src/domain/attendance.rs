@@ -1,0 +1,1 @@
+//! Attendance (SPEC §4) (to be written).

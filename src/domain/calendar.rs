@@ -1,0 +1,1 @@
+//! Calendar (SPEC §5) (to be written).

@@ -1,0 +1,1 @@
+//! double_swiss engine (to be written).

@@ -1,0 +1,1 @@
+//! Keizer: pairing (to be written).

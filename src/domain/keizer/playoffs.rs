@@ -1,0 +1,1 @@
+//! Keizer: playoffs (to be written).

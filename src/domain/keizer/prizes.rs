@@ -1,0 +1,1 @@
+//! Keizer: prizes (to be written).

@@ -1,0 +1,1 @@
+//! Keizer: scenario (to be written).

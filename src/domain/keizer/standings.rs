@@ -1,0 +1,1 @@
+//! Keizer: standings (to be written).

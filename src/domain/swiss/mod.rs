@@ -1,0 +1,1 @@
+//! swiss engine (to be written).

@@ -1,0 +1,1 @@
+//! tiebreaks engine (to be written).

@@ -1,7 +1,17 @@
 //! clubcomp: a competition server for chess and draughts clubs.
 //!
 //! `domain` holds the pure rule engines (no I/O, no clock, no unseeded randomness);
-//! `cli` is the command-line front that runs them without a server.
+//! `cli` is the command-line front that runs them without a server; `api`, `services` and
+//! `db` are the HTTP service (see DESIGN: HTTP → services → domain, db).
 
+pub mod api;
+pub mod app;
+pub mod auth;
 pub mod cli;
+pub mod config;
+pub mod db;
 pub mod domain;
+pub mod error;
+pub mod openapi;
+pub mod services;
+pub mod telemetry;

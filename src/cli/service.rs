@@ -1,12 +1,13 @@
-//! Service commands: serve, migrate, user, openapi, ratings import, demo (to be written).
+//! Service commands: serve, migrate, user create, openapi, ratings import, demo.
 
+use crate::config::Config;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `clubcomp user …`
 #[derive(Debug, clap::Subcommand)]
 pub enum UserCommand {
-    /// Create a user (prompts nothing: the password comes from --password or CLUBCOMP_PASSWORD).
+    /// Create a user; the password comes from --password or CLUBCOMP_PASSWORD.
     Create {
         /// E-mail address (the login name).
         #[arg(long)]
@@ -14,8 +15,8 @@ pub enum UserCommand {
         /// Role; repeat for several (admin, leader, arbiter, member, rating_sync).
         #[arg(long = "role", required = true)]
         roles: Vec<String>,
-        /// Password.
-        #[arg(long, env = "CLUBCOMP_PASSWORD")]
+        /// Password (at least 8 characters).
+        #[arg(long, env = "CLUBCOMP_PASSWORD", hide_env_values = true)]
         password: String,
     },
 }
@@ -27,38 +28,178 @@ pub enum RatingsCommand {
     Import {
         /// The CSV file.
         file: PathBuf,
-        /// List date (YYYY-MM-DD); today when omitted.
+        /// List date (YYYY-MM-DD).
         #[arg(long)]
-        date: Option<String>,
+        date: String,
     },
 }
 
-fn todo() -> ExitCode {
-    eprintln!("not implemented yet");
-    ExitCode::from(2)
+fn config() -> Result<Config, ExitCode> {
+    match Config::from_env() {
+        Ok(c) => {
+            crate::telemetry::init(c.log_json);
+            Ok(c)
+        }
+        Err(errs) => {
+            eprintln!("configuration error:");
+            for e in errs {
+                eprintln!("  - {e}");
+            }
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::FAILURE
+}
+
+fn with_conn<T>(
+    cfg: &Config,
+    f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, String>,
+) -> Result<T, String> {
+    let pool = crate::db::build_pool(&cfg.database_url, 1)?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    crate::db::run_migrations(&mut conn)?;
+    f(&mut conn)
 }
 
 /// `clubcomp serve`
 pub fn serve() -> ExitCode {
-    todo()
+    let cfg = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    match actix_web::rt::System::new().block_on(crate::app::serve(cfg)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
 }
+
 /// `clubcomp migrate`
 pub fn migrate() -> ExitCode {
-    todo()
+    let cfg = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let pool = match crate::db::build_pool(&cfg.database_url, 1) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let result = pool
+        .get()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| crate::db::run_migrations(&mut c));
+    match result {
+        Ok(v) if v.is_empty() => {
+            println!("database is up to date");
+            ExitCode::SUCCESS
+        }
+        Ok(v) => {
+            for m in v {
+                println!("applied {m}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
 }
+
 /// `clubcomp user …`
-pub fn user(_c: UserCommand) -> ExitCode {
-    todo()
+pub fn user(c: UserCommand) -> ExitCode {
+    let cfg = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let UserCommand::Create {
+        email,
+        roles,
+        password,
+    } = c;
+    let r = with_conn(&cfg, |conn| {
+        crate::services::users::create_user(conn, &email, &password, &roles).map_err(|e| match e {
+            crate::error::ApiError::Validation { errors, .. } => errors
+                .iter()
+                .map(|f| format!("{}: {}", f.field, f.message))
+                .collect::<Vec<_>>()
+                .join("; "),
+            other => other.to_string(),
+        })
+    });
+    match r {
+        Ok(u) => {
+            println!("created user {} ({}) with roles {}", u.id, u.email, u.roles);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
 }
-/// `clubcomp openapi`
+
+/// `clubcomp openapi`: prints the document generated from the code.
 pub fn openapi() -> ExitCode {
-    todo()
+    print!("{}", crate::openapi::to_pretty_json(&crate::app::openapi()));
+    ExitCode::SUCCESS
 }
-/// `clubcomp ratings …`
-pub fn ratings(_c: RatingsCommand) -> ExitCode {
-    todo()
+
+/// `clubcomp ratings import FILE --date D`
+pub fn ratings(c: RatingsCommand) -> ExitCode {
+    let cfg = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let RatingsCommand::Import { file, date } = c;
+    let bytes = match std::fs::read(&file) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+    };
+    let r = with_conn(&cfg, |conn| {
+        use diesel::Connection;
+        let rows = crate::services::ratings::parse_knsb_csv(&bytes).map_err(describe)?;
+        let list = crate::services::ratings::RatingList {
+            source: "KNSB".into(),
+            list_date: date,
+            ratings: rows,
+        };
+        conn.transaction(|c| crate::services::ratings::push(c, &list))
+            .map_err(describe)
+    });
+    match r {
+        Ok(rep) => {
+            println!(
+                "inserted {}, updated {}, unchanged {}, unknown {}",
+                rep.inserted, rep.updated, rep.unchanged, rep.unknown
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
 }
+
+fn describe(e: crate::error::ApiError) -> String {
+    match e {
+        crate::error::ApiError::Validation { errors, .. } if !errors.is_empty() => errors
+            .iter()
+            .map(|f| format!("{}: {}", f.field, f.message))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => other.to_string(),
+    }
+}
+
 /// `clubcomp demo`
 pub fn demo() -> ExitCode {
-    todo()
+    let cfg = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    match with_conn(&cfg, |conn| {
+        crate::services::demo::seed(conn).map_err(describe)
+    }) {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
 }

@@ -1,0 +1,130 @@
+//! Login and the caller's own identity.
+
+use crate::app::AppState;
+use crate::auth::{AnyRole, Auth, Role, parse_roles, verify_password};
+use crate::db::models::users;
+use crate::error::{ApiError, ApiResult, Problem};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Login credentials.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"email": "leader@club.example", "password": "correct horse battery"}))]
+pub struct LoginRequest {
+    /// E-mail address.
+    pub email: String,
+    /// Password.
+    pub password: String,
+}
+
+/// A bearer token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenResponse {
+    /// The JWT to send as `Authorization: Bearer …`.
+    pub token: String,
+    /// Always `Bearer`.
+    pub token_type: &'static str,
+    /// Expiry (RFC 3339, UTC).
+    pub expires_at: String,
+    /// The roles the token carries.
+    pub roles: Vec<Role>,
+}
+
+/// The caller.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Me {
+    /// User id (absent for service tokens).
+    pub user_id: Option<i64>,
+    /// Service-token id (absent for users).
+    pub service_token_id: Option<i64>,
+    /// E-mail or `service:<name>`.
+    pub name: String,
+    /// Current roles.
+    pub roles: Vec<Role>,
+}
+
+/// Logs in with e-mail and password and returns a JWT. Failed attempts are throttled per
+/// account and per address (429 with `Retry-After`).
+#[utoipa::path(tag = "auth", request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Logged in", body = TokenResponse),
+        (status = 401, description = "Wrong e-mail or password", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid body", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many failed attempts", body = Problem, content_type = "application/problem+json")))]
+#[post("/auth/login")]
+pub async fn login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: crate::api::Body<LoginRequest>,
+) -> ApiResult<HttpResponse> {
+    let body = body.into_inner()?;
+    let addr = req
+        .peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let email = body.email.trim().to_lowercase();
+    if let Err(retry_after) = state.throttle.check(&email, &addr) {
+        return Err(ApiError::TooManyRequests {
+            detail: "too many failed logins; wait before trying again".into(),
+            retry_after,
+        });
+    }
+    let lookup = email.clone();
+    let user = state.db(move |c| Ok(users::by_email(c, &lookup)?)).await?;
+    let password = body.password;
+    let ok_user = web::block(move || {
+        // Verify against a dummy hash for unknown accounts, so timing does not tell.
+        const DUMMY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$9sTbSlTio3Biev89thdrlKKiCaYsjjYVJxGAL3swxpQ";
+        match user {
+            Some(u) if u.active && verify_password(&password, &u.password_hash) => Some(u),
+            Some(_) => None,
+            None => {
+                verify_password(&password, DUMMY);
+                None
+            }
+        }
+    })
+    .await?;
+    let Some(user) = ok_user else {
+        state.throttle.fail(&email, &addr);
+        return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
+    };
+    state.throttle.succeed(&email);
+    let roles = parse_roles(&user.roles);
+    let (token, exp) = state.jwt.issue(
+        format!("user:{}", user.id),
+        roles.clone(),
+        chrono::Duration::minutes(state.config.jwt_ttl_minutes),
+    )?;
+    Ok(HttpResponse::Ok().json(TokenResponse {
+        token,
+        token_type: "Bearer",
+        expires_at: rfc3339(exp),
+        roles,
+    }))
+}
+
+/// Formats seconds since the epoch as RFC 3339 UTC.
+pub fn rfc3339(secs: i64) -> String {
+    chrono::DateTime::from_timestamp(secs, 0)
+        .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+/// The caller's identity and current roles.
+#[utoipa::path(tag = "auth", operation_id = "get_me",
+    responses(
+        (status = 200, description = "The caller", body = Me),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin", "leader", "arbiter", "member", "rating_sync"])))]
+#[get("/auth/me")]
+pub async fn get_me(auth: Auth<AnyRole>) -> HttpResponse {
+    let p = auth.principal;
+    HttpResponse::Ok().json(Me {
+        user_id: p.user_id,
+        service_token_id: p.service_token_id,
+        name: p.label,
+        roles: p.roles,
+    })
+}

@@ -1,0 +1,143 @@
+//! HTTP handlers, one file per resource. Handlers are named `<verb>_<resource>` (also the
+//! OpenAPI operation id) and carry their request and response types beside them.
+
+pub mod auth;
+pub mod health;
+pub mod players;
+pub mod ratings;
+pub mod service_tokens;
+pub mod users;
+
+use crate::error::{ApiError, ApiResult};
+use actix_web::HttpRequest;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+/// Registers every `/api/v1` operation.
+pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(auth::login)
+        .service(auth::get_me)
+        .service(users::list_users)
+        .service(users::create_user)
+        .service(users::update_user)
+        .service(users::reset_password)
+        .service(service_tokens::list_service_tokens)
+        .service(service_tokens::create_service_token)
+        .service(service_tokens::revoke_service_token)
+        .service(players::list_players)
+        .service(players::create_player)
+        .service(players::get_player)
+        .service(players::update_player)
+        .service(players::deactivate_player)
+        .service(ratings::list_player_ratings)
+        .service(ratings::get_player_rating)
+        .service(ratings::push_ratings)
+        .service(ratings::import_knsb_ratings);
+}
+
+/// Pagination query parameters.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageParams {
+    /// Page number, from 1 (default 1).
+    pub page: Option<u32>,
+    /// Items per page, 1–200 (default 50).
+    pub per_page: Option<u32>,
+}
+
+impl PageParams {
+    /// (limit, offset, page, per_page) with defaults; 422 outside the ranges.
+    pub fn resolve(&self) -> ApiResult<(i64, i64, u32, u32)> {
+        let page = self.page.unwrap_or(1);
+        let per_page = self.per_page.unwrap_or(50);
+        if page == 0 {
+            return Err(ApiError::invalid("page", "must be 1 or more"));
+        }
+        if !(1..=200).contains(&per_page) {
+            return Err(ApiError::invalid("per_page", "must be from 1 to 200"));
+        }
+        let offset = i64::from(page - 1) * i64::from(per_page);
+        Ok((i64::from(per_page), offset, page, per_page))
+    }
+}
+
+/// A strong ETag for a resource version.
+pub fn etag(kind: &str, id: i64, version: i64) -> String {
+    format!("\"{kind}-{id}-v{version}\"")
+}
+
+/// The `If-Match` header's value, if any (400 when unreadable).
+pub fn if_match(req: &HttpRequest) -> ApiResult<Option<String>> {
+    req.headers()
+        .get(actix_web::http::header::IF_MATCH)
+        .map(|h| {
+            h.to_str()
+                .map(str::to_string)
+                .map_err(|_| ApiError::BadRequest("If-Match is not readable".into()))
+        })
+        .transpose()
+}
+
+/// Checks an `If-Match` value against the current ETag: absent is allowed, a mismatch is 412.
+pub fn check_if_match(header: Option<&str>, current: &str) -> ApiResult<()> {
+    let Some(v) = header else {
+        return Ok(());
+    };
+    if v.trim() == "*" || v.split(',').any(|t| t.trim() == current) {
+        Ok(())
+    } else {
+        Err(ApiError::PreconditionFailed(format!(
+            "If-Match {v} does not match the current version {current}"
+        )))
+    }
+}
+
+/// A JSON request body whose errors are reported only when the handler asks for it, so that
+/// the role check of the same handler answers first (401/403 before 400/413/422).
+#[derive(Debug)]
+pub struct Body<T>(Result<T, ApiError>);
+
+impl<T> Body<T> {
+    /// The parsed body, or the problem with it.
+    pub fn into_inner(self) -> ApiResult<T> {
+        self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Body<T> {
+    type Error = actix_web::Error;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let limit = req
+            .app_data::<actix_web::web::Data<crate::app::AppState>>()
+            .map(|s| s.config.max_body_bytes)
+            .unwrap_or(1 << 20);
+        let fut = actix_web::web::JsonBody::<T>::new(req, payload, None, true).limit(limit);
+        Box::pin(async move { Ok(Body(fut.await.map_err(crate::app::json_error))) })
+    }
+}
+
+/// Query parameters whose errors are reported only when the handler asks for them (after
+/// its role check), like [`Body`].
+#[derive(Debug)]
+pub struct Params<T>(Result<T, ApiError>);
+
+impl<T> Params<T> {
+    /// The parsed parameters, or the problem with them.
+    pub fn into_inner(self) -> ApiResult<T> {
+        self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Params<T> {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let r = actix_web::web::Query::<T>::from_query(req.query_string())
+            .map(|q| q.into_inner())
+            .map_err(|e| ApiError::BadRequest(format!("invalid query string: {e}")));
+        std::future::ready(Ok(Params(r)))
+    }
+}

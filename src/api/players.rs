@@ -1,0 +1,380 @@
+//! Players (SPEC §2): public reads without contact data; writes for leaders and admins.
+
+use crate::api::{PageParams, check_if_match, etag};
+use crate::app::AppState;
+use crate::auth::{Auth, Leader, MaybeAuth, Role};
+use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
+use crate::db::models::ratings;
+use crate::db::{DbConn, now_utc};
+use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+
+/// Membership types (SPEC §2).
+pub const MEMBERSHIPS: [&str; 3] = ["fixed", "flexible", "guest"];
+
+/// A player as the API shows it. `email` and `phone` only for leaders and admins.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerView {
+    /// Id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// KNSB member number.
+    pub knsb_number: Option<String>,
+    /// FIDE id.
+    pub fide_id: Option<String>,
+    /// `fixed`, `flexible` or `guest`.
+    pub membership: String,
+    /// Active.
+    pub active: bool,
+    /// The newest rating per source (`KNSB`, `KNSB-rapid`, `FIDE`, `KNDB`).
+    pub ratings: BTreeMap<String, i32>,
+    /// E-mail (leaders and admins only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Phone (leaders and admins only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// Version, also the ETag.
+    pub version: i64,
+}
+
+/// A page of players.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerPage {
+    /// The players.
+    pub items: Vec<PlayerView>,
+    /// Total matching.
+    pub total: i64,
+    /// Page number.
+    pub page: u32,
+    /// Page size.
+    pub per_page: u32,
+}
+
+/// A new player.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Anna de Vries", "knsb_number": "8401234", "membership": "fixed", "email": "anna@example.org"}))]
+pub struct CreatePlayer {
+    /// Name (1–200 characters).
+    pub name: String,
+    /// KNSB member number (digits).
+    pub knsb_number: Option<String>,
+    /// FIDE id (digits).
+    pub fide_id: Option<String>,
+    /// `fixed`, `flexible` or `guest` (default `fixed`).
+    pub membership: Option<String>,
+    /// E-mail (contact data).
+    pub email: Option<String>,
+    /// Phone (contact data).
+    pub phone: Option<String>,
+}
+
+fn double_option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// Changes to a player; a field set to `null` is cleared, an absent field is kept.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct UpdatePlayer {
+    /// Name.
+    pub name: Option<String>,
+    /// KNSB member number, or null.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    pub knsb_number: Option<Option<String>>,
+    /// FIDE id, or null.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    pub fide_id: Option<Option<String>>,
+    /// Membership.
+    pub membership: Option<String>,
+    /// Active.
+    pub active: Option<bool>,
+    /// E-mail, or null.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    pub email: Option<Option<String>>,
+    /// Phone, or null.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    pub phone: Option<Option<String>>,
+}
+
+/// Player list filters.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PlayerFilter {
+    /// Case-insensitive part of the name.
+    pub q: Option<String>,
+    /// Only active (true) or inactive (false) players.
+    pub active: Option<bool>,
+}
+
+fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView {
+    PlayerView {
+        id: p.id,
+        name: p.name,
+        knsb_number: p.knsb_number,
+        fide_id: p.fide_id,
+        membership: p.membership,
+        active: p.active,
+        ratings,
+        email: if contact { p.email } else { None },
+        phone: if contact { p.phone } else { None },
+        version: p.version,
+    }
+}
+
+fn sees_contact(auth: &MaybeAuth) -> bool {
+    auth.0
+        .as_ref()
+        .is_some_and(|p| p.has_any(&[Role::Leader, Role::Admin]))
+}
+
+fn ratings_of(conn: &mut DbConn, ids: &[i64]) -> ApiResult<BTreeMap<i64, BTreeMap<String, i32>>> {
+    let mut m: BTreeMap<i64, BTreeMap<String, i32>> = BTreeMap::new();
+    for r in ratings::latest_for(conn, ids)? {
+        m.entry(r.player_id).or_default().insert(r.source, r.value);
+    }
+    Ok(m)
+}
+
+fn check_digits(field: &str, v: &Option<String>, errs: &mut Vec<FieldError>) {
+    if let Some(s) = v
+        && (s.is_empty() || s.len() > 12 || !s.chars().all(|c| c.is_ascii_digit()))
+    {
+        errs.push(FieldError::new(field, "must be 1–12 digits"));
+    }
+}
+
+fn check_name(name: &str, errs: &mut Vec<FieldError>) {
+    let n = name.trim();
+    if n.is_empty() || n.chars().count() > 200 {
+        errs.push(FieldError::new("name", "must be 1–200 characters"));
+    }
+}
+
+fn check_membership(m: &str, errs: &mut Vec<FieldError>) {
+    if !MEMBERSHIPS.contains(&m) {
+        errs.push(FieldError::new(
+            "membership",
+            "must be fixed, flexible or guest",
+        ));
+    }
+}
+
+/// Lists players (public), by name, with search and pagination.
+#[utoipa::path(tag = "players", params(PlayerFilter, PageParams),
+    responses((status = 200, description = "Players", body = PlayerPage),
+        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")))]
+#[get("/players")]
+pub async fn list_players(
+    auth: MaybeAuth,
+    state: web::Data<AppState>,
+    filter: web::Query<PlayerFilter>,
+    page: web::Query<PageParams>,
+) -> ApiResult<HttpResponse> {
+    let (limit, offset, page_no, per_page) = page.resolve()?;
+    let f = filter.into_inner();
+    let contact = sees_contact(&auth);
+    let (rows, total, ratings) = state
+        .db(move |c| {
+            let (rows, total) = players::search(c, f.q.as_deref(), f.active, limit, offset)?;
+            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+            let ratings = ratings_of(c, &ids)?;
+            Ok((rows, total, ratings))
+        })
+        .await?;
+    let items = rows
+        .into_iter()
+        .map(|p| {
+            let r = ratings.get(&p.id).cloned().unwrap_or_default();
+            view(p, r, contact)
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(PlayerPage {
+        items,
+        total,
+        page: page_no,
+        per_page,
+    }))
+}
+
+/// One player (public); the ETag is the player's version.
+#[utoipa::path(tag = "players", params(("id" = i64, Path, description = "Player id")),
+    responses((status = 200, description = "The player", body = PlayerView),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json")))]
+#[get("/players/{id}")]
+pub async fn get_player(
+    auth: MaybeAuth,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let contact = sees_contact(&auth);
+    let (p, r) = state
+        .db(move |c| {
+            let p = players::by_id(c, id)?
+                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+            let r = ratings_of(c, &[id])?.remove(&id).unwrap_or_default();
+            Ok((p, r))
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag("player", p.id, p.version)))
+        .json(view(p, r, contact)))
+}
+
+/// Creates a player.
+#[utoipa::path(tag = "players", request_body = CreatePlayer,
+    responses((status = 201, description = "Created", body = PlayerView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader or admin", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "KNSB number or FIDE id taken", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/players")]
+pub async fn create_player(
+    _auth: Auth<Leader>,
+    state: web::Data<AppState>,
+    body: crate::api::Body<CreatePlayer>,
+) -> ApiResult<HttpResponse> {
+    let b = body.into_inner()?;
+    let mut errs = Vec::new();
+    check_name(&b.name, &mut errs);
+    check_digits("knsb_number", &b.knsb_number, &mut errs);
+    check_digits("fide_id", &b.fide_id, &mut errs);
+    let membership = b.membership.clone().unwrap_or_else(|| "fixed".into());
+    check_membership(&membership, &mut errs);
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let now = now_utc();
+    let p = state
+        .tx(move |c| {
+            Ok(players::insert(
+                c,
+                &NewPlayer {
+                    name: b.name.trim().to_string(),
+                    knsb_number: b.knsb_number,
+                    fide_id: b.fide_id,
+                    membership,
+                    active: true,
+                    email: b.email,
+                    phone: b.phone,
+                    version: 1,
+                    created_at: now,
+                    updated_at: now,
+                },
+            )?)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/players/{}", p.id)))
+        .insert_header(("ETag", etag("player", p.id, p.version)))
+        .json(view(p, BTreeMap::new(), true)))
+}
+
+async fn apply_changes(
+    state: web::Data<AppState>,
+    req: &HttpRequest,
+    id: i64,
+    changes: PlayerChanges,
+) -> ApiResult<HttpResponse> {
+    let if_match = crate::api::if_match(req)?;
+    let (p, r) = state
+        .tx(move |c| {
+            let cur = players::by_id(c, id)?
+                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+            check_if_match(if_match.as_deref(), &etag("player", cur.id, cur.version))?;
+            let p = players::update(c, id, &changes, now_utc())?;
+            let r = ratings_of(c, &[id])?.remove(&id).unwrap_or_default();
+            Ok((p, r))
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag("player", p.id, p.version)))
+        .json(view(p, r, true)))
+}
+
+/// Updates a player; `If-Match` with the ETag guards against lost updates (412 when stale).
+#[utoipa::path(tag = "players", request_body = UpdatePlayer,
+    params(("id" = i64, Path, description = "Player id"),
+           ("If-Match" = Option<String>, Header, description = "ETag from a previous read")),
+    responses((status = 200, description = "Updated", body = PlayerView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader or admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "KNSB number or FIDE id taken", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Stale If-Match", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[patch("/players/{id}")]
+pub async fn update_player(
+    _auth: Auth<Leader>,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: crate::api::Body<UpdatePlayer>,
+) -> ApiResult<HttpResponse> {
+    let b = body.into_inner()?;
+    let mut errs = Vec::new();
+    if let Some(n) = &b.name {
+        check_name(n, &mut errs);
+    }
+    if let Some(k) = &b.knsb_number {
+        check_digits("knsb_number", k, &mut errs);
+    }
+    if let Some(f) = &b.fide_id {
+        check_digits("fide_id", f, &mut errs);
+    }
+    if let Some(m) = &b.membership {
+        check_membership(m, &mut errs);
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let changes = PlayerChanges {
+        name: b.name.map(|n| n.trim().to_string()),
+        knsb_number: b.knsb_number,
+        fide_id: b.fide_id,
+        membership: b.membership,
+        active: b.active,
+        email: b.email,
+        phone: b.phone,
+    };
+    apply_changes(state, &req, path.into_inner(), changes).await
+}
+
+/// Deactivates a player (kept for history; reactivate with `PATCH {"active": true}`).
+#[utoipa::path(tag = "players",
+    params(("id" = i64, Path, description = "Player id"),
+           ("If-Match" = Option<String>, Header, description = "ETag from a previous read")),
+    responses((status = 200, description = "Deactivated", body = PlayerView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader or admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Stale If-Match", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[delete("/players/{id}")]
+pub async fn deactivate_player(
+    _auth: Auth<Leader>,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let changes = PlayerChanges {
+        active: Some(false),
+        ..Default::default()
+    };
+    apply_changes(state, &req, path.into_inner(), changes).await
+}

@@ -1,0 +1,180 @@
+//! Ratings (SPEC §2, §12): history per player and source, the rating on a date, the bulk push
+//! for rating-sync jobs and the KNSB rating-list CSV import.
+
+use crate::app::AppState;
+use crate::auth::{Auth, RatingSync};
+use crate::db::models::{players, ratings};
+use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::ratings::{PushReport, RatingList, SOURCES};
+use actix_web::{HttpResponse, get, post, put, web};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// One stored rating.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatingView {
+    /// `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
+    pub source: String,
+    /// The rating.
+    pub value: i32,
+    /// The list's date.
+    pub list_date: NaiveDate,
+}
+
+impl From<ratings::Rating> for RatingView {
+    fn from(r: ratings::Rating) -> Self {
+        RatingView {
+            source: r.source,
+            value: r.value,
+            list_date: r.list_date,
+        }
+    }
+}
+
+/// History filter.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HistoryFilter {
+    /// Only this source.
+    pub source: Option<String>,
+}
+
+/// Rating-on-date query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct OnDate {
+    /// The source (`KNSB`, `KNSB-rapid`, `FIDE`, `KNDB`).
+    pub source: String,
+    /// The date (YYYY-MM-DD): the newest list dated on or before it counts.
+    pub date: String,
+}
+
+/// KNSB import query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ImportQuery {
+    /// The list's date (YYYY-MM-DD).
+    pub list_date: String,
+}
+
+fn check_source(s: &str) -> ApiResult<()> {
+    if SOURCES.contains(&s) {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(
+            "source",
+            format!("must be one of {}", SOURCES.join(", ")),
+        ))
+    }
+}
+
+fn parse_date(field: &str, s: &str) -> ApiResult<NaiveDate> {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .map_err(|_| ApiError::invalid(field, "must be a date YYYY-MM-DD"))
+}
+
+/// A player's rating history, newest first (public).
+#[utoipa::path(tag = "ratings", params(("id" = i64, Path, description = "Player id"), HistoryFilter),
+    responses((status = 200, description = "History", body = Vec<RatingView>),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown source", body = Problem, content_type = "application/problem+json")))]
+#[get("/players/{id}/ratings")]
+pub async fn list_player_ratings(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    q: web::Query<HistoryFilter>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let source = q.into_inner().source;
+    if let Some(s) = &source {
+        check_source(s)?;
+    }
+    let rows = state
+        .db(move |c| {
+            players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+            Ok(ratings::history(c, id, source.as_deref())?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(RatingView::from).collect::<Vec<_>>()))
+}
+
+/// A player's rating on a date: the newest list dated on or before it (public).
+#[utoipa::path(tag = "ratings", params(("id" = i64, Path, description = "Player id"), OnDate),
+    responses((status = 200, description = "The rating", body = RatingView),
+        (status = 404, description = "No such player, or no rating on that date", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad source or date", body = Problem, content_type = "application/problem+json")))]
+#[get("/players/{id}/rating")]
+pub async fn get_player_rating(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    q: web::Query<OnDate>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let q = q.into_inner();
+    check_source(&q.source)?;
+    let d = parse_date("date", &q.date)?;
+    let r = state
+        .db(move |c| {
+            players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+            ratings::on_date(c, id, &q.source, d)?.ok_or_else(|| {
+                ApiError::NotFound(format!("player {id} has no {} rating on {d}", q.source))
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(RatingView::from(r)))
+}
+
+/// Pushes a rating list (atomic, idempotent): by KNSB number or FIDE id. A malformed list is
+/// rejected as a whole with row-level errors and changes nothing.
+#[utoipa::path(tag = "ratings", request_body = RatingList,
+    responses((status = 200, description = "What the push did", body = PushReport),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not rating_sync or admin", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Malformed list (row-level errors); nothing written", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["rating_sync", "admin"])))]
+#[put("/ratings")]
+pub async fn push_ratings(
+    _auth: Auth<RatingSync>,
+    state: web::Data<AppState>,
+    body: crate::api::Body<RatingList>,
+) -> ApiResult<HttpResponse> {
+    let list = body.into_inner()?;
+    let report = state
+        .tx(move |c| crate::services::ratings::push(c, &list))
+        .await?;
+    Ok(HttpResponse::Ok().json(report))
+}
+
+/// Imports a KNSB rating-list CSV (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`,
+/// Windows-1252) as KNSB ratings of known players, atomically.
+#[utoipa::path(tag = "ratings", params(ImportQuery),
+    request_body(content = String, content_type = "text/csv", description = "The KNSB rating list"),
+    responses((status = 200, description = "What the import did", body = PushReport),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not rating_sync or admin", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Malformed file (line-level errors); nothing written", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["rating_sync", "admin"])))]
+#[post("/ratings/knsb-import")]
+pub async fn import_knsb_ratings(
+    _auth: Auth<RatingSync>,
+    state: web::Data<AppState>,
+    q: crate::api::Params<ImportQuery>,
+    body: web::Bytes,
+) -> ApiResult<HttpResponse> {
+    let list_date = q.into_inner()?.list_date;
+    parse_date("list_date", &list_date)?;
+    let rows = crate::services::ratings::parse_knsb_csv(&body)?;
+    if rows.is_empty() {
+        return Err(ApiError::invalid("file", "contains no ratings"));
+    }
+    let list = RatingList {
+        source: "KNSB".into(),
+        list_date,
+        ratings: rows,
+    };
+    let report = state
+        .tx(move |c| crate::services::ratings::push(c, &list))
+        .await?;
+    Ok(HttpResponse::Ok().json(report))
+}

@@ -1,0 +1,154 @@
+//! Service tokens for rating-sync jobs (admin only): issue, list, revoke.
+
+use crate::app::AppState;
+use crate::auth::{Admin, Auth, Role, format_roles, parse_roles};
+use crate::db::models::service_tokens::{self, NewServiceToken, ServiceToken};
+use crate::db::now_utc;
+use crate::error::{ApiError, ApiResult, Problem};
+use actix_web::{HttpResponse, delete, get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A service token record (the token itself is shown once, at creation).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ServiceTokenView {
+    /// Id.
+    pub id: i64,
+    /// What the token is for.
+    pub name: String,
+    /// Roles.
+    pub roles: Vec<Role>,
+    /// Issued (RFC 3339 UTC).
+    pub created_at: String,
+    /// Revoked (RFC 3339 UTC), if so.
+    pub revoked_at: Option<String>,
+}
+
+impl From<ServiceToken> for ServiceTokenView {
+    fn from(t: ServiceToken) -> Self {
+        ServiceTokenView {
+            id: t.id,
+            name: t.name,
+            roles: parse_roles(&t.roles),
+            created_at: t.created_at.and_utc().to_rfc3339(),
+            revoked_at: t.revoked_at.map(|d| d.and_utc().to_rfc3339()),
+        }
+    }
+}
+
+/// A newly issued token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IssuedServiceToken {
+    /// The record.
+    #[serde(flatten)]
+    pub record: ServiceTokenView,
+    /// The bearer token (shown only now).
+    pub token: String,
+    /// Expiry (RFC 3339 UTC).
+    pub expires_at: String,
+}
+
+/// A token request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "nightly KNSB sync", "valid_days": 365}))]
+pub struct CreateServiceToken {
+    /// What the token is for.
+    pub name: String,
+    /// Lifetime in days, 1–1000 (default 365).
+    pub valid_days: Option<i64>,
+}
+
+/// Lists service tokens.
+#[utoipa::path(tag = "service-tokens",
+    responses((status = 200, description = "Tokens", body = Vec<ServiceTokenView>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[get("/service-tokens")]
+pub async fn list_service_tokens(
+    _a: Auth<Admin>,
+    state: web::Data<AppState>,
+) -> ApiResult<HttpResponse> {
+    let rows = state.db(|c| Ok(service_tokens::list(c)?)).await?;
+    Ok(HttpResponse::Ok().json(
+        rows.into_iter()
+            .map(ServiceTokenView::from)
+            .collect::<Vec<_>>(),
+    ))
+}
+
+/// Issues a `rating_sync` service token.
+#[utoipa::path(tag = "service-tokens", request_body = CreateServiceToken,
+    responses((status = 201, description = "Issued", body = IssuedServiceToken),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[post("/service-tokens")]
+pub async fn create_service_token(
+    auth: Auth<Admin>,
+    state: web::Data<AppState>,
+    body: crate::api::Body<CreateServiceToken>,
+) -> ApiResult<HttpResponse> {
+    let b = body.into_inner()?;
+    let name = b.name.trim().to_string();
+    if name.is_empty() || name.len() > 200 {
+        return Err(ApiError::invalid("name", "must be 1–200 characters"));
+    }
+    let days = b.valid_days.unwrap_or(365);
+    if !(1..=1000).contains(&days) {
+        return Err(ApiError::invalid("valid_days", "must be from 1 to 1000"));
+    }
+    let creator = auth.principal.user_id;
+    let record = state
+        .tx(move |c| {
+            Ok(service_tokens::insert(
+                c,
+                &NewServiceToken {
+                    name: &name,
+                    roles: &format_roles(&[Role::RatingSync]),
+                    created_by: creator,
+                    created_at: now_utc(),
+                },
+            )?)
+        })
+        .await?;
+    let (token, exp) = state.jwt.issue(
+        format!("service:{}", record.id),
+        vec![Role::RatingSync],
+        chrono::Duration::days(days),
+    )?;
+    Ok(HttpResponse::Created().json(IssuedServiceToken {
+        record: record.into(),
+        token,
+        expires_at: crate::api::auth::rfc3339(exp),
+    }))
+}
+
+/// Revokes a service token: it stops working at once.
+#[utoipa::path(tag = "service-tokens",
+    params(("id" = i64, Path, description = "Token id")),
+    responses((status = 204, description = "Revoked"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such token", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[delete("/service-tokens/{id}")]
+pub async fn revoke_service_token(
+    _a: Auth<Admin>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    state
+        .tx(move |c| {
+            if service_tokens::by_id(c, id)?.is_none() {
+                return Err(ApiError::NotFound(format!("no service token {id}")));
+            }
+            service_tokens::revoke(c, id, now_utc())?;
+            Ok(())
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,220 @@
+//! User administration (admin only): create, list, set roles, disable, reset passwords.
+
+use crate::api::PageParams;
+use crate::app::AppState;
+use crate::auth::{Admin, Auth, Role, format_roles, hash_password, parse_roles};
+use crate::db::models::users::{self, User};
+use crate::db::now_utc;
+use crate::db::schema::users as u;
+use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::services::users::{MIN_PASSWORD, parse_role_names};
+use actix_web::{HttpResponse, get, patch, post, web};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A user as the API shows it (never the password hash).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserView {
+    /// Id.
+    pub id: i64,
+    /// E-mail (login name).
+    pub email: String,
+    /// Roles.
+    pub roles: Vec<Role>,
+    /// Whether the account may log in.
+    pub active: bool,
+    /// Created (RFC 3339 UTC).
+    pub created_at: String,
+}
+
+impl From<User> for UserView {
+    fn from(x: User) -> UserView {
+        UserView {
+            id: x.id,
+            email: x.email,
+            roles: parse_roles(&x.roles),
+            active: x.active,
+            created_at: x.created_at.and_utc().to_rfc3339(),
+        }
+    }
+}
+
+/// A page of users.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserPage {
+    /// The users.
+    pub items: Vec<UserView>,
+    /// Total count.
+    pub total: i64,
+    /// Page number.
+    pub page: u32,
+    /// Page size.
+    pub per_page: u32,
+}
+
+/// A new user.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "arbiter@club.example", "password": "a long secret", "roles": ["arbiter"]}))]
+pub struct CreateUser {
+    /// E-mail.
+    pub email: String,
+    /// Password (at least 8 characters).
+    pub password: String,
+    /// Roles: admin, leader, arbiter, member, rating_sync.
+    pub roles: Vec<String>,
+}
+
+/// Changes to a user.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateUser {
+    /// New role list (replaces the old one).
+    pub roles: Option<Vec<String>>,
+    /// Enable or disable the account (a disabled account's tokens stop working at once).
+    pub active: Option<bool>,
+}
+
+/// A new password.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResetPassword {
+    /// The new password (at least 8 characters).
+    pub password: String,
+}
+
+/// Lists users.
+#[utoipa::path(tag = "users", params(PageParams),
+    responses((status = 200, description = "Users", body = UserPage),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[get("/users")]
+pub async fn list_users(
+    _auth: Auth<Admin>,
+    state: web::Data<AppState>,
+    q: crate::api::Params<PageParams>,
+) -> ApiResult<HttpResponse> {
+    let (limit, offset, page, per_page) = q.into_inner()?.resolve()?;
+    let (rows, total) = state
+        .db(move |c| Ok(users::list(c, limit, offset)?))
+        .await?;
+    Ok(HttpResponse::Ok().json(UserPage {
+        items: rows.into_iter().map(UserView::from).collect(),
+        total,
+        page,
+        per_page,
+    }))
+}
+
+/// Creates a user.
+#[utoipa::path(tag = "users", request_body = CreateUser,
+    responses((status = 201, description = "Created", body = UserView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "E-mail taken", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[post("/users")]
+pub async fn create_user(
+    _auth: Auth<Admin>,
+    state: web::Data<AppState>,
+    body: crate::api::Body<CreateUser>,
+) -> ApiResult<HttpResponse> {
+    let b = body.into_inner()?;
+    let user = state
+        .tx(move |c| crate::services::users::create_user(c, &b.email, &b.password, &b.roles))
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/users/{}", user.id)))
+        .json(UserView::from(user)))
+}
+
+/// Sets a user's roles or enables/disables the account.
+#[utoipa::path(tag = "users", request_body = UpdateUser,
+    params(("id" = i64, Path, description = "User id")),
+    responses((status = 200, description = "Updated", body = UserView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such user", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[patch("/users/{id}")]
+pub async fn update_user(
+    auth: Auth<Admin>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: crate::api::Body<UpdateUser>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let me = auth.principal.user_id;
+    let user = state
+        .tx(move |c| {
+            let mut errs: Vec<FieldError> = Vec::new();
+            let roles = b.roles.as_ref().map(|r| parse_role_names(r, &mut errs));
+            if !errs.is_empty() {
+                return Err(ApiError::validation(errs));
+            }
+            let existing =
+                users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
+            if me == Some(id)
+                && (b.active == Some(false)
+                    || roles.as_ref().is_some_and(|r| !r.contains(&Role::Admin)))
+            {
+                return Err(ApiError::Conflict(
+                    "an admin cannot disable or demote their own account".into(),
+                ));
+            }
+            diesel::update(u::table.find(existing.id))
+                .set((
+                    u::roles.eq(roles.map(|r| format_roles(&r)).unwrap_or(existing.roles)),
+                    u::active.eq(b.active.unwrap_or(existing.active)),
+                    u::updated_at.eq(now_utc()),
+                ))
+                .execute(c)?;
+            users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(UserView::from(user)))
+}
+
+/// Resets a user's password.
+#[utoipa::path(tag = "users", request_body = ResetPassword,
+    params(("id" = i64, Path, description = "User id")),
+    responses((status = 204, description = "Password reset"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such user", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Password too short", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[post("/users/{id}/password")]
+pub async fn reset_password(
+    _auth: Auth<Admin>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: crate::api::Body<ResetPassword>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let pw = body.into_inner()?.password;
+    if pw.chars().count() < MIN_PASSWORD {
+        return Err(ApiError::invalid(
+            "password",
+            format!("must be at least {MIN_PASSWORD} characters"),
+        ));
+    }
+    let hash = web::block(move || hash_password(&pw)).await??;
+    state
+        .tx(move |c| {
+            let n = diesel::update(u::table.find(id))
+                .set((u::password_hash.eq(hash), u::updated_at.eq(now_utc())))
+                .execute(c)?;
+            if n == 0 {
+                return Err(ApiError::NotFound(format!("no user {id}")));
+            }
+            Ok(())
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

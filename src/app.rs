@@ -1,0 +1,309 @@
+//! The application: shared state, the route table (every API route registered through
+//! utoipa-actix-web so the OpenAPI document comes from the same code), middleware, the JSON
+//! and query error handlers, 404/405 answers, the docs UI, and the server start-up.
+
+use crate::api;
+use crate::auth::{JwtKeys, Throttle};
+use crate::config::Config;
+use crate::db::{DbConn, Pool};
+use crate::error::{ApiError, ApiResult};
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::{Next, from_fn};
+use actix_web::{App, HttpMessage, HttpRequest, HttpResponse, web};
+use std::sync::Arc;
+use utoipa::OpenApi as _;
+use utoipa_actix_web::{AppExt, scope};
+
+/// State shared by all workers.
+#[derive(Debug)]
+pub struct AppState {
+    /// The connection pool.
+    pub pool: Pool,
+    /// JWT keys.
+    pub jwt: JwtKeys,
+    /// The configuration.
+    pub config: Config,
+    /// Failed-login throttling.
+    pub throttle: Throttle,
+    /// Route templates and their methods, for 405 answers.
+    pub routes: Vec<(String, Vec<String>)>,
+}
+
+impl AppState {
+    /// Runs blocking database work on the blocking pool.
+    pub async fn db<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    /// Runs blocking database work in one transaction (all or nothing).
+    pub async fn tx<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
+    {
+        use diesel::Connection;
+        self.db(move |conn| conn.transaction(f)).await
+    }
+}
+
+/// Registers every `/api/v1` operation (the scope adds the prefix).
+pub fn configure_api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    api::configure(cfg);
+}
+
+/// The OpenAPI document, generated from the registered routes.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, spec) = App::new()
+        .into_utoipa_app()
+        .openapi(crate::openapi::ApiDoc::openapi())
+        .service(api::health::healthz)
+        .service(api::health::readyz)
+        .service(scope("/api/v1").configure(configure_api))
+        .split_for_parts();
+    crate::openapi::finish(spec)
+}
+
+/// Route templates with their methods, from the OpenAPI document.
+pub fn route_table(spec: &utoipa::openapi::OpenApi) -> Vec<(String, Vec<String>)> {
+    let v = serde_json::to_value(spec).unwrap_or_default();
+    let mut out = Vec::new();
+    if let Some(paths) = v.get("paths").and_then(|p| p.as_object()) {
+        for (path, item) in paths {
+            let methods = item
+                .as_object()
+                .map(|o| {
+                    o.keys()
+                        .filter(|k| {
+                            ["get", "post", "put", "patch", "delete", "head", "options"]
+                                .contains(&k.as_str())
+                        })
+                        .map(|k| k.to_uppercase())
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push((path.clone(), methods));
+        }
+    }
+    out
+}
+
+fn template_matches(template: &str, path: &str) -> bool {
+    let t: Vec<&str> = template.trim_end_matches('/').split('/').collect();
+    let p: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    t.len() == p.len()
+        && t.iter()
+            .zip(&p)
+            .all(|(a, b)| (a.starts_with('{') && a.ends_with('}') && !b.is_empty()) || a == b)
+}
+
+async fn not_found_or_405(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let path = req.path();
+    for (template, methods) in &state.routes {
+        if template_matches(template, path) {
+            return Err(ApiError::MethodNotAllowed(format!(
+                "{} is not allowed on {template}; allowed: {}",
+                req.method(),
+                methods.join(", ")
+            )));
+        }
+    }
+    Err(ApiError::NotFound(format!("no route for {path}")))
+}
+
+/// The request id of a request (from `X-Request-Id` or generated).
+#[derive(Debug, Clone)]
+pub struct RequestId(pub String);
+
+async fn request_context(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 128 && v.chars().all(|c| c.is_ascii_graphic()))
+        .map(str::to_string)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    req.extensions_mut().insert(RequestId(id.clone()));
+    let method = req.method().to_string();
+    let path = req.path().to_string();
+    let started = std::time::Instant::now();
+    let span = tracing::info_span!("request", request_id = %id, %method, %path);
+    let _enter = span.enter();
+    drop(_enter);
+    let mut res = {
+        use tracing::Instrument;
+        next.call(req).instrument(span.clone()).await?
+    };
+    let status = res.status().as_u16();
+    span.in_scope(|| {
+        tracing::info!(
+            status,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "request"
+        )
+    });
+    if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&id) {
+        res.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static("x-request-id"),
+            v,
+        );
+    }
+    Ok(res)
+}
+
+/// Maps a JSON body error: too large 413, wrong content type 415, valid JSON of the wrong
+/// shape 422, anything else (syntax) 400.
+pub fn json_error(err: actix_web::error::JsonPayloadError) -> ApiError {
+    use actix_web::error::JsonPayloadError as E;
+    match &err {
+        E::OverflowKnownLength { .. } | E::Overflow { .. } => {
+            ApiError::PayloadTooLarge(err.to_string())
+        }
+        E::ContentType => {
+            ApiError::UnsupportedMediaType("expected Content-Type: application/json".into())
+        }
+        E::Deserialize(de) if de.is_data() => ApiError::Validation {
+            detail: format!("invalid request body: {de}"),
+            errors: vec![crate::error::FieldError::new("body", de.to_string())],
+        },
+        _ => ApiError::BadRequest(format!("malformed JSON: {err}")),
+    }
+}
+
+fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(|err, _req| json_error(err).into())
+}
+
+fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        ApiError::BadRequest(format!("invalid query string: {err}")).into()
+    })
+}
+
+fn path_config() -> web::PathConfig {
+    web::PathConfig::default()
+        .error_handler(|err, _req| ApiError::NotFound(format!("no such resource: {err}")).into())
+}
+
+/// Builds the whole application over shared state.
+pub fn build_app(
+    state: web::Data<AppState>,
+    spec: Arc<utoipa::openapi::OpenApi>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let limit = state.config.max_body_bytes;
+    let cors = {
+        let mut c = actix_cors::Cors::default()
+            .allow_any_header()
+            .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+            .expose_headers(["ETag", "X-Request-Id", "Location"])
+            .max_age(3600);
+        for o in &state.config.cors_origins {
+            c = c.allowed_origin(o);
+        }
+        c
+    };
+    let (app, _) = App::new()
+        .into_utoipa_app()
+        .openapi(crate::openapi::ApiDoc::openapi())
+        .app_data(state.clone())
+        .app_data(json_config(limit))
+        .app_data(query_config())
+        .app_data(path_config())
+        .app_data(web::PayloadConfig::new(limit))
+        .service(api::health::healthz)
+        .service(api::health::readyz)
+        .service(scope("/api/v1").configure(configure_api))
+        .split_for_parts();
+    app.service(
+        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+            .url("/api-docs/openapi.json", (*spec).clone()),
+    )
+    .route(
+        "/docs",
+        web::get().to(|| async {
+            HttpResponse::PermanentRedirect()
+                .insert_header(("Location", "/docs/"))
+                .finish()
+        }),
+    )
+    .default_service(web::to(not_found_or_405))
+    .wrap(cors)
+    .wrap(from_fn(request_context))
+}
+
+/// Builds the shared state: pool, migrations, JWT key, bootstrap admin.
+pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
+    let pool = crate::db::build_pool(&config.database_url, config.db_pool_size)?;
+    {
+        let mut conn = pool.get().map_err(|e| e.to_string())?;
+        let applied = crate::db::run_migrations(&mut conn)?;
+        if !applied.is_empty() {
+            tracing::info!(?applied, "migrations applied");
+        }
+        if let Some((email, password)) = &config.bootstrap_admin {
+            crate::services::users::bootstrap_admin(&mut conn, email, password)
+                .map_err(|e| format!("bootstrap admin: {e}"))?;
+        }
+    }
+    let secret = crate::services::secrets::jwt_secret(&config)?;
+    let jwt = JwtKeys::new(&secret, &config.jwt_issuer)?;
+    let spec = openapi();
+    let routes = route_table(&spec);
+    Ok(web::Data::new(AppState {
+        pool,
+        jwt,
+        throttle: Throttle::new(config.login_max_failures),
+        config,
+        routes,
+    }))
+}
+
+/// Runs the HTTP server until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish).
+pub async fn serve(config: Config) -> std::io::Result<()> {
+    let addr = config.bind_addr;
+    let state = build_state(config).map_err(std::io::Error::other)?;
+    let spec = Arc::new(openapi());
+    tracing::info!(%addr, "clubcomp listening; docs at /docs/");
+    actix_web::HttpServer::new(move || build_app(state.clone(), spec.clone()))
+        .bind(addr)?
+        .shutdown_timeout(20)
+        .run()
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::template_matches;
+
+    #[test]
+    fn templates_match_segments() {
+        assert!(template_matches(
+            "/api/v1/players/{id}",
+            "/api/v1/players/12"
+        ));
+        assert!(!template_matches("/api/v1/players/{id}", "/api/v1/players"));
+        assert!(template_matches("/healthz", "/healthz"));
+    }
+}

@@ -1,0 +1,476 @@
+//! Authentication and authorization: argon2id password hashes, HS256 JWTs with an explicit
+//! validation (algorithm, `exp`, `iss`), and role checks as extractors, so that a handler
+//! states its roles in its signature (`Auth<Leader>`). Every token is checked against the
+//! database on use: a disabled user or a revoked service token stops working at once.
+
+use crate::app::AppState;
+use crate::db::models::{service_tokens, users};
+use crate::error::ApiError;
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// A role (SPEC §1). A user can hold several.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    PartialOrd,
+    Ord,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The operator: users, roles, service tokens.
+    Admin,
+    /// The competition leader.
+    Leader,
+    /// The arbiter on the night.
+    Arbiter,
+    /// A club member.
+    Member,
+    /// A rating-sync job.
+    RatingSync,
+}
+
+impl Role {
+    /// All roles.
+    pub const ALL: [Role; 5] = [
+        Role::Admin,
+        Role::Leader,
+        Role::Arbiter,
+        Role::Member,
+        Role::RatingSync,
+    ];
+
+    /// The role's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Leader => "leader",
+            Role::Arbiter => "arbiter",
+            Role::Member => "member",
+            Role::RatingSync => "rating_sync",
+        }
+    }
+
+    /// Parses a role name.
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s.trim())
+    }
+}
+
+/// Parses a stored comma-separated role list (unknown names are ignored).
+pub fn parse_roles(s: &str) -> Vec<Role> {
+    let mut v: Vec<Role> = s.split(',').filter_map(Role::parse).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Formats roles for storage.
+pub fn format_roles(roles: &[Role]) -> String {
+    let mut v = roles.to_vec();
+    v.sort();
+    v.dedup();
+    v.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(",")
+}
+
+/// Hashes a password with argon2id (random salt).
+pub fn hash_password(password: &str) -> Result<String, ApiError> {
+    use argon2::PasswordHasher;
+    argon2::Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| ApiError::Internal(format!("password hashing failed: {e}")))
+}
+
+/// Checks a password against a stored hash (false on any mismatch or malformed hash).
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    use argon2::PasswordVerifier;
+    use argon2::password_hash::phc::PasswordHash;
+    match PasswordHash::new(hash) {
+        Ok(parsed) => argon2::Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// The claims of a clubcomp token.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    /// `user:<id>` or `service:<id>`.
+    pub sub: String,
+    /// Issuer.
+    pub iss: String,
+    /// Issued at (seconds since the epoch).
+    pub iat: i64,
+    /// Expires at (seconds since the epoch).
+    pub exp: i64,
+    /// Roles at issue time (informative; the database is authoritative).
+    pub roles: Vec<Role>,
+}
+
+/// Signing and verification keys.
+#[derive(Clone)]
+pub struct JwtKeys {
+    enc: EncodingKey,
+    dec: DecodingKey,
+    issuer: String,
+}
+
+impl std::fmt::Debug for JwtKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JwtKeys")
+            .field("issuer", &self.issuer)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JwtKeys {
+    /// Keys from a secret.
+    pub fn new(secret: &[u8], issuer: &str) -> Result<JwtKeys, String> {
+        Ok(JwtKeys {
+            enc: EncodingKey::from_secret(secret).map_err(|e| format!("JWT key: {e}"))?,
+            dec: DecodingKey::from_secret(secret).map_err(|e| format!("JWT key: {e}"))?,
+            issuer: issuer.to_string(),
+        })
+    }
+
+    /// Issues a token for a subject with a lifetime.
+    pub fn issue(
+        &self,
+        sub: String,
+        roles: Vec<Role>,
+        ttl: chrono::Duration,
+    ) -> Result<(String, i64), ApiError> {
+        let now = chrono::Utc::now().timestamp();
+        let exp = now + ttl.num_seconds();
+        let claims = Claims {
+            sub,
+            iss: self.issuer.clone(),
+            iat: now,
+            exp,
+            roles,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.enc)
+            .map(|t| (t, exp))
+            .map_err(|e| ApiError::Internal(format!("token signing failed: {e}")))
+    }
+
+    /// Verifies signature (HS256 only), expiry and issuer.
+    pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        let mut v = Validation::new(Algorithm::HS256);
+        v.set_issuer(&[&self.issuer]);
+        v.set_required_spec_claims(&["exp", "iss", "sub", "iat"]);
+        v.leeway = 0;
+        jsonwebtoken::decode::<Claims>(token, &self.dec, &v)
+            .map(|d| d.claims)
+            .map_err(|e| ApiError::Unauthorized(format!("invalid token: {e}")))
+    }
+}
+
+/// Who is calling, after the token was checked against the database.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    /// The user id, for user tokens.
+    pub user_id: Option<i64>,
+    /// The service-token id, for service tokens.
+    pub service_token_id: Option<i64>,
+    /// A label for audits (`e-mail` or `service:<name>`).
+    pub label: String,
+    /// Current roles.
+    pub roles: Vec<Role>,
+}
+
+impl Principal {
+    /// Whether the principal holds any of `roles`.
+    pub fn has_any(&self, roles: &[Role]) -> bool {
+        self.roles.iter().any(|r| roles.contains(r))
+    }
+}
+
+/// Resolves a bearer token to a principal (401 on any failure).
+pub fn authenticate(
+    conn: &mut crate::db::DbConn,
+    keys: &JwtKeys,
+    token: &str,
+) -> Result<Principal, ApiError> {
+    let claims = keys.verify(token)?;
+    if let Some(id) = claims.sub.strip_prefix("user:") {
+        let id: i64 = id
+            .parse()
+            .map_err(|_| ApiError::Unauthorized("invalid token subject".into()))?;
+        let user = users::by_id(conn, id)?
+            .filter(|u| u.active)
+            .ok_or_else(|| ApiError::Unauthorized("the account is disabled or gone".into()))?;
+        return Ok(Principal {
+            user_id: Some(user.id),
+            service_token_id: None,
+            label: user.email.clone(),
+            roles: parse_roles(&user.roles),
+        });
+    }
+    if let Some(id) = claims.sub.strip_prefix("service:") {
+        let id: i64 = id
+            .parse()
+            .map_err(|_| ApiError::Unauthorized("invalid token subject".into()))?;
+        let t = service_tokens::by_id(conn, id)?
+            .filter(|t| t.revoked_at.is_none())
+            .ok_or_else(|| ApiError::Unauthorized("the service token is revoked".into()))?;
+        return Ok(Principal {
+            user_id: None,
+            service_token_id: Some(t.id),
+            label: format!("service:{}", t.name),
+            roles: parse_roles(&t.roles),
+        });
+    }
+    Err(ApiError::Unauthorized("invalid token subject".into()))
+}
+
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let h = req.headers().get(actix_web::http::header::AUTHORIZATION)?;
+    let s = h.to_str().ok()?;
+    let (scheme, token) = s.split_once(' ')?;
+    if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() {
+        Some(token.trim().to_string())
+    } else {
+        None
+    }
+}
+
+async fn principal_from(req: &HttpRequest) -> Result<Option<Principal>, ApiError> {
+    let Some(token) = bearer(req) else {
+        if req
+            .headers()
+            .contains_key(actix_web::http::header::AUTHORIZATION)
+        {
+            return Err(ApiError::Unauthorized(
+                "expected 'Authorization: Bearer <token>'".into(),
+            ));
+        }
+        return Ok(None);
+    };
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| ApiError::Internal("app state missing".into()))?
+        .clone();
+    let p = web::block(move || -> Result<Principal, ApiError> {
+        let mut conn = state.pool.get()?;
+        authenticate(&mut conn, &state.jwt, &token)
+    })
+    .await??;
+    Ok(Some(p))
+}
+
+/// A set of roles that may call an operation.
+pub trait RoleSet {
+    /// The roles, any of which suffices.
+    const ROLES: &'static [Role];
+}
+
+macro_rules! role_set {
+    ($(#[$m:meta])* $name:ident => [$($r:ident),+]) => {
+        $(#[$m])*
+        #[derive(Debug)]
+        pub struct $name;
+        impl RoleSet for $name {
+            const ROLES: &'static [Role] = &[$(Role::$r),+];
+        }
+    };
+}
+
+role_set!(/// Admins only.
+    Admin => [Admin]);
+role_set!(/// Competition leaders (and admins).
+    Leader => [Leader, Admin]);
+role_set!(/// Arbiters and leaders (and admins).
+    Arbiter => [Arbiter, Leader, Admin]);
+role_set!(/// Rating-sync jobs (and admins).
+    RatingSync => [RatingSync, Admin]);
+role_set!(/// Any authenticated account.
+    AnyRole => [Admin, Leader, Arbiter, Member, RatingSync]);
+
+/// Extractor: the request carries a valid token holding one of `R::ROLES` (401 / 403 otherwise).
+#[derive(Debug)]
+pub struct Auth<R: RoleSet> {
+    /// The caller.
+    pub principal: Principal,
+    _roles: PhantomData<R>,
+}
+
+impl<R: RoleSet + 'static> FromRequest for Auth<R> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let p = principal_from(&req)
+                .await?
+                .ok_or_else(|| ApiError::Unauthorized("a bearer token is required".into()))?;
+            if !p.has_any(R::ROLES) {
+                let names: Vec<&str> = R::ROLES.iter().map(|r| r.as_str()).collect();
+                return Err(ApiError::Forbidden(format!(
+                    "this operation needs one of the roles: {}",
+                    names.join(", ")
+                )));
+            }
+            Ok(Auth {
+                principal: p,
+                _roles: PhantomData,
+            })
+        })
+    }
+}
+
+/// Extractor for public operations that show more to some roles: `None` without a token;
+/// an invalid token is still a 401.
+#[derive(Debug)]
+pub struct MaybeAuth(pub Option<Principal>);
+
+impl FromRequest for MaybeAuth {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { Ok(MaybeAuth(principal_from(&req).await?)) })
+    }
+}
+
+/// Failed-login throttling per account and per client address (in process memory; a
+/// restart forgets it, which only lifts a temporary block).
+#[derive(Debug)]
+pub struct Throttle {
+    window: Duration,
+    max_per_account: u32,
+    max_per_address: u32,
+    failures: Mutex<HashMap<String, (u32, Instant)>>,
+}
+
+impl Throttle {
+    /// A throttle allowing `max_per_account` failures per account and 4× that per address
+    /// within 15 minutes.
+    pub fn new(max_per_account: u32) -> Throttle {
+        Throttle {
+            window: Duration::from_secs(15 * 60),
+            max_per_account,
+            max_per_address: max_per_account.saturating_mul(4),
+            failures: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn keys(account: &str, address: &str) -> [String; 2] {
+        [
+            format!("acct:{}", account.to_lowercase()),
+            format!("addr:{address}"),
+        ]
+    }
+
+    /// `Err(seconds)` when the account or address is blocked.
+    pub fn check(&self, account: &str, address: &str) -> Result<(), u64> {
+        let now = Instant::now();
+        let map = self.failures.lock().map_err(|_| 60_u64)?;
+        for (key, max) in Self::keys(account, address)
+            .into_iter()
+            .zip([self.max_per_account, self.max_per_address])
+        {
+            if let Some((n, since)) = map.get(&key) {
+                let elapsed = now.duration_since(*since);
+                if *n >= max && elapsed < self.window {
+                    return Err((self.window - elapsed).as_secs().max(1));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a failed attempt.
+    pub fn fail(&self, account: &str, address: &str) {
+        let now = Instant::now();
+        if let Ok(mut map) = self.failures.lock() {
+            if map.len() > 100_000 {
+                let window = self.window;
+                map.retain(|_, (_, since)| now.duration_since(*since) < window);
+            }
+            for key in Self::keys(account, address) {
+                let e = map.entry(key).or_insert((0, now));
+                if now.duration_since(e.1) >= self.window {
+                    *e = (0, now);
+                }
+                e.0 += 1;
+            }
+        }
+    }
+
+    /// Clears the account's failures after a successful login.
+    pub fn succeed(&self, account: &str) {
+        if let Ok(mut map) = self.failures.lock() {
+            map.remove(&format!("acct:{}", account.to_lowercase()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_round_trip() {
+        let r = parse_roles("leader,admin,bogus,leader");
+        assert_eq!(r, vec![Role::Admin, Role::Leader]);
+        assert_eq!(format_roles(&r), "admin,leader");
+    }
+
+    #[test]
+    fn tokens_verify_and_reject_tampering() {
+        let k = JwtKeys::new(b"0123456789abcdef0123456789abcdef", "clubcomp").unwrap();
+        let (t, _) = k
+            .issue(
+                "user:1".into(),
+                vec![Role::Admin],
+                chrono::Duration::minutes(5),
+            )
+            .unwrap();
+        assert_eq!(k.verify(&t).unwrap().sub, "user:1");
+        let other = JwtKeys::new(b"another-secret-another-secret-xx", "clubcomp").unwrap();
+        assert!(other.verify(&t).is_err());
+        let (expired, _) = k
+            .issue("user:1".into(), vec![], chrono::Duration::seconds(-10))
+            .unwrap();
+        assert!(k.verify(&expired).is_err());
+    }
+
+    #[test]
+    fn throttle_blocks_after_limit() {
+        let t = Throttle::new(2);
+        assert!(t.check("a@x", "1.2.3.4").is_ok());
+        t.fail("a@x", "1.2.3.4");
+        t.fail("A@x", "1.2.3.4");
+        assert!(t.check("a@x", "9.9.9.9").is_err());
+        assert!(t.check("b@x", "1.2.3.4").is_ok());
+        t.succeed("a@x");
+        assert!(t.check("a@x", "9.9.9.9").is_ok());
+    }
+
+    #[test]
+    fn password_hash_verifies() {
+        let h = hash_password("correct horse").unwrap();
+        assert!(h.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse", &h));
+        assert!(!verify_password("wrong", &h));
+    }
+}

@@ -1,0 +1,222 @@
+//! Configuration: one typed struct read from the environment (and an optional `.env`),
+//! validated at start-up with messages that name the variable. `.env.example` lists them all.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// The service configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `DATABASE_URL`: `sqlite://PATH` (default `sqlite://data/clubcomp.sqlite3`) or `postgres://…`.
+    pub database_url: String,
+    /// `BIND_ADDR`: where to listen (default `127.0.0.1:8080`).
+    pub bind_addr: SocketAddr,
+    /// `DATA_DIR`: where the generated JWT secret is kept (default `data`).
+    pub data_dir: PathBuf,
+    /// `JWT_SECRET`: HS256 key, at least 32 bytes; generated into `DATA_DIR/jwt_secret` if unset.
+    pub jwt_secret: Option<String>,
+    /// `JWT_ISSUER` (default `clubcomp`).
+    pub jwt_issuer: String,
+    /// `JWT_TTL_MINUTES`: lifetime of login tokens (default 720).
+    pub jwt_ttl_minutes: i64,
+    /// `BOOTSTRAP_ADMIN_EMAIL` / `BOOTSTRAP_ADMIN_PASSWORD`: an admin created on first start.
+    pub bootstrap_admin: Option<(String, String)>,
+    /// `CORS_ORIGINS`: comma-separated allowed origins (empty: none).
+    pub cors_origins: Vec<String>,
+    /// `DB_POOL_SIZE` (default 8).
+    pub db_pool_size: u32,
+    /// `MAX_BODY_BYTES`: largest accepted request body (default 8 MiB: a full KNSB list fits).
+    pub max_body_bytes: usize,
+    /// `LOG_FORMAT`: `text` (default) or `json`.
+    pub log_json: bool,
+    /// `CLUB_TIMEZONE`: the club's time zone for deadlines (default `Europe/Amsterdam`).
+    pub club_timezone: chrono_tz::Tz,
+    /// `LOGIN_MAX_FAILURES`: failed logins per account within 15 minutes before 429 (default 5).
+    pub login_max_failures: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            database_url: "sqlite://data/clubcomp.sqlite3".into(),
+            bind_addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from("data"),
+            jwt_secret: None,
+            jwt_issuer: "clubcomp".into(),
+            jwt_ttl_minutes: 720,
+            bootstrap_admin: None,
+            cors_origins: vec![],
+            db_pool_size: 8,
+            max_body_bytes: 8 << 20,
+            log_json: false,
+            club_timezone: chrono_tz::Europe::Amsterdam,
+            login_max_failures: 5,
+        }
+    }
+}
+
+impl Config {
+    /// Reads `.env` (if present) and the environment; every problem is reported at once.
+    pub fn from_env() -> Result<Config, Vec<String>> {
+        let _ = dotenvy::dotenv();
+        Config::from_lookup(|k| std::env::var(k).ok())
+    }
+
+    /// Builds the configuration from any variable lookup (tests pass a map).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Vec<String>> {
+        let mut c = Config::default();
+        let mut errs = Vec::new();
+        let nonempty = |k: &str| get(k).filter(|v| !v.trim().is_empty());
+        if let Some(v) = nonempty("DATABASE_URL") {
+            c.database_url = v;
+        }
+        if let Err(e) = crate::db::DbTarget::parse(&c.database_url) {
+            errs.push(e);
+        }
+        if let Some(v) = nonempty("BIND_ADDR") {
+            match v.parse() {
+                Ok(a) => c.bind_addr = a,
+                Err(_) => errs.push(format!(
+                    "BIND_ADDR: {v:?} is not HOST:PORT (e.g. 127.0.0.1:8080)"
+                )),
+            }
+        }
+        if let Some(v) = nonempty("DATA_DIR") {
+            c.data_dir = PathBuf::from(v);
+        }
+        if let Some(v) = nonempty("JWT_SECRET") {
+            if v.len() < 32 {
+                errs.push("JWT_SECRET: must be at least 32 bytes".into());
+            }
+            c.jwt_secret = Some(v);
+        }
+        if let Some(v) = nonempty("JWT_ISSUER") {
+            c.jwt_issuer = v;
+        }
+        parse_num(
+            &nonempty,
+            "JWT_TTL_MINUTES",
+            1,
+            60 * 24 * 90,
+            &mut c.jwt_ttl_minutes,
+            &mut errs,
+        );
+        parse_num(
+            &nonempty,
+            "DB_POOL_SIZE",
+            1,
+            256,
+            &mut c.db_pool_size,
+            &mut errs,
+        );
+        parse_num(
+            &nonempty,
+            "MAX_BODY_BYTES",
+            1024,
+            64 << 20,
+            &mut c.max_body_bytes,
+            &mut errs,
+        );
+        parse_num(
+            &nonempty,
+            "LOGIN_MAX_FAILURES",
+            1,
+            1000,
+            &mut c.login_max_failures,
+            &mut errs,
+        );
+        match (
+            nonempty("BOOTSTRAP_ADMIN_EMAIL"),
+            nonempty("BOOTSTRAP_ADMIN_PASSWORD"),
+        ) {
+            (Some(e), Some(p)) => {
+                if p.len() < 8 {
+                    errs.push("BOOTSTRAP_ADMIN_PASSWORD: must be at least 8 characters".into());
+                }
+                c.bootstrap_admin = Some((e, p));
+            }
+            (None, None) => {}
+            _ => errs.push(
+                "BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together".into(),
+            ),
+        }
+        if let Some(v) = nonempty("CORS_ORIGINS") {
+            c.cors_origins = v
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+        }
+        match nonempty("LOG_FORMAT").as_deref() {
+            None | Some("text") => {}
+            Some("json") => c.log_json = true,
+            Some(other) => errs.push(format!("LOG_FORMAT: {other:?} is not text or json")),
+        }
+        if let Some(v) = nonempty("CLUB_TIMEZONE") {
+            match v.parse() {
+                Ok(tz) => c.club_timezone = tz,
+                Err(_) => errs.push(format!("CLUB_TIMEZONE: {v:?} is not an IANA time zone")),
+            }
+        }
+        if errs.is_empty() { Ok(c) } else { Err(errs) }
+    }
+}
+
+fn parse_num<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    get: &impl Fn(&str) -> Option<String>,
+    key: &str,
+    min: T,
+    max: T,
+    out: &mut T,
+    errs: &mut Vec<String>,
+) {
+    if let Some(v) = get(key) {
+        match v.trim().parse::<T>() {
+            Ok(n) if n >= min && n <= max => *out = n,
+            _ => errs.push(format!("{key}: {v:?} is not a number from {min} to {max}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(pairs: &[(&str, &str)]) -> Result<Config, Vec<String>> {
+        let m: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| m.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_are_sqlite_on_localhost() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.database_url, "sqlite://data/clubcomp.sqlite3");
+        assert_eq!(c.bind_addr.to_string(), "127.0.0.1:8080");
+    }
+
+    #[test]
+    fn every_bad_variable_is_named() {
+        let errs = cfg(&[
+            ("DATABASE_URL", "mysql://x"),
+            ("BIND_ADDR", "nowhere"),
+            ("JWT_SECRET", "short"),
+            ("DB_POOL_SIZE", "0"),
+            ("BOOTSTRAP_ADMIN_EMAIL", "a@b.c"),
+        ])
+        .unwrap_err();
+        let all = errs.join("\n");
+        for k in [
+            "DATABASE_URL",
+            "BIND_ADDR",
+            "JWT_SECRET",
+            "DB_POOL_SIZE",
+            "BOOTSTRAP_ADMIN",
+        ] {
+            assert!(all.contains(k), "{k} not named in {all}");
+        }
+    }
+}

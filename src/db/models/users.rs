@@ -1,0 +1,74 @@
+//! `users`: accounts with argon2id password hashes and a comma-separated role list.
+
+use crate::db::schema::users;
+use crate::db::{DbConn, MultiBackend};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+/// A stored user.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = users, check_for_backend(MultiBackend))]
+pub struct User {
+    pub id: i64,
+    pub email: String,
+    pub password_hash: String,
+    pub roles: String,
+    pub active: bool,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    pub email: &'a str,
+    pub password_hash: &'a str,
+    pub roles: &'a str,
+    pub active: bool,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Inserts a user and returns the row.
+pub fn insert(conn: &mut DbConn, new: &NewUser) -> QueryResult<User> {
+    diesel::insert_into(users::table)
+        .values(new)
+        .returning(users::all_columns)
+        .get_result(conn)
+}
+
+/// Finds a user by e-mail (case-insensitive: e-mails are stored lower-case).
+pub fn by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<User>> {
+    users::table
+        .filter(users::email.eq(email.to_lowercase()))
+        .select(User::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Finds a user by id.
+pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<User>> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// All users, by id.
+pub fn list(conn: &mut DbConn, limit: i64, offset: i64) -> QueryResult<(Vec<User>, i64)> {
+    let total = users::table.count().get_result(conn)?;
+    let rows = users::table
+        .order(users::id)
+        .limit(limit)
+        .offset(offset)
+        .select(User::as_select())
+        .load(conn)?;
+    Ok((rows, total))
+}
+
+/// Whether any admin account exists.
+pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
+    users::table.count().get_result(conn)
+}

@@ -1,0 +1,95 @@
+//! Accounts: creation with validated e-mail, password and roles; the bootstrap admin.
+
+use crate::auth::{Role, format_roles, hash_password};
+use crate::db::models::users::{self, NewUser, User};
+use crate::db::{DbConn, now_utc};
+use crate::error::{ApiError, ApiResult, FieldError};
+
+/// Minimum password length.
+pub const MIN_PASSWORD: usize = 8;
+
+/// Checks an e-mail address loosely (one `@`, a dot in the domain, no spaces).
+pub fn valid_email(email: &str) -> bool {
+    let e = email.trim();
+    match e.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !e.contains(char::is_whitespace)
+                && e.len() <= 254
+                && !domain.contains('@')
+        }
+        None => false,
+    }
+}
+
+/// Validates and creates a user (422 naming each bad field; 409 when the e-mail is taken).
+pub fn create_user(
+    conn: &mut DbConn,
+    email: &str,
+    password: &str,
+    roles: &[String],
+) -> ApiResult<User> {
+    let mut errs = Vec::new();
+    if !valid_email(email) {
+        errs.push(FieldError::new("email", "is not a valid e-mail address"));
+    }
+    if password.chars().count() < MIN_PASSWORD {
+        errs.push(FieldError::new(
+            "password",
+            format!("must be at least {MIN_PASSWORD} characters"),
+        ));
+    }
+    let parsed = parse_role_names(roles, &mut errs);
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let email = email.trim().to_lowercase();
+    if users::by_email(conn, &email)?.is_some() {
+        return Err(ApiError::Conflict(format!(
+            "a user with e-mail {email} exists"
+        )));
+    }
+    let hash = hash_password(password)?;
+    let now = now_utc();
+    Ok(users::insert(
+        conn,
+        &NewUser {
+            email: &email,
+            password_hash: &hash,
+            roles: &format_roles(&parsed),
+            active: true,
+            created_at: now,
+            updated_at: now,
+        },
+    )?)
+}
+
+/// Parses role names, adding a field error for each unknown one and for an empty list.
+pub fn parse_role_names(roles: &[String], errs: &mut Vec<FieldError>) -> Vec<Role> {
+    let mut out = Vec::new();
+    if roles.is_empty() {
+        errs.push(FieldError::new("roles", "must name at least one role"));
+    }
+    for (i, r) in roles.iter().enumerate() {
+        match Role::parse(r) {
+            Some(role) => out.push(role),
+            None => errs.push(FieldError::new(
+                format!("roles[{i}]"),
+                format!("unknown role {r:?} (admin, leader, arbiter, member, rating_sync)"),
+            )),
+        }
+    }
+    out
+}
+
+/// Creates the bootstrap admin when no account with that e-mail exists yet.
+pub fn bootstrap_admin(conn: &mut DbConn, email: &str, password: &str) -> ApiResult<()> {
+    if users::by_email(conn, email)?.is_none() {
+        create_user(conn, email, password, &["admin".to_string()])?;
+        tracing::info!(email = %email.to_lowercase(), "bootstrap admin created");
+    }
+    Ok(())
+}

@@ -1,0 +1,306 @@
+//! Login, tokens and the role matrix of every protected operation (derived from the OpenAPI
+//! security annotations, so a new endpoint is covered as soon as it is documented).
+
+use crate::helpers::*;
+use actix_web::http::{Method, StatusCode};
+use base64::Engine;
+use serde_json::{Value, json};
+
+const ALL_ROLES: [&str; 5] = ["admin", "leader", "arbiter", "member", "rating_sync"];
+
+#[actix_web::test]
+async fn login_me_and_wrong_password() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post("/api/v1/users", Some(&admin), json!({"email": "Leader@Club.example", "password": "longenough", "roles": ["leader", "arbiter"]}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert!(r.body.get("password_hash").is_none());
+    let r = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "leader@club.example", "password": "longenough"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let token = r.body["token"].as_str().unwrap().to_string();
+    let me = app.get("/api/v1/auth/me", Some(&token)).await;
+    assert_eq!(me.body["name"], "leader@club.example");
+    assert_eq!(me.body["roles"], json!(["leader", "arbiter"]));
+    let r = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "leader@club.example", "password": "wrong-one"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert!(!r.text.contains("argon2"));
+}
+
+#[actix_web::test]
+async fn failed_logins_are_throttled_per_account() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    app.post(
+        "/api/v1/users",
+        Some(&admin),
+        json!({"email": "m@club.example", "password": "longenough", "roles": ["member"]}),
+    )
+    .await;
+    // test config allows 3 failures per account
+    for _ in 0..3 {
+        let r = app
+            .post(
+                "/api/v1/auth/login",
+                None,
+                json!({"email": "m@club.example", "password": "nope-nope"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    }
+    let r = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "m@club.example", "password": "longenough"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+    assert!(r.header("retry-after").is_some());
+}
+
+fn b64(v: &Value) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(v).unwrap())
+}
+
+#[actix_web::test]
+async fn forged_expired_and_foreign_tokens_are_401() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    assert_eq!(
+        app.get("/api/v1/users", Some(&admin)).await.status,
+        StatusCode::OK
+    );
+    let now = chrono::Utc::now().timestamp();
+    let claims = json!({"sub": "user:1", "iss": "clubcomp", "iat": now, "exp": now + 600, "roles": ["admin"]});
+    let none = format!(
+        "{}.{}.",
+        b64(&json!({"alg": "none", "typ": "JWT"})),
+        b64(&claims)
+    );
+    assert_eq!(
+        app.get("/api/v1/users", Some(&none)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let foreign =
+        clubcomp::auth::JwtKeys::new(b"another-key-another-key-another-key!", "clubcomp").unwrap();
+    let (t, _) = foreign
+        .issue("user:1".into(), vec![], chrono::Duration::minutes(5))
+        .unwrap();
+    assert_eq!(
+        app.get("/api/v1/users", Some(&t)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let (expired, _) = app
+        .state
+        .jwt
+        .issue("user:1".into(), vec![], chrono::Duration::seconds(-5))
+        .unwrap();
+    assert_eq!(
+        app.get("/api/v1/users", Some(&expired)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let r = app.get("/api/v1/users", Some("garbage")).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(r.header("www-authenticate").as_deref(), Some("Bearer"));
+}
+
+#[actix_web::test]
+async fn disabled_user_and_revoked_service_token_stop_at_once() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post(
+            "/api/v1/users",
+            Some(&admin),
+            json!({"email": "l@club.example", "password": "longenough", "roles": ["leader"]}),
+        )
+        .await;
+    let id = r.body["id"].as_i64().unwrap();
+    let login = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "l@club.example", "password": "longenough"}),
+        )
+        .await;
+    let lt = login.body["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        app.get("/api/v1/auth/me", Some(&lt)).await.status,
+        StatusCode::OK
+    );
+    let r = app
+        .req(
+            Method::PATCH,
+            &format!("/api/v1/users/{id}"),
+            Some(&admin),
+            Some(json!({"active": false})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        app.get("/api/v1/auth/me", Some(&lt)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let r = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "l@club.example", "password": "longenough"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+
+    let r = app
+        .post(
+            "/api/v1/service-tokens",
+            Some(&admin),
+            json!({"name": "knsb sync"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let st = r.body["token"].as_str().unwrap().to_string();
+    let sid = r.body["id"].as_i64().unwrap();
+    let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": [{"knsb_number": "1", "value": 1500}]});
+    let r = app
+        .req(
+            Method::PUT,
+            "/api/v1/ratings",
+            Some(&st),
+            Some(list.clone()),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // a service token is not a leader
+    assert_eq!(
+        app.post("/api/v1/players", Some(&st), json!({"name": "X"}))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let r = app
+        .req(
+            Method::DELETE,
+            &format!("/api/v1/service-tokens/{sid}"),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NO_CONTENT);
+    let r = app
+        .req(Method::PUT, "/api/v1/ratings", Some(&st), Some(list))
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+}
+
+#[actix_web::test]
+async fn role_changes_apply_to_existing_tokens() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post(
+            "/api/v1/users",
+            Some(&admin),
+            json!({"email": "x@club.example", "password": "longenough", "roles": ["member"]}),
+        )
+        .await;
+    let id = r.body["id"].as_i64().unwrap();
+    let login = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "x@club.example", "password": "longenough"}),
+        )
+        .await;
+    let t = login.body["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        app.post("/api/v1/players", Some(&t), json!({"name": "P"}))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    app.req(
+        Method::PATCH,
+        &format!("/api/v1/users/{id}"),
+        Some(&admin),
+        Some(json!({"roles": ["leader"]})),
+    )
+    .await;
+    assert_eq!(
+        app.post("/api/v1/players", Some(&t), json!({"name": "P"}))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
+}
+
+/// Every protected operation: no token → 401, a role outside its list → 403, a role in its
+/// list → neither.
+#[actix_web::test]
+async fn auth_matrix_of_every_protected_operation() {
+    let app = spawn().await;
+    let spec = serde_json::to_value(clubcomp::app::openapi()).unwrap();
+    let mut tokens = std::collections::HashMap::new();
+    for r in ALL_ROLES {
+        tokens.insert(r, app.token(&[r]).await);
+    }
+    let mut checked = 0;
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let Some(sec) = op.get("security") else {
+                continue;
+            };
+            let allowed: Vec<String> = sec[0]["bearer"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            let url = path.replace("{id}", "1");
+            let m = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let body = Some(json!({}));
+            let r = app.req(m.clone(), &url, None, body.clone()).await;
+            assert_eq!(
+                r.status,
+                StatusCode::UNAUTHORIZED,
+                "{method} {path} without token: {}",
+                r.text
+            );
+            for role in ALL_ROLES {
+                let r = app
+                    .req(m.clone(), &url, Some(&tokens[role]), body.clone())
+                    .await;
+                if allowed.iter().any(|a| a == role) {
+                    assert!(
+                        r.status != StatusCode::UNAUTHORIZED && r.status != StatusCode::FORBIDDEN,
+                        "{method} {path} as {role}: {} {}",
+                        r.status,
+                        r.text
+                    );
+                } else {
+                    assert_eq!(
+                        r.status,
+                        StatusCode::FORBIDDEN,
+                        "{method} {path} as {role}: {}",
+                        r.text
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} protected operations found");
+}

@@ -1,0 +1,91 @@
+//! Every error is application/problem+json with the right status.
+
+use crate::helpers::*;
+use actix_web::http::{Method, StatusCode};
+use actix_web::test::TestRequest;
+use serde_json::json;
+
+fn assert_problem(r: &Resp, status: StatusCode) {
+    assert_eq!(r.status, status, "{}", r.text);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/problem+json")
+    );
+    assert_eq!(r.body["status"], status.as_u16());
+    assert!(r.body["title"].is_string());
+}
+
+#[actix_web::test]
+async fn unknown_route_is_404() {
+    let app = spawn().await;
+    assert_problem(
+        &app.get("/api/v1/nowhere", None).await,
+        StatusCode::NOT_FOUND,
+    );
+    assert_problem(
+        &app.get("/api/v1/players/notanumber", None).await,
+        StatusCode::NOT_FOUND,
+    );
+}
+
+#[actix_web::test]
+async fn wrong_method_is_405() {
+    let app = spawn().await;
+    let r = app.req(Method::DELETE, "/api/v1/players", None, None).await;
+    assert_problem(&r, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(r.body["detail"].as_str().unwrap().contains("GET"));
+}
+
+#[actix_web::test]
+async fn malformed_json_is_400_and_wrong_shape_is_422() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .send(
+            TestRequest::post()
+                .uri("/api/v1/players")
+                .insert_header(("Authorization", format!("Bearer {leader}")))
+                .insert_header(("Content-Type", "application/json"))
+                .set_payload("{\"name\": "),
+        )
+        .await;
+    assert_problem(&r, StatusCode::BAD_REQUEST);
+    let r = app
+        .post("/api/v1/players", Some(&leader), json!({"name": 5}))
+        .await;
+    assert_problem(&r, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[actix_web::test]
+async fn oversized_body_is_413() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let big = "x".repeat(100 * 1024);
+    let r = app
+        .post("/api/v1/players", Some(&leader), json!({"name": big}))
+        .await;
+    assert_problem(&r, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[actix_web::test]
+async fn validation_names_each_field() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let before = app.counts().await;
+    let r = app
+        .post(
+            "/api/v1/players",
+            Some(&leader),
+            json!({"name": "", "knsb_number": "12a", "membership": "vip"}),
+        )
+        .await;
+    assert_problem(&r, StatusCode::UNPROCESSABLE_ENTITY);
+    let fields: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["name", "knsb_number", "membership"]);
+    assert_eq!(app.counts().await, before);
+}

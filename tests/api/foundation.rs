@@ -1,0 +1,163 @@
+//! Health, migrations, the OpenAPI document.
+
+use crate::helpers::*;
+use actix_web::http::StatusCode;
+use diesel_migrations::MigrationHarness;
+
+#[actix_web::test]
+async fn health_and_readiness() {
+    let app = spawn().await;
+    let r = app.get("/healthz", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["status"], "ok");
+    let r = app.get("/readyz", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.header("x-request-id").is_some());
+}
+
+#[actix_web::test]
+async fn request_id_is_echoed() {
+    let app = spawn().await;
+    let r = app
+        .send(
+            actix_web::test::TestRequest::get()
+                .uri("/healthz")
+                .insert_header(("X-Request-Id", "abc-123")),
+        )
+        .await;
+    assert_eq!(r.header("x-request-id").as_deref(), Some("abc-123"));
+}
+
+fn names(dir: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn migration_lists_match() {
+    let pg = names("migrations/postgres");
+    let sqlite = names("migrations/sqlite");
+    assert!(!pg.is_empty());
+    assert_eq!(
+        pg, sqlite,
+        "migrations/postgres and migrations/sqlite must hold the same names"
+    );
+    for n in &pg {
+        for f in ["up.sql", "down.sql"] {
+            assert!(std::path::Path::new(&format!("migrations/postgres/{n}/{f}")).exists());
+            assert!(std::path::Path::new(&format!("migrations/sqlite/{n}/{f}")).exists());
+        }
+    }
+}
+
+#[actix_web::test]
+async fn migrations_run_up_down_up() {
+    let app = spawn().await;
+    let total = names("migrations/postgres").len();
+    app.with_conn(move |c| {
+        // the app applied every migration; revert them one by one, then apply again
+        for _ in 0..total {
+            c.revert_last_migration(clubcomp::db::migrations_for(c))
+                .expect("down");
+        }
+        assert!(
+            c.has_pending_migration(clubcomp::db::migrations_for(c))
+                .unwrap()
+        );
+        let applied = c
+            .run_pending_migrations(clubcomp::db::migrations_for(c))
+            .expect("up again");
+        assert_eq!(applied.len(), total);
+    })
+    .await;
+    // the schema works after the round trip
+    let admin = app.token(&["admin"]).await;
+    assert_eq!(
+        app.get("/api/v1/users", Some(&admin)).await.status,
+        StatusCode::OK
+    );
+}
+
+#[test]
+fn committed_openapi_matches_the_code() {
+    let generated = clubcomp::openapi::to_pretty_json(&clubcomp::app::openapi());
+    let path = "openapi/openapi.json";
+    if std::env::var("UPDATE_OPENAPI").is_ok() {
+        std::fs::write(path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "openapi/openapi.json is stale: run `UPDATE_OPENAPI=1 cargo test committed_openapi` and commit it"
+    );
+}
+
+#[test]
+fn every_operation_is_documented() {
+    let spec = serde_json::to_value(clubcomp::app::openapi()).unwrap();
+    let mut ids = std::collections::HashSet::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path}: no operationId"));
+            assert!(ids.insert(id.to_string()), "duplicate operationId {id}");
+            let verb = id.split('_').next().unwrap();
+            assert!(
+                [
+                    "get",
+                    "list",
+                    "create",
+                    "update",
+                    "delete",
+                    "deactivate",
+                    "push",
+                    "import",
+                    "login",
+                    "reset",
+                    "revoke"
+                ]
+                .contains(&verb),
+                "{id}: operation ids are <verb>_<resource>"
+            );
+            assert!(
+                op["tags"].as_array().is_some_and(|t| !t.is_empty()),
+                "{id}: no tag"
+            );
+            assert!(
+                op["responses"].as_object().is_some_and(|r| !r.is_empty()),
+                "{id}: no responses"
+            );
+            if op.get("security").is_some() {
+                assert!(
+                    op["responses"].get("401").is_some(),
+                    "{id}: protected but no 401 documented"
+                );
+            }
+        }
+    }
+    assert_eq!(spec["openapi"], "3.1.0");
+    assert!(spec["components"]["securitySchemes"]["bearer"].is_object());
+}
+
+#[actix_web::test]
+async fn docs_are_served_offline() {
+    let app = spawn().await;
+    let r = app.get("/docs/", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(
+        r.text.contains("swagger"),
+        "docs page: {}",
+        &r.text[..r.text.len().min(200)]
+    );
+    let r = app.get("/api-docs/openapi.json", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["openapi"], "3.1.0");
+    let r = app.get("/docs", None).await;
+    assert_eq!(r.status, StatusCode::PERMANENT_REDIRECT);
+}

@@ -1,0 +1,220 @@
+//! `TestApp`: the real application over a fresh database per test — a temporary SQLite file
+//! by default, a fresh Postgres database when `TEST_DATABASE_URL` is set.
+
+use actix_http::Request;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::{Method, StatusCode};
+use actix_web::test;
+use clubcomp::app::{AppState, build_app, build_state};
+use clubcomp::config::Config;
+use clubcomp::db::DbConn;
+use diesel::{Connection, RunQueryDsl};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A running test application.
+pub struct TestApp<S> {
+    pub svc: S,
+    pub state: actix_web::web::Data<AppState>,
+    pub _db: TestDb,
+}
+
+/// The test's database; a Postgres database is dropped at the end.
+pub struct TestDb {
+    pub url: String,
+    pub _dir: Option<tempfile::TempDir>,
+    pub pg_admin: Option<(String, String)>,
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some((admin, name)) = &self.pg_admin
+            && let Ok(mut c) = diesel::PgConnection::establish(admin)
+        {
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut c);
+        }
+    }
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: StatusCode,
+    pub headers: actix_web::http::header::HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Resp {
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    }
+}
+
+pub const SECRET: &str = "test-secret-test-secret-test-secret-0123";
+
+/// A fresh database URL for one test.
+pub fn fresh_db() -> TestDb {
+    match std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|s| !s.is_empty())
+    {
+        Some(admin) => {
+            let name = format!("clubcomp_t_{}", uuid::Uuid::new_v4().simple());
+            let mut c = diesel::PgConnection::establish(&admin)
+                .unwrap_or_else(|e| panic!("TEST_DATABASE_URL {admin}: {e}"));
+            diesel::sql_query(format!("CREATE DATABASE {name}"))
+                .execute(&mut c)
+                .expect("create test database");
+            let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(&admin);
+            TestDb {
+                url: format!("{base}/{name}"),
+                _dir: None,
+                pg_admin: Some((admin.clone(), name)),
+            }
+        }
+        None => {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let url = format!("sqlite://{}", dir.path().join("test.sqlite3").display());
+            TestDb {
+                url,
+                _dir: Some(dir),
+                pg_admin: None,
+            }
+        }
+    }
+}
+
+/// A configuration for tests over `url`.
+pub fn test_config(url: &str) -> Config {
+    Config {
+        database_url: url.to_string(),
+        jwt_secret: Some(SECRET.into()),
+        db_pool_size: 4,
+        max_body_bytes: 64 * 1024,
+        login_max_failures: 3,
+        data_dir: std::env::temp_dir(),
+        ..Config::default()
+    }
+}
+
+pub async fn spawn() -> TestApp<
+    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
+> {
+    let db = fresh_db();
+    let state = build_state(test_config(&db.url)).expect("state");
+    let spec = Arc::new(clubcomp::app::openapi());
+    let svc = test::init_service(build_app(state.clone(), spec)).await;
+    TestApp {
+        svc,
+        state,
+        _db: db,
+    }
+}
+
+impl<S, B> TestApp<S>
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    /// Sends a request; `body` as JSON when given.
+    pub async fn req(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Resp {
+        let mut r = test::TestRequest::default().method(method).uri(path);
+        if let Some(t) = token {
+            r = r.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        if let Some(b) = body {
+            r = r.set_json(b);
+        }
+        self.send(r).await
+    }
+
+    /// Sends a prepared request.
+    pub async fn send(&self, r: test::TestRequest) -> Resp {
+        let res = test::call_service(&self.svc, r.to_request()).await;
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = test::read_body(res).await;
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Resp {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Resp {
+        self.req(Method::GET, path, token, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Resp {
+        self.req(Method::POST, path, token, Some(body)).await
+    }
+
+    /// Creates a user directly and returns a token for it.
+    pub async fn token(&self, roles: &[&str]) -> String {
+        let email = format!(
+            "{}-{}@club.example",
+            roles.join("-"),
+            uuid::Uuid::new_v4().simple()
+        );
+        let roles: Vec<String> = roles.iter().map(|s| s.to_string()).collect();
+        let user = self
+            .with_conn(move |c| {
+                clubcomp::services::users::create_user(c, &email, "password123", &roles).unwrap()
+            })
+            .await;
+        let (t, _) = self
+            .state
+            .jwt
+            .issue(
+                format!("user:{}", user.id),
+                vec![],
+                chrono::Duration::minutes(10),
+            )
+            .unwrap();
+        t
+    }
+
+    /// Runs database code directly (fixtures, checks).
+    pub async fn with_conn<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut DbConn) -> T + Send + 'static,
+    ) -> T {
+        let pool = self.state.pool.clone();
+        actix_web::web::block(move || {
+            let mut c = pool.get().unwrap();
+            f(&mut c)
+        })
+        .await
+        .unwrap()
+    }
+
+    /// Row counts of the main tables, to prove a rejected write changed nothing.
+    pub async fn counts(&self) -> Vec<i64> {
+        self.with_conn(|c| {
+            use clubcomp::db::schema::*;
+            use diesel::QueryDsl;
+            vec![
+                users::table.count().get_result::<i64>(c).unwrap(),
+                players::table.count().get_result::<i64>(c).unwrap(),
+                ratings::table.count().get_result::<i64>(c).unwrap(),
+                service_tokens::table.count().get_result::<i64>(c).unwrap(),
+            ]
+        })
+        .await
+    }
+}

@@ -1,0 +1,9 @@
+//! The one integration-test binary: the real application over a fresh database per test.
+
+mod helpers;
+
+mod auth;
+mod errors;
+mod foundation;
+mod players;
+mod ratings;

@@ -1,0 +1,138 @@
+//! Players: public reads without contact data, leader writes, search, pagination, If-Match.
+
+use crate::helpers::*;
+use actix_web::http::{Method, StatusCode};
+use actix_web::test::TestRequest;
+use serde_json::json;
+
+#[actix_web::test]
+async fn create_read_search_and_paginate() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    for (i, name) in [
+        "Anna de Vries",
+        "Bram Jansen",
+        "Carla Bakker",
+        "Daan de Vries",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let r = app
+            .post("/api/v1/players", Some(&leader), json!({"name": name, "knsb_number": format!("84{i:05}"), "email": format!("p{i}@x.org"), "phone": "0612345678"}))
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        assert_eq!(r.body["membership"], "fixed");
+    }
+    // public: no contact data
+    let r = app.get("/api/v1/players?q=DE%20VRIES", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["total"], 2);
+    let names: Vec<&str> = r.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Anna de Vries", "Daan de Vries"]);
+    assert!(!r.text.contains("@x.org") && !r.text.contains("0612345678"));
+    // member: still no contact data
+    let member = app.token(&["member"]).await;
+    let r = app.get("/api/v1/players", Some(&member)).await;
+    assert!(!r.text.contains("@x.org"));
+    // leader sees contact data
+    let r = app.get("/api/v1/players", Some(&leader)).await;
+    assert!(r.text.contains("p0@x.org"));
+    // pagination
+    let r = app.get("/api/v1/players?per_page=3&page=2", None).await;
+    assert_eq!(r.body["total"], 4);
+    assert_eq!(r.body["items"].as_array().unwrap().len(), 1);
+    assert_eq!(r.body["items"][0]["name"], "Daan de Vries");
+    assert_eq!(
+        app.get("/api/v1/players?per_page=0", None).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // a search term with LIKE wildcards is taken literally
+    let r = app.get("/api/v1/players?q=%25", None).await;
+    assert_eq!(r.body["total"], 0);
+}
+
+#[actix_web::test]
+async fn duplicate_knsb_number_is_409_and_changes_nothing() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    app.post(
+        "/api/v1/players",
+        Some(&leader),
+        json!({"name": "A", "knsb_number": "123"}),
+    )
+    .await;
+    let before = app.counts().await;
+    let r = app
+        .post(
+            "/api/v1/players",
+            Some(&leader),
+            json!({"name": "B", "knsb_number": "123"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert_eq!(app.counts().await, before);
+}
+
+#[actix_web::test]
+async fn update_with_if_match_and_deactivate() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .post(
+            "/api/v1/players",
+            Some(&leader),
+            json!({"name": "Eva", "email": "eva@x.org"}),
+        )
+        .await;
+    let id = r.body["id"].as_i64().unwrap();
+    let etag = r.header("etag").unwrap();
+    let r = app.get(&format!("/api/v1/players/{id}"), None).await;
+    assert_eq!(r.header("etag").as_deref(), Some(etag.as_str()));
+
+    let patch = |tag: &str, body: serde_json::Value| {
+        TestRequest::patch()
+            .uri(&format!("/api/v1/players/{id}"))
+            .insert_header(("Authorization", format!("Bearer {leader}")))
+            .insert_header(("If-Match", tag.to_string()))
+            .set_json(body)
+    };
+    let r = app
+        .send(patch(
+            &etag,
+            json!({"name": "Eva Smit", "email": null, "membership": "flexible"}),
+        ))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["name"], "Eva Smit");
+    assert_eq!(r.body["membership"], "flexible");
+    assert!(r.body.get("email").is_none(), "email cleared");
+    assert_eq!(r.body["version"], 2);
+    // the old ETag is stale now
+    let r = app.send(patch(&etag, json!({"name": "Lost update"}))).await;
+    assert_eq!(r.status, StatusCode::PRECONDITION_FAILED);
+    let r = app.get(&format!("/api/v1/players/{id}"), None).await;
+    assert_eq!(r.body["name"], "Eva Smit");
+
+    let r = app
+        .req(
+            Method::DELETE,
+            &format!("/api/v1/players/{id}"),
+            Some(&leader),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["active"], false);
+    let r = app.get("/api/v1/players?active=true", None).await;
+    assert_eq!(r.body["total"], 0);
+    assert_eq!(
+        app.get("/api/v1/players/999", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+}

@@ -55,3 +55,146 @@ diesel::table! {
 diesel::joinable!(ratings -> players (player_id));
 diesel::joinable!(service_tokens -> users (created_by));
 diesel::allow_tables_to_appear_in_same_query!(users, service_tokens, players, ratings);
+
+diesel::table! {
+    seasons (id) {
+        id -> BigInt,
+        name -> Text,
+        opening_date -> Date,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    evenings (id) {
+        id -> BigInt,
+        season_id -> BigInt,
+        date -> Date,
+        start_time -> Text,
+        kind -> Text,
+        half -> Nullable<Text>,
+        number -> Nullable<Integer>,
+        note -> Nullable<Text>,
+        version -> BigInt,
+    }
+}
+
+diesel::table! {
+    competitions (id) {
+        id -> BigInt,
+        season_id -> BigInt,
+        name -> Text,
+        kind -> Text,
+        discipline -> Text,
+        system -> Nullable<Text>,
+        half -> Nullable<Text>,
+        seeded_from -> Nullable<BigInt>,
+        params -> Text,
+        tiebreaks -> Text,
+        time_control -> Text,
+        rules -> Text,
+        rounds_planned -> Nullable<Integer>,
+        version -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    entrants (id) {
+        id -> BigInt,
+        competition_id -> BigInt,
+        player_id -> BigInt,
+        seed -> Integer,
+        rating -> Nullable<Integer>,
+        joins_at -> Integer,
+        excused_before -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    rounds (id) {
+        id -> BigInt,
+        competition_id -> BigInt,
+        number -> Integer,
+        evening_id -> Nullable<BigInt>,
+        date -> Nullable<Date>,
+        status -> Text,
+        pairing_meta -> Nullable<Text>,
+        version -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        round_id -> BigInt,
+        board -> Integer,
+        game_no -> Integer,
+        white_id -> Nullable<BigInt>,
+        black_id -> Nullable<BigInt>,
+        result -> Nullable<Text>,
+        termination -> Nullable<Text>,
+        move_count -> Nullable<Integer>,
+        version -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    attendance (id) {
+        id -> BigInt,
+        round_id -> BigInt,
+        player_id -> BigInt,
+        action -> Text,
+        channel -> Text,
+        recorded_by -> Text,
+        at -> Timestamp,
+        note -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    audit_log (id) {
+        id -> BigInt,
+        entity -> Text,
+        entity_id -> BigInt,
+        action -> Text,
+        actor -> Text,
+        at -> Timestamp,
+        old_value -> Nullable<Text>,
+        new_value -> Nullable<Text>,
+        reason -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    cache_stamps (scope) {
+        scope -> Text,
+        stamp -> BigInt,
+    }
+}
+
+diesel::joinable!(evenings -> seasons (season_id));
+diesel::joinable!(competitions -> seasons (season_id));
+diesel::joinable!(entrants -> competitions (competition_id));
+diesel::joinable!(entrants -> players (player_id));
+diesel::joinable!(rounds -> competitions (competition_id));
+diesel::joinable!(rounds -> evenings (evening_id));
+diesel::joinable!(games -> rounds (round_id));
+diesel::joinable!(attendance -> rounds (round_id));
+diesel::joinable!(attendance -> players (player_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    seasons,
+    evenings,
+    competitions,
+    entrants,
+    rounds,
+    games,
+    attendance,
+    audit_log,
+    cache_stamps,
+    players
+);

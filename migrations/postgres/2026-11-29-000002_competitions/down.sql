@@ -1,0 +1,9 @@
+DROP TABLE cache_stamps;
+DROP TABLE audit_log;
+DROP TABLE attendance;
+DROP TABLE games;
+DROP TABLE rounds;
+DROP TABLE entrants;
+DROP TABLE competitions;
+DROP TABLE evenings;
+DROP TABLE seasons;

@@ -15,7 +15,7 @@
 //!   (`converged`), j < i a cycle of length i − j + 1.
 //! - `iterations` = the number of rankings in R_0 … R_{i+1}, i.e. steps + 1.
 
-mod fixed_serde;
+pub mod fixed_serde;
 mod iterate;
 #[cfg(test)]
 mod tests;

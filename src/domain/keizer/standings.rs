@@ -17,6 +17,7 @@
 
 pub mod fixed_serde;
 mod iterate;
+mod ledger;
 #[cfg(test)]
 mod tests;
 
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 pub use iterate::{MAX_STEPS, value_of_place};
+use ledger::{Ledger, Tally};
 
 /// Scoring parameters of one Keizer competition (SPEC §3 table); [`Default`] gives the club's
 /// Sevilla settings.
@@ -252,29 +254,6 @@ pub enum StandingsError {
     },
 }
 
-/// Running totals of one player up to the current evening (order-independent per evening).
-#[derive(Debug, Clone, Default)]
-struct Tally {
-    /// Fixed points (losses), in ten-thousandths.
-    fixed_units: i64,
-    /// Sum of factors applied to the player's own value (byes, forfeit wins, excused).
-    own_factor: i64,
-    played: u32,
-    half_points: u32,
-    byes: u32,
-    excused: u32,
-    excused_season: u32,
-    unexcused: u32,
-}
-
-/// The scoring of all evenings so far, ready to be evaluated against any ranking.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Ledger {
-    tallies: Vec<Tally>,
-    /// (earner, opponent, factor units): the earner gets factor × value(opponent).
-    edges: Vec<(u32, u32, i64)>,
-}
-
 fn check_params(p: &Params) -> Result<(), StandingsError> {
     let bad = |field, reason: &str| {
         Err(StandingsError::BadParam {
@@ -360,103 +339,6 @@ fn validate(c: &Competition) -> Result<HashMap<&str, u32>, StandingsError> {
         }
     }
     Ok(index)
-}
-
-impl Ledger {
-    /// Books one evening. `present[i]` is set for every player listed; the entered players not
-    /// listed are booked as absent without notice. Returns warnings (excused cap reached).
-    fn book(
-        &mut self,
-        p: &Params,
-        ev: &Evening,
-        index: &HashMap<&str, u32>,
-        ids: &[String],
-        entered: &[u32],
-    ) -> Vec<String> {
-        let mut warnings = Vec::new();
-        let mut listed = vec![false; self.tallies.len()];
-        let ix = |s: &String| index.get(s.as_str()).copied().unwrap_or(0);
-        for g in &ev.games {
-            let (w, b) = (ix(&g.white), ix(&g.black));
-            listed[w as usize] = true;
-            listed[b as usize] = true;
-            use GameResult::*;
-            match g.result {
-                WhiteWins | BlackLostByArbiter => self.played(w, b, 2, p),
-                BlackWins | WhiteLostByArbiter => self.played(b, w, 2, p),
-                Draw => {
-                    self.played(w, b, 1, p);
-                }
-                WhiteForfeitWin => {
-                    self.tallies[w as usize].own_factor += p.forfeit_win.units();
-                    self.tallies[b as usize].unexcused += 1;
-                }
-                BlackForfeitWin => {
-                    self.tallies[b as usize].own_factor += p.forfeit_win.units();
-                    self.tallies[w as usize].unexcused += 1;
-                }
-                DoubleForfeit => {
-                    self.tallies[w as usize].unexcused += 1;
-                    self.tallies[b as usize].unexcused += 1;
-                }
-            }
-        }
-        for id in &ev.byes {
-            let t = &mut self.tallies[ix(id) as usize];
-            listed[ix(id) as usize] = true;
-            t.own_factor += p.bye.units();
-            t.byes += 1;
-        }
-        // In player order, so the warnings do not depend on the order of the list.
-        let mut excused: Vec<usize> = ev.excused.iter().map(|id| ix(id) as usize).collect();
-        excused.sort_unstable();
-        for i in excused {
-            listed[i] = true;
-            let t = &mut self.tallies[i];
-            // SPEC §3: at most `excused_cap` excused absences per season score; the 6th and
-            // later still count as excused (for prize eligibility, SPEC §7).
-            if t.excused_season < p.excused_cap {
-                t.own_factor += p.excused.units();
-            } else {
-                warnings.push(format!(
-                    "player \"{}\": excused absence {} of the season scores 0 (cap {})",
-                    ids[i],
-                    t.excused_season + 1,
-                    p.excused_cap
-                ));
-            }
-            t.excused_season += 1;
-            t.excused += 1;
-        }
-        for id in &ev.unexcused {
-            listed[ix(id) as usize] = true;
-            self.tallies[ix(id) as usize].unexcused += 1;
-        }
-        for &i in entered {
-            if !listed[i as usize] {
-                self.tallies[i as usize].unexcused += 1;
-            }
-        }
-        warnings
-    }
-
-    /// Books a game played over the board; `winner_halves` is 2 for a win of `a` over `b`
-    /// and 1 for a draw.
-    fn played(&mut self, a: u32, b: u32, winner_halves: u32, p: &Params) {
-        let (ta, tb) = (a as usize, b as usize);
-        self.tallies[ta].played += 1;
-        self.tallies[tb].played += 1;
-        if winner_halves == 2 {
-            self.tallies[ta].half_points += 2;
-            self.edges.push((a, b, p.win.units()));
-            self.tallies[tb].fixed_units += p.loss.units();
-        } else {
-            self.tallies[ta].half_points += 1;
-            self.tallies[tb].half_points += 1;
-            self.edges.push((a, b, p.draw.units()));
-            self.edges.push((b, a, p.draw.units()));
-        }
-    }
 }
 
 /// Computes the standings after every evening of `c` (SPEC §3).

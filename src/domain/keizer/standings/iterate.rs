@@ -60,7 +60,7 @@ pub(super) struct Settled {
 
 /// S(R): every player's score (ten-thousandths) over all booked evenings with the values of
 /// ranking `r`.
-pub(crate) fn scores_for(p: &Params, ledger: &Ledger, r: &[u32], out: &mut Vec<i64>) {
+pub(super) fn scores_for(p: &Params, ledger: &Ledger, r: &[u32], out: &mut Vec<i64>) {
     let n = ledger.tallies.len();
     let mut value = vec![0i64; n];
     for (place, &i) in r.iter().enumerate() {

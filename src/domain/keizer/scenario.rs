@@ -11,12 +11,12 @@ use crate::domain::keizer::standings::{
     Competition, Entrant, Evening, EveningStandings, Game, GameResult, Params, StandingsError,
     compute,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// The calculator's output: the standings after every evening.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Output {
     /// One entry per input evening, in order.
     pub evenings: Vec<EveningStandings>,

@@ -156,7 +156,7 @@ pub struct Competition {
 }
 
 /// One line of a published table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StandingRow {
     /// Place, 1-based (equal scores still get consecutive places).
     pub rank: u32,
@@ -165,10 +165,12 @@ pub struct StandingRow {
     /// Value of this place.
     pub value: i64,
     /// Keizer score (a cycle average when not converged).
+    #[serde(with = "fixed_serde")]
     pub score: Fixed,
     /// Games played over the board.
     pub played: u32,
     /// Points from those games (1, ½, 0).
+    #[serde(with = "fixed_serde")]
     pub game_points: Fixed,
     /// Pairing byes.
     pub byes: u32,
@@ -179,7 +181,7 @@ pub struct StandingRow {
 }
 
 /// The standings after one evening.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EveningStandings {
     /// Evening number, 1-based.
     pub number: u32,

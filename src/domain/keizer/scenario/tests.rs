@@ -56,6 +56,9 @@ fn output_has_the_documented_fields_in_order() {
             r#""byes":0,"excused":0,"unexcused":0}]}]}"#
         )
     );
+    // and it reads back into the same value (for the service's clients and tests)
+    let back: Output = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, out);
 }
 
 #[test]

@@ -1,5 +1,10 @@
-//! `clubcomp calc keizer` (to be written).
+//! `clubcomp calc keizer [FILE]`: the standings after every evening of a Keizer scenario
+//! (`shared/formats/keizer-scenario.md`). Reads the file, or standard input when no file (or
+//! `-`) is given; writes JSON to standard output. Bad input: a message naming the evening and
+//! the player on standard error, exit code 1, nothing computed.
 
+use crate::domain::keizer::scenario::run_scenario_str;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,7 +16,35 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("not implemented yet");
-    ExitCode::from(2)
+pub fn run(args: Args) -> ExitCode {
+    let text = match super::read_input(args.file.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            let from = args
+                .file
+                .as_ref()
+                .map_or("standard input".to_string(), |p| p.display().to_string());
+            eprintln!("clubcomp calc keizer: cannot read {from}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let output = match run_scenario_str(&text) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("clubcomp calc keizer: invalid scenario: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let json = match serde_json::to_string_pretty(&output) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("clubcomp calc keizer: cannot write the output: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{json}").and_then(|_| out.flush()).is_err() {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }

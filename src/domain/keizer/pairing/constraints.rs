@@ -1,0 +1,131 @@
+//! The absolute pairing constraints of SPEC §6: two players meet at most twice per season,
+//! at most once per half, and a repeat needs at least five playing evenings strictly between
+//! the two meetings. Shared by the pairing engine and the validation of hand-made pairings.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Half, Meeting};
+
+/// The limits of SPEC §6, configurable per competition (defaults from the club rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// Most meetings of two players in one season (default 2).
+    pub max_per_season: u32,
+    /// Most meetings of two players in one half (default 1).
+    pub max_per_half: u32,
+    /// Fewest playing evenings strictly between two meetings (default 5).
+    pub min_evenings_between: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            max_per_season: 2,
+            max_per_half: 1,
+            min_evenings_between: 5,
+        }
+    }
+}
+
+/// Which constraint a pair would break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// They already met `max_per_season` times this season.
+    SeasonLimit,
+    /// They already met `max_per_half` times in this half.
+    HalfLimit,
+    /// Too few playing evenings between an earlier meeting and this evening.
+    TooSoon,
+}
+
+/// One broken constraint of one pair, with the earlier meetings that cause it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Broken {
+    /// The rule broken.
+    pub rule: Rule,
+    /// Playing-evening indices of the earlier meetings that cause it.
+    pub earlier_evenings: Vec<u32>,
+}
+
+/// Earlier meetings per unordered pair of ranking indices.
+#[derive(Debug, Default)]
+pub(crate) struct History {
+    meetings: HashMap<(usize, usize), Vec<(u32, Half)>>,
+}
+
+fn key(a: usize, b: usize) -> (usize, usize) {
+    if a < b { (a, b) } else { (b, a) }
+}
+
+impl History {
+    /// Indexes `meetings` by the players' indices (`index_of` returns `None` for players no
+    /// longer in the ranking; their meetings cannot matter for this evening).
+    pub(crate) fn new(meetings: &[Meeting], index_of: impl Fn(&str) -> Option<usize>) -> Self {
+        let mut h = History::default();
+        for m in meetings {
+            if let (Some(a), Some(b)) = (index_of(&m.a), index_of(&m.b))
+                && a != b
+            {
+                h.meetings
+                    .entry(key(a, b))
+                    .or_default()
+                    .push((m.evening, m.half));
+            }
+        }
+        h
+    }
+
+    /// Every constraint the pair `a`–`b` would break on evening `evening` of `half`.
+    pub(crate) fn broken(
+        &self,
+        a: usize,
+        b: usize,
+        evening: u32,
+        half: Half,
+        rules: &Rules,
+    ) -> Vec<Broken> {
+        let Some(list) = self.meetings.get(&key(a, b)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if list.len() >= rules.max_per_season as usize {
+            out.push(Broken {
+                rule: Rule::SeasonLimit,
+                earlier_evenings: list.iter().map(|m| m.0).collect(),
+            });
+        }
+        let same_half: Vec<u32> = list.iter().filter(|m| m.1 == half).map(|m| m.0).collect();
+        if same_half.len() >= rules.max_per_half as usize {
+            out.push(Broken {
+                rule: Rule::HalfLimit,
+                earlier_evenings: same_half,
+            });
+        }
+        // "at least N playing evenings strictly between": evenings e+1 … evening−1 number
+        // evening − e − 1, which must be ≥ N. A meeting recorded at or after this evening is
+        // also too close (it cannot be earlier).
+        let soon: Vec<u32> = list
+            .iter()
+            .filter(|m| {
+                i64::from(evening) - i64::from(m.0) - 1 < i64::from(rules.min_evenings_between)
+            })
+            .map(|m| m.0)
+            .collect();
+        if !soon.is_empty() {
+            out.push(Broken {
+                rule: Rule::TooSoon,
+                earlier_evenings: soon,
+            });
+        }
+        out
+    }
+
+    /// Whether `a` and `b` may meet on this evening.
+    pub(crate) fn allowed(&self, a: usize, b: usize, evening: u32, half: Half, r: &Rules) -> bool {
+        a != b && self.broken(a, b, evening, half, r).is_empty()
+    }
+}

@@ -1,0 +1,272 @@
+//! The minimum-cost perfect matching of SPEC §6 with its lexicographic tie-break.
+//!
+//! Positions `0..n` are the players in pairing order; pairing positions `i` and `j` costs
+//! `(i − j)²`. Among all perfect matchings over the allowed pairs we want the cheapest, and
+//! among the cheapest the one whose partner list, read from position 0 down, is
+//! lexicographically smallest. (Comparing partner arrays position by position is the same as
+//! SPEC §6's "top player first, then the next unpaired player": at the first position where
+//! two matchings differ, that position is unpaired in both by the earlier positions.)
+//!
+//! Method, exact:
+//! 1. Cost. Solve a minimum-cost perfect matching with the weighted blossom algorithm
+//!    ([`super::blossom`]) on the pairs at most `d` places apart. If the optimum found costs
+//!    less than `(d + 1)²`, no optimal matching of the full graph can use a longer pair (one
+//!    such pair alone would cost more), so it is the optimum of the full graph; otherwise `d`
+//!    is doubled, up to the complete graph.
+//! 2. Tie-break. Walk the positions from the top; for the first unfixed position `i`, try
+//!    partners `j` in increasing order below its current partner; `j` is taken when the rest
+//!    can still be completed at the optimal total cost (checked by another blossom run on the
+//!    remaining players). Then `i` and its partner are fixed. The current matching is always
+//!    optimal, so its partner for `i` is the fallback and only closer candidates are tried.
+
+use super::blossom::{Edge, max_weight_matching};
+
+/// An optimal, lexicographically first perfect matching.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Optimum {
+    /// Partner of each position.
+    pub mate: Vec<usize>,
+    /// Sum of squared position differences over all pairs.
+    pub cost: i64,
+}
+
+fn sq(x: usize) -> i64 {
+    let x = x as i64;
+    x * x
+}
+
+/// Minimum-cost perfect matching of the positions in `active` (sorted), using only allowed
+/// pairs at most `d` apart. Returns the pairs and their total cost, or `None` when the
+/// restricted graph has no perfect matching.
+fn solve(active: &[usize], d: usize, allowed: &[Vec<bool>]) -> Option<(Vec<(usize, usize)>, i64)> {
+    if active.is_empty() {
+        return Some((Vec::new(), 0));
+    }
+    if active.len() % 2 == 1 {
+        return None;
+    }
+    let big = sq(d) + 1;
+    let mut edges: Vec<Edge> = Vec::new();
+    for (ai, &a) in active.iter().enumerate() {
+        for (bi, &b) in active.iter().enumerate().skip(ai + 1) {
+            if b - a > d {
+                break;
+            }
+            if allowed[a][b] {
+                edges.push((ai, bi, big - sq(b - a)));
+            }
+        }
+    }
+    let mate = max_weight_matching(active.len(), &edges, true);
+    let mut pairs = Vec::with_capacity(active.len() / 2);
+    let mut cost = 0;
+    for (ai, m) in mate.iter().enumerate() {
+        let bi = (*m)?;
+        if ai < bi {
+            pairs.push((active[ai], active[bi]));
+            cost += sq(active[bi] - active[ai]);
+        }
+    }
+    Some((pairs, cost))
+}
+
+/// The optimal, lexicographically first perfect matching of positions `0..n` over the pairs
+/// with `allowed[i][j]` (symmetric), or `None` when no perfect matching exists.
+pub(crate) fn min_cost_lex(allowed: &[Vec<bool>]) -> Option<Optimum> {
+    let n = allowed.len();
+    if n % 2 == 1 {
+        return None;
+    }
+    if n == 0 {
+        return Some(Optimum {
+            mate: Vec::new(),
+            cost: 0,
+        });
+    }
+    let all: Vec<usize> = (0..n).collect();
+    let full = n - 1;
+    let mut d = (n.isqrt() + 3).min(full);
+    let (pairs, total) = loop {
+        match solve(&all, d, allowed) {
+            Some((p, c)) if c < sq(d + 1) || d == full => break (p, c),
+            None if d == full => return None,
+            _ => d = (2 * d).min(full),
+        }
+    };
+    let mut mate = vec![0; n];
+    for &(a, b) in &pairs {
+        mate[a] = b;
+        mate[b] = a;
+    }
+    let mut fixed = vec![false; n];
+    let mut remaining = total;
+    for i in 0..n {
+        if fixed[i] {
+            continue;
+        }
+        fixed[i] = true;
+        for j in i + 1..mate[i] {
+            if j - i > d || sq(j - i) > remaining {
+                break;
+            }
+            if fixed[j] || !allowed[i][j] {
+                continue;
+            }
+            let rest: Vec<usize> = (0..n).filter(|&v| !fixed[v] && v != j).collect();
+            if let Some((sub, c)) = solve(&rest, d, allowed)
+                && c + sq(j - i) == remaining
+            {
+                mate[i] = j;
+                mate[j] = i;
+                for (a, b) in sub {
+                    mate[a] = b;
+                    mate[b] = a;
+                }
+                break;
+            }
+        }
+        fixed[mate[i]] = true;
+        remaining -= sq(mate[i].abs_diff(i));
+    }
+    Some(Optimum { mate, cost: total })
+}
+
+/// Exhaustive search for tests: tries partners in increasing order for the first unpaired
+/// position, so the first matching found at the minimum cost is the lexicographically first.
+#[cfg(test)]
+pub(crate) fn exhaustive(allowed: &[Vec<bool>]) -> Option<Optimum> {
+    fn rec(
+        allowed: &[Vec<bool>],
+        mate: &mut Vec<Option<usize>>,
+        cost: i64,
+        best: &mut Option<Optimum>,
+    ) {
+        let Some(i) = mate.iter().position(|m| m.is_none()) else {
+            if best.as_ref().is_none_or(|b| cost < b.cost) {
+                *best = Some(Optimum {
+                    mate: mate.iter().map(|m| m.unwrap_or(0)).collect(),
+                    cost,
+                });
+            }
+            return;
+        };
+        for j in i + 1..mate.len() {
+            if mate[j].is_none() && allowed[i][j] {
+                mate[i] = Some(j);
+                mate[j] = Some(i);
+                rec(allowed, mate, cost + sq(j - i), best);
+                mate[i] = None;
+                mate[j] = None;
+            }
+        }
+    }
+    let mut best = None;
+    rec(allowed, &mut vec![None; allowed.len()], 0, &mut best);
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn graph(n: usize, forbidden: &[(usize, usize)]) -> Vec<Vec<bool>> {
+        let mut g = vec![vec![true; n]; n];
+        for (i, row) in g.iter_mut().enumerate() {
+            row[i] = false;
+        }
+        for &(a, b) in forbidden {
+            g[a][b] = false;
+            g[b][a] = false;
+        }
+        g
+    }
+
+    #[test]
+    fn neighbours_when_allowed() {
+        // 6 players, nothing forbidden: 1–2, 3–4, 5–6 (positions 0-1, 2-3, 4-5), cost 1+1+1 = 3
+        let o = min_cost_lex(&graph(6, &[])).unwrap();
+        assert_eq!(o.mate, vec![1, 0, 3, 2, 5, 4]);
+        assert_eq!(o.cost, 3);
+    }
+
+    #[test]
+    fn tie_break_gives_the_top_player_the_closest_opponent() {
+        // 4 players, 1–2 forbidden (positions 0-1).
+        //   1–3 & 2–4: 2² + 2² = 8      1–4 & 2–3: 3² + 1² = 10
+        // so 1–3, 2–4 (cost 8).
+        let o = min_cost_lex(&graph(4, &[(0, 1)])).unwrap();
+        assert_eq!(o.mate, vec![2, 3, 0, 1]);
+        assert_eq!(o.cost, 8);
+        // 6 players, 1–2 and 5–6 forbidden (0-1, 4-5). Candidates:
+        //   1–3, 2–4, 5–? no: 5–6 forbidden → 1–3 (4), 2–5 (9), 4–6 (4) = 17 ...
+        //   1–3 (4), 2–4 (4), 5–6 forbidden; 1–3, 2–6 (16), 4–5 (1) = 21;
+        //   1–4 (9), 2–3 (1), 5–6 forbidden → 1–4, 2–3 impossible to finish with 5–6;
+        //   1–3 (4), 2–5 (9), 4–6 (4) = 17;  1–4 (9), 2–5 (9), 3–6 (9) = 27;
+        //   1–5 (16), 2–3 (1), 4–6 (4) = 21; 1–6 (25), 2–3, 4–5 = 27;
+        //   1–4 (9), 2–6 (16), 3–5 (4) = 29; 1–3 (4), 2–6 (16), 4–5 (1) = 21;
+        //   1–5 (16), 2–4 (4), 3–6 (9) = 29; 1–6 (25), 2–4 (4), 3–5 (4) = 33;
+        //   1–4 (9), 2–3 (1), then 5–6 forbidden: no;  1–5, 2–6, 3–4: 16+16+1 = 33.
+        // Cheapest 17: 1–3, 2–5, 4–6 → mates (0-indexed) [2, 4, 0, 5, 1, 3].
+        let o = min_cost_lex(&graph(6, &[(0, 1), (4, 5)])).unwrap();
+        assert_eq!(o.cost, 17);
+        assert_eq!(o.mate, vec![2, 4, 0, 5, 1, 3]);
+    }
+
+    #[test]
+    fn equal_cost_lexicographic_choice() {
+        // 4 players, 1–2 and 3–4 forbidden (0-1, 2-3):
+        //   1–3 & 2–4 = 4 + 4 = 8,  1–4 & 2–3 = 9 + 1 = 10 → 1–3, 2–4.
+        // 6 players with 1–2, 3–4, 5–6, 2–3, 4–5 forbidden (a path broken everywhere):
+        //   remaining allowed with small cost: 1–3 (4), 2–4 (4), 3–5 (4), 4–6 (4), 1–4 (9)...
+        //   1–3, 2–4, 5–6? forbidden. 1–3, 2–5 (9), 4–6 (4) = 17; 1–4 (9), 2–6 (16), 3–5 (4) = 29;
+        //   1–3, 2–6 (16), 4–5 forbidden; 1–5 (16), 2–4 (4), 3–6 (9) = 29; 1–6 (25), 2–4, 3–5 = 33;
+        //   1–4 (9), 2–5 (9), 3–6 (9) = 27 → the unique optimum 17: 1–3, 2–5, 4–6.
+        let o = min_cost_lex(&graph(6, &[(0, 1), (2, 3), (4, 5), (1, 2), (3, 4)])).unwrap();
+        assert_eq!(o.cost, 17);
+        assert_eq!(o.mate, vec![2, 4, 0, 5, 1, 3]);
+        // 8 players, 1–2 and 7–8 forbidden: 1–3, 2–4 (4 + 4) and 5–7, 6–8 (4 + 4) = 16;
+        // the alternatives 1–3, 2–4, 5–6, 7–? need 7–8 (forbidden), 5–8 & 6–7 = 9 + 1 = 10 > 8.
+        let o = min_cost_lex(&graph(8, &[(0, 1), (6, 7)])).unwrap();
+        assert_eq!(o.cost, 16);
+        assert_eq!(o.mate, vec![2, 3, 0, 1, 6, 7, 4, 5]);
+    }
+
+    #[test]
+    fn genuine_tie_takes_the_lexicographically_first() {
+        // 6 players; only these pairs allowed: 1–3, 2–6, 4–5, 1–5, 2–3, 4–6.
+        // The perfect pairings within them:
+        //   A: 1–3 (2² = 4), 2–6 (4² = 16), 4–5 (1² = 1)  = 21
+        //   B: 1–5 (4² = 16), 2–3 (1² = 1), 4–6 (2² = 4)  = 21
+        // Equal cost; the top player's opponent decides: 3 < 5, so A.
+        let mut g = vec![vec![false; 6]; 6];
+        for (a, b) in [(0, 2), (1, 5), (3, 4), (0, 4), (1, 2), (3, 5)] {
+            g[a][b] = true;
+            g[b][a] = true;
+        }
+        let o = min_cost_lex(&g).unwrap();
+        assert_eq!(o.cost, 21);
+        assert_eq!(o.mate, vec![2, 5, 0, 4, 3, 1]);
+    }
+
+    #[test]
+    fn impossible_is_none() {
+        // 4 players, 1 may meet nobody
+        assert!(min_cost_lex(&graph(4, &[(0, 1), (0, 2), (0, 3)])).is_none());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn equals_exhaustive_search(
+            half in 1usize..6,
+            raw in proptest::collection::vec((0usize..10, 0usize..10), 0..25),
+        ) {
+            let n = 2 * half;
+            let forb: Vec<(usize, usize)> = raw.into_iter()
+                .map(|(a, b)| (a % n, b % n)).filter(|(a, b)| a != b).collect();
+            let g = graph(n, &forb);
+            prop_assert_eq!(min_cost_lex(&g), exhaustive(&g));
+        }
+    }
+}

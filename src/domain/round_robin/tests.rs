@@ -1,0 +1,1 @@
+//! Worked examples and property tests of the round-robin engine.

@@ -1,1 +1,334 @@
-//! round_robin engine (to be written).
+//! Round robins and the Dutch draughts championship (SPEC §9, §10).
+//!
+//! - [`schedule()`] / [`berger_table`]: FIDE Berger schedules, single or multiple cycles.
+//! - [`convert_result`]: result codes and the draughts 40-move rule for agreed draws.
+//! - [`compute`]: standings with an ordered tie-break list, points tables and prize money
+//!   shared among equal points, rights, and the cross table — the calculator behind
+//!   `clubcomp calc round-robin` (format: `shared/formats/round-robin-scenario.md`).
+//!
+//! Everything is pure and exact: scores are integers (draughts points, chess half-points),
+//! shared amounts exact rationals, and lots come from a seed passed in.
+
+mod cross;
+mod model;
+pub mod result;
+pub mod scenario;
+pub mod schedule;
+mod shares;
+mod standings;
+
+#[cfg(test)]
+mod tests;
+
+pub use result::{
+    Conversion, Discipline, GameResult, Outcome, ResultError, Termination, convert_result,
+};
+pub use scenario::{
+    Game, OrderedMap, Output, Player, PointsTable, Right, Row, Scenario, Tiebreak,
+    default_tiebreaks,
+};
+pub use schedule::{Board, ScheduleError, ScheduledRound, berger_table, schedule};
+pub use shares::format_amount;
+
+use model::Model;
+use num_rational::Ratio;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+
+/// Why a scenario cannot be computed. Every variant names the offending item.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The scenario has no players.
+    #[error("players: the list is empty")]
+    NoPlayers,
+    /// A player without an id.
+    #[error("players: player number {number} has an empty id")]
+    EmptyId {
+        /// Pairing number (1-based).
+        number: usize,
+    },
+    /// Two players with the same id.
+    #[error("players: id `{0}` is used twice")]
+    DuplicatePlayer(String),
+    /// A game names a player who is not in the list.
+    #[error("game {game}: unknown player `{id}`")]
+    UnknownPlayer {
+        /// The game.
+        game: String,
+        /// The unknown id.
+        id: String,
+    },
+    /// A game of a player against himself.
+    #[error("game {game}: a player cannot play himself")]
+    SelfPairing {
+        /// The game.
+        game: String,
+    },
+    /// Round 0.
+    #[error("game {game}: rounds are numbered from 1")]
+    BadRound {
+        /// The game.
+        game: String,
+    },
+    /// A bad result.
+    #[error("game {game}: {source}")]
+    Result {
+        /// The game.
+        game: String,
+        /// What is wrong with the result.
+        source: ResultError,
+    },
+    /// A player with two games in one round.
+    #[error("games: player `{player}` plays twice in round {round}")]
+    PlaysTwice {
+        /// The player.
+        player: String,
+        /// The round.
+        round: u32,
+    },
+    /// A tie-break listed twice.
+    #[error("tiebreaks: `{0}` is listed twice")]
+    DuplicateTiebreak(String),
+    /// `lots` without a drawing.
+    #[error("tiebreaks: `lots` needs `lots_seed` or `lots_order`")]
+    LotsWithoutDrawing,
+    /// Both a seed and a hand drawing.
+    #[error("lots: give `lots_seed` or `lots_order`, not both")]
+    LotsTwice,
+    /// Players tied up to the lots but missing from the hand drawing.
+    #[error("lots_order: players {0:?} are tied up to the lots but not in the drawing")]
+    NotDrawn(Vec<String>),
+    /// An id that is not a player.
+    #[error("{field}: unknown player `{id}`")]
+    UnknownId {
+        /// The field.
+        field: String,
+        /// The id.
+        id: String,
+    },
+    /// An id listed twice.
+    #[error("{field}: player `{id}` is listed twice")]
+    DuplicateId {
+        /// The field.
+        field: String,
+        /// The id.
+        id: String,
+    },
+    /// An amount that is not a plain non-negative decimal.
+    #[error("{field}: `{value}` is not a non-negative decimal amount")]
+    BadAmount {
+        /// The field.
+        field: String,
+        /// The value as given.
+        value: String,
+    },
+    /// Two points tables with the same name.
+    #[error("points_tables: `{0}` is listed twice")]
+    DuplicateTable(String),
+}
+
+/// A number of units (`per` units to the point) as an exact JSON number: an integer, or a
+/// decimal with halves/quarters (which a binary float holds exactly).
+pub(crate) fn units_number(units: i64, per: i64) -> serde_json::Number {
+    let r = Ratio::new(units, per);
+    if r.is_integer() {
+        serde_json::Number::from(r.to_integer())
+    } else {
+        // chess: halves and quarters only, exact in binary floating point
+        serde_json::Number::from_f64(*r.numer() as f64 / *r.denom() as f64)
+            .unwrap_or_else(|| serde_json::Number::from(0))
+    }
+}
+
+/// Checks that every id of `list` is a player, once.
+fn check_ids(m: &Model, field: &str, list: &[String]) -> Result<Vec<usize>, Error> {
+    let mut seen = HashSet::new();
+    list.iter()
+        .map(|id| {
+            let i = *m.index.get(id).ok_or_else(|| Error::UnknownId {
+                field: field.to_string(),
+                id: id.clone(),
+            })?;
+            if !seen.insert(i) {
+                return Err(Error::DuplicateId {
+                    field: field.to_string(),
+                    id: id.clone(),
+                });
+            }
+            Ok(i)
+        })
+        .collect()
+}
+
+/// Lot numbers from the scenario: the seed shuffles all ids sorted alphabetically with
+/// ChaCha8 (so the drawing does not depend on the order of the input); a hand drawing numbers
+/// the listed players in order.
+fn draw_lots(m: &Model, s: &Scenario) -> Result<Option<standings::Lots>, Error> {
+    match (&s.lots_seed, &s.lots_order) {
+        (Some(_), Some(_)) => Err(Error::LotsTwice),
+        (None, None) => Ok(None),
+        (Some(seed), None) => {
+            let mut ids: Vec<usize> = (0..m.len()).collect();
+            ids.sort_by(|&a, &b| m.ids[a].cmp(&m.ids[b]));
+            let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+            ids.shuffle(&mut rng);
+            let mut lots = vec![None; m.len()];
+            for (k, &p) in ids.iter().enumerate() {
+                lots[p] = Some(k as u32 + 1);
+            }
+            Ok(Some(lots))
+        }
+        (None, Some(order)) => {
+            let idx = check_ids(m, "lots_order", order)?;
+            let mut lots = vec![None; m.len()];
+            for (k, &p) in idx.iter().enumerate() {
+                lots[p] = Some(k as u32 + 1);
+            }
+            Ok(Some(lots))
+        }
+    }
+}
+
+/// Computes the standings, shares, rights and cross table of a round robin.
+pub fn compute(s: &Scenario) -> Result<Output, Error> {
+    let m = Model::build(s)?;
+    let tiebreaks = s
+        .tiebreaks
+        .clone()
+        .unwrap_or_else(|| default_tiebreaks(s.discipline));
+    let mut seen = HashSet::new();
+    for tb in &tiebreaks {
+        if !seen.insert(*tb) {
+            return Err(Error::DuplicateTiebreak(tb.name().to_string()));
+        }
+    }
+    let lots = draw_lots(&m, s)?;
+    if tiebreaks.contains(&Tiebreak::Lots) && lots.is_none() {
+        return Err(Error::LotsWithoutDrawing);
+    }
+    let ranking = standings::rank(&m, &tiebreaks, lots.as_ref())?;
+
+    // points tables: places counted without the excluded players (SPEC §10)
+    let excluded = check_ids(&m, "excluded_from_points", &s.excluded_from_points)?;
+    let mut eligible = vec![true; m.len()];
+    for p in excluded {
+        eligible[p] = false;
+    }
+    let points: Vec<i64> = m.tally.iter().map(|t| t.points).collect();
+    let mut names = HashSet::new();
+    let mut tables = Vec::with_capacity(s.points_tables.len());
+    for t in &s.points_tables {
+        if !names.insert(t.name.clone()) {
+            return Err(Error::DuplicateTable(t.name.clone()));
+        }
+        let field = format!("points_tables.{}", t.name);
+        let by_place = t
+            .by_place
+            .iter()
+            .map(|n| shares::parse_amount(&field, n))
+            .collect::<Result<Vec<_>, _>>()?;
+        tables.push((
+            t.name.clone(),
+            shares::share(&ranking.order, &points, &eligible, &by_place),
+        ));
+    }
+    // prize money: every player counts for the places (SPEC §10 names the guest only for
+    // the (grand)master points)
+    let money = s
+        .prize_money
+        .iter()
+        .map(|n| shares::parse_amount("prize_money", n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let money = shares::share(&ranking.order, &points, &vec![true; m.len()], &money);
+    let rights = rights(&m, s, &ranking)?;
+
+    let upp = m.units_per_point();
+    let standings = ranking
+        .order
+        .iter()
+        .enumerate()
+        .map(|(pos, &p)| {
+            let t = &m.tally[p];
+            Row {
+                place: ranking.part_start[pos] as u32 + 1,
+                shared_with: ranking.shared_with[pos].clone(),
+                id: m.ids[p].clone(),
+                points: units_number(t.points, upp),
+                games: t.games,
+                wins: t.wins,
+                draws: t.draws,
+                losses: t.losses,
+                plusremises: t.plus,
+                minremises: t.minus,
+                tiebreaks: OrderedMap(ranking.shown[p].clone()),
+                decided_by: ranking.decided_by[pos].map(str::to_string),
+                points_tables: OrderedMap(
+                    tables
+                        .iter()
+                        .map(|(name, v)| (name.clone(), format_amount(&v[p])))
+                        .collect(),
+                ),
+                prize_money: format_amount(&money[p]),
+                rights: rights[p].clone(),
+            }
+        })
+        .collect();
+    Ok(Output {
+        standings,
+        cross_table: cross::cross_table(&m),
+    })
+}
+
+/// The rights of every player (by index), in the order of the scenario's `rights`.
+///
+/// Places are those of the standings (players still tied share their highest place). Title
+/// and cut: place ≤ `places`. Qualification: a player who is not pre-qualified qualifies when
+/// fewer than `slots` non-pre-qualified players have a better place.
+fn rights(m: &Model, s: &Scenario, r: &standings::Ranking) -> Result<Vec<Vec<String>>, Error> {
+    let mut place = vec![0usize; m.len()];
+    for (pos, &p) in r.order.iter().enumerate() {
+        place[p] = r.part_start[pos] + 1;
+    }
+    let mut out = vec![Vec::new(); m.len()];
+    for right in &s.rights {
+        match right {
+            Right::Title { name, places } => {
+                for p in 0..m.len() {
+                    if place[p] <= *places as usize {
+                        out[p].push(name.clone());
+                    }
+                }
+            }
+            Right::Cut {
+                name,
+                places,
+                others,
+            } => {
+                for p in 0..m.len() {
+                    if place[p] <= *places as usize {
+                        out[p].push(name.clone());
+                    } else if let Some(o) = others {
+                        out[p].push(o.clone());
+                    }
+                }
+            }
+            Right::Qualification {
+                name,
+                slots,
+                prequalified,
+            } => {
+                let pre = check_ids(m, &format!("rights.{name}.prequalified"), prequalified)?;
+                let candidates: Vec<usize> = (0..m.len()).filter(|p| !pre.contains(p)).collect();
+                for &p in &candidates {
+                    let better = candidates.iter().filter(|&&q| place[q] < place[p]).count();
+                    if better < *slots as usize {
+                        out[p].push(name.clone());
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}

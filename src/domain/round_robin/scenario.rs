@@ -1,0 +1,257 @@
+//! The input and output of a round-robin calculation, as in
+//! `shared/formats/round-robin-scenario.md` (the same JSON the service exposes).
+
+use super::result::{Discipline, Termination};
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A finished or running round robin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Chess (1-½-0) or draughts (2-1-0).
+    pub discipline: Discipline,
+    /// Players in pairing-number order.
+    pub players: Vec<Player>,
+    /// Games with a result; a game without a result (or `*`) is not yet played.
+    #[serde(default)]
+    pub games: Vec<Game>,
+    /// Ordered tie-break list; when absent, the discipline's default
+    /// ([`default_tiebreaks`]).
+    #[serde(default)]
+    pub tiebreaks: Option<Vec<Tiebreak>>,
+    /// Seed of the drawing of lots (ChaCha8).
+    #[serde(default)]
+    pub lots_seed: Option<u64>,
+    /// A drawing of lots entered by hand: ids, the first drawn ranks highest.
+    #[serde(default)]
+    pub lots_order: Option<Vec<String>>,
+    /// Points tables by place (e.g. grandmaster 3, 2, 1).
+    #[serde(default)]
+    pub points_tables: Vec<PointsTable>,
+    /// Players left out when places are counted for the points tables (e.g. a guest).
+    #[serde(default)]
+    pub excluded_from_points: Vec<String>,
+    /// Prize money by place.
+    #[serde(default)]
+    pub prize_money: Vec<serde_json::Number>,
+    /// Titles, qualifications and cuts.
+    #[serde(default)]
+    pub rights: Vec<Right>,
+}
+
+/// A player of the round robin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// One game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    /// Round number, 1-based.
+    pub round: u32,
+    /// Id of the player with white.
+    pub white: String,
+    /// Id of the player with black.
+    pub black: String,
+    /// Result code of the discipline; absent, empty or `*` while not played.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// How the game ended; `agreed` draughts draws are subject to the 40-move rule.
+    #[serde(default)]
+    pub termination: Option<Termination>,
+    /// Moves completed by both players (for the 40-move rule).
+    #[serde(default)]
+    pub moves: Option<u32>,
+}
+
+/// A tie-break criterion (SPEC §9, §10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tiebreak {
+    /// Most wins (forfeit wins count).
+    Wins,
+    /// Best plusremises minus minremises.
+    PlusremiseBalance,
+    /// Most plusremises.
+    Plusremises,
+    /// Most points in the games among the players of the part still tied at that step.
+    Mutual,
+    /// Best score against the ranking order by points alone, group by group from the top.
+    RankingOrder,
+    /// Sonneborn-Berger: the sum over games of the score times the opponent's points.
+    SonnebornBerger,
+    /// FIDE direct encounter: points among the players still tied at that step.
+    DirectEncounter,
+    /// Drawing of lots.
+    Lots,
+}
+
+impl Tiebreak {
+    /// The name used in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiebreak::Wins => "wins",
+            Tiebreak::PlusremiseBalance => "plusremise_balance",
+            Tiebreak::Plusremises => "plusremises",
+            Tiebreak::Mutual => "mutual",
+            Tiebreak::RankingOrder => "ranking_order",
+            Tiebreak::SonnebornBerger => "sonneborn_berger",
+            Tiebreak::DirectEncounter => "direct_encounter",
+            Tiebreak::Lots => "lots",
+        }
+    }
+}
+
+/// The tie-break list used when the scenario gives none: SPEC §10 for draughts; for chess
+/// direct encounter, wins, Sonneborn-Berger (FIDE C.07's advice for round robins).
+pub fn default_tiebreaks(discipline: Discipline) -> Vec<Tiebreak> {
+    match discipline {
+        Discipline::Draughts => vec![
+            Tiebreak::Wins,
+            Tiebreak::PlusremiseBalance,
+            Tiebreak::Plusremises,
+            Tiebreak::Mutual,
+            Tiebreak::RankingOrder,
+            Tiebreak::Lots,
+        ],
+        Discipline::Chess => vec![
+            Tiebreak::DirectEncounter,
+            Tiebreak::Wins,
+            Tiebreak::SonnebornBerger,
+        ],
+    }
+}
+
+/// Points awarded by place, shared among equal match points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointsTable {
+    /// Name of the table (e.g. `grandmaster`).
+    pub name: String,
+    /// Points for place 1, 2, …
+    pub by_place: Vec<serde_json::Number>,
+}
+
+/// A right earned by the final order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Right {
+    /// The first `places` after all tie-breaks get the title `name`.
+    Title {
+        /// Name of the title.
+        name: String,
+        /// How many places.
+        places: u32,
+    },
+    /// `slots` go to the best-placed players who are not `prequalified`.
+    Qualification {
+        /// Name of the qualification.
+        name: String,
+        /// How many players qualify.
+        slots: u32,
+        /// Players already qualified: passed over.
+        #[serde(default)]
+        prequalified: Vec<String>,
+    },
+    /// The first `places` get `name`, the rest `others`.
+    Cut {
+        /// Name for the players above the cut.
+        name: String,
+        /// How many places are above the cut.
+        places: u32,
+        /// Name for the rest (none when absent).
+        #[serde(default)]
+        others: Option<String>,
+    },
+}
+
+/// The result of a calculation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// Rows in final order.
+    pub standings: Vec<Row>,
+    /// `cross_table[i][j]`: what player i scored against player j (pairing-number order).
+    pub cross_table: Vec<Vec<String>>,
+}
+
+/// One row of the final standings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Place after all tie-breaks; players still tied share the highest place of their part.
+    pub place: u32,
+    /// Ids still tied with this player when the tie-break list is exhausted.
+    pub shared_with: Vec<String>,
+    /// Player id.
+    pub id: String,
+    /// Match points (chess: halves as `5.5`).
+    pub points: serde_json::Number,
+    /// Games with a result (forfeits included).
+    pub games: u32,
+    /// Wins, forfeit wins included.
+    pub wins: u32,
+    /// Draws, plus- and minremises included.
+    pub draws: u32,
+    /// Losses, forfeits and 0-0 included.
+    pub losses: u32,
+    /// Plusremises booked.
+    pub plusremises: u32,
+    /// Minremises booked.
+    pub minremises: u32,
+    /// Tie-break values in list order (see the decisions file for which are shown).
+    pub tiebreaks: OrderedMap<serde_json::Value>,
+    /// The criterion that separated this row from the next one (`points` when the points
+    /// did); `null` for the last row and for a row still tied with the next.
+    pub decided_by: Option<String>,
+    /// Share of each points table, exact (`"1.5"`, `"5/3"`).
+    pub points_tables: OrderedMap<String>,
+    /// Share of the prize money, exact.
+    pub prize_money: String,
+    /// Rights earned, in the order of the scenario's `rights`.
+    pub rights: Vec<String>,
+}
+
+/// A JSON object that keeps its keys in insertion order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<V> OrderedMap<V> {
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+impl<V: Serialize> Serialize for OrderedMap<V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V2<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for V2<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, x)) = a.next_entry()? {
+                    v.push((k, x));
+                }
+                Ok(OrderedMap(v))
+            }
+        }
+        d.deserialize_map(V2(std::marker::PhantomData))
+    }
+}

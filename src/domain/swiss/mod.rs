@@ -1,7 +1,10 @@
 //! Swiss pairing (SPEC §8): the TRF reader/writer and the FIDE Dutch system (C.04.3, the 2025
 //! rules), computed as a maximum-weight matching like the FIDE-endorsed engines.
 
+pub mod dutch;
+pub mod matching;
 pub mod trf;
+pub mod wide;
 
 #[cfg(test)]
 pub(crate) mod test_vectors {

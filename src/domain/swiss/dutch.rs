@@ -13,7 +13,7 @@ mod bracket;
 mod players;
 
 use super::trf::{Colour, Tournament};
-use bracket::{Bracket, Matcher, Role};
+use bracket::{Bracket, Matcher};
 use players::{Entrant, Strength, compatible};
 use serde::{Deserialize, Serialize};
 
@@ -74,10 +74,8 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
     if round == 0 || round > played + 1 {
         return Err(PairError::RoundOutOfRange { round, played });
     }
-    let players = players::entrants(t, round)?;
-    if !completable(&players, &[]) {
-        return Err(PairError::NoValidPairing { round });
-    }
+    let mut players = players::entrants(t, round)?;
+    choose_bye_score(&mut players).ok_or(PairError::NoValidPairing { round })?;
     let initial_white = t.initial_colour != Some(Colour::Black);
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, p) in players.iter().enumerate() {
@@ -89,41 +87,28 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut byes: Vec<usize> = Vec::new();
     let mut mdps: Vec<usize> = Vec::new();
-    let mut idx = 0;
-    let mut collapsed = false;
-    while idx < groups.len() {
+    for idx in 0..groups.len() {
         let residents = groups[idx].clone();
         let lower = groups.get(idx + 1).cloned().unwrap_or_default();
+        let rest: Vec<usize> = groups.iter().skip(idx + 2).flatten().copied().collect();
         let lpb = lower.is_empty();
         let b = Bracket {
             players: &players,
-            mdps: mdps.clone(),
+            mdps: std::mem::take(&mut mdps),
             residents,
             lower,
+            rest,
             round,
-            ppb: collapsed,
         };
         let (bp, unpaired) = pair_bracket(&b)?;
-        if !collapsed && !lpb {
-            let mut fixed = pairs.clone();
-            fixed.extend(bp.iter().copied());
-            if !completable(&players, &fixed) {
-                let rest: Vec<usize> = groups.drain(idx + 1..).flatten().collect();
-                groups.push(rest);
-                collapsed = true;
-                continue;
-            }
-        }
         pairs.extend(bp);
         if lpb {
             byes.extend(unpaired);
-            mdps.clear();
         } else {
             mdps = unpaired;
         }
-        idx += 1;
     }
-    if byes.len() > 1 || (byes.len() == 1 && players[byes[0]].bye_received) {
+    if byes.len() > 1 || (byes.len() == 1 && !players[byes[0]].bye_ok) {
         return Err(PairError::NoValidPairing { round });
     }
     let mut boards: Vec<(usize, usize)> = pairs
@@ -164,6 +149,27 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
     Ok(out)
 }
 
+/// For an odd number of entrants, the bye goes to a player of the lowest score for which the
+/// rest of the round can still be paired (C.2 and the completion criterion): marks those players
+/// `bye_ok`. Returns `None` when no pairing exists at all.
+fn choose_bye_score(players: &mut [Entrant]) -> Option<()> {
+    if players.len().is_multiple_of(2) {
+        return completable(players, &[]).then_some(());
+    }
+    let mut scores: Vec<i64> = players.iter().map(|p| p.score).collect();
+    scores.sort_unstable();
+    scores.dedup();
+    for s in scores {
+        for p in players.iter_mut() {
+            p.bye_ok = !p.bye_received && p.score == s;
+        }
+        if players.iter().any(|p| p.bye_ok) && completable(players, &[]) {
+            return Some(());
+        }
+    }
+    None
+}
+
 /// Whether the players outside `fixed` can all be paired (plus one bye for an odd count)
 /// under the absolute criteria (A.9 / C.4).
 fn completable(players: &[Entrant], fixed: &[(usize, usize)]) -> bool {
@@ -182,7 +188,7 @@ fn completable(players: &[Entrant], fixed: &[(usize, usize)]) -> bool {
                 edges.push((x, y, 1u64));
             }
         }
-        if with_bye && !players[free[x]].bye_received {
+        if with_bye && players[free[x]].bye_ok {
             edges.push((x, n, 1u64));
         }
     }
@@ -314,7 +320,7 @@ fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
     let mut unpaired = Vec::new();
     for x in 0..nm + nr {
         match m.mate[x] {
-            Some(y) if m.role[y] != Role::Lower => {
+            Some(y) if m.role[y].in_bracket() => {
                 if x < y {
                     pairs_out.push((m.verts[x], m.verts[y]));
                 }

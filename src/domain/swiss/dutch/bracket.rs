@@ -19,7 +19,21 @@ pub(crate) enum Role {
     Resident,
     /// Resident of the next scoregroup (stands for "floats down and is paired there").
     Lower,
+    /// Any player further down: present only so that the round stays completable (C.4).
+    Rest,
+    /// The pairing-allocated bye (a dummy vertex, present for an odd number of players).
+    Bye,
 }
+
+impl Role {
+    /// MDP or resident of the bracket being paired.
+    pub(crate) fn in_bracket(self) -> bool {
+        matches!(self, Role::Mdp | Role::Resident)
+    }
+}
+
+/// The vertex id of the bye dummy.
+pub(crate) const BYE: usize = usize::MAX;
 
 /// The static facts about a bracket that shape the weights.
 pub(crate) struct Bracket<'a> {
@@ -28,9 +42,9 @@ pub(crate) struct Bracket<'a> {
     pub mdps: Vec<usize>,
     pub residents: Vec<usize>,
     pub lower: Vec<usize>,
+    /// Every other unpaired player below the next scoregroup.
+    pub rest: Vec<usize>,
     pub round: u32,
-    /// Penultimate pairing bracket (after a collapse).
-    pub ppb: bool,
 }
 
 fn bit_length(n: usize) -> u32 {
@@ -84,7 +98,7 @@ impl Layout {
         Layout {
             one_round: b.round > 1,
             two_rounds: b.round > 2,
-            ppb_or_lpb: b.ppb || b.lower.is_empty(),
+            ppb_or_lpb: b.lower.is_empty(),
             min_score,
             bb: bit_length(b.residents.len()),
             lbb: bit_length(b.lower.len()),
@@ -97,20 +111,18 @@ impl Layout {
         Wide::bit(self.sd_pos.get(&d).copied().unwrap_or(0))
     }
 
-    /// The fields (shift, value) of the quality criteria C.5–C.19 for the pair `a`–`b`
-    /// (`a` ranked above `b`; `b_lower` when `b` belongs to the next scoregroup).
-    fn criteria(
-        &self,
-        a: &Entrant,
-        a_lower: bool,
-        b: &Entrant,
-        b_lower: bool,
-    ) -> Vec<(u32, Wide, Wide)> {
+    /// The fields (shift, add, subtract) of the quality criteria C.5–C.19 for the pair `a`–`b`
+    /// (`a` ranked above `b`); all zero for pairs that involve players below the next
+    /// scoregroup.
+    fn criteria(&self, a: &Entrant, ra: Role, b: &Entrant, rb: Role) -> Vec<(u32, Wide, Wide)> {
+        let far = matches!(ra, Role::Rest | Role::Bye) || matches!(rb, Role::Rest | Role::Bye);
+        let a_lower = ra == Role::Lower;
+        let b_lower = rb == Role::Lower;
         // (shift, add, subtract)
         let z = Wide::ZERO;
         let one = |c: bool| Wide::from_u64(c as u64);
         let mut f = Vec::with_capacity(15);
-        let inb = !b_lower;
+        let inb = ra.in_bracket() && rb.in_bracket();
         let d1 = a.score - self.min_score + 2;
         let d2 = b.score - self.min_score + 2;
         let d3 = a.score - b.score;
@@ -125,6 +137,8 @@ impl Layout {
         // C.7 pairs and PSD in the following bracket
         if self.ppb_or_lpb {
             f.push((0, z, z));
+        } else if far {
+            f.push((self.lbb + self.sd_total, z, z));
         } else {
             let mut v = one(b_lower).shl(self.sd_total);
             if !a_lower {
@@ -231,22 +245,30 @@ impl Matcher {
             (&b.mdps, Role::Mdp),
             (&b.residents, Role::Resident),
             (&b.lower, Role::Lower),
+            (&b.rest, Role::Rest),
         ] {
             for &i in list {
                 verts.push(i);
                 role.push(r);
             }
         }
+        // An odd number of players left: one of them gets the bye (a dummy vertex).
+        if verts.len() % 2 == 1 {
+            verts.push(BYE);
+            role.push(Role::Bye);
+        }
         let n = verts.len();
         let shifts: u32 = {
-            let dummy = &p[verts[0]];
-            lay.criteria(dummy, false, dummy, false)
+            let dummy = &p[b.residents[0]];
+            lay.criteria(dummy, Role::Resident, dummy, Role::Resident)
                 .iter()
                 .map(|f| f.0)
                 .sum()
         };
+        // Completion (C.4) is the most significant field: one unit per pair.
+        let c4 = bit_length(n);
         let low = 3 * lay.bb + 1;
-        let total_bits = 2 + shifts + low + 2;
+        let total_bits = c4 + shifts + low + 2;
         if total_bits >= Wide::BITS {
             return Err(PairError::TooLarge { bits: total_bits });
         }
@@ -254,19 +276,22 @@ impl Matcher {
         let mut w = vec![Wide::ZERO; n * n];
         for x in 0..n {
             for y in x + 1..n {
-                let (a, c) = (&p[verts[x]], &p[verts[y]]);
-                if !compatible(a, c) {
+                let ok = match (role[x], role[y]) {
+                    (Role::Bye, _) => p[verts[y]].bye_ok,
+                    (_, Role::Bye) => p[verts[x]].bye_ok,
+                    _ => compatible(&p[verts[x]], &p[verts[y]]),
+                };
+                if !ok {
                     continue;
                 }
-                let mut wt = if lay.ppb_or_lpb {
-                    Wide::from_u64(1 + a.bye_received as u64 + c.bye_received as u64)
+                let mut wt = Wide::from_u64(1);
+                if role[x] != Role::Bye && role[y] != Role::Bye {
+                    let (a, c) = (&p[verts[x]], &p[verts[y]]);
+                    for (shift, add, sub) in lay.criteria(a, role[x], c, role[y]) {
+                        wt = wt.shl(shift) + add - sub;
+                    }
                 } else {
-                    Wide::ZERO
-                };
-                for (shift, add, sub) in
-                    lay.criteria(a, role[x] == Role::Lower, c, role[y] == Role::Lower)
-                {
-                    wt = wt.shl(shift) + add - sub;
+                    wt = wt.shl(shifts);
                 }
                 wt = wt.shl(low);
                 w[x * n + y] = wt;
@@ -364,7 +389,7 @@ impl Matcher {
     pub(crate) fn in_s2(&self, x: usize) -> bool {
         match self.mate[x] {
             None => true,
-            Some(m) => self.verts[x] > self.verts[m] || self.role[m] == Role::Lower,
+            Some(m) => self.verts[x] > self.verts[m] || !self.role[m].in_bracket(),
         }
     }
 }

@@ -55,6 +55,8 @@ pub(crate) struct Entrant {
     pub bye_received: bool,
     /// Topscorer (A.7): more than 50% of the maximum score before the last round.
     pub topscorer: bool,
+    /// May receive the pairing-allocated bye in this round (set by the pairing).
+    pub bye_ok: bool,
 }
 
 /// Scores in half-points before each round (index r = before round r+1), for every player.
@@ -170,6 +172,7 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
                 .any(|e| matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)),
             // more than half of the maximum 2·(round−1) half-points
             topscorer: last_round && score > played as i64,
+            bye_ok: false,
         });
     }
     out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));

@@ -1,0 +1,373 @@
+//! The FIDE Dutch system (C.04.3, rules effective from 1 July 2025), SPEC §8.
+//!
+//! Brackets are paired from the top scoregroup down (A.3, B). Each bracket is one
+//! maximum-weight matching over its moved-down players (MDPs), residents and the next
+//! scoregroup, with weights that rank candidates by the quality criteria C.5–C.19; the
+//! transpositions and exchanges of D.1–D.3 are imposed step by step. If the downfloaters of a
+//! bracket leave the rest of the round unpairable (A.9), all lower scoregroups collapse into one
+//! and the bracket is paired again as the penultimate pairing bracket. Colours follow E.1–E.5
+//! and boards are ordered by the Handling Rules (score of the higher player, sum of scores,
+//! rank of the higher player).
+
+mod bracket;
+mod players;
+
+use super::trf::{Colour, Tournament};
+use bracket::{Bracket, Matcher};
+use players::{Entrant, Strength, compatible};
+use serde::{Deserialize, Serialize};
+
+/// One board of a round: `black == None` is the pairing-allocated bye.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    /// Pairing number of the player with white (or of the player with the bye).
+    pub white: u32,
+    /// Pairing number of the player with black; `None` for the bye.
+    pub black: Option<u32>,
+}
+
+/// Why a round could not be paired.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    /// The round number is 0 or beyond the rounds the file allows.
+    #[error("round {round} cannot be paired: the file holds {played} played rounds")]
+    RoundOutOfRange {
+        /// The requested round.
+        round: u32,
+        /// Rounds present in the file.
+        played: u32,
+    },
+    /// A round entry names a pairing number that is not in the file.
+    #[error("player {player}, round {round}: opponent {opponent} is not in the tournament")]
+    UnknownOpponent {
+        /// The player whose line is wrong.
+        player: u32,
+        /// The round.
+        round: u32,
+        /// The unknown opponent.
+        opponent: u32,
+    },
+    /// No pairing satisfies the absolute criteria C.1–C.3.
+    #[error("round {round}: no pairing satisfies the absolute criteria")]
+    NoValidPairing {
+        /// The round.
+        round: u32,
+    },
+    /// A bracket needs wider weights than the engine holds.
+    #[error("a bracket needs {bits}-bit weights, more than supported")]
+    TooLarge {
+        /// Bits needed.
+        bits: u32,
+    },
+}
+
+/// The next round to pair: one more than the fewest rounds any player has in the file.
+pub fn next_round(t: &Tournament) -> u32 {
+    t.players.iter().map(|p| p.rounds.len()).min().unwrap_or(0) as u32 + 1
+}
+
+/// Pairs round `round` (1-based) of `t` with the FIDE Dutch system. Players that already have
+/// an entry for `round` (announced absences, `0000 - H` etc.) are not paired. Boards come in
+/// publishing order; the bye, if any, is last.
+pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
+    let played = t.rounds_in_file() as u32;
+    if round == 0 || round > played + 1 {
+        return Err(PairError::RoundOutOfRange { round, played });
+    }
+    let mut players = players::entrants(t, round)?;
+    choose_bye_score(&mut players).ok_or(PairError::NoValidPairing { round })?;
+    let initial_white = t.initial_colour != Some(Colour::Black);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if players[g[0]].score == p.score => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut byes: Vec<usize> = Vec::new();
+    let mut mdps: Vec<usize> = Vec::new();
+    for idx in 0..groups.len() {
+        let residents = groups[idx].clone();
+        let lower = groups.get(idx + 1).cloned().unwrap_or_default();
+        let rest: Vec<usize> = groups.iter().skip(idx + 2).flatten().copied().collect();
+        let lpb = lower.is_empty();
+        let b = Bracket {
+            players: &players,
+            mdps: std::mem::take(&mut mdps),
+            residents,
+            lower,
+            rest,
+            round,
+        };
+        let (bp, unpaired) = pair_bracket(&b)?;
+        pairs.extend(bp);
+        if lpb {
+            byes.extend(unpaired);
+        } else {
+            mdps = unpaired;
+        }
+    }
+    if byes.len() > 1 || (byes.len() == 1 && !players[byes[0]].bye_ok) {
+        return Err(PairError::NoValidPairing { round });
+    }
+    let mut boards: Vec<(usize, usize)> = pairs
+        .into_iter()
+        .map(|(a, b)| if a < b { (a, b) } else { (b, a) })
+        .collect();
+    // Handling rules: score of the higher-ranked player, then the lower player's score (= sum),
+    // then the rank of the higher-ranked player.
+    boards.sort_by(|x, y| {
+        let (ha, la) = (&players[x.0], &players[x.1]);
+        let (hb, lb) = (&players[y.0], &players[y.1]);
+        hb.score
+            .cmp(&ha.score)
+            .then(lb.score.cmp(&la.score))
+            .then(ha.id.cmp(&hb.id))
+    });
+    let mut out: Vec<Board> = boards
+        .into_iter()
+        .map(|(h, l)| {
+            let (a, b) = (&players[h], &players[l]);
+            if higher_gets_white(a, b, initial_white) {
+                Board {
+                    white: a.id,
+                    black: Some(b.id),
+                }
+            } else {
+                Board {
+                    white: b.id,
+                    black: Some(a.id),
+                }
+            }
+        })
+        .collect();
+    out.extend(byes.iter().map(|&i| Board {
+        white: players[i].id,
+        black: None,
+    }));
+    Ok(out)
+}
+
+/// For an odd number of entrants, the bye goes to a player of the lowest score for which the
+/// rest of the round can still be paired (C.2 and the completion criterion): marks those players
+/// `bye_ok`. Returns `None` when no pairing exists at all.
+fn choose_bye_score(players: &mut [Entrant]) -> Option<()> {
+    if players.len().is_multiple_of(2) {
+        return completable(players, &[]).then_some(());
+    }
+    let mut scores: Vec<i64> = players.iter().map(|p| p.score).collect();
+    scores.sort_unstable();
+    scores.dedup();
+    for s in scores {
+        for p in players.iter_mut() {
+            p.bye_ok = !p.bye_received && p.score == s;
+        }
+        if players.iter().any(|p| p.bye_ok) && completable(players, &[]) {
+            return Some(());
+        }
+    }
+    None
+}
+
+/// Whether the players outside `fixed` can all be paired (plus one bye for an odd count)
+/// under the absolute criteria (A.9 / C.4).
+fn completable(players: &[Entrant], fixed: &[(usize, usize)]) -> bool {
+    let mut taken = vec![false; players.len()];
+    for &(a, b) in fixed {
+        taken[a] = true;
+        taken[b] = true;
+    }
+    let free: Vec<usize> = (0..players.len()).filter(|&i| !taken[i]).collect();
+    let n = free.len();
+    let with_bye = n % 2 == 1;
+    let mut edges = Vec::new();
+    for x in 0..n {
+        for y in x + 1..n {
+            if compatible(&players[free[x]], &players[free[y]]) {
+                edges.push((x, y, 1u64));
+            }
+        }
+        if with_bye && players[free[x]].bye_ok {
+            edges.push((x, n, 1u64));
+        }
+    }
+    let total = n + with_bye as usize;
+    let m = super::matching::max_weight_matching(total, &edges);
+    m.iter().all(Option::is_some)
+}
+
+/// A bracket's pairs (global indices) and its unpaired players.
+type BracketResult = (Vec<(usize, usize)>, Vec<usize>);
+
+/// Pairs one bracket: returns its pairs (global indices) and its unpaired players (the
+/// downfloaters, or the bye in the last bracket), in pairing order.
+fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
+    let mut m = Matcher::new(b)?;
+    let nm = b.mdps.len();
+    let nr = b.residents.len();
+    let n = nm + nr + b.lower.len();
+    let mdp_local: Vec<usize> = (0..nm).collect();
+    let res_local: Vec<usize> = (nm..nm + nr).collect();
+    let res_rev: Vec<usize> = res_local.iter().rev().copied().collect();
+
+    // D.3: choose S1 among the MDPs, best BSNs first.
+    let mut het_s1 = Vec::new();
+    for &x in &mdp_local {
+        if !m.resident_match(x) {
+            m.add_all(x, &res_local, 1, 0);
+            m.update();
+        }
+        if m.resident_match(x) {
+            het_s1.push(x);
+            m.add_all(x, &res_local, n as i64, 0);
+        }
+    }
+    // D.1 for the heterogeneous part: each MDP in S1 takes the best-placed resident possible.
+    let mut het_s2 = Vec::new();
+    for &x in &het_s1 {
+        m.add_all(x, &res_rev, 0, 1);
+        m.update();
+        if let Some(y) = m.mate[x] {
+            het_s2.push(y);
+            m.finalize(x, y);
+        }
+    }
+    // D.2: the remainder / homogeneous part.
+    let remainder: Vec<usize> = res_local
+        .iter()
+        .copied()
+        .filter(|r| !het_s2.contains(r))
+        .collect();
+    let pairs = remainder.iter().filter(|&&r| m.resident_match(r)).count() / 2;
+    let s1: Vec<usize> = remainder[..pairs].to_vec();
+    let s2: Vec<usize> = remainder[pairs..].to_vec();
+    let bb = usize::BITS - nr.leading_zeros();
+    for (i, &r) in remainder.iter().enumerate() {
+        let value = ((((i < pairs) as i64) << (2 * bb)) - i as i64) << 1;
+        m.add_all(r, &remainder[i + 1..], value, 0);
+    }
+    m.update();
+    let mut exchanges = s1.iter().filter(|&&r| m.in_s2(r)).count();
+    let mut to_s1 = exchanges;
+    // D.2.c: highest BSNs moved from S1 to S2.
+    for i in (0..s1.len()).rev() {
+        if exchanges == 0 {
+            break;
+        }
+        let r = s1[i];
+        let lower: Vec<usize> = s1[i + 1..].iter().chain(&s2).copied().collect();
+        let was = m.in_s2(r);
+        if !was {
+            m.add_all(r, &lower, -1, 0);
+            m.update();
+        }
+        if m.in_s2(r) {
+            exchanges -= 1;
+            for &y in &lower {
+                m.remove(r, y);
+            }
+        } else if !was {
+            m.add_all(r, &lower, 1, 0);
+        }
+    }
+    // D.2.d: lowest BSNs moved from S2 to S1.
+    for i in 0..s2.len() {
+        if to_s1 == 0 {
+            break;
+        }
+        let r = s2[i];
+        let below: Vec<usize> = s2[i + 1..].to_vec();
+        let above: Vec<usize> = s1.iter().chain(&s2[..i]).copied().collect();
+        let was = m.in_s1(r);
+        if !was {
+            m.add_all(r, &below, 1, 0);
+            m.update();
+        }
+        if m.in_s1(r) {
+            to_s1 -= 1;
+            for &y in &above {
+                m.remove(r, y);
+            }
+        } else if !was {
+            m.add_all(r, &below, -1, 0);
+        }
+    }
+    // The exchanged S1 and S2, then D.1 transpositions in S2.
+    let homo: Vec<usize> = s1.iter().chain(&s2).copied().collect();
+    let new_s1: Vec<usize> = homo.iter().copied().filter(|&r| m.in_s1(r)).collect();
+    let new_s2: Vec<usize> = homo.iter().copied().filter(|&r| m.in_s2(r)).collect();
+    for (i, &r) in new_s1.iter().enumerate() {
+        for &y in &new_s1[i + 1..] {
+            m.remove(r, y);
+        }
+    }
+    for (i, &r) in new_s2.iter().enumerate() {
+        for &y in &new_s2[i + 1..] {
+            m.remove(r, y);
+        }
+    }
+    let s2_rev: Vec<usize> = new_s2.iter().rev().copied().collect();
+    for &x in &new_s1 {
+        m.add_all(x, &s2_rev, 0, 1);
+        m.update();
+        if let Some(y) = m.mate[x] {
+            m.finalize(x, y);
+        }
+    }
+    m.update();
+    let mut pairs_out = Vec::new();
+    let mut unpaired = Vec::new();
+    for x in 0..nm + nr {
+        match m.mate[x] {
+            Some(y) if m.role[y].in_bracket() => {
+                if x < y {
+                    pairs_out.push((m.verts[x], m.verts[y]));
+                }
+            }
+            _ => unpaired.push(m.verts[x]),
+        }
+    }
+    Ok((pairs_out, unpaired))
+}
+
+/// Colour allocation E.1–E.5 for `a` (ranked higher) against `b`: true when `a` gets white.
+fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
+    let white = |c: Colour| c == Colour::White;
+    // E.1 both preferences granted
+    if let (Some(sa), Some(sb)) = (a.side, b.side)
+        && sa != sb
+    {
+        return white(sa);
+    }
+    // E.2 the stronger preference (for two absolutes: the wider colour difference)
+    if a.strength != b.strength {
+        return if a.strength > b.strength {
+            a.side.is_some_and(white)
+        } else {
+            !b.side.is_some_and(white)
+        };
+    }
+    if a.strength == Strength::Absolute && a.colour_diff.abs() != b.colour_diff.abs() {
+        return if a.colour_diff.abs() > b.colour_diff.abs() {
+            a.side.is_some_and(white)
+        } else {
+            !b.side.is_some_and(white)
+        };
+    }
+    // E.3 alternate from the most recent round in which they had different colours
+    for (ca, cb) in a.colours.iter().rev().zip(b.colours.iter().rev()) {
+        if ca != cb {
+            return !*ca;
+        }
+    }
+    // E.4 the higher-ranked player's preference
+    if let Some(sa) = a.side {
+        return white(sa);
+    }
+    // E.5 pairing number parity of the higher-ranked player, relative to the initial colour
+    (a.id % 2 == 1) == initial_white
+}
+
+#[cfg(test)]
+mod tests;

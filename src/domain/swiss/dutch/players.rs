@@ -1,0 +1,190 @@
+//! What the Dutch system needs to know about each player before a round (C.04.3 A.2–A.7):
+//! score, colour difference and preference, floats, past opponents, byes, topscorer status.
+
+use super::super::trf::{Colour, ResultCode, Tournament};
+use super::PairError;
+
+/// Strength of a colour preference (C.04.3 A.6), weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Strength {
+    /// No games played: no preference.
+    None,
+    /// Colour difference 0: alternate.
+    Mild,
+    /// Colour difference ±1.
+    Strong,
+    /// Colour difference beyond ±1, or the same colour twice in a row.
+    Absolute,
+}
+
+/// A float received in an earlier round (C.04.3 A.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Float {
+    /// No float.
+    None,
+    /// Downfloat (including not playing at all, A.4.b).
+    Down,
+    /// Upfloat.
+    Up,
+}
+
+/// One player taking part in the round being paired.
+#[derive(Debug, Clone)]
+pub(crate) struct Entrant {
+    /// Pairing number.
+    pub id: u32,
+    /// Score in half-points.
+    pub score: i64,
+    /// Preferred colour (`None` without played games).
+    pub side: Option<Colour>,
+    /// Strength of the preference.
+    pub strength: Strength,
+    /// Games with white minus games with black.
+    pub colour_diff: i64,
+    /// Same colour in the last two played games.
+    pub colour_double: bool,
+    /// Float in the previous round.
+    pub float1: Float,
+    /// Float two rounds before.
+    pub float2: Float,
+    /// Opponents of played games.
+    pub opponents: Vec<u32>,
+    /// Colours of played games, oldest first (`true` = white).
+    pub colours: Vec<bool>,
+    /// Had a pairing-allocated bye or a forfeit win (C.04.1 d / C.04.3 C.2).
+    pub bye_received: bool,
+    /// Topscorer (A.7): more than 50% of the maximum score before the last round.
+    pub topscorer: bool,
+    /// May receive the pairing-allocated bye in this round (set by the pairing).
+    pub bye_ok: bool,
+}
+
+/// Scores in half-points before each round (index r = before round r+1), for every player.
+fn score_lists(t: &Tournament, rounds: usize) -> std::collections::HashMap<u32, Vec<i64>> {
+    t.players
+        .iter()
+        .map(|p| {
+            let mut acc = 0i64;
+            let mut list = vec![0];
+            for r in 0..rounds {
+                acc += p.rounds.get(r).map_or(0, |e| e.result.half_points() as i64);
+                list.push(acc);
+            }
+            (p.id, list)
+        })
+        .collect()
+}
+
+/// The entrants of round `round` (1-based): every player without an entry for that round,
+/// sorted by score (descending) then pairing number (C.04.3 A.2).
+pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairError> {
+    let played = round as usize - 1;
+    let scores = score_lists(t, played);
+    let total = t.total_rounds.unwrap_or(round);
+    let last_round = round == total;
+    let mut out = Vec::new();
+    for p in &t.players {
+        if p.rounds.len() > played {
+            continue; // already has an entry (an announced absence) for this round
+        }
+        for (r, e) in p.rounds.iter().enumerate() {
+            if let Some(o) = e.opponent
+                && t.player(o).is_none()
+            {
+                return Err(PairError::UnknownOpponent {
+                    player: p.id,
+                    round: r as u32 + 1,
+                    opponent: o,
+                });
+            }
+        }
+        let played_games: Vec<(u32, bool)> = p
+            .rounds
+            .iter()
+            .filter(|e| e.played())
+            .filter_map(|e| Some((e.opponent?, e.colour? == Colour::White)))
+            .collect();
+        let colours: Vec<bool> = played_games.iter().map(|g| g.1).collect();
+        let whites = colours.iter().filter(|&&c| c).count() as i64;
+        let diff = 2 * whites - colours.len() as i64;
+        let double = colours.len() > 1 && colours[colours.len() - 1] == colours[colours.len() - 2];
+        let side = if diff > 0 {
+            Some(Colour::Black)
+        } else if diff < 0 {
+            Some(Colour::White)
+        } else {
+            colours
+                .last()
+                .map(|&w| if w { Colour::Black } else { Colour::White })
+        };
+        let strength = if side.is_none() {
+            Strength::None
+        } else if diff.abs() > 1 || double {
+            Strength::Absolute
+        } else if diff.abs() == 1 {
+            Strength::Strong
+        } else {
+            Strength::Mild
+        };
+        let float_in = |r: usize| -> Float {
+            // r: 0-based round index
+            let Some(e) = p.rounds.get(r) else {
+                return Float::None;
+            };
+            if !e.played() {
+                return Float::Down;
+            }
+            let own = scores[&p.id][r];
+            let opp = e
+                .opponent
+                .and_then(|o| scores.get(&o))
+                .map_or(own, |l| l[r]);
+            match own.cmp(&opp) {
+                std::cmp::Ordering::Greater => Float::Down,
+                std::cmp::Ordering::Less => Float::Up,
+                std::cmp::Ordering::Equal => Float::None,
+            }
+        };
+        let score = scores[&p.id][played];
+        out.push(Entrant {
+            id: p.id,
+            score,
+            side,
+            strength,
+            colour_diff: diff,
+            colour_double: double,
+            float1: if played >= 1 {
+                float_in(played - 1)
+            } else {
+                Float::None
+            },
+            float2: if played >= 2 {
+                float_in(played - 2)
+            } else {
+                Float::None
+            },
+            opponents: played_games.iter().map(|g| g.0).collect(),
+            colours,
+            bye_received: p
+                .rounds
+                .iter()
+                .take(played)
+                .any(|e| matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)),
+            // more than half of the maximum 2·(round−1) half-points
+            topscorer: last_round && score > played as i64,
+            bye_ok: false,
+        });
+    }
+    out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+    Ok(out)
+}
+
+/// Absolute criteria C.1 (not met before) and C.3 (non-topscorers with the same absolute
+/// colour preference do not meet).
+pub(crate) fn compatible(a: &Entrant, b: &Entrant) -> bool {
+    if a.opponents.contains(&b.id) {
+        return false;
+    }
+    let both_absolute = a.strength == Strength::Absolute && b.strength == Strength::Absolute;
+    !both_absolute || a.side != b.side || a.topscorer || b.topscorer
+}

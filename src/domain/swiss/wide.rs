@@ -1,0 +1,199 @@
+//! A fixed-width unsigned integer (512 bits) for the composite edge weights of the Dutch
+//! matching: every pairing criterion gets its own bit field, so weights outgrow `u128` in
+//! large brackets. Only what the matching needs: add, subtract, halve, double, compare.
+
+use std::cmp::Ordering;
+
+/// Number of 64-bit limbs.
+const LIMBS: usize = 8;
+
+/// An unsigned 512-bit integer, least significant limb first. Arithmetic wraps (callers keep
+/// every value non-negative and below 2^511, see [`Wide::BITS`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Wide([u64; LIMBS]);
+
+impl std::fmt::Debug for Wide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "0x")?;
+        let mut started = false;
+        for l in self.0.iter().rev() {
+            if started {
+                write!(f, "{l:016x}")?;
+            } else if *l != 0 {
+                write!(f, "{l:x}")?;
+                started = true;
+            }
+        }
+        if !started {
+            write!(f, "0")?;
+        }
+        Ok(())
+    }
+}
+
+impl Wide {
+    /// Usable bits (one bit is kept free so that doubling never overflows).
+    pub const BITS: u32 = 64 * LIMBS as u32 - 1;
+    /// Zero.
+    pub const ZERO: Wide = Wide([0; LIMBS]);
+
+    /// A small value.
+    pub fn from_u64(v: u64) -> Wide {
+        let mut w = [0; LIMBS];
+        w[0] = v;
+        Wide(w)
+    }
+
+    /// True when zero.
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|&l| l == 0)
+    }
+
+    /// `self << n`.
+    pub fn shl(&self, n: u32) -> Wide {
+        let mut out = [0u64; LIMBS];
+        let limb = (n / 64) as usize;
+        let bit = n % 64;
+        for i in (limb..LIMBS).rev() {
+            let src = i - limb;
+            let mut v = self.0[src] << bit;
+            if bit > 0 && src > 0 {
+                v |= self.0[src - 1] >> (64 - bit);
+            }
+            out[i] = v;
+        }
+        Wide(out)
+    }
+
+    /// `self >> 1`.
+    pub fn half(&self) -> Wide {
+        let mut out = [0u64; LIMBS];
+        for (i, o) in out.iter_mut().enumerate() {
+            let hi = if i + 1 < LIMBS {
+                self.0[i + 1] << 63
+            } else {
+                0
+            };
+            *o = (self.0[i] >> 1) | hi;
+        }
+        Wide(out)
+    }
+
+    /// `self * 2`.
+    pub fn double(&self) -> Wide {
+        self.shl(1)
+    }
+
+    /// `1 << n`.
+    pub fn bit(n: u32) -> Wide {
+        Wide::from_u64(1).shl(n)
+    }
+
+    /// Number of significant bits.
+    pub fn bit_len(&self) -> u32 {
+        for i in (0..LIMBS).rev() {
+            if self.0[i] != 0 {
+                return 64 * i as u32 + 64 - self.0[i].leading_zeros();
+            }
+        }
+        0
+    }
+}
+
+impl std::ops::Add for Wide {
+    type Output = Wide;
+    fn add(self, o: Wide) -> Wide {
+        let mut out = [0u64; LIMBS];
+        let mut carry = false;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s2, c2) = s1.overflowing_add(carry as u64);
+            *slot = s2;
+            carry = c1 || c2;
+        }
+        Wide(out)
+    }
+}
+
+impl std::ops::AddAssign for Wide {
+    fn add_assign(&mut self, o: Wide) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::Sub for Wide {
+    type Output = Wide;
+    fn sub(self, o: Wide) -> Wide {
+        let mut out = [0u64; LIMBS];
+        let mut borrow = false;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let (d1, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow as u64);
+            *slot = d2;
+            borrow = b1 || b2;
+        }
+        Wide(out)
+    }
+}
+
+impl std::ops::SubAssign for Wide {
+    fn sub_assign(&mut self, o: Wide) {
+        *self = *self - o;
+    }
+}
+
+impl Ord for Wide {
+    fn cmp(&self, o: &Wide) -> Ordering {
+        for i in (0..LIMBS).rev() {
+            match self.0[i].cmp(&o.0[i]) {
+                Ordering::Equal => continue,
+                other => return other,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+impl PartialOrd for Wide {
+    fn partial_cmp(&self, o: &Wide) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn from_u128(v: u128) -> Wide {
+        let mut w = Wide::ZERO;
+        w.0[0] = v as u64;
+        w.0[1] = (v >> 64) as u64;
+        w
+    }
+
+    #[test]
+    fn carries_across_limbs() {
+        let a = Wide::from_u64(u64::MAX);
+        let b = a + Wide::from_u64(1);
+        assert_eq!(b, Wide::bit(64));
+        assert_eq!(b - Wide::from_u64(1), a);
+        assert_eq!(Wide::bit(300).half(), Wide::bit(299));
+        assert_eq!(Wide::bit(300).bit_len(), 301);
+        assert!(Wide::bit(300) > Wide::bit(299) + Wide::bit(298));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        #[test]
+        fn agrees_with_u128(a in 0u128..(1u128 << 126), b in 0u128..(1u128 << 126), s in 0u32..120) {
+            let (wa, wb) = (from_u128(a), from_u128(b));
+            prop_assert_eq!(wa + wb, from_u128(a + b));
+            prop_assert_eq!(wa.cmp(&wb), a.cmp(&b));
+            if a >= b { prop_assert_eq!(wa - wb, from_u128(a - b)); }
+            prop_assert_eq!(wa.half(), from_u128(a >> 1));
+            let small = a >> 124;
+            prop_assert_eq!(from_u128(small).shl(s), from_u128(small << s));
+        }
+    }
+}

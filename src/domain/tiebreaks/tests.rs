@@ -1,0 +1,1 @@
+//! Worked examples and properties of the tie-break engine.

@@ -1,7 +1,9 @@
 //! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB`: FIDE tie-breaks (C.07)
 //! of a TRF file, printed as JSON standings with every value.
 
-use crate::domain::tiebreaks::{RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf};
+use crate::domain::tiebreaks::{
+    EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,6 +19,9 @@ pub struct Args {
     /// Edition of the FIDE tie-break regulations: 2024 (default) or 2026.
     #[arg(long, default_value = "2024")]
     pub rules: String,
+    /// `swiss` or `round-robin`; detected from the TRF when omitted.
+    #[arg(long)]
+    pub event: Option<String>,
     /// Games per round (2 for a Double-Swiss); read from the TRF when omitted.
     #[arg(long)]
     pub games_per_round: Option<u8>,
@@ -45,6 +50,16 @@ fn run_inner(args: &Args) -> Result<String, String> {
         "2026" => RulesEdition::Fide2026,
         other => return Err(format!("--rules must be 2024 or 2026, not {other:?}")),
     };
+    match args.event.as_deref().map(str::trim) {
+        None => {}
+        Some("swiss") => input.event = EventKind::Swiss,
+        Some("round-robin") => input.event = EventKind::RoundRobin,
+        Some(other) => {
+            return Err(format!(
+                "--event must be swiss or round-robin, not {other:?}"
+            ));
+        }
+    }
     if let Some(g) = args.games_per_round {
         input.games_per_round = g;
     }

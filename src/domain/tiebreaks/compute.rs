@@ -2,7 +2,8 @@
 
 use super::de::direct_encounter;
 use super::model::{
-    Error, Input, Outcome, RoundResult, RulesEdition, StandingRow, Standings, Tiebreak, Value,
+    Error, EventKind, Input, Outcome, RoundResult, RulesEdition, StandingRow, Standings, Tiebreak,
+    Value,
 };
 use crate::domain::fixed::Fixed;
 use std::collections::HashMap;
@@ -15,6 +16,8 @@ pub(crate) struct Prepared {
     pub res: Vec<Vec<RoundResult>>,
     pub opp: Vec<Vec<Option<usize>>>,
     pub rounds: usize,
+    /// Round robin: forfeits count as games against the scheduled opponent.
+    pub round_robin: bool,
 }
 
 impl Prepared {
@@ -23,9 +26,9 @@ impl Prepared {
         self.res[p][r].outcome.points().units()
     }
 
-    /// The opponent of a game played over the board.
+    /// The opponent of a game played over the board (in a round robin also of a forfeit).
     pub fn played_opp(&self, p: usize, r: usize) -> Option<usize> {
-        if self.res[p][r].outcome.is_over_the_board() {
+        if self.res[p][r].outcome.is_over_the_board() || self.round_robin {
             self.opp[p][r]
         } else {
             None
@@ -130,6 +133,7 @@ fn prepare(input: &Input) -> Result<Prepared, Error> {
         res,
         opp,
         rounds,
+        round_robin: input.event == EventKind::RoundRobin,
     })
 }
 
@@ -170,8 +174,13 @@ impl<'a> Ctx<'a> {
                             p.pts(i, r)
                         } else {
                             // 16.2.5 / 16.3: a requested bye followed only by voluntarily
-                            // unplayed rounds is evaluated as a draw.
-                            Value::HALF.units()
+                            // unplayed rounds is evaluated as a draw (Swiss only; in a round
+                            // robin such rounds count for nothing, like FIDE's reference).
+                            if p.round_robin {
+                                0
+                            } else {
+                                Value::HALF.units()
+                            }
                         }
                     })
                     .sum()
@@ -202,6 +211,8 @@ impl<'a> Ctx<'a> {
     fn contributions(&self, i: usize, sb: bool) -> Vec<Contribution> {
         let p = self.p;
         (0..p.rounds)
+            // In a round robin a round without an opponent contributes nothing.
+            .filter(|&r| !p.round_robin || p.opp[i][r].is_some())
             .map(|r| {
                 let own = p.pts(i, r);
                 let (score, vur) = match p.played_opp(i, r) {

@@ -82,7 +82,8 @@ fn split_group(p: &Prepared, group: &[usize], de: &mut [i64]) -> bool {
         );
         met.push(per_opp.len());
     }
-    let all_met = met.iter().all(|&k| k == m - 1);
+    // In a round robin the tied players are compared directly even when a game is missing.
+    let all_met = p.round_robin || met.iter().all(|&k| k == m - 1);
     let win = 10_000i64;
     let max: Vec<Ratio<i64>> = (0..m)
         .map(|k| score[k] + Ratio::from_integer(((m - 1 - met[k]) as i64) * win))

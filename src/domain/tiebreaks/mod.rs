@@ -21,8 +21,8 @@ pub mod trf;
 mod tests;
 
 pub use model::{
-    Colour, Error, Input, Outcome, PlayerResults, RoundResult, RulesEdition, StandingRow,
-    Standings, Tiebreak, Value,
+    Colour, Error, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition,
+    StandingRow, Standings, Tiebreak, Value,
 };
 
 pub use compute::compute_tiebreaks;

@@ -170,6 +170,19 @@ pub enum RulesEdition {
     Fide2026,
 }
 
+/// The kind of event, which changes how unplayed rounds count (C.07 art. 16 is written for
+/// Swiss events; in a round robin the schedule is fixed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// Swiss (the default): unplayed rounds per art. 16.
+    #[default]
+    Swiss,
+    /// Round robin: a forfeited game counts against the scheduled opponent, rounds without
+    /// an opponent count for nothing, and DE compares all tied players directly.
+    RoundRobin,
+}
+
 /// The tournament's results as the tie-break engine reads them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Input {
@@ -183,6 +196,9 @@ pub struct Input {
     /// otherwise played counts as played (C.04.5, Preface).
     #[serde(default = "one")]
     pub games_per_round: u8,
+    /// Swiss or round robin.
+    #[serde(default)]
+    pub event: EventKind,
 }
 
 fn one() -> u8 {

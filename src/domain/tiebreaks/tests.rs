@@ -62,6 +62,7 @@ fn tournament(n: u32, rounds: Vec<Vec<E>>) -> Input {
         players,
         rules: RulesEdition::Fide2024,
         games_per_round: 1,
+        event: EventKind::Swiss,
     }
 }
 
@@ -364,4 +365,30 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn round_robin_counts_forfeits_against_the_scheduled_opponent() {
+    // R1: 1-2 1-0, 3-4 forfeit (3 wins) | R2: 1-3 ½, 2-4 1-0 | R3: 1-4 1-0, 2-3 0-1.
+    // Points: 1: 2½, 2: 1, 3: 2½, 4: 0.
+    let mut input = tournament(
+        4,
+        vec![
+            vec![E::G(1, 2, "1-0"), E::G(3, 4, "+-")],
+            vec![E::G(1, 3, "="), E::G(2, 4, "1-0")],
+            vec![E::G(1, 4, "1-0"), E::G(2, 3, "0-1")],
+        ],
+    );
+    let list = parse_tiebreaks("BH,SB").expect("list");
+    // Swiss: 3's forfeit win is a game against a dummy with 3's own 2½:
+    // BH(3) = 2½ + 2½ (p1) + 1 (p2) = 6; SB(3) = 2½·1 + 2½·½ + 1·1 = 4¾.
+    let swiss = compute_tiebreaks(&input, &list).expect("ok");
+    assert_eq!(values(&swiss, 3), ["2.5", "6", "4.75"].map(v));
+    // Round robin: it counts against 4 (0 points): BH(3) = 0 + 2½ + 1 = 3½;
+    // SB(3) = 0·1 + 2½·½ + 1·1 = 2¼. Player 1: BH 1 + 2½ + 0 = 3½, SB 1 + 1¼ + 0 = 2¼.
+    input.event = EventKind::RoundRobin;
+    let rr = compute_tiebreaks(&input, &list).expect("ok");
+    assert_eq!(values(&rr, 3), ["2.5", "3.5", "2.25"].map(v));
+    assert_eq!(values(&rr, 1), ["2.5", "3.5", "2.25"].map(v));
+    assert_eq!(rr.rows[0].place, "1-2");
 }

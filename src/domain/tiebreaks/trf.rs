@@ -5,7 +5,7 @@
 //! Games per round: 2 when the file names the Double-Swiss system (`192`/`092` line with
 //! `DOUBLESWISS`) or carries an `XXG 2` line; every match is then two rounds in the file.
 
-use super::model::{Colour, Input, Outcome, PlayerResults, RoundResult, RulesEdition};
+use super::model::{Colour, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition};
 use crate::domain::swiss::trf::{self as shared, Line, ResultCode, Tournament};
 
 pub use shared::TrfError;
@@ -28,6 +28,44 @@ fn games_per_round(t: &Tournament) -> u8 {
         }
     }
     g
+}
+
+/// Swiss or round robin, decided much as FIDE's reference implementation does: a type line
+/// (`092`/`192`) naming a Swiss system (also the Dutch, Dubov, Burstein and Lim systems,
+/// which the reference does not recognise), or one naming a round robin (`RR`, `ROBIN`,
+/// `BERGER`); without either, a field of as many players as rounds (or one more) is a round
+/// robin, as is a double round robin (twice the rounds).
+pub fn detect_event(t: &Tournament, games_per_round: u8) -> EventKind {
+    let mut kind = None;
+    for line in &t.layout {
+        if let Line::Raw(text) = line {
+            let upper = text.to_ascii_uppercase();
+            if upper.starts_with("092") || upper.starts_with("192") {
+                let body = &upper[3..];
+                let swiss = ["SWISS", "DUTCH", "DUBOV", "BURSTEIN", "LIM"];
+                if swiss.iter().any(|w| body.contains(w)) {
+                    kind = Some(EventKind::Swiss);
+                } else if body.contains("RR") || body.contains("ROBIN") || body.contains("BERGER") {
+                    kind = kind.or(Some(EventKind::RoundRobin));
+                }
+            }
+        }
+    }
+    if let Some(k) = kind {
+        return k;
+    }
+    let players = t.players.len();
+    let rounds = (t.total_rounds.map_or(0, |r| r as usize)).max(t.rounds_in_file())
+        / usize::from(games_per_round.max(1));
+    if players == rounds
+        || players == rounds + 1
+        || 2 * players == rounds
+        || 2 * players == rounds + 1
+    {
+        EventKind::RoundRobin
+    } else {
+        EventKind::Swiss
+    }
 }
 
 /// Converts one round entry.
@@ -64,6 +102,7 @@ fn round(e: &shared::RoundEntry) -> RoundResult {
 
 /// Converts a parsed TRF tournament (rules edition 2024).
 pub fn input_from_trf(t: &Tournament) -> Input {
+    let games_per_round = games_per_round(t);
     Input {
         players: t
             .players
@@ -76,7 +115,8 @@ pub fn input_from_trf(t: &Tournament) -> Input {
             })
             .collect(),
         rules: RulesEdition::Fide2024,
-        games_per_round: games_per_round(t),
+        games_per_round,
+        event: detect_event(t, games_per_round),
     }
 }
 

@@ -1,21 +1,69 @@
-//! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB` (to be written).
+//! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB`: FIDE tie-breaks (C.07)
+//! of a TRF file, printed as JSON standings with every value.
 
+use crate::domain::tiebreaks::{
+    EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The TRF file.
+    /// The TRF file (`-` for standard input).
     #[arg(long)]
     pub trf: PathBuf,
-    /// Comma-separated tie-break list.
-    #[arg(long)]
+    /// Comma-separated tie-break list, e.g. `PTS,DE,BH-M1,SB` (PTS is put first if missing).
+    #[arg(long, default_value = "PTS,DE,BH-M1,SB")]
     pub tiebreaks: String,
+    /// Edition of the FIDE tie-break regulations: 2024 (default) or 2026.
+    #[arg(long, default_value = "2024")]
+    pub rules: String,
+    /// `swiss` or `round-robin`; detected from the TRF when omitted.
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Games per round (2 for a Double-Swiss); read from the TRF when omitted.
+    #[arg(long)]
+    pub games_per_round: Option<u8>,
 }
 
-/// Runs the command.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("not implemented yet");
-    ExitCode::from(2)
+/// Runs the command: exit 0 with JSON on stdout, 2 on bad input (message on stderr).
+pub fn run(args: Args) -> ExitCode {
+    match run_inner(&args) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_inner(args: &Args) -> Result<String, String> {
+    let text = super::read_input(Some(&args.trf))
+        .map_err(|e| format!("cannot read {}: {e}", args.trf.display()))?;
+    let mut input = read_trf(&text).map_err(|e| format!("{}: {e}", args.trf.display()))?;
+    input.rules = match args.rules.trim() {
+        "2024" => RulesEdition::Fide2024,
+        "2026" => RulesEdition::Fide2026,
+        other => return Err(format!("--rules must be 2024 or 2026, not {other:?}")),
+    };
+    match args.event.as_deref().map(str::trim) {
+        None => {}
+        Some("swiss") => input.event = EventKind::Swiss,
+        Some("round-robin") => input.event = EventKind::RoundRobin,
+        Some(other) => {
+            return Err(format!(
+                "--event must be swiss or round-robin, not {other:?}"
+            ));
+        }
+    }
+    if let Some(g) = args.games_per_round {
+        input.games_per_round = g;
+    }
+    let list = parse_tiebreaks(&args.tiebreaks).map_err(|e| e.to_string())?;
+    let standings = compute_tiebreaks(&input, &list).map_err(|e| e.to_string())?;
+    serde_json::to_string_pretty(&standings).map_err(|e| e.to_string())
 }

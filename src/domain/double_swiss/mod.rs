@@ -1,1 +1,196 @@
-//! double_swiss engine (to be written).
+//! FIDE Double-Swiss pairing (C.04.5, applied from 1 February 2026; SPEC §8 rapid): every
+//! round is a two-game match against one opponent, one game with each colour. Pure engine:
+//! the tournament state in, the next round's matches and bye out.
+//!
+//! Rules applied (readings recorded in `docs/decisions/tiebreaks.md`):
+//! - order: score (game points), then TPN ascending (C.04.5 1.2);
+//! - absolute: two players meet at most once, where a match in which a player forfeited both
+//!   games does not count as a meeting (C.04.5 Preface); a player who already had the
+//!   pairing-allocated bye or won a match by forfeit does not get it again (C.04.1 d); absent
+//!   players are not paired; every pairing must leave the rest pairable (completion);
+//! - the bye goes to the eligible player with the lowest score, then the highest TPN, whose
+//!   removal leaves a pairable field;
+//! - brackets from the top: the top scoregroup of the players still unpaired, plus the fewest
+//!   upfloaters (highest ranked first) that make it pairable while leaving the rest pairable;
+//!   the bracket gets the lexicographically first pairing in ranking order;
+//! - game-1 colour: see [`game_one_colours`].
+
+mod matching;
+mod pairing;
+
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+pub use pairing::pair_next_round;
+
+/// A player of the Double-Swiss.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Tournament pairing number (TPN), unique; lower is higher in the initial order.
+    pub id: u32,
+    /// Display name.
+    #[serde(default)]
+    pub name: String,
+    /// Rating, informative (the TPN already reflects the initial order).
+    #[serde(default)]
+    pub rating: Option<u32>,
+}
+
+/// The result of one game, from the point of view of the player with White in that game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// White won.
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// Draw.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// Black won.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// Black did not play: White wins by forfeit.
+    #[serde(rename = "+/-")]
+    WhiteForfeitWin,
+    /// White did not play: Black wins by forfeit.
+    #[serde(rename = "-/+")]
+    BlackForfeitWin,
+    /// Neither played.
+    #[serde(rename = "-/-")]
+    DoubleForfeit,
+}
+
+impl GameResult {
+    /// Half-points for (white, black).
+    fn half_points(self) -> (u32, u32) {
+        match self {
+            GameResult::WhiteWins | GameResult::WhiteForfeitWin => (2, 0),
+            GameResult::Draw => (1, 1),
+            GameResult::BlackWins | GameResult::BlackForfeitWin => (0, 2),
+            GameResult::DoubleForfeit => (0, 0),
+        }
+    }
+
+    /// Whether the player with White / Black forfeited this game.
+    fn forfeited(self) -> (bool, bool) {
+        match self {
+            GameResult::WhiteForfeitWin => (false, true),
+            GameResult::BlackForfeitWin => (true, false),
+            GameResult::DoubleForfeit => (true, true),
+            _ => (false, false),
+        }
+    }
+}
+
+/// A two-game match: `white` has White in game 1 and Black in game 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match {
+    /// White in game 1.
+    pub white: u32,
+    /// Black in game 1.
+    pub black: u32,
+    /// Game 1 result (from `white`'s side as White).
+    pub game1: GameResult,
+    /// Game 2 result, from the side of game 2's White, i.e. `black`.
+    pub game2: GameResult,
+}
+
+/// A player not paired in a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByeKind {
+    /// The pairing-allocated bye: 2 points (SPEC §8), at most once.
+    Pairing,
+    /// A requested full-point bye: 2 points.
+    Full,
+    /// A requested half-point bye: 1 point (½ per game).
+    Half,
+    /// Absent, not paired: 0 points.
+    Zero,
+}
+
+/// A player who did not play a match in a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bye {
+    /// The player.
+    pub player: u32,
+    /// What they got.
+    pub kind: ByeKind,
+}
+
+/// One played round: its matches and byes. Players not named were absent (0 points).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// The matches.
+    #[serde(default)]
+    pub matches: Vec<Match>,
+    /// Byes and absences.
+    #[serde(default)]
+    pub byes: Vec<Bye>,
+}
+
+/// The tournament so far and who will not play the next round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// All players.
+    pub players: Vec<Player>,
+    /// Completed rounds, in order.
+    #[serde(default)]
+    pub rounds: Vec<RoundRecord>,
+    /// Players absent for the next round: not paired (SPEC §4, rapid check-in).
+    #[serde(default)]
+    pub absent: Vec<u32>,
+}
+
+/// One match of the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pairing {
+    /// Board number, 1 = top.
+    pub board: u32,
+    /// White in game 1 (Black in game 2).
+    pub white: u32,
+    /// Black in game 1 (White in game 2).
+    pub black: u32,
+}
+
+/// The next round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NextRound {
+    /// Its number (1-based).
+    pub round: u32,
+    /// The matches, by board.
+    pub pairings: Vec<Pairing>,
+    /// The player with the pairing-allocated bye, if the field is odd.
+    pub bye: Option<u32>,
+}
+
+/// Why no pairing could be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Two players with the same id.
+    #[error("player {0} appears twice")]
+    DuplicatePlayer(u32),
+    /// A round or the absent list names an unknown player.
+    #[error("round {round}: unknown player {player}")]
+    UnknownPlayer {
+        /// Round (1-based; 0 for the absent list).
+        round: u32,
+        /// Player.
+        player: u32,
+    },
+    /// A player appears twice in one round.
+    #[error("round {round}: player {player} appears more than once")]
+    TwiceInRound {
+        /// Round.
+        round: u32,
+        /// Player.
+        player: u32,
+    },
+    /// No pairing respects the absolute criteria.
+    #[error("no pairing without a repeat meeting or a second bye exists for players {players:?}")]
+    Unpairable {
+        /// The players to be paired.
+        players: Vec<u32>,
+    },
+}

@@ -1,1 +1,36 @@
-//! tiebreaks engine (to be written).
+//! FIDE tie-breaks (C.07, the edition in force since 1 August 2024; SPEC §9): points, direct
+//! encounter, wins, games won, Buchholz with its cut-1 and median-1 modifiers and
+//! Sonneborn-Berger, with the rules for unplayed rounds (art. 16). Pure: results in, standings
+//! with every value out. Exact arithmetic in ten-thousandths.
+//!
+//! Reading of the text (also in `docs/decisions/tiebreaks.md`):
+//! - a player's own unplayed rounds (byes, forfeits, absences) count in Buchholz and
+//!   Sonneborn-Berger as a game against a dummy opponent whose score is the player's own final
+//!   score (16.4); under the 2026 amendment that score is capped;
+//! - in an opponent's score, requested byes and absences after the opponent's last round that
+//!   was not voluntarily unplayed count as draws (16.2.5 / 16.3); every other round counts
+//!   with the points actually scored;
+//! - when cutting the lowest value, a voluntarily unplayed round of the player is cut first.
+
+mod compute;
+mod de;
+mod model;
+pub mod trf;
+
+#[cfg(test)]
+mod tests;
+
+pub use model::{
+    Colour, Error, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition,
+    StandingRow, Standings, Tiebreak, Value,
+};
+
+pub use compute::compute_tiebreaks;
+
+/// Parses a comma-separated list such as `PTS,DE,BH-M1,SB`.
+pub fn parse_tiebreaks(list: &str) -> Result<Vec<Tiebreak>, Error> {
+    list.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| Tiebreak::parse(s).ok_or_else(|| Error::UnknownTiebreak(s.trim().to_string())))
+        .collect()
+}

@@ -1,0 +1,259 @@
+//! Worked examples and properties of the Double-Swiss pairing.
+
+use super::*;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+
+fn players(n: u32) -> Vec<Player> {
+    (1..=n)
+        .map(|id| Player {
+            id,
+            name: format!("P{id}"),
+            rating: Some(2000 - id * 10),
+        })
+        .collect()
+}
+
+fn m(white: u32, black: u32, game1: GameResult, game2: GameResult) -> Match {
+    Match {
+        white,
+        black,
+        game1,
+        game2,
+    }
+}
+
+fn boards(r: &NextRound) -> Vec<(u32, u32, u32)> {
+    r.pairings
+        .iter()
+        .map(|p| (p.board, p.white, p.black))
+        .collect()
+}
+
+use GameResult::*;
+
+#[test]
+fn first_round_even_and_odd() {
+    let state = State {
+        players: players(6),
+        rounds: vec![],
+        absent: vec![],
+    };
+    let r = pair_next_round(&state).expect("pairs");
+    // Everyone on 0: one bracket, lexicographically first pairing 1-2, 3-4, 5-6; the
+    // higher-ranked player has White in game 1 on odd boards.
+    assert_eq!(boards(&r), vec![(1, 1, 2), (2, 4, 3), (3, 5, 6)]);
+    assert_eq!(r.bye, None);
+    assert_eq!(r.round, 1);
+
+    let odd = State {
+        players: players(5),
+        rounds: vec![],
+        absent: vec![],
+    };
+    let r = pair_next_round(&odd).expect("pairs");
+    // Bye: lowest score (all 0), then highest TPN: 5.
+    assert_eq!(r.bye, Some(5));
+    assert_eq!(boards(&r), vec![(1, 1, 2), (2, 4, 3)]);
+}
+
+#[test]
+fn absent_players_are_not_paired() {
+    let state = State {
+        players: players(5),
+        rounds: vec![],
+        absent: vec![2],
+    };
+    let r = pair_next_round(&state).expect("pairs");
+    assert_eq!(r.bye, None);
+    assert_eq!(boards(&r), vec![(1, 1, 3), (2, 5, 4)]);
+}
+
+#[test]
+fn second_round_with_upfloaters() {
+    // Round 1: 1-2 2-0 (1 White in game 1), 4-3 1-1, 5-6 ½-1½.
+    let state = State {
+        players: players(6),
+        rounds: vec![RoundRecord {
+            matches: vec![
+                m(1, 2, WhiteWins, BlackWins),
+                m(4, 3, WhiteWins, WhiteWins),
+                m(5, 6, Draw, WhiteWins),
+            ],
+            byes: vec![],
+        }],
+        absent: vec![],
+    };
+    // Scores: 1: 2, 2: 0, 3: 1 (lost game 1, won game 2 as White), 4: 1, 5: ½, 6: 1½.
+    // Order: 1 (2), 6 (1½), 3 (1), 4 (1), 5 (½), 2 (0).
+    // Top scoregroup {1} is odd: the highest ranked upfloater that leaves the rest
+    // pairable is 6 → 1-6. Next {3, 4} already met: two upfloaters, 5 and 2 → bracket
+    // 3, 4, 5, 2 → lexicographically first: 3-5 (3-4 is a repeat), 4-2.
+    // Boards: 1-6 (top score 2), then 3-5 and 4-2 (top score 1; 3 ranked above 4).
+    // Colours: 1 last played Black (game 2) and prefers White, 6 prefers Black: 1 White.
+    // 3 had Black then White → prefers Black; 5 had White then Black → prefers White: 5.
+    // 4 (White, Black) prefers White, 2 (Black, White) prefers Black: 4.
+    let r = pair_next_round(&state).expect("pairs");
+    assert_eq!(boards(&r), vec![(1, 1, 6), (2, 5, 3), (3, 4, 2)]);
+}
+
+#[test]
+fn no_second_pairing_allocated_bye() {
+    // Round 1: 1-2 1-1, 3 pairing bye (2 points). Round 2: 3 is not eligible; 1 and 2 on 1
+    // point each → the higher TPN, 2, gets the bye; 3 plays 1.
+    let state = State {
+        players: players(3),
+        rounds: vec![RoundRecord {
+            matches: vec![m(1, 2, WhiteWins, WhiteWins)],
+            byes: vec![Bye {
+                player: 3,
+                kind: ByeKind::Pairing,
+            }],
+        }],
+        absent: vec![],
+    };
+    let r = pair_next_round(&state).expect("pairs");
+    assert_eq!(r.bye, Some(2));
+    assert_eq!(r.pairings.len(), 1);
+    let p = r.pairings[0];
+    assert_eq!(HashSet::from([p.white, p.black]), HashSet::from([1, 3]));
+}
+
+#[test]
+fn a_match_forfeited_entirely_may_be_repeated() {
+    // 2 forfeits both games against 1: not a meeting (C.04.5 Preface), but 1 has now won
+    // without playing and may not get the bye.
+    let state = State {
+        players: players(2),
+        rounds: vec![RoundRecord {
+            matches: vec![m(1, 2, WhiteForfeitWin, BlackForfeitWin)],
+            byes: vec![],
+        }],
+        absent: vec![],
+    };
+    let r = pair_next_round(&state).expect("pairs");
+    assert_eq!(r.pairings.len(), 1);
+    // A match that was played (one game forfeited only) is a meeting: no repeat possible.
+    let played = State {
+        players: players(2),
+        rounds: vec![RoundRecord {
+            matches: vec![m(1, 2, WhiteWins, BlackForfeitWin)],
+            byes: vec![],
+        }],
+        absent: vec![],
+    };
+    assert_eq!(
+        pair_next_round(&played),
+        Err(Error::Unpairable {
+            players: vec![1, 2]
+        })
+    );
+}
+
+#[test]
+fn input_errors_name_the_player() {
+    let state = State {
+        players: players(2),
+        rounds: vec![RoundRecord {
+            matches: vec![m(1, 7, Draw, Draw)],
+            byes: vec![],
+        }],
+        absent: vec![],
+    };
+    assert_eq!(
+        pair_next_round(&state),
+        Err(Error::UnknownPlayer {
+            round: 1,
+            player: 7
+        })
+    );
+}
+
+/// Simulates a whole event with random results and absences, checking every round.
+fn simulate(seed: u64) -> Result<(), TestCaseError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let n = rng.random_range(2..=14u32);
+    let total = rng.random_range(1..=7usize);
+    let mut state = State {
+        players: players(n),
+        rounds: vec![],
+        absent: vec![],
+    };
+    let results = [WhiteWins, Draw, BlackWins, WhiteForfeitWin, BlackForfeitWin];
+    for _ in 0..total {
+        state.absent = (1..=n).filter(|_| rng.random_range(0..8) == 0).collect();
+        let next = match pair_next_round(&state) {
+            Ok(r) => r,
+            // Only when no pairing without a repeat exists; then nothing was paired.
+            Err(Error::Unpairable { .. }) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(e.to_string())),
+        };
+        let mut seen = HashSet::new();
+        for p in &next.pairings {
+            prop_assert!(seen.insert(p.white) && seen.insert(p.black));
+            prop_assert!(!state.absent.contains(&p.white) && !state.absent.contains(&p.black));
+            // Never a repeat of a regularly played match.
+            for past in &state.rounds {
+                for q in &past.matches {
+                    let same = (q.white == p.white && q.black == p.black)
+                        || (q.white == p.black && q.black == p.white);
+                    let forfeit_match = matches!(
+                        (q.game1, q.game2),
+                        (WhiteForfeitWin, BlackForfeitWin) | (BlackForfeitWin, WhiteForfeitWin)
+                    );
+                    prop_assert!(!same || forfeit_match);
+                }
+            }
+        }
+        if let Some(b) = next.bye {
+            prop_assert!(seen.insert(b));
+            prop_assert!(!state.absent.contains(&b));
+            for past in &state.rounds {
+                prop_assert!(
+                    !past
+                        .byes
+                        .iter()
+                        .any(|x| x.player == b && x.kind == ByeKind::Pairing)
+                );
+            }
+        }
+        // Everyone present is paired or has the bye.
+        let present = (1..=n).filter(|id| !state.absent.contains(id)).count();
+        prop_assert_eq!(seen.len(), present);
+        let mut record = RoundRecord::default();
+        for p in &next.pairings {
+            record.matches.push(m(
+                p.white,
+                p.black,
+                results[rng.random_range(0..results.len())],
+                results[rng.random_range(0..results.len())],
+            ));
+        }
+        if let Some(b) = next.bye {
+            record.byes.push(Bye {
+                player: b,
+                kind: ByeKind::Pairing,
+            });
+        }
+        for &a in &state.absent {
+            record.byes.push(Bye {
+                player: a,
+                kind: ByeKind::Zero,
+            });
+        }
+        state.rounds.push(record);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Never a repeat meeting, never a second pairing-allocated bye, never an absent player.
+    #[test]
+    fn pairing_invariants(seed in any::<u64>()) {
+        simulate(seed)?;
+    }
+}

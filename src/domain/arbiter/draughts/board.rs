@@ -2,28 +2,11 @@
 //! Black's top-left corner, White plays up the board from 31–50), pieces, positions and the
 //! PDN FEN (`W:W31,32,K46:B1,2`) reader and writer.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The two colours. White moves first and plays from squares 31–50 towards 1–5.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Colour {
-    /// White (moves first, promotes on 1–5).
-    White,
-    /// Black (promotes on 46–50).
-    Black,
-}
-
-impl Colour {
-    /// The other colour.
-    pub fn opponent(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-}
+/// The two colours (the arbiter's [`Side`](crate::domain::arbiter::Side)). White moves
+/// first, plays from squares 31–50 and promotes on 1–5; Black promotes on 46–50.
+pub use crate::domain::arbiter::Side as Colour;
 
 /// What stands on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

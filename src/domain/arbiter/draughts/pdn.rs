@@ -182,19 +182,7 @@ impl Game {
 
 /// Move number and side for 1-based `ply` counted from `start`.
 pub(crate) fn move_ref(start: &Position, first: u32, ply: usize) -> (u32, super::board::Colour) {
-    use super::board::Colour;
-    // index of the ply counting from a White move at `first`
-    let offset = match start.turn {
-        Colour::White => 0,
-        Colour::Black => 1,
-    };
-    let k = ply - 1 + offset;
-    let side = if k.is_multiple_of(2) {
-        Colour::White
-    } else {
-        Colour::Black
-    };
-    (first + (k / 2) as u32, side)
+    crate::domain::arbiter::move_number_of(first, start.turn, ply as u32)
 }
 
 /// Reads a game: optional start FEN (default the initial position) and PDN movetext.

@@ -41,6 +41,13 @@ pub struct MoveRef {
     pub ply: u32,
 }
 
+/// One time a position stood on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Occurrence {
+    /// The move that produced it; `None` for the start position.
+    pub after: Option<MoveRef>,
+}
+
 /// Move number and side of the 1-based `ply`, for a game whose start position has `first`
 /// as its move number and `turn` to move.
 pub fn move_number_of(first: u32, turn: Side, ply: u32) -> (u32, Side) {

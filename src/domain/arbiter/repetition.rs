@@ -8,7 +8,7 @@
 //! the moment does not), and the en passant square ONLY when an en passant capture is actually
 //! legal (a double pawn step that no pawn can legally take does not make a new position).
 
-use super::{MoveRef, Side, move_number_of};
+use super::{MoveRef, Occurrence, Side, move_number_of};
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -47,13 +47,6 @@ pub enum RepetitionKind {
     AfterDeclaredMove,
     /// 9.2.1.2: the position that has just appeared, claimant to move.
     CurrentPosition,
-}
-
-/// One time the claimed position stood on the board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Occurrence {
-    /// The move that produced it; `None` for the start position.
-    pub after: Option<MoveRef>,
 }
 
 /// Why a claim is not valid.

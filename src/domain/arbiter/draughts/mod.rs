@@ -3,10 +3,15 @@
 //! endgames).
 
 pub mod board;
+pub mod claims;
 pub mod movegen;
 pub mod pdn;
 
 pub use board::{Colour, FenError, Piece, Position};
+pub use claims::{
+    ClaimCheck, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict, EndgameCounter, EndgameKind,
+    check_claim,
+};
 pub use movegen::{Move, legal_moves, perft, play};
 pub use pdn::{Game, PdnError, read_game};
 

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod draughts;
+pub mod quickplay;
 pub mod repetition;
 
 /// A player's colour in a game (chess or draughts); White moves first in both.

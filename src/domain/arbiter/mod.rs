@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod draughts;
+pub mod events;
 pub mod quickplay;
 pub mod repetition;
 

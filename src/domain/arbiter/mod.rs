@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod appeals;
 pub mod draughts;
 pub mod events;
 pub mod quickplay;

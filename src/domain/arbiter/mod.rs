@@ -1,1 +1,64 @@
-//! arbiter engine (to be written).
+//! Arbiter rule engines (SPEC §8, §10, §11): the per-game event log and its validator, the
+//! chess threefold-repetition check (FIDE 9.2), the quickplay-finish claim (FIDE 10.2),
+//! international draughts (move generation, PDN, claim checks) and appeals against arbiter
+//! decisions. Pure: plain serde data in and out, no clock, no I/O.
+
+use serde::{Deserialize, Serialize};
+
+pub mod appeals;
+pub mod draughts;
+pub mod events;
+pub mod quickplay;
+pub mod repetition;
+
+/// A player's colour in a game (chess or draughts); White moves first in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Side {
+    /// The other side.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+/// A move of the game named the way an arbiter cites it: "move 23, Black, Nf6".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRef {
+    /// The move number (as on the score sheet).
+    pub move_number: u32,
+    /// Who made the move.
+    pub side: Side,
+    /// The move as notation (SAN for chess, PDN for draughts).
+    pub notation: String,
+    /// 1-based half-move index counted from the start position.
+    pub ply: u32,
+}
+
+/// One time a position stood on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Occurrence {
+    /// The move that produced it; `None` for the start position.
+    pub after: Option<MoveRef>,
+}
+
+/// Move number and side of the 1-based `ply`, for a game whose start position has `first`
+/// as its move number and `turn` to move.
+pub fn move_number_of(first: u32, turn: Side, ply: u32) -> (u32, Side) {
+    let k = ply.saturating_sub(1) + u32::from(turn == Side::Black);
+    let side = if k.is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    };
+    (first + k / 2, side)
+}

@@ -1,0 +1,597 @@
+//! The per-game event log (SPEC §10, §11): moves, chess draw offers, draughts proposals of
+//! draw / plusremise / minremise with acceptance or rejection (by words or by making a move),
+//! claims, arbiter decisions and time added. [`apply`] replays a log and checks a new event
+//! against the rules, naming the rule it breaks.
+//!
+//! Rules enforced (seed 000 for draughts, FIDE Laws 9.1.2 for chess):
+//! - a draughts proposal only right after the proposer made a move, before the opponent moves;
+//! - an offer or proposal cannot be withdrawn; only the opponent accepts or rejects it; a move
+//!   by the opponent rejects it;
+//! - a rejected draughts proposer may not make the same proposal again unless the opponent
+//!   has since made that same proposal;
+//! - a draw agreed in draughts before both players made 40 moves is lost for both (0-0);
+//! - claims by the player to move; a decision on a claim is final (only a quickplay-finish
+//!   claim may first be postponed); a rejected chess claim gives the opponent two minutes.
+
+use super::Side;
+use serde::{Deserialize, Serialize};
+
+/// Which game is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Chess (FIDE Laws).
+    Chess,
+    /// International draughts (KNDB regulations).
+    Draughts,
+}
+
+/// A draughts proposal, named from the proposer's standpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProposalKind {
+    /// A draw (1-1).
+    Draw,
+    /// The proposer books a plusremise (1+), the opponent a minremise.
+    Plusremise,
+    /// The proposer books a minremise (1-), the opponent a plusremise.
+    Minremise,
+}
+
+/// How a game ends through this log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum Outcome {
+    /// Drawn (chess ½-½, draughts 1-1).
+    Draw,
+    /// Draughts: a plusremise for `side`, a minremise for the other.
+    Plusremise {
+        /// The side with the plusremise.
+        side: Side,
+    },
+    /// Draughts: declared lost for both (0-0), e.g. a draw agreed before 40 moves each.
+    BothLost,
+}
+
+/// What a claim is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    /// Chess: threefold repetition (FIDE 9.2).
+    ThreefoldRepetition,
+    /// Chess: fifty-move rule (FIDE 9.3).
+    FiftyMoves,
+    /// Chess: quickplay finish (FIDE 10.2).
+    QuickplayFinish,
+    /// Draughts: the same position for the third time, or one that can be made again.
+    DraughtsRepetition,
+    /// Draughts: 25 moves each without capture or man move.
+    DraughtsTwentyFiveMoves,
+    /// Draughts: the 16- or 5-move endgame limit reached.
+    DraughtsEndgameLimit,
+}
+
+impl ClaimKind {
+    fn game(self) -> GameKind {
+        match self {
+            ClaimKind::ThreefoldRepetition | ClaimKind::FiftyMoves | ClaimKind::QuickplayFinish => {
+                GameKind::Chess
+            }
+            _ => GameKind::Draughts,
+        }
+    }
+}
+
+/// The arbiter's ruling on a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "ruling")]
+pub enum Ruling {
+    /// The claim is right: the game ends with `outcome`.
+    Upheld {
+        /// The result (a draw, or in draughts a plusremise).
+        outcome: Outcome,
+    },
+    /// The claim is wrong: the game goes on.
+    Rejected,
+    /// Quickplay finish only: decided later; the opponent may get two minutes now.
+    Postponed {
+        /// Whether the opponent gets two extra minutes now.
+        opponent_two_minutes: bool,
+    },
+}
+
+/// One event at the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum GameEvent {
+    /// A move (notation optional; the log does not check legality).
+    Move {
+        /// Who moved.
+        by: Side,
+        /// The move as written, if known.
+        #[serde(default)]
+        notation: Option<String>,
+    },
+    /// Chess: a draw offer ("=" on the score sheet).
+    DrawOffer {
+        /// The offering player.
+        by: Side,
+    },
+    /// Draughts: a proposal of draw, plusremise or minremise.
+    Proposal {
+        /// The proposing player.
+        by: Side,
+        /// What is proposed, from the proposer's standpoint.
+        kind: ProposalKind,
+    },
+    /// The pending offer or proposal is accepted.
+    Accept {
+        /// The accepting player.
+        by: Side,
+    },
+    /// The pending offer or proposal is rejected in words.
+    Reject {
+        /// The rejecting player.
+        by: Side,
+    },
+    /// An attempt to withdraw one's own offer or proposal (never allowed).
+    Withdraw {
+        /// The player trying to withdraw.
+        by: Side,
+    },
+    /// A claim by the player to move.
+    Claim {
+        /// The claimant.
+        by: Side,
+        /// What is claimed.
+        kind: ClaimKind,
+    },
+    /// The arbiter's decision on the claim at log index `claim`.
+    Decision {
+        /// Index in the log of the claim event.
+        claim: usize,
+        /// The ruling.
+        ruling: Ruling,
+    },
+    /// The arbiter adds time to a player's clock.
+    TimeAdded {
+        /// Whose clock.
+        to: Side,
+        /// Seconds added (more than 0).
+        seconds: u32,
+    },
+}
+
+/// A pending offer or proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// Who made it.
+    pub by: Side,
+    /// The result it proposes.
+    pub outcome: Outcome,
+    /// Log index of the offer.
+    pub event: usize,
+    /// False for a chess offer not made right after the offerer's own move (still valid,
+    /// FIDE 9.1.2.2, but the arbiter may look at 11.5).
+    pub regular: bool,
+}
+
+/// Where a claim stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimStatus {
+    /// Waiting for the arbiter (the game is stopped).
+    Pending,
+    /// Quickplay finish postponed (the game goes on).
+    Postponed,
+    /// Final: upheld.
+    Upheld,
+    /// Final: rejected.
+    Rejected,
+}
+
+/// A claim and where it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimRecord {
+    /// Log index of the claim.
+    pub event: usize,
+    /// The claimant.
+    pub by: Side,
+    /// What is claimed.
+    pub kind: ClaimKind,
+    /// Where it stands.
+    pub status: ClaimStatus,
+    /// Seconds given to the claimant's opponent because of this claim.
+    pub opponent_extra_seconds: u32,
+}
+
+/// The state of a game after its events.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    /// Chess or draughts.
+    pub game: GameKind,
+    /// Number of events applied.
+    pub events: usize,
+    /// The player to move.
+    pub to_move: Side,
+    /// Moves made by White and by Black.
+    pub moves: [u32; 2],
+    /// Who made the last move, if any.
+    pub last_mover: Option<Side>,
+    /// The offer or proposal waiting for an answer.
+    pub pending: Option<Pending>,
+    /// Proposals a side may not make again: (proposer, proposed result).
+    pub barred: Vec<(Side, Outcome)>,
+    /// Every claim so far.
+    pub claims: Vec<ClaimRecord>,
+    /// Seconds added to White's and Black's clocks (by the arbiter or after claims).
+    pub added_seconds: [u32; 2],
+    /// The result, once the game has ended through this log.
+    pub result: Option<Outcome>,
+}
+
+fn idx(s: Side) -> usize {
+    match s {
+        Side::White => 0,
+        Side::Black => 1,
+    }
+}
+
+/// The rule an event breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "rule")]
+pub enum Rule {
+    /// The game has already ended.
+    #[error("the game has already ended")]
+    GameOver,
+    /// A move by the player not to move.
+    #[error("{by:?} is not to move")]
+    MoveOutOfTurn {
+        /// Who tried to move.
+        by: Side,
+    },
+    /// A move while a claim waits for the arbiter.
+    #[error("a claim (event {claim}) waits for the arbiter's decision")]
+    ClaimAwaitingDecision {
+        /// Log index of the claim.
+        claim: usize,
+    },
+    /// Draw offers are for chess, proposals for draughts; or a claim of the other game.
+    #[error("this event does not belong to a {game:?} game")]
+    WrongGame {
+        /// The game of the log.
+        game: GameKind,
+    },
+    /// KNDB: a proposal only right after the proposer made a move, before the opponent moves.
+    #[error("KNDB: {by:?} may propose only right after making a move, before the opponent moves")]
+    ProposalNotAfterOwnMove {
+        /// The proposer.
+        by: Side,
+    },
+    /// An offer or proposal is already waiting for an answer.
+    #[error("an offer or proposal (event {event}) is still waiting for an answer")]
+    OfferPending {
+        /// Log index of the pending offer.
+        event: usize,
+    },
+    /// KNDB: a rejected proposal may not be repeated unless the opponent made it since.
+    #[error(
+        "KNDB: {by:?}'s proposal of {outcome:?} was rejected and the opponent has not made \
+         that same proposal since"
+    )]
+    RepeatedRejectedProposal {
+        /// The proposer.
+        by: Side,
+        /// The proposed result.
+        outcome: Outcome,
+    },
+    /// Nothing to accept or reject.
+    #[error("there is no offer or proposal to answer")]
+    NothingToAnswer,
+    /// Only the opponent answers an offer.
+    #[error("{by:?} cannot answer their own offer or proposal")]
+    OwnOffer {
+        /// Who tried.
+        by: Side,
+    },
+    /// Offers and proposals cannot be withdrawn.
+    #[error("an offer or proposal cannot be withdrawn (FIDE 9.1.2.2, KNDB)")]
+    CannotWithdraw,
+    /// Claims are made by the player to move.
+    #[error("{by:?} is not to move and cannot claim")]
+    ClaimNotOnMove {
+        /// The claimant.
+        by: Side,
+    },
+    /// A claim of this kind is already open.
+    #[error("a claim (event {claim}) is still open")]
+    ClaimOpen {
+        /// Log index of the open claim.
+        claim: usize,
+    },
+    /// The decision refers to no claim.
+    #[error("event {claim} is not a claim")]
+    UnknownClaim {
+        /// The index given.
+        claim: usize,
+    },
+    /// A decision is final.
+    #[error("the claim (event {claim}) was already decided ({status:?}); the decision is final")]
+    AlreadyDecided {
+        /// Log index of the claim.
+        claim: usize,
+        /// Its final status.
+        status: ClaimStatus,
+    },
+    /// Only a quickplay-finish claim may be postponed, and once.
+    #[error("the claim (event {claim}) cannot be postponed")]
+    CannotPostpone {
+        /// Log index of the claim.
+        claim: usize,
+    },
+    /// A plusremise or 0-0 in a chess game.
+    #[error("{outcome:?} is not a result in a {game:?} game")]
+    OutcomeNotInGame {
+        /// The outcome.
+        outcome: Outcome,
+        /// The game.
+        game: GameKind,
+    },
+    /// Time added must be positive.
+    #[error("time added must be more than 0 seconds")]
+    NoTimeAdded,
+}
+
+/// An event that breaks a rule: which event (log index) and which rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("event {event}: {rule}")]
+pub struct RuleViolation {
+    /// Log index of the offending event.
+    pub event: usize,
+    /// The rule broken.
+    pub rule: Rule,
+}
+
+impl GameState {
+    /// A game before any event, White to move.
+    pub fn new(game: GameKind) -> GameState {
+        GameState {
+            game,
+            events: 0,
+            to_move: Side::White,
+            moves: [0, 0],
+            last_mover: None,
+            pending: None,
+            barred: Vec::new(),
+            claims: Vec::new(),
+            added_seconds: [0, 0],
+            result: None,
+        }
+    }
+
+    /// The state after `event`, or the rule it breaks.
+    pub fn apply(&self, event: &GameEvent) -> Result<GameState, RuleViolation> {
+        let mut s = self.clone();
+        s.step(event).map_err(|rule| RuleViolation {
+            event: self.events,
+            rule,
+        })?;
+        s.events += 1;
+        Ok(s)
+    }
+
+    fn open_claim(&self) -> Option<&ClaimRecord> {
+        self.claims
+            .iter()
+            .find(|c| c.status == ClaimStatus::Pending)
+    }
+
+    fn check_outcome(&self, outcome: Outcome) -> Result<(), Rule> {
+        if self.game == GameKind::Chess && outcome != Outcome::Draw {
+            return Err(Rule::OutcomeNotInGame {
+                outcome,
+                game: self.game,
+            });
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, event: &GameEvent) -> Result<(), Rule> {
+        if self.result.is_some() {
+            return Err(Rule::GameOver);
+        }
+        match *event {
+            GameEvent::Move { by, .. } => {
+                if by != self.to_move {
+                    return Err(Rule::MoveOutOfTurn { by });
+                }
+                if let Some(c) = self.open_claim() {
+                    return Err(Rule::ClaimAwaitingDecision { claim: c.event });
+                }
+                // a move by the opponent rejects the pending offer or proposal
+                if let Some(p) = self.pending
+                    && p.by != by
+                {
+                    self.reject(p);
+                }
+                self.moves[idx(by)] += 1;
+                self.last_mover = Some(by);
+                self.to_move = by.opponent();
+            }
+            GameEvent::DrawOffer { by } => {
+                if self.game != GameKind::Chess {
+                    return Err(Rule::WrongGame { game: self.game });
+                }
+                if let Some(p) = self.pending {
+                    return Err(Rule::OfferPending { event: p.event });
+                }
+                self.pending = Some(Pending {
+                    by,
+                    outcome: Outcome::Draw,
+                    event: self.events,
+                    regular: self.last_mover == Some(by) && self.to_move != by,
+                });
+            }
+            GameEvent::Proposal { by, kind } => {
+                if self.game != GameKind::Draughts {
+                    return Err(Rule::WrongGame { game: self.game });
+                }
+                if self.last_mover != Some(by) || self.to_move == by {
+                    return Err(Rule::ProposalNotAfterOwnMove { by });
+                }
+                if let Some(p) = self.pending {
+                    return Err(Rule::OfferPending { event: p.event });
+                }
+                let outcome = match kind {
+                    ProposalKind::Draw => Outcome::Draw,
+                    ProposalKind::Plusremise => Outcome::Plusremise { side: by },
+                    ProposalKind::Minremise => Outcome::Plusremise {
+                        side: by.opponent(),
+                    },
+                };
+                if self.barred.contains(&(by, outcome)) {
+                    return Err(Rule::RepeatedRejectedProposal { by, outcome });
+                }
+                // the opponent may again make this same proposal, since this player made it
+                self.barred.retain(|b| *b != (by.opponent(), outcome));
+                self.pending = Some(Pending {
+                    by,
+                    outcome,
+                    event: self.events,
+                    regular: true,
+                });
+            }
+            GameEvent::Accept { by } => {
+                let p = self.pending.ok_or(Rule::NothingToAnswer)?;
+                if p.by == by {
+                    return Err(Rule::OwnOffer { by });
+                }
+                self.pending = None;
+                self.result = Some(self.agreed(p.outcome));
+            }
+            GameEvent::Reject { by } => {
+                let p = self.pending.ok_or(Rule::NothingToAnswer)?;
+                if p.by == by {
+                    return Err(Rule::OwnOffer { by });
+                }
+                self.reject(p);
+            }
+            GameEvent::Withdraw { .. } => return Err(Rule::CannotWithdraw),
+            GameEvent::Claim { by, kind } => {
+                if kind.game() != self.game {
+                    return Err(Rule::WrongGame { game: self.game });
+                }
+                if by != self.to_move {
+                    return Err(Rule::ClaimNotOnMove { by });
+                }
+                let open = self.claims.iter().find(|c| {
+                    c.status == ClaimStatus::Pending
+                        || (c.status == ClaimStatus::Postponed && c.kind == kind)
+                });
+                if let Some(c) = open {
+                    return Err(Rule::ClaimOpen { claim: c.event });
+                }
+                self.claims.push(ClaimRecord {
+                    event: self.events,
+                    by,
+                    kind,
+                    status: ClaimStatus::Pending,
+                    opponent_extra_seconds: 0,
+                });
+            }
+            GameEvent::Decision { claim, ruling } => self.decide(claim, ruling)?,
+            GameEvent::TimeAdded { to, seconds } => {
+                if seconds == 0 {
+                    return Err(Rule::NoTimeAdded);
+                }
+                self.added_seconds[idx(to)] += seconds;
+            }
+        }
+        Ok(())
+    }
+
+    fn reject(&mut self, p: Pending) {
+        self.pending = None;
+        // KNDB: the rejected proposer may not repeat it; chess draw offers have no such bar
+        if self.game == GameKind::Draughts && !self.barred.contains(&(p.by, p.outcome)) {
+            self.barred.push((p.by, p.outcome));
+        }
+    }
+
+    /// The result of an agreement: in draughts, a draw (also a plus/minremise) agreed before
+    /// both players made 40 moves is lost for both (seed 000; SPEC §10).
+    fn agreed(&self, outcome: Outcome) -> Outcome {
+        if self.game == GameKind::Draughts && self.moves.iter().any(|m| *m < 40) {
+            Outcome::BothLost
+        } else {
+            outcome
+        }
+    }
+
+    fn decide(&mut self, claim: usize, ruling: Ruling) -> Result<(), Rule> {
+        let game = self.game;
+        let pos = self
+            .claims
+            .iter()
+            .position(|c| c.event == claim)
+            .ok_or(Rule::UnknownClaim { claim })?;
+        let c = &self.claims[pos];
+        if matches!(c.status, ClaimStatus::Upheld | ClaimStatus::Rejected) {
+            return Err(Rule::AlreadyDecided {
+                claim,
+                status: c.status,
+            });
+        }
+        let opponent = c.by.opponent();
+        // FIDE 9.5.3 / Guidelines III.4: a rejected chess claim gives the opponent two
+        // minutes; for a quickplay claim, once (not again after a postponement that gave them).
+        let two_minutes = game == GameKind::Chess && c.opponent_extra_seconds == 0;
+        match ruling {
+            Ruling::Upheld { outcome } => {
+                self.check_outcome(outcome)?;
+                self.claims[pos].status = ClaimStatus::Upheld;
+                self.result = Some(outcome);
+                self.pending = None;
+            }
+            Ruling::Rejected => {
+                self.claims[pos].status = ClaimStatus::Rejected;
+                if two_minutes {
+                    self.claims[pos].opponent_extra_seconds = 120;
+                    self.added_seconds[idx(opponent)] += 120;
+                }
+            }
+            Ruling::Postponed {
+                opponent_two_minutes,
+            } => {
+                if c.kind != ClaimKind::QuickplayFinish || c.status == ClaimStatus::Postponed {
+                    return Err(Rule::CannotPostpone { claim });
+                }
+                self.claims[pos].status = ClaimStatus::Postponed;
+                if opponent_two_minutes {
+                    self.claims[pos].opponent_extra_seconds = 120;
+                    self.added_seconds[idx(opponent)] += 120;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replays `log` for a `game` and applies `new_event`: the state after it, or the first rule
+/// broken (by an event of the log or by the new event), with its log index.
+pub fn apply(
+    game: GameKind,
+    log: &[GameEvent],
+    new_event: &GameEvent,
+) -> Result<GameState, RuleViolation> {
+    replay(game, log)?.apply(new_event)
+}
+
+/// Replays a whole log from the start.
+pub fn replay(game: GameKind, log: &[GameEvent]) -> Result<GameState, RuleViolation> {
+    log.iter().try_fold(GameState::new(game), |s, e| s.apply(e))
+}
+
+#[cfg(test)]
+#[path = "events_tests.rs"]
+mod tests;

@@ -1,0 +1,370 @@
+//! Event-log tests: KNDB proposal rules, FIDE draw offers, claims and final decisions.
+
+use super::*;
+use Side::{Black as B, White as W};
+use proptest::prelude::*;
+
+fn mv(by: Side) -> GameEvent {
+    GameEvent::Move { by, notation: None }
+}
+
+fn prop(by: Side, kind: ProposalKind) -> GameEvent {
+    GameEvent::Proposal { by, kind }
+}
+
+fn ok(game: GameKind, log: &[GameEvent]) -> GameState {
+    replay(game, log).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn rule(game: GameKind, log: &[GameEvent]) -> (usize, Rule) {
+    let e = replay(game, log).unwrap_err();
+    (e.event, e.rule)
+}
+
+/// `n` full moves (White and Black each `n`).
+fn moves(n: usize) -> Vec<GameEvent> {
+    (0..n).flat_map(|_| [mv(W), mv(B)]).collect()
+}
+
+const D: GameKind = GameKind::Draughts;
+const C: GameKind = GameKind::Chess;
+
+#[test]
+fn proposal_only_right_after_own_move() {
+    // before any move
+    assert_eq!(
+        rule(D, &[prop(W, ProposalKind::Draw)]),
+        (0, Rule::ProposalNotAfterOwnMove { by: W })
+    );
+    // Black is to move after 1.W: Black has not just moved
+    assert_eq!(
+        rule(D, &[mv(W), prop(B, ProposalKind::Draw)]),
+        (1, Rule::ProposalNotAfterOwnMove { by: B })
+    );
+    // White right after his move: fine
+    let s = ok(D, &[mv(W), prop(W, ProposalKind::Draw)]);
+    assert_eq!(s.pending.map(|p| p.by), Some(W));
+    // but not after Black has replied
+    assert_eq!(
+        rule(D, &[mv(W), mv(B), prop(W, ProposalKind::Draw)]),
+        (2, Rule::ProposalNotAfterOwnMove { by: W })
+    );
+}
+
+#[test]
+fn a_proposal_cannot_be_withdrawn_and_only_the_opponent_answers() {
+    let base = [mv(W), prop(W, ProposalKind::Draw)];
+    let mut log = base.to_vec();
+    log.push(GameEvent::Withdraw { by: W });
+    assert_eq!(rule(D, &log), (2, Rule::CannotWithdraw));
+    let mut log = base.to_vec();
+    log.push(GameEvent::Accept { by: W });
+    assert_eq!(rule(D, &log), (2, Rule::OwnOffer { by: W }));
+    // the proposer cannot move on either: it is Black's turn
+    let mut log = base.to_vec();
+    log.push(mv(W));
+    assert_eq!(rule(D, &log), (2, Rule::MoveOutOfTurn { by: W }));
+}
+
+#[test]
+fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
+    // 1.W proposes a draw, Black rejects in words; 2.W may not propose a draw again...
+    let mut log = vec![
+        mv(W),
+        prop(W, ProposalKind::Draw),
+        GameEvent::Reject { by: B },
+    ];
+    log.extend([mv(B), mv(W), prop(W, ProposalKind::Draw)]);
+    assert_eq!(
+        rule(D, &log),
+        (
+            5,
+            Rule::RepeatedRejectedProposal {
+                by: W,
+                outcome: Outcome::Draw
+            }
+        )
+    );
+    // ...but a different proposal (plusremise for himself) is allowed
+    log.pop();
+    log.push(prop(W, ProposalKind::Plusremise));
+    let s = ok(D, &log);
+    assert_eq!(
+        s.pending.map(|p| p.outcome),
+        Some(Outcome::Plusremise { side: W })
+    );
+    // Black rejects by making a move, then proposes a draw himself right after that move:
+    // this lifts White's bar on the draw; White rejects by moving and may propose a draw.
+    log.extend([
+        mv(B),
+        prop(B, ProposalKind::Draw),
+        mv(W),
+        prop(W, ProposalKind::Draw),
+    ]);
+    let s = ok(D, &log);
+    assert_eq!(
+        s.pending.map(|p| (p.by, p.outcome)),
+        Some((W, Outcome::Draw))
+    );
+    // Black's draw was rejected by White's move, but White has since made that same
+    // proposal, so Black's bar is lifted again; White stays barred from his plusremise
+    assert!(!s.barred.contains(&(B, Outcome::Draw)));
+    assert!(s.barred.contains(&(W, Outcome::Plusremise { side: W })));
+}
+
+#[test]
+fn agreements_and_the_forty_move_rule() {
+    // draw agreed after White's 39th move: fewer than 40 moves each -> 0-0
+    let mut log = moves(38);
+    log.extend([
+        mv(W),
+        prop(W, ProposalKind::Draw),
+        GameEvent::Accept { by: B },
+    ]);
+    assert_eq!(ok(D, &log).result, Some(Outcome::BothLost));
+    // after White's 41st move, both have made 40 or more -> a real draw
+    let mut log = moves(40);
+    log.extend([
+        mv(W),
+        prop(W, ProposalKind::Draw),
+        GameEvent::Accept { by: B },
+    ]);
+    assert_eq!(ok(D, &log).result, Some(Outcome::Draw));
+    // Black proposes a minremise for himself after 40 moves each: plusremise for White
+    let mut log = moves(40);
+    log.extend([
+        mv(W),
+        mv(B),
+        prop(B, ProposalKind::Minremise),
+        GameEvent::Accept { by: W },
+    ]);
+    assert_eq!(ok(D, &log).result, Some(Outcome::Plusremise { side: W }));
+    // nothing after the end
+    log.push(mv(B));
+    assert_eq!(rule(D, &log).1, Rule::GameOver);
+}
+
+#[test]
+fn chess_draw_offers() {
+    // proposals are for draughts
+    assert_eq!(
+        rule(C, &[mv(W), prop(W, ProposalKind::Draw)]).1,
+        Rule::WrongGame { game: C }
+    );
+    // an offer by the player to move (before moving) is valid but irregular, and stays
+    // when he then moves; the opponent's move rejects it (no bar on offering again in chess)
+    let s = ok(C, &[mv(W), GameEvent::DrawOffer { by: B }, mv(B)]);
+    assert_eq!(s.pending.map(|p| (p.by, p.regular)), Some((B, false)));
+    let s = ok(C, &[mv(W), GameEvent::DrawOffer { by: B }, mv(B), mv(W)]);
+    assert_eq!(s.pending, None);
+    assert!(s.barred.is_empty());
+    let s = ok(
+        C,
+        &[
+            mv(W),
+            GameEvent::DrawOffer { by: W },
+            GameEvent::Accept { by: B },
+        ],
+    );
+    assert_eq!(s.result, Some(Outcome::Draw));
+}
+
+#[test]
+fn claims_and_final_decisions() {
+    let claim = GameEvent::Claim {
+        by: W,
+        kind: ClaimKind::ThreefoldRepetition,
+    };
+    // only the player to move claims
+    assert_eq!(
+        rule(C, &[mv(W), claim.clone()]),
+        (1, Rule::ClaimNotOnMove { by: W })
+    );
+    let mut log = vec![mv(W), mv(B), claim.clone()];
+    // the game waits for the decision
+    let mut waiting = log.clone();
+    waiting.push(mv(W));
+    assert_eq!(
+        rule(C, &waiting).1,
+        Rule::ClaimAwaitingDecision { claim: 2 }
+    );
+    // rejected: Black gets two minutes; the decision is final
+    log.push(GameEvent::Decision {
+        claim: 2,
+        ruling: Ruling::Rejected,
+    });
+    let s = ok(C, &log);
+    assert_eq!(s.added_seconds, [0, 120]);
+    log.push(GameEvent::Decision {
+        claim: 2,
+        ruling: Ruling::Upheld {
+            outcome: Outcome::Draw,
+        },
+    });
+    assert_eq!(
+        rule(C, &log),
+        (
+            4,
+            Rule::AlreadyDecided {
+                claim: 2,
+                status: ClaimStatus::Rejected
+            }
+        )
+    );
+    // a repetition claim cannot be postponed; an index that is no claim
+    let p = GameEvent::Decision {
+        claim: 2,
+        ruling: Ruling::Postponed {
+            opponent_two_minutes: false,
+        },
+    };
+    assert_eq!(
+        rule(C, &[mv(W), mv(B), claim.clone(), p]).1,
+        Rule::CannotPostpone { claim: 2 }
+    );
+    let u = GameEvent::Decision {
+        claim: 0,
+        ruling: Ruling::Rejected,
+    };
+    assert_eq!(
+        rule(C, &[mv(W), mv(B), claim, u]).1,
+        Rule::UnknownClaim { claim: 0 }
+    );
+}
+
+#[test]
+fn quickplay_claim_postponed_then_decided() {
+    let log = vec![
+        mv(W),
+        mv(B),
+        GameEvent::Claim {
+            by: W,
+            kind: ClaimKind::QuickplayFinish,
+        },
+        GameEvent::Decision {
+            claim: 2,
+            ruling: Ruling::Postponed {
+                opponent_two_minutes: true,
+            },
+        },
+        // the game goes on
+        mv(W),
+        mv(B),
+        GameEvent::Decision {
+            claim: 2,
+            ruling: Ruling::Upheld {
+                outcome: Outcome::Draw,
+            },
+        },
+    ];
+    let s = ok(C, &log);
+    assert_eq!(s.result, Some(Outcome::Draw));
+    assert_eq!(s.added_seconds, [0, 120]);
+    assert_eq!(s.claims[0].status, ClaimStatus::Upheld);
+    // a draughts claim upheld with a plusremise; a plusremise is no chess result
+    let d = ok(
+        D,
+        &[
+            mv(W),
+            mv(B),
+            GameEvent::Claim {
+                by: W,
+                kind: ClaimKind::DraughtsRepetition,
+            },
+            GameEvent::Decision {
+                claim: 2,
+                ruling: Ruling::Upheld {
+                    outcome: Outcome::Plusremise { side: B },
+                },
+            },
+        ],
+    );
+    assert_eq!(d.result, Some(Outcome::Plusremise { side: B }));
+    assert_eq!(d.added_seconds, [0, 0]);
+}
+
+#[test]
+fn time_added_and_apply_names_the_offending_event() {
+    let s = ok(
+        C,
+        &[
+            GameEvent::TimeAdded {
+                to: B,
+                seconds: 300,
+            },
+            GameEvent::TimeAdded { to: B, seconds: 60 },
+        ],
+    );
+    assert_eq!(s.added_seconds, [0, 360]);
+    let e = apply(C, &[mv(W)], &GameEvent::TimeAdded { to: W, seconds: 0 }).unwrap_err();
+    assert_eq!((e.event, e.rule), (1, Rule::NoTimeAdded));
+    let e = apply(C, &[mv(B)], &mv(W)).unwrap_err();
+    assert_eq!((e.event, e.rule), (0, Rule::MoveOutOfTurn { by: B }));
+}
+
+fn any_event() -> impl Strategy<Value = GameEvent> {
+    let side = prop_oneof![Just(W), Just(B)];
+    let kind = prop_oneof![
+        Just(ProposalKind::Draw),
+        Just(ProposalKind::Plusremise),
+        Just(ProposalKind::Minremise)
+    ];
+    let ruling = prop_oneof![
+        Just(Ruling::Rejected),
+        Just(Ruling::Upheld {
+            outcome: Outcome::Draw
+        }),
+        Just(Ruling::Postponed {
+            opponent_two_minutes: true
+        }),
+    ];
+    prop_oneof![
+        4 => side.clone().prop_map(mv),
+        1 => (side.clone(), kind).prop_map(|(by, kind)| GameEvent::Proposal { by, kind }),
+        1 => side.clone().prop_map(|by| GameEvent::DrawOffer { by }),
+        1 => side.clone().prop_map(|by| GameEvent::Accept { by }),
+        1 => side.clone().prop_map(|by| GameEvent::Reject { by }),
+        1 => side.clone().prop_map(|by| GameEvent::Claim { by, kind: ClaimKind::QuickplayFinish }),
+        1 => side.prop_map(|by| GameEvent::Claim { by, kind: ClaimKind::DraughtsRepetition }),
+        1 => (0usize..30, ruling).prop_map(|(claim, ruling)| GameEvent::Decision { claim, ruling }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Feeding random events (keeping only those accepted): a decided claim never changes, a
+    /// result never changes, a rejected event leaves the state as it was, and a draughts
+    /// proposal is only ever pending from the player who just moved.
+    #[test]
+    fn decided_claims_and_results_never_change(
+        chess in any::<bool>(),
+        events in proptest::collection::vec(any_event(), 1..60),
+    ) {
+        let game = if chess { C } else { D };
+        let mut s = GameState::new(game);
+        for e in &events {
+            let before = s.clone();
+            match s.apply(e) {
+                Ok(next) => {
+                    for (old, new) in before.claims.iter().zip(&next.claims) {
+                        if matches!(old.status, ClaimStatus::Upheld | ClaimStatus::Rejected) {
+                            prop_assert_eq!(old, new);
+                        }
+                    }
+                    if before.result.is_some() {
+                        prop_assert_eq!(before.result, next.result);
+                    }
+                    if let (GameKind::Draughts, Some(p)) = (game, next.pending) {
+                        prop_assert_eq!(next.last_mover, Some(p.by));
+                    }
+                    s = next;
+                }
+                Err(v) => {
+                    prop_assert_eq!(v.event, before.events);
+                    prop_assert_eq!(&s, &before);
+                }
+            }
+        }
+    }
+}

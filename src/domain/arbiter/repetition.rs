@@ -1,0 +1,324 @@
+//! Threefold repetition in chess (FIDE Laws 9.2, SPEC §11). A claim is valid when the same
+//! position stands for at least the third time (not necessarily in a row): (a) after the move
+//! the claimant has written down and declares, or (b) just now with the claimant to move.
+//!
+//! "The same position" (FIDE 9.2.2): the same player to move, the same kinds and colours of
+//! pieces on the same squares, and the same possible moves. So a position is keyed by board,
+//! side to move, castling RIGHTS (a right lost for good differs, a castling only prevented for
+//! the moment does not), and the en passant square ONLY when an en passant capture is actually
+//! legal (a double pawn step that no pawn can legally take does not make a new position).
+
+use super::{MoveRef, Occurrence, Side, move_number_of};
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Position, Square};
+
+/// The moves of the game as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChessMoves {
+    /// PGN movetext (headers, move numbers, comments, variations, NAGs and results are
+    /// skipped; a `[FEN "..."]` header is used as the start when no start FEN is given).
+    Pgn(String),
+    /// A list of moves in SAN, e.g. `["e4", "e5", "Nf3"]`.
+    San(Vec<String>),
+}
+
+/// A threefold-repetition claim to check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepetitionClaim {
+    /// Start position as FEN; the standard initial position when absent.
+    #[serde(default)]
+    pub start_fen: Option<String>,
+    /// The moves played so far (up to the claim).
+    pub moves: ChessMoves,
+    /// Claim (a): the move the claimant has written down and declares (SAN). Absent for
+    /// claim (b), the position just now on the board with the claimant to move.
+    #[serde(default)]
+    pub declared_move: Option<String>,
+}
+
+/// Which of the two claims of FIDE 9.2.1 was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepetitionKind {
+    /// 9.2.1.1: the position about to appear after the declared move.
+    AfterDeclaredMove,
+    /// 9.2.1.2: the position that has just appeared, claimant to move.
+    CurrentPosition,
+}
+
+/// Why a claim is not valid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reason")]
+pub enum InvalidReason {
+    /// The position occurs fewer than three times.
+    TooFewOccurrences {
+        /// How many times it occurs (including the claimed one).
+        occurrences: u32,
+    },
+    /// The declared move is not a legal move (or not a move at all) in the current position.
+    IllegalDeclaredMove {
+        /// The move as written.
+        declared: String,
+    },
+}
+
+/// The arbiter's answer to a repetition claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepetitionVerdict {
+    /// Whether the claim is valid (the game is drawn).
+    pub valid: bool,
+    /// Which claim was checked.
+    pub kind: RepetitionKind,
+    /// The claimant: the player to move when claiming.
+    pub claimant: Side,
+    /// How many times the claimed position has stood on the board, the claimed time included.
+    pub occurrences: u32,
+    /// The earlier occurrences (all but the claimed one), in game order.
+    pub earlier: Vec<Occurrence>,
+    /// The claimed occurrence (after the declared move, or after the last move played).
+    pub claimed: Occurrence,
+    /// FEN of the claimed position.
+    pub fen: String,
+    /// Why the claim fails, when it does.
+    pub invalid: Option<InvalidReason>,
+}
+
+/// The game record could not be read (the claim itself is then not judged).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum RepetitionError {
+    /// The start FEN is invalid.
+    #[error("start FEN '{fen}' is invalid: {why}")]
+    BadFen {
+        /// The FEN given.
+        fen: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A recorded move is not SAN or not legal where it was played.
+    #[error("move {move_number} ({side:?}) '{san}' at ply {ply} is not a legal move")]
+    IllegalMove {
+        /// 1-based ply.
+        ply: u32,
+        /// Move number.
+        move_number: u32,
+        /// Who played it.
+        side: Side,
+        /// The move as recorded.
+        san: String,
+    },
+}
+
+/// FIDE's "same position" key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+}
+
+fn key(p: &Chess) -> Key {
+    Key {
+        board: p.board().clone(),
+        turn: p.turn(),
+        castling: p.castles().castling_rights(),
+        ep: p.ep_square(EnPassantMode::Legal),
+    }
+}
+
+fn side(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+fn is_result(t: &str) -> bool {
+    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+}
+
+/// PGN movetext → SAN tokens, plus a `[FEN "..."]` header if present.
+fn pgn_tokens(pgn: &str) -> (Vec<String>, Option<String>) {
+    let mut fen = None;
+    let mut body = String::new();
+    for line in pgn.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            if let Some(rest) = t.strip_prefix("[FEN") {
+                fen = Some(
+                    rest.trim()
+                        .trim_end_matches(']')
+                        .trim()
+                        .trim_matches('"')
+                        .to_string(),
+                );
+            }
+            continue;
+        }
+        // ';' comments run to the end of the line
+        body.push_str(t.split(';').next().unwrap_or(""));
+        body.push('\n');
+    }
+    let mut out = Vec::new();
+    let (mut brace, mut paren) = (0u32, 0u32);
+    let mut cur = String::new();
+    let mut flush = |cur: &mut String| {
+        let t = std::mem::take(cur);
+        // strip a move number glued to the move: "12.e4", "12...e5"
+        let t = match t.rfind('.') {
+            Some(i) if t[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                t[i + 1..].to_string()
+            }
+            _ => t,
+        };
+        if !t.is_empty() && !is_result(&t) && !t.starts_with('$') {
+            out.push(t);
+        }
+    };
+    for ch in body.chars() {
+        match ch {
+            '{' => {
+                flush(&mut cur);
+                brace += 1;
+            }
+            '}' => brace = brace.saturating_sub(1),
+            _ if brace > 0 => {}
+            '(' => {
+                flush(&mut cur);
+                paren += 1;
+            }
+            ')' => paren = paren.saturating_sub(1),
+            _ if paren > 0 => {}
+            c if c.is_whitespace() => flush(&mut cur),
+            c => cur.push(c),
+        }
+    }
+    flush(&mut cur);
+    (out, fen)
+}
+
+/// Parses one SAN move in `pos` (annotation marks `!?` ignored, `0-0` read as `O-O`).
+fn parse_san(pos: &Chess, text: &str) -> Option<shakmaty::Move> {
+    let t = text.trim().trim_end_matches(['!', '?']);
+    let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
+    let san: San = SanPlus::from_ascii(t.as_bytes()).ok()?.san;
+    san.to_move(pos).ok()
+}
+
+/// Checks a threefold-repetition claim (FIDE 9.2). Errors only when the recorded game itself
+/// cannot be read; an illegal declared move gives an invalid verdict.
+pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, RepetitionError> {
+    let (tokens, header_fen) = match &claim.moves {
+        ChessMoves::Pgn(text) => pgn_tokens(text),
+        ChessMoves::San(list) => (list.clone(), None),
+    };
+    let fen_text = claim.start_fen.clone().or(header_fen);
+    let start: Chess = match &fen_text {
+        None => Chess::default(),
+        Some(f) => {
+            let bad = |why: String| RepetitionError::BadFen {
+                fen: f.clone(),
+                why,
+            };
+            Fen::from_ascii(f.trim().as_bytes())
+                .map_err(|e| bad(e.to_string()))?
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| bad(e.to_string()))?
+        }
+    };
+    let first = start.fullmoves().get();
+    let turn0 = side(start.turn());
+    let mut pos = start.clone();
+    // (key, occurrence) of every position: the start, then after each ply
+    let mut seen: Vec<(Key, Occurrence)> = vec![(key(&pos), Occurrence { after: None })];
+    for (i, tok) in tokens.iter().enumerate() {
+        let ply = i as u32 + 1;
+        let (move_number, by) = move_number_of(first, turn0, ply);
+        let m = parse_san(&pos, tok).ok_or_else(|| RepetitionError::IllegalMove {
+            ply,
+            move_number,
+            side: by,
+            san: tok.clone(),
+        })?;
+        let notation = San::from_move(&pos, m).to_string();
+        pos.play_unchecked(m);
+        seen.push((
+            key(&pos),
+            Occurrence {
+                after: Some(MoveRef {
+                    move_number,
+                    side: by,
+                    notation,
+                    ply,
+                }),
+            },
+        ));
+    }
+    let claimant = side(pos.turn());
+    let (kind, claimed_key, claimed, fen) = match &claim.declared_move {
+        None => {
+            let (k, o) = seen[seen.len() - 1].clone();
+            seen.pop();
+            (RepetitionKind::CurrentPosition, k, o, fen_of(&pos))
+        }
+        Some(text) => {
+            let kind = RepetitionKind::AfterDeclaredMove;
+            let Some(m) = parse_san(&pos, text) else {
+                return Ok(RepetitionVerdict {
+                    valid: false,
+                    kind,
+                    claimant,
+                    occurrences: 0,
+                    earlier: Vec::new(),
+                    claimed: Occurrence { after: None },
+                    fen: fen_of(&pos),
+                    invalid: Some(InvalidReason::IllegalDeclaredMove {
+                        declared: text.clone(),
+                    }),
+                });
+            };
+            let ply = tokens.len() as u32 + 1;
+            let (move_number, by) = move_number_of(first, turn0, ply);
+            let notation = San::from_move(&pos, m).to_string();
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            let o = Occurrence {
+                after: Some(MoveRef {
+                    move_number,
+                    side: by,
+                    notation,
+                    ply,
+                }),
+            };
+            (kind, key(&next), o, fen_of(&next))
+        }
+    };
+    let earlier: Vec<Occurrence> = seen
+        .into_iter()
+        .filter(|(k, _)| *k == claimed_key)
+        .map(|(_, o)| o)
+        .collect();
+    let occurrences = earlier.len() as u32 + 1;
+    let valid = occurrences >= 3;
+    Ok(RepetitionVerdict {
+        valid,
+        kind,
+        claimant,
+        occurrences,
+        earlier,
+        claimed,
+        fen,
+        invalid: (!valid).then_some(InvalidReason::TooFewOccurrences { occurrences }),
+    })
+}
+
+fn fen_of(p: &Chess) -> String {
+    Fen::from_position(p, EnPassantMode::Legal).to_string()
+}
+
+#[cfg(test)]
+#[path = "repetition_tests.rs"]
+mod tests;

@@ -193,6 +193,8 @@ pub struct Principal {
     pub label: String,
     /// Current roles.
     pub roles: Vec<Role>,
+    /// The player linked to the user account, if any.
+    pub player_id: Option<i64>,
 }
 
 impl Principal {
@@ -221,6 +223,7 @@ pub fn authenticate(
             service_token_id: None,
             label: user.email.clone(),
             roles: parse_roles(&user.roles),
+            player_id: user.player_id,
         });
     }
     if let Some(id) = claims.sub.strip_prefix("service:") {
@@ -235,6 +238,7 @@ pub fn authenticate(
             service_token_id: Some(t.id),
             label: format!("service:{}", t.name),
             roles: parse_roles(&t.roles),
+            player_id: None,
         });
     }
     Err(ApiError::Unauthorized("invalid token subject".into()))

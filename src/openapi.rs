@@ -17,6 +17,8 @@ use utoipa::{Modify, OpenApi};
         (name = "service-tokens", description = "Tokens for rating-sync jobs (admin)"),
         (name = "players", description = "Players (SPEC §2)"),
         (name = "ratings", description = "Ratings and rating lists (SPEC §2, §12)"),
+        (name = "seasons", description = "Seasons and the calendar (SPEC §5)"),
+        (name = "competitions", description = "Competitions and entrants (SPEC §2)"),
     )
 )]
 pub struct ApiDoc;

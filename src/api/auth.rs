@@ -42,6 +42,8 @@ pub struct Me {
     pub name: String,
     /// Current roles.
     pub roles: Vec<Role>,
+    /// The player linked to the account, if any.
+    pub player_id: Option<i64>,
 }
 
 /// Logs in with e-mail and password and returns a JWT. Failed attempts are throttled per
@@ -126,5 +128,6 @@ pub async fn get_me(auth: Auth<AnyRole>) -> HttpResponse {
         service_token_id: p.service_token_id,
         name: p.label,
         roles: p.roles,
+        player_id: p.player_id,
     })
 }

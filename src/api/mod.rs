@@ -2,9 +2,11 @@
 //! OpenAPI operation id) and carry their request and response types beside them.
 
 pub mod auth;
+pub mod competitions;
 pub mod health;
 pub mod players;
 pub mod ratings;
+pub mod seasons;
 pub mod service_tokens;
 pub mod users;
 
@@ -12,6 +14,8 @@ use crate::error::{ApiError, ApiResult};
 use actix_web::HttpRequest;
 use serde::Deserialize;
 use utoipa::IntoParams;
+
+pub use players::double_option;
 
 /// Registers every `/api/v1` operation.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -32,7 +36,17 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(ratings::list_player_ratings)
         .service(ratings::get_player_rating)
         .service(ratings::push_ratings)
-        .service(ratings::import_knsb_ratings);
+        .service(ratings::import_knsb_ratings)
+        .service(seasons::create_season)
+        .service(seasons::list_seasons)
+        .service(seasons::get_season)
+        .service(competitions::create_competition)
+        .service(competitions::list_competitions)
+        .service(competitions::get_competition)
+        .service(competitions::update_competition)
+        .service(competitions::create_entrants)
+        .service(competitions::list_entrants)
+        .service(competitions::delete_entrant);
 }
 
 /// Pagination query parameters.

@@ -74,7 +74,8 @@ pub struct CreatePlayer {
     pub phone: Option<String>,
 }
 
-fn double_option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+/// Deserializes a field that may be absent (`None`), `null` (`Some(None)`) or a value.
+pub fn double_option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)

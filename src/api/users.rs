@@ -24,6 +24,8 @@ pub struct UserView {
     pub roles: Vec<Role>,
     /// Whether the account may log in.
     pub active: bool,
+    /// The player this account belongs to (members sign up and off for this player).
+    pub player_id: Option<i64>,
     /// Created (RFC 3339 UTC).
     pub created_at: String,
 }
@@ -35,6 +37,7 @@ impl From<User> for UserView {
             email: x.email,
             roles: parse_roles(&x.roles),
             active: x.active,
+            player_id: x.player_id,
             created_at: x.created_at.and_utc().to_rfc3339(),
         }
     }
@@ -74,6 +77,10 @@ pub struct UpdateUser {
     pub roles: Option<Vec<String>>,
     /// Enable or disable the account (a disabled account's tokens stop working at once).
     pub active: Option<bool>,
+    /// Link the account to a player (or `null` to unlink).
+    #[serde(default, deserialize_with = "crate::api::double_option")]
+    #[schema(value_type = Option<i64>)]
+    pub player_id: Option<Option<i64>>,
 }
 
 /// A new password.
@@ -167,8 +174,14 @@ pub async fn update_user(
                     "an admin cannot disable or demote their own account".into(),
                 ));
             }
+            if let Some(Some(pid)) = b.player_id
+                && crate::db::models::players::by_id(c, pid)?.is_none()
+            {
+                return Err(ApiError::invalid("player_id", format!("no player {pid}")));
+            }
             diesel::update(u::table.find(existing.id))
                 .set((
+                    u::player_id.eq(b.player_id.unwrap_or(existing.player_id)),
                     u::roles.eq(roles.map(|r| format_roles(&r)).unwrap_or(existing.roles)),
                     u::active.eq(b.active.unwrap_or(existing.active)),
                     u::updated_at.eq(now_utc()),

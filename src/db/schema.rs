@@ -10,6 +10,7 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        player_id -> Nullable<BigInt>,
     }
 }
 

@@ -1,3 +1,4 @@
+ALTER TABLE users DROP COLUMN player_id;
 DROP TABLE cache_stamps;
 DROP TABLE audit_log;
 DROP TABLE attendance;

@@ -107,3 +107,5 @@ CREATE TABLE cache_stamps (
     scope TEXT PRIMARY KEY,
     stamp BIGINT NOT NULL
 );
+
+ALTER TABLE users ADD COLUMN player_id BIGINT REFERENCES players(id);

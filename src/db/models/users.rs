@@ -16,6 +16,7 @@ pub struct User {
     pub active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub player_id: Option<i64>,
 }
 
 /// Insert form.

@@ -1,0 +1,606 @@
+//! Competitions and their entrants (SPEC §2): kinds `keizer`, `swiss` (Dutch or Double-Swiss),
+//! `round_robin`, `knockout`; discipline, parameters, tie-breaks, time control and rule flags.
+
+use crate::api::{Body, check_if_match, etag, if_match};
+use crate::app::AppState;
+use crate::auth::{Auth, Leader};
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, Entrant, NewCompetition, NewEntrant};
+use crate::db::models::{players, ratings};
+use crate::db::now_utc;
+use crate::db::schema::{competitions as cm, entrants as en, games, rounds};
+use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::services::competitions::{
+    Settings, TimeControl, default_rules, default_tiebreaks, seed_order, seed_rating, validate,
+};
+use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// A competition.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CompetitionView {
+    /// Id.
+    pub id: i64,
+    /// The season.
+    pub season_id: i64,
+    /// Name.
+    pub name: String,
+    /// `keizer`, `swiss`, `round_robin` or `knockout`.
+    pub kind: String,
+    /// `chess` or `draughts`.
+    pub discipline: String,
+    /// `dutch` / `double_swiss` (swiss), `single` / `double` (round robin).
+    pub system: Option<String>,
+    /// `winter` or `summer` for a Keizer half.
+    pub half: Option<String>,
+    /// The winter half a summer half is seeded from.
+    pub seeded_from: Option<i64>,
+    /// Engine parameters (Keizer: top_value, step, win, draw, loss, bye, excused, excused_cap, forfeit_win).
+    #[schema(value_type = Object)]
+    pub params: Value,
+    /// Ordered tie-break list.
+    pub tiebreaks: Vec<String>,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Rule flags.
+    #[schema(value_type = Object)]
+    pub rules: Value,
+    /// Planned number of rounds.
+    pub rounds_planned: Option<i32>,
+    /// Version (ETag).
+    pub version: i64,
+}
+
+/// Converts a row (stored JSON is written by this module, so it parses).
+pub fn view(c: Competition) -> CompetitionView {
+    CompetitionView {
+        id: c.id,
+        season_id: c.season_id,
+        name: c.name,
+        kind: c.kind,
+        discipline: c.discipline,
+        system: c.system,
+        half: c.half,
+        seeded_from: c.seeded_from,
+        params: serde_json::from_str(&c.params).unwrap_or(Value::Null),
+        tiebreaks: serde_json::from_str(&c.tiebreaks).unwrap_or_default(),
+        time_control: serde_json::from_str(&c.time_control)
+            .unwrap_or_else(|_| TimeControl::club_default()),
+        rules: serde_json::from_str(&c.rules).unwrap_or(Value::Null),
+        rounds_planned: c.rounds_planned,
+        version: c.version,
+    }
+}
+
+/// A new competition.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Keizer winter", "kind": "keizer", "discipline": "chess", "half": "winter"}))]
+pub struct CreateCompetition {
+    /// Name (unique in the season).
+    pub name: String,
+    /// `keizer`, `swiss`, `round_robin` or `knockout`.
+    pub kind: String,
+    /// `chess` (default) or `draughts`.
+    pub discipline: Option<String>,
+    /// Swiss: `dutch` or `double_swiss`; round robin: `single` (default) or `double`.
+    pub system: Option<String>,
+    /// Keizer: `winter` or `summer`.
+    pub half: Option<String>,
+    /// Keizer summer half: the winter half of the same season it is seeded from.
+    pub seeded_from: Option<i64>,
+    /// Engine parameters (defaults per SPEC).
+    #[schema(value_type = Option<Object>)]
+    pub params: Option<Value>,
+    /// Tie-break list (defaults per kind).
+    pub tiebreaks: Option<Vec<String>>,
+    /// Time control (default: the club's 40/90 + 30 min + 30 s).
+    pub time_control: Option<TimeControl>,
+    /// Rule flags, e.g. `{"quickplay_finish": false}`.
+    #[schema(value_type = Option<Object>)]
+    pub rules: Option<Value>,
+    /// Planned number of rounds.
+    pub rounds_planned: Option<i32>,
+}
+
+/// Changes to a competition (only before its first round is paired, except name and rules).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateCompetition {
+    /// Name.
+    pub name: Option<String>,
+    /// Engine parameters.
+    #[schema(value_type = Option<Object>)]
+    pub params: Option<Value>,
+    /// Tie-break list.
+    pub tiebreaks: Option<Vec<String>>,
+    /// Time control.
+    pub time_control: Option<TimeControl>,
+    /// Rule flags.
+    #[schema(value_type = Option<Object>)]
+    pub rules: Option<Value>,
+    /// Planned number of rounds.
+    pub rounds_planned: Option<i32>,
+}
+
+/// Loads a competition or 404.
+pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
+    cm::table
+        .find(id)
+        .select(Competition::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no competition {id}")))
+}
+
+fn check_half(kind: &str, half: &Option<String>, errs: &mut Vec<FieldError>) {
+    match (kind, half.as_deref()) {
+        ("keizer", None | Some("winter") | Some("summer")) => {}
+        ("keizer", Some(_)) => errs.push(FieldError::new("half", "must be winter or summer")),
+        (_, Some(_)) => errs.push(FieldError::new(
+            "half",
+            "only a Keizer competition has a half",
+        )),
+        _ => {}
+    }
+}
+
+/// Creates a competition in a season.
+#[utoipa::path(tag = "competitions", request_body = CreateCompetition,
+    params(("id" = i64, Path, description = "Season id")),
+    responses((status = 201, description = "Created", body = CompetitionView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Name taken in the season", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/seasons/{id}/competitions")]
+pub async fn create_competition(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<CreateCompetition>,
+) -> ApiResult<HttpResponse> {
+    let season_id = path.into_inner();
+    let b = body.into_inner()?;
+    let discipline = b.discipline.clone().unwrap_or_else(|| "chess".into());
+    let system = b
+        .system
+        .clone()
+        .or_else(|| (b.kind == "round_robin").then(|| "single".to_string()));
+    let settings = Settings {
+        kind: b.kind.clone(),
+        discipline: discipline.clone(),
+        system: system.clone(),
+        params: b.params.clone().unwrap_or_else(|| serde_json::json!({})),
+        tiebreaks: b
+            .tiebreaks
+            .clone()
+            .unwrap_or_else(|| default_tiebreaks(&b.kind, &discipline, system.as_deref())),
+        time_control: b
+            .time_control
+            .clone()
+            .unwrap_or_else(TimeControl::club_default),
+        rules: b
+            .rules
+            .clone()
+            .unwrap_or_else(|| default_rules(&b.kind, system.as_deref())),
+    };
+    let mut errs = Vec::new();
+    let name = b.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 100 {
+        errs.push(FieldError::new("name", "must be 1–100 characters"));
+    }
+    check_half(&b.kind, &b.half, &mut errs);
+    if let Some(n) = b.rounds_planned
+        && !(1..=99).contains(&n)
+    {
+        errs.push(FieldError::new("rounds_planned", "must be from 1 to 99"));
+    }
+    if let Err(ApiError::Validation { errors, .. }) = validate(&settings) {
+        errs.extend(errors);
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let half = b.half.clone();
+    let seeded_from = b.seeded_from;
+    let rounds_planned = b.rounds_planned;
+    let comp = state
+        .tx(move |c| {
+            crate::api::seasons::load(c, season_id)?;
+            if let Some(w) = seeded_from {
+                let winter = load(c, w)
+                    .map_err(|_| ApiError::invalid("seeded_from", format!("no competition {w}")))?;
+                if winter.season_id != season_id
+                    || winter.kind != "keizer"
+                    || winter.half.as_deref() != Some("winter")
+                {
+                    return Err(ApiError::invalid(
+                        "seeded_from",
+                        "must be the winter Keizer half of the same season",
+                    ));
+                }
+                if settings.kind != "keizer" || half.as_deref() != Some("summer") {
+                    return Err(ApiError::invalid(
+                        "seeded_from",
+                        "only a summer Keizer half is seeded from a winter half",
+                    ));
+                }
+            }
+            let now = now_utc();
+            Ok(diesel::insert_into(cm::table)
+                .values(&NewCompetition {
+                    season_id,
+                    name,
+                    kind: settings.kind,
+                    discipline: settings.discipline,
+                    system: settings.system,
+                    half,
+                    seeded_from,
+                    params: settings.params.to_string(),
+                    tiebreaks: serde_json::to_string(&settings.tiebreaks).unwrap_or_default(),
+                    time_control: serde_json::to_string(&settings.time_control).unwrap_or_default(),
+                    rules: settings.rules.to_string(),
+                    rounds_planned,
+                    version: 1,
+                    created_at: now,
+                    updated_at: now,
+                })
+                .returning(cm::all_columns)
+                .get_result::<Competition>(c)?)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/competitions/{}", comp.id)))
+        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
+        .json(view(comp)))
+}
+
+/// Lists the competitions of a season (public).
+#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Season id")),
+    responses((status = 200, description = "Competitions", body = Vec<CompetitionView>),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json")))]
+#[get("/seasons/{id}/competitions")]
+pub async fn list_competitions(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let rows = state
+        .db(move |c| {
+            crate::api::seasons::load(c, id)?;
+            Ok(cm::table
+                .filter(cm::season_id.eq(id))
+                .order(cm::id)
+                .select(Competition::as_select())
+                .load(c)?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<Vec<_>>()))
+}
+
+/// One competition (public).
+#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "The competition", body = CompetitionView),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}")]
+pub async fn get_competition(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let comp = state.db(move |c| load(c, id)).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
+        .json(view(comp)))
+}
+
+/// Changes a competition's settings. Parameters, tie-breaks and time control are fixed once a
+/// round is paired (409).
+#[utoipa::path(tag = "competitions", request_body = UpdateCompetition,
+    params(("id" = i64, Path, description = "Competition id"),
+           ("If-Match" = Option<String>, Header, description = "ETag from a previous read")),
+    responses((status = 200, description = "Updated", body = CompetitionView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already under way", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Stale If-Match", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[patch("/competitions/{id}")]
+pub async fn update_competition(
+    _a: Auth<Leader>,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<UpdateCompetition>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let im = if_match(&req)?;
+    let comp = state
+        .tx(move |c| {
+            let cur = load(c, id)?;
+            check_if_match(im.as_deref(), &etag("competition", cur.id, cur.version))?;
+            let v = view(cur.clone());
+            let settings = Settings {
+                kind: v.kind.clone(),
+                discipline: v.discipline.clone(),
+                system: v.system.clone(),
+                params: b.params.clone().unwrap_or(v.params.clone()),
+                tiebreaks: b.tiebreaks.clone().unwrap_or(v.tiebreaks.clone()),
+                time_control: b.time_control.clone().unwrap_or(v.time_control.clone()),
+                rules: b.rules.clone().unwrap_or(v.rules.clone()),
+            };
+            validate(&settings)?;
+            let started: i64 = rounds::table
+                .filter(rounds::competition_id.eq(id))
+                .filter(rounds::status.ne("planned"))
+                .count()
+                .get_result(c)?;
+            if started > 0
+                && (b.params.is_some() || b.tiebreaks.is_some() || b.time_control.is_some())
+            {
+                return Err(ApiError::Conflict(
+                    "parameters, tie-breaks and time control are fixed once a round is paired"
+                        .into(),
+                ));
+            }
+            let name = match b.name {
+                Some(n) if n.trim().is_empty() || n.chars().count() > 100 => {
+                    return Err(ApiError::invalid("name", "must be 1–100 characters"));
+                }
+                Some(n) => n.trim().to_string(),
+                None => cur.name,
+            };
+            diesel::update(cm::table.find(id))
+                .set((
+                    cm::name.eq(name),
+                    cm::params.eq(settings.params.to_string()),
+                    cm::tiebreaks
+                        .eq(serde_json::to_string(&settings.tiebreaks).unwrap_or_default()),
+                    cm::time_control
+                        .eq(serde_json::to_string(&settings.time_control).unwrap_or_default()),
+                    cm::rules.eq(settings.rules.to_string()),
+                    cm::rounds_planned.eq(b.rounds_planned.or(cur.rounds_planned)),
+                    cm::version.eq(cm::version + 1),
+                    cm::updated_at.eq(now_utc()),
+                ))
+                .execute(c)?;
+            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
+            load(c, id)
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
+        .json(view(comp)))
+}
+
+/// An entrant as shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EntrantView {
+    /// Seed number (1 = top seed).
+    pub seed: usize,
+    /// Player id.
+    pub player_id: i64,
+    /// Player name.
+    pub name: String,
+    /// Rating on the seeding date (KNSB; KNSB-rapid for the rapid, KNDB for draughts).
+    pub rating: Option<i32>,
+    /// The round from which the player takes part.
+    pub joins_at: i32,
+    /// Excused absences already used earlier in the season.
+    pub excused_before: i32,
+}
+
+/// One entry.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntryRequest {
+    /// The player.
+    pub player_id: i64,
+    /// The round from which the player takes part (default 1; a later entrant is placed by
+    /// rating, SPEC §3).
+    pub joins_at: Option<i32>,
+    /// Excused absences already used earlier in the season (default 0).
+    pub excused_before: Option<i32>,
+}
+
+/// Entries to add.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"entrants": [{"player_id": 1}, {"player_id": 2, "joins_at": 3}]}))]
+pub struct AddEntrants {
+    /// The players, in order of entry.
+    pub entrants: Vec<EntryRequest>,
+}
+
+/// The entrants of a competition in seed order.
+pub fn entrants_in_seed_order(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Entrant>> {
+    let mut rows: Vec<Entrant> = en::table
+        .filter(en::competition_id.eq(competition))
+        .select(Entrant::as_select())
+        .load(c)?;
+    seed_order(&mut rows);
+    Ok(rows)
+}
+
+fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>> {
+    let rows = entrants_in_seed_order(c, competition)?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, e) in rows.into_iter().enumerate() {
+        let name = players::by_id(c, e.player_id)?
+            .map(|p| p.name)
+            .unwrap_or_default();
+        out.push(EntrantView {
+            seed: i + 1,
+            player_id: e.player_id,
+            name,
+            rating: e.rating,
+            joins_at: e.joins_at,
+            excused_before: e.excused_before,
+        });
+    }
+    Ok(out)
+}
+
+/// Enters players (in order of entry); each gets the rating on the seeding date.
+#[utoipa::path(tag = "competitions", request_body = AddEntrants,
+    params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "All entrants in seed order", body = Vec<EntrantView>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already entered", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid entries", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/competitions/{id}/entrants")]
+pub async fn create_entrants(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<AddEntrants>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    if b.entrants.is_empty() {
+        return Err(ApiError::invalid("entrants", "must not be empty"));
+    }
+    let views = state
+        .tx(move |c| {
+            let comp = load(c, id)?;
+            let season = crate::api::seasons::load(c, comp.season_id)?;
+            let (source, date) = seed_rating(&comp, season.opening_date);
+            let mut next_seed: i32 = en::table
+                .filter(en::competition_id.eq(id))
+                .select(diesel::dsl::max(en::seed))
+                .first::<Option<i32>>(c)?
+                .unwrap_or(0);
+            let mut errs = Vec::new();
+            for (i, e) in b.entrants.iter().enumerate() {
+                match players::by_id(c, e.player_id)? {
+                    None => errs.push(FieldError::new(
+                        format!("entrants[{i}].player_id"),
+                        format!("no player {}", e.player_id),
+                    )),
+                    Some(p) if !p.active => errs.push(FieldError::new(
+                        format!("entrants[{i}].player_id"),
+                        format!("player {} is inactive", p.id),
+                    )),
+                    Some(_) => {}
+                }
+                if e.joins_at.is_some_and(|j| !(1..=99).contains(&j)) {
+                    errs.push(FieldError::new(
+                        format!("entrants[{i}].joins_at"),
+                        "must be from 1 to 99",
+                    ));
+                }
+                if e.excused_before.is_some_and(|x| !(0..=99).contains(&x)) {
+                    errs.push(FieldError::new(
+                        format!("entrants[{i}].excused_before"),
+                        "must be from 0 to 99",
+                    ));
+                }
+            }
+            if !errs.is_empty() {
+                return Err(ApiError::validation(errs));
+            }
+            for e in &b.entrants {
+                next_seed += 1;
+                let rating = ratings::on_date(c, e.player_id, source, date)?.map(|r| r.value);
+                diesel::insert_into(en::table)
+                    .values(&NewEntrant {
+                        competition_id: id,
+                        player_id: e.player_id,
+                        seed: next_seed,
+                        rating,
+                        joins_at: e.joins_at.unwrap_or(1),
+                        excused_before: e.excused_before.unwrap_or(0),
+                        created_at: now_utc(),
+                    })
+                    .execute(c)
+                    .map_err(|err| match ApiError::from(err) {
+                        ApiError::Conflict(_) => {
+                            ApiError::Conflict(format!("player {} is already entered", e.player_id))
+                        }
+                        other => other,
+                    })?;
+            }
+            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
+            entrant_views(c, id)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(views))
+}
+
+/// The entrants in seed order (public).
+#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Entrants", body = Vec<EntrantView>),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/entrants")]
+pub async fn list_entrants(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let views = state
+        .db(move |c| {
+            load(c, id)?;
+            entrant_views(c, id)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(views))
+}
+
+/// Withdraws an entrant who has no games yet.
+#[utoipa::path(tag = "competitions",
+    params(("id" = i64, Path, description = "Competition id"), ("player_id" = i64, Path, description = "Player id")),
+    responses((status = 204, description = "Removed"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Not entered", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The player has games", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[delete("/competitions/{id}/entrants/{player_id}")]
+pub async fn delete_entrant(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> ApiResult<HttpResponse> {
+    let (id, player) = path.into_inner();
+    state
+        .tx(move |c| {
+            let played: i64 = games::table
+                .inner_join(rounds::table)
+                .filter(rounds::competition_id.eq(id))
+                .filter(games::white_id.eq(player).or(games::black_id.eq(player)))
+                .count()
+                .get_result(c)?;
+            if played > 0 {
+                return Err(ApiError::Conflict(format!(
+                    "player {player} already has games in competition {id}"
+                )));
+            }
+            let n = diesel::delete(
+                en::table
+                    .filter(en::competition_id.eq(id))
+                    .filter(en::player_id.eq(player)),
+            )
+            .execute(c)?;
+            if n == 0 {
+                return Err(ApiError::NotFound(format!(
+                    "player {player} is not entered in competition {id}"
+                )));
+            }
+            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
+            Ok(())
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,124 @@
+//! Seasons (SPEC §2, §5). The calendar lives in `calendar.rs`.
+
+use crate::api::Body;
+use crate::app::AppState;
+use crate::auth::{Auth, Leader};
+use crate::db::models::competition::{NewSeason, Season};
+use crate::db::now_utc;
+use crate::db::schema::seasons as s;
+use crate::error::{ApiError, ApiResult, Problem};
+use actix_web::{HttpResponse, get, post, web};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A season.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeasonView {
+    /// Id.
+    pub id: i64,
+    /// Name, e.g. `2026-2027`.
+    pub name: String,
+    /// The season opening (Schaak-Off).
+    pub opening_date: NaiveDate,
+}
+
+impl From<Season> for SeasonView {
+    fn from(x: Season) -> Self {
+        SeasonView {
+            id: x.id,
+            name: x.name,
+            opening_date: x.opening_date,
+        }
+    }
+}
+
+/// A new season.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "2026-2027", "opening_date": "2026-09-04"}))]
+pub struct CreateSeason {
+    /// Name (unique).
+    pub name: String,
+    /// The season opening date (YYYY-MM-DD).
+    pub opening_date: String,
+}
+
+/// Loads a season or 404.
+pub fn load(c: &mut crate::db::DbConn, id: i64) -> ApiResult<Season> {
+    s::table
+        .find(id)
+        .select(Season::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))
+}
+
+/// Creates a season.
+#[utoipa::path(tag = "seasons", request_body = CreateSeason,
+    responses((status = 201, description = "Created", body = SeasonView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Name taken", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/seasons")]
+pub async fn create_season(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    body: Body<CreateSeason>,
+) -> ApiResult<HttpResponse> {
+    let b = body.into_inner()?;
+    let name = b.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(ApiError::invalid("name", "must be 1–100 characters"));
+    }
+    let opening = NaiveDate::parse_from_str(&b.opening_date, "%Y-%m-%d")
+        .map_err(|_| ApiError::invalid("opening_date", "must be a date YYYY-MM-DD"))?;
+    let season = state
+        .tx(move |c| {
+            Ok(diesel::insert_into(s::table)
+                .values(&NewSeason {
+                    name,
+                    opening_date: opening,
+                    created_at: now_utc(),
+                })
+                .returning(s::all_columns)
+                .get_result::<Season>(c)?)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/seasons/{}", season.id)))
+        .json(SeasonView::from(season)))
+}
+
+/// Lists seasons, newest first (public).
+#[utoipa::path(tag = "seasons",
+    responses((status = 200, description = "Seasons", body = Vec<SeasonView>)))]
+#[get("/seasons")]
+pub async fn list_seasons(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let rows = state
+        .db(|c| {
+            Ok(s::table
+                .order(s::opening_date.desc())
+                .select(Season::as_select())
+                .load(c)?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(SeasonView::from).collect::<Vec<_>>()))
+}
+
+/// One season (public).
+#[utoipa::path(tag = "seasons", params(("id" = i64, Path, description = "Season id")),
+    responses((status = 200, description = "The season", body = SeasonView),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json")))]
+#[get("/seasons/{id}")]
+pub async fn get_season(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let season = state.db(move |c| load(c, id)).await?;
+    Ok(HttpResponse::Ok().json(SeasonView::from(season)))
+}

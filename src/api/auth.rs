@@ -55,7 +55,7 @@ pub struct Me {
         (status = 422, description = "Invalid body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many failed attempts", body = Problem, content_type = "application/problem+json")))]
 #[post("/auth/login")]
-pub async fn login(
+pub async fn create_token(
     req: HttpRequest,
     state: web::Data<AppState>,
     body: crate::api::Body<LoginRequest>,

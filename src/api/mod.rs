@@ -2,10 +2,12 @@
 //! OpenAPI operation id) and carry their request and response types beside them.
 
 pub mod auth;
+pub mod calendar;
 pub mod competitions;
 pub mod health;
 pub mod players;
 pub mod ratings;
+pub mod rounds;
 pub mod seasons;
 pub mod service_tokens;
 pub mod users;
@@ -19,7 +21,7 @@ pub use players::double_option;
 
 /// Registers every `/api/v1` operation.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(auth::login)
+    cfg.service(auth::create_token)
         .service(auth::get_me)
         .service(users::list_users)
         .service(users::create_user)
@@ -46,7 +48,15 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(competitions::update_competition)
         .service(competitions::create_entrants)
         .service(competitions::list_entrants)
-        .service(competitions::delete_entrant);
+        .service(competitions::delete_entrant)
+        .service(calendar::list_evenings)
+        .service(calendar::update_evening)
+        .service(rounds::create_round)
+        .service(rounds::list_rounds)
+        .service(rounds::get_round)
+        .service(rounds::publish_round)
+        .service(rounds::complete_round);
+    // ---- more services are registered below, one line each ----
 }
 
 /// Pagination query parameters.

@@ -1,7 +1,9 @@
 //! What a request does beyond parsing: load, call the domain, store — in one transaction.
 
+pub mod attendance;
 pub mod competitions;
 pub mod demo;
 pub mod ratings;
+pub mod rounds;
 pub mod secrets;
 pub mod users;

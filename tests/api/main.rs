@@ -3,6 +3,7 @@
 mod helpers;
 
 mod auth;
+mod competitions;
 mod errors;
 mod foundation;
 mod players;

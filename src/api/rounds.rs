@@ -1,0 +1,334 @@
+//! Rounds (evenings) of a competition: create, read, publish, complete (SPEC §2, §13).
+//! Pairings are public only once published.
+
+use crate::api::Body;
+use crate::app::AppState;
+use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
+use crate::db::DbConn;
+use crate::db::models::competition::{Game, NewRound, Round};
+use crate::db::models::players;
+use crate::db::now_utc;
+use crate::db::schema::rounds as r;
+use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::rounds::{self, is_public};
+use actix_web::{HttpResponse, get, post, web};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A player on a board.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlayerRef {
+    /// Player id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+}
+
+/// A game as shown.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct GameView {
+    /// Game id (for results).
+    pub id: i64,
+    /// Board number.
+    pub board: i32,
+    /// Game number within the pairing (two-game rounds: 1 and 2).
+    pub game_no: i32,
+    /// White (or the player with the bye).
+    pub white: Option<PlayerRef>,
+    /// Black (absent for a bye).
+    pub black: Option<PlayerRef>,
+    /// Result code, once entered.
+    pub result: Option<String>,
+    /// How the game ended, if recorded.
+    pub termination: Option<String>,
+    /// Moves played, if recorded.
+    pub move_count: Option<i32>,
+    /// Version (send as `If-Match` when entering a result).
+    pub version: i64,
+}
+
+/// A round as shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundView {
+    /// Round number.
+    pub number: i32,
+    /// Date.
+    pub date: Option<NaiveDate>,
+    /// The calendar evening.
+    pub evening_id: Option<i64>,
+    /// `planned`, `paired`, `published` or `completed`.
+    pub status: String,
+    /// Version.
+    pub version: i64,
+    /// Pairing details (bye draw: seed and candidates; overrides), once paired.
+    #[schema(value_type = Option<Object>)]
+    pub pairing: Option<serde_json::Value>,
+    /// Games (the public sees them only once published).
+    pub games: Vec<GameView>,
+}
+
+/// A new round.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRound {
+    /// Round number (default: the next one).
+    pub number: Option<i32>,
+    /// The calendar evening it is played on.
+    pub evening_id: Option<i64>,
+    /// Date (default: the evening's date).
+    pub date: Option<String>,
+}
+
+fn player_ref(c: &mut DbConn, id: Option<i64>) -> ApiResult<Option<PlayerRef>> {
+    Ok(match id {
+        Some(id) => players::by_id(c, id)?.map(|p| PlayerRef {
+            id: p.id,
+            name: p.name,
+        }),
+        None => None,
+    })
+}
+
+/// A game with player names.
+pub fn game_view(c: &mut DbConn, g: Game) -> ApiResult<GameView> {
+    Ok(GameView {
+        id: g.id,
+        board: g.board,
+        game_no: g.game_no,
+        white: player_ref(c, g.white_id)?,
+        black: player_ref(c, g.black_id)?,
+        result: g.result,
+        termination: g.termination,
+        move_count: g.move_count,
+        version: g.version,
+    })
+}
+
+/// A round with its games when the caller may see them.
+pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<RoundView> {
+    let show = insider || is_public(&round.status);
+    let games = if show {
+        let mut out = Vec::new();
+        for g in rounds::games_of(c, round.id)? {
+            out.push(game_view(c, g)?);
+        }
+        out
+    } else {
+        vec![]
+    };
+    Ok(RoundView {
+        number: round.number,
+        date: round.date,
+        evening_id: round.evening_id,
+        status: round.status,
+        version: round.version,
+        pairing: if show {
+            round
+                .pairing_meta
+                .as_deref()
+                .and_then(|m| serde_json::from_str(m).ok())
+        } else {
+            None
+        },
+        games,
+    })
+}
+
+fn insider(auth: &MaybeAuth) -> bool {
+    auth.0
+        .as_ref()
+        .is_some_and(|p| p.has_any(&[Role::Leader, Role::Arbiter, Role::Admin]))
+}
+
+/// Adds a round (status `planned`).
+#[utoipa::path(tag = "rounds", request_body = CreateRound,
+    params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 201, description = "Created", body = RoundView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Round number taken", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/competitions/{id}/rounds")]
+pub async fn create_round(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<CreateRound>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let date = match &b.date {
+        Some(d) => Some(
+            NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                .map_err(|_| ApiError::invalid("date", "must be a date YYYY-MM-DD"))?,
+        ),
+        None => None,
+    };
+    if b.number.is_some_and(|n| !(1..=99).contains(&n)) {
+        return Err(ApiError::invalid("number", "must be from 1 to 99"));
+    }
+    let view = state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let mut date = date;
+            if let Some(e) = b.evening_id {
+                let ev = crate::api::calendar::load_evening(c, e)
+                    .map_err(|_| ApiError::invalid("evening_id", format!("no evening {e}")))?;
+                if ev.season_id != comp.season_id {
+                    return Err(ApiError::invalid(
+                        "evening_id",
+                        "the evening belongs to another season",
+                    ));
+                }
+                date = date.or(Some(ev.date));
+            }
+            let next: i32 = r::table
+                .filter(r::competition_id.eq(id))
+                .select(diesel::dsl::max(r::number))
+                .first::<Option<i32>>(c)?
+                .unwrap_or(0)
+                + 1;
+            let round = diesel::insert_into(r::table)
+                .values(&NewRound {
+                    competition_id: id,
+                    number: b.number.unwrap_or(next),
+                    evening_id: b.evening_id,
+                    date,
+                    status: "planned".into(),
+                    pairing_meta: None,
+                    version: 1,
+                    updated_at: now_utc(),
+                })
+                .returning(r::all_columns)
+                .get_result::<Round>(c)
+                .map_err(|e| match ApiError::from(e) {
+                    ApiError::Conflict(_) => ApiError::Conflict("that round number exists".into()),
+                    other => other,
+                })?;
+            round_view(c, round, true)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(view))
+}
+
+/// The rounds of a competition (public; games only once published).
+#[utoipa::path(tag = "rounds", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Rounds", body = Vec<RoundView>),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/rounds")]
+pub async fn list_rounds(
+    auth: MaybeAuth,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let ins = insider(&auth);
+    let views = state
+        .db(move |c| {
+            crate::api::competitions::load(c, id)?;
+            let mut out = Vec::new();
+            for round in rounds::list(c, id)? {
+                out.push(round_view(c, round, ins)?);
+            }
+            Ok(out)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(views))
+}
+
+/// One round with its games (public once published; leaders and arbiters always).
+#[utoipa::path(tag = "rounds",
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    responses((status = 200, description = "The round", body = RoundView),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/rounds/{number}")]
+pub async fn get_round(
+    auth: MaybeAuth,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> ApiResult<HttpResponse> {
+    let (id, number) = path.into_inner();
+    let ins = insider(&auth);
+    let (view, etag) = state
+        .db(move |c| {
+            let round = rounds::load(c, id, number)?;
+            let stamp = crate::db::models::competition::stamp(c, &format!("competition:{id}"))?;
+            let etag = format!(
+                "\"round-{}-v{}-s{stamp}-{}\"",
+                round.id,
+                round.version,
+                u8::from(ins)
+            );
+            Ok((round_view(c, round, ins)?, etag))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().insert_header(("ETag", etag)).json(view))
+}
+
+/// Publishes a paired round: its pairings become public.
+#[utoipa::path(tag = "rounds",
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    responses((status = 200, description = "Published", body = RoundView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not paired", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/competitions/{id}/rounds/{number}/publish")]
+pub async fn publish_round(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> ApiResult<HttpResponse> {
+    let (id, number) = path.into_inner();
+    let view = state
+        .tx(move |c| {
+            let round = rounds::load(c, id, number)?;
+            rounds::transition(c, &round, "paired", "published")?;
+            let round = rounds::load(c, id, number)?;
+            round_view(c, round, true)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// Completes a published round once every game has a result.
+#[utoipa::path(tag = "rounds",
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    responses((status = 200, description = "Completed", body = RoundView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not published, or results missing", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["arbiter", "leader", "admin"])))]
+#[post("/competitions/{id}/rounds/{number}/complete")]
+pub async fn complete_round(
+    _a: Auth<Arbiter>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> ApiResult<HttpResponse> {
+    let (id, number) = path.into_inner();
+    let view = state
+        .tx(move |c| {
+            let round = rounds::load(c, id, number)?;
+            let missing: Vec<i32> = rounds::games_of(c, round.id)?
+                .into_iter()
+                .filter(|g| g.result.is_none())
+                .map(|g| g.board)
+                .collect();
+            if !missing.is_empty() && round.status == "published" {
+                return Err(ApiError::Conflict(format!(
+                    "results missing on boards {missing:?}"
+                )));
+            }
+            rounds::transition(c, &round, "published", "completed")?;
+            let round = rounds::load(c, id, number)?;
+            round_view(c, round, true)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}

@@ -1,0 +1,79 @@
+//! Rounds and their games: the status machine `planned → paired → published → completed`
+//! (SPEC §2) with atomic transitions, so two concurrent writers cannot both move a round.
+
+use crate::db::DbConn;
+use crate::db::models::competition::{Game, Round};
+use crate::db::now_utc;
+use crate::db::schema::{games, rounds};
+use crate::error::{ApiError, ApiResult};
+use diesel::prelude::*;
+
+/// Round statuses in order.
+pub const STATUSES: [&str; 4] = ["planned", "paired", "published", "completed"];
+
+/// Loads round `number` of a competition or 404.
+pub fn load(c: &mut DbConn, competition: i64, number: i32) -> ApiResult<Round> {
+    rounds::table
+        .filter(rounds::competition_id.eq(competition))
+        .filter(rounds::number.eq(number))
+        .select(Round::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| {
+            ApiError::NotFound(format!("competition {competition} has no round {number}"))
+        })
+}
+
+/// All rounds of a competition by number.
+pub fn list(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Round>> {
+    Ok(rounds::table
+        .filter(rounds::competition_id.eq(competition))
+        .order(rounds::number)
+        .select(Round::as_select())
+        .load(c)?)
+}
+
+/// The games of a round by board and game number.
+pub fn games_of(c: &mut DbConn, round: i64) -> ApiResult<Vec<Game>> {
+    Ok(games::table
+        .filter(games::round_id.eq(round))
+        .order((games::board, games::game_no))
+        .select(Game::as_select())
+        .load(c)?)
+}
+
+/// Moves a round from `from` to `to` atomically (a conditional update): when another request
+/// moved it first, or it is in another state, the answer is 409 naming the current status.
+pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiResult<()> {
+    let n = diesel::update(
+        rounds::table
+            .filter(rounds::id.eq(round.id))
+            .filter(rounds::status.eq(from)),
+    )
+    .set((
+        rounds::status.eq(to),
+        rounds::version.eq(rounds::version + 1),
+        rounds::updated_at.eq(now_utc()),
+    ))
+    .execute(c)?;
+    if n == 0 {
+        let current: String = rounds::table
+            .find(round.id)
+            .select(rounds::status)
+            .first(c)?;
+        return Err(ApiError::Conflict(format!(
+            "round {} is {current}; it must be {from} to become {to}",
+            round.number
+        )));
+    }
+    crate::db::models::competition::bump_stamp(
+        c,
+        &format!("competition:{}", round.competition_id),
+    )?;
+    Ok(())
+}
+
+/// Whether the public may see a round's games (published or completed).
+pub fn is_public(status: &str) -> bool {
+    status == "published" || status == "completed"
+}

@@ -1,0 +1,158 @@
+//! Seasons, competitions, entrants and the round status machine.
+
+use crate::helpers::*;
+use actix_web::http::{Method, StatusCode};
+use serde_json::json;
+
+#[actix_web::test]
+async fn season_competition_entrants_and_rounds() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post(
+            "/api/v1/seasons",
+            Some(&leader),
+            json!({"name": "2026-2027", "opening_date": "2026-09-04"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let season = r.body["id"].as_i64().unwrap();
+    assert_eq!(
+        app.post(
+            "/api/v1/seasons",
+            Some(&leader),
+            json!({"name": "2026-2027", "opening_date": "2026-09-04"})
+        )
+        .await
+        .status,
+        StatusCode::CONFLICT
+    );
+
+    // invalid settings are named field by field, nothing written
+    let before = app
+        .get(&format!("/api/v1/seasons/{season}/competitions"), None)
+        .await;
+    let r = app
+        .post(&format!("/api/v1/seasons/{season}/competitions"), Some(&leader),
+              json!({"name": "X", "kind": "swiss", "system": "monrad", "tiebreaks": ["NOPE"], "params": [], "half": "winter"}))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let fields: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert!(
+        fields.contains(&"half")
+            && fields.contains(&"system")
+            && fields.contains(&"params")
+            && fields.contains(&"tiebreaks[0]"),
+        "{fields:?}"
+    );
+    assert_eq!(
+        app.get(&format!("/api/v1/seasons/{season}/competitions"), None)
+            .await
+            .body,
+        before.body
+    );
+
+    let r = app
+        .post(&format!("/api/v1/seasons/{season}/competitions"), Some(&leader),
+              json!({"name": "Keizer winter", "kind": "keizer", "half": "winter", "params": {"top_value": 50}}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let comp = r.body["id"].as_i64().unwrap();
+    assert_eq!(r.body["time_control"]["periods"][0]["moves"], 40);
+    assert_eq!(r.body["rules"]["quickplay_finish"], true);
+    let r = app
+        .post(
+            &format!("/api/v1/seasons/{season}/competitions"),
+            Some(&leader),
+            json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss"}),
+        )
+        .await;
+    assert_eq!(r.body["tiebreaks"], json!(["DE", "BH-M1", "SB"]));
+    assert_eq!(
+        r.body["rules"]["quickplay_finish"], false,
+        "SPEC §8: not in the rapid"
+    );
+
+    // entrants are seeded by the KNSB rating on 1 September, unrated below, then by entry
+    let mut ids = vec![];
+    for (name, knsb) in [("Low", "1"), ("High", "2"), ("Unrated", "3"), ("Mid", "4")] {
+        let p = app
+            .post(
+                "/api/v1/players",
+                Some(&leader),
+                json!({"name": name, "knsb_number": knsb}),
+            )
+            .await;
+        ids.push(p.body["id"].as_i64().unwrap());
+    }
+    let list = json!({"source": "KNSB", "list_date": "2026-08-01", "ratings": [
+        {"knsb_number": "1", "value": 1500}, {"knsb_number": "2", "value": 2000}, {"knsb_number": "4", "value": 1700}]});
+    app.req(Method::PUT, "/api/v1/ratings", Some(&admin), Some(list))
+        .await;
+    // a list after 1 September does not count for the seeding
+    let later = json!({"source": "KNSB", "list_date": "2026-10-01", "ratings": [{"knsb_number": "1", "value": 2100}]});
+    app.req(Method::PUT, "/api/v1/ratings", Some(&admin), Some(later))
+        .await;
+    let body = json!({"entrants": ids.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{comp}/entrants"),
+            Some(&leader),
+            body.clone(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let names: Vec<&str> = r
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["High", "Mid", "Low", "Unrated"]);
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{comp}/entrants"),
+            Some(&leader),
+            json!({"entrants": [{"player_id": ids[0]}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+
+    // rounds: planned → publish is a conflict until paired
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{comp}/rounds"),
+            Some(&leader),
+            json!({"date": "2026-09-11"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["number"], 1);
+    assert_eq!(r.body["status"], "planned");
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{comp}/rounds/1/publish"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.body["detail"].as_str().unwrap().contains("planned"));
+    let r = app
+        .get(&format!("/api/v1/competitions/{comp}/rounds"), None)
+        .await;
+    assert_eq!(r.body[0]["status"], "planned");
+    assert_eq!(
+        app.get(&format!("/api/v1/competitions/{comp}/rounds/9"), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}

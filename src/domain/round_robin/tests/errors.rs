@@ -73,7 +73,7 @@ fn lists_and_amounts() {
     v["prize_money"] = serde_json::json!([100, -5]);
     assert_eq!(
         run(v).unwrap_err().to_string(),
-        "prize_money: `-5` is not a non-negative decimal amount"
+        "prize_money: `-5` is not a non-negative amount with at most 4 decimals"
     );
 
     let mut v = base();

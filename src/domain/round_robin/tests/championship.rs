@@ -153,6 +153,10 @@ fn tallies_and_tie_break_values() {
     assert_eq!(key("j"), Some(serde_json::json!([1, 0, 4, 0, 2])));
     assert_eq!(key("k"), Some(serde_json::json!([0, 0, 1, 4, 2])));
     assert_eq!(key("l"), Some(serde_json::json!([0, 0, 1, 4, 2])));
+    // shown only where applied: i was separated by mutual, a by points
+    assert_eq!(key("i"), None);
+    assert_eq!(key("a"), None);
+    assert_eq!(row(&out, "a").tiebreaks.0.len(), 3);
     assert_eq!(row(&out, "l").tiebreaks.get("lots"), Some(&1.into()));
     assert_eq!(row(&out, "k").tiebreaks.get("lots"), Some(&2.into()));
     // the shown values come in list order

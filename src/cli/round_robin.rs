@@ -92,4 +92,95 @@ mod tests {
         assert_eq!(v["cross_table"][2][0], "0");
         assert_eq!(v["cross_table"][1][1], "");
     }
+
+    /// The format's field names and a small draughts field worked by hand.
+    #[test]
+    fn scenario_format_end_to_end() {
+        let out = calc(
+            r#"{
+  "discipline": "draughts",
+  "players": [{"id": "a", "name": "A"}, {"id": "b"}, {"id": "c"}, {"id": "g"}],
+  "games": [
+    {"round": 1, "white": "a", "black": "g", "result": "1+-1-"},
+    {"round": 1, "white": "b", "black": "c", "result": "2-0"},
+    {"round": 2, "white": "g", "black": "c", "result": "1-1"},
+    {"round": 2, "white": "a", "black": "b", "result": "1-1", "termination": "agreed", "moves": 22},
+    {"round": 3, "white": "b", "black": "g", "result": "-/+"},
+    {"round": 3, "white": "c", "black": "a"}
+  ],
+  "tiebreaks": ["wins", "plusremise_balance", "plusremises", "mutual", "ranking_order", "lots"],
+  "lots_seed": 2007,
+  "points_tables": [{"name": "grandmaster", "by_place": [3, 2, 1]}],
+  "excluded_from_points": ["g"],
+  "prize_money": [1500, 1000, 750],
+  "rights": [
+    {"name": "champion", "kind": "title", "places": 1},
+    {"name": "world_championship", "kind": "qualification", "slots": 2, "prequalified": ["b"]},
+    {"name": "next_final", "kind": "cut", "places": 2, "others": "semi_final"}
+  ]
+}"#,
+        )
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let rows = v["standings"].as_array().unwrap();
+        let keys: Vec<&String> = rows[0].as_object().unwrap().keys().collect();
+        let mut expected = vec![
+            "place",
+            "shared_with",
+            "id",
+            "points",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "plusremises",
+            "minremises",
+            "tiebreaks",
+            "decided_by",
+            "points_tables",
+            "prize_money",
+            "rights",
+        ];
+        expected.sort();
+        assert_eq!(keys, expected);
+        // a-b agreed after 22 moves → 0-0; c-a unplayed.
+        // a: 1+ (1) + 0 = 1; b: 0 + 2 + forfeit loss 0 = 2; c: 0 + 1 = 1; g: 1- + 1 + 2 = 4
+        let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+        // a and c: 1 point, 0 wins, balance +1 against 0
+        assert_eq!(ids, ["g", "b", "a", "c"]);
+        assert_eq!(rows[2]["decided_by"], "plusremise_balance");
+        assert_eq!(rows[3]["decided_by"], serde_json::Value::Null);
+        assert_eq!(rows[0]["wins"], 1); // the forfeit win
+        assert_eq!(rows[1]["losses"], 2); // 0-0 and the forfeit
+        // grandmaster without g: b 1st → 3; a, c share places 2-3 → (2 + 1) / 2
+        let gm: Vec<&str> = rows
+            .iter()
+            .map(|r| r["points_tables"]["grandmaster"].as_str().unwrap())
+            .collect();
+        assert_eq!(gm, ["0", "3", "1.5", "1.5"]);
+        // money counts g: 1500, 1000, then a and c share place 3-4: 750 / 2
+        let money: Vec<&str> = rows
+            .iter()
+            .map(|r| r["prize_money"].as_str().unwrap())
+            .collect();
+        assert_eq!(money, ["1500", "1000", "375", "375"]);
+        assert_eq!(
+            rows[0]["rights"],
+            serde_json::json!(["champion", "world_championship", "next_final"])
+        );
+        assert_eq!(rows[1]["rights"], serde_json::json!(["next_final"]));
+        assert_eq!(
+            rows[2]["rights"],
+            serde_json::json!(["world_championship", "semi_final"])
+        );
+        assert_eq!(
+            v["cross_table"],
+            serde_json::json!([
+                ["", "0", "", "1+"],
+                ["0", "", "2", "-"],
+                ["", "0", "", "1"],
+                ["1-", "+", "1", ""]
+            ])
+        );
+    }
 }

@@ -116,8 +116,8 @@ pub enum Error {
         /// The id.
         id: String,
     },
-    /// An amount that is not a plain non-negative decimal.
-    #[error("{field}: `{value}` is not a non-negative decimal amount")]
+    /// An amount that is negative or has more than 4 decimals.
+    #[error("{field}: `{value}` is not a non-negative amount with at most 4 decimals")]
     BadAmount {
         /// The field.
         field: String,
@@ -162,7 +162,7 @@ fn check_ids(m: &Model, field: &str, list: &[String]) -> Result<Vec<usize>, Erro
         .collect()
 }
 
-/// Lot numbers from the scenario: the seed shuffles all ids sorted alphabetically with
+/// Lot numbers from the scenario: the seed shuffles all ids sorted (byte order) with
 /// ChaCha8 (so the drawing does not depend on the order of the input); a hand drawing numbers
 /// the listed players in order.
 fn draw_lots(m: &Model, s: &Scenario) -> Result<Option<standings::Lots>, Error> {

@@ -174,7 +174,9 @@ impl GameResult {
 pub enum Termination {
     /// The players agreed the result (draw, plusremise).
     Agreed,
-    /// Any other ending (moves on the board, claim, time, resignation, adjudication).
+    /// Any other ending (moves on the board, claim, time, resignation, adjudication); any
+    /// other word in the JSON reads as this.
+    #[serde(other)]
     Other,
 }
 
@@ -321,6 +323,14 @@ mod tests {
         assert_eq!(w.notation(Discipline::Chess), "½");
         let (w, b) = GameResult::BothLost.outcomes();
         assert_eq!((w.units(), b.units()), (0, 0));
+    }
+
+    #[test]
+    fn any_other_termination_reads_as_other() {
+        let t: Termination = serde_json::from_str("\"resignation\"").unwrap();
+        assert_eq!(t, Termination::Other);
+        let t: Termination = serde_json::from_str("\"agreed\"").unwrap();
+        assert_eq!(t, Termination::Agreed);
     }
 
     #[test]

@@ -6,30 +6,22 @@
 //! equally the amounts of those places (places beyond the table are worth 0).
 
 use super::Error;
+use crate::domain::fixed::{Fixed, SCALE};
 use num_rational::Ratio;
 
 /// An exact amount.
 pub(crate) type Amount = Ratio<i128>;
 
-/// Reads a JSON number as an exact non-negative amount (`1500`, `12.5`).
+/// Reads a JSON number as an exact non-negative amount (`1500`, `12.5`; at most 4 decimals,
+/// as every [`Fixed`] number of the project).
 pub(crate) fn parse_amount(field: &str, n: &serde_json::Number) -> Result<Amount, Error> {
-    let bad = || Error::BadAmount {
-        field: field.to_string(),
-        value: n.to_string(),
-    };
-    let s = n.to_string();
-    let (int_part, frac_part) = s.split_once('.').unwrap_or((&s, ""));
-    if int_part.is_empty()
-        || int_part.len() + frac_part.len() > 30
-        || !int_part.bytes().all(|c| c.is_ascii_digit())
-        || !frac_part.bytes().all(|c| c.is_ascii_digit())
-    {
-        return Err(bad());
+    match Fixed::from_json_number(n) {
+        Ok(f) if f.units() >= 0 => Ok(Ratio::new(i128::from(f.units()), i128::from(SCALE))),
+        _ => Err(Error::BadAmount {
+            field: field.to_string(),
+            value: n.to_string(),
+        }),
     }
-    let digits = format!("{int_part}{frac_part}");
-    let numer: i128 = digits.parse().map_err(|_| bad())?;
-    let denom = 10i128.checked_pow(frac_part.len() as u32).ok_or_else(bad)?;
-    Ok(Ratio::new(numer, denom))
 }
 
 /// Writes an exact amount: an integer, a terminating decimal (`"1.5"`), or a reduced fraction
@@ -123,6 +115,8 @@ mod tests {
         let n: serde_json::Number = serde_json::from_str("1500").unwrap();
         assert_eq!(parse_amount("x", &n).unwrap(), Ratio::from_integer(1500));
         let n: serde_json::Number = serde_json::from_str("-1").unwrap();
+        assert!(parse_amount("x", &n).is_err());
+        let n: serde_json::Number = serde_json::from_str("0.00001").unwrap();
         assert!(parse_amount("x", &n).is_err());
     }
 

@@ -75,7 +75,9 @@ pub(crate) fn rank(
     };
     let sb: Vec<i64> = (0..n).map(|i| m.sonneborn_berger(i)).collect();
 
-    // values shown for every player; those depending on the tied part are added when applied
+    // values shown for every player; `mutual`, `direct_encounter`, `ranking_order` and `lots`
+    // only for the players whose part was still tied when they were applied (as in the format's
+    // example)
     let mut shown: Vec<HashMap<Tiebreak, serde_json::Value>> = vec![HashMap::new(); n];
     for (i, map) in shown.iter_mut().enumerate() {
         let t = &m.tally[i];
@@ -87,13 +89,10 @@ pub(crate) fn rank(
                 }
                 Tiebreak::Plusremises => serde_json::Value::from(t.plus),
                 Tiebreak::SonnebornBerger => units_number(sb[i], upp * upp).into(),
-                Tiebreak::RankingOrder => serde_json::Value::Array(
-                    ro_keys[i]
-                        .iter()
-                        .map(|&u| units_number(u, upp).into())
-                        .collect(),
-                ),
-                Tiebreak::Mutual | Tiebreak::DirectEncounter | Tiebreak::Lots => continue,
+                Tiebreak::RankingOrder
+                | Tiebreak::Mutual
+                | Tiebreak::DirectEncounter
+                | Tiebreak::Lots => continue,
             };
             map.insert(tb, v);
         }
@@ -141,7 +140,14 @@ pub(crate) fn rank(
                     }
                     Tiebreak::Plusremises => vec![i64::from(m.tally[p].plus)],
                     Tiebreak::SonnebornBerger => vec![sb[p]],
-                    Tiebreak::RankingOrder => ro_keys[p].clone(),
+                    Tiebreak::RankingOrder => {
+                        let shown_key = ro_keys[p]
+                            .iter()
+                            .map(|&u| units_number(u, upp).into())
+                            .collect();
+                        shown[p].insert(tb, serde_json::Value::Array(shown_key));
+                        ro_keys[p].clone()
+                    }
                     Tiebreak::Mutual | Tiebreak::DirectEncounter => {
                         let s: i64 = part.members.iter().map(|&q| m.vs[p][q]).sum();
                         shown[p].insert(tb, units_number(s, upp).into());

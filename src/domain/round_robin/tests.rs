@@ -1,6 +1,7 @@
 //! Worked examples and property tests of the round-robin engine.
 
 mod championship;
+mod errors;
 mod properties;
 
 use super::*;

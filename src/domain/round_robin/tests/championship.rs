@@ -153,6 +153,10 @@ fn tallies_and_tie_break_values() {
     assert_eq!(key("j"), Some(serde_json::json!([1, 0, 4, 0, 2])));
     assert_eq!(key("k"), Some(serde_json::json!([0, 0, 1, 4, 2])));
     assert_eq!(key("l"), Some(serde_json::json!([0, 0, 1, 4, 2])));
+    // shown only where applied: i was separated by mutual, a by points
+    assert_eq!(key("i"), None);
+    assert_eq!(key("a"), None);
+    assert_eq!(row(&out, "a").tiebreaks.0.len(), 3);
     assert_eq!(row(&out, "l").tiebreaks.get("lots"), Some(&1.into()));
     assert_eq!(row(&out, "k").tiebreaks.get("lots"), Some(&2.into()));
     // the shown values come in list order
@@ -366,4 +370,49 @@ fn chess_sonneborn_berger_and_direct_encounter() {
     assert_eq!(out.cross_table[1][3], "+");
     assert_eq!(out.cross_table[3][1], "-");
     assert_eq!(out.cross_table[0][1], "½");
+}
+
+#[test]
+fn mutual_counts_only_the_part_still_tied_at_that_step() {
+    // all five on 4 points: p 2+2; q 0+1+1+2; r 0+1+2+1; s 2+1+0+1; t 2+0+1+1.
+    // wins: p 2, the others 1 → p first by wins.
+    // mutual among {q r s t}: q 1+1+2 = 4, r 1+2+1 = 4, s 1+0+1 = 2, t 0+1+1 = 2.
+    // (Among all five each would have 4 — p's games must not count.)
+    // ranking order: one points group, key = total points = 4 for all → q, r and s, t stay tied.
+    let mut s = draughts_from_grid(
+        &["p", "q", "r", "s", "t"],
+        "P: Q W, R W, S L, T L
+         Q: P L, R D, S D, T W
+         R: P L, Q D, S W, T D
+         S: P W, Q D, R L, T D
+         T: P W, Q L, R D, S D",
+    );
+    s.tiebreaks = Some(vec![
+        Tiebreak::Wins,
+        Tiebreak::PlusremiseBalance,
+        Tiebreak::Plusremises,
+        Tiebreak::Mutual,
+        Tiebreak::RankingOrder,
+    ]);
+    let out = compute(&s).unwrap();
+    let got: Vec<(&str, u32, Option<&str>)> = out
+        .standings
+        .iter()
+        .map(|r| (r.id.as_str(), r.place, r.decided_by.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("p", 1, Some("wins")),
+            ("q", 2, None),
+            ("r", 2, Some("mutual")),
+            ("s", 4, None),
+            ("t", 4, None),
+        ]
+    );
+    assert_eq!(out.standings[1].shared_with, ["r"]);
+    assert_eq!(out.standings[3].shared_with, ["t"]);
+    assert_eq!(out.standings[1].tiebreaks.get("mutual"), Some(&4.into()));
+    assert_eq!(out.standings[3].tiebreaks.get("mutual"), Some(&2.into()));
+    assert_eq!(out.standings[0].tiebreaks.get("mutual"), None);
 }

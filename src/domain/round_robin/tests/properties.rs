@@ -144,6 +144,31 @@ proptest! {
     }
 
     #[test]
+    fn places_ties_and_decided_by_agree((n, picks, _p, lots) in championship()) {
+        let out = compute(&random(n, &picks, lots)).unwrap();
+        let rows = &out.standings;
+        for (k, r) in rows.iter().enumerate() {
+            match rows.get(k + 1) {
+                // tied with the next row: same place, listed in each other's shared_with,
+                // no decided_by; otherwise the next row's place is its position
+                Some(next) if next.place == r.place => {
+                    prop_assert!(r.shared_with.contains(&next.id));
+                    prop_assert!(r.decided_by.is_none());
+                    prop_assert!(!lots);
+                }
+                Some(next) => {
+                    prop_assert_eq!(next.place as usize, k + 2);
+                    prop_assert!(!r.shared_with.contains(&next.id));
+                    prop_assert!(r.decided_by.is_some());
+                    prop_assert_eq!(r.decided_by.as_deref() == Some("points"), r.points != next.points);
+                }
+                None => prop_assert!(r.decided_by.is_none()),
+            }
+        }
+        prop_assert_eq!(rows[0].place, 1);
+    }
+
+    #[test]
     fn hand_drawn_lots_follow_the_ids((n, picks, perm, _l) in championship()) {
         // a drawing by hand in a random order, then every id renamed: same order, renamed
         let mut s = random(n, &picks, true);

@@ -110,11 +110,14 @@ async fn not_found_or_405(req: HttpRequest, state: web::Data<AppState>) -> ApiRe
     let path = req.path();
     for (template, methods) in &state.routes {
         if template_matches(template, path) {
-            return Err(ApiError::MethodNotAllowed(format!(
-                "{} is not allowed on {template}; allowed: {}",
-                req.method(),
-                methods.join(", ")
-            )));
+            return Err(ApiError::MethodNotAllowed {
+                detail: format!(
+                    "{} is not allowed on {template}; allowed: {}",
+                    req.method(),
+                    methods.join(", ")
+                ),
+                allow: methods.join(", "),
+            });
         }
     }
     Err(ApiError::NotFound(format!("no route for {path}")))

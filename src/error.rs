@@ -61,8 +61,13 @@ pub enum ApiError {
     #[error("{0}")]
     NotFound(String),
     /// 405: the route exists, the method does not.
-    #[error("{0}")]
-    MethodNotAllowed(String),
+    #[error("{detail}")]
+    MethodNotAllowed {
+        /// Summary.
+        detail: String,
+        /// The methods the route allows (the `Allow` header).
+        allow: String,
+    },
     /// 409: state conflict.
     #[error("{0}")]
     Conflict(String),
@@ -129,7 +134,7 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -161,6 +166,9 @@ impl ResponseError for ApiError {
         };
         let mut resp = HttpResponse::build(status);
         resp.content_type("application/problem+json");
+        if let ApiError::MethodNotAllowed { allow, .. } = self {
+            resp.insert_header(("Allow", allow.clone()));
+        }
         if let ApiError::TooManyRequests { retry_after, .. } = self {
             resp.insert_header(("Retry-After", retry_after.to_string()));
         }

@@ -44,10 +44,55 @@ impl Modify for Security {
     }
 }
 
-/// Final touches on the generated document (version from the crate).
+/// Final touches on the generated document: the version from the crate, and the error
+/// answers every operation can give documented once here (400 malformed request, 404 for a
+/// path that names nothing, 413/415/422 for bodies, 503 database unavailable), so that each
+/// handler lists only its own rule-specific errors.
 pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     spec.info.version = env!("CARGO_PKG_VERSION").to_string();
-    spec
+    let Ok(mut v) = serde_json::to_value(&spec) else {
+        return spec;
+    };
+    let problem = |d: &str| {
+        serde_json::json!({"description": d, "content": {"application/problem+json":
+            {"schema": {"$ref": "#/components/schemas/Problem"}}}})
+    };
+    if let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        for (path, item) in paths.iter_mut() {
+            let Some(item) = item.as_object_mut() else {
+                continue;
+            };
+            for (method, op) in item.iter_mut() {
+                if !["get", "post", "put", "patch", "delete"].contains(&method.as_str()) {
+                    continue;
+                }
+                let has_body = op.get("requestBody").is_some();
+                let has_params = op.get("parameters").is_some();
+                let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut())
+                else {
+                    continue;
+                };
+                let mut add = |code: &str, d: &str| {
+                    responses
+                        .entry(code.to_string())
+                        .or_insert_with(|| problem(d));
+                };
+                add("400", "Malformed request (JSON syntax, query string)");
+                if path.contains('{') {
+                    add("404", "Not found");
+                }
+                if has_body {
+                    add("413", "Body too large");
+                    add("415", "Unsupported content type");
+                }
+                if has_body || has_params {
+                    add("422", "Invalid input");
+                }
+                add("503", "Database unavailable");
+            }
+        }
+    }
+    serde_json::from_value(v).unwrap_or(spec)
 }
 
 /// The document as pretty JSON with a trailing newline (the committed form).

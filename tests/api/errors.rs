@@ -34,6 +34,7 @@ async fn wrong_method_is_405() {
     let r = app.req(Method::DELETE, "/api/v1/players", None, None).await;
     assert_problem(&r, StatusCode::METHOD_NOT_ALLOWED);
     assert!(r.body["detail"].as_str().unwrap().contains("GET"));
+    assert_eq!(r.header("allow").as_deref(), Some("GET, POST"));
 }
 
 #[actix_web::test]

@@ -52,7 +52,13 @@ impl AppState {
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
         use diesel::Connection;
-        self.db(move |conn| conn.transaction(f)).await
+        self.db(move |conn| {
+            conn.transaction(|c| {
+                crate::db::take_write_lock(c)?;
+                f(c)
+            })
+        })
+        .await
     }
 }
 

@@ -188,6 +188,18 @@ macro_rules! per_backend {
     };
 }
 
+/// On SQLite, makes the current transaction a write transaction at once (like `BEGIN
+/// IMMEDIATE`): a deferred transaction that reads first and writes later fails with "database
+/// is locked" when another writer committed in between, without waiting; taking the write lock
+/// first makes concurrent writers queue on the busy timeout instead. A no-op on Postgres.
+pub fn take_write_lock(conn: &mut DbConn) -> QueryResult<()> {
+    if let DbConn::Sqlite(c) = conn {
+        diesel::sql_query("UPDATE cache_stamps SET stamp = stamp WHERE scope = '#write-lock'")
+            .execute(c)?;
+    }
+    Ok(())
+}
+
 /// Current UTC time truncated to microseconds (Postgres `TIMESTAMP` precision).
 pub fn now_utc() -> chrono::NaiveDateTime {
     use chrono::{SubsecRound, Utc};

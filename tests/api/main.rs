@@ -4,6 +4,7 @@ mod helpers;
 
 mod auth;
 mod competitions;
+mod concurrency;
 mod errors;
 mod foundation;
 mod players;

@@ -1,6 +1,6 @@
 //! `clubcomp calc keizer-pairing [FILE]`: the Keizer pairing of one evening (SPEC §6), the
-//! validation of a hand-made pairing, and the proposed season calendar (SPEC §5), as JSON in
-//! and JSON out. The format is documented in `docs/decisions/keizer-pairing.md`.
+//! validation of a hand-made pairing, the proposed season calendar (SPEC §5) and the
+//! attendance of one evening (SPEC §4), as JSON in and JSON out. The format is documented in `docs/decisions/keizer-pairing.md`.
 //!
 //! Exit codes: 0 success (pairing made, hand pairing valid, calendar made); 1 a rule answer
 //! (no pairing possible, violations found, calendar impossible), still with JSON on standard
@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
+use crate::domain::attendance::{AttendanceInput, attendance};
 use crate::domain::calendar::{CalendarInput, propose_calendar};
 use crate::domain::keizer::pairing::{HandPairing, PairingInput, pair_evening, validate_pairing};
 
@@ -30,7 +31,7 @@ enum InputError {
     Json(#[from] serde_json::Error),
     #[error("input must be a JSON object")]
     NotAnObject,
-    #[error("unknown mode {0:?} (expected \"pair\", \"validate\" or \"calendar\")")]
+    #[error("unknown mode {0:?} (expected \"pair\", \"validate\", \"calendar\" or \"attendance\")")]
     Mode(String),
     #[error("\"pairing\" (the hand-made pairing) is required in validate mode")]
     MissingPairing,
@@ -82,6 +83,16 @@ fn answer_inner(text: &str) -> Result<(Value, bool), InputError> {
             let input: CalendarInput = serde_json::from_value(v)?;
             Ok(match propose_calendar(&input) {
                 Ok(evenings) => (json!({ "ok": true, "evenings": evenings }), true),
+                Err(e) => (
+                    json!({ "ok": false, "error": e, "message": e.to_string() }),
+                    false,
+                ),
+            })
+        }
+        "attendance" => {
+            let input: AttendanceInput = serde_json::from_value(v)?;
+            Ok(match attendance(&input) {
+                Ok(a) => (json!({ "ok": true, "attendance": a }), true),
                 Err(e) => (
                     json!({ "ok": false, "error": e, "message": e.to_string() }),
                     false,
@@ -156,6 +167,23 @@ mod tests {
         assert_eq!(out["violations"][0]["violation"], "constraint");
         assert_eq!(out["violations"][0]["rule"], "half_limit");
         assert_eq!(out["violations"][1]["rule"], "too_soon");
+    }
+
+    #[test]
+    fn attendance_mode() {
+        // Friday 30 Oct 2026: deadline Thu 29 Oct 18:00 CET = 17:00 UTC; sign-off at 17:30 UTC
+        // is late → unexcused.
+        let (out, ok) = answer(
+            r#"{"mode": "attendance", "date": "2026-10-30", "start_time": "20:15:00",
+                "kind": "keizer", "players": [{"id": "a", "membership": "fixed"}],
+                "changes": [{"player": "a", "at": "2026-10-29T17:30:00Z", "action": "sign_off",
+                             "recorded_by": "member", "channel": "account",
+                             "evenings": ["2026-10-30"]}]}"#,
+        )
+        .unwrap();
+        assert!(ok);
+        assert_eq!(out["attendance"]["deadline"], "2026-10-29T17:00:00Z");
+        assert_eq!(out["attendance"]["players"][0]["status"], "unexcused");
     }
 
     #[test]

@@ -11,8 +11,10 @@
 //! 1. Cost. Solve a minimum-cost perfect matching with the weighted blossom algorithm
 //!    ([`super::blossom`]) on the pairs at most `d` places apart. If the optimum found costs
 //!    less than `(d + 1)²`, no optimal matching of the full graph can use a longer pair (one
-//!    such pair alone would cost more), so it is the optimum of the full graph; otherwise `d`
-//!    is doubled, up to the complete graph.
+//!    such pair alone would cost more), so it is the optimum of the full graph. Otherwise its
+//!    cost `c` bounds the optimum, so no optimal pair is longer than `√c`: one more run with
+//!    `d = ⌊√c⌋` is exact. (Without a perfect matching `d` is doubled, up to the complete
+//!    graph.)
 //! 2. Tie-break. Walk the positions from the top; for the first unfixed position `i`, try
 //!    partners `j` in increasing order below its current partner; `j` is taken when the rest
 //!    can still be completed at the optimal total cost (checked by another blossom run on the
@@ -89,8 +91,11 @@ pub(crate) fn min_cost_lex(allowed: &[Vec<bool>]) -> Option<Optimum> {
     let (pairs, total) = loop {
         match solve(&all, d, allowed) {
             Some((p, c)) if c < sq(d + 1) || d == full => break (p, c),
+            // A perfect matching of cost c exists, so no optimal pair is longer than √c:
+            // the next run is exact (and c ≥ (d + 1)² makes it a larger d).
+            Some((_, c)) => d = (c.isqrt() as usize).min(full),
             None if d == full => return None,
-            _ => d = (2 * d).min(full),
+            None => d = (2 * d).min(full),
         }
     };
     let mut mate = vec![0; n];
@@ -113,8 +118,11 @@ pub(crate) fn min_cost_lex(allowed: &[Vec<bool>]) -> Option<Optimum> {
                 continue;
             }
             let rest: Vec<usize> = (0..n).filter(|&v| !fixed[v] && v != j).collect();
-            if let Some((sub, c)) = solve(&rest, d, allowed)
-                && c + sq(j - i) == remaining
+            // the rest must cost exactly `budget`, so none of its pairs is longer than √budget
+            let budget = remaining - sq(j - i);
+            let reach = (budget.isqrt() as usize).min(d);
+            if let Some((sub, c)) = solve(&rest, reach, allowed)
+                && c == budget
             {
                 mate[i] = j;
                 mate[j] = i;

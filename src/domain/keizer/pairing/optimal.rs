@@ -264,6 +264,42 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Medium fields: the sparse search with its cost certificate finds the same optimum
+        /// as one blossom run on the complete allowed graph, and the result is a perfect
+        /// matching over allowed pairs.
+        #[test]
+        fn sparse_equals_dense_on_medium_fields(
+            half in 10usize..40,
+            near in proptest::collection::vec((0usize..80, 1usize..6), 0..120),
+            far in proptest::collection::vec((0usize..80, 0usize..80), 0..60),
+        ) {
+            let n = 2 * half;
+            let mut forb: Vec<(usize, usize)> = near.into_iter()
+                .map(|(a, k)| (a % n, (a % n + k) % n)).collect();
+            forb.extend(far.into_iter().map(|(a, b)| (a % n, b % n)));
+            forb.retain(|(a, b)| a != b);
+            let g = graph(n, &forb);
+            let all: Vec<usize> = (0..n).collect();
+            let dense = solve(&all, n - 1, &g);
+            let got = min_cost_lex(&g);
+            prop_assert_eq!(got.is_some(), dense.is_some());
+            if let (Some(o), Some((_, c))) = (got, dense) {
+                prop_assert_eq!(o.cost, c);
+                let mut cost = 0;
+                for (i, &m) in o.mate.iter().enumerate() {
+                    prop_assert_eq!(o.mate[m], i);
+                    prop_assert!(g[i][m]);
+                    if i < m {
+                        cost += sq(m - i);
+                    }
+                }
+                prop_assert_eq!(cost, c);
+            }
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
         #[test]
         fn equals_exhaustive_search(

@@ -163,11 +163,7 @@ pub enum PairingError {
         player: PlayerId,
     },
     /// No pairing satisfies the constraints.
-    #[error(
-        "no pairing satisfies the constraints: at least {short} player(s) cannot be paired; \
-         cannot be paired: {unpaired:?}; players without any allowed opponent: {isolated:?}; \
-         groups {groups:?} can only be completed with a player from {barrier:?}"
-    )]
+    #[error("{}", describe_no_pairing(*short, unpaired, isolated, groups, barrier))]
     NoPairing {
         /// How many players stay unpaired at best (beyond the one bye on an odd evening).
         short: usize,
@@ -181,6 +177,39 @@ pub enum PairingError {
         /// The players every group must draw on (a Tutte–Berge barrier; may be empty).
         barrier: Vec<PlayerId>,
     },
+}
+
+/// The leader-facing text of [`PairingError::NoPairing`].
+fn describe_no_pairing(
+    short: usize,
+    unpaired: &[PlayerId],
+    isolated: &[PlayerId],
+    groups: &[Vec<PlayerId>],
+    barrier: &[PlayerId],
+) -> String {
+    let mut s = format!(
+        "no pairing satisfies the constraints: at least {short} player(s) stay unpaired \
+         (in a best partial pairing: {})",
+        unpaired.join(", ")
+    );
+    if !isolated.is_empty() {
+        s += &format!("; may meet nobody present: {}", isolated.join(", "));
+    }
+    let big: Vec<String> = groups
+        .iter()
+        .filter(|g| !(g.len() == 1 && isolated.contains(&g[0])))
+        .map(|g| format!("{{{}}}", g.join(", ")))
+        .collect();
+    if !big.is_empty() && !barrier.is_empty() {
+        s += &format!(
+            "; the groups {} can each be completed only with one of {} ({} for {} groups)",
+            big.join(", "),
+            barrier.join(", "),
+            barrier.len(),
+            groups.len()
+        );
+    }
+    s
 }
 
 /// The present players in pairing order (SPEC §6): the ranking order, with first-time

@@ -103,3 +103,54 @@ proptest! {
         }
     }
 }
+
+/// Maximum (cardinality, weight) by dynamic programming over subsets, for up to 16 vertices:
+/// `best[mask]` is the best matching of the vertices in `mask`, taking the lowest vertex
+/// either unmatched or matched to a neighbour in `mask`.
+fn subset_dp(n: usize, edges: &[Edge]) -> (usize, i64) {
+    let mut w = vec![vec![None; n]; n];
+    for &(i, j, wt) in edges {
+        let cur: Option<i64> = w[i][j];
+        if cur.is_none_or(|c| wt > c) {
+            w[i][j] = Some(wt);
+            w[j][i] = Some(wt);
+        }
+    }
+    let mut best = vec![(0usize, 0i64); 1 << n];
+    for mask in 1usize..(1 << n) {
+        let v = mask.trailing_zeros() as usize;
+        let rest = mask & !(1 << v);
+        let mut b = best[rest];
+        for u in 0..n {
+            if rest & (1 << u) != 0
+                && let Some(wt) = w[v][u]
+            {
+                let (c, x) = best[rest & !(1 << u)];
+                b = b.max((c + 1, x + wt));
+            }
+        }
+        best[mask] = b;
+    }
+    best[(1 << n) - 1]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Up to 16 vertices with many edges (nested blossoms occur): maximum cardinality, then
+    /// maximum weight, equal to the subset dynamic programme.
+    #[test]
+    fn equals_subset_dp_on_16_vertices(
+        n in 10usize..=16,
+        raw in proptest::collection::vec((0usize..16, 0usize..16, 1i64..40), 10..70),
+    ) {
+        let mut edges: Vec<Edge> = Vec::new();
+        for (a, b, w) in raw {
+            let (a, b) = (a % n, b % n);
+            if a != b && !edges.iter().any(|e| (e.0 == a && e.1 == b) || (e.0 == b && e.1 == a)) {
+                edges.push((a, b, w));
+            }
+        }
+        let got = score(&max_weight_matching(n, &edges, true), &edges);
+        prop_assert_eq!(got, subset_dp(n, &edges));
+    }
+}

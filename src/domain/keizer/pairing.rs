@@ -363,7 +363,8 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
             return Err(no_pairing(input, &order, &adj, &dec));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(input.bye_seed);
-        let index = rng.random_range(0..cands.len());
+        // drawn as a u32 so the draw is the same on every platform (documented for audits)
+        let index = rng.random_range(0..cands.len() as u32) as usize;
         let chosen = cands[index];
         let ids = |v: &Vec<usize>| -> Vec<PlayerId> {
             v.iter()

@@ -343,7 +343,8 @@ pub(crate) fn bye_candidates(
 ///
 /// Steps: pairing order ([`pairing_order`]); on an odd count a random bye among the eligible
 /// ([`ByeDraw`]); the minimum-cost perfect matching under the constraints with the
-/// lexicographic tie-break; colours ([`high_gets_white`]); boards from the top pair down, the bye last.
+/// lexicographic tie-break; colours ([`high_gets_white`]); boards from the top pair down,
+/// the bye last.
 pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
     check_unique(&input.ranking)?;
     let history = history_of(input);
@@ -390,13 +391,11 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
         }
     }
     let Some(opt) = optimal::min_cost_lex(&allowed) else {
-        // Cannot happen after the cardinality check; report it the same way.
-        return Err(no_pairing(
-            input,
-            &order,
-            &allowed_graph(input, &history, &order),
-            &dec,
-        ));
+        // Cannot happen after the cardinality check; report it the same way, on the
+        // players actually to be paired (the bye taken out).
+        let adj = allowed_graph(input, &history, &order);
+        let dec = cardinality::decompose(&adj);
+        return Err(no_pairing(input, &order, &adj, &dec));
     };
     let mut boards = Vec::with_capacity(n / 2);
     for i in 0..n {

@@ -257,3 +257,47 @@ proptest! {
         simulate(seed)?;
     }
 }
+
+#[test]
+fn standings_count_every_game() {
+    use crate::domain::fixed::Fixed;
+    use crate::domain::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
+    // R1: 1-2 2-0, 3-4 1-1 (two draws). R2: 1-3: game 1 drawn, game 2 won by 3 (White);
+    // 4-2: 4 wins game 1, game 2 drawn.
+    // Points: 1: 2 + ½ = 2½; 2: 0 + ½ = ½; 3: 1 + 1½ = 2½; 4: 1 + 1½ = 2½.
+    let state = State {
+        players: players(4),
+        rounds: vec![
+            RoundRecord {
+                matches: vec![m(1, 2, WhiteWins, BlackWins), m(3, 4, Draw, Draw)],
+                byes: vec![],
+            },
+            RoundRecord {
+                matches: vec![m(1, 3, Draw, WhiteWins), m(4, 2, WhiteWins, Draw)],
+                byes: vec![],
+            },
+        ],
+        absent: vec![],
+    };
+    let input = state.tiebreak_input().expect("input");
+    let list = parse_tiebreaks("PTS,DE,BH,SB").expect("list");
+    let s = compute_tiebreaks(&input, &list).expect("standings");
+    // DE among 1, 3, 4 (1 and 4 never met): per-opponent averages over the two games:
+    // 1: ¼ vs 3 (max 1¼); 3: ¾ vs 1 + ½ vs 4 = 1¼ (met both); 4: ½ vs 3 (max 1½).
+    // 3's 1¼ is not more than 4's possible 1½: nobody is separated, DE 0.
+    // Buchholz per game: 1: ½ + ½ (2) + 2½ + 2½ (3) = 6; 3: 2½·2 (4) + 2½·2 (1) = 10;
+    // 4: 2½·2 (3) + ½·2 (2) = 6.
+    // SB per game: 1: ½·1 + ½·1 + 2½·½ + 2½·0 = 2¼; 4: 2½·½·2 + ½·1 + ½·½ = 3¼;
+    // 3: 2½·½·2 + 2½·½ + 2½·1 = 6¼; 2: 2½·0·2 + 2½·0 + 2½·½ = 1¼ (BH 2½·4 = 10).
+    let v = |x: &str| Value(Fixed::parse_decimal(x).expect("decimal"));
+    let got: Vec<(u32, Vec<Value>)> = s.rows.iter().map(|r| (r.id, r.values.clone())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (3, ["2.5", "0", "10", "6.25"].map(v).to_vec()),
+            (4, ["2.5", "0", "6", "3.25"].map(v).to_vec()),
+            (1, ["2.5", "0", "6", "2.25"].map(v).to_vec()),
+            (2, ["0.5", "0", "10", "1.25"].map(v).to_vec()),
+        ]
+    );
+}

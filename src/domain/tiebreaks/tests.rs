@@ -392,3 +392,23 @@ fn round_robin_counts_forfeits_against_the_scheduled_opponent() {
     assert_eq!(values(&rr, 1), ["2.5", "3.5", "2.25"].map(v));
     assert_eq!(rr.rows[0].place, "1-2");
 }
+
+#[test]
+fn points_agree_with_every_reference_trf() {
+    // The TRF points column of every reference vector equals our PTS (byes, forfeits and
+    // known absences included).
+    for (trf_path, _) in crate::domain::swiss::test_vectors::all_rounds() {
+        let text = std::fs::read_to_string(&trf_path).expect("read vector");
+        let parsed = crate::domain::swiss::trf::parse_trf(&text).expect("parse vector");
+        let s = compute_tiebreaks(&trf::input_from_trf(&parsed), &all()).expect("standings");
+        for p in &parsed.players {
+            assert_eq!(
+                row(&s, p.id).values[0],
+                Value(p.points),
+                "{} player {}",
+                trf_path.display(),
+                p.id
+            );
+        }
+    }
+}

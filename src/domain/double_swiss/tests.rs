@@ -212,7 +212,7 @@ fn brute_force_exists(state: &State, present: &[u32]) -> bool {
             pairs_all(&r, met)
         })
     }
-    if present.len() % 2 == 0 {
+    if present.len().is_multiple_of(2) {
         return pairs_all(present, &met);
     }
     present.iter().any(|&b| {

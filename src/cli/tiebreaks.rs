@@ -1,9 +1,9 @@
 //! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB`: FIDE tie-breaks (C.07)
 //! of a TRF file, printed as JSON standings with every value.
 
-use crate::domain::tiebreaks::{
-    EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
-};
+use crate::domain::swiss::trf::parse_trf;
+use crate::domain::tiebreaks::trf::{edition_for, input_from_trf};
+use crate::domain::tiebreaks::{EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,7 +16,8 @@ pub struct Args {
     /// Comma-separated tie-break list, e.g. `PTS,DE,BH-M1,SB` (PTS is put first if missing).
     #[arg(long, default_value = "PTS,DE,BH-M1,SB")]
     pub tiebreaks: String,
-    /// Edition of the FIDE tie-break regulations: 2024 (default) or 2026.
+    /// Edition of the FIDE tie-break regulations: 2024 (default), 2026, or `auto` (2026 for
+    /// events starting on or after 2026-03-01 by the TRF's `042` date, else 2024).
     #[arg(long, default_value = "2024")]
     pub rules: String,
     /// `swiss` or `round-robin`; detected from the TRF when omitted.
@@ -44,11 +45,13 @@ pub fn run(args: Args) -> ExitCode {
 fn run_inner(args: &Args) -> Result<String, String> {
     let text = super::read_input(Some(&args.trf))
         .map_err(|e| format!("cannot read {}: {e}", args.trf.display()))?;
-    let mut input = read_trf(&text).map_err(|e| format!("{}: {e}", args.trf.display()))?;
+    let trf = parse_trf(&text).map_err(|e| format!("{}: {e}", args.trf.display()))?;
+    let mut input = input_from_trf(&trf);
     input.rules = match args.rules.trim() {
         "2024" => RulesEdition::Fide2024,
         "2026" => RulesEdition::Fide2026,
-        other => return Err(format!("--rules must be 2024 or 2026, not {other:?}")),
+        "auto" => edition_for(&trf),
+        other => return Err(format!("--rules must be 2024, 2026 or auto, not {other:?}")),
     };
     match args.event.as_deref().map(str::trim) {
         None => {}

@@ -412,3 +412,16 @@ fn points_agree_with_every_reference_trf() {
         }
     }
 }
+
+#[test]
+fn edition_by_start_date() {
+    let body = "001    1      A                                 2000                             0.0    1\n";
+    let with = |date: &str| {
+        let t = crate::domain::swiss::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
+        trf::edition_for(&t)
+    };
+    assert_eq!(with("2026/02/28"), RulesEdition::Fide2024);
+    assert_eq!(with("2026/03/01"), RulesEdition::Fide2026);
+    let none = crate::domain::swiss::trf::parse_trf(body).expect("trf");
+    assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
+}

@@ -68,6 +68,27 @@ pub fn detect_event(t: &Tournament, games_per_round: u8) -> EventKind {
     }
 }
 
+/// The start date (`042` line) as `yyyymmdd`, when the file has one.
+pub fn start_date(t: &Tournament) -> Option<u32> {
+    t.layout.iter().find_map(|line| match line {
+        Line::Raw(text) if text.starts_with("042") => {
+            let digits: String = text[3..].chars().filter(char::is_ascii_digit).collect();
+            digits.get(..8).and_then(|d| d.parse().ok())
+        }
+        _ => None,
+    })
+}
+
+/// The edition FIDE's reference implementation picks for a file: 2026 for events starting on
+/// or after 1 March 2026, else 2024; without a start date, 2024 (SPEC §9).
+pub fn edition_for(t: &Tournament) -> RulesEdition {
+    match start_date(t) {
+        // yyyymmdd of 1 March 2026.
+        Some(d) if d >= 20_260_301 => RulesEdition::Fide2026,
+        _ => RulesEdition::Fide2024,
+    }
+}
+
 /// Converts one round entry.
 fn round(e: &shared::RoundEntry) -> RoundResult {
     let outcome = match (e.opponent, e.result) {

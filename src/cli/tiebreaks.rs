@@ -32,7 +32,9 @@ pub struct Args {
 pub fn run(args: Args) -> ExitCode {
     match run_inner(&args) {
         Ok(json) => {
-            println!("{json}");
+            use std::io::Write;
+            // A closed pipe (e.g. `| head`) is not an error worth a panic.
+            let _ = writeln!(std::io::stdout(), "{json}");
             ExitCode::SUCCESS
         }
         Err(e) => {

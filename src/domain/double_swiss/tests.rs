@@ -92,11 +92,47 @@ fn second_round_with_upfloaters() {
     // pairable is 6 → 1-6. Next {3, 4} already met: two upfloaters, 5 and 2 → bracket
     // 3, 4, 5, 2 → lexicographically first: 3-5 (3-4 is a repeat), 4-2.
     // Boards: 1-6 (top score 2), then 3-5 and 4-2 (top score 1; 3 ranked above 4).
-    // Colours: 1 last played Black (game 2) and prefers White, 6 prefers Black: 1 White.
-    // 3 had Black then White → prefers Black; 5 had White then Black → prefers White: 5.
-    // 4 (White, Black) prefers White, 2 (Black, White) prefers Black: 4.
+    // Game-1 colours of round 1: 1 W, 2 B, 4 W, 3 B, 5 W, 6 B. Round 2: the player with
+    // fewer game-1 Whites gets White in game 1: 6 (vs 1), 3 (vs 5), 2 (vs 4).
     let r = pair_next_round(&state).expect("pairs");
-    assert_eq!(boards(&r), vec![(1, 1, 6), (2, 5, 3), (3, 4, 2)]);
+    assert_eq!(boards(&r), vec![(1, 6, 1), (2, 3, 5), (3, 2, 4)]);
+}
+
+#[test]
+fn game_one_colour_rules() {
+    // Eight players, three rounds, every game drawn (everyone stays in one scoregroup).
+    let mut state = State {
+        players: players(8),
+        rounds: vec![],
+        absent: vec![],
+    };
+    for _ in 0..3 {
+        let next = pair_next_round(&state).expect("pairs");
+        let matches = next
+            .pairings
+            .iter()
+            .map(|p| m(p.white, p.black, Draw, Draw))
+            .collect();
+        state.rounds.push(RoundRecord {
+            matches,
+            byes: vec![],
+        });
+    }
+    // Nobody has the same game-1 colour in three matches in a row (rule 1).
+    for id in 1..=8u32 {
+        let mine: Vec<bool> = state
+            .rounds
+            .iter()
+            .flat_map(|r| r.matches.iter())
+            .filter(|q| q.white == id || q.black == id)
+            .map(|q| q.white == id)
+            .collect();
+        assert_eq!(mine.len(), 3);
+        assert!(
+            !(mine[0] == mine[1] && mine[1] == mine[2]),
+            "player {id}: {mine:?}"
+        );
+    }
 }
 
 #[test]

@@ -393,3 +393,39 @@ fn standings_count_every_game() {
         ]
     );
 }
+
+/// Timing of a large field (run with `--ignored --nocapture`): not a unit test.
+#[test]
+#[ignore]
+fn timing_large_field() {
+    for n in [50u32, 100, 200] {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut state = State {
+            players: players(n),
+            rounds: vec![],
+            absent: vec![],
+        };
+        let start = std::time::Instant::now();
+        for _ in 0..9 {
+            let next = pair_next_round(&state).expect("pairs");
+            let results = [WhiteWins, Draw, BlackWins];
+            let mut record = RoundRecord::default();
+            for p in &next.pairings {
+                record.matches.push(m(
+                    p.white,
+                    p.black,
+                    results[rng.random_range(0..3)],
+                    results[rng.random_range(0..3)],
+                ));
+            }
+            if let Some(b) = next.bye {
+                record.byes.push(Bye {
+                    player: b,
+                    kind: ByeKind::Pairing,
+                });
+            }
+            state.rounds.push(record);
+        }
+        println!("{n} players, 9 rounds: {:?}", start.elapsed());
+    }
+}

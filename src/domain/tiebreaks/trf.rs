@@ -1,7 +1,8 @@
 //! From a TRF file (read by the shared reader, [`crate::domain::swiss::trf`]) to the tie-break
 //! input. The result codes map as: `1 = 0` and the unrated `W D L` are games over the board,
 //! `+ -` with an opponent are forfeits, `U` is the pairing-allocated bye, `F` the full-point
-//! bye, `H` the half-point bye, `Z`, `-` without opponent and blank (no result) are absences.
+//! bye, `H` the half-point bye, `Z`, `-` without opponent and blank (no result) are absences;
+//! a paired game without a result yet scores 0 and keeps its opponent.
 //! Games per round: 2 when the file names the Double-Swiss system (`192`/`092` line with
 //! `DOUBLESWISS`) or carries an `XXG 2` line; every match is then two rounds in the file.
 

@@ -1,8 +1,10 @@
 //! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB`: FIDE tie-breaks (C.07)
 //! of a TRF file, printed as JSON standings with every value.
 
+use crate::domain::swiss::trf::parse_trf;
+use crate::domain::tiebreaks::trf::{edition_for, input_from_trf};
 use crate::domain::tiebreaks::{
-    EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
+    EventKind, Input, RulesEdition, compute_tiebreaks, parse_tiebreaks,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,12 +13,18 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The TRF file (`-` for standard input).
+    #[arg(long, required_unless_present = "json", conflicts_with = "json")]
+    pub trf: Option<PathBuf>,
+    /// Instead of a TRF file: the engine's JSON input (`players`, `rules`, `games_per_round`,
+    /// `event`), as the service sends it (`-` for standard input).
     #[arg(long)]
-    pub trf: PathBuf,
+    pub json: Option<PathBuf>,
     /// Comma-separated tie-break list, e.g. `PTS,DE,BH-M1,SB` (PTS is put first if missing).
     #[arg(long, default_value = "PTS,DE,BH-M1,SB")]
     pub tiebreaks: String,
-    /// Edition of the FIDE tie-break regulations: 2024 (default) or 2026.
+    /// Edition of the FIDE tie-break regulations: 2024 (default), 2026, or `auto` (TRF: 2026
+    /// for events starting on or after 2026-03-01 by the `042` date, else 2024; JSON: the
+    /// input's own `rules`).
     #[arg(long, default_value = "2024")]
     pub rules: String,
     /// `swiss` or `round-robin`; detected from the TRF when omitted.
@@ -31,7 +39,9 @@ pub struct Args {
 pub fn run(args: Args) -> ExitCode {
     match run_inner(&args) {
         Ok(json) => {
-            println!("{json}");
+            use std::io::Write;
+            // A closed pipe (e.g. `| head`) is not an error worth a panic.
+            let _ = writeln!(std::io::stdout(), "{json}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -42,13 +52,23 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn run_inner(args: &Args) -> Result<String, String> {
-    let text = super::read_input(Some(&args.trf))
-        .map_err(|e| format!("cannot read {}: {e}", args.trf.display()))?;
-    let mut input = read_trf(&text).map_err(|e| format!("{}: {e}", args.trf.display()))?;
+    let path = args.trf.as_ref().or(args.json.as_ref());
+    let shown = path.map_or("-".to_string(), |p| p.display().to_string());
+    let text = super::read_input(path.map(|p| p.as_path()))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let (mut input, trf_edition) = if args.trf.is_some() {
+        let trf = parse_trf(&text).map_err(|e| format!("{shown}: {e}"))?;
+        (input_from_trf(&trf), edition_for(&trf))
+    } else {
+        let input: Input = serde_json::from_str(&text).map_err(|e| format!("{shown}: {e}"))?;
+        let edition = input.rules;
+        (input, edition)
+    };
     input.rules = match args.rules.trim() {
         "2024" => RulesEdition::Fide2024,
         "2026" => RulesEdition::Fide2026,
-        other => return Err(format!("--rules must be 2024 or 2026, not {other:?}")),
+        "auto" => trf_edition,
+        other => return Err(format!("--rules must be 2024, 2026 or auto, not {other:?}")),
     };
     match args.event.as_deref().map(str::trim) {
         None => {}

@@ -13,10 +13,14 @@
 //! - brackets from the top: the top scoregroup of the players still unpaired, plus the fewest
 //!   upfloaters (highest ranked first) that make it pairable while leaving the rest pairable;
 //!   the bracket gets the lexicographically first pairing in ranking order;
-//! - game-1 colour: see [`game_one_colours`].
+//! - a match's colour is its game-1 colour; the basic Swiss colour rules apply to it.
+//!
+//! [`State::tiebreak_input`] turns the results into the tie-break engine's input (two game
+//! rounds per match) for the standings of SPEC §8.
 
 mod matching;
 mod pairing;
+mod standings;
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@ struct History {
     met: HashSet<u32>,
     /// Had the pairing-allocated bye or won a match by forfeit (C.04.1 d).
     no_bye: bool,
-    /// Colours of the games played over the board, in order.
+    /// Game-1 colour of every regularly played match, in order (the match's colour).
     colours: Vec<Col>,
 }
 
@@ -51,33 +51,28 @@ fn histories(state: &State) -> Result<HashMap<u32, History>, Error> {
             let (bf2, wf2) = m.game2.forfeited();
             let white_forfeits_both = wf1 && wf2;
             let black_forfeits_both = bf1 && bf2;
+            let regular = !white_forfeits_both && !black_forfeits_both;
             if let Some(x) = h.get_mut(&m.white) {
                 x.score += w1 + w2;
-                if !wf1 && !bf1 {
+                if regular {
                     x.colours.push(Col::W);
-                }
-                if !wf2 && !bf2 {
-                    x.colours.push(Col::B);
                 }
                 if black_forfeits_both && !white_forfeits_both {
                     x.no_bye = true;
                 }
-                if !white_forfeits_both && !black_forfeits_both {
+                if regular {
                     x.met.insert(m.black);
                 }
             }
             if let Some(x) = h.get_mut(&m.black) {
                 x.score += b1 + b2;
-                if !wf1 && !bf1 {
+                if regular {
                     x.colours.push(Col::B);
-                }
-                if !wf2 && !bf2 {
-                    x.colours.push(Col::W);
                 }
                 if white_forfeits_both && !black_forfeits_both {
                     x.no_bye = true;
                 }
-                if !white_forfeits_both && !black_forfeits_both {
+                if regular {
                     x.met.insert(m.white);
                 }
             }
@@ -276,32 +271,40 @@ fn lexicographic_pairing(
     out
 }
 
-/// Whether the higher-ranked player gets White in game 1 (SPEC §8 / C.04.5 reading):
-/// each player prefers the colour opposite to their last game played over the board. When the
-/// preferences differ, or only one player has one, it is granted; when both prefer the same
-/// colour, the player with fewer Whites than Blacks (else the higher-ranked) gets White or,
-/// equal, the higher-ranked player gets their preference; with no history at all, the
-/// higher-ranked player has White on odd boards and Black on even boards.
+/// Whether the higher-ranked player gets White in game 1. A match's colour is its game-1
+/// colour, and the basic Swiss colour rules (C.04.1 f–h) are applied to it, in order:
+/// 1. a player who had the same game-1 colour in their last two matches gets the other one
+///    (unless both need the same colour);
+/// 2. the player with fewer game-1 Whites than Blacks (the lower colour difference) gets White;
+/// 3. the player who had Black in game 1 of their last match gets White, when the two differ;
+/// 4. with no history at all, the higher-ranked player has White on odd boards, Black on even;
+/// 5. otherwise the higher-ranked player gets the colour alternating from their last match
+///    (a player without history lets the other have their alternation).
 fn game_one_colours(high: &[Col], low: &[Col], board: u32) -> bool {
-    let pref = |c: &[Col]| {
-        c.last().map(|l| match l {
-            Col::W => Col::B,
-            Col::B => Col::W,
-        })
+    let opposite = |c: Col| if c == Col::W { Col::B } else { Col::W };
+    let must = |c: &[Col]| match c {
+        [.., a, b] if a == b => Some(opposite(*b)),
+        _ => None,
     };
+    match (must(high), must(low)) {
+        (Some(a), Some(b)) if a != b => return a == Col::W,
+        (Some(a), None) => return a == Col::W,
+        (None, Some(b)) => return b == Col::B,
+        _ => {}
+    }
     let diff = |c: &[Col]| {
         c.iter()
             .map(|x| if *x == Col::W { 1i32 } else { -1 })
             .sum::<i32>()
     };
-    match (pref(high), pref(low)) {
-        (Some(ph), Some(pl)) if ph != pl => ph == Col::W,
-        (Some(ph), None) => ph == Col::W,
-        (None, Some(pl)) => pl == Col::B,
-        (Some(ph), Some(_)) => {
-            let (dh, dl) = (diff(high), diff(low));
-            if dh != dl { dh < dl } else { ph == Col::W }
-        }
+    let (dh, dl) = (diff(high), diff(low));
+    if dh != dl {
+        return dh < dl;
+    }
+    match (high.last(), low.last()) {
+        (Some(&h), Some(&l)) if h != l => h == Col::B,
+        (Some(&h), _) => opposite(h) == Col::W,
+        (None, Some(&l)) => opposite(l) == Col::B,
         (None, None) => board % 2 == 1,
     }
 }

@@ -92,11 +92,47 @@ fn second_round_with_upfloaters() {
     // pairable is 6 → 1-6. Next {3, 4} already met: two upfloaters, 5 and 2 → bracket
     // 3, 4, 5, 2 → lexicographically first: 3-5 (3-4 is a repeat), 4-2.
     // Boards: 1-6 (top score 2), then 3-5 and 4-2 (top score 1; 3 ranked above 4).
-    // Colours: 1 last played Black (game 2) and prefers White, 6 prefers Black: 1 White.
-    // 3 had Black then White → prefers Black; 5 had White then Black → prefers White: 5.
-    // 4 (White, Black) prefers White, 2 (Black, White) prefers Black: 4.
+    // Game-1 colours of round 1: 1 W, 2 B, 4 W, 3 B, 5 W, 6 B. Round 2: the player with
+    // fewer game-1 Whites gets White in game 1: 6 (vs 1), 3 (vs 5), 2 (vs 4).
     let r = pair_next_round(&state).expect("pairs");
-    assert_eq!(boards(&r), vec![(1, 1, 6), (2, 5, 3), (3, 4, 2)]);
+    assert_eq!(boards(&r), vec![(1, 6, 1), (2, 3, 5), (3, 2, 4)]);
+}
+
+#[test]
+fn game_one_colour_rules() {
+    // Eight players, three rounds, every game drawn (everyone stays in one scoregroup).
+    let mut state = State {
+        players: players(8),
+        rounds: vec![],
+        absent: vec![],
+    };
+    for _ in 0..3 {
+        let next = pair_next_round(&state).expect("pairs");
+        let matches = next
+            .pairings
+            .iter()
+            .map(|p| m(p.white, p.black, Draw, Draw))
+            .collect();
+        state.rounds.push(RoundRecord {
+            matches,
+            byes: vec![],
+        });
+    }
+    // Nobody has the same game-1 colour in three matches in a row (rule 1).
+    for id in 1..=8u32 {
+        let mine: Vec<bool> = state
+            .rounds
+            .iter()
+            .flat_map(|r| r.matches.iter())
+            .filter(|q| q.white == id || q.black == id)
+            .map(|q| q.white == id)
+            .collect();
+        assert_eq!(mine.len(), 3);
+        assert!(
+            !(mine[0] == mine[1] && mine[1] == mine[2]),
+            "player {id}: {mine:?}"
+        );
+    }
 }
 
 #[test]
@@ -171,6 +207,59 @@ fn input_errors_name_the_player() {
     );
 }
 
+/// Whether any pairing of `present` exists without a repeat meeting or a second bye
+/// (exhaustive search, small fields only).
+fn brute_force_exists(state: &State, present: &[u32]) -> bool {
+    let met = |a: u32, b: u32| {
+        state.rounds.iter().any(|r| {
+            r.matches.iter().any(|q| {
+                let same = (q.white == a && q.black == b) || (q.white == b && q.black == a);
+                let forfeit_match = matches!(
+                    (q.game1, q.game2),
+                    (WhiteForfeitWin, BlackForfeitWin) | (BlackForfeitWin, WhiteForfeitWin)
+                );
+                same && !forfeit_match
+            })
+        })
+    };
+    let no_bye = |a: u32| {
+        state.rounds.iter().any(|r| {
+            r.byes
+                .iter()
+                .any(|x| x.player == a && x.kind == ByeKind::Pairing)
+                || r.matches.iter().any(|q| {
+                    (q.white == a
+                        && matches!((q.game1, q.game2), (WhiteForfeitWin, BlackForfeitWin)))
+                        || (q.black == a
+                            && matches!((q.game1, q.game2), (BlackForfeitWin, WhiteForfeitWin)))
+                })
+        })
+    };
+    fn pairs_all(left: &[u32], met: &dyn Fn(u32, u32) -> bool) -> bool {
+        let Some((&a, rest)) = left.split_first() else {
+            return true;
+        };
+        rest.iter().enumerate().any(|(i, &b)| {
+            if met(a, b) {
+                return false;
+            }
+            let mut r: Vec<u32> = rest.to_vec();
+            r.remove(i);
+            pairs_all(&r, met)
+        })
+    }
+    if present.len().is_multiple_of(2) {
+        return pairs_all(present, &met);
+    }
+    present.iter().any(|&b| {
+        if no_bye(b) {
+            return false;
+        }
+        let rest: Vec<u32> = present.iter().copied().filter(|&x| x != b).collect();
+        pairs_all(&rest, &met)
+    })
+}
+
 /// Simulates a whole event with random results and absences, checking every round.
 fn simulate(seed: u64) -> Result<(), TestCaseError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -186,8 +275,11 @@ fn simulate(seed: u64) -> Result<(), TestCaseError> {
         state.absent = (1..=n).filter(|_| rng.random_range(0..8) == 0).collect();
         let next = match pair_next_round(&state) {
             Ok(r) => r,
-            // Only when no pairing without a repeat exists; then nothing was paired.
-            Err(Error::Unpairable { .. }) => return Ok(()),
+            // Only when no pairing without a repeat or a second bye exists.
+            Err(Error::Unpairable { players }) => {
+                prop_assert!(!brute_force_exists(&state, &players));
+                return Ok(());
+            }
             Err(e) => return Err(TestCaseError::fail(e.to_string())),
         };
         let mut seen = HashSet::new();
@@ -255,5 +347,85 @@ proptest! {
     #[test]
     fn pairing_invariants(seed in any::<u64>()) {
         simulate(seed)?;
+    }
+}
+
+#[test]
+fn standings_count_every_game() {
+    use crate::domain::fixed::Fixed;
+    use crate::domain::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
+    // R1: 1-2 2-0, 3-4 1-1 (two draws). R2: 1-3: game 1 drawn, game 2 won by 3 (White);
+    // 4-2: 4 wins game 1, game 2 drawn.
+    // Points: 1: 2 + ½ = 2½; 2: 0 + ½ = ½; 3: 1 + 1½ = 2½; 4: 1 + 1½ = 2½.
+    let state = State {
+        players: players(4),
+        rounds: vec![
+            RoundRecord {
+                matches: vec![m(1, 2, WhiteWins, BlackWins), m(3, 4, Draw, Draw)],
+                byes: vec![],
+            },
+            RoundRecord {
+                matches: vec![m(1, 3, Draw, WhiteWins), m(4, 2, WhiteWins, Draw)],
+                byes: vec![],
+            },
+        ],
+        absent: vec![],
+    };
+    let input = state.tiebreak_input().expect("input");
+    let list = parse_tiebreaks("PTS,DE,BH,SB").expect("list");
+    let s = compute_tiebreaks(&input, &list).expect("standings");
+    // DE among 1, 3, 4 (1 and 4 never met): per-opponent averages over the two games:
+    // 1: ¼ vs 3 (max 1¼); 3: ¾ vs 1 + ½ vs 4 = 1¼ (met both); 4: ½ vs 3 (max 1½).
+    // 3's 1¼ is not more than 4's possible 1½: nobody is separated, DE 0.
+    // Buchholz per game: 1: ½ + ½ (2) + 2½ + 2½ (3) = 6; 3: 2½·2 (4) + 2½·2 (1) = 10;
+    // 4: 2½·2 (3) + ½·2 (2) = 6.
+    // SB per game: 1: ½·1 + ½·1 + 2½·½ + 2½·0 = 2¼; 4: 2½·½·2 + ½·1 + ½·½ = 3¼;
+    // 3: 2½·½·2 + 2½·½ + 2½·1 = 6¼; 2: 2½·0·2 + 2½·0 + 2½·½ = 1¼ (BH 2½·4 = 10).
+    let v = |x: &str| Value(Fixed::parse_decimal(x).expect("decimal"));
+    let got: Vec<(u32, Vec<Value>)> = s.rows.iter().map(|r| (r.id, r.values.clone())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (3, ["2.5", "0", "10", "6.25"].map(v).to_vec()),
+            (4, ["2.5", "0", "6", "3.25"].map(v).to_vec()),
+            (1, ["2.5", "0", "6", "2.25"].map(v).to_vec()),
+            (2, ["0.5", "0", "10", "1.25"].map(v).to_vec()),
+        ]
+    );
+}
+
+/// Timing of a large field (run with `--ignored --nocapture`): not a unit test.
+#[test]
+#[ignore]
+fn timing_large_field() {
+    for n in [50u32, 100, 200] {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut state = State {
+            players: players(n),
+            rounds: vec![],
+            absent: vec![],
+        };
+        let start = std::time::Instant::now();
+        for _ in 0..9 {
+            let next = pair_next_round(&state).expect("pairs");
+            let results = [WhiteWins, Draw, BlackWins];
+            let mut record = RoundRecord::default();
+            for p in &next.pairings {
+                record.matches.push(m(
+                    p.white,
+                    p.black,
+                    results[rng.random_range(0..3)],
+                    results[rng.random_range(0..3)],
+                ));
+            }
+            if let Some(b) = next.bye {
+                record.byes.push(Bye {
+                    player: b,
+                    kind: ByeKind::Pairing,
+                });
+            }
+            state.rounds.push(record);
+        }
+        println!("{n} players, 9 rounds: {:?}", start.elapsed());
     }
 }

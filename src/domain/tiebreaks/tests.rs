@@ -392,3 +392,36 @@ fn round_robin_counts_forfeits_against_the_scheduled_opponent() {
     assert_eq!(values(&rr, 1), ["2.5", "3.5", "2.25"].map(v));
     assert_eq!(rr.rows[0].place, "1-2");
 }
+
+#[test]
+fn points_agree_with_every_reference_trf() {
+    // The TRF points column of every reference vector equals our PTS (byes, forfeits and
+    // known absences included).
+    for (trf_path, _) in crate::domain::swiss::test_vectors::all_rounds() {
+        let text = std::fs::read_to_string(&trf_path).expect("read vector");
+        let parsed = crate::domain::swiss::trf::parse_trf(&text).expect("parse vector");
+        let s = compute_tiebreaks(&trf::input_from_trf(&parsed), &all()).expect("standings");
+        for p in &parsed.players {
+            assert_eq!(
+                row(&s, p.id).values[0],
+                Value(p.points),
+                "{} player {}",
+                trf_path.display(),
+                p.id
+            );
+        }
+    }
+}
+
+#[test]
+fn edition_by_start_date() {
+    let body = "001    1      A                                 2000                             0.0    1\n";
+    let with = |date: &str| {
+        let t = crate::domain::swiss::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
+        trf::edition_for(&t)
+    };
+    assert_eq!(with("2026/02/28"), RulesEdition::Fide2024);
+    assert_eq!(with("2026/03/01"), RulesEdition::Fide2026);
+    let none = crate::domain::swiss::trf::parse_trf(body).expect("trf");
+    assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
+}

@@ -1,7 +1,8 @@
 //! From a TRF file (read by the shared reader, [`crate::domain::swiss::trf`]) to the tie-break
 //! input. The result codes map as: `1 = 0` and the unrated `W D L` are games over the board,
 //! `+ -` with an opponent are forfeits, `U` is the pairing-allocated bye, `F` the full-point
-//! bye, `H` the half-point bye, `Z`, `-` without opponent and blank (no result) are absences.
+//! bye, `H` the half-point bye, `Z`, `-` without opponent and blank (no result) are absences;
+//! a paired game without a result yet scores 0 and keeps its opponent.
 //! Games per round: 2 when the file names the Double-Swiss system (`192`/`092` line with
 //! `DOUBLESWISS`) or carries an `XXG 2` line; every match is then two rounds in the file.
 
@@ -65,6 +66,27 @@ pub fn detect_event(t: &Tournament, games_per_round: u8) -> EventKind {
         EventKind::RoundRobin
     } else {
         EventKind::Swiss
+    }
+}
+
+/// The start date (`042` line) as `yyyymmdd`, when the file has one.
+pub fn start_date(t: &Tournament) -> Option<u32> {
+    t.layout.iter().find_map(|line| match line {
+        Line::Raw(text) if text.starts_with("042") => {
+            let digits: String = text[3..].chars().filter(char::is_ascii_digit).collect();
+            digits.get(..8).and_then(|d| d.parse().ok())
+        }
+        _ => None,
+    })
+}
+
+/// The edition FIDE's reference implementation picks for a file: 2026 for events starting on
+/// or after 1 March 2026, else 2024; without a start date, 2024 (SPEC §9).
+pub fn edition_for(t: &Tournament) -> RulesEdition {
+    match start_date(t) {
+        // yyyymmdd of 1 March 2026.
+        Some(d) if d >= 20_260_301 => RulesEdition::Fide2026,
+        _ => RulesEdition::Fide2024,
     }
 }
 

@@ -145,6 +145,7 @@ pub async fn create_user(
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such user", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "An admin cannot disable or demote their own account", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["admin"])))]
 #[patch("/users/{id}")]

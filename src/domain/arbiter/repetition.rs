@@ -202,7 +202,13 @@ fn pgn_tokens(pgn: &str) -> (Vec<String>, Option<String>) {
 
 /// Parses one SAN move in `pos` (annotation marks `!?` ignored, `0-0` read as `O-O`).
 fn parse_san(pos: &Chess, text: &str) -> Option<shakmaty::Move> {
-    let t = text.trim().trim_end_matches(['!', '?']);
+    let t = text.trim();
+    // a move number written with the move: "23.Nf3", "23...Nf6", "23. Nf3"
+    let t = match t.rfind('.') {
+        Some(i) if t[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => t[i + 1..].trim(),
+        _ => t,
+    };
+    let t = t.trim_end_matches(['!', '?']);
     let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
     let san: San = SanPlus::from_ascii(t.as_bytes()).ok()?.san;
     san.to_move(pos).ok()
@@ -223,10 +229,7 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
                 fen: f.clone(),
                 why,
             };
-            Fen::from_ascii(f.trim().as_bytes())
-                .map_err(|e| bad(e.to_string()))?
-                .into_position(CastlingMode::Standard)
-                .map_err(|e| bad(e.to_string()))?
+            start_position(f).map_err(bad)?
         }
     };
     let first = start.fullmoves().get();
@@ -313,6 +316,19 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
         fen,
         invalid: (!valid).then_some(InvalidReason::TooFewOccurrences { occurrences }),
     })
+}
+
+/// The position of a FEN; castling rights the board cannot have are dropped and an e.p.
+/// square without a double step is ignored, rather than refusing the game.
+fn start_position(fen: &str) -> Result<Chess, String> {
+    let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| e.to_string())?;
+    match fen.into_position(CastlingMode::Standard) {
+        Ok(p) => Ok(p),
+        Err(e) => match e.ignore_invalid_castling_rights() {
+            Ok(p) => Ok(p),
+            Err(e) => e.ignore_invalid_ep_square().map_err(|e| e.to_string()),
+        },
+    }
 }
 
 fn fen_of(p: &Chess) -> String {

@@ -56,7 +56,7 @@ fn claim_b_repetition_not_in_a_row() {
 fn claim_a_with_the_declared_move() {
     // After 4.Ng1 Black declares 4...Ng8: the initial position for the 3rd time
     // (start, 2...Ng8, 4...Ng8).
-    let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", Some("Ng8"));
+    let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", Some("4...Ng8"));
     assert!(v.valid);
     assert_eq!(v.kind, RepetitionKind::AfterDeclaredMove);
     assert_eq!(v.claimant, Side::Black);

@@ -342,6 +342,14 @@ pub enum Rule {
     NoTimeAdded,
 }
 
+impl Rule {
+    /// Whether the event conflicts with a state that can no longer change (a final decision
+    /// or a finished game) rather than with the rules of play: the API answers these 409.
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, Rule::AlreadyDecided { .. } | Rule::GameOver)
+    }
+}
+
 /// An event that breaks a rule: which event (log index) and which rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[error("event {event}: {rule}")]

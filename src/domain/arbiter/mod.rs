@@ -11,6 +11,21 @@ pub mod events;
 pub mod quickplay;
 pub mod repetition;
 
+pub use appeals::{
+    Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
+};
+pub use events::{
+    ClaimKind, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule, RuleViolation, Ruling,
+    apply, replay,
+};
+pub use quickplay::{
+    QuickplayClaim, QuickplayDecision, QuickplayState, Refusal, TimeControl,
+    check_claim as check_quickplay_claim, decide as decide_quickplay,
+};
+pub use repetition::{
+    ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
+};
+
 /// A player's colour in a game (chess or draughts); White moves first in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

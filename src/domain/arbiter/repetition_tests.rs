@@ -185,3 +185,21 @@ fn an_illegal_recorded_move_is_an_error_naming_it() {
         }
     );
 }
+
+#[test]
+fn a_king_walk_loses_the_castling_rights_of_the_first_occurrence() {
+    // After 1...e5 (all rights; e6 is no legal e.p. target, no white pawn on d5/f5) the board
+    // recurs after 3...Ke8 and 5...Ke8, but the kings have moved: no castling rights any more.
+    // After 5...Ke8: the same board 3 times but the same position only twice (3..., 5...).
+    let moves = "e4 e5 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8";
+    let v = check(None, moves, None);
+    assert!(!v.valid);
+    assert_eq!(cited(&v), vec![Some((3, Side::Black))]);
+    // 6.Ke2 Ke7 7.Ke1 Ke8: third time since 3...Ke8
+    let w = check(None, &format!("{moves} Ke2 Ke7 Ke1 Ke8"), None);
+    assert!(w.valid);
+    assert_eq!(
+        cited(&w),
+        vec![Some((3, Side::Black)), Some((5, Side::Black))]
+    );
+}

@@ -28,6 +28,8 @@ pub struct AppState {
     pub throttle: Throttle,
     /// Route templates and their methods, for 405 answers.
     pub routes: Vec<(String, Vec<String>)>,
+    /// Computed responses (standings, pairings), valid per database cache stamp.
+    pub cache: crate::cache::ReadCache,
 }
 
 impl AppState {
@@ -286,6 +288,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         throttle: Throttle::new(config.login_max_failures),
         config,
         routes,
+        cache: crate::cache::ReadCache::new(1024),
     }))
 }
 

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod db;

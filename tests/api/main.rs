@@ -3,7 +3,10 @@
 mod helpers;
 
 mod auth;
+mod calc;
+mod calendar;
 mod competitions;
+mod demo;
 mod errors;
 mod foundation;
 mod players;

@@ -1,0 +1,1 @@
+//! `clubcomp demo`: deterministic, idempotent, and visible through the public endpoints.

@@ -83,7 +83,7 @@ pub async fn create_keizer_calculation(body: Body<Value>) -> ApiResult<HttpRespo
     request_body(content = Object, content_type = "application/json",
         description = "A round-robin scenario (shared/formats/round-robin-scenario.md)",
         example = json!({"discipline": "draughts", "players": [{"id": "a"}, {"id": "b"}],
-            "games": [{"round": 1, "white": "a", "black": "b", "result": "2-0"}]})),
+            "games": [{"round": 1, "white": "a", "black": "b", "result": "2-0"}], "lots_seed": 7})),
     responses((status = 200, description = "Standings and cross table", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
@@ -244,6 +244,9 @@ pub async fn create_pairing_calculation(
     let text = read_text(payload, state.config.max_body_bytes).await?;
     let pairing = run_engine("pairing", move || {
         let t = parse_trf(&text).map_err(engine_error)?;
+        if t.players.is_empty() {
+            return Err(engine_error("the TRF file has no player lines (001)"));
+        }
         match system {
             SwissSystem::Dutch => pair_dutch(&t),
             SwissSystem::DoubleSwiss => pair_double_swiss(&t),
@@ -425,6 +428,7 @@ pub struct TiebreaksRequest {
     /// `swiss` or `round-robin`; detected from the TRF when omitted.
     pub event: Option<String>,
     /// Games per round (1, or 2 for a Double-Swiss); read from the TRF when omitted.
+    #[schema(minimum = 1, maximum = 2)]
     pub games_per_round: Option<u8>,
 }
 

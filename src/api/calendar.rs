@@ -194,14 +194,18 @@ pub struct GenerateCalendar {
     /// Dates of the KNSB competition rounds (YYYY-MM-DD); the last Friday before each is a
     /// rapid evening.
     #[serde(default)]
+    #[schema(value_type = Vec<NaiveDate>)]
     pub knsb_round_dates: Vec<String>,
     /// Dates on which the venue is closed (YYYY-MM-DD).
     #[serde(default)]
+    #[schema(value_type = Vec<NaiveDate>)]
     pub closed_dates: Vec<String>,
     /// Further rapid evenings named by the arbiter (YYYY-MM-DD).
     #[serde(default)]
+    #[schema(value_type = Vec<NaiveDate>)]
     pub extra_rapid_dates: Vec<String>,
     /// Last date of the season, inclusive (default 30 June after the opening).
+    #[schema(value_type = Option<NaiveDate>)]
     pub season_end: Option<String>,
     /// Replace an existing calendar (allowed only while no round uses one of its evenings).
     #[serde(default)]
@@ -213,6 +217,13 @@ pub struct GenerateCalendar {
 const MAX_DATES: usize = 400;
 const MAX_SEASON_DAYS: i64 = 731;
 
+/// A date the calendar can work with: years 1900–2200 (date arithmetic near chrono's limits
+/// would overflow).
+fn in_range(d: NaiveDate) -> bool {
+    use chrono::Datelike;
+    (1900..=2200).contains(&d.year())
+}
+
 fn parse_dates(field: &str, v: &[String], errs: &mut Vec<FieldError>) -> Vec<NaiveDate> {
     if v.len() > MAX_DATES {
         errs.push(FieldError::new(field, format!("at most {MAX_DATES} dates")));
@@ -221,7 +232,14 @@ fn parse_dates(field: &str, v: &[String], errs: &mut Vec<FieldError>) -> Vec<Nai
     v.iter()
         .enumerate()
         .filter_map(|(i, d)| match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
-            Ok(x) => Some(x),
+            Ok(x) if in_range(x) => Some(x),
+            Ok(_) => {
+                errs.push(FieldError::new(
+                    format!("{field}[{i}]"),
+                    "must be a date in the years 1900–2200",
+                ));
+                None
+            }
             Err(_) => {
                 errs.push(FieldError::new(
                     format!("{field}[{i}]"),
@@ -252,15 +270,24 @@ pub fn calendar_input(
     b: &GenerateCalendar,
 ) -> ApiResult<crate::domain::calendar::CalendarInput> {
     let mut errs = Vec::new();
+    if !in_range(opening) {
+        return Err(ApiError::invalid(
+            "opening_date",
+            "the season opens outside the years 1900–2200",
+        ));
+    }
     let knsb_rounds = parse_dates("knsb_round_dates", &b.knsb_round_dates, &mut errs);
     let closed = parse_dates("closed_dates", &b.closed_dates, &mut errs);
     let extra_rapid = parse_dates("extra_rapid_dates", &b.extra_rapid_dates, &mut errs);
     let season_end = match &b.season_end {
         None => default_season_end(opening),
         Some(d) => match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
-            Ok(x) => x,
-            Err(_) => {
-                errs.push(FieldError::new("season_end", "must be a date YYYY-MM-DD"));
+            Ok(x) if in_range(x) => x,
+            _ => {
+                errs.push(FieldError::new(
+                    "season_end",
+                    "must be a date YYYY-MM-DD in the years 1900–2200",
+                ));
                 opening
             }
         },
@@ -388,6 +415,8 @@ pub fn store_calendar(
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The season already has a calendar, or a round uses it", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid dates, or no calendar fits the season", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["leader", "admin"])))]
 #[post("/seasons/{id}/calendar")]
@@ -403,7 +432,14 @@ pub async fn create_calendar(
         .tx(move |c| {
             let season = crate::api::seasons::load(c, id)?;
             let input = calendar_input(season.opening_date, &b)?;
-            let rows = proposed_rows(id, &input)?;
+            // the engine is pure; should it panic on odd dates, answer 422 rather than 500
+            let rows =
+                std::panic::catch_unwind(|| proposed_rows(id, &input)).unwrap_or_else(|_| {
+                    Err(ApiError::invalid(
+                        "body",
+                        "no calendar can be proposed for these dates",
+                    ))
+                })?;
             store_calendar(c, id, &rows, b.replace)
         })
         .await?;

@@ -313,6 +313,11 @@ async fn pair_rejects_bad_input() {
         "{}",
         r.text
     );
+    // a file without players is not a tournament
+    let r = app
+        .send(pair_request("dutch", "012 Empty\n", "text/plain"))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = app.send(pair_request("monrad", "", "text/plain")).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
     // over MAX_BODY_BYTES (64 KiB in tests)

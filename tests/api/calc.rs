@@ -386,3 +386,27 @@ async fn tiebreaks_of_a_trf() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "trf");
 }
+
+/// An engine that panics answers 422 and the worker keeps serving.
+#[actix_web::test]
+async fn a_panicking_engine_is_a_422() {
+    let app = spawn().await;
+    let r = clubcomp::api::calc::run_engine("test", || -> clubcomp::error::ApiResult<()> {
+        panic!("odd input")
+    })
+    .await;
+    match r {
+        Err(clubcomp::error::ApiError::Validation { detail, .. }) => {
+            assert!(detail.contains("test engine"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let r = app
+        .post(
+            "/api/v1/calc/keizer",
+            None,
+            json!({"players": [], "evenings": []}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}

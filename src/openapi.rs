@@ -19,6 +19,7 @@ use utoipa::{Modify, OpenApi};
         (name = "ratings", description = "Ratings and rating lists (SPEC §2, §12)"),
         (name = "seasons", description = "Seasons and the calendar (SPEC §5)"),
         (name = "competitions", description = "Competitions and entrants (SPEC §2)"),
+        (name = "calculators", description = "Stateless calculators: the command line's engines over HTTP (nothing stored)"),
         (name = "rounds", description = "Rounds, pairings and results (SPEC §2, §6, §8, §11)"),
     )
 )]

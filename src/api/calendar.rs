@@ -5,10 +5,10 @@ use crate::api::{Body, check_if_match, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
-use crate::db::models::competition::Evening;
+use crate::db::models::competition::{Evening, NewEvening};
 use crate::db::schema::evenings as ev;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use actix_web::{HttpRequest, HttpResponse, get, patch, web};
+use actix_web::{HttpRequest, HttpResponse, get, patch, post, web};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -184,4 +184,419 @@ pub async fn update_evening(
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("evening", e.id, e.version)))
         .json(EveningView::from(e)))
+}
+
+/// What a proposed calendar is generated from (SPEC §5); the opening date is the season's.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"knsb_round_dates": ["2026-09-26", "2026-10-17"], "closed_dates": ["2026-12-25"]}))]
+pub struct GenerateCalendar {
+    /// Dates of the KNSB competition rounds (YYYY-MM-DD); the last Friday before each is a
+    /// rapid evening.
+    #[serde(default)]
+    #[schema(value_type = Vec<NaiveDate>)]
+    pub knsb_round_dates: Vec<String>,
+    /// Dates on which the venue is closed (YYYY-MM-DD).
+    #[serde(default)]
+    #[schema(value_type = Vec<NaiveDate>)]
+    pub closed_dates: Vec<String>,
+    /// Further rapid evenings named by the arbiter (YYYY-MM-DD).
+    #[serde(default)]
+    #[schema(value_type = Vec<NaiveDate>)]
+    pub extra_rapid_dates: Vec<String>,
+    /// Last date of the season, inclusive (default 30 June after the opening).
+    #[schema(value_type = Option<NaiveDate>)]
+    pub season_end: Option<String>,
+    /// Replace an existing calendar (allowed only while no round uses one of its evenings).
+    #[serde(default)]
+    pub replace: bool,
+}
+
+/// At most this many dates per list, and a season of at most two years (one evening row per
+/// Friday is written).
+const MAX_DATES: usize = 400;
+const MAX_SEASON_DAYS: i64 = 731;
+
+/// A date the calendar can work with: years 1900–2200 (date arithmetic near chrono's limits
+/// would overflow).
+fn in_range(d: NaiveDate) -> bool {
+    use chrono::Datelike;
+    (1900..=2200).contains(&d.year())
+}
+
+fn parse_dates(field: &str, v: &[String], errs: &mut Vec<FieldError>) -> Vec<NaiveDate> {
+    if v.len() > MAX_DATES {
+        errs.push(FieldError::new(field, format!("at most {MAX_DATES} dates")));
+        return vec![];
+    }
+    v.iter()
+        .enumerate()
+        .filter_map(|(i, d)| match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
+            Ok(x) if in_range(x) => Some(x),
+            Ok(_) => {
+                errs.push(FieldError::new(
+                    format!("{field}[{i}]"),
+                    "must be a date in the years 1900–2200",
+                ));
+                None
+            }
+            Err(_) => {
+                errs.push(FieldError::new(
+                    format!("{field}[{i}]"),
+                    "must be a date YYYY-MM-DD",
+                ));
+                None
+            }
+        })
+        .collect()
+}
+
+/// The default season end: 30 June of the year after an opening in July–December, else of
+/// the opening's year (decision, SPEC §5 is silent; `docs/decisions/api-calc.md`).
+pub fn default_season_end(opening: NaiveDate) -> NaiveDate {
+    use chrono::Datelike;
+    let year = if opening.month() >= 7 {
+        opening.year() + 1
+    } else {
+        opening.year()
+    };
+    NaiveDate::from_ymd_opt(year, 6, 30).unwrap_or(opening)
+}
+
+/// Checks a generation request against the season's opening date: the engine's input, or 422
+/// naming every bad field.
+pub fn calendar_input(
+    opening: NaiveDate,
+    b: &GenerateCalendar,
+) -> ApiResult<crate::domain::calendar::CalendarInput> {
+    let mut errs = Vec::new();
+    if !in_range(opening) {
+        return Err(ApiError::invalid(
+            "opening_date",
+            "the season opens outside the years 1900–2200",
+        ));
+    }
+    let knsb_rounds = parse_dates("knsb_round_dates", &b.knsb_round_dates, &mut errs);
+    let closed = parse_dates("closed_dates", &b.closed_dates, &mut errs);
+    let extra_rapid = parse_dates("extra_rapid_dates", &b.extra_rapid_dates, &mut errs);
+    let season_end = match &b.season_end {
+        None => default_season_end(opening),
+        Some(d) => match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
+            Ok(x) if in_range(x) => x,
+            _ => {
+                errs.push(FieldError::new(
+                    "season_end",
+                    "must be a date YYYY-MM-DD in the years 1900–2200",
+                ));
+                opening
+            }
+        },
+    };
+    if (season_end - opening).num_days() > MAX_SEASON_DAYS {
+        errs.push(FieldError::new(
+            "season_end",
+            "a season lasts at most two years from its opening",
+        ));
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    Ok(crate::domain::calendar::CalendarInput {
+        opening,
+        season_end,
+        knsb_rounds,
+        closed,
+        extra_rapid,
+        evenings_per_half: 10,
+    })
+}
+
+/// The rows of a proposed calendar: the engine's evenings as stored (kind keizer, rapid,
+/// closed, playoff or free; the opening evening is `free` with a note).
+pub fn proposed_rows(
+    season_id: i64,
+    input: &crate::domain::calendar::CalendarInput,
+) -> ApiResult<Vec<NewEvening>> {
+    use crate::domain::calendar::{EveningKind, is_first_friday_of_january, propose_calendar};
+    use crate::domain::keizer::pairing::Half;
+    let proposal =
+        propose_calendar(input).map_err(|e| ApiError::invalid("season_end", e.to_string()))?;
+    let mut rapid_no = 0;
+    Ok(proposal
+        .into_iter()
+        .map(|e| {
+            let (kind, note) = match e.kind {
+                EveningKind::Keizer => ("keizer", None),
+                EveningKind::Rapid => ("rapid", None),
+                EveningKind::Closed => ("closed", Some("The venue is closed".to_string())),
+                EveningKind::Playoff => ("playoff", None),
+                EveningKind::Opening => ("free", Some("Season opening (Schaak-Off)".to_string())),
+                EveningKind::Free if is_first_friday_of_january(e.date) => (
+                    "free",
+                    Some("First Friday of January: the summer half may not start here".to_string()),
+                ),
+                EveningKind::Free => ("free", None),
+            };
+            // rapid evenings are numbered through the season (decision, SPEC §5/§8)
+            let number = match e.kind {
+                EveningKind::Rapid => {
+                    rapid_no += 1;
+                    Some(rapid_no)
+                }
+                _ => e.number_in_half.map(|n| n as i32),
+            };
+            let start = e
+                .start_time
+                .unwrap_or_else(crate::domain::calendar::playing_start);
+            NewEvening {
+                season_id,
+                date: e.date,
+                start_time: start.format("%H:%M").to_string(),
+                kind: kind.to_string(),
+                half: e.half.map(|h| match h {
+                    Half::Winter => "winter".to_string(),
+                    Half::Summer => "summer".to_string(),
+                }),
+                number,
+                note,
+                version: 1,
+            }
+        })
+        .collect())
+}
+
+/// Stores a proposed calendar for a season in the caller's transaction: 409 when the season
+/// has evenings and `replace` is false, or when a round uses one of them.
+pub fn store_calendar(
+    c: &mut DbConn,
+    season_id: i64,
+    rows: &[NewEvening],
+    replace: bool,
+) -> ApiResult<Vec<Evening>> {
+    use crate::db::schema::rounds;
+    let existing: Vec<i64> = ev::table
+        .filter(ev::season_id.eq(season_id))
+        .select(ev::id)
+        .load(c)?;
+    if !existing.is_empty() {
+        if !replace {
+            return Err(ApiError::Conflict(format!(
+                "season {season_id} already has {} evenings; send replace: true to replace them",
+                existing.len()
+            )));
+        }
+        let used: i64 = rounds::table
+            .filter(rounds::evening_id.eq_any(&existing))
+            .count()
+            .get_result(c)?;
+        if used > 0 {
+            return Err(ApiError::Conflict(format!(
+                "{used} rounds use evenings of season {season_id}; its calendar cannot be replaced (edit the evenings instead)"
+            )));
+        }
+        diesel::delete(ev::table.filter(ev::season_id.eq(season_id))).execute(c)?;
+    }
+    for r in rows {
+        diesel::insert_into(ev::table).values(r).execute(c)?;
+    }
+    crate::db::models::competition::bump_stamp(c, &format!("season:{season_id}"))?;
+    evenings_of(c, season_id)
+}
+
+/// Generates the proposed calendar of a season (SPEC §5) from its opening date, the KNSB round
+/// dates and the closed dates, and stores its evenings (Fridays: Keizer 20:15, rapid 20:30,
+/// closed, playoff, free). 409 when the season already has a calendar, unless `replace` is
+/// true and no round uses one of its evenings.
+#[utoipa::path(tag = "seasons", request_body = GenerateCalendar,
+    params(("id" = i64, Path, description = "Season id")),
+    responses((status = 201, description = "The stored calendar, by date", body = Vec<EveningView>),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The season already has a calendar, or a round uses it", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid dates, or no calendar fits the season", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/seasons/{id}/calendar")]
+pub async fn create_calendar(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<GenerateCalendar>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let rows = state
+        .tx(move |c| {
+            let season = crate::api::seasons::load(c, id)?;
+            let input = calendar_input(season.opening_date, &b)?;
+            // the engine is pure; should it panic on odd dates, answer 422 rather than 500
+            let rows =
+                std::panic::catch_unwind(|| proposed_rows(id, &input)).unwrap_or_else(|_| {
+                    Err(ApiError::invalid(
+                        "body",
+                        "no calendar can be proposed for these dates",
+                    ))
+                })?;
+            store_calendar(c, id, &rows, b.replace)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/seasons/{id}/evenings")))
+        .json(rows.into_iter().map(EveningView::from).collect::<Vec<_>>()))
+}
+
+/// The season calendar as iCalendar (RFC 5545, public): one VEVENT per evening, local times
+/// in Europe/Amsterdam with its VTIMEZONE, a UID that stays the same for an evening.
+#[utoipa::path(tag = "seasons", params(("id" = i64, Path, description = "Season id")),
+    responses((status = 200, description = "The calendar", body = String, content_type = "text/calendar"),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json")))]
+#[get("/seasons/{id}/calendar.ics")]
+pub async fn get_calendar_ics(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let (season, rows) = state
+        .db(move |c| {
+            let s = crate::api::seasons::load(c, id)?;
+            Ok((s, evenings_of(c, id)?))
+        })
+        .await?;
+    let stamp = crate::db::now_utc().format("%Y%m%dT%H%M%SZ").to_string();
+    let body = ics(&season.name, &rows, &stamp);
+    Ok(HttpResponse::Ok()
+        .content_type("text/calendar; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            format!("inline; filename=\"season-{id}.ics\""),
+        ))
+        .body(body))
+}
+
+const VTIMEZONE_AMSTERDAM: [&str; 16] = [
+    "BEGIN:VTIMEZONE",
+    "TZID:Europe/Amsterdam",
+    "BEGIN:DAYLIGHT",
+    "TZOFFSETFROM:+0100",
+    "TZOFFSETTO:+0200",
+    "TZNAME:CEST",
+    "DTSTART:19810329T020000",
+    "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+    "END:DAYLIGHT",
+    "BEGIN:STANDARD",
+    "TZOFFSETFROM:+0200",
+    "TZOFFSETTO:+0100",
+    "TZNAME:CET",
+    "DTSTART:19961027T030000",
+    "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
+    "END:STANDARD",
+];
+
+/// Escapes an iCalendar TEXT value (RFC 5545 §3.3.11).
+pub fn ics_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            ';' => out.push_str("\\;"),
+            ',' => out.push_str("\\,"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Folds a content line at 75 octets (RFC 5545 §3.1): CRLF plus one space, never inside a
+/// UTF-8 character; appends the line's CRLF.
+pub fn ics_fold(line: &str, out: &mut String) {
+    let mut used = 0;
+    for ch in line.chars() {
+        let n = ch.len_utf8();
+        if used + n > 75 {
+            out.push_str("\r\n ");
+            used = 1;
+        }
+        out.push(ch);
+        used += n;
+    }
+    out.push_str("\r\n");
+}
+
+/// The summary of an evening by kind.
+pub fn ics_summary(e: &Evening) -> String {
+    let half = match e.half.as_deref() {
+        Some("winter") => " winter",
+        Some("summer") => " summer",
+        _ => "",
+    };
+    let no = e.number.map(|n| format!(" {n}")).unwrap_or_default();
+    match e.kind.as_str() {
+        "keizer" => format!("Keizer{half} evening{no}"),
+        "rapid" => format!("Rapid evening{no}"),
+        "playoff" => format!("Playoffs round{no}"),
+        "blitz" => "Blitz championship".to_string(),
+        "closed" => "Club closed".to_string(),
+        _ => "Club evening".to_string(),
+    }
+}
+
+/// The calendar as iCalendar text (CRLF line endings, folded lines). Closed evenings are
+/// all-day, transparent events; the others start at their local time in Europe/Amsterdam and
+/// last 3 h 45 min (decision: `docs/decisions/api-calc.md`).
+pub fn ics(name: &str, rows: &[Evening], dtstamp: &str) -> String {
+    let mut out = String::new();
+    let mut line = |s: &str| ics_fold(s, &mut out);
+    line("BEGIN:VCALENDAR");
+    line("VERSION:2.0");
+    line(&format!(
+        "PRODID:-//clubcomp//clubcomp {}//EN",
+        env!("CARGO_PKG_VERSION")
+    ));
+    line("CALSCALE:GREGORIAN");
+    line("METHOD:PUBLISH");
+    line(&format!("X-WR-CALNAME:{}", ics_escape(name)));
+    line("X-WR-TIMEZONE:Europe/Amsterdam");
+    for l in VTIMEZONE_AMSTERDAM {
+        line(l);
+    }
+    line("END:VTIMEZONE");
+    for e in rows {
+        line("BEGIN:VEVENT");
+        line(&format!(
+            "UID:evening-{}-season-{}@clubcomp",
+            e.id, e.season_id
+        ));
+        line(&format!("DTSTAMP:{dtstamp}"));
+        let date = e.date.format("%Y%m%d");
+        let time = chrono::NaiveTime::parse_from_str(&e.start_time, "%H:%M").ok();
+        match (e.kind.as_str(), time) {
+            ("closed", _) | (_, None) => {
+                line(&format!("DTSTART;VALUE=DATE:{date}"));
+                let next = e.date.succ_opt().unwrap_or(e.date).format("%Y%m%d");
+                line(&format!("DTEND;VALUE=DATE:{next}"));
+                line("TRANSP:TRANSPARENT");
+            }
+            (_, Some(t)) => {
+                line(&format!(
+                    "DTSTART;TZID=Europe/Amsterdam:{date}T{}",
+                    t.format("%H%M%S")
+                ));
+                line("DURATION:PT3H45M");
+            }
+        }
+        line(&format!("SEQUENCE:{}", (e.version - 1).max(0)));
+        line(&format!("SUMMARY:{}", ics_escape(&ics_summary(e))));
+        if let Some(n) = &e.note {
+            line(&format!("DESCRIPTION:{}", ics_escape(n)));
+        }
+        line("END:VEVENT");
+    }
+    line("END:VCALENDAR");
+    out
 }

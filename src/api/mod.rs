@@ -2,6 +2,7 @@
 //! OpenAPI operation id) and carry their request and response types beside them.
 
 pub mod auth;
+pub mod calc;
 pub mod calendar;
 pub mod competitions;
 pub mod health;
@@ -57,6 +58,13 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(rounds::publish_round)
         .service(rounds::complete_round);
     // ---- more services are registered below, one line each ----
+    cfg.service(calc::create_keizer_calculation);
+    cfg.service(calc::create_round_robin_calculation);
+    cfg.service(calc::create_keizer_pairing_calculation);
+    cfg.service(calc::create_pairing_calculation);
+    cfg.service(calc::create_tiebreaks_calculation);
+    cfg.service(calendar::create_calendar);
+    cfg.service(calendar::get_calendar_ics);
 }
 
 /// Pagination query parameters.

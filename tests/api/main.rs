@@ -3,8 +3,11 @@
 mod helpers;
 
 mod auth;
+mod calc;
+mod calendar;
 mod competitions;
 mod concurrency;
+mod demo;
 mod errors;
 mod foundation;
 mod players;

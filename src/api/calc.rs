@@ -1,0 +1,490 @@
+//! Stateless calculators (public): the engines of `clubcomp calc …` and `clubcomp pair` over
+//! HTTP, with the same input and output formats, so a website can show "what if" previews.
+//! Nothing is stored. Every engine runs on the blocking pool inside
+//! `std::panic::catch_unwind`: a panic on odd input answers 422 and never takes a worker
+//! down (SPEC §14: no 5xx from a schema-driven fuzzer).
+
+use crate::api::Body;
+use crate::app::AppState;
+use crate::domain::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
+use crate::domain::swiss::dutch::{PairError, next_round, pair_round};
+use crate::domain::swiss::trf::{Colour, ResultCode, Tournament, parse_trf};
+use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+/// Runs an engine on the blocking pool; a panic in it becomes a 422 (logged).
+pub async fn run_engine<T, F>(name: &'static str, f: F) -> ApiResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> ApiResult<T> + Send + 'static,
+{
+    match web::block(move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(panic)) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::warn!(engine = name, panic = %msg, "engine panicked on its input");
+            Err(ApiError::invalid(
+                "body",
+                format!("the {name} engine cannot process this input"),
+            ))
+        }
+        Err(e) => Err(ApiError::Internal(format!("blocking pool: {e}"))),
+    }
+}
+
+fn engine_error(message: impl std::fmt::Display) -> ApiError {
+    let m = message.to_string();
+    ApiError::Validation {
+        detail: m.clone(),
+        errors: vec![FieldError::new("body", m)],
+    }
+}
+
+/// The Keizer standings after every evening of a scenario (`shared/formats/keizer-scenario.md`,
+/// the same JSON as `clubcomp calc keizer`). Bad input is a 422 naming the evening and the
+/// player.
+#[utoipa::path(tag = "calculators",
+    request_body(content = Object, content_type = "application/json",
+        description = "A Keizer scenario (shared/formats/keizer-scenario.md)",
+        example = json!({"players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}],
+            "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]})),
+    responses((status = 200, description = "Standings after every evening", body = Object),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid scenario (evening and player named)", body = Problem, content_type = "application/problem+json")))]
+#[post("/calc/keizer")]
+pub async fn create_keizer_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
+    use crate::domain::keizer::scenario::{ScenarioError, run_scenario};
+    let v = body.into_inner()?;
+    let out = run_engine("keizer", move || {
+        run_scenario(&v).map_err(|e| match &e {
+            ScenarioError::Field { at, reason } => ApiError::Validation {
+                detail: e.to_string(),
+                errors: vec![FieldError::new(at.clone(), reason.clone())],
+            },
+            _ => engine_error(&e),
+        })
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// Round-robin standings, points tables, prize money, rights and cross table
+/// (`shared/formats/round-robin-scenario.md`, the same JSON as `clubcomp calc round-robin`).
+#[utoipa::path(tag = "calculators",
+    request_body(content = Object, content_type = "application/json",
+        description = "A round-robin scenario (shared/formats/round-robin-scenario.md)",
+        example = json!({"discipline": "draughts", "players": [{"id": "a"}, {"id": "b"}],
+            "games": [{"round": 1, "white": "a", "black": "b", "result": "2-0"}], "lots_seed": 7})),
+    responses((status = 200, description = "Standings and cross table", body = Object),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid scenario (round and players named)", body = Problem, content_type = "application/problem+json")))]
+#[post("/calc/round-robin")]
+pub async fn create_round_robin_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
+    use crate::domain::round_robin::{Scenario, compute};
+    let v = body.into_inner()?;
+    let out = run_engine("round-robin", move || {
+        let s: Scenario = serde_json::from_value(v)
+            .map_err(|e| engine_error(format!("not a round-robin scenario: {e}")))?;
+        compute(&s).map_err(engine_error)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// The Keizer pairing of one evening (SPEC §6), the check of a hand-made pairing, the
+/// proposed calendar or one evening's attendance: the same JSON in and out as
+/// `clubcomp calc keizer-pairing` (`mode`: `pair` (default), `validate`, `calendar`,
+/// `attendance`; format in `docs/decisions/keizer-pairing.md`). A rule answer (no pairing
+/// possible, violations found) is a 200 with `ok: false` / `valid: false`, as the command
+/// line prints it; malformed input is a 422.
+#[utoipa::path(tag = "calculators",
+    request_body(content = Object, content_type = "application/json",
+        description = "A keizer-pairing request (docs/decisions/keizer-pairing.md)",
+        example = json!({"evening": 1, "half": "winter", "bye_seed": 1,
+            "ranking": [{"id": "a", "present": true}, {"id": "b", "present": true}],
+            "history": []})),
+    responses((status = 200, description = "The command line's JSON answer", body = Object),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request", body = Problem, content_type = "application/problem+json")))]
+#[post("/calc/keizer-pairing")]
+pub async fn create_keizer_pairing_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
+    let v = body.into_inner()?;
+    let out = run_engine("keizer-pairing", move || {
+        // the command line's own entry point, so both answer the same JSON
+        crate::cli::keizer_pairing::answer(&v.to_string())
+            .map(|(json, _)| json)
+            .map_err(engine_error)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// Which Swiss system pairs the next round.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SwissSystem {
+    /// FIDE Dutch (C.04.3), one game per round.
+    #[default]
+    Dutch,
+    /// FIDE Double-Swiss (C.04.5): a match of two games per round, stored in TRF as two
+    /// consecutive rounds.
+    DoubleSwiss,
+}
+
+/// Query of `POST /calc/pair`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PairQuery {
+    /// `dutch` (default) or `double_swiss`.
+    pub system: Option<SwissSystem>,
+}
+
+/// One board of the next round.
+#[derive(Debug, Serialize, ToSchema, PartialEq, Eq)]
+pub struct CalcBoard {
+    /// Board number, 1 = top; the bye comes last.
+    pub board: u32,
+    /// Pairing number of White (in game 1 for a Double-Swiss), or of the player with the bye.
+    pub white: u32,
+    /// Pairing number of Black (in game 1); null for the pairing-allocated bye.
+    pub black: Option<u32>,
+}
+
+/// The pairing of the next round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CalcPairing {
+    /// The system used.
+    pub system: SwissSystem,
+    /// The round paired (1-based; a Double-Swiss match counts as one round).
+    pub round: u32,
+    /// The boards, the bye last.
+    pub boards: Vec<CalcBoard>,
+}
+
+/// The engines' text format (bbpPairings): the number of boards, then `WHITE BLACK` per
+/// board, the bye as `ID 0`.
+pub fn boards_text(boards: &[CalcBoard]) -> String {
+    let mut s = format!("{}\n", boards.len());
+    for b in boards {
+        s.push_str(&format!("{} {}\n", b.white, b.black.unwrap_or(0)));
+    }
+    s
+}
+
+/// Reads a text body whole, at most `limit` bytes (413 above), as UTF-8 (lossy).
+async fn read_text(mut payload: web::Payload, limit: usize) -> ApiResult<String> {
+    use futures_util::StreamExt;
+    let mut buf = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk =
+            chunk.map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?;
+        if buf.len() + chunk.len() > limit {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "the body is larger than {limit} bytes"
+            )));
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// Whether the client prefers `text/plain` over JSON (`Accept` order; JSON by default).
+fn wants_text(req: &HttpRequest) -> bool {
+    let Some(accept) = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|h| h.to_str().ok())
+    else {
+        return false;
+    };
+    for part in accept.split(',') {
+        let media = part.split(';').next().unwrap_or("").trim();
+        match media {
+            "text/plain" | "text/*" => return true,
+            "application/json" | "application/*" | "*/*" => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Pairs the next round of a TRF file (TRF-16, body `text/plain`) with the FIDE Dutch system
+/// (the same pairings as `clubcomp pair --dutch`, bbpPairings-compatible) or the Double-Swiss.
+/// JSON boards by default; the engines' text format with `Accept: text/plain`. A file without
+/// a valid pairing, or with a line that cannot be read, is a 422 naming the line, player or
+/// round.
+#[utoipa::path(tag = "calculators", params(PairQuery),
+    request_body(content = String, content_type = "text/plain", description = "A TRF-16 file"),
+    responses((status = 200, description = "The next round's boards (JSON, or the engines' text format with Accept: text/plain)",
+            content((CalcPairing = "application/json"), (String = "text/plain"))),
+        (status = 400, description = "Invalid query string", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unreadable TRF or no valid pairing", body = Problem, content_type = "application/problem+json")))]
+#[post("/calc/pair")]
+pub async fn create_pairing_calculation(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    q: crate::api::Params<PairQuery>,
+    payload: web::Payload,
+) -> ApiResult<HttpResponse> {
+    let system = q.into_inner()?.system.unwrap_or_default();
+    let text = read_text(payload, state.config.max_body_bytes).await?;
+    let pairing = run_engine("pairing", move || {
+        let t = parse_trf(&text).map_err(engine_error)?;
+        if t.players.is_empty() {
+            return Err(engine_error("the TRF file has no player lines (001)"));
+        }
+        match system {
+            SwissSystem::Dutch => pair_dutch(&t),
+            SwissSystem::DoubleSwiss => pair_double_swiss(&t),
+        }
+    })
+    .await?;
+    if wants_text(&req) {
+        Ok(HttpResponse::Ok()
+            .content_type("text/plain; charset=utf-8")
+            .body(boards_text(&pairing.boards)))
+    } else {
+        Ok(HttpResponse::Ok().json(pairing))
+    }
+}
+
+fn pair_dutch(t: &Tournament) -> ApiResult<CalcPairing> {
+    let round = next_round(t);
+    // no valid pairing is a rule answer about this file: 422 like any other input error
+    let boards = pair_round(t, round).map_err(|e: PairError| engine_error(e))?;
+    Ok(CalcPairing {
+        system: SwissSystem::Dutch,
+        round,
+        boards: boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| CalcBoard {
+                board: i as u32 + 1,
+                white: b.white,
+                black: b.black,
+            })
+            .collect(),
+    })
+}
+
+fn pair_double_swiss(t: &Tournament) -> ApiResult<CalcPairing> {
+    let state = double_swiss_state(t)?;
+    let next = ds::pair_next_round(&state).map_err(engine_error)?;
+    let mut boards: Vec<CalcBoard> = next
+        .pairings
+        .iter()
+        .map(|p| CalcBoard {
+            board: p.board,
+            white: p.white,
+            black: Some(p.black),
+        })
+        .collect();
+    if let Some(b) = next.bye {
+        boards.push(CalcBoard {
+            board: boards.len() as u32 + 1,
+            white: b,
+            black: None,
+        });
+    }
+    Ok(CalcPairing {
+        system: SwissSystem::DoubleSwiss,
+        round: next.round,
+        boards,
+    })
+}
+
+/// One game's result from the side of its White player, given both players' entries.
+fn ds_result(own: ResultCode, other: ResultCode) -> Option<DsResult> {
+    use ResultCode as R;
+    Some(match own {
+        R::Win | R::UnratedWin => DsResult::WhiteWins,
+        R::Draw | R::UnratedDraw => DsResult::Draw,
+        R::Loss | R::UnratedLoss => DsResult::BlackWins,
+        R::ForfeitWin => DsResult::WhiteForfeitWin,
+        R::ForfeitLoss if other == R::ForfeitLoss => DsResult::DoubleForfeit,
+        R::ForfeitLoss => DsResult::BlackForfeitWin,
+        _ => return None,
+    })
+}
+
+/// Reads a Double-Swiss TRF (every match is two consecutive rounds in the file, one per game)
+/// into the engine's state. The matches played are the complete pairs of rounds every player
+/// has; a player with an entry for the next match is absent from it. (Decision, SPEC §8 and
+/// §12: see `docs/decisions/api-calc.md`.)
+pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
+    let bad = |player: u32, game_round: usize, why: &str| {
+        engine_error(format!("player {player}, round {}: {why}", game_round + 1))
+    };
+    let fewest = t.players.iter().map(|p| p.rounds.len()).min().unwrap_or(0);
+    let matches = fewest / 2;
+    let mut rounds = Vec::with_capacity(matches);
+    for k in 0..matches {
+        let (g1, g2) = (2 * k, 2 * k + 1);
+        let mut rec = ds::RoundRecord::default();
+        for p in &t.players {
+            let (e1, e2) = (p.rounds[g1], p.rounds[g2]);
+            match (e1.opponent, e2.opponent) {
+                (None, None) => {
+                    let (r1, r2) = (e1.result, e2.result);
+                    let kind = if r1 == ResultCode::PairingBye || r2 == ResultCode::PairingBye {
+                        ByeKind::Pairing
+                    } else {
+                        match r1.half_points() + r2.half_points() {
+                            0 => ByeKind::Zero,
+                            4 => ByeKind::Full,
+                            _ => ByeKind::Half,
+                        }
+                    };
+                    rec.byes.push(ds::Bye { player: p.id, kind });
+                }
+                (Some(q), Some(q2)) if q == q2 => {
+                    let white_in_game1 = match e1.colour {
+                        Some(Colour::White) => true,
+                        Some(Colour::Black) => false,
+                        None => p.id < q,
+                    };
+                    if !white_in_game1 {
+                        continue; // the match is read from its game-1 White
+                    }
+                    let other = t.player(q).ok_or_else(|| {
+                        bad(p.id, g1, &format!("opponent {q} is not in the file"))
+                    })?;
+                    let (o1, o2) = match (other.rounds.get(g1), other.rounds.get(g2)) {
+                        (Some(a), Some(b)) => (*a, *b),
+                        _ => return Err(bad(q, g1, "the match has no entry")),
+                    };
+                    if o1.opponent != Some(p.id) || o2.opponent != Some(p.id) {
+                        return Err(bad(q, g1, &format!("does not name {} as opponent", p.id)));
+                    }
+                    let game1 = ds_result(e1.result, o1.result)
+                        .ok_or_else(|| bad(p.id, g1, "the game has no result"))?;
+                    let game2 = ds_result(o2.result, e2.result)
+                        .ok_or_else(|| bad(q, g2, "the game has no result"))?;
+                    rec.matches.push(ds::Match {
+                        white: p.id,
+                        black: q,
+                        game1,
+                        game2,
+                    });
+                }
+                _ => {
+                    return Err(bad(
+                        p.id,
+                        g2,
+                        "a Double-Swiss match is two games against the same opponent",
+                    ));
+                }
+            }
+        }
+        rounds.push(rec);
+    }
+    let absent = t
+        .players
+        .iter()
+        .filter(|p| p.rounds.len() > 2 * matches)
+        .map(|p| p.id)
+        .collect();
+    Ok(ds::State {
+        players: t
+            .players
+            .iter()
+            .map(|p| ds::Player {
+                id: p.id,
+                name: p.name.clone(),
+                rating: (p.rating > 0).then_some(p.rating),
+            })
+            .collect(),
+        rounds,
+        absent,
+    })
+}
+
+/// A tie-break request: a TRF file and the tie-break list.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"trf": "012 Club\n001    1      A                                 2000                             1.0    1     2 w 1\n001    2      B                                 1900                             0.0    2     1 b 0\n", "tiebreaks": ["PTS", "DE", "BH-M1", "SB"]}))]
+pub struct TiebreaksRequest {
+    /// The TRF-16 file as text.
+    pub trf: String,
+    /// Tie-break acronyms in order (C.07 2024: `PTS`, `DE`, `WIN`, `BH`, `BH-C1`, `BH-M1`,
+    /// `SB`, …); `PTS` is put first when missing. Default `PTS, DE, BH-M1, SB`.
+    pub tiebreaks: Option<Vec<String>>,
+    /// Edition of the FIDE tie-break regulations: `2024` (default) or `2026`.
+    pub rules: Option<String>,
+    /// `swiss` or `round-robin`; detected from the TRF when omitted.
+    pub event: Option<String>,
+    /// Games per round (1, or 2 for a Double-Swiss); read from the TRF when omitted.
+    #[schema(minimum = 1, maximum = 2)]
+    pub games_per_round: Option<u8>,
+}
+
+/// FIDE tie-breaks (C.07) of a TRF file with every value, as `clubcomp calc tiebreaks`
+/// prints them.
+#[utoipa::path(tag = "calculators", request_body = TiebreaksRequest,
+    responses((status = 200, description = "Standings with every tie-break value", body = Object),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unreadable TRF (line named) or unknown tie-break", body = Problem, content_type = "application/problem+json")))]
+#[post("/calc/tiebreaks")]
+pub async fn create_tiebreaks_calculation(body: Body<TiebreaksRequest>) -> ApiResult<HttpResponse> {
+    use crate::domain::tiebreaks::{
+        EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
+    };
+    let b = body.into_inner()?;
+    let rules = match b.rules.as_deref().map(str::trim) {
+        None | Some("2024") => RulesEdition::Fide2024,
+        Some("2026") => RulesEdition::Fide2026,
+        Some(_) => return Err(ApiError::invalid("rules", "must be 2024 or 2026")),
+    };
+    let event = match b.event.as_deref().map(str::trim) {
+        None => None,
+        Some("swiss") => Some(EventKind::Swiss),
+        Some("round-robin") => Some(EventKind::RoundRobin),
+        Some(_) => return Err(ApiError::invalid("event", "must be swiss or round-robin")),
+    };
+    if b.games_per_round.is_some_and(|g| !(1..=2).contains(&g)) {
+        return Err(ApiError::invalid("games_per_round", "must be 1 or 2"));
+    }
+    let list = match &b.tiebreaks {
+        None => "PTS,DE,BH-M1,SB".to_string(),
+        Some(v) if v.is_empty() => "PTS".to_string(),
+        Some(v) => {
+            if let Some((i, _)) = v.iter().enumerate().find(|(_, s)| s.contains(',')) {
+                return Err(ApiError::invalid(
+                    &format!("tiebreaks[{i}]"),
+                    "one acronym per item",
+                ));
+            }
+            v.join(",")
+        }
+    };
+    let list = parse_tiebreaks(&list).map_err(|e| ApiError::invalid("tiebreaks", e.to_string()))?;
+    let out = run_engine("tiebreaks", move || {
+        let mut input = read_trf(&b.trf).map_err(|e| ApiError::invalid("trf", e.to_string()))?;
+        input.rules = rules;
+        if let Some(e) = event {
+            input.event = e;
+        }
+        if let Some(g) = b.games_per_round {
+            input.games_per_round = g;
+        }
+        compute_tiebreaks(&input, &list).map_err(|e| ApiError::invalid("trf", e.to_string()))
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(out))
+}

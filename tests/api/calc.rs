@@ -1,0 +1,412 @@
+//! The stateless calculators: the command line's formats over HTTP, worked examples from the
+//! engines' documentation, 422 naming the evening / player / line, and nothing stored.
+
+use crate::helpers::*;
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+use serde_json::{Value, json};
+
+/// A number that the engines may write as a JSON number or as an exact decimal string.
+fn num(v: &Value) -> f64 {
+    match v {
+        Value::String(s) => s.parse().unwrap(),
+        other => other.as_f64().unwrap(),
+    }
+}
+
+/// One TRF-16 player line: `rounds` as (opponent, colour, result) with opponent 0 for none.
+fn trf_player(id: u32, name: &str, rating: u32, rounds: &[(u32, char, char)]) -> String {
+    let mut s = format!(
+        "001 {id:>4}      {name:<33} {rating:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
+        "", "", "", "0.0", id
+    );
+    for (opp, col, res) in rounds {
+        if *opp == 0 {
+            s.push_str(&format!("  0000 {col} {res}"));
+        } else {
+            s.push_str(&format!("  {opp:>4} {col} {res}"));
+        }
+    }
+    s
+}
+
+fn trf(lines: &[String]) -> String {
+    let mut s = "012 Club rapid\nXXR 9\nXXC white1\n".to_string();
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+fn pair_request(system: &str, body: &str, accept: &str) -> TestRequest {
+    TestRequest::post()
+        .uri(&format!("/api/v1/calc/pair?system={system}"))
+        .insert_header(("Content-Type", "text/plain"))
+        .insert_header(("Accept", accept.to_string()))
+        .set_payload(body.to_string())
+}
+
+#[actix_web::test]
+async fn keizer_scenario_worked_by_hand() {
+    let app = spawn().await;
+    let before = app.counts().await;
+    // a (seed 1, value 60) beats b (value 59): a earns 59, b the fixed 5 for a loss; the
+    // ranking a, b is already sorted by score, so it converges at once.
+    let r = app
+        .post(
+            "/api/v1/calc/keizer",
+            None,
+            json!({"players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}],
+                   "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let t = &r.body["evenings"][0]["standings"];
+    assert_eq!(t[0]["id"], "a");
+    assert_eq!(num(&t[0]["score"]), 59.0);
+    assert_eq!(t[0]["value"], 60);
+    assert_eq!(num(&t[1]["score"]), 5.0);
+    assert_eq!(r.body["evenings"][0]["converged"], true);
+
+    // an unknown result code: 422 naming the evening and the players
+    let r = app
+        .post(
+            "/api/v1/calc/keizer",
+            None,
+            json!({"players": [{"id": "a"}, {"id": "b"}],
+                   "evenings": [{"games": [{"white": "a", "black": "b", "result": "2-0"}]}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("evening 1") && detail.contains("2-0"),
+        "{detail}"
+    );
+    // not an object at all
+    let r = app.post("/api/v1/calc/keizer", None, json!([1, 2])).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    // malformed JSON is 400
+    let r = app
+        .send(
+            TestRequest::post()
+                .uri("/api/v1/calc/keizer")
+                .insert_header(("Content-Type", "application/json"))
+                .set_payload("{"),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(app.counts().await, before, "a calculator stores nothing");
+}
+
+#[actix_web::test]
+async fn round_robin_scenario() {
+    let app = spawn().await;
+    // a: 1 + ½ = 1.5; b: ½ + ½ = 1; c: ½ + 0 = 0.5
+    let r = app
+        .post(
+            "/api/v1/calc/round-robin",
+            None,
+            json!({"discipline": "chess", "players": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+                   "games": [{"round": 1, "white": "b", "black": "c", "result": "½-½"},
+                             {"round": 2, "white": "c", "black": "a", "result": "0-1"},
+                             {"round": 3, "white": "a", "black": "b", "result": "1/2-1/2"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let ids: Vec<&str> = r.body["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["a", "b", "c"]);
+    assert_eq!(num(&r.body["standings"][0]["points"]), 1.5);
+    // a draughts result in a chess field names the round and the players
+    let r = app
+        .post(
+            "/api/v1/calc/round-robin",
+            None,
+            json!({"discipline": "draughts", "players": [{"id": "a"}, {"id": "b"}],
+                   "games": [{"round": 1, "white": "a", "black": "b", "result": "1-0"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("round 1 (a - b)"),
+        "{}",
+        r.text
+    );
+    let r = app
+        .post(
+            "/api/v1/calc/round-robin",
+            None,
+            json!({"discipline": "go", "players": []}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn keizer_pairing_same_json_as_the_command_line() {
+    let app = spawn().await;
+    // a–b met on evening 1, so evening 3 cannot repeat it (5 evenings between): a–c and b–d,
+    // cost (3-1)² + (4-2)² = 8.
+    let input = json!({"evening": 3, "half": "winter", "bye_seed": 1,
+        "ranking": [{"id": "a", "present": true}, {"id": "b", "present": true},
+                    {"id": "c", "present": true}, {"id": "d", "present": true}],
+        "history": [{"a": "a", "b": "b", "evening": 1, "half": "winter"}]});
+    let r = app
+        .post("/api/v1/calc/keizer-pairing", None, input.clone())
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["ok"], true);
+    assert_eq!(r.body["pairing"]["boards"][0]["white"], "a");
+    assert_eq!(r.body["pairing"]["boards"][0]["black"], "c");
+    assert_eq!(r.body["pairing"]["cost"], 8);
+    let (cli, _) = clubcomp::cli::keizer_pairing::answer(&input.to_string()).unwrap();
+    assert_eq!(r.body, cli);
+
+    // a hand pairing that repeats a–b is a rule answer, not an input error
+    let r = app
+        .post(
+            "/api/v1/calc/keizer-pairing",
+            None,
+            json!({"mode": "validate", "evening": 3, "half": "winter",
+                   "ranking": [{"id": "a", "present": true}, {"id": "b", "present": true}],
+                   "history": [{"a": "a", "b": "b", "evening": 1, "half": "winter"}],
+                   "pairing": {"boards": [{"white": "a", "black": "b"}]}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["valid"], false);
+    assert_eq!(r.body["violations"][0]["rule"], "half_limit");
+    let r = app
+        .post(
+            "/api/v1/calc/keizer-pairing",
+            None,
+            json!({"mode": "dance"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.body["detail"].as_str().unwrap().contains("dance"));
+}
+
+#[actix_web::test]
+async fn dutch_round_one_json_and_text() {
+    let app = spawn().await;
+    let four: Vec<String> = (1..=4)
+        .map(|i| trf_player(i, &format!("P{i}"), 2100 - 100 * i, &[]))
+        .collect();
+    // Round 1, FIDE Dutch: S1 = {1, 2} against S2 = {3, 4}; 1 has White (XXC white1), the
+    // colours alternate down the boards: 1-3, 4-2.
+    let r = app
+        .send(pair_request("dutch", &trf(&four), "application/json"))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        r.body,
+        json!({"system": "dutch", "round": 1, "boards": [
+            {"board": 1, "white": 1, "black": 3}, {"board": 2, "white": 4, "black": 2}]})
+    );
+    let r = app
+        .send(pair_request("dutch", &trf(&four), "text/plain"))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    assert_eq!(r.text, "2\n1 3\n4 2\n");
+    // five players: the lowest-ranked gets the pairing-allocated bye, written `5 0`
+    let mut five = four.clone();
+    five.push(trf_player(5, "P5", 1500, &[]));
+    let r = app
+        .send(pair_request("dutch", &trf(&five), "text/plain"))
+        .await;
+    assert_eq!(r.text, "3\n1 3\n4 2\n5 0\n");
+    // default system is dutch, default answer JSON
+    let r = app
+        .send(
+            TestRequest::post()
+                .uri("/api/v1/calc/pair")
+                .set_payload(trf(&four)),
+        )
+        .await;
+    assert_eq!(r.body["boards"][1]["white"], 4);
+}
+
+#[actix_web::test]
+async fn double_swiss_second_round_from_trf() {
+    let app = spawn().await;
+    // The engine's worked example (double_swiss tests, second_round_with_upfloaters): round 1
+    // 1-2 2-0, 4-3 1-1, 5-6 ½-1½; each match is two rounds in the TRF.
+    let p = |id, opp1, c1, r1, opp2, c2, r2| {
+        trf_player(
+            id,
+            &format!("P{id}"),
+            2000 - 50 * id,
+            &[(opp1, c1, r1), (opp2, c2, r2)],
+        )
+    };
+    let lines = vec![
+        p(1, 2, 'w', '1', 2, 'b', '1'),
+        p(2, 1, 'b', '0', 1, 'w', '0'),
+        p(3, 4, 'b', '0', 4, 'w', '1'),
+        p(4, 3, 'w', '1', 4 - 1, 'b', '0'),
+        p(5, 6, 'w', '=', 6, 'b', '0'),
+        p(6, 5, 'b', '=', 5, 'w', '1'),
+    ];
+    let r = app
+        .send(pair_request(
+            "double_swiss",
+            &trf(&lines),
+            "application/json",
+        ))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["round"], 2);
+    assert_eq!(r.body["system"], "double_swiss");
+    let boards: Vec<(i64, i64)> = r.body["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["white"].as_i64().unwrap(), b["black"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(boards, [(1, 6), (5, 3), (4, 2)]);
+    // a match against two different opponents names the player and the round
+    let mut broken = lines.clone();
+    broken[0] = p(1, 2, 'w', '1', 3, 'b', '1');
+    let r = app
+        .send(pair_request(
+            "double_swiss",
+            &trf(&broken),
+            "application/json",
+        ))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("player 1, round 2"),
+        "{}",
+        r.text
+    );
+}
+
+#[actix_web::test]
+async fn pair_rejects_bad_input() {
+    let app = spawn().await;
+    // an unreadable player line names the line
+    let r = app
+        .send(pair_request(
+            "dutch",
+            "012 X\n001    1      A                                 20x0\n",
+            "application/json",
+        ))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.body["detail"].as_str().unwrap().contains("line 2"),
+        "{}",
+        r.text
+    );
+    // a file without players is not a tournament
+    let r = app
+        .send(pair_request("dutch", "012 Empty\n", "text/plain"))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let r = app.send(pair_request("monrad", "", "text/plain")).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    // over MAX_BODY_BYTES (64 KiB in tests)
+    let big = "x".repeat(70 * 1024);
+    let r = app.send(pair_request("dutch", &big, "text/plain")).await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", r.text);
+    // random bytes never give a 5xx
+    for junk in [
+        "\u{0}\u{1}",
+        "001",
+        "001    1",
+        "XXR 99999999999",
+        "001 9999 x",
+    ] {
+        let r = app
+            .send(pair_request("double_swiss", junk, "text/plain"))
+            .await;
+        assert!(
+            r.status.is_success() || r.status.is_client_error(),
+            "{junk:?}: {}",
+            r.text
+        );
+    }
+}
+
+#[actix_web::test]
+async fn tiebreaks_of_a_trf() {
+    let app = spawn().await;
+    // A beat B in round 1; round 2: A half-point bye, B pairing-allocated bye.
+    // PTS: A 1 + ½ = 1.5, B 0 + 1 = 1.
+    let text = trf(&[
+        trf_player(1, "A", 2000, &[(2, 'w', '1'), (0, '-', 'H')]),
+        trf_player(2, "B", 1900, &[(1, 'b', '0'), (0, '-', 'U')]),
+    ]);
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": text, "tiebreaks": ["PTS", "DE"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["rows"][0]["id"], 1);
+    assert_eq!(num(&r.body["rows"][0]["values"][0]), 1.5);
+    assert_eq!(num(&r.body["rows"][1]["values"][0]), 1.0);
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": text, "tiebreaks": ["XYZ"], "rules": "1999", "games_per_round": 0}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": text, "tiebreaks": ["XYZ"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "tiebreaks");
+    let r = app
+        .post("/api/v1/calc/tiebreaks", None, json!({"trf": "001 x"}))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "trf");
+}
+
+/// An engine that panics answers 422 and the worker keeps serving.
+#[actix_web::test]
+async fn a_panicking_engine_is_a_422() {
+    let app = spawn().await;
+    let r = clubcomp::api::calc::run_engine("test", || -> clubcomp::error::ApiResult<()> {
+        panic!("odd input")
+    })
+    .await;
+    match r {
+        Err(clubcomp::error::ApiError::Validation { detail, .. }) => {
+            assert!(detail.contains("test engine"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let r = app
+        .post(
+            "/api/v1/calc/keizer",
+            None,
+            json!({"players": [], "evenings": []}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}

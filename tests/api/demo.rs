@@ -1,0 +1,221 @@
+//! `clubcomp demo`: deterministic, idempotent, and visible through the public endpoints.
+
+use crate::helpers::*;
+use actix_web::http::StatusCode;
+use serde_json::Value;
+use std::collections::HashSet;
+
+fn all_counts(c: &mut clubcomp::db::DbConn) -> Vec<i64> {
+    use clubcomp::db::schema::*;
+    use diesel::{QueryDsl, RunQueryDsl};
+    vec![
+        users::table.count().get_result(c).unwrap(),
+        players::table.count().get_result(c).unwrap(),
+        ratings::table.count().get_result(c).unwrap(),
+        seasons::table.count().get_result(c).unwrap(),
+        evenings::table.count().get_result(c).unwrap(),
+        competitions::table.count().get_result(c).unwrap(),
+        entrants::table.count().get_result(c).unwrap(),
+        rounds::table.count().get_result(c).unwrap(),
+        games::table.count().get_result(c).unwrap(),
+        attendance::table.count().get_result(c).unwrap(),
+    ]
+}
+
+#[actix_web::test]
+async fn demo_twice_and_public_reads() {
+    let app = spawn().await;
+    let (first, second) = app
+        .with_conn(|c| {
+            clubcomp::services::demo::seed(c).unwrap();
+            let first = all_counts(c);
+            let summary = clubcomp::services::demo::seed(c).unwrap();
+            assert!(summary.contains("0 players created"), "{summary}");
+            (first, all_counts(c))
+        })
+        .await;
+    assert_eq!(first, second, "a second run adds nothing");
+    // 4 demo logins, 60 club players + 12 draughts players, 1 season, 42 Fridays,
+    // 3 competitions, 60 + 21 + 12 entrants, 10 Keizer + 2 rapid + 11 draughts rounds
+    assert_eq!(first[0], 4);
+    assert_eq!(first[1], 72);
+    assert_eq!(&first[3..8], &[1, 42, 3, 93, 23]);
+
+    let seasons = app.get("/api/v1/seasons", None).await;
+    assert_eq!(seasons.body[0]["name"], "2026-2027");
+    let season = seasons.body[0]["id"].as_i64().unwrap();
+    let evs = app
+        .get(&format!("/api/v1/seasons/{season}/evenings"), None)
+        .await;
+    assert_eq!(evs.body.as_array().unwrap().len(), 42);
+    let ics = app
+        .get(&format!("/api/v1/seasons/{season}/calendar.ics"), None)
+        .await;
+    assert_eq!(ics.status, StatusCode::OK);
+    assert_eq!(ics.text.matches("BEGIN:VEVENT").count(), 42);
+
+    let comps = app
+        .get(&format!("/api/v1/seasons/{season}/competitions"), None)
+        .await;
+    let comps: Vec<Value> = match &comps.body {
+        Value::Array(a) => a.clone(),
+        other => other["items"].as_array().unwrap().clone(),
+    };
+    let find = |kind: &str| {
+        comps
+            .iter()
+            .find(|c| c["kind"] == kind)
+            .unwrap_or_else(|| panic!("no {kind} competition"))["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let (keizer, rapid, draughts) = (find("keizer"), find("swiss"), find("round_robin"));
+
+    // Keizer: 60 entrants; rounds 1–5 completed, 6 published, 7–10 planned; the first
+    // evening is the first Friday after the opening, 11 September 2026.
+    let entrants = app
+        .get(&format!("/api/v1/competitions/{keizer}/entrants"), None)
+        .await;
+    let n = match &entrants.body {
+        Value::Array(a) => a.len(),
+        other => other["items"].as_array().unwrap().len(),
+    };
+    assert_eq!(n, 60);
+    let rounds = app
+        .get(&format!("/api/v1/competitions/{keizer}/rounds"), None)
+        .await;
+    let list = match &rounds.body {
+        Value::Array(a) => a.clone(),
+        other => other["items"].as_array().unwrap().clone(),
+    };
+    let statuses: Vec<&str> = list.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        statuses,
+        [
+            "completed",
+            "completed",
+            "completed",
+            "completed",
+            "completed",
+            "published",
+            "planned",
+            "planned",
+            "planned",
+            "planned"
+        ]
+    );
+    assert_eq!(list[0]["date"], "2026-09-11");
+    // no two players meet twice in the half (SPEC §6), every game of a completed round has a
+    // result, and nobody plays twice on one evening
+    let mut met = HashSet::new();
+    for k in 1..=5 {
+        let r = app
+            .get(&format!("/api/v1/competitions/{keizer}/rounds/{k}"), None)
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let games = r.body["games"].as_array().unwrap();
+        assert!(games.len() > 20, "round {k}: {} boards", games.len());
+        let mut seen = HashSet::new();
+        for g in games {
+            assert!(g["result"].is_string(), "round {k}: {g}");
+            let w = g["white_id"].as_i64().or(g["white"]["id"].as_i64());
+            let b = g["black_id"].as_i64().or(g["black"]["id"].as_i64());
+            let w = w.unwrap_or_else(|| panic!("{g}"));
+            assert!(seen.insert(w));
+            if let Some(b) = b {
+                assert!(seen.insert(b));
+                assert!(
+                    met.insert((w.min(b), w.max(b))),
+                    "repeat {w}-{b} in round {k}"
+                );
+            } else {
+                assert_eq!(g["result"], "bye");
+            }
+        }
+    }
+
+    // rapid: 21 players, round 1 = 10 matches of two games + the bye
+    let r = app
+        .get(&format!("/api/v1/competitions/{rapid}/rounds/1"), None)
+        .await;
+    assert_eq!(r.body["games"].as_array().unwrap().len(), 21);
+    assert_eq!(r.body["status"], "completed");
+    assert!(
+        app.get(&format!("/api/v1/competitions/{rapid}/rounds/3"), None)
+            .await
+            .status
+            .is_client_error()
+    );
+
+    // draughts: 12 players, 11 Berger rounds of 6 games, everyone meets everyone once
+    let mut pairs = HashSet::new();
+    for k in 1..=11 {
+        let r = app
+            .get(&format!("/api/v1/competitions/{draughts}/rounds/{k}"), None)
+            .await;
+        let games = r.body["games"].as_array().unwrap();
+        assert_eq!(games.len(), 6);
+        for g in games {
+            let w = g["white_id"]
+                .as_i64()
+                .or(g["white"]["id"].as_i64())
+                .unwrap();
+            let b = g["black_id"]
+                .as_i64()
+                .or(g["black"]["id"].as_i64())
+                .unwrap();
+            assert!(pairs.insert((w.min(b), w.max(b))));
+        }
+    }
+    assert_eq!(pairs.len(), 66);
+}
+
+/// (round, board, white, black, result)
+type GameRow = (i32, i32, String, String, Option<String>);
+/// competition, round, board, white id, black id, result
+type DbRow = (i64, i32, i32, Option<i64>, Option<i64>, Option<String>);
+
+/// Two fresh databases get the same demo: the same pairings and results, by name.
+#[actix_web::test]
+async fn demo_is_deterministic() {
+    async fn games_by_name() -> Vec<GameRow> {
+        let app = spawn().await;
+        app.with_conn(|c| {
+            use clubcomp::db::schema::{games, players, rounds};
+            use diesel::prelude::*;
+            clubcomp::services::demo::seed(c).unwrap();
+            let names: std::collections::HashMap<i64, String> = players::table
+                .select((players::id, players::name))
+                .load::<(i64, String)>(c)
+                .unwrap()
+                .into_iter()
+                .collect();
+            let rows: Vec<DbRow> = games::table
+                .inner_join(rounds::table)
+                .order((
+                    rounds::competition_id,
+                    rounds::number,
+                    games::board,
+                    games::game_no,
+                ))
+                .select((
+                    rounds::competition_id,
+                    rounds::number,
+                    games::board,
+                    games::white_id,
+                    games::black_id,
+                    games::result,
+                ))
+                .load(c)
+                .unwrap();
+            let name = |id: Option<i64>| id.map(|i| names[&i].clone()).unwrap_or_default();
+            rows.into_iter()
+                .map(|(_, n, b, w, bl, r)| (n, b, name(w), name(bl), r))
+                .collect()
+        })
+        .await
+    }
+    let a = games_by_name().await;
+    assert!(a.len() > 250, "{} games", a.len());
+    assert_eq!(a, games_by_name().await);
+}

@@ -274,7 +274,8 @@ async fn double_swiss_second_round_from_trf() {
         .iter()
         .map(|b| (b["white"].as_i64().unwrap(), b["black"].as_i64().unwrap()))
         .collect();
-    assert_eq!(boards, [(1, 6), (5, 3), (4, 2)]);
+    // the engine example: 6 (fewer game-1 Whites than 1) gets White, then 3 v 5, 2 v 4
+    assert_eq!(boards, [(6, 1), (3, 5), (2, 4)]);
     // a match against two different opponents names the player and the round
     let mut broken = lines.clone();
     broken[0] = p(1, 2, 'w', '1', 3, 'b', '1');

@@ -131,7 +131,8 @@ impl Pos {
 
     /// Reads a FEN leniently (SPEC §11, decision in docs/decisions/arbiter.md): missing trailing
     /// fields take their defaults (`- - 0 1`), castling rights the board cannot have (king or
-    /// rook not on its original square) are dropped, and an e.p. square that no double step can
+    /// rook not on its original square, or a Shredder rook file other than a or h) are dropped,
+    /// and an e.p. square that no double step can
     /// have produced is ignored. The board itself must be a legal chess board.
     pub fn from_fen(fen: &str) -> Result<Pos, String> {
         let mut fields = fen.split_whitespace();
@@ -190,9 +191,11 @@ impl Pos {
                     Color::Black
                 };
                 let back = Rank::First.relative_to(color);
+                // KQkq, or the rook files of Shredder/X-FEN (only a and h: standard chess)
                 let rook_file = match c.to_ascii_lowercase() {
-                    'k' => File::H,
-                    'q' => File::A,
+                    'k' | 'h' => File::H,
+                    'q' | 'a' => File::A,
+                    'b'..='g' => continue,
                     _ => return Err(format!("'{c}' is not a castling right")),
                 };
                 let king_home = bb.square(Square::new(File::E, back)) == Some((Piece::King, color));

@@ -1,7 +1,8 @@
 //! PGN reading for the arbiter: the tag pairs (only `[FEN "..."]` is used) and the movetext of
 //! ONE game reduced to its main-line moves. Skipped: move numbers (`12.`, `12...`, also glued
 //! to the move), comments (`{...}`, and `;` to the end of the line), variations (`( ... )`,
-//! nested), NAGs (`$n`), lone annotation marks (`!`, `?!`, ...) and `%` escape lines. The game
+//! nested), NAGs (`$n`), lone annotation marks (`!`, `?!`, ...), a separate `e.p.` mark and
+//! `%` escape lines. The game
 //! ends at its result (`1-0`, `0-1`, `1/2-1/2`, `*`) or at the end of the text.
 
 /// The main line of a PGN game.
@@ -87,7 +88,7 @@ pub(crate) fn read_pgn(text: &str) -> Result<PgnGame, String> {
             return true;
         }
         let t = strip_number(&t);
-        if !t.is_empty() && !t.starts_with('$') && !is_annotation(t) {
+        if !t.is_empty() && !t.starts_with('$') && !is_annotation(t) && t != "e.p." {
             moves.push(t.to_string());
         }
         false
@@ -177,6 +178,7 @@ mod tests {
         assert_eq!(moves("1. e4 1-0"), ["e4"]);
         assert_eq!(moves("1. O-O 0-0-0"), ["O-O", "0-0-0"]);
         assert_eq!(moves("1. e4 e5"), ["e4", "e5"]);
+        assert_eq!(moves("10. exd6 e.p. Kd7"), ["exd6", "Kd7"]);
         assert_eq!(moves(""), Vec::<String>::new());
     }
 

@@ -4,7 +4,7 @@
 //! Read: piece letter (none for a pawn), optional disambiguation by file, rank or square,
 //! optional `x`, destination, optional promotion (`=Q`, also `Q`), castling `O-O` / `O-O-O`
 //! (also with zeros), and any check or mate suffix (`+`, `#`) and annotation (`!`, `?`, `!!`,
-//! `??`, `!?`, `?!`), which are ignored. A move number glued to the move (`23.Nf3`, `23...Nf6`)
+//! `??`, `!?`, `?!`) and an `e.p.` mark, which are ignored. A move number glued to the move (`23.Nf3`, `23...Nf6`)
 //! is skipped. A written `x` must be a capture; a missing `x` on a capture is accepted. A pawn
 //! move without a file is a move straight ahead.
 
@@ -74,12 +74,14 @@ fn rank_of(c: char) -> Option<Rank> {
 
 /// Strips a glued move number, suffixes and annotations.
 fn core(text: &str) -> &str {
-    let t = text.trim();
-    let t = match t.rfind('.') {
+    let t = text.trim().trim_end_matches(['!', '?', '+', '#']);
+    // an en passant capture may be marked "e.p." (FIDE Laws, appendix C)
+    let t = t.strip_suffix("e.p.").unwrap_or(t).trim_end();
+    let t = t.trim_end_matches(['!', '?', '+', '#']);
+    match t.rfind('.') {
         Some(i) if t[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => t[i + 1..].trim(),
         _ => t,
-    };
-    t.trim_end_matches(['!', '?', '+', '#'])
+    }
 }
 
 fn read(text: &str) -> Option<Written> {

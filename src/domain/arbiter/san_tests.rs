@@ -93,6 +93,9 @@ fn en_passant_is_read_and_written_as_a_pawn_capture() {
     assert_eq!(uci("exd6", &p), "e5d6");
     let m = parse_san(&p, "exd6").unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(to_san(&p, m), "exd6");
+    assert_eq!(uci("exd6e.p.", &p), "e5d6");
+    assert_eq!(uci("exd6 e.p.+", &p), "e5d6");
+    assert_eq!(uci("1.exd6e.p.", &p), "e5d6");
     let mut q = p.clone();
     q.play(m);
     // the captured pawn is gone and the clock reset
@@ -167,6 +170,11 @@ fn lenient_fen_and_uncapped_clocks() {
     assert_eq!(v.quiet_plies, 121);
     assert!(v.valid);
     assert!(Pos::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+    // Shredder letters for a standard position; missing trailing fields take their defaults
+    assert_eq!(
+        pos("r3k2r/8/8/8/8/8/8/R3K2R w HAha").fen(),
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    );
 }
 
 mod properties {

@@ -4,9 +4,9 @@
 //! The 75-move rule (9.6.2, the arbiter ends the game without a claim) is reported too.
 
 use super::repetition::{ChessMoves, RepetitionError, fen_of, parse_san, read_record, side};
+use super::san::to_san;
 use super::{MoveRef, Side, move_number_of};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Position, san::San};
 
 /// A fifty-move claim to check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,7 +52,7 @@ pub fn check_fifty_moves(claim: &FiftyMovesClaim) -> Result<FiftyMovesVerdict, R
             return Ok(FiftyMovesVerdict {
                 valid: false,
                 claimant,
-                quiet_plies: now.halfmoves(),
+                quiet_plies: now.halfmoves,
                 last_pawn_move_or_capture: None,
                 seventy_five_moves: false,
                 fen: fen_of(&now),
@@ -61,9 +61,9 @@ pub fn check_fifty_moves(claim: &FiftyMovesClaim) -> Result<FiftyMovesVerdict, R
         };
         let ply = refs.len() as u32 + 1;
         let (move_number, by) = move_number_of(record.first, record.turn0, ply);
-        let notation = San::from_move(&now, m).to_string();
+        let notation = to_san(&now, m);
         let mut next = now;
-        next.play_unchecked(m);
+        next.play(m);
         positions.push(next);
         refs.push(MoveRef {
             move_number,
@@ -73,11 +73,11 @@ pub fn check_fifty_moves(claim: &FiftyMovesClaim) -> Result<FiftyMovesVerdict, R
         });
     }
     let judged = &positions[positions.len() - 1];
-    let quiet = judged.halfmoves();
+    let quiet = judged.halfmoves;
     // the move that last reset the clock: the latest ply whose position has a clock of 0
     let last = (1..positions.len())
         .rev()
-        .find(|&i| positions[i].halfmoves() == 0)
+        .find(|&i| positions[i].halfmoves == 0)
         .map(|i| refs[i - 1].clone());
     let valid = quiet >= 100;
     Ok(FiftyMovesVerdict {

@@ -8,11 +8,14 @@
 use serde::{Deserialize, Serialize};
 
 pub mod appeals;
+mod chess;
 pub mod draughts;
 pub mod events;
 pub mod fifty;
+mod pgn;
 pub mod quickplay;
 pub mod repetition;
+mod san;
 
 pub use appeals::{
     Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,

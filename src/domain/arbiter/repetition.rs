@@ -8,11 +8,11 @@
 //! the moment does not), and the en passant square ONLY when an en passant capture is actually
 //! legal (a double pawn step that no pawn can legally take does not make a new position).
 
+use super::chess::{Key, Pos};
 use super::{MoveRef, Occurrence, Side, move_number_of};
+use super::{pgn, san};
+use cozy_chess::{Color, Move};
 use serde::{Deserialize, Serialize};
-use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanPlus};
-use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Position, Square};
 
 /// The moves of the game as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,24 +110,29 @@ pub enum RepetitionError {
         /// The move as recorded.
         san: String,
     },
-}
-
-/// FIDE's "same position" key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Key {
-    board: Board,
-    turn: Color,
-    castling: Bitboard,
-    ep: Option<Square>,
-}
-
-fn key(p: &Chess) -> Key {
-    Key {
-        board: p.board().clone(),
-        turn: p.turn(),
-        castling: p.castles().castling_rights(),
-        ep: p.ep_square(EnPassantMode::Legal),
-    }
+    /// A recorded move matches several legal moves (e.g. `Nd7` with knights on b8 and f6).
+    #[error(
+        "move {move_number} ({side:?}) '{san}' at ply {ply} is ambiguous: it can be {}",
+        candidates.join(" or ")
+    )]
+    AmbiguousMove {
+        /// 1-based ply.
+        ply: u32,
+        /// Move number.
+        move_number: u32,
+        /// Who played it.
+        side: Side,
+        /// The move as recorded.
+        san: String,
+        /// The legal moves it matches, in SAN.
+        candidates: Vec<String>,
+    },
+    /// The PGN text cannot be read.
+    #[error("the PGN cannot be read: {why}")]
+    BadPgn {
+        /// What is wrong.
+        why: String,
+    },
 }
 
 pub(crate) fn side(c: Color) -> Side {
@@ -137,88 +142,16 @@ pub(crate) fn side(c: Color) -> Side {
     }
 }
 
-fn is_result(t: &str) -> bool {
-    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
-}
-
-/// PGN movetext → SAN tokens, plus a `[FEN "..."]` header if present.
-fn pgn_tokens(pgn: &str) -> (Vec<String>, Option<String>) {
-    let mut fen = None;
-    let mut body = String::new();
-    for line in pgn.lines() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            if let Some(rest) = t.strip_prefix("[FEN") {
-                fen = Some(
-                    rest.trim()
-                        .trim_end_matches(']')
-                        .trim()
-                        .trim_matches('"')
-                        .to_string(),
-                );
-            }
-            continue;
-        }
-        // ';' comments run to the end of the line
-        body.push_str(t.split(';').next().unwrap_or(""));
-        body.push('\n');
-    }
-    let mut out = Vec::new();
-    let (mut brace, mut paren) = (0u32, 0u32);
-    let mut cur = String::new();
-    let mut flush = |cur: &mut String| {
-        let t = std::mem::take(cur);
-        // strip a move number glued to the move: "12.e4", "12...e5"
-        let t = match t.rfind('.') {
-            Some(i) if t[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => {
-                t[i + 1..].to_string()
-            }
-            _ => t,
-        };
-        if !t.is_empty() && !is_result(&t) && !t.starts_with('$') {
-            out.push(t);
-        }
-    };
-    for ch in body.chars() {
-        match ch {
-            '{' => {
-                flush(&mut cur);
-                brace += 1;
-            }
-            '}' => brace = brace.saturating_sub(1),
-            _ if brace > 0 => {}
-            '(' => {
-                flush(&mut cur);
-                paren += 1;
-            }
-            ')' => paren = paren.saturating_sub(1),
-            _ if paren > 0 => {}
-            c if c.is_whitespace() => flush(&mut cur),
-            c => cur.push(c),
-        }
-    }
-    flush(&mut cur);
-    (out, fen)
-}
-
-/// Parses one SAN move in `pos` (annotation marks `!?` ignored, `0-0` read as `O-O`).
-pub(crate) fn parse_san(pos: &Chess, text: &str) -> Option<shakmaty::Move> {
-    let t = text.trim();
-    // a move number written with the move: "23.Nf3", "23...Nf6", "23. Nf3"
-    let t = match t.rfind('.') {
-        Some(i) if t[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => t[i + 1..].trim(),
-        _ => t,
-    };
-    let t = t.trim_end_matches(['!', '?']);
-    let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
-    let san: San = SanPlus::from_ascii(t.as_bytes()).ok()?.san;
-    san.to_move(pos).ok()
+/// Reads a SAN move in `pos` (see [`super::san`]); `None` when unreadable, illegal or
+/// ambiguous.
+pub(crate) fn parse_san(pos: &Pos, text: &str) -> Option<Move> {
+    san::parse_san(pos, text).ok()
 }
 
 /// A recorded game replayed: every position and the move that led to each.
 pub(crate) struct Record {
     /// `positions[0]` is the start, `positions[i]` the position after ply `i`.
-    pub positions: Vec<Chess>,
+    pub positions: Vec<Pos>,
     /// `refs[i]` cites ply `i + 1`.
     pub refs: Vec<MoveRef>,
     /// Move number of the start position.
@@ -234,18 +167,21 @@ pub(crate) fn read_record(
     start_fen: Option<&str>,
 ) -> Result<Record, RepetitionError> {
     let (tokens, header_fen) = match moves {
-        ChessMoves::Pgn(text) => pgn_tokens(text),
+        ChessMoves::Pgn(text) => {
+            let game = pgn::read_pgn(text).map_err(|why| RepetitionError::BadPgn { why })?;
+            (game.moves, game.fen)
+        }
         ChessMoves::San(list) => (list.clone(), None),
     };
     let fen_text = start_fen.map(str::to_string).or(header_fen);
-    let start: Chess = match &fen_text {
-        None => Chess::default(),
-        Some(f) => start_position(f).map_err(|why| RepetitionError::BadFen {
+    let start = match &fen_text {
+        None => Pos::default(),
+        Some(f) => Pos::from_fen(f).map_err(|why| RepetitionError::BadFen {
             fen: f.clone(),
             why,
         })?,
     };
-    let first = start.fullmoves().get();
+    let first = start.fullmoves;
     let turn0 = side(start.turn());
     let mut positions = vec![start];
     let mut refs = Vec::with_capacity(tokens.len());
@@ -253,14 +189,23 @@ pub(crate) fn read_record(
         let ply = i as u32 + 1;
         let (move_number, by) = move_number_of(first, turn0, ply);
         let mut pos = positions[i].clone();
-        let m = parse_san(&pos, tok).ok_or_else(|| RepetitionError::IllegalMove {
-            ply,
-            move_number,
-            side: by,
-            san: tok.clone(),
+        let m = san::parse_san(&pos, tok).map_err(|e| match e {
+            san::SanError::Ambiguous(candidates) => RepetitionError::AmbiguousMove {
+                ply,
+                move_number,
+                side: by,
+                san: tok.clone(),
+                candidates,
+            },
+            san::SanError::Unreadable | san::SanError::Illegal => RepetitionError::IllegalMove {
+                ply,
+                move_number,
+                side: by,
+                san: tok.clone(),
+            },
         })?;
-        let notation = San::from_move(&pos, m).to_string();
-        pos.play_unchecked(m);
+        let notation = san::to_san(&pos, m);
+        pos.play(m);
         positions.push(pos);
         refs.push(MoveRef {
             move_number,
@@ -289,7 +234,7 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
         .enumerate()
         .map(|(i, p)| {
             let after = (i > 0).then(|| record.refs[i - 1].clone());
-            (key(p), Occurrence { after })
+            (p.key(), Occurrence { after })
         })
         .collect();
     let claimant = side(pos.turn());
@@ -317,9 +262,9 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
             };
             let ply = record.refs.len() as u32 + 1;
             let (move_number, by) = move_number_of(first, turn0, ply);
-            let notation = San::from_move(&pos, m).to_string();
+            let notation = san::to_san(&pos, m);
             let mut next = pos.clone();
-            next.play_unchecked(m);
+            next.play(m);
             let o = Occurrence {
                 after: Some(MoveRef {
                     move_number,
@@ -328,7 +273,7 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
                     ply,
                 }),
             };
-            (kind, key(&next), o, fen_of(&next))
+            (kind, next.key(), o, fen_of(&next))
         }
     };
     let earlier: Vec<Occurrence> = seen
@@ -350,21 +295,9 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
     })
 }
 
-/// The position of a FEN; castling rights the board cannot have are dropped and an e.p.
-/// square without a double step is ignored, rather than refusing the game.
-fn start_position(fen: &str) -> Result<Chess, String> {
-    let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| e.to_string())?;
-    match fen.into_position(CastlingMode::Standard) {
-        Ok(p) => Ok(p),
-        Err(e) => match e.ignore_invalid_castling_rights() {
-            Ok(p) => Ok(p),
-            Err(e) => e.ignore_invalid_ep_square().map_err(|e| e.to_string()),
-        },
-    }
-}
-
-pub(crate) fn fen_of(p: &Chess) -> String {
-    Fen::from_position(p, EnPassantMode::Legal).to_string()
+/// FEN of a position, with the e.p. square only when an e.p. capture is legal.
+pub(crate) fn fen_of(p: &Pos) -> String {
+    p.fen()
 }
 
 #[cfg(test)]

@@ -227,19 +227,22 @@ fn move_numbers_follow_the_start_fen() {
 
 mod properties {
     use super::*;
+    use crate::domain::arbiter::chess::Pos;
+    use crate::domain::arbiter::san::to_san;
+    use cozy_chess::Piece;
     use proptest::prelude::*;
-    use shakmaty::zobrist::Zobrist64;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         /// In random games (knight-heavy, so positions recur), the number of occurrences found
-        /// for claim (b) equals the count by shakmaty's own Zobrist hash with legal e.p. —
-        /// an independent notion of the same position — and valid means at least three.
+        /// for claim (b) equals the count by cozy-chess's own `Board::same_position` (FIDE's
+        /// notion, with e.p. only when legal) — an independent notion of the same position —
+        /// and valid means at least three.
         #[test]
         fn occurrences_match_an_independent_hash(choices in proptest::collection::vec(any::<u16>(), 1..80)) {
-            let mut pos = Chess::default();
-            let mut hashes = vec![pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)];
+            let mut pos = Pos::default();
+            let mut boards = vec![pos.board.clone()];
             let mut sans = Vec::new();
             for c in choices {
                 let moves = pos.legal_moves();
@@ -247,15 +250,15 @@ mod properties {
                     break;
                 }
                 // prefer knight moves to make repetitions likely
-                let knights: Vec<_> = moves.iter().filter(|m| m.role() == shakmaty::Role::Knight).cloned().collect();
+                let knights: Vec<_> = moves.iter().filter(|m| pos.board.piece_on(m.from) == Some(Piece::Knight)).cloned().collect();
                 let pool = if !knights.is_empty() && c % 4 != 0 { knights } else { moves.to_vec() };
                 let m = pool[usize::from(c) % pool.len()];
-                sans.push(San::from_move(&pos, m).to_string());
-                pos.play_unchecked(m);
-                hashes.push(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal));
+                sans.push(to_san(&pos, m));
+                pos.play(m);
+                boards.push(pos.board.clone());
             }
-            let last = hashes[hashes.len() - 1];
-            let expected = hashes.iter().filter(|h| **h == last).count() as u32;
+            let last = &boards[boards.len() - 1];
+            let expected = boards.iter().filter(|b| b.same_position(last)).count() as u32;
             let v = check_repetition(&RepetitionClaim {
                 start_fen: None,
                 moves: ChessMoves::San(sans),

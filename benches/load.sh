@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Load benchmark of the HTTP API (issue: measured and hardened). Starts a release build of the
+# service on a demo-seeded database, then measures with wrk (Debian package `wrk`):
+#   1. GET /healthz                                   (the baseline)
+#   2. GET standings of the 60-player Keizer winter   (target: >= 80% of the baseline)
+#   3. PUT game results (writes; on Postgres when DATABASE_URL is a postgres:// URL)
+# Usage: benches/load.sh [seconds-per-run] [connections]
+# Environment: DATABASE_URL (default: a fresh SQLite file), BIN (default target/release/clubcomp)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-10}
+conns=${2:-32}
+bin=${BIN:-target/release/clubcomp}
+port=${LOAD_PORT:-18095}
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 2; }
+[ -x "$bin" ] || cargo build --release --locked
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+export DATABASE_URL=${DATABASE_URL:-sqlite://$work/load.sqlite3}
+export DATA_DIR=$work BIND_ADDR=127.0.0.1:$port RUST_LOG=warn
+export JWT_SECRET=load-secret-load-secret-load-secret-0001
+"$bin" demo > "$work/demo.txt"
+"$bin" serve > "$work/server.log" 2>&1 &
+pid=$!
+base=http://127.0.0.1:$port
+for _ in $(seq 1 100); do curl -fs "$base/readyz" >/dev/null && break; sleep 0.1; done
+token=$(curl -fs -X POST "$base/api/v1/auth/login" -H 'content-type: application/json' \
+  -d '{"email":"arbiter@club.example","password":"demo-password"}' | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])')
+season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
+comp=$(curl -fs "$base/api/v1/seasons/$season/competitions" | python3 -c '
+import sys,json
+print(next(c["id"] for c in json.load(sys.stdin) if c["kind"]=="keizer"))')
+standings="$base/api/v1/competitions/$comp/standings"
+curl -fs "$standings" >/dev/null || { echo "standings endpoint failed"; exit 1; }
+
+run() { # name url [wrk args...]
+  local name=$1 url=$2; shift 2
+  local out
+  out=$(wrk -t2 -c"$conns" -d"${secs}s" --latency "$@" "$url")
+  local rps p99
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  p99=$(echo "$out" | awk '$1=="99%" {print $2}')
+  local non2xx
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $4}')
+  printf '%-28s %12s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
+  echo "$rps" > "$work/$name.rps"
+}
+
+echo "clubcomp load benchmark: ${secs}s per run, $conns connections, $(nproc) cores, $(echo "$DATABASE_URL" | cut -d: -f1)"
+run healthz "$base/healthz"
+run standings "$standings"
+
+# writes: every request sets the result of one of the published evening's games (cycling)
+games=$(curl -fs -H "Authorization: Bearer $token" "$base/api/v1/competitions/$comp/rounds" | python3 -c '
+import sys,json
+rs=json.load(sys.stdin)
+ids=[g["id"] for r in rs if r["status"] in ("published","completed") for g in r["games"] if g["black"]]
+print(" ".join(map(str,ids)))')
+cat > "$work/write.lua" <<LUA
+local ids = {}
+for id in string.gmatch("$games", "%d+") do ids[#ids+1] = id end
+local results = {"1-0", "0-1", "1/2-1/2"}
+local n = 0
+request = function()
+  n = n + 1
+  local id = ids[(n % #ids) + 1]
+  local body = '{"result":"' .. results[(n % 3) + 1] .. '","reason":"load test"}'
+  return wrk.format("PUT", "/api/v1/games/" .. id .. "/result",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $token"}, body)
+end
+LUA
+run result-writes "$base" -s "$work/write.lua"
+
+python3 - "$work" <<'PY'
+import sys
+w = sys.argv[1]
+h = float(open(f"{w}/healthz.rps").read())
+s = float(open(f"{w}/standings.rps").read())
+print(f"standings / healthz throughput: {s / h:.0%} (target >= 80%)")
+PY

@@ -329,6 +329,10 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
     let mut bye = None;
     if order.len() % 2 == 1 {
         let (cands, unpairable, earlier) = bye_candidates(&input.ranking, &order, &dec.missable);
+        if cands.is_empty() {
+            // cannot happen: a near-perfect maximum matching leaves someone out
+            return Err(no_pairing(input, &order, &adj, &dec));
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(input.bye_seed);
         let index = rng.random_range(0..cands.len());
         let chosen = cands[index];

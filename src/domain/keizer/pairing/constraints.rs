@@ -57,6 +57,12 @@ pub(crate) struct History {
     meetings: HashMap<(usize, usize), Vec<(u32, Half)>>,
 }
 
+/// Playing evenings strictly between an `earlier` meeting and `evening`: `evening − earlier − 1`
+/// (negative when the "earlier" meeting is not earlier).
+fn evenings_between(earlier: u32, evening: u32) -> i64 {
+    i64::from(evening) - i64::from(earlier) - 1
+}
+
 fn key(a: usize, b: usize) -> (usize, usize) {
     if a < b { (a, b) } else { (b, a) }
 }
@@ -110,9 +116,7 @@ impl History {
         // also too close (it cannot be earlier).
         let soon: Vec<u32> = list
             .iter()
-            .filter(|m| {
-                i64::from(evening) - i64::from(m.0) - 1 < i64::from(rules.min_evenings_between)
-            })
+            .filter(|m| evenings_between(m.0, evening) < i64::from(rules.min_evenings_between))
             .map(|m| m.0)
             .collect();
         if !soon.is_empty() {
@@ -124,8 +128,19 @@ impl History {
         out
     }
 
-    /// Whether `a` and `b` may meet on this evening.
+    /// Whether `a` and `b` may meet on this evening (the same test as [`History::broken`]
+    /// being empty, without building the report).
     pub(crate) fn allowed(&self, a: usize, b: usize, evening: u32, half: Half, r: &Rules) -> bool {
-        a != b && self.broken(a, b, evening, half, r).is_empty()
+        if a == b {
+            return false;
+        }
+        let Some(list) = self.meetings.get(&key(a, b)) else {
+            return true;
+        };
+        list.len() < r.max_per_season as usize
+            && list.iter().filter(|m| m.1 == half).count() < r.max_per_half as usize
+            && list
+                .iter()
+                .all(|m| evenings_between(m.0, evening) >= i64::from(r.min_evenings_between))
     }
 }

@@ -11,8 +11,10 @@
 //! 1. Cost. Solve a minimum-cost perfect matching with the weighted blossom algorithm
 //!    ([`super::blossom`]) on the pairs at most `d` places apart. If the optimum found costs
 //!    less than `(d + 1)²`, no optimal matching of the full graph can use a longer pair (one
-//!    such pair alone would cost more), so it is the optimum of the full graph; otherwise `d`
-//!    is doubled, up to the complete graph.
+//!    such pair alone would cost more), so it is the optimum of the full graph. Otherwise its
+//!    cost `c` bounds the optimum, so no optimal pair is longer than `√c`: one more run with
+//!    `d = ⌊√c⌋` is exact. (Without a perfect matching `d` is doubled, up to the complete
+//!    graph.)
 //! 2. Tie-break. Walk the positions from the top; for the first unfixed position `i`, try
 //!    partners `j` in increasing order below its current partner; `j` is taken when the rest
 //!    can still be completed at the optimal total cost (checked by another blossom run on the
@@ -89,8 +91,11 @@ pub(crate) fn min_cost_lex(allowed: &[Vec<bool>]) -> Option<Optimum> {
     let (pairs, total) = loop {
         match solve(&all, d, allowed) {
             Some((p, c)) if c < sq(d + 1) || d == full => break (p, c),
+            // A perfect matching of cost c exists, so no optimal pair is longer than √c:
+            // the next run is exact (and c ≥ (d + 1)² makes it a larger d).
+            Some((_, c)) => d = (c.isqrt() as usize).min(full),
             None if d == full => return None,
-            _ => d = (2 * d).min(full),
+            None => d = (2 * d).min(full),
         }
     };
     let mut mate = vec![0; n];
@@ -113,8 +118,11 @@ pub(crate) fn min_cost_lex(allowed: &[Vec<bool>]) -> Option<Optimum> {
                 continue;
             }
             let rest: Vec<usize> = (0..n).filter(|&v| !fixed[v] && v != j).collect();
-            if let Some((sub, c)) = solve(&rest, d, allowed)
-                && c + sq(j - i) == remaining
+            // the rest must cost exactly `budget`, so none of its pairs is longer than √budget
+            let budget = remaining - sq(j - i);
+            let reach = (budget.isqrt() as usize).min(d);
+            if let Some((sub, c)) = solve(&rest, reach, allowed)
+                && c == budget
             {
                 mate[i] = j;
                 mate[j] = i;
@@ -253,6 +261,42 @@ mod tests {
     fn impossible_is_none() {
         // 4 players, 1 may meet nobody
         assert!(min_cost_lex(&graph(4, &[(0, 1), (0, 2), (0, 3)])).is_none());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Medium fields: the sparse search with its cost certificate finds the same optimum
+        /// as one blossom run on the complete allowed graph, and the result is a perfect
+        /// matching over allowed pairs.
+        #[test]
+        fn sparse_equals_dense_on_medium_fields(
+            half in 10usize..40,
+            near in proptest::collection::vec((0usize..80, 1usize..6), 0..120),
+            far in proptest::collection::vec((0usize..80, 0usize..80), 0..60),
+        ) {
+            let n = 2 * half;
+            let mut forb: Vec<(usize, usize)> = near.into_iter()
+                .map(|(a, k)| (a % n, (a % n + k) % n)).collect();
+            forb.extend(far.into_iter().map(|(a, b)| (a % n, b % n)));
+            forb.retain(|(a, b)| a != b);
+            let g = graph(n, &forb);
+            let all: Vec<usize> = (0..n).collect();
+            let dense = solve(&all, n - 1, &g);
+            let got = min_cost_lex(&g);
+            prop_assert_eq!(got.is_some(), dense.is_some());
+            if let (Some(o), Some((_, c))) = (got, dense) {
+                prop_assert_eq!(o.cost, c);
+                let mut cost = 0;
+                for (i, &m) in o.mate.iter().enumerate() {
+                    prop_assert_eq!(o.mate[m], i);
+                    prop_assert!(g[i][m]);
+                    if i < m {
+                        cost += sq(m - i);
+                    }
+                }
+                prop_assert_eq!(cost, c);
+            }
+        }
     }
 
     proptest! {

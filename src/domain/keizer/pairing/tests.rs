@@ -65,6 +65,22 @@ fn neighbours_meet_and_the_higher_player_gets_white_without_history() {
 }
 
 #[test]
+fn nobody_or_one_player_present() {
+    // nobody: an empty pairing; one player: the bye, board 1, the only candidate
+    let mut none = input(vec![p("a")], vec![], 1);
+    none.ranking[0].present = false;
+    let pg = pair_evening(&none).unwrap();
+    assert!(pg.boards.is_empty() && pg.bye.is_none());
+    let pg = pair_evening(&input(vec![p("a")], vec![], 1)).unwrap();
+    let bye = pg.bye.unwrap();
+    assert_eq!((bye.player.as_str(), bye.board), ("a", 1));
+    assert_eq!(
+        pair_evening(&input(vec![p("a"), p("a")], vec![], 1)),
+        Err(PairingError::DuplicatePlayer { player: "a".into() })
+    );
+}
+
+#[test]
 fn each_constraint_is_named_with_its_earlier_evenings() {
     let r = Rules::default();
     let h = |ms: &[(u32, Half)]| {
@@ -511,6 +527,63 @@ proptest! {
                         prop_assert!(exhaustive_on(&inp, &rest).is_none());
                     }
                 }
+            }
+            Err(e) => prop_assert!(false, "unexpected {e}"),
+        }
+    }
+}
+
+/// Size of a maximum matching among `ids` over the allowed pairs (weighted blossom with unit
+/// weights and maximum cardinality — independent of the cardinality module).
+fn max_pairs(inp: &PairingInput, ids: &[&String]) -> usize {
+    let mut edges = Vec::new();
+    for a in 0..ids.len() {
+        for b in a + 1..ids.len() {
+            if may_meet(inp, ids[a], ids[b]) {
+                edges.push((a, b, 1));
+            }
+        }
+    }
+    blossom::max_weight_matching(ids.len(), &edges, true)
+        .iter()
+        .filter(|m| m.is_some())
+        .count()
+        / 2
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Larger fields (up to 40 players, up to 120 earlier meetings): never a broken
+    /// constraint; an error only when no bye leaves a pairable field; the bye only to a
+    /// player with the fewest byes among those who could take it.
+    #[test]
+    fn larger_fields_never_break_a_constraint(inp in arb_input(40)) {
+        let present: Vec<&String> =
+            inp.ranking.iter().filter(|p| p.present).map(|p| &p.id).collect();
+        let n = present.len();
+        match pair_evening(&inp) {
+            Ok(pg) => {
+                for b in &pg.boards {
+                    prop_assert!(may_meet(&inp, &b.white, &b.black));
+                }
+                prop_assert_eq!(2 * pg.boards.len() + usize::from(pg.bye.is_some()), n);
+                if let Some(bye) = &pg.bye {
+                    let byes = |id: &str| inp.ranking.iter()
+                        .find(|p| p.id == id).map_or(0, |p| p.byes_this_half);
+                    for other in &present {
+                        if byes(other) < byes(&bye.player) {
+                            let rest: Vec<&String> =
+                                present.iter().copied().filter(|x| x != other).collect();
+                            prop_assert!(max_pairs(&inp, &rest) < n / 2);
+                        }
+                    }
+                }
+            }
+            Err(PairingError::NoPairing { short, unpaired, .. }) => {
+                prop_assert!(max_pairs(&inp, &present) < n / 2);
+                prop_assert_eq!(short, n - 2 * max_pairs(&inp, &present) - n % 2);
+                prop_assert_eq!(unpaired.len(), n - 2 * max_pairs(&inp, &present));
             }
             Err(e) => prop_assert!(false, "unexpected {e}"),
         }

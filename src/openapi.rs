@@ -20,6 +20,8 @@ use utoipa::{Modify, OpenApi};
         (name = "seasons", description = "Seasons and the calendar (SPEC §5)"),
         (name = "competitions", description = "Competitions and entrants (SPEC §2)"),
         (name = "rounds", description = "Rounds, pairings and results (SPEC §2, §6, §8, §11)"),
+        (name = "attendance", description = "Sign-up, sign-off and check-in (SPEC §4)"),
+        (name = "pairings", description = "Generating and editing pairings (SPEC §6, §8, §10)"),
     )
 )]
 pub struct ApiDoc;

@@ -1,10 +1,12 @@
 //! HTTP handlers, one file per resource. Handlers are named `<verb>_<resource>` (also the
 //! OpenAPI operation id) and carry their request and response types beside them.
 
+pub mod attendance;
 pub mod auth;
 pub mod calendar;
 pub mod competitions;
 pub mod health;
+pub mod pairings;
 pub mod players;
 pub mod ratings;
 pub mod rounds;
@@ -57,6 +59,14 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(rounds::publish_round)
         .service(rounds::complete_round);
     // ---- more services are registered below, one line each ----
+    cfg.service(attendance::create_own_attendance);
+    cfg.service(attendance::get_own_attendance);
+    cfg.service(attendance::create_attendance);
+    cfg.service(attendance::create_check_ins);
+    cfg.service(attendance::get_round_attendance);
+    cfg.service(pairings::create_pairing);
+    cfg.service(pairings::replace_pairing);
+    cfg.service(pairings::delete_pairing);
 }
 
 /// Pagination query parameters.

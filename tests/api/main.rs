@@ -2,9 +2,11 @@
 
 mod helpers;
 
+mod attendance;
 mod auth;
 mod competitions;
 mod errors;
 mod foundation;
+mod pairings;
 mod players;
 mod ratings;

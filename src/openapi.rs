@@ -21,6 +21,8 @@ use utoipa::{Modify, OpenApi};
         (name = "competitions", description = "Competitions and entrants (SPEC §2)"),
         (name = "calculators", description = "Stateless calculators: the command line's engines over HTTP (nothing stored)"),
         (name = "rounds", description = "Rounds, pairings and results (SPEC §2, §6, §8, §11)"),
+        (name = "attendance", description = "Sign-up, sign-off and check-in (SPEC §4)"),
+        (name = "pairings", description = "Generating and editing pairings (SPEC §6, §8, §10)"),
     )
 )]
 pub struct ApiDoc;

@@ -1,11 +1,13 @@
 //! HTTP handlers, one file per resource. Handlers are named `<verb>_<resource>` (also the
 //! OpenAPI operation id) and carry their request and response types beside them.
 
+pub mod attendance;
 pub mod auth;
 pub mod calc;
 pub mod calendar;
 pub mod competitions;
 pub mod health;
+pub mod pairings;
 pub mod players;
 pub mod ratings;
 pub mod rounds;
@@ -65,6 +67,14 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(calc::create_tiebreaks_calculation);
     cfg.service(calendar::create_calendar);
     cfg.service(calendar::get_calendar_ics);
+    cfg.service(attendance::create_own_attendance);
+    cfg.service(attendance::get_own_attendance);
+    cfg.service(attendance::create_attendance);
+    cfg.service(attendance::create_check_ins);
+    cfg.service(attendance::get_round_attendance);
+    cfg.service(pairings::create_pairing);
+    cfg.service(pairings::replace_pairing);
+    cfg.service(pairings::delete_pairing);
 }
 
 /// Pagination query parameters.

@@ -1,26 +1,136 @@
-//! Attendance per round (SPEC §4): the history of sign-ups, sign-offs and presence marks, and
-//! each player's status for the evening.
+//! Attendance per round (SPEC §4): the history of sign-ups, sign-offs, presence marks and
+//! check-ins, and each player's status for the evening, computed by the attendance engine
+//! (`domain::attendance`) from the stored changes. The clock is read here (`now`) and passed
+//! to the engine; deadlines are evaluated in the club's time zone.
 //!
-//! CONTRACT used by pairing and standings: [`statuses`] gives every entrant's status for a
-//! round. (First version: the newest record decides; the full deadline rules follow.)
+//! CONTRACT used by pairing and standings: [`statuses`] gives every listed player's status for
+//! a round as [`Status`] (`Playing`, `Excused`, `Unexcused`); [`evening`] gives the engine's
+//! full answer (deadline, check-in cut-off, the detailed status of each entrant).
+//!
+//! Storage (the `attendance` table, one row per change and round, never updated):
+//! - `action`: `sign_up`, `sign_off`, `force_majeure` (a sign-off with force majeure, leader
+//!   or arbiter only), `present`, `absent`;
+//! - `channel`: `account`, `email`, `phone`, `in_person`;
+//! - `recorded_by`: `<capacity>:<account>`, the capacity being `member`, `leader` or
+//!   `arbiter` (how the engine treats the change) and the account the e-mail address of the
+//!   user who made it;
+//! - `at`: when (UTC); `note`: free text.
 
 use crate::db::DbConn;
-use crate::db::models::competition::Attendance;
+use crate::db::models::competition::{Attendance, Competition, NewAttendance, Round};
+use crate::db::models::players;
 use crate::db::schema::attendance as at;
-use crate::error::ApiResult;
+use crate::db::schema::rounds;
+use crate::domain::attendance::{
+    self as engine, Action, AttendanceInput, Attendee, Change, Channel, DeadlineRule, EveningType,
+    Membership, Recorder,
+};
+use crate::error::{ApiError, ApiResult};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
-/// A player's status for one round.
+/// A player's status for one round (the contract of pairing and standings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// Expected / signed up: to be paired.
+    /// Expected / signed up / present / checked in: to be paired.
     Playing,
     /// Absent with notice (excused).
     Excused,
-    /// Absent without notice.
+    /// Absent without notice (also: a flexible player who did not sign up, a no-show, a
+    /// player not checked in at a rapid or blitz round).
     Unexcused,
+}
+
+impl From<engine::Status> for Status {
+    fn from(s: engine::Status) -> Status {
+        if s.paired() {
+            Status::Playing
+        } else if s == engine::Status::Excused {
+            Status::Excused
+        } else {
+            Status::Unexcused
+        }
+    }
+}
+
+/// The stored action names.
+pub const ACTIONS: [&str; 5] = ["sign_up", "sign_off", "force_majeure", "present", "absent"];
+/// The stored channel names.
+pub const CHANNELS: [&str; 4] = ["account", "email", "phone", "in_person"];
+
+/// When a round is played and how attendance works for it.
+#[derive(Debug, Clone)]
+pub struct RoundContext {
+    /// Keizer (sign-up/sign-off with a deadline) or rapid/blitz (check-in).
+    pub kind: EveningType,
+    /// The date of the evening.
+    pub date: NaiveDate,
+    /// Local start time.
+    pub start: NaiveTime,
+    /// The deadline rule.
+    pub rule: DeadlineRule,
+}
+
+/// The club time zone for callers without the configuration at hand: `CLUB_TIMEZONE` as the
+/// configuration reads it, else Europe/Amsterdam.
+pub fn default_time_zone() -> String {
+    std::env::var("CLUB_TIMEZONE")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| s.parse::<chrono_tz::Tz>().is_ok())
+        .unwrap_or_else(|| "Europe/Amsterdam".to_string())
+}
+
+/// How attendance works for a competition (SPEC §4, §8): Keizer-style sign-up/sign-off for
+/// Keizer, round-robin and knockout rounds; check-in for the rapid (Double-Swiss) and for
+/// other Swiss competitions (the blitz).
+pub fn evening_type(comp: &Competition) -> EveningType {
+    match (comp.kind.as_str(), comp.system.as_deref()) {
+        ("swiss", Some("double_swiss")) => EveningType::Rapid,
+        ("swiss", _) => EveningType::Blitz,
+        _ => EveningType::Keizer,
+    }
+}
+
+/// The attendance context of a round: date and start time from the round and its calendar
+/// evening, the deadline rule of SPEC §4 (the day before at 18:00) in `time_zone`.
+///
+/// SPEC §4 is silent on rounds without a date: such a round has no deadline yet, so every
+/// change counts as on time (the date used is far in the future). Without a calendar evening
+/// the start is 20:15 (20:30 for the rapid), SPEC §5.
+pub fn round_context(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    time_zone: &str,
+) -> ApiResult<RoundContext> {
+    let kind = evening_type(comp);
+    let default_start = if kind == EveningType::Rapid {
+        crate::domain::calendar::rapid_start()
+    } else {
+        crate::domain::calendar::playing_start()
+    };
+    let mut date = round.date;
+    let mut start = default_start;
+    if let Some(e) = round.evening_id
+        && let Ok(ev) = crate::api::calendar::load_evening(c, e)
+    {
+        date = date.or(Some(ev.date));
+        start = NaiveTime::parse_from_str(&ev.start_time, "%H:%M").unwrap_or(default_start);
+    }
+    let date = date.unwrap_or(NaiveDate::from_ymd_opt(9999, 12, 30).unwrap_or(NaiveDate::MAX));
+    let rule = DeadlineRule {
+        time_zone: time_zone.to_string(),
+        ..DeadlineRule::default()
+    };
+    Ok(RoundContext {
+        kind,
+        date,
+        start,
+        rule,
+    })
 }
 
 /// The attendance history of a round, oldest first.
@@ -32,28 +142,273 @@ pub fn history(c: &mut DbConn, round: i64) -> ApiResult<Vec<Attendance>> {
         .load(c)?)
 }
 
-/// Each listed player's status for the round. `flexible` players are absent without notice
-/// unless they signed up; others are expected unless they signed off.
+/// Splits a stored `recorded_by` into (capacity, account).
+pub fn split_recorded_by(s: &str) -> (&str, &str) {
+    s.split_once(':').unwrap_or(("member", s))
+}
+
+fn recorder_of(s: &str) -> Recorder {
+    match split_recorded_by(s).0 {
+        "leader" => Recorder::Leader,
+        "arbiter" => Recorder::Arbiter,
+        _ => Recorder::Member,
+    }
+}
+
+fn channel_of(s: &str) -> Channel {
+    match s {
+        "email" => Channel::Email,
+        "phone" => Channel::Phone,
+        "in_person" => Channel::InPerson,
+        _ => Channel::Account,
+    }
+}
+
+fn action_of(s: &str) -> Option<(Action, bool)> {
+    Some(match s {
+        "sign_up" => (Action::SignUp, false),
+        "sign_off" => (Action::SignOff, false),
+        "force_majeure" => (Action::SignOff, true),
+        "present" => (Action::MarkPresent, false),
+        "absent" => (Action::MarkAbsent, false),
+        "check_in" => (Action::CheckIn, false),
+        _ => return None,
+    })
+}
+
+fn to_change(a: &Attendance, date: NaiveDate) -> Option<Change> {
+    let (action, force_majeure) = action_of(&a.action)?;
+    Some(Change {
+        player: a.player_id.to_string(),
+        at: DateTime::from_naive_utc_and_offset(a.at, Utc),
+        action,
+        recorded_by: recorder_of(&a.recorded_by),
+        channel: channel_of(&a.channel),
+        force_majeure,
+        evenings: vec![date],
+    })
+}
+
+/// Membership as the engine knows it.
+pub fn membership_of(s: &str) -> Membership {
+    match s {
+        "flexible" => Membership::Flexible,
+        "guest" => Membership::Guest,
+        _ => Membership::Fixed,
+    }
+}
+
+/// Runs the engine over the stored changes of `round` for `players` (plus `extra`, a change
+/// not stored yet, appended last).
+pub fn evaluate(
+    c: &mut DbConn,
+    ctx: &RoundContext,
+    round: i64,
+    players: &[(i64, Membership)],
+    extra: Option<Change>,
+) -> ApiResult<engine::Attendance> {
+    let known: std::collections::HashSet<String> =
+        players.iter().map(|(id, _)| id.to_string()).collect();
+    let mut changes: Vec<Change> = history(c, round)?
+        .iter()
+        .filter_map(|a| to_change(a, ctx.date))
+        .filter(|ch| known.contains(&ch.player))
+        .collect();
+    changes.extend(extra);
+    let input = AttendanceInput {
+        date: ctx.date,
+        start_time: ctx.start,
+        kind: ctx.kind,
+        deadline: ctx.rule.clone(),
+        check_in_minutes: 15,
+        players: players
+            .iter()
+            .map(|(id, m)| Attendee {
+                id: id.to_string(),
+                membership: *m,
+            })
+            .collect(),
+        changes,
+    };
+    engine::attendance(&input).map_err(|e| ApiError::Internal(format!("attendance: {e}")))
+}
+
+/// The entrants of a competition with their membership, in seed order.
+pub fn entrant_memberships(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(i64, Membership)>> {
+    let mut out = Vec::new();
+    for e in crate::api::competitions::entrants_in_seed_order(c, competition)? {
+        let m = players::by_id(c, e.player_id)?
+            .map(|p| membership_of(&p.membership))
+            .unwrap_or(Membership::Fixed);
+        out.push((e.player_id, m));
+    }
+    Ok(out)
+}
+
+/// The engine's full answer for a round: deadline, check-in cut-off and every entrant's
+/// detailed status.
+pub fn evening(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    time_zone: &str,
+) -> ApiResult<engine::Attendance> {
+    let ctx = round_context(c, comp, round, time_zone)?;
+    let players = entrant_memberships(c, comp.id)?;
+    evaluate(c, &ctx, round.id, &players, None)
+}
+
+/// Each listed player's status for the round (`(player_id, is_flexible)`; a flexible player —
+/// or guest — is absent without notice unless they signed up in time; others are expected
+/// unless they signed off). Uses the club time zone of [`default_time_zone`].
 pub fn statuses(
     c: &mut DbConn,
     round: i64,
     players: &[(i64, bool)],
 ) -> ApiResult<HashMap<i64, Status>> {
-    let mut last: HashMap<i64, String> = HashMap::new();
-    for a in history(c, round)? {
-        last.insert(a.player_id, a.action);
-    }
-    Ok(players
+    statuses_in(c, round, players, &default_time_zone())
+}
+
+/// [`statuses`] with an explicit club time zone.
+pub fn statuses_in(
+    c: &mut DbConn,
+    round: i64,
+    players: &[(i64, bool)],
+    time_zone: &str,
+) -> ApiResult<HashMap<i64, Status>> {
+    let r: Round = rounds::table
+        .find(round)
+        .select(Round::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no round {round}")))?;
+    let comp = crate::api::competitions::load(c, r.competition_id)?;
+    let ctx = round_context(c, &comp, &r, time_zone)?;
+    let list: Vec<(i64, Membership)> = players
         .iter()
         .map(|&(id, flexible)| {
-            let s = match last.get(&id).map(String::as_str) {
-                Some("sign_up") | Some("present") => Status::Playing,
-                Some("sign_off") | Some("force_majeure") => Status::Excused,
-                Some("absent") => Status::Unexcused,
-                _ if flexible => Status::Unexcused,
-                _ => Status::Playing,
-            };
-            (id, s)
+            (
+                id,
+                if flexible {
+                    Membership::Flexible
+                } else {
+                    Membership::Fixed
+                },
+            )
         })
+        .collect();
+    let a = evaluate(c, &ctx, r.id, &list, None)?;
+    Ok(a.players
+        .iter()
+        .filter_map(|p| p.player.parse::<i64>().ok().map(|id| (id, p.status.into())))
         .collect())
+}
+
+/// One change to record.
+#[derive(Debug, Clone)]
+pub struct NewChange {
+    /// The player.
+    pub player_id: i64,
+    /// A stored action name ([`ACTIONS`]).
+    pub action: String,
+    /// A stored channel name ([`CHANNELS`]).
+    pub channel: String,
+    /// `member`, `leader` or `arbiter`.
+    pub capacity: &'static str,
+    /// The account making it.
+    pub account: String,
+    /// Note.
+    pub note: Option<String>,
+}
+
+/// Formats a UTC instant in the club's time zone, e.g. `2026-09-10 18:00 Europe/Amsterdam`.
+pub fn local(t: DateTime<Utc>, time_zone: &str) -> String {
+    match time_zone.parse::<chrono_tz::Tz>() {
+        Ok(tz) => format!(
+            "{} {time_zone}",
+            t.with_timezone(&tz).format("%Y-%m-%d %H:%M")
+        ),
+        Err(_) => t.format("%Y-%m-%d %H:%M UTC").to_string(),
+    }
+}
+
+/// Records one change for one round after the engine accepted it (at `now`). A refused change
+/// is a 422 naming the rule and the deadline; nothing is stored then. Returns the player's
+/// outcome after the change.
+#[allow(clippy::too_many_arguments)]
+pub fn record(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    players: &[(i64, Membership)],
+    ch: &NewChange,
+    now: DateTime<Utc>,
+    time_zone: &str,
+    field: &str,
+) -> ApiResult<engine::PlayerAttendance> {
+    if round.status == "completed" {
+        return Err(ApiError::Conflict(format!(
+            "round {} is completed; its attendance is closed",
+            round.number
+        )));
+    }
+    let ctx = round_context(c, comp, round, time_zone)?;
+    let probe = Attendance {
+        id: 0,
+        round_id: round.id,
+        player_id: ch.player_id,
+        action: ch.action.clone(),
+        channel: ch.channel.clone(),
+        recorded_by: format!("{}:{}", ch.capacity, ch.account),
+        at: {
+            use chrono::SubsecRound;
+            now.naive_utc().trunc_subsecs(6)
+        },
+        note: None,
+    };
+    let change = to_change(&probe, ctx.date)
+        .ok_or_else(|| ApiError::invalid(field, format!("unknown action {}", ch.action)))?;
+    let result = evaluate(c, &ctx, round.id, players, Some(change))?;
+    let idx = history(c, round.id)?
+        .iter()
+        .filter(|a| {
+            players.iter().any(|(p, _)| *p == a.player_id) && action_of(&a.action).is_some()
+        })
+        .count();
+    let pa = result
+        .players
+        .into_iter()
+        .find(|p| p.player == ch.player_id.to_string())
+        .ok_or_else(|| ApiError::invalid(field, "the player is not an entrant"))?;
+    if let Some(r) = pa.refused.iter().find(|r| r.change == idx) {
+        let when = match ctx.kind {
+            EveningType::Keizer => format!(
+                "the deadline of round {} was {}",
+                round.number,
+                local(result.deadline, time_zone)
+            ),
+            _ => format!(
+                "check-in for round {} closed at {}",
+                round.number,
+                result
+                    .check_in_by
+                    .map(|t| local(t, time_zone))
+                    .unwrap_or_default()
+            ),
+        };
+        return Err(ApiError::invalid(field, format!("{}; {when}", r.reason)));
+    }
+    diesel::insert_into(at::table)
+        .values(&NewAttendance {
+            round_id: round.id,
+            player_id: ch.player_id,
+            action: ch.action.clone(),
+            channel: ch.channel.clone(),
+            recorded_by: probe.recorded_by.clone(),
+            at: probe.at,
+            note: ch.note.clone(),
+        })
+        .execute(c)?;
+    crate::db::models::competition::bump_stamp(c, &format!("competition:{}", comp.id))?;
+    Ok(pa)
 }

@@ -3,6 +3,7 @@
 pub mod attendance;
 pub mod competitions;
 pub mod demo;
+pub mod pairing;
 pub mod ratings;
 pub mod rounds;
 pub mod secrets;

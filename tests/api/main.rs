@@ -2,6 +2,7 @@
 
 mod helpers;
 
+mod attendance;
 mod auth;
 mod calc;
 mod calendar;
@@ -10,5 +11,6 @@ mod concurrency;
 mod demo;
 mod errors;
 mod foundation;
+mod pairings;
 mod players;
 mod ratings;

@@ -1,0 +1,595 @@
+//! Attendance (SPEC §4): members sign up and off for themselves, the leader records it for
+//! anyone with the channel it came through, the arbiter checks players in (rapid, blitz) and
+//! marks presence, absence and force majeure on the night. Every change keeps who, when and
+//! through which channel; leaders and arbiters read the full history, a member his own.
+
+use crate::api::Body;
+use crate::app::AppState;
+use crate::auth::{Arbiter, Auth, Leader, Principal, Role, RoleSet};
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, Round};
+use crate::db::models::players;
+use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::services::attendance::{self as svc, NewChange};
+use crate::services::rounds;
+use actix_web::{HttpResponse, get, post, web};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Accounts that may sign themselves up or off: every human role (the account must be
+/// linked to a player).
+#[derive(Debug)]
+pub struct Account;
+
+impl RoleSet for Account {
+    const ROLES: &'static [Role] = &[Role::Member, Role::Leader, Role::Arbiter, Role::Admin];
+}
+
+/// A member's own sign-up or sign-off for one or several rounds.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"action": "sign_off", "rounds": [3, 4]}))]
+pub struct OwnAttendance {
+    /// `sign_up` or `sign_off`.
+    pub action: String,
+    /// Round numbers of the competition (one or several at once).
+    pub rounds: Vec<i32>,
+    /// Optional note (at most 500 characters).
+    pub note: Option<String>,
+}
+
+/// A sign-up or sign-off the leader records on a player's behalf.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"player_id": 7, "action": "sign_off", "rounds": [5], "channel": "phone"}))]
+pub struct RecordAttendance {
+    /// The player (an entrant of the competition).
+    pub player_id: i64,
+    /// `sign_up` or `sign_off`.
+    pub action: String,
+    /// Round numbers (one or several at once).
+    pub rounds: Vec<i32>,
+    /// How it reached the leader: `email`, `phone` or `in_person`.
+    pub channel: String,
+    /// A late sign-off for reasons of force majeure: absent with notice (SPEC §4).
+    #[serde(default)]
+    pub force_majeure: bool,
+    /// Optional note (at most 500 characters).
+    pub note: Option<String>,
+}
+
+/// One mark of the arbiter on the night.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mark {
+    /// The player.
+    pub player_id: i64,
+    /// `present` (rapid/blitz: checked in), `absent`, or `force_majeure` (a sign-off with
+    /// force majeure: absent with notice).
+    pub mark: String,
+}
+
+/// The arbiter's marks for one round.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"marks": [{"player_id": 7, "mark": "present"}, {"player_id": 9, "mark": "absent"}]}))]
+pub struct CheckIns {
+    /// The marks, applied in order.
+    pub marks: Vec<Mark>,
+    /// Optional note (at most 500 characters).
+    pub note: Option<String>,
+}
+
+/// A player's status for one round after a change.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Outcome {
+    /// Round number.
+    pub round: i32,
+    /// The player.
+    pub player_id: i64,
+    /// `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`,
+    /// `no_show`, `checked_in` or `not_checked_in`.
+    pub status: String,
+    /// Whether the player is to be paired.
+    pub paired: bool,
+}
+
+/// One stored change.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangeView {
+    /// Id (order of recording).
+    pub id: i64,
+    /// The player.
+    pub player_id: i64,
+    /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
+    pub action: String,
+    /// `account`, `email`, `phone` or `in_person`.
+    pub channel: String,
+    /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
+    pub capacity: String,
+    /// The account that recorded it.
+    pub recorded_by: String,
+    /// When (UTC).
+    pub at: DateTime<Utc>,
+    /// Note.
+    pub note: Option<String>,
+}
+
+/// One entrant's attendance for a round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerStatus {
+    /// The player.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// `fixed`, `flexible` or `guest`.
+    pub membership: String,
+    /// Status (see [`Outcome::status`]).
+    pub status: String,
+    /// Whether the player is to be paired.
+    pub paired: bool,
+}
+
+/// The attendance of one round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundAttendance {
+    /// Round number.
+    pub round: i32,
+    /// Date of the evening.
+    pub date: Option<NaiveDate>,
+    /// Sign-up/sign-off deadline (UTC).
+    pub deadline: DateTime<Utc>,
+    /// The deadline in the club's time zone.
+    pub deadline_local: String,
+    /// Check-in cut-off (rapid and blitz; UTC).
+    pub check_in_by: Option<DateTime<Utc>>,
+    /// Every entrant's status, in seed order.
+    pub players: Vec<PlayerStatus>,
+    /// Every change, oldest first.
+    pub history: Vec<ChangeView>,
+}
+
+/// A member's own attendance for one round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OwnRound {
+    /// Round number.
+    pub round: i32,
+    /// Date of the evening.
+    pub date: Option<NaiveDate>,
+    /// Sign-up/sign-off deadline (UTC).
+    pub deadline: DateTime<Utc>,
+    /// Status (see [`Outcome::status`]).
+    pub status: String,
+    /// Whether the member is to be paired.
+    pub paired: bool,
+    /// The member's own changes, oldest first.
+    pub history: Vec<ChangeView>,
+}
+
+fn status_name(s: crate::domain::attendance::Status) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn change_view(a: crate::db::models::competition::Attendance) -> ChangeView {
+    let (cap, acct) = svc::split_recorded_by(&a.recorded_by);
+    ChangeView {
+        id: a.id,
+        player_id: a.player_id,
+        action: a.action.clone(),
+        channel: a.channel.clone(),
+        capacity: cap.to_string(),
+        recorded_by: acct.to_string(),
+        at: DateTime::from_naive_utc_and_offset(a.at, Utc),
+        note: a.note.clone(),
+    }
+}
+
+fn check_note(note: &Option<String>, errs: &mut Vec<FieldError>) {
+    if note.as_ref().is_some_and(|n| n.chars().count() > 500) {
+        errs.push(FieldError::new("note", "must be at most 500 characters"));
+    }
+}
+
+fn check_rounds(rounds: &[i32], errs: &mut Vec<FieldError>) {
+    if rounds.is_empty() || rounds.len() > 100 {
+        errs.push(FieldError::new(
+            "rounds",
+            "must list 1 to 100 round numbers",
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (i, r) in rounds.iter().enumerate() {
+        if !seen.insert(*r) {
+            errs.push(FieldError::new(format!("rounds[{i}]"), "is listed twice"));
+        }
+    }
+}
+
+fn load_rounds(c: &mut DbConn, comp: i64, numbers: &[i32]) -> ApiResult<Vec<Round>> {
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    for (i, &n) in numbers.iter().enumerate() {
+        match rounds::load(c, comp, n) {
+            Ok(r) => out.push(r),
+            Err(ApiError::NotFound(m)) => errs.push(FieldError::new(format!("rounds[{i}]"), m)),
+            Err(e) => return Err(e),
+        }
+    }
+    if errs.is_empty() {
+        Ok(out)
+    } else {
+        Err(ApiError::validation(errs))
+    }
+}
+
+/// Records `action` for `player` in each round, all or nothing.
+#[allow(clippy::too_many_arguments)]
+fn record_all(
+    c: &mut DbConn,
+    comp: &Competition,
+    rounds: &[Round],
+    player: i64,
+    action: &str,
+    channel: &str,
+    capacity: &'static str,
+    account: &str,
+    note: &Option<String>,
+    tz: &str,
+) -> ApiResult<Vec<Outcome>> {
+    let players = svc::entrant_memberships(c, comp.id)?;
+    if !players.iter().any(|(p, _)| *p == player) {
+        return Err(ApiError::invalid(
+            "player_id",
+            format!(
+                "player {player} is not an entrant of competition {}",
+                comp.id
+            ),
+        ));
+    }
+    let now = Utc::now();
+    let mut out = Vec::new();
+    for (i, r) in rounds.iter().enumerate() {
+        let ch = NewChange {
+            player_id: player,
+            action: action.to_string(),
+            channel: channel.to_string(),
+            capacity,
+            account: account.to_string(),
+            note: note.clone(),
+        };
+        let pa = svc::record(c, comp, r, &players, &ch, now, tz, &format!("rounds[{i}]"))?;
+        out.push(Outcome {
+            round: r.number,
+            player_id: player,
+            status: status_name(pa.status),
+            paired: pa.paired,
+        });
+    }
+    Ok(out)
+}
+
+fn check_action(action: &str, errs: &mut Vec<FieldError>) {
+    if action != "sign_up" && action != "sign_off" {
+        errs.push(FieldError::new("action", "must be sign_up or sign_off"));
+    }
+}
+
+fn linked_player(p: &Principal) -> ApiResult<i64> {
+    p.player_id.ok_or_else(|| {
+        ApiError::invalid(
+            "account",
+            "your account is not linked to a player; ask the leader to record it",
+        )
+    })
+}
+
+/// Signs the caller (the player linked to the account) up or off for one or several rounds.
+/// Deadlines apply (SPEC §4): a late sign-off is absent without notice, a late sign-up is
+/// refused (422 naming the deadline).
+#[utoipa::path(tag = "attendance", request_body = OwnAttendance,
+    params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Status per round after the change", body = Vec<Outcome>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a club account", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A round is completed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields, not linked to an entrant, or past the deadline", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["member", "leader", "arbiter", "admin"])))]
+#[post("/competitions/{id}/attendance/me")]
+pub async fn create_own_attendance(
+    auth: Auth<Account>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<OwnAttendance>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let mut errs = Vec::new();
+    check_action(&b.action, &mut errs);
+    check_rounds(&b.rounds, &mut errs);
+    check_note(&b.note, &mut errs);
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let player = linked_player(&auth.principal)?;
+    let account = auth.principal.label.clone();
+    let tz = state.config.club_timezone.name().to_string();
+    let out = state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let rounds = load_rounds(c, id, &b.rounds)?;
+            record_all(
+                c, &comp, &rounds, player, &b.action, "account", "member", &account, &b.note, &tz,
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// Records a sign-up or sign-off on a player's behalf (e-mail, phone, in person). The leader
+/// may record a late sign-up and grant force majeure for a late sign-off.
+#[utoipa::path(tag = "attendance", request_body = RecordAttendance,
+    params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Status per round after the change", body = Vec<Outcome>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A round is completed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/competitions/{id}/attendance")]
+pub async fn create_attendance(
+    auth: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<RecordAttendance>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let mut errs = Vec::new();
+    check_action(&b.action, &mut errs);
+    check_rounds(&b.rounds, &mut errs);
+    check_note(&b.note, &mut errs);
+    if !["email", "phone", "in_person"].contains(&b.channel.as_str()) {
+        errs.push(FieldError::new(
+            "channel",
+            "must be email, phone or in_person",
+        ));
+    }
+    if b.force_majeure && b.action != "sign_off" {
+        errs.push(FieldError::new(
+            "force_majeure",
+            "applies to a sign-off only",
+        ));
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let account = auth.principal.label.clone();
+    let tz = state.config.club_timezone.name().to_string();
+    let out = state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let rounds = load_rounds(c, id, &b.rounds)?;
+            let action = if b.force_majeure {
+                "force_majeure"
+            } else {
+                b.action.as_str()
+            };
+            record_all(
+                c,
+                &comp,
+                &rounds,
+                b.player_id,
+                action,
+                &b.channel,
+                "leader",
+                &account,
+                &b.note,
+                &tz,
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// The arbiter's marks on the night: check-in (`present`) at rapid and blitz rounds — only
+/// players checked in 15 minutes before the start are paired —, `absent` (a no-show when the
+/// player was expected), and `force_majeure` for a late sign-off (absent with notice).
+#[utoipa::path(tag = "attendance", request_body = CheckIns,
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    responses((status = 200, description = "Status per player after the marks", body = Vec<Outcome>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The round is completed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid marks, or check-in after the cut-off", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["arbiter", "leader", "admin"])))]
+#[post("/competitions/{id}/rounds/{number}/check-ins")]
+pub async fn create_check_ins(
+    auth: Auth<Arbiter>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    body: Body<CheckIns>,
+) -> ApiResult<HttpResponse> {
+    let (id, number) = path.into_inner();
+    let b = body.into_inner()?;
+    let mut errs = Vec::new();
+    if b.marks.is_empty() || b.marks.len() > 500 {
+        errs.push(FieldError::new("marks", "must list 1 to 500 marks"));
+    }
+    for (i, m) in b.marks.iter().enumerate() {
+        if !["present", "absent", "force_majeure"].contains(&m.mark.as_str()) {
+            errs.push(FieldError::new(
+                format!("marks[{i}].mark"),
+                "must be present, absent or force_majeure",
+            ));
+        }
+    }
+    check_note(&b.note, &mut errs);
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    // SPEC §1: the capacity is the arbiter's when the caller holds that role, else the leader's
+    let capacity = if auth.principal.roles.contains(&Role::Arbiter) {
+        "arbiter"
+    } else {
+        "leader"
+    };
+    let account = auth.principal.label.clone();
+    let tz = state.config.club_timezone.name().to_string();
+    let out = state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let round = rounds::load(c, id, number)?;
+            let players = svc::entrant_memberships(c, id)?;
+            let now = Utc::now();
+            let mut out = Vec::new();
+            for (i, m) in b.marks.iter().enumerate() {
+                if !players.iter().any(|(p, _)| *p == m.player_id) {
+                    return Err(ApiError::invalid(
+                        &format!("marks[{i}].player_id"),
+                        format!("player {} is not an entrant", m.player_id),
+                    ));
+                }
+                let ch = NewChange {
+                    player_id: m.player_id,
+                    action: m.mark.clone(),
+                    channel: "in_person".into(),
+                    capacity,
+                    account: account.clone(),
+                    note: b.note.clone(),
+                };
+                let pa = svc::record(
+                    c,
+                    &comp,
+                    &round,
+                    &players,
+                    &ch,
+                    now,
+                    &tz,
+                    &format!("marks[{i}]"),
+                )?;
+                out.push(Outcome {
+                    round: number,
+                    player_id: m.player_id,
+                    status: status_name(pa.status),
+                    paired: pa.paired,
+                });
+            }
+            Ok(out)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// The attendance of a round: deadline, every entrant's status and the full history of
+/// changes (who, when, channel).
+#[utoipa::path(tag = "attendance",
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    responses((status = 200, description = "The round's attendance", body = RoundAttendance),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["arbiter", "leader", "admin"])))]
+#[get("/competitions/{id}/rounds/{number}/attendance")]
+pub async fn get_round_attendance(
+    _a: Auth<Arbiter>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> ApiResult<HttpResponse> {
+    let (id, number) = path.into_inner();
+    let tz = state.config.club_timezone.name().to_string();
+    let view = state
+        .db(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let round = rounds::load(c, id, number)?;
+            let a = svc::evening(c, &comp, &round, &tz)?;
+            let mut players_out = Vec::new();
+            for p in &a.players {
+                let pid: i64 = p.player.parse().unwrap_or_default();
+                let row = players::by_id(c, pid)?;
+                players_out.push(PlayerStatus {
+                    player_id: pid,
+                    name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
+                    membership: row.map(|r| r.membership).unwrap_or_default(),
+                    status: status_name(p.status),
+                    paired: p.paired,
+                });
+            }
+            let history = svc::history(c, round.id)?
+                .into_iter()
+                .map(change_view)
+                .collect();
+            let date = svc::round_context(c, &comp, &round, &tz)?.date;
+            Ok(RoundAttendance {
+                round: round.number,
+                date: (chrono::Datelike::year(&date) < 9999).then_some(date),
+                deadline: a.deadline,
+                deadline_local: svc::local(a.deadline, &tz),
+                check_in_by: a.check_in_by,
+                players: players_out,
+                history,
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// The caller's own attendance in every round of a competition (status, deadline, his own
+/// changes).
+#[utoipa::path(tag = "attendance",
+    params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Own attendance per round", body = Vec<OwnRound>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a club account", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The account is not linked to an entrant", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["member", "leader", "arbiter", "admin"])))]
+#[get("/competitions/{id}/attendance/me")]
+pub async fn get_own_attendance(
+    auth: Auth<Account>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let player = linked_player(&auth.principal)?;
+    let tz = state.config.club_timezone.name().to_string();
+    let out = state
+        .db(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let players = svc::entrant_memberships(c, id)?;
+            let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
+                return Err(ApiError::invalid(
+                    "account",
+                    format!("player {player} is not an entrant of competition {id}"),
+                ));
+            };
+            let mut out = Vec::new();
+            for round in rounds::list(c, id)? {
+                let ctx = svc::round_context(c, &comp, &round, &tz)?;
+                let a = svc::evaluate(c, &ctx, round.id, &[me], None)?;
+                let Some(p) = a.players.first() else { continue };
+                let history = svc::history(c, round.id)?
+                    .into_iter()
+                    .filter(|h| h.player_id == player)
+                    .map(change_view)
+                    .collect();
+                out.push(OwnRound {
+                    round: round.number,
+                    date: round.date,
+                    deadline: a.deadline,
+                    status: status_name(p.status),
+                    paired: p.paired,
+                    history,
+                });
+            }
+            Ok(out)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(out))
+}

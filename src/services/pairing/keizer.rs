@@ -1,0 +1,372 @@
+//! The Keizer pairing input from the stored season (SPEC §3, §6): the ranking before the round
+//! (Keizer standings over the stored results of this half; a summer half starts in the winter's
+//! final order), meetings, colours and byes of BOTH halves, first-time flexible players.
+
+use super::{
+    BoardPlan, HandPairing, Plan, earlier, entrants, memberships, no_pairing, pid, present,
+};
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, Round};
+use crate::domain::attendance::Membership;
+use crate::domain::keizer::entry::insert_entrant;
+use crate::domain::keizer::pairing::{
+    self as kp, Colour, Half, Meeting, PairingError, PairingInput, RankedPlayer, Rules,
+};
+use crate::domain::keizer::scenario::parse_result;
+use crate::domain::keizer::standings::{self as ks, GameResult};
+use crate::error::{ApiError, ApiResult, FieldError};
+use crate::services::attendance as att;
+use crate::services::rounds;
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+fn half_of(comp: &Competition) -> Half {
+    if comp.half.as_deref() == Some("summer") {
+        Half::Summer
+    } else {
+        Half::Winter
+    }
+}
+
+/// The season's Keizer halves up to this one, with the evening offset of each: a summer half
+/// seeded from a winter half counts on after the winter's rounds (the playing-evening index of
+/// SPEC §6, `docs/decisions/keizer-pairing.md`).
+fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32)>> {
+    let mut out = Vec::new();
+    if let Some(w) = comp.seeded_from {
+        let winter = crate::api::competitions::load(c, w)?;
+        let last = rounds::list(c, w)?
+            .iter()
+            .map(|r| r.number)
+            .max()
+            .unwrap_or(0);
+        let offset = last.max(winter.rounds_planned.unwrap_or(0)).max(0) as u32;
+        out.push((winter, 0));
+        out.push((comp.clone(), offset));
+    } else {
+        out.push((comp.clone(), 0));
+    }
+    Ok(out)
+}
+
+fn over_the_board(result: Option<&str>) -> bool {
+    matches!(
+        result.and_then(parse_result),
+        Some(GameResult::WhiteWins | GameResult::BlackWins | GameResult::Draw)
+    )
+}
+
+/// The standings-engine input of one half from its completed rounds before `before`.
+fn competition_input(
+    c: &mut DbConn,
+    comp: &Competition,
+    before: i32,
+    tz: &str,
+) -> ApiResult<ks::Competition> {
+    let params = crate::domain::keizer::scenario::parse_scenario(&json!({
+        "params": serde_json::from_str::<serde_json::Value>(&comp.params).unwrap_or(json!({}))
+    }))
+    .map(|s| s.params)
+    .map_err(|e| ApiError::Conflict(format!("competition {}: params: {e}", comp.id)))?;
+    let ents = entrants(c, comp.id)?;
+    let mut players: Vec<ks::Entrant> = Vec::new();
+    let mut excused_before: BTreeMap<String, u32> = BTreeMap::new();
+    if let Some(w) = comp.seeded_from {
+        // SPEC §3 "Season halves": the summer starts in the winter's final order
+        let winter = crate::api::competitions::load(c, w)?;
+        let wi = competition_input(c, &winter, i32::MAX, tz)?;
+        if let Some(last) = ks::compute(&wi)
+            .map_err(|e| ApiError::Conflict(format!("winter standings: {e}")))?
+            .last()
+        {
+            let carry = ks::summer_start(&wi, last);
+            let here: HashSet<String> = ents.iter().map(|e| e.player_id.to_string()).collect();
+            players.extend(carry.players.into_iter().filter(|p| here.contains(&p.id)));
+            excused_before = carry.excused_before;
+            excused_before.retain(|k, _| here.contains(k));
+        }
+    }
+    for e in &ents {
+        let id = e.player_id.to_string();
+        if !players.iter().any(|p| p.id == id) {
+            players.push(ks::Entrant {
+                id: id.clone(),
+                rating: e.rating,
+                joins_at: e.joins_at.max(1) as u32,
+            });
+        } else if let Some(p) = players.iter_mut().find(|p| p.id == id) {
+            p.joins_at = e.joins_at.max(1) as u32;
+        }
+        if e.excused_before > 0 {
+            *excused_before.entry(id).or_default() += e.excused_before as u32;
+        }
+    }
+    let mut evenings = Vec::new();
+    for r in earlier(c, comp.id, before)? {
+        if r.status != "completed" {
+            break;
+        }
+        let number = evenings.len() as i32 + 1;
+        let mut ev = ks::Evening::default();
+        let mut seen = HashSet::new();
+        for g in rounds::games_of(c, r.id)? {
+            match (g.white_id, g.black_id, g.result.as_deref()) {
+                (Some(w), None, _) => {
+                    ev.byes.push(w.to_string());
+                    seen.insert(w);
+                }
+                (Some(w), Some(b), Some(code)) => {
+                    let result = parse_result(code).ok_or_else(|| {
+                        ApiError::Conflict(format!(
+                            "round {} board {}: result {code} cannot be scored",
+                            r.number, g.board
+                        ))
+                    })?;
+                    ev.games.push(ks::Game {
+                        white: w.to_string(),
+                        black: b.to_string(),
+                        result,
+                    });
+                    seen.insert(w);
+                    seen.insert(b);
+                }
+                _ => {}
+            }
+        }
+        let flex: Vec<(i64, bool)> = ents
+            .iter()
+            .filter(|e| e.joins_at <= number && !seen.contains(&e.player_id))
+            .map(|e| (e.player_id, false))
+            .collect();
+        let st = att::statuses_in(c, r.id, &flex, tz)?;
+        let mut excused: Vec<i64> = st
+            .iter()
+            .filter(|(_, s)| **s == att::Status::Excused)
+            .map(|(p, _)| *p)
+            .collect();
+        excused.sort_unstable();
+        ev.excused = excused.iter().map(i64::to_string).collect();
+        evenings.push(ev);
+    }
+    Ok(ks::Competition {
+        params,
+        players,
+        excused_before,
+        evenings,
+    })
+}
+
+/// The Keizer pairing input for `round` (the bye seed is the caller's).
+pub fn keizer_input(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    tz: &str,
+    seed: u64,
+) -> ApiResult<PairingInput> {
+    let input = competition_input(c, comp, round.number, tz)?;
+    let n_evenings = input.evenings.len() as u32;
+    let mut ranking: Vec<String> = match ks::compute(&input)
+        .map_err(|e| ApiError::Conflict(format!("standings: {e}")))?
+        .last()
+    {
+        Some(last) => last.standings.iter().map(|r| r.id.clone()).collect(),
+        None => Vec::new(),
+    };
+    let rating: HashMap<String, Option<i32>> = input
+        .players
+        .iter()
+        .map(|p| (p.id.clone(), p.rating))
+        .collect();
+    // players who join now (or joined before any evening was played) are placed by the
+    // entrant rule of SPEC §3; on the first evening the seed order is the order itself
+    for p in &input.players {
+        if p.joins_at <= n_evenings + 1 && !ranking.contains(&p.id) {
+            if n_evenings == 0 {
+                ranking.push(p.id.clone());
+            } else {
+                insert_entrant(&mut ranking, p.id.clone(), |id| {
+                    rating.get(id).copied().flatten()
+                });
+            }
+        }
+    }
+    // season history over both halves
+    let half = half_of(comp);
+    let mut colours: HashMap<i64, Vec<Colour>> = HashMap::new();
+    let mut byes_here: HashMap<i64, u32> = HashMap::new();
+    let mut played_any: HashSet<i64> = HashSet::new();
+    let mut history = Vec::new();
+    let mut evening = round.number as u32;
+    for (hc, offset) in halves(c, comp)? {
+        if hc.id == comp.id {
+            evening = offset + round.number as u32;
+        }
+        let h = half_of(&hc);
+        for r in rounds::list(c, hc.id)? {
+            if (hc.id == comp.id && r.number >= round.number) || r.status == "planned" {
+                continue;
+            }
+            for g in rounds::games_of(c, r.id)? {
+                if let Some(w) = g.white_id {
+                    played_any.insert(w);
+                }
+                if let Some(b) = g.black_id {
+                    played_any.insert(b);
+                }
+                match (g.white_id, g.black_id) {
+                    (Some(w), None) if hc.id == comp.id => *byes_here.entry(w).or_default() += 1,
+                    (Some(w), Some(b)) if over_the_board(g.result.as_deref()) => {
+                        colours.entry(w).or_default().push(Colour::White);
+                        colours.entry(b).or_default().push(Colour::Black);
+                        history.push(Meeting {
+                            a: w.to_string(),
+                            b: b.to_string(),
+                            evening: offset + r.number as u32,
+                            half: h,
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let here = present(c, comp, round, tz)?;
+    let member = memberships(c, comp.id)?;
+    let ranked = ranking
+        .iter()
+        .map(|id| -> ApiResult<RankedPlayer> {
+            let p = pid(id)?;
+            Ok(RankedPlayer {
+                id: id.clone(),
+                rating: rating.get(id).copied().flatten(),
+                present: here.contains(&p),
+                first_time: member.get(&p) == Some(&Membership::Flexible)
+                    && !played_any.contains(&p),
+                colours: colours.remove(&p).unwrap_or_default(),
+                byes_this_half: byes_here.get(&p).copied().unwrap_or(0),
+            })
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    Ok(PairingInput {
+        evening,
+        half,
+        bye_seed: seed,
+        ranking: ranked,
+        history,
+        rules: Rules::default(),
+    })
+}
+
+/// Generates a Keizer round; the bye seed is drawn from the OS by the caller and stored with
+/// the candidates (SPEC §6 Decision).
+pub(super) fn generate(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    tz: &str,
+    seed: u64,
+) -> ApiResult<Plan> {
+    let input = keizer_input(c, comp, round, tz, seed)?;
+    if !input.ranking.iter().any(|p| p.present) {
+        return Err(ApiError::invalid(
+            "players",
+            "nobody is present to be paired",
+        ));
+    }
+    let p = match kp::pair_evening(&input) {
+        Ok(p) => p,
+        Err(PairingError::NoPairing {
+            unpaired, isolated, ..
+        }) => {
+            let mut ids: Vec<i64> = isolated
+                .iter()
+                .chain(&unpaired)
+                .filter_map(|s| s.parse().ok())
+                .collect();
+            ids.dedup();
+            return Err(no_pairing(
+                c,
+                &ids,
+                "every remaining opponent is excluded by the season constraints (SPEC §6)",
+            )?);
+        }
+        Err(e) => return Err(ApiError::Internal(e.to_string())),
+    };
+    let mut boards = Vec::new();
+    for b in &p.boards {
+        boards.push(BoardPlan {
+            board: b.board as i32,
+            white: pid(&b.white)?,
+            black: Some(pid(&b.black)?),
+        });
+    }
+    if let Some(bye) = &p.bye {
+        boards.push(BoardPlan {
+            board: bye.board as i32,
+            white: pid(&bye.player)?,
+            black: None,
+        });
+    }
+    let to_ids = |v: &[String]| -> Vec<i64> { v.iter().filter_map(|s| s.parse().ok()).collect() };
+    let bye = p.bye.as_ref().map(|b| {
+        json!({
+            "player": b.player.parse::<i64>().ok(),
+            "seed": b.seed,
+            "seed_text": b.seed.to_string(),
+            "candidates": to_ids(&b.candidates),
+            "index": b.index,
+            "excluded_unpairable": to_ids(&b.excluded_unpairable),
+            "excluded_earlier_bye": to_ids(&b.excluded_earlier_bye),
+        })
+    });
+    Ok(Plan {
+        boards,
+        meta: json!({
+            "system": "keizer",
+            "evening": input.evening,
+            "half": input.half,
+            "order": to_ids(&p.order),
+            "cost": p.cost,
+            "bye": bye,
+        }),
+    })
+}
+
+/// The broken rules of a hand-made Keizer pairing (`validate_pairing`), one field error each.
+pub(super) fn validate(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    hand: &HandPairing,
+    tz: &str,
+) -> ApiResult<Vec<FieldError>> {
+    let input = keizer_input(c, comp, round, tz, 0)?;
+    let hp = kp::HandPairing {
+        boards: hand
+            .boards
+            .iter()
+            .map(|b| kp::HandBoard {
+                white: b.white.to_string(),
+                black: b.black.to_string(),
+            })
+            .collect(),
+        bye: hand.bye.map(|b| b.to_string()),
+    };
+    Ok(kp::validate_pairing(&input, &hp)
+        .into_iter()
+        .map(|v| {
+            let field = match &v {
+                kp::Violation::Constraint { board, .. }
+                | kp::Violation::SelfPairing { board, .. } => {
+                    format!("boards[{}]", board - 1)
+                }
+                kp::Violation::ByeNotNeeded { .. } | kp::Violation::ByeNotEligible { .. } => {
+                    "bye".to_string()
+                }
+                _ => "boards".to_string(),
+            };
+            FieldError::new(field, v.to_string())
+        })
+        .collect())
+}

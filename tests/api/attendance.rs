@@ -1,0 +1,345 @@
+//! Attendance (SPEC §4): own sign-up/sign-off with deadlines, the leader on a player's behalf,
+//! force majeure, check-in, history and who may read it; the status contract.
+
+use crate::helpers::*;
+use crate::pairings::{add_round, setup, state_of};
+use actix_web::http::StatusCode;
+use serde_json::{Value, json};
+
+/// A token for a member account linked to `player`.
+async fn member_of<S, B>(app: &TestApp<S>, player: i64) -> String
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let email = format!("m-{}@club.example", uuid::Uuid::new_v4().simple());
+    let user = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::users;
+            use diesel::prelude::*;
+            let u = clubcomp::services::users::create_user(
+                c,
+                &email,
+                "password123",
+                &["member".to_string()],
+            )
+            .unwrap();
+            diesel::update(users::table.find(u.id))
+                .set(users::player_id.eq(Some(player)))
+                .execute(c)
+                .unwrap();
+            u
+        })
+        .await;
+    app.state
+        .jwt
+        .issue(
+            format!("user:{}", user.id),
+            vec![],
+            chrono::Duration::minutes(10),
+        )
+        .unwrap()
+        .0
+}
+
+fn statuses(body: &Value) -> Vec<(i64, String)> {
+    body.as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["round"].as_i64().unwrap(),
+                o["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let unlinked = app.token(&["member"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[("Fixed Fred", "fixed"), ("Flex Flora", "flexible")],
+    )
+    .await;
+    let (fred, flora) = (p[0], p[1]);
+    add_round(&app, &leader, cid, "2099-01-02").await; // deadline ahead
+    add_round(&app, &leader, cid, "2020-01-03").await; // deadline (2020-01-02 18:00) passed
+    let me_fred = member_of(&app, fred).await;
+    let me_flora = member_of(&app, flora).await;
+    let own = format!("/api/v1/competitions/{cid}/attendance/me");
+
+    // roles and linking
+    assert_eq!(
+        app.post(&own, None, json!({"action": "sign_off", "rounds": [1]}))
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    let r = app
+        .post(
+            &own,
+            Some(&unlinked),
+            json!({"action": "sign_off", "rounds": [1]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "account");
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/attendance"),
+            Some(&me_fred),
+            json!({"player_id": flora, "action": "sign_up", "rounds": [1], "channel": "phone"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+
+    // bad input changes nothing
+    let before = state_of(&app).await;
+    for bad in [
+        json!({"action": "maybe", "rounds": [1]}),
+        json!({"action": "sign_off", "rounds": []}),
+        json!({"action": "sign_off", "rounds": [1, 1]}),
+        json!({"action": "sign_off", "rounds": [1, 99]}),
+        json!({"action": "sign_off"}),
+    ] {
+        let r = app.post(&own, Some(&me_fred), bad.clone()).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{bad}: {}",
+            r.text
+        );
+    }
+    assert_eq!(state_of(&app).await, before);
+
+    // a fixed player signs off for both rounds at once: on time → excused, late → unexcused
+    let r = app
+        .post(
+            &own,
+            Some(&me_fred),
+            json!({"action": "sign_off", "rounds": [1, 2]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        statuses(&r.body),
+        [(1, "excused".to_string()), (2, "unexcused".to_string())]
+    );
+    // a flexible player's late sign-up is refused, naming the deadline; nothing is stored
+    let before = state_of(&app).await;
+    let r = app
+        .post(
+            &own,
+            Some(&me_flora),
+            json!({"action": "sign_up", "rounds": [1, 2]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "rounds[1]");
+    let msg = r.body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("deadline") && msg.contains("2020-01-02 18:00 Europe/Amsterdam"),
+        "{msg}"
+    );
+    assert_eq!(state_of(&app).await, before, "round 1 not stored either");
+    let r = app
+        .post(
+            &own,
+            Some(&me_flora),
+            json!({"action": "sign_up", "rounds": [1]}),
+        )
+        .await;
+    assert_eq!(statuses(&r.body), [(1, "signed_up".to_string())]);
+    // the leader may record the late sign-up (by phone)
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/attendance"),
+            Some(&leader),
+            json!({"player_id": flora, "action": "sign_up", "rounds": [2], "channel": "phone"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(statuses(&r.body), [(2, "signed_up".to_string())]);
+    // the arbiter grants force majeure for Fred's late sign-off → absent with notice
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/2/check-ins"),
+            Some(&arbiter),
+            json!({"marks": [{"player_id": fred, "mark": "force_majeure"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(statuses(&r.body), [(2, "excused".to_string())]);
+    // a member's own force-majeure claim does not exist: only sign_up / sign_off
+    let r = app
+        .post(
+            &own,
+            Some(&me_fred),
+            json!({"action": "force_majeure", "rounds": [2]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // the leader's bad channel is named
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/attendance"),
+            Some(&leader),
+            json!({"player_id": flora, "action": "sign_up", "rounds": [2], "channel": "pigeon"}),
+        )
+        .await;
+    assert_eq!(r.body["errors"][0]["field"], "channel");
+
+    // history: leader and arbiter see everything, with who / when / channel
+    let url = format!("/api/v1/competitions/{cid}/rounds/2/attendance");
+    let r = app.get(&url, Some(&arbiter)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["deadline"], "2020-01-02T17:00:00Z");
+    let h = r.body["history"].as_array().unwrap();
+    let rows: Vec<(i64, &str, &str, &str)> = h
+        .iter()
+        .map(|x| {
+            (
+                x["player_id"].as_i64().unwrap(),
+                x["action"].as_str().unwrap(),
+                x["channel"].as_str().unwrap(),
+                x["capacity"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (fred, "sign_off", "account", "member"),
+            (flora, "sign_up", "phone", "leader"),
+            (fred, "force_majeure", "in_person", "arbiter"),
+        ]
+    );
+    assert!(h[0]["recorded_by"].as_str().unwrap().starts_with("m-"));
+    assert!(h.iter().all(|x| x["at"].as_str().is_some()));
+    let players: Vec<(i64, &str, bool)> = r.body["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["player_id"].as_i64().unwrap(),
+                x["status"].as_str().unwrap(),
+                x["paired"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        players,
+        [(fred, "excused", false), (flora, "signed_up", true)]
+    );
+    assert_eq!(
+        app.get(&url, Some(&me_fred)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(app.get(&url, None).await.status, StatusCode::UNAUTHORIZED);
+    // a member sees his own record only
+    let r = app.get(&own, Some(&me_flora)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let mine = r.body.as_array().unwrap();
+    assert_eq!(mine.len(), 2);
+    assert_eq!(mine[0]["status"], "signed_up");
+    assert_eq!(mine[1]["status"], "signed_up");
+    assert!(mine.iter().all(|m| {
+        m["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["player_id"] == flora)
+    }));
+
+    // the contract used by pairing and standings
+    let got = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::rounds;
+            use diesel::prelude::*;
+            let ids: Vec<i64> = rounds::table
+                .filter(rounds::competition_id.eq(cid))
+                .order(rounds::number)
+                .select(rounds::id)
+                .load(c)
+                .unwrap();
+            let list = [(fred, false), (flora, true)];
+            (
+                clubcomp::services::attendance::statuses(c, ids[0], &list).unwrap(),
+                clubcomp::services::attendance::statuses(c, ids[1], &list).unwrap(),
+            )
+        })
+        .await;
+    use clubcomp::services::attendance::Status;
+    assert_eq!(got.0[&fred], Status::Excused);
+    assert_eq!(got.0[&flora], Status::Playing);
+    assert_eq!(got.1[&fred], Status::Excused);
+    assert_eq!(got.1[&flora], Status::Playing);
+}
+
+#[actix_web::test]
+async fn check_in_closes_fifteen_minutes_before_the_round() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss"}),
+        &[("R1", "fixed"), ("R2", "fixed")],
+    )
+    .await;
+    add_round(&app, &leader, cid, "2020-01-03").await;
+    let url = format!("/api/v1/competitions/{cid}/rounds/1/check-ins");
+    let before = state_of(&app).await;
+    let r = app
+        .post(
+            &url,
+            Some(&arbiter),
+            json!({"marks": [{"player_id": p[0], "mark": "present"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let msg = r.body["errors"][0]["message"].as_str().unwrap();
+    // rapid evening at 20:30 → check-in closes at 20:15 local time
+    assert!(msg.contains("2020-01-03 20:15 Europe/Amsterdam"), "{msg}");
+    // bad marks and non-entrants are named; nothing stored
+    let r = app
+        .post(
+            &url,
+            Some(&arbiter),
+            json!({"marks": [{"player_id": p[0], "mark": "late"}]}),
+        )
+        .await;
+    assert_eq!(r.body["errors"][0]["field"], "marks[0].mark");
+    let r = app
+        .post(
+            &url,
+            Some(&arbiter),
+            json!({"marks": [{"player_id": 987654, "mark": "absent"}]}),
+        )
+        .await;
+    assert_eq!(r.body["errors"][0]["field"], "marks[0].player_id");
+    assert_eq!(state_of(&app).await, before);
+    // a member cannot check in
+    let member = app.token(&["member"]).await;
+    let r = app
+        .post(
+            &url,
+            Some(&member),
+            json!({"marks": [{"player_id": p[0], "mark": "present"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+}

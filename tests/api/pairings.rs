@@ -1,0 +1,696 @@
+//! Pairings: generation with each engine, the race of concurrent generate requests, hand-made
+//! pairings with validation and override, taking a pairing back. Expected pairings are worked
+//! out by hand from SPEC §3/§6 and the FIDE rules (comments show the working).
+
+use crate::helpers::*;
+use actix_web::http::{Method, StatusCode};
+use serde_json::{Value, json};
+
+/// A season with one competition and named players entered in this order (all unrated, so the
+/// seed order is the order of entry). Returns (competition id, player ids).
+pub async fn setup<S, B>(
+    app: &TestApp<S>,
+    leader: &str,
+    comp: Value,
+    players: &[(&str, &str)],
+) -> (i64, Vec<i64>)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let r = app
+        .post(
+            "/api/v1/seasons",
+            Some(leader),
+            json!({"name": format!("S-{}", uuid::Uuid::new_v4().simple()), "opening_date": "2026-09-04"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let season = r.body["id"].as_i64().unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/seasons/{season}/competitions"),
+            Some(leader),
+            comp,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let cid = r.body["id"].as_i64().unwrap();
+    let mut ids = vec![];
+    for (name, membership) in players {
+        let p = app
+            .post(
+                "/api/v1/players",
+                Some(leader),
+                json!({"name": name, "membership": membership}),
+            )
+            .await;
+        assert_eq!(p.status, StatusCode::CREATED, "{}", p.text);
+        ids.push(p.body["id"].as_i64().unwrap());
+    }
+    let body = json!({"entrants": ids.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/entrants"),
+            Some(leader),
+            body,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    (cid, ids)
+}
+
+/// Adds a round on `date`.
+pub async fn add_round<S, B>(app: &TestApp<S>, leader: &str, cid: i64, date: &str) -> i64
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds"),
+            Some(leader),
+            json!({"date": date}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r.body["number"].as_i64().unwrap()
+}
+
+/// Row counts of games, attendance and audit entries, and the rounds' statuses.
+pub async fn state_of<S, B>(app: &TestApp<S>) -> (i64, i64, i64, Vec<String>)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    app.with_conn(|c| {
+        use clubcomp::db::schema::*;
+        use diesel::prelude::*;
+        (
+            games::table.count().get_result::<i64>(c).unwrap(),
+            attendance::table.count().get_result::<i64>(c).unwrap(),
+            audit_log::table.count().get_result::<i64>(c).unwrap(),
+            rounds::table
+                .order(rounds::id)
+                .select(rounds::status)
+                .load::<String>(c)
+                .unwrap(),
+        )
+    })
+    .await
+}
+
+/// One stored game: (board, game_no, white, black, result).
+pub type Row = (i64, i64, i64, Option<i64>, Option<String>);
+
+/// (board, game_no, white, black, result) of the round's games as the leader sees them.
+pub fn boards(round: &Value) -> Vec<Row> {
+    round["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["board"].as_i64().unwrap(),
+                g["game_no"].as_i64().unwrap(),
+                g["white"]["id"].as_i64().unwrap(),
+                g["black"]["id"].as_i64(),
+                g["result"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+/// Sets results directly (the results API belongs to another part) and completes the round.
+pub async fn finish_round<S, B>(app: &TestApp<S>, leader: &str, cid: i64, n: i64, results: &[&str])
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/{n}/publish"),
+            Some(leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let res: Vec<String> = results.iter().map(|s| s.to_string()).collect();
+    app.with_conn(move |c| {
+        use clubcomp::db::schema::{games, rounds};
+        use diesel::prelude::*;
+        let rid: i64 = rounds::table
+            .filter(rounds::competition_id.eq(cid))
+            .filter(rounds::number.eq(n as i32))
+            .select(rounds::id)
+            .first(c)
+            .unwrap();
+        let ids: Vec<i64> = games::table
+            .filter(games::round_id.eq(rid))
+            .filter(games::black_id.is_not_null())
+            .order((games::board, games::game_no))
+            .select(games::id)
+            .load(c)
+            .unwrap();
+        assert_eq!(ids.len(), res.len());
+        for (id, r) in ids.into_iter().zip(res) {
+            diesel::update(games::table.find(id))
+                .set(games::result.eq(Some(r)))
+                .execute(c)
+                .unwrap();
+        }
+    })
+    .await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/{n}/complete"),
+            Some(leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+const FUTURE: &str = "2099-01-02";
+
+#[actix_web::test]
+async fn keizer_generate_bye_draw_take_back_and_publish() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let member = app.token(&["member"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[
+            ("A", "fixed"),
+            ("B", "fixed"),
+            ("C", "fixed"),
+            ("D", "fixed"),
+            ("E", "fixed"),
+        ],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    let url = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    assert_eq!(
+        app.post(&url, None, json!({})).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.post(&url, Some(&member), json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+
+    let r = app.post(&url, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["status"], "paired");
+    // SPEC §6: five present, nobody had a bye, any player leaves a pairable rest: all five
+    // are candidates (in pairing order = seed order on evening 1), one drawn at random.
+    let bye = &r.body["pairing"]["bye"];
+    assert_eq!(bye["candidates"], json!(p));
+    let seed: u64 = bye["seed_text"].as_str().unwrap().parse().unwrap();
+    assert_eq!(bye["seed"].as_u64(), Some(seed));
+    let got = bye["player"].as_i64().unwrap();
+    // The other four keep their order; cost-minimal pairing is 1–2, 3–4 of that list; without
+    // colour history the higher-placed player has white; the bye is the last board.
+    let rest: Vec<i64> = p.iter().copied().filter(|x| *x != got).collect();
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, rest[0], Some(rest[1]), None),
+            (2, 1, rest[2], Some(rest[3]), None),
+            (3, 1, got, None, Some("bye".into())),
+        ]
+    );
+    // pairings are not public before publishing
+    let public = app
+        .get(&format!("/api/v1/competitions/{cid}/rounds/1"), None)
+        .await;
+    assert_eq!(public.body["games"], json!([]));
+    // a second generate is a conflict and changes nothing
+    let before = state_of(&app).await;
+    let r = app.post(&url, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert_eq!(state_of(&app).await, before);
+    // take it back: planned again, games gone
+    let r = app.req(Method::DELETE, &url, Some(&leader), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["status"], "planned");
+    assert_eq!(r.body["games"], json!([]));
+    let r = app.req(Method::DELETE, &url, Some(&leader), None).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    // stale If-Match: 412
+    let r = app
+        .send(
+            actix_web::test::TestRequest::post()
+                .uri(&url)
+                .insert_header(("Authorization", format!("Bearer {leader}")))
+                .insert_header(("If-Match", "\"round-1-v1\"")),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::PRECONDITION_FAILED, "{}", r.text);
+    let r = app.post(&url, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/publish"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    // after publishing: public, and no more changes
+    let public = app
+        .get(&format!("/api/v1/competitions/{cid}/rounds/1"), None)
+        .await;
+    assert_eq!(public.body["games"].as_array().unwrap().len(), 3);
+    let hand = json!({"boards": [{"white": p[0], "black": p[1]}, {"white": p[2], "black": p[3]}], "bye": p[4]});
+    let r = app.req(Method::PUT, &url, Some(&leader), Some(hand)).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    let r = app.req(Method::DELETE, &url, Some(&leader), None).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    // every pairing write is in the audit log
+    let actions = app
+        .with_conn(|c| {
+            use clubcomp::db::schema::audit_log as a;
+            use diesel::prelude::*;
+            a::table
+                .order(a::id)
+                .select(a::action)
+                .load::<String>(c)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(
+        actions,
+        ["pairing_generated", "pairing_deleted", "pairing_generated"]
+    );
+}
+
+#[actix_web::test]
+async fn keizer_second_round_uses_standings_constraints_and_colours() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[
+            ("A", "fixed"),
+            ("B", "fixed"),
+            ("C", "fixed"),
+            ("D", "fixed"),
+        ],
+    )
+    .await;
+    let (a, b, c, d) = (p[0], p[1], p[2], p[3]);
+    add_round(&app, &leader, cid, FUTURE).await;
+    add_round(&app, &leader, cid, "2099-01-09").await;
+    let url1 = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    let url2 = format!("/api/v1/competitions/{cid}/rounds/2/pairing");
+    // round 2 cannot be generated before round 1 is completed
+    let r = app.post(&url2, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    let r = app.post(&url1, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // evening 1 in seed order: A(w)–B, C(w)–D
+    assert_eq!(
+        boards(&r.body),
+        vec![(1, 1, a, Some(b), None), (2, 1, c, Some(d), None)]
+    );
+    // B beats A, C beats D. Values 60/59/58/57 (A..D): B 60, C 57, A 5, D 5 → B, C, A, D;
+    // again with values 60/59/58/57 for B, C, A, D: B 58, C 57, A 5, D 5 → same: settled.
+    finish_round(&app, &leader, cid, 1, &["0-1", "1-0"]).await;
+    let r = app.post(&url2, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // order B, C, A, D; B–A and C–D met (once per half): B–C, A–D (cost 1 + 1).
+    // Colours: B had black, C white → B white; A had white, D black → D white.
+    assert_eq!(
+        boards(&r.body),
+        vec![(1, 1, b, Some(c), None), (2, 1, d, Some(a), None)]
+    );
+    assert_eq!(r.body["pairing"]["order"], json!([b, c, a, d]));
+    assert_eq!(r.body["pairing"]["evening"], 2);
+
+    // a hand-made pairing repeating A–B is refused, naming the board and the rule
+    let before = state_of(&app).await;
+    let hand = json!({"boards": [{"white": a, "black": b}, {"white": c, "black": d}]});
+    let r = app
+        .req(Method::PUT, &url2, Some(&leader), Some(hand.clone()))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let fields: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    // each board breaks two rules: once per half, and 5 evenings between meetings
+    assert_eq!(
+        fields,
+        ["boards[0]", "boards[0]", "boards[1]", "boards[1]"],
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text.contains("HalfLimit") && r.text.contains("TooSoon"),
+        "{}",
+        r.text
+    );
+    assert_eq!(state_of(&app).await, before);
+    // unknown players and self-pairing are refused even with override
+    let bad = json!({"boards": [{"white": a, "black": a}, {"white": 999999, "black": d}], "override": true});
+    let r = app.req(Method::PUT, &url2, Some(&leader), Some(bad)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(state_of(&app).await, before);
+    // with override the leader stores it; the broken rules are recorded
+    let mut over = hand.clone();
+    over["override"] = json!(true);
+    let r = app.req(Method::PUT, &url2, Some(&leader), Some(over)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        boards(&r.body),
+        vec![(1, 1, a, Some(b), None), (2, 1, c, Some(d), None)]
+    );
+    assert_eq!(r.body["pairing"]["override"], true);
+    assert_eq!(
+        r.body["pairing"]["broken_rules"].as_array().unwrap().len(),
+        4
+    );
+    let (reason, action) = app
+        .with_conn(|c| {
+            use clubcomp::db::schema::audit_log as al;
+            use diesel::prelude::*;
+            al::table
+                .order(al::id.desc())
+                .select((al::reason, al::action))
+                .first::<(Option<String>, String)>(c)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(action, "pairing_override");
+    assert!(reason.unwrap().contains("boards[0]"));
+    // a valid hand-made pairing needs no override
+    let ok = json!({"boards": [{"white": b, "black": d}, {"white": c, "black": a}]});
+    let r = app.req(Method::PUT, &url2, Some(&leader), Some(ok)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["pairing"]["override"], false);
+    assert_eq!(r.body["games"].as_array().unwrap().len(), 2);
+}
+
+#[actix_web::test]
+async fn keizer_no_pairing_names_the_players() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, _) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[("Anna Alpha", "fixed"), ("Bert Beta", "fixed")],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    add_round(&app, &leader, cid, "2099-01-09").await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    finish_round(&app, &leader, cid, 1, &["½-½"]).await;
+    let before = state_of(&app).await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/2/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("Anna Alpha") && detail.contains("Bert Beta"),
+        "{detail}"
+    );
+    assert_eq!(state_of(&app).await, before);
+}
+
+#[actix_web::test]
+async fn concurrent_generate_requests_store_exactly_one_pairing() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, _) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[
+            ("A", "fixed"),
+            ("B", "fixed"),
+            ("C", "fixed"),
+            ("D", "fixed"),
+            ("E", "fixed"),
+            ("F", "fixed"),
+        ],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    let url = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    let reqs = (0..6).map(|_| app.post(&url, Some(&leader), json!({})));
+    let results = futures_util::future::join_all(reqs).await;
+    let ok = results.iter().filter(|r| r.status.is_success()).count();
+    assert_eq!(
+        ok,
+        1,
+        "{:?}",
+        results
+            .iter()
+            .map(|r| (r.status, &r.text))
+            .collect::<Vec<_>>()
+    );
+    for r in &results {
+        assert!(
+            r.status.is_success() || r.status == StatusCode::CONFLICT,
+            "{} {}",
+            r.status,
+            r.text
+        );
+    }
+    let (games, _, audits, statuses) = state_of(&app).await;
+    assert_eq!(games, 3, "one set of three boards");
+    assert_eq!(audits, 1);
+    assert_eq!(statuses, ["paired"]);
+}
+
+#[actix_web::test]
+async fn swiss_dutch_pairs_checked_in_players_with_a_bye() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "rounds_planned": 5}),
+        &[
+            ("P1", "guest"),
+            ("P2", "guest"),
+            ("P3", "fixed"),
+            ("P4", "flexible"),
+        ],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    let url = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    // nobody checked in yet
+    let r = app.post(&url, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let marks = json!({"marks": [
+        {"player_id": p[0], "mark": "present"}, {"player_id": p[1], "mark": "present"},
+        {"player_id": p[2], "mark": "absent"}, {"player_id": p[3], "mark": "present"}]});
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/check-ins"),
+            Some(&arbiter),
+            marks,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.post(&url, Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // C.04.3: three present (TPN 1, 2, 4), all on 0: the bye goes to the lowest, TPN 4; S1 = {1},
+    // S2 = {2}: 1–2, the top seed with the initial colour white. P3 (absent) is not paired.
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[0], Some(p[1]), None),
+            (2, 1, p[3], None, Some("bye".into()))
+        ]
+    );
+    assert_eq!(r.body["pairing"]["system"], "dutch");
+}
+
+#[actix_web::test]
+async fn swiss_dutch_first_round_of_four() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "rounds_planned": 3}),
+        &[
+            ("P1", "guest"),
+            ("P2", "guest"),
+            ("P3", "guest"),
+            ("P4", "guest"),
+        ],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    let marks: Vec<Value> = p
+        .iter()
+        .map(|x| json!({"player_id": x, "mark": "present"}))
+        .collect();
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/check-ins"),
+            Some(&leader),
+            json!({ "marks": marks }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // S1 = {1, 2}, S2 = {3, 4}: 1–3 and 2–4; board 1 the top seed white, board 2 alternates
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[0], Some(p[2]), None),
+            (2, 1, p[3], Some(p[1]), None)
+        ]
+    );
+}
+
+#[actix_web::test]
+async fn double_swiss_two_games_with_colours_swapped() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss", "rounds_planned": 9}),
+        &[("R1", "fixed"), ("R2", "fixed"), ("R3", "fixed")],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    let marks: Vec<Value> = p
+        .iter()
+        .map(|x| json!({"player_id": x, "mark": "present"}))
+        .collect();
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/check-ins"),
+            Some(&arbiter),
+            json!({ "marks": marks }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let b = boards(&r.body);
+    // three players: one match of two games (colours swapped) and the bye
+    assert_eq!(b.len(), 3, "{b:?}");
+    let (w, bl) = (b[0].2, b[0].3.unwrap());
+    assert_eq!((b[0].0, b[0].1), (1, 1));
+    assert_eq!((b[1].0, b[1].1, b[1].2, b[1].3), (1, 2, bl, Some(w)));
+    assert_eq!(b[2].3, None);
+    assert_eq!(b[2].4.as_deref(), Some("bye"));
+    let mut all = vec![w, bl, b[2].2];
+    all.sort_unstable();
+    let mut want = p.clone();
+    want.sort_unstable();
+    assert_eq!(all, want);
+}
+
+#[actix_web::test]
+async fn round_robin_follows_the_berger_table() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "NK", "kind": "round_robin", "discipline": "draughts", "system": "double"}),
+        &[
+            ("D1", "fixed"),
+            ("D2", "fixed"),
+            ("D3", "fixed"),
+            ("D4", "fixed"),
+        ],
+    )
+    .await;
+    for _ in 0..4 {
+        add_round(&app, &leader, cid, FUTURE).await;
+    }
+    let url_of = |n: i64| format!("/api/v1/competitions/{cid}/rounds/{n}/pairing");
+    // FIDE Berger table for 4: round 1: 1–4, 2–3; round 2: 4–3, 1–2; the second cycle
+    // (round 4 = round 1) with colours reversed: 4–1, 3–2.
+    let r = app.post(&url_of(2), Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[3], Some(p[2]), None),
+            (2, 1, p[0], Some(p[1]), None)
+        ]
+    );
+    let r = app.post(&url_of(4), Some(&leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[3], Some(p[0]), None),
+            (2, 1, p[2], Some(p[1]), None)
+        ]
+    );
+    // a hand-made pairing leaving someone out is refused
+    let r = app
+        .req(
+            Method::PUT,
+            &url_of(1),
+            Some(&leader),
+            Some(json!({"boards": [{"white": p[0], "black": p[1]}]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.contains("present but not paired"), "{}", r.text);
+}

@@ -18,7 +18,7 @@ pub trait MatchWeight:
     fn double(self) -> Self;
 }
 
-impl MatchWeight for Wide {
+impl<const L: usize> MatchWeight for Wide<L> {
     fn zero() -> Self {
         Wide::ZERO
     }

@@ -47,3 +47,25 @@ fn vectors_small() {
     eprintln!("dutch vectors up to 40 players: {ok}/{total} identical");
     assert!(ok >= 196, "only {ok}/{total} identical");
 }
+
+#[test]
+#[ignore = "slow in debug; run: cargo test --release --lib domain::swiss::dutch -- --ignored"]
+fn vectors_all() {
+    let (ok, total, bad) = run_vectors(usize::MAX);
+    for b in &bad {
+        eprintln!("MISMATCH {b}");
+    }
+    eprintln!("dutch vectors, all sizes: {ok}/{total} identical");
+    assert!(ok * 100 >= total * 97, "only {ok}/{total} identical");
+}
+
+#[test]
+#[ignore = "medium (about a minute in debug)"]
+fn vectors_medium() {
+    let (ok, total, bad) = run_vectors(128);
+    for b in &bad {
+        eprintln!("MISMATCH {b}");
+    }
+    eprintln!("dutch vectors up to 128 players: {ok}/{total} identical");
+    assert!(ok * 100 >= total * 97, "only {ok}/{total} identical");
+}

@@ -596,6 +596,43 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn larger_random_graphs_match_brute_force() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..300 {
+            let n = rng.random_range(2..13usize);
+            let mut w = vec![vec![0u64; n]; n];
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if rng.random_range(0..4) > 0 {
+                        let x = rng.random_range(1..1000u64);
+                        w[i][j] = x;
+                        w[j][i] = x;
+                        edges.push((i, j, x));
+                    }
+                }
+            }
+            let m = max_weight_matching(n, &edges);
+            let mut total = 0;
+            for i in 0..n {
+                if let Some(j) = m[i] {
+                    assert_eq!(m[j], Some(i));
+                    if i < j {
+                        total += w[i][j];
+                    }
+                }
+            }
+            assert_eq!(
+                total,
+                brute(n, &w, &mut vec![false; n], 0),
+                "n={n} edges={edges:?}"
+            );
+        }
+    }
+
+    #[test]
     fn small_worked_examples() {
         // Path 0-1-2-3 with weights 5, 11, 5: taking both ends (10) loses to the middle (11).
         let m = max_weight_matching(4, &[(0, 1, 5u64), (1, 2, 11), (2, 3, 5)]);

@@ -150,7 +150,9 @@ impl Layout {
             f.push((self.lbb + self.sd_total, v, z));
         }
         let top = a.topscorer || b.topscorer;
-        let same_side = a.side == b.side;
+        // a colour conflict needs two players wanting the same colour (no preference never
+        // conflicts)
+        let same_side = a.side.is_some() && a.side == b.side;
         // C.8 topscorers: colour difference beyond ±2
         f.push((
             self.bb,

@@ -135,7 +135,13 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
                 return Float::None;
             };
             if !e.played() {
-                return Float::Down;
+                // C.04.3 (2025) 1.4.3: scoring without playing more than a loss is a downfloat;
+                // a forfeit loss or a zero-point bye is no float at all.
+                return if e.result.half_points() > 0 {
+                    Float::Down
+                } else {
+                    Float::None
+                };
             }
             let own = scores[&p.id][r];
             let opp = e

@@ -45,7 +45,7 @@ fn vectors_small() {
         eprintln!("MISMATCH {b}");
     }
     eprintln!("dutch vectors up to 40 players: {ok}/{total} identical");
-    assert!(ok >= 196, "only {ok}/{total} identical");
+    assert!(ok >= 199, "only {ok}/{total} identical");
 }
 
 #[test]
@@ -60,14 +60,14 @@ fn vectors_all() {
 }
 
 #[test]
-#[ignore = "medium (about a minute in debug)"]
+#[ignore = "about 3–5 minutes in debug: cargo test --lib domain::swiss::dutch -- --ignored vectors_medium"]
 fn vectors_medium() {
     let (ok, total, bad) = run_vectors(128);
     for b in &bad {
         eprintln!("MISMATCH {b}");
     }
     eprintln!("dutch vectors up to 128 players: {ok}/{total} identical");
-    assert!(ok * 100 >= total * 97, "only {ok}/{total} identical");
+    assert!(ok >= 308, "only {ok}/{total} identical");
 }
 
 fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::domain::swiss::trf::Player {

@@ -60,14 +60,14 @@ fn vectors_all() {
 }
 
 #[test]
-#[ignore = "about 3–5 minutes in debug: cargo test --lib domain::swiss::dutch -- --ignored vectors_medium"]
+#[ignore = "about 3–7 minutes in debug: cargo test --lib domain::swiss::dutch -- --ignored vectors_medium"]
 fn vectors_medium() {
     let (ok, total, bad) = run_vectors(128);
     for b in &bad {
         eprintln!("MISMATCH {b}");
     }
     eprintln!("dutch vectors up to 128 players: {ok}/{total} identical");
-    assert!(ok >= 308, "only {ok}/{total} identical");
+    assert!(ok >= 311, "only {ok}/{total} identical");
 }
 
 fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::domain::swiss::trf::Player {

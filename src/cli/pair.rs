@@ -4,7 +4,8 @@
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
 
 use crate::domain::swiss::dutch::{Board, PairError, next_round, pair_round};
-use crate::domain::swiss::trf::parse_trf;
+use crate::domain::swiss::generate::random_tournament;
+use crate::domain::swiss::trf::{parse_trf, write_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -12,11 +13,23 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Pair with the FIDE Dutch system (C.04.3, 2025 rules); the TRF input file.
-    #[arg(long, value_name = "INPUT.trf")]
-    pub dutch: PathBuf,
+    #[arg(long, value_name = "INPUT.trf", required_unless_present = "random_trf")]
+    pub dutch: Option<PathBuf>,
     /// Write the pairing to OUTPUT (standard output when no file is given).
     #[arg(short = 'p', value_name = "OUTPUT", num_args = 0..=1)]
     pub pair: Option<Option<PathBuf>>,
+    /// Instead of pairing: print a seeded random tournament of N players as TRF (for timing).
+    #[arg(long, value_name = "N", conflicts_with = "dutch")]
+    pub random_trf: Option<usize>,
+    /// With --random-trf: rounds already played.
+    #[arg(long, default_value_t = 4)]
+    pub played: usize,
+    /// With --random-trf: total rounds (XXR).
+    #[arg(long, default_value_t = 9)]
+    pub rounds: u32,
+    /// With --random-trf: the random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Formats boards in the bbpPairings output format (the count includes the bye line).
@@ -30,17 +43,26 @@ pub fn format_boards(boards: &[Board]) -> String {
 
 /// Runs the command.
 pub fn run(args: Args) -> ExitCode {
-    let text = match std::fs::read(&args.dutch) {
+    if let Some(n) = args.random_trf {
+        let t = random_tournament(n, args.played, args.rounds, args.seed);
+        print!("{}", write_trf(&t));
+        return ExitCode::SUCCESS;
+    }
+    let Some(input) = args.dutch else {
+        eprintln!("--dutch INPUT.trf is required");
+        return ExitCode::from(3);
+    };
+    let text = match std::fs::read(&input) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
-            eprintln!("cannot read {}: {e}", args.dutch.display());
+            eprintln!("cannot read {}: {e}", input.display());
             return ExitCode::from(5);
         }
     };
     let t = match parse_trf(&text) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{}: {e}", args.dutch.display());
+            eprintln!("{}: {e}", input.display());
             return ExitCode::from(3);
         }
     };
@@ -51,7 +73,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(1);
         }
         Err(e) => {
-            eprintln!("{}: {e}", args.dutch.display());
+            eprintln!("{}: {e}", input.display());
             return ExitCode::from(3);
         }
     };

@@ -209,7 +209,6 @@ fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
     let n = nm + nr + b.lower.len();
     let mdp_local: Vec<usize> = (0..nm).collect();
     let res_local: Vec<usize> = (nm..nm + nr).collect();
-    let res_rev: Vec<usize> = res_local.iter().rev().copied().collect();
 
     // D.3: choose S1 among the MDPs, best BSNs first.
     let mut het_s1 = Vec::new();
@@ -226,8 +225,7 @@ fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
     // D.1 for the heterogeneous part: each MDP in S1 takes the best-placed resident possible.
     let mut het_s2 = Vec::new();
     for &x in &het_s1 {
-        m.add_all(x, &res_rev, 0, 1);
-        m.update();
+        m.prefer_in_order(x, &res_local);
         if let Some(y) = m.mate[x] {
             het_s2.push(y);
             m.finalize(x, y);
@@ -307,15 +305,12 @@ fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
             m.remove(r, y);
         }
     }
-    let s2_rev: Vec<usize> = new_s2.iter().rev().copied().collect();
     for &x in &new_s1 {
-        m.add_all(x, &s2_rev, 0, 1);
-        m.update();
+        m.prefer_in_order(x, &new_s2);
         if let Some(y) = m.mate[x] {
             m.finalize(x, y);
         }
     }
-    m.update();
     let mut pairs_out = Vec::new();
     let mut unpaired = Vec::new();
     for x in 0..nm + nr {
@@ -365,8 +360,10 @@ fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
     if let Some(sa) = a.side {
         return white(sa);
     }
-    // E.5 pairing number parity of the higher-ranked player, relative to the initial colour
-    (a.id % 2 == 1) == initial_white
+    // E.5 parity of the higher-ranked player's number, relative to the initial colour; the
+    // number counts only this round's entrants (as the reference engine does, see
+    // docs/decisions/swiss-dutch.md)
+    (a.seq % 2 == 1) == initial_white
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ pub trait MatchWeight:
     fn double(self) -> Self;
 }
 
-impl MatchWeight for Wide {
+impl<const L: usize> MatchWeight for Wide<L> {
     fn zero() -> Self {
         Wide::ZERO
     }
@@ -593,6 +593,43 @@ mod tests {
         }
         used[i] = false;
         best
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn larger_random_graphs_match_brute_force() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..300 {
+            let n = rng.random_range(2..13usize);
+            let mut w = vec![vec![0u64; n]; n];
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if rng.random_range(0..4) > 0 {
+                        let x = rng.random_range(1..1000u64);
+                        w[i][j] = x;
+                        w[j][i] = x;
+                        edges.push((i, j, x));
+                    }
+                }
+            }
+            let m = max_weight_matching(n, &edges);
+            let mut total = 0;
+            for i in 0..n {
+                if let Some(j) = m[i] {
+                    assert_eq!(m[j], Some(i));
+                    if i < j {
+                        total += w[i][j];
+                    }
+                }
+            }
+            assert_eq!(
+                total,
+                brute(n, &w, &mut vec![false; n], 0),
+                "n={n} edges={edges:?}"
+            );
+        }
     }
 
     #[test]

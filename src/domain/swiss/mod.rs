@@ -2,6 +2,7 @@
 //! rules), computed as a maximum-weight matching like the FIDE-endorsed engines.
 
 pub mod dutch;
+pub mod generate;
 pub mod matching;
 pub mod trf;
 pub mod wide;

@@ -4,15 +4,19 @@
 
 use std::cmp::Ordering;
 
-/// Number of 64-bit limbs.
-const LIMBS: usize = 8;
+/// An unsigned integer of `LIMBS` 64-bit limbs (512 bits by default), least significant limb
+/// first. Arithmetic wraps (callers keep every value non-negative and below the top bit, see
+/// [`Wide::BITS`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Wide<const LIMBS: usize = 8>([u64; LIMBS]);
 
-/// An unsigned 512-bit integer, least significant limb first. Arithmetic wraps (callers keep
-/// every value non-negative and below 2^511, see [`Wide::BITS`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Wide([u64; LIMBS]);
+impl<const LIMBS: usize> Default for Wide<LIMBS> {
+    fn default() -> Self {
+        Wide([0; LIMBS])
+    }
+}
 
-impl std::fmt::Debug for Wide {
+impl<const LIMBS: usize> std::fmt::Debug for Wide<LIMBS> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "0x")?;
         let mut started = false;
@@ -31,14 +35,23 @@ impl std::fmt::Debug for Wide {
     }
 }
 
-impl Wide {
+impl<const LIMBS: usize> Wide<LIMBS> {
+    /// The same value in another width (the caller knows it fits).
+    pub fn resize<const M: usize>(&self) -> Wide<M> {
+        let mut out = [0u64; M];
+        for (o, l) in out.iter_mut().zip(self.0.iter()) {
+            *o = *l;
+        }
+        Wide(out)
+    }
+
     /// Usable bits (one bit is kept free so that doubling never overflows).
     pub const BITS: u32 = 64 * LIMBS as u32 - 1;
     /// Zero.
-    pub const ZERO: Wide = Wide([0; LIMBS]);
+    pub const ZERO: Self = Wide([0; LIMBS]);
 
     /// A small value.
-    pub fn from_u64(v: u64) -> Wide {
+    pub fn from_u64(v: u64) -> Self {
         let mut w = [0; LIMBS];
         w[0] = v;
         Wide(w)
@@ -50,7 +63,7 @@ impl Wide {
     }
 
     /// `self << n`.
-    pub fn shl(&self, n: u32) -> Wide {
+    pub fn shl(&self, n: u32) -> Self {
         let mut out = [0u64; LIMBS];
         let limb = (n / 64) as usize;
         let bit = n % 64;
@@ -66,7 +79,7 @@ impl Wide {
     }
 
     /// `self >> 1`.
-    pub fn half(&self) -> Wide {
+    pub fn half(&self) -> Self {
         let mut out = [0u64; LIMBS];
         for (i, o) in out.iter_mut().enumerate() {
             let hi = if i + 1 < LIMBS {
@@ -80,13 +93,13 @@ impl Wide {
     }
 
     /// `self * 2`.
-    pub fn double(&self) -> Wide {
+    pub fn double(&self) -> Self {
         self.shl(1)
     }
 
     /// `1 << n`.
-    pub fn bit(n: u32) -> Wide {
-        Wide::from_u64(1).shl(n)
+    pub fn bit(n: u32) -> Self {
+        Self::from_u64(1).shl(n)
     }
 
     /// Number of significant bits.
@@ -100,9 +113,9 @@ impl Wide {
     }
 }
 
-impl std::ops::Add for Wide {
-    type Output = Wide;
-    fn add(self, o: Wide) -> Wide {
+impl<const LIMBS: usize> std::ops::Add for Wide<LIMBS> {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
         let mut out = [0u64; LIMBS];
         let mut carry = false;
         for (i, slot) in out.iter_mut().enumerate() {
@@ -115,15 +128,15 @@ impl std::ops::Add for Wide {
     }
 }
 
-impl std::ops::AddAssign for Wide {
-    fn add_assign(&mut self, o: Wide) {
+impl<const LIMBS: usize> std::ops::AddAssign for Wide<LIMBS> {
+    fn add_assign(&mut self, o: Self) {
         *self = *self + o;
     }
 }
 
-impl std::ops::Sub for Wide {
-    type Output = Wide;
-    fn sub(self, o: Wide) -> Wide {
+impl<const LIMBS: usize> std::ops::Sub for Wide<LIMBS> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
         let mut out = [0u64; LIMBS];
         let mut borrow = false;
         for (i, slot) in out.iter_mut().enumerate() {
@@ -136,14 +149,14 @@ impl std::ops::Sub for Wide {
     }
 }
 
-impl std::ops::SubAssign for Wide {
-    fn sub_assign(&mut self, o: Wide) {
+impl<const LIMBS: usize> std::ops::SubAssign for Wide<LIMBS> {
+    fn sub_assign(&mut self, o: Self) {
         *self = *self - o;
     }
 }
 
-impl Ord for Wide {
-    fn cmp(&self, o: &Wide) -> Ordering {
+impl<const LIMBS: usize> Ord for Wide<LIMBS> {
+    fn cmp(&self, o: &Self) -> Ordering {
         for i in (0..LIMBS).rev() {
             match self.0[i].cmp(&o.0[i]) {
                 Ordering::Equal => continue,
@@ -154,8 +167,8 @@ impl Ord for Wide {
     }
 }
 
-impl PartialOrd for Wide {
-    fn partial_cmp(&self, o: &Wide) -> Option<Ordering> {
+impl<const LIMBS: usize> PartialOrd for Wide<LIMBS> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
@@ -165,8 +178,10 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    type W8 = Wide<8>;
+
     fn from_u128(v: u128) -> Wide {
-        let mut w = Wide::ZERO;
+        let mut w: Wide = Wide::ZERO;
         w.0[0] = v as u64;
         w.0[1] = (v >> 64) as u64;
         w
@@ -174,13 +189,13 @@ mod tests {
 
     #[test]
     fn carries_across_limbs() {
-        let a = Wide::from_u64(u64::MAX);
+        let a: W8 = W8::from_u64(u64::MAX);
         let b = a + Wide::from_u64(1);
-        assert_eq!(b, Wide::bit(64));
+        assert_eq!(b, W8::bit(64));
         assert_eq!(b - Wide::from_u64(1), a);
-        assert_eq!(Wide::bit(300).half(), Wide::bit(299));
-        assert_eq!(Wide::bit(300).bit_len(), 301);
-        assert!(Wide::bit(300) > Wide::bit(299) + Wide::bit(298));
+        assert_eq!(W8::bit(300).half(), W8::bit(299));
+        assert_eq!(W8::bit(300).bit_len(), 301);
+        assert!(W8::bit(300) > W8::bit(299) + W8::bit(298));
     }
 
     proptest! {

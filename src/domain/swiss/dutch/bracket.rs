@@ -150,7 +150,9 @@ impl Layout {
             f.push((self.lbb + self.sd_total, v, z));
         }
         let top = a.topscorer || b.topscorer;
-        let same_side = a.side == b.side;
+        // a colour conflict needs two players wanting the same colour (no preference never
+        // conflicts)
+        let same_side = a.side.is_some() && a.side == b.side;
         // C.8 topscorers: colour difference beyond ±2
         f.push((
             self.bb,
@@ -269,7 +271,7 @@ impl Matcher {
         let c4 = bit_length(n);
         let low = 3 * lay.bb + 1;
         let total_bits = c4 + shifts + low + 2;
-        if total_bits >= Wide::BITS {
+        if total_bits >= Wide::<8>::BITS {
             return Err(PairError::TooLarge { bits: total_bits });
         }
         let max_weight = Wide::bit(total_bits - 1) - Wide::from_u64(1);
@@ -313,19 +315,36 @@ impl Matcher {
         self.verts.len()
     }
 
-    /// Re-solves the matching.
+    /// Re-solves the matching, in the narrowest integer width that holds the weights.
     pub(crate) fn update(&mut self) {
+        let bits = self.max_weight.bit_len() + 2;
+        self.mate = if bits <= 64 {
+            self.solve::<1>()
+        } else if bits <= 128 {
+            self.solve::<2>()
+        } else if bits <= 192 {
+            self.solve::<3>()
+        } else if bits <= 256 {
+            self.solve::<4>()
+        } else if bits <= 384 {
+            self.solve::<6>()
+        } else {
+            self.solve::<8>()
+        };
+    }
+
+    fn solve<const L: usize>(&self) -> Vec<Option<usize>> {
         let n = self.n();
-        let mut edges = Vec::new();
+        let mut edges: Vec<(usize, usize, Wide<L>)> = Vec::new();
         for x in 0..n {
             for y in x + 1..n {
                 let wt = self.w[x * n + y];
                 if !wt.is_zero() {
-                    edges.push((x, y, wt));
+                    edges.push((x, y, wt.resize::<L>()));
                 }
             }
         }
-        self.mate = max_weight_matching(n, &edges);
+        max_weight_matching(n, &edges)
     }
 
     /// Adds a signed amount to an existing edge.
@@ -349,6 +368,24 @@ impl Matcher {
         for &y in ys {
             self.add(x, y, v);
             v += step;
+        }
+    }
+
+    /// The first of `ys` that still has an edge to `x`.
+    pub(crate) fn first_neighbour(&self, x: usize, ys: &[usize]) -> Option<usize> {
+        let n = self.n();
+        ys.iter().copied().find(|&y| !self.w[x * n + y].is_zero())
+    }
+
+    /// Gives `x` a bonus towards each of `ys` that falls by one per place (the first gets the
+    /// most), then re-solves unless `x` is already matched to the first available of `ys` (the
+    /// current matching then stays optimal: it gains the largest bonus there is).
+    pub(crate) fn prefer_in_order(&mut self, x: usize, ys: &[usize]) {
+        let rev: Vec<usize> = ys.iter().rev().copied().collect();
+        self.add_all(x, &rev, 0, 1);
+        let first = self.first_neighbour(x, ys);
+        if first.is_none() || self.mate[x] != first {
+            self.update();
         }
     }
 

@@ -57,6 +57,9 @@ pub(crate) struct Entrant {
     pub topscorer: bool,
     /// May receive the pairing-allocated bye in this round (set by the pairing).
     pub bye_ok: bool,
+    /// 1-based position by pairing number among this round's entrants (absent players are
+    /// skipped): the number whose parity decides colours by E.5.
+    pub seq: u32,
 }
 
 /// Scores in half-points before each round (index r = before round r+1), for every player.
@@ -132,7 +135,13 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
                 return Float::None;
             };
             if !e.played() {
-                return Float::Down;
+                // C.04.3 (2025) 1.4.3: scoring without playing more than a loss is a downfloat;
+                // a forfeit loss or a zero-point bye is no float at all.
+                return if e.result.half_points() > 0 {
+                    Float::Down
+                } else {
+                    Float::None
+                };
             }
             let own = scores[&p.id][r];
             let opp = e
@@ -173,7 +182,13 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             // more than half of the maximum 2·(round−1) half-points
             topscorer: last_round && score > played as i64,
             bye_ok: false,
+            seq: 0,
         });
+    }
+    let mut ids: Vec<u32> = out.iter().map(|e| e.id).collect();
+    ids.sort_unstable();
+    for e in &mut out {
+        e.seq = ids.binary_search(&e.id).map_or(0, |i| i as u32 + 1);
     }
     out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
     Ok(out)

@@ -20,6 +20,9 @@ use utoipa::{Modify, OpenApi};
         (name = "seasons", description = "Seasons and the calendar (SPEC §5)"),
         (name = "competitions", description = "Competitions and entrants (SPEC §2)"),
         (name = "rounds", description = "Rounds, pairings and results (SPEC §2, §6, §8, §11)"),
+        (name = "results", description = "Results and their audit trail (SPEC §2, §10, §11)"),
+        (name = "standings", description = "Standings, CSV and TRF exports (SPEC §3, §8–§10, §12)"),
+        (name = "prizes", description = "Prizes and playoffs (SPEC §7, §10)"),
     )
 )]
 pub struct ApiDoc;

@@ -3,7 +3,10 @@
 pub mod attendance;
 pub mod competitions;
 pub mod demo;
+pub mod prizes;
 pub mod ratings;
+pub mod results;
 pub mod rounds;
 pub mod secrets;
+pub mod standings;
 pub mod users;

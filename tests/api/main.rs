@@ -7,4 +7,7 @@ mod competitions;
 mod errors;
 mod foundation;
 mod players;
+mod prizes;
 mod ratings;
+mod results;
+mod standings;

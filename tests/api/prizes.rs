@@ -311,6 +311,15 @@ async fn playoffs_from_the_summer_half() {
         .await;
     assert_eq!(v.body["club_champion"]["id"], fin_white);
     assert_eq!(v.body["groups"][0]["next"], json!([]));
+    // correcting semi 2 would change a finalist of the played final: 409, nothing changed
+    let r = app
+        .send(put(semi2["games"][0]["game_id"].as_i64().unwrap(), "0-1"))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    let again = app
+        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
+        .await;
+    assert_eq!(again.body, v.body);
     // not a playoff competition
     assert_eq!(
         app.get(&format!("/api/v1/competitions/{summer}/playoffs"), None)

@@ -109,13 +109,42 @@ where
     Fx { comp, players }
 }
 
-/// Adds the next round with `games` (white, black, result) and moves it to `status`.
-/// Returns the game ids.
+/// Adds the next round with `games` (white, black, result) on boards 1, 2, … and moves it to
+/// `status`. Returns the game ids.
 pub async fn round<S, B>(
     app: &TestApp<S>,
     leader: &str,
     comp: i64,
     games_: Vec<(i64, Option<i64>, Option<&str>)>,
+    status: &str,
+) -> Vec<i64>
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let games_ = games_
+        .into_iter()
+        .enumerate()
+        .map(|(i, (w, b, r))| (i as i32 + 1, 1, w, b, r))
+        .collect();
+    round_games(app, leader, comp, games_, status).await
+}
+
+/// A game to insert: board, game number, white, black (none: a bye), result.
+pub type GameSpec<'a> = (i32, i32, i64, Option<i64>, Option<&'a str>);
+type OwnedSpec = (i32, i32, i64, Option<i64>, Option<String>);
+
+/// Adds the next round with `games` (board, game number, white, black, result) and moves it
+/// to `status`. Returns the game ids.
+pub async fn round_games<S, B>(
+    app: &TestApp<S>,
+    leader: &str,
+    comp: i64,
+    games_: Vec<GameSpec<'_>>,
     status: &str,
 ) -> Vec<i64>
 where
@@ -135,21 +164,21 @@ where
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let number = r.body["number"].as_i64().unwrap() as i32;
-    let games_: Vec<(i64, Option<i64>, Option<String>)> = games_
+    let games_: Vec<OwnedSpec> = games_
         .into_iter()
-        .map(|(w, b, r)| (w, b, r.map(str::to_string)))
+        .map(|(bd, n, w, b, r)| (bd, n, w, b, r.map(str::to_string)))
         .collect();
     let status = status.to_string();
     app.with_conn(move |c| {
         use clubcomp::services::rounds;
         let round = rounds::load(c, comp, number).unwrap();
         let mut ids = Vec::new();
-        for (i, (w, b, res)) in games_.into_iter().enumerate() {
+        for (board, game_no, w, b, res) in games_ {
             let id: i64 = diesel::insert_into(games::table)
                 .values(&NewGame {
                     round_id: round.id,
-                    board: i as i32 + 1,
-                    game_no: 1,
+                    board,
+                    game_no,
                     white_id: Some(w),
                     black_id: b,
                     result: if b.is_none() { Some("bye".into()) } else { res },

@@ -3,7 +3,7 @@
 //! TRF export.
 
 use crate::helpers::*;
-use crate::results::{attendance, round, setup};
+use crate::results::{attendance, round, round_games, setup};
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
@@ -420,4 +420,77 @@ async fn swiss_tiebreaks_and_trf_export() {
             .status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// Double-Swiss (SPEC §8): two games per round, a bye worth both games (`U` twice), and a
+/// round still being played shows blank results in the TRF.
+#[actix_web::test]
+async fn double_swiss_two_games_per_round_and_trf() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let fx = setup(
+        &app,
+        &leader,
+        json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss", "rounds_planned": 9}),
+        &["X", "Y", "Z"],
+    )
+    .await;
+    let [x, y, z] = fx.players[..] else { panic!() };
+    round_games(
+        &app,
+        &leader,
+        fx.comp,
+        vec![
+            (1, 1, x, Some(y), Some("1-0")),
+            (1, 2, y, Some(x), Some("1/2-1/2")),
+            (2, 1, z, None, None),
+        ],
+        "completed",
+    )
+    .await;
+    round_games(
+        &app,
+        &leader,
+        fx.comp,
+        vec![(1, 1, x, Some(z), None), (1, 2, z, Some(x), None)],
+        "published",
+    )
+    .await;
+    // X 1 + ½ = 1.5, Y ½, Z the bye: 2 points (SPEC §8)
+    let r = app
+        .get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["rounds_counted"], 1);
+    let got: Vec<(i64, f64)> = r.body["swiss"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["player_id"].as_i64().unwrap(),
+                r["values"]["PTS"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, [(z, 2.0), (x, 1.5), (y, 0.5)]);
+    let r = app
+        .get(&format!("/api/v1/competitions/{}/trf", fx.comp), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("XXR 18"), "{}", r.text);
+    assert!(r.text.contains("092 DOUBLESWISS"));
+    let lines: Vec<&str> = r.text.lines().filter(|l| l.starts_with("001")).collect();
+    assert!(
+        lines[0].contains("   2 w 1     2 b =     3 w"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].contains("0000 - U  0000 - U     1 b"),
+        "{}",
+        lines[2]
+    );
+    let t = clubcomp::domain::swiss::trf::parse_trf(&r.text).unwrap();
+    assert_eq!(t.players[0].rounds.len(), 4);
 }

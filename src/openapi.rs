@@ -23,6 +23,9 @@ use utoipa::{Modify, OpenApi};
         (name = "rounds", description = "Rounds, pairings and results (SPEC §2, §6, §8, §11)"),
         (name = "attendance", description = "Sign-up, sign-off and check-in (SPEC §4)"),
         (name = "pairings", description = "Generating and editing pairings (SPEC §6, §8, §10)"),
+        (name = "results", description = "Results and their audit trail (SPEC §2, §10, §11)"),
+        (name = "standings", description = "Standings, CSV and TRF exports (SPEC §3, §8–§10, §12)"),
+        (name = "prizes", description = "Prizes and playoffs (SPEC §7, §10)"),
     )
 )]
 pub struct ApiDoc;

@@ -9,10 +9,13 @@ pub mod competitions;
 pub mod health;
 pub mod pairings;
 pub mod players;
+pub mod prizes;
 pub mod ratings;
+pub mod results;
 pub mod rounds;
 pub mod seasons;
 pub mod service_tokens;
+pub mod standings;
 pub mod users;
 
 use crate::error::{ApiError, ApiResult};
@@ -75,6 +78,16 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(pairings::create_pairing);
     cfg.service(pairings::replace_pairing);
     cfg.service(pairings::delete_pairing);
+    cfg.service(results::put_game_result);
+    cfg.service(results::get_game_audit);
+    cfg.service(results::get_competition_audit);
+    cfg.service(standings::get_standings);
+    cfg.service(standings::get_standings_csv);
+    cfg.service(standings::get_competition_trf);
+    cfg.service(prizes::get_prizes);
+    cfg.service(prizes::finalize_prizes);
+    cfg.service(prizes::create_playoffs);
+    cfg.service(prizes::get_playoffs);
 }
 
 /// Pagination query parameters.

@@ -199,3 +199,13 @@ diesel::allow_tables_to_appear_in_same_query!(
     cache_stamps,
     players
 );
+
+diesel::table! {
+    prize_lists (id) {
+        id -> BigInt,
+        competition_id -> BigInt,
+        body -> Text,
+        finalized_by -> Text,
+        finalized_at -> Timestamp,
+    }
+}

@@ -13,4 +13,7 @@ mod errors;
 mod foundation;
 mod pairings;
 mod players;
+mod prizes;
 mod ratings;
+mod results;
+mod standings;

@@ -1,0 +1,8 @@
+-- Finalized prize lists (SPEC §7, §10): one per competition, stored as JSON text.
+CREATE TABLE prize_lists (
+    id BIGSERIAL PRIMARY KEY,
+    competition_id BIGINT NOT NULL UNIQUE REFERENCES competitions(id) ON DELETE CASCADE,
+    body TEXT NOT NULL,
+    finalized_by TEXT NOT NULL,
+    finalized_at TIMESTAMP NOT NULL
+);

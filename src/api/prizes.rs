@@ -1,0 +1,617 @@
+//! Prizes (SPEC §7, §10) and the Keizer playoffs (SPEC §7).
+
+use crate::api::rounds::PlayerRef;
+use crate::app::AppState;
+use crate::auth::{Auth, Leader};
+use crate::db::DbConn;
+use crate::db::models::competition::{
+    Competition, NewAuditEntry, NewCompetition, NewEntrant, NewRound, audit, bump_stamp,
+};
+use crate::db::now_utc;
+use crate::db::schema::{competitions as cm, entrants as en, prize_lists as pl, rounds};
+use crate::domain::keizer::playoffs::{MatchId, playoff_groups};
+use crate::domain::keizer::prizes::{Half, Prize};
+use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::prizes as svc;
+use crate::services::standings as st;
+use actix_web::{HttpResponse, get, post, web};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+use utoipa::ToSchema;
+
+/// A prize awarded.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AwardView {
+    /// `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.
+    pub prize: String,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+}
+
+/// A player in a list.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Named {
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+}
+
+/// The prizes of a Keizer half.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct KeizerPrizes {
+    /// `winter` or `summer`.
+    pub half: String,
+    /// Prizes in the order of the regulations (one per player).
+    pub awards: Vec<AwardView>,
+    /// Eligible players in rank order.
+    pub eligible: Vec<Named>,
+    /// Players not eligible (too many absences without notice), in rank order.
+    pub not_eligible: Vec<Named>,
+    /// Summer: every eligible player gets a playoff place (not a prize).
+    pub playoff_places: Vec<Named>,
+}
+
+/// The prize share of one round-robin player.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RoundRobinPrize {
+    /// Place.
+    pub place: u32,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Share of each points table (grandmaster, master …), exact.
+    #[schema(value_type = Object)]
+    pub points_tables: Value,
+    /// Share of the prize money, exact.
+    pub prize_money: String,
+    /// Rights earned (title, qualification, cut).
+    pub rights: Vec<String>,
+}
+
+/// The prize list of a competition.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PrizeList {
+    /// Competition id.
+    pub competition_id: i64,
+    /// `keizer` or `round_robin`.
+    pub kind: String,
+    /// Whether this is the stored, finalized list.
+    pub finalized: bool,
+    /// When it was finalized.
+    pub finalized_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Who finalized it.
+    pub finalized_by: Option<String>,
+    /// Keizer prizes.
+    pub keizer: Option<KeizerPrizes>,
+    /// Round-robin prizes, points and rights, in final order.
+    pub round_robin: Option<Vec<RoundRobinPrize>>,
+}
+
+fn prize_name(p: Prize) -> String {
+    serde_json::to_value(p)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn named(names: &HashMap<i64, String>, id: &str) -> Named {
+    let player_id = id.parse().unwrap_or_default();
+    Named {
+        player_id,
+        name: names.get(&player_id).cloned().unwrap_or_default(),
+    }
+}
+
+/// Computes the prize list of a competition from its current standings.
+pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList> {
+    let mut out = PrizeList {
+        competition_id: comp.id,
+        kind: comp.kind.clone(),
+        finalized: false,
+        finalized_at: None,
+        finalized_by: None,
+        keizer: None,
+        round_robin: None,
+    };
+    match comp.kind.as_str() {
+        "keizer" => {
+            let (half, o) = svc::keizer_prizes(c, comp)?;
+            let ids = o
+                .eligible
+                .iter()
+                .chain(&o.not_eligible)
+                .filter_map(|s| s.parse().ok());
+            let names = st::names(c, ids)?;
+            out.keizer = Some(KeizerPrizes {
+                half: if half == Half::Summer {
+                    "summer"
+                } else {
+                    "winter"
+                }
+                .into(),
+                awards: o
+                    .awards
+                    .iter()
+                    .map(|a| {
+                        let n = named(&names, &a.id);
+                        AwardView {
+                            prize: prize_name(a.prize),
+                            player_id: n.player_id,
+                            name: n.name,
+                        }
+                    })
+                    .collect(),
+                eligible: o.eligible.iter().map(|i| named(&names, i)).collect(),
+                not_eligible: o.not_eligible.iter().map(|i| named(&names, i)).collect(),
+                playoff_places: o.playoff_places.iter().map(|i| named(&names, i)).collect(),
+            });
+        }
+        "round_robin" => {
+            let comp = st::ensure_lots_seed(c, comp)?;
+            let s = st::round_robin_scenario(c, &comp, None)?;
+            let o = st::round_robin_compute(&s)?;
+            let names: HashMap<&str, String> = s
+                .players
+                .iter()
+                .map(|p| (p.id.as_str(), p.name.clone().unwrap_or_default()))
+                .collect();
+            out.round_robin = Some(
+                o.standings
+                    .into_iter()
+                    .map(|r| RoundRobinPrize {
+                        place: r.place,
+                        player_id: r.id.parse().unwrap_or_default(),
+                        name: names.get(r.id.as_str()).cloned().unwrap_or_default(),
+                        points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
+                        prize_money: r.prize_money,
+                        rights: r.rights,
+                    })
+                    .collect(),
+            );
+        }
+        other => {
+            return Err(ApiError::Conflict(format!(
+                "a {other} competition has no prize rules here (Keizer halves and round robins)"
+            )));
+        }
+    }
+    Ok(out)
+}
+
+fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
+    let row: Option<(String, String, chrono::NaiveDateTime)> = pl::table
+        .filter(pl::competition_id.eq(comp))
+        .select((pl::body, pl::finalized_by, pl::finalized_at))
+        .first(c)
+        .optional()?;
+    Ok(match row {
+        Some((body, by, at)) => {
+            let mut list: PrizeList = serde_json::from_str(&body)
+                .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
+            list.finalized = true;
+            list.finalized_by = Some(by);
+            list.finalized_at = Some(at.and_utc());
+            Some(list)
+        }
+        None => None,
+    })
+}
+
+/// The prizes of a competition (public): the finalized list once stored, else computed from
+/// the current standings. Keizer winter: champion, silver, bronze, best of the rest; summer:
+/// champion and playoff places. Round robin: points tables, prize money and rights from the
+/// competition's params.
+#[utoipa::path(tag = "prizes", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Prize list", body = PrizeList),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No prize rules for this kind, or data that cannot be computed", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/prizes")]
+pub async fn get_prizes(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let list = state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            match stored(c, id)? {
+                Some(l) => Ok(l),
+                None => compute_prizes(c, &comp),
+            }
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// Finalizes the prize list (leader): every round must be completed; the computed list is
+/// stored and from then on returned by GET. A second finalize is 409.
+#[utoipa::path(tag = "prizes", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 201, description = "Stored", body = PrizeList),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already finalized, rounds not completed, or no prize rules", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/competitions/{id}/prizes/finalize")]
+pub async fn finalize_prizes(
+    a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let actor = a.principal.label.clone();
+    let list = state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            if stored(c, id)?.is_some() {
+                return Err(ApiError::Conflict(format!(
+                    "the prizes of competition {id} are already finalized"
+                )));
+            }
+            svc::require_finished(c, &comp)?;
+            let list = compute_prizes(c, &comp)?;
+            let body = serde_json::to_string(&list).unwrap_or_default();
+            let now = now_utc();
+            diesel::insert_into(pl::table)
+                .values((
+                    pl::competition_id.eq(id),
+                    pl::body.eq(&body),
+                    pl::finalized_by.eq(&actor),
+                    pl::finalized_at.eq(now),
+                ))
+                .execute(c)
+                .map_err(|e| match ApiError::from(e) {
+                    ApiError::Conflict(_) => ApiError::Conflict(format!(
+                        "the prizes of competition {id} are already finalized"
+                    )),
+                    other => other,
+                })?;
+            audit(
+                c,
+                &NewAuditEntry {
+                    entity: "competition".into(),
+                    entity_id: id,
+                    action: "prizes_finalized".into(),
+                    actor: actor.clone(),
+                    at: now,
+                    old_value: None,
+                    new_value: Some(body),
+                    reason: None,
+                },
+            )?;
+            bump_stamp(c, &format!("competition:{id}"))?;
+            stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(list))
+}
+
+/// One game of a playoff match.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayoffGameView {
+    /// 1 for the game, 2 for the decider at a shorter tempo.
+    pub game: u8,
+    /// Whether this is the decider.
+    pub decider: bool,
+    /// The stored game (enter its result with `PUT /games/{id}/result`).
+    pub game_id: Option<i64>,
+    /// White (drawn by lot).
+    pub white: PlayerRef,
+    /// Black.
+    pub black: PlayerRef,
+    /// `white_wins`, `black_wins` or `draw`, once entered.
+    pub outcome: Option<String>,
+}
+
+/// One match of a group.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayoffMatchView {
+    /// `semi1` (1–4), `semi2` (2–3) or `final`.
+    pub id: String,
+    /// The two players, better seed first, once known.
+    pub players: Option<Vec<PlayerRef>>,
+    /// The games scheduled so far.
+    pub games: Vec<PlayoffGameView>,
+    /// The winner, once decided.
+    pub winner: Option<PlayerRef>,
+}
+
+/// One playoff group.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayoffGroupView {
+    /// Group number (1 = top group; its winner is club champion).
+    pub number: u32,
+    /// Players in summer-ranking order.
+    pub seeds: Vec<PlayerRef>,
+    /// Matches, semi-finals first.
+    pub matches: Vec<PlayoffMatchView>,
+    /// Games to play next: `{match, game}`.
+    #[schema(value_type = Vec<Object>)]
+    pub next: Vec<Value>,
+    /// The group winner (wins a prize).
+    pub winner: Option<PlayerRef>,
+}
+
+/// The playoffs of a season.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayoffsView {
+    /// The knockout competition.
+    pub competition_id: i64,
+    /// The summer half they come from.
+    pub summer_competition_id: i64,
+    /// Seed of the colour lots (stored, so every draw can be reproduced).
+    pub colour_seed: u64,
+    /// The groups.
+    pub groups: Vec<PlayoffGroupView>,
+    /// A single remaining eligible player, who has no group.
+    pub without_group: Option<PlayerRef>,
+    /// The club champion (winner of group 1), once decided.
+    pub club_champion: Option<PlayerRef>,
+}
+
+fn label<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The playoff view of a knockout competition.
+pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsView> {
+    let (p, states, stored) = svc::playoff_states(c, comp)?;
+    let ids = p
+        .draw
+        .groups
+        .iter()
+        .flat_map(|g| g.seeds.iter())
+        .chain(p.draw.without_group.iter())
+        .filter_map(|s| s.parse().ok());
+    let names = st::names(c, ids)?;
+    let pr = |s: &str| {
+        let id: i64 = s.parse().unwrap_or_default();
+        PlayerRef {
+            id,
+            name: names.get(&id).cloned().unwrap_or_default(),
+        }
+    };
+    let mut groups = Vec::new();
+    for (g, s) in p.draw.groups.iter().zip(&states) {
+        let matches = s
+            .matches
+            .iter()
+            .map(|m| {
+                let board = g.number as i32 * 10
+                    + match m.id {
+                        MatchId::Semi1 => 1,
+                        MatchId::Semi2 => 2,
+                        MatchId::Final => 3,
+                    };
+                PlayoffMatchView {
+                    id: label(m.id),
+                    players: m
+                        .players
+                        .as_ref()
+                        .map(|ps| ps.iter().map(|x| pr(x)).collect()),
+                    games: m
+                        .games
+                        .iter()
+                        .map(|x| PlayoffGameView {
+                            game: x.game,
+                            decider: x.decider,
+                            game_id: stored
+                                .iter()
+                                .find(|sg| sg.board == board && sg.game_no == i32::from(x.game))
+                                .map(|sg| sg.id),
+                            white: pr(&x.white),
+                            black: pr(&x.black),
+                            outcome: x.outcome.map(label),
+                        })
+                        .collect(),
+                    winner: m.winner.as_deref().map(pr),
+                }
+            })
+            .collect();
+        groups.push(PlayoffGroupView {
+            number: g.number,
+            seeds: g.seeds.iter().map(|x| pr(x)).collect(),
+            matches,
+            next: s
+                .next
+                .iter()
+                .map(|(m, n)| serde_json::json!({"match": label(m), "game": n}))
+                .collect(),
+            winner: s.winner.as_deref().map(pr),
+        });
+    }
+    let club_champion = groups
+        .iter()
+        .find(|g| g.number == 1)
+        .and_then(|g| g.winner.clone());
+    Ok(PlayoffsView {
+        competition_id: comp.id,
+        summer_competition_id: p.summer_competition,
+        colour_seed: p.colour_seed,
+        groups,
+        without_group: p.draw.without_group.as_deref().map(pr),
+        club_champion,
+    })
+}
+
+/// Creates the season's playoffs (leader) from the summer half's final standings and prize
+/// eligibility: a `knockout` competition with the groups of four (colour seed stored), round
+/// 1 with the semi-finals and round 2 for the finals (a group of two plays only the final).
+/// Results are entered with `PUT /games/{id}/result`; deciders and finals appear as they
+/// become due.
+#[utoipa::path(tag = "prizes", params(("id" = i64, Path, description = "Season id")),
+    responses((status = 201, description = "Created", body = PlayoffsView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No finished summer half, too few eligible players, or playoffs exist", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/seasons/{id}/playoffs")]
+pub async fn create_playoffs(
+    a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let season = path.into_inner();
+    let actor = a.principal.label.clone();
+    let view = state
+        .tx(move |c| {
+            let s = crate::api::seasons::load(c, season)?;
+            let summers: Vec<Competition> = cm::table
+                .filter(cm::season_id.eq(season))
+                .filter(cm::kind.eq("keizer"))
+                .filter(cm::half.eq("summer"))
+                .order(cm::id)
+                .select(Competition::as_select())
+                .load(c)?;
+            let summer = match summers.as_slice() {
+                [one] => one.clone(),
+                [] => {
+                    return Err(ApiError::Conflict(format!(
+                        "season {season} has no summer Keizer half"
+                    )));
+                }
+                _ => {
+                    return Err(ApiError::Conflict(format!(
+                        "season {season} has several summer Keizer halves"
+                    )));
+                }
+            };
+            let knockouts: Vec<Competition> = cm::table
+                .filter(cm::season_id.eq(season))
+                .filter(cm::kind.eq("knockout"))
+                .select(Competition::as_select())
+                .load(c)?;
+            if knockouts
+                .iter()
+                .any(|k| svc::playoff_params(k).is_ok_and(|p| p.summer_competition == summer.id))
+            {
+                return Err(ApiError::Conflict(format!(
+                    "the playoffs of season {season} already exist"
+                )));
+            }
+            svc::require_finished(c, &summer)?;
+            let (_, outcome) = svc::keizer_prizes(c, &summer)?;
+            if outcome.playoff_places.len() < 2 {
+                return Err(ApiError::Conflict(
+                    "fewer than two eligible players: no playoffs".into(),
+                ));
+            }
+            let draw = playoff_groups(&outcome.playoff_places);
+            // SPEC §7 Decision: colours by lot, seed stored (53 bits, exact in JSON)
+            let params = svc::PlayoffParams {
+                summer_competition: summer.id,
+                colour_seed: rand::random::<u64>() >> 11,
+                draw,
+            };
+            let now = now_utc();
+            let comp = diesel::insert_into(cm::table)
+                .values(&NewCompetition {
+                    season_id: season,
+                    name: format!("Playoffs {}", s.name),
+                    kind: "knockout".into(),
+                    discipline: summer.discipline.clone(),
+                    system: None,
+                    half: None,
+                    seeded_from: None,
+                    params: serde_json::to_string(&params).unwrap_or_default(),
+                    tiebreaks: "[]".into(),
+                    time_control: summer.time_control.clone(),
+                    rules: summer.rules.clone(),
+                    rounds_planned: Some(2),
+                    version: 1,
+                    created_at: now,
+                    updated_at: now,
+                })
+                .returning(cm::all_columns)
+                .get_result::<Competition>(c)?;
+            let mut seed = 0;
+            for g in &params.draw.groups {
+                for p in &g.seeds {
+                    seed += 1;
+                    diesel::insert_into(en::table)
+                        .values(&NewEntrant {
+                            competition_id: comp.id,
+                            player_id: p.parse().unwrap_or_default(),
+                            seed,
+                            rating: None,
+                            joins_at: 1,
+                            excused_before: 0,
+                            created_at: now,
+                        })
+                        .execute(c)?;
+                }
+            }
+            for number in 1..=2 {
+                diesel::insert_into(rounds::table)
+                        .values(&NewRound {
+                            competition_id: comp.id,
+                            number,
+                            evening_id: None,
+                            date: None,
+                            status: "paired".into(),
+                            pairing_meta: Some(
+                                serde_json::json!({"playoffs": if number == 1 { "semi-finals" } else { "finals" },
+                                    "colour_seed": params.colour_seed})
+                                .to_string(),
+                            ),
+                            version: 1,
+                            updated_at: now,
+                        })
+                        .execute(c)?;
+            }
+            // the first games; deciders and finals follow from the results (sync)
+            svc::sync_playoff_games(c, &comp)?;
+            audit(
+                c,
+                &NewAuditEntry {
+                    entity: "competition".into(),
+                    entity_id: comp.id,
+                    action: "playoffs_created".into(),
+                    actor,
+                    at: now,
+                    old_value: None,
+                    new_value: Some(comp.params.clone()),
+                    reason: None,
+                },
+            )?;
+            playoffs_view(c, &comp)
+        })
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header((
+            "Location",
+            format!("/api/v1/competitions/{}/playoffs", view.competition_id),
+        ))
+        .json(view))
+}
+
+/// The playoffs of a knockout competition (public): groups, matches with colours drawn by
+/// lot, the games to play next, deciders, winners and the club champion.
+#[utoipa::path(tag = "prizes", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Playoffs", body = PlayoffsView),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not a playoff competition", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/playoffs")]
+pub async fn get_playoffs(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let view = state
+        .db(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            playoffs_view(c, &comp)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}

@@ -1,0 +1,154 @@
+//! Results and their audit trail (SPEC §2, §10, §11): entering and correcting a game's result
+//! with `If-Match`, and reading who changed what, when and why.
+
+use crate::api::rounds::{GameView, game_view};
+use crate::api::{Body, etag, if_match};
+use crate::app::AppState;
+use crate::auth::{Arbiter, Auth};
+use crate::db::models::competition::{AuditEntry, audit_of};
+use crate::error::{ApiResult, Problem};
+use crate::services::results::{self, ResultInput};
+use actix_web::{HttpRequest, HttpResponse, get, put, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A game after its result was entered.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResultView {
+    /// The game (its new `version` is the next `If-Match`).
+    pub game: GameView,
+    /// Set when the reported result was converted, saying why (e.g. a draughts draw agreed
+    /// before move 40 is stored as `0-0`).
+    pub note: Option<String>,
+}
+
+/// One audit entry.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuditView {
+    /// Entry id.
+    pub id: i64,
+    /// What was changed (`game`).
+    pub entity: String,
+    /// Its id.
+    pub entity_id: i64,
+    /// `result_entered` or `result_corrected`.
+    pub action: String,
+    /// Who (e-mail or service label).
+    pub actor: String,
+    /// When (UTC).
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// The value before (absent for a first entry).
+    #[schema(value_type = Option<Object>)]
+    pub old_value: Option<serde_json::Value>,
+    /// The value after.
+    #[schema(value_type = Option<Object>)]
+    pub new_value: Option<serde_json::Value>,
+    /// The reason given.
+    pub reason: Option<String>,
+}
+
+fn audit_view(a: AuditEntry) -> AuditView {
+    let parse = |s: Option<String>| s.and_then(|s| serde_json::from_str(&s).ok());
+    AuditView {
+        id: a.id,
+        entity: a.entity,
+        entity_id: a.entity_id,
+        action: a.action,
+        actor: a.actor,
+        at: a.at.and_utc(),
+        old_value: parse(a.old_value),
+        new_value: parse(a.new_value),
+        reason: a.reason,
+    }
+}
+
+/// Enters or corrects a game's result. Allowed while the round is paired, published or
+/// completed; a correction of a completed round needs a `reason`, and the standings replay.
+/// `If-Match` (the game's ETag `"game-{id}-v{version}"`) is checked when sent; without it the
+/// write goes through (last writer wins). Every change is audited.
+#[utoipa::path(tag = "results", request_body = ResultInput,
+    params(("id" = i64, Path, description = "Game id"),
+           ("If-Match" = Option<String>, Header, description = "The game's ETag; optional, 412 when stale")),
+    responses((status = 200, description = "Stored", body = ResultView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The round is not paired yet, or a playoff correction conflicts with later games", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Stale If-Match", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown result code, missing move count or reason", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["arbiter", "leader", "admin"])))]
+#[put("/games/{id}/result")]
+pub async fn put_game_result(
+    a: Auth<Arbiter>,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<ResultInput>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let im = if_match(&req)?;
+    let actor = a.principal.label.clone();
+    let view = state
+        .tx(move |c| {
+            let e = results::enter(c, id, im.as_deref(), &b, &actor)?;
+            Ok(ResultView {
+                game: game_view(c, e.game)?,
+                note: e.note,
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag("game", view.game.id, view.game.version)))
+        .json(view))
+}
+
+/// The audit trail of one game's result, oldest first (leaders and arbiters).
+#[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, description = "Audit entries", body = Vec<AuditView>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["arbiter", "leader", "admin"])))]
+#[get("/games/{id}/audit")]
+pub async fn get_game_audit(
+    _a: Auth<Arbiter>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let rows = state
+        .db(move |c| {
+            results::load_game(c, id)?;
+            Ok(audit_of(c, "game", &[id])?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(audit_view).collect::<Vec<_>>()))
+}
+
+/// The audit trail of every result of a competition, oldest first (leaders and arbiters).
+#[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "Audit entries", body = Vec<AuditView>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["arbiter", "leader", "admin"])))]
+#[get("/competitions/{id}/audit")]
+pub async fn get_competition_audit(
+    _a: Auth<Arbiter>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let rows = state
+        .db(move |c| {
+            crate::api::competitions::load(c, id)?;
+            let ids = results::game_ids(c, id)?;
+            let mut rows = audit_of(c, "game", &ids)?;
+            rows.extend(audit_of(c, "competition", &[id])?);
+            rows.sort_by_key(|r| r.id);
+            Ok(rows)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(audit_view).collect::<Vec<_>>()))
+}

@@ -1,0 +1,662 @@
+//! Standings (public) as JSON and CSV, and the FIDE TRF export (SPEC §3, §8–§10, §12, §13).
+//! Every answer carries an ETag from the competition's cache stamp; `If-None-Match` → 304.
+
+use crate::app::AppState;
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, stamp};
+use crate::domain::keizer::prizes;
+use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::standings as svc;
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+/// Query of a standings read.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StandingsQuery {
+    /// Standings after this round / evening (default: the last one that counts).
+    pub after: Option<u32>,
+}
+
+/// One row of a Keizer table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeizerRow {
+    /// Place (1 = top).
+    pub rank: u32,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Value of this place.
+    pub value: i64,
+    /// Keizer score, 4 decimals (a cycle average when the evening did not converge).
+    pub score: String,
+    /// Games played over the board.
+    pub played: u32,
+    /// Points from those games (1, ½, 0), 4 decimals.
+    pub game_points: String,
+    /// Pairing byes.
+    pub byes: u32,
+    /// Absences with notice.
+    pub excused: u32,
+    /// Absences without notice (forfeit no-shows included).
+    pub unexcused: u32,
+    /// Eligible for a prize after this evening (SPEC §7: unexcused on at most 50% of the
+    /// evenings since entry).
+    pub eligible: bool,
+}
+
+/// A Keizer table after one evening.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeizerStandings {
+    /// Whether the recalculation of this evening reached a fixed point.
+    pub converged: bool,
+    /// Rankings computed.
+    pub iterations: u32,
+    /// Length of the cycle averaged over, when not converged.
+    pub cycle_length: Option<u32>,
+    /// Warnings for the leader (value floor, excused cap, step cap).
+    pub warnings: Vec<String>,
+    /// The table, best first.
+    pub rows: Vec<KeizerRow>,
+}
+
+/// One row of a round-robin table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundRobinRow {
+    /// Place after all tie-breaks (still-tied players share the highest place of their part).
+    pub place: u32,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Players still tied with this one when the tie-break list is exhausted.
+    pub shared_with: Vec<i64>,
+    /// Match points (chess: halves as 5.5).
+    #[schema(value_type = f64)]
+    pub points: serde_json::Number,
+    /// Games with a result.
+    pub games: u32,
+    /// Wins (forfeit wins included).
+    pub wins: u32,
+    /// Draws (plus- and minremises included).
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Plusremises.
+    pub plusremises: u32,
+    /// Minremises.
+    pub minremises: u32,
+    /// Tie-break values in list order.
+    #[schema(value_type = Object)]
+    pub tiebreaks: Value,
+    /// The criterion that separated this row from the next (`points` when points did).
+    pub decided_by: Option<String>,
+    /// Share of each points table, exact.
+    #[schema(value_type = Object)]
+    pub points_tables: Value,
+    /// Share of the prize money, exact.
+    pub prize_money: String,
+    /// Rights earned.
+    pub rights: Vec<String>,
+}
+
+/// A round-robin table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundRobinStandings {
+    /// Rows in final order.
+    pub rows: Vec<RoundRobinRow>,
+    /// `cross_table[i][j]`: what the i-th entrant (seed order) scored against the j-th.
+    pub cross_table: Vec<Vec<String>>,
+}
+
+/// One row of a Swiss table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissRow {
+    /// Rank (shared places get the best rank of their block).
+    pub rank: u32,
+    /// The place as printed (`3` or `3-4`).
+    pub place: String,
+    /// Still shared after the whole tie-break list.
+    pub shared: bool,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Tie-break values by acronym (PTS first).
+    #[schema(value_type = Object)]
+    pub values: Value,
+}
+
+/// A Swiss table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissStandings {
+    /// Tie-breaks applied (PTS first).
+    pub tiebreaks: Vec<String>,
+    /// First place still shared: settled by a play-off (SPEC §8).
+    pub playoff_for_first: bool,
+    /// Rows, best first.
+    pub rows: Vec<SwissRow>,
+}
+
+/// The standings of a competition.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StandingsView {
+    /// Competition id.
+    pub competition_id: i64,
+    /// `keizer`, `swiss` or `round_robin`.
+    pub kind: String,
+    /// Rounds (evenings) that count so far.
+    pub rounds_counted: u32,
+    /// The round (evening) these standings are after; 0 before any.
+    pub after: u32,
+    /// Keizer table.
+    pub keizer: Option<KeizerStandings>,
+    /// Round-robin table.
+    pub round_robin: Option<RoundRobinStandings>,
+    /// Swiss table.
+    pub swiss: Option<SwissStandings>,
+}
+
+fn check_after(after: Option<u32>, counted: usize) -> ApiResult<u32> {
+    match after {
+        None => Ok(counted as u32),
+        Some(0) => Err(ApiError::invalid("after", "must be 1 or more")),
+        Some(n) if n as usize > counted => Err(ApiError::invalid(
+            "after",
+            format!("only {counted} rounds count so far"),
+        )),
+        Some(n) => Ok(n),
+    }
+}
+
+/// Computes the standings view of a competition after round `after` (default the last).
+pub fn standings_view(
+    c: &mut DbConn,
+    comp: &Competition,
+    after: Option<u32>,
+) -> ApiResult<StandingsView> {
+    let mut view = StandingsView {
+        competition_id: comp.id,
+        kind: comp.kind.clone(),
+        rounds_counted: 0,
+        after: 0,
+        keizer: None,
+        round_robin: None,
+        swiss: None,
+    };
+    match comp.kind.as_str() {
+        "keizer" => {
+            let input = svc::keizer_input(c, comp)?.input;
+            let out = svc::keizer_compute(&input)?;
+            let n = check_after(after, out.len())?;
+            view.rounds_counted = out.len() as u32;
+            view.after = n;
+            let ids = input.players.iter().filter_map(|p| p.id.parse().ok());
+            let names = svc::names(c, ids)?;
+            if n == 0 {
+                // before the first evening: the seed order, nothing scored
+                let value =
+                    |i: usize| crate::domain::keizer::standings::value_of_place(&input.params, i);
+                let rows = input
+                    .players
+                    .iter()
+                    .filter(|p| p.joins_at <= 1)
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let id: i64 = p.id.parse().unwrap_or_default();
+                        KeizerRow {
+                            rank: i as u32 + 1,
+                            player_id: id,
+                            name: names.get(&id).cloned().unwrap_or_default(),
+                            value: value(i),
+                            score: "0.0000".into(),
+                            played: 0,
+                            game_points: "0.0000".into(),
+                            byes: 0,
+                            excused: 0,
+                            unexcused: 0,
+                            eligible: true,
+                        }
+                    })
+                    .collect();
+                view.keizer = Some(KeizerStandings {
+                    converged: true,
+                    iterations: 0,
+                    cycle_length: None,
+                    warnings: vec![],
+                    rows,
+                });
+                return Ok(view);
+            }
+            let k = n as usize;
+            let mut upto = input.clone();
+            upto.evenings.truncate(k);
+            let eligible: std::collections::HashMap<String, bool> =
+                prizes::candidates(&upto, &out[..k])
+                    .into_iter()
+                    .map(|p| (p.id.clone(), p.eligible()))
+                    .collect();
+            let e = &out[k - 1];
+            view.keizer = Some(KeizerStandings {
+                converged: e.converged,
+                iterations: e.iterations,
+                cycle_length: e.cycle_length,
+                warnings: e.warnings.clone(),
+                rows: e
+                    .standings
+                    .iter()
+                    .map(|r| {
+                        let id: i64 = r.id.parse().unwrap_or_default();
+                        KeizerRow {
+                            rank: r.rank,
+                            player_id: id,
+                            name: names.get(&id).cloned().unwrap_or_default(),
+                            value: r.value,
+                            score: r.score.to_string(),
+                            played: r.played,
+                            game_points: r.game_points.to_string(),
+                            byes: r.byes,
+                            excused: r.excused,
+                            unexcused: r.unexcused,
+                            eligible: eligible.get(&r.id).copied().unwrap_or(false),
+                        }
+                    })
+                    .collect(),
+            });
+        }
+        "round_robin" => {
+            let comp = svc::ensure_lots_seed(c, comp)?;
+            let played = svc::counted_rounds(c, comp.id)?.len();
+            let n = check_after(after, played)?;
+            view.rounds_counted = played as u32;
+            view.after = n;
+            let s = svc::round_robin_scenario(c, &comp, after.map(|a| a as i32))?;
+            let out = svc::round_robin_compute(&s)?;
+            let names: std::collections::HashMap<String, String> = s
+                .players
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone().unwrap_or_default()))
+                .collect();
+            view.round_robin = Some(RoundRobinStandings {
+                rows: out
+                    .standings
+                    .into_iter()
+                    .map(|r| RoundRobinRow {
+                        place: r.place,
+                        player_id: r.id.parse().unwrap_or_default(),
+                        name: names.get(&r.id).cloned().unwrap_or_default(),
+                        shared_with: r
+                            .shared_with
+                            .iter()
+                            .filter_map(|x| x.parse().ok())
+                            .collect(),
+                        points: r.points,
+                        games: r.games,
+                        wins: r.wins,
+                        draws: r.draws,
+                        losses: r.losses,
+                        plusremises: r.plusremises,
+                        minremises: r.minremises,
+                        tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
+                        decided_by: r.decided_by,
+                        points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
+                        prize_money: r.prize_money,
+                        rights: r.rights,
+                    })
+                    .collect(),
+                cross_table: out.cross_table,
+            });
+        }
+        "swiss" => {
+            let mut rounds = svc::counted_rounds(c, comp.id)?;
+            let n = check_after(after, rounds.len())?;
+            view.rounds_counted = rounds.len() as u32;
+            view.after = n;
+            rounds.truncate(n as usize);
+            let (st, ids) = svc::swiss_compute(c, comp, &rounds)?;
+            let names = svc::names(c, ids.iter().copied())?;
+            let acr: Vec<String> = st
+                .tiebreaks
+                .iter()
+                .map(|t| t.acronym().to_string())
+                .collect();
+            view.swiss = Some(SwissStandings {
+                tiebreaks: acr.clone(),
+                playoff_for_first: st.playoff_for_first,
+                rows: st
+                    .rows
+                    .into_iter()
+                    .map(|r| {
+                        let id = ids.get(r.id as usize - 1).copied().unwrap_or_default();
+                        let mut values = serde_json::Map::new();
+                        for (a, v) in acr.iter().zip(&r.values) {
+                            values.insert(a.clone(), serde_json::to_value(v).unwrap_or_default());
+                        }
+                        SwissRow {
+                            rank: r.rank,
+                            place: r.place,
+                            shared: r.shared,
+                            player_id: id,
+                            name: names.get(&id).cloned().unwrap_or_default(),
+                            values: Value::Object(values),
+                        }
+                    })
+                    .collect(),
+            });
+        }
+        other => {
+            return Err(ApiError::Conflict(format!(
+                "a {other} competition has no standings table (see its playoffs)"
+            )));
+        }
+    }
+    Ok(view)
+}
+
+/// The ETag of a competition's computed reads: its cache stamp (and, for a summer half, the
+/// winter's), the kind of document and the `after` asked for.
+pub fn read_etag(
+    c: &mut DbConn,
+    comp: &Competition,
+    doc: &str,
+    after: Option<u32>,
+) -> ApiResult<String> {
+    let s = stamp(c, &format!("competition:{}", comp.id))?;
+    let w = match comp.seeded_from {
+        Some(w) => stamp(c, &format!("competition:{w}"))?,
+        None => 0,
+    };
+    let a = after.map_or("last".to_string(), |a| a.to_string());
+    Ok(format!("\"{doc}-{}-s{s}-w{w}-a{a}\"", comp.id))
+}
+
+/// The `If-None-Match` header's value, if readable.
+pub fn if_none_match(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get(actix_web::http::header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// Whether an `If-None-Match` value matches the current ETag.
+pub fn not_modified(inm: Option<&str>, etag: &str) -> bool {
+    inm.is_some_and(|v| v.trim() == "*" || v.split(',').any(|t| t.trim() == etag))
+}
+
+/// Either a 304 or the computed document, with its ETag.
+enum Read<T> {
+    NotModified(String),
+    Fresh(String, T),
+}
+
+async fn read<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    id: i64,
+    doc: &'static str,
+    after: Option<u32>,
+    f: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<T> + Send + 'static,
+) -> ApiResult<Read<T>> {
+    let inm = if_none_match(req);
+    state
+        .tx(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            let etag = read_etag(c, &comp, doc, after)?;
+            if not_modified(inm.as_deref(), &etag) {
+                return Ok(Read::NotModified(etag));
+            }
+            Ok(Read::Fresh(etag, f(c, &comp)?))
+        })
+        .await
+}
+
+fn not_modified_response(etag: String) -> HttpResponse {
+    HttpResponse::NotModified()
+        .insert_header(("ETag", etag))
+        .finish()
+}
+
+/// Standings after the last counting round, or after round `after` (public). Keizer: rank,
+/// value, score, converged flag and cycle length of that evening, prize eligibility. Round
+/// robin: the draughts/chess chain with tie-break values, `decided_by` and `shared_with`.
+/// Swiss: the FIDE tie-break list. `ETag` from the competition's cache stamp; send it as
+/// `If-None-Match` for a 304.
+#[utoipa::path(tag = "standings",
+    params(("id" = i64, Path, description = "Competition id"), StandingsQuery,
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
+    responses((status = 200, description = "Standings", body = StandingsView),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "Bad query string", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No standings for this kind, or stored data that cannot be computed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`after` out of range", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/standings")]
+pub async fn get_standings(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    q: crate::api::Params<StandingsQuery>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let after = q.into_inner()?.after;
+    match read(&state, &req, id, "standings", after, move |c, comp| {
+        standings_view(c, comp, after)
+    })
+    .await?
+    {
+        Read::NotModified(e) => Ok(not_modified_response(e)),
+        Read::Fresh(e, v) => Ok(HttpResponse::Ok().insert_header(("ETag", e)).json(v)),
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn csv_line(fields: &[String]) -> String {
+    let mut l = fields
+        .iter()
+        .map(|f| csv_field(f))
+        .collect::<Vec<_>>()
+        .join(",");
+    l.push_str("\r\n");
+    l
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// The standings as CSV (RFC 4180: comma, CRLF, header line).
+pub fn to_csv(v: &StandingsView) -> String {
+    let mut out = String::new();
+    if let Some(k) = &v.keizer {
+        out.push_str(&csv_line(
+            &[
+                "rank",
+                "player_id",
+                "name",
+                "value",
+                "score",
+                "played",
+                "game_points",
+                "byes",
+                "excused",
+                "unexcused",
+                "eligible",
+            ]
+            .map(String::from),
+        ));
+        for r in &k.rows {
+            out.push_str(&csv_line(&[
+                r.rank.to_string(),
+                r.player_id.to_string(),
+                r.name.clone(),
+                r.value.to_string(),
+                r.score.clone(),
+                r.played.to_string(),
+                r.game_points.clone(),
+                r.byes.to_string(),
+                r.excused.to_string(),
+                r.unexcused.to_string(),
+                r.eligible.to_string(),
+            ]));
+        }
+    }
+    if let Some(t) = &v.round_robin {
+        let tb: Vec<String> = t
+            .rows
+            .first()
+            .and_then(|r| r.tiebreaks.as_object())
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut head: Vec<String> = [
+            "place",
+            "player_id",
+            "name",
+            "points",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+        ]
+        .map(String::from)
+        .to_vec();
+        head.extend(tb.iter().cloned());
+        head.extend(["prize_money", "rights", "shared_with"].map(String::from));
+        out.push_str(&csv_line(&head));
+        for r in &t.rows {
+            let mut f = vec![
+                r.place.to_string(),
+                r.player_id.to_string(),
+                r.name.clone(),
+                r.points.to_string(),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+            ];
+            f.extend(
+                tb.iter()
+                    .map(|k| r.tiebreaks.get(k).map(plain).unwrap_or_default()),
+            );
+            f.push(r.prize_money.clone());
+            f.push(r.rights.join(" "));
+            f.push(
+                r.shared_with
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            out.push_str(&csv_line(&f));
+        }
+    }
+    if let Some(s) = &v.swiss {
+        let mut head: Vec<String> = ["rank", "place", "player_id", "name"]
+            .map(String::from)
+            .to_vec();
+        head.extend(s.tiebreaks.iter().cloned());
+        out.push_str(&csv_line(&head));
+        for r in &s.rows {
+            let mut f = vec![
+                r.rank.to_string(),
+                r.place.clone(),
+                r.player_id.to_string(),
+                r.name.clone(),
+            ];
+            f.extend(
+                s.tiebreaks
+                    .iter()
+                    .map(|k| r.values.get(k).map(plain).unwrap_or_default()),
+            );
+            out.push_str(&csv_line(&f));
+        }
+    }
+    out
+}
+
+/// The standings as CSV (public; same rows and ETag rules as the JSON).
+#[utoipa::path(tag = "standings",
+    params(("id" = i64, Path, description = "Competition id"), StandingsQuery,
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
+    responses((status = 200, description = "CSV with a header line", body = String, content_type = "text/csv"),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "Bad query string", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No standings for this kind", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`after` out of range", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/standings.csv")]
+pub async fn get_standings_csv(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    q: crate::api::Params<StandingsQuery>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let after = q.into_inner()?.after;
+    match read(&state, &req, id, "standings-csv", after, move |c, comp| {
+        Ok(to_csv(&standings_view(c, comp, after)?))
+    })
+    .await?
+    {
+        Read::NotModified(e) => Ok(not_modified_response(e)),
+        Read::Fresh(e, body) => Ok(HttpResponse::Ok()
+            .insert_header(("ETag", e))
+            .insert_header((
+                "Content-Disposition",
+                format!("attachment; filename=\"standings-{id}.csv\""),
+            ))
+            .content_type("text/csv; charset=utf-8")
+            .body(body)),
+    }
+}
+
+/// FIDE TRF-16 export of a Swiss or round robin (public): the published and completed
+/// rounds; a pairing-allocated bye is `U` (never `F`), an absence `Z`, a game still without a
+/// result is blank; a Double-Swiss round takes two TRF rounds.
+#[utoipa::path(tag = "standings",
+    params(("id" = i64, Path, description = "Competition id"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
+    responses((status = 200, description = "TRF-16 text", body = String, content_type = "text/plain"),
+        (status = 304, description = "Not modified"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not a Swiss or round robin", body = Problem, content_type = "application/problem+json")))]
+#[get("/competitions/{id}/trf")]
+pub async fn get_competition_trf(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    match read(&state, &req, id, "trf", None, move |c, comp| {
+        if comp.kind != "swiss" && comp.kind != "round_robin" {
+            return Err(ApiError::Conflict(format!(
+                "TRF export is for Swiss and round-robin competitions, not {}",
+                comp.kind
+            )));
+        }
+        let rounds = svc::public_rounds(c, comp.id)?;
+        let (t, _) = svc::build_trf(c, comp, &rounds)?;
+        Ok(crate::domain::swiss::trf::write_trf(&t))
+    })
+    .await?
+    {
+        Read::NotModified(e) => Ok(not_modified_response(e)),
+        Read::Fresh(e, body) => Ok(HttpResponse::Ok()
+            .insert_header(("ETag", e))
+            .content_type("text/plain; charset=utf-8")
+            .body(body)),
+    }
+}

@@ -1,0 +1,307 @@
+//! Entering and correcting game results (SPEC §2, §10, §11): result codes per discipline, the
+//! draughts 40-move rule (through `domain::round_robin::convert_result`), the round-status
+//! rule, optimistic concurrency on the game's version, and an audit entry for every change.
+
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit, bump_stamp};
+use crate::db::now_utc;
+use crate::db::schema::{competitions, games, rounds};
+use crate::domain::round_robin::{Discipline, ResultError, Termination, convert_result};
+use crate::error::{ApiError, ApiResult, FieldError};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Termination word for a game lost by an arbiter's decision (Keizer, SPEC §3).
+pub const ARBITER_DECISION: &str = "arbiter_decision";
+
+/// What a caller reports for a game.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"result": "1-0", "termination": "resignation", "move_count": 41}))]
+pub struct ResultInput {
+    /// Result code of the competition's discipline (chess `1-0 0-1 ½-½ 1/2-1/2 +/- -/+ -/-`;
+    /// draughts `2-0 0-2 1-1 1+-1- 1--1+ 0-0 +/- -/+ -/-`).
+    pub result: String,
+    /// How the game ended: `agreed` (draughts: subject to the 40-move rule),
+    /// `arbiter_decision` (Keizer: the loser lost by an arbiter's decision, with `1-0`/`0-1`),
+    /// or any other word (`resignation`, `time`, `claim`, …), stored as given.
+    #[serde(default)]
+    pub termination: Option<String>,
+    /// Moves completed by both players (needed for an agreed draughts draw).
+    #[serde(default)]
+    pub move_count: Option<i32>,
+    /// Why the result is entered or changed; required once the round is completed.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// The stored state of a game result (for the audit entry).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Result code.
+    pub result: Option<String>,
+    /// Termination.
+    pub termination: Option<String>,
+    /// Moves.
+    pub move_count: Option<i32>,
+}
+
+/// The outcome of entering a result.
+#[derive(Debug, Clone)]
+pub struct Entered {
+    /// The game after the change.
+    pub game: Game,
+    /// Set when the reported result was converted (the 40-move rule).
+    pub note: Option<String>,
+    /// The competition the game belongs to.
+    pub competition: Competition,
+}
+
+/// The discipline of a competition for the result codes.
+pub fn discipline(c: &Competition) -> Discipline {
+    if c.discipline == "draughts" {
+        Discipline::Draughts
+    } else {
+        Discipline::Chess
+    }
+}
+
+/// Loads a game with its round and competition, or 404.
+pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<(Game, Round, Competition)> {
+    let g: Game = games::table
+        .find(id)
+        .select(Game::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no game {id}")))?;
+    let r: Round = rounds::table
+        .find(g.round_id)
+        .select(Round::as_select())
+        .first(c)?;
+    let comp: Competition = competitions::table
+        .find(r.competition_id)
+        .select(Competition::as_select())
+        .first(c)?;
+    Ok((g, r, comp))
+}
+
+/// Validates and converts a reported result for a game of `comp` (422 naming the field).
+pub fn check(
+    comp: &Competition,
+    game: &Game,
+    input: &ResultInput,
+) -> ApiResult<(Snapshot, Option<String>)> {
+    let code = input.result.trim();
+    if let Some(m) = input.move_count
+        && !(0..=10_000).contains(&m)
+    {
+        return Err(ApiError::invalid("move_count", "must be from 0 to 10000"));
+    }
+    let term = input
+        .termination
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
+    if let Some(t) = &term
+        && (t.chars().count() > 40
+            || !t
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-'))
+    {
+        return Err(ApiError::invalid(
+            "termination",
+            "must be a word of at most 40 letters, digits, '_' or '-'",
+        ));
+    }
+    if game.black_id.is_none() {
+        // a pairing bye: its result is set by the pairing, never entered
+        if code != "bye" {
+            return Err(ApiError::invalid(
+                "result",
+                "this game is a bye; its result is `bye`",
+            ));
+        }
+        return Ok((
+            Snapshot {
+                result: Some("bye".into()),
+                termination: None,
+                move_count: input.move_count,
+            },
+            None,
+        ));
+    }
+    let d = discipline(comp);
+    let rr_term = term.as_deref().map(|t| {
+        if t == "agreed" {
+            Termination::Agreed
+        } else {
+            Termination::Other
+        }
+    });
+    let conv = convert_result(d, code, rr_term, input.move_count.map(|m| m as u32)).map_err(
+        |e| match e {
+            ResultError::UnknownCode { .. } => ApiError::invalid(
+                "result",
+                format!(
+                    "`{code}` is not a {} result code ({})",
+                    comp.discipline,
+                    match d {
+                        Discipline::Chess => "1-0, 0-1, ½-½, 1/2-1/2, +/-, -/+, -/-",
+                        Discipline::Draughts => "2-0, 0-2, 1-1, 1+-1-, 1--1+, 0-0, +/-, -/+, -/-",
+                    }
+                ),
+            ),
+            ResultError::MovesRequired { .. } => ApiError::invalid(
+                "move_count",
+                "an agreed draughts draw needs the number of moves (40-move rule, SPEC §10)",
+            ),
+        },
+    )?;
+    if term.as_deref() == Some(ARBITER_DECISION) {
+        // SPEC §3: a game lost by an arbiter's decision is a Keizer rule; it needs a decisive
+        // over-the-board code naming the winner.
+        if comp.kind != "keizer" {
+            return Err(ApiError::invalid(
+                "termination",
+                "arbiter_decision losses are a Keizer rule (SPEC §3)",
+            ));
+        }
+        if conv.result != "1-0" && conv.result != "0-1" {
+            return Err(ApiError::invalid(
+                "result",
+                "an arbiter's decision is entered as 1-0 (black lost) or 0-1 (white lost)",
+            ));
+        }
+    }
+    if comp.kind == "knockout" && conv.result == "-/-" {
+        // SPEC §7: a playoff game always has a winner
+        return Err(ApiError::invalid(
+            "result",
+            "a playoff game needs a winner or a draw; -/- is not possible",
+        ));
+    }
+    Ok((
+        Snapshot {
+            result: Some(conv.result),
+            termination: term,
+            move_count: input.move_count,
+        },
+        conv.note,
+    ))
+}
+
+/// Enters (or corrects) the result of game `id` in one transaction: round-status rule (409),
+/// `If-Match` against the game's version (412), validation (422), audit entry, cache stamp.
+pub fn enter(
+    c: &mut DbConn,
+    id: i64,
+    if_match: Option<&str>,
+    input: &ResultInput,
+    actor: &str,
+) -> ApiResult<Entered> {
+    let (game, round, comp) = load_game(c, id)?;
+    crate::api::check_if_match(if_match, &crate::api::etag("game", game.id, game.version))?;
+    if !["paired", "published", "completed"].contains(&round.status.as_str()) {
+        return Err(ApiError::Conflict(format!(
+            "round {} is {}; results are entered once it is paired",
+            round.number, round.status
+        )));
+    }
+    let reason = input
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string);
+    let mut errs = Vec::new();
+    if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+        errs.push(FieldError::new("reason", "must be at most 500 characters"));
+    }
+    // SPEC §11: a correction after the evening is completed is allowed, with a reason
+    if round.status == "completed" && reason.is_none() {
+        errs.push(FieldError::new(
+            "reason",
+            "required: the round is completed, so this is a correction (SPEC §11)",
+        ));
+    }
+    let checked = match check(&comp, &game, input) {
+        Err(ApiError::Validation { errors, .. }) => {
+            errs.extend(errors);
+            None
+        }
+        Err(e) => return Err(e),
+        Ok(v) => Some(v),
+    };
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let (new, note) = checked.ok_or_else(|| ApiError::Internal("unchecked result".into()))?;
+    let old = Snapshot {
+        result: game.result.clone(),
+        termination: game.termination.clone(),
+        move_count: game.move_count,
+    };
+    // conditional on the version read, so a concurrent writer cannot be overwritten
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(game.id))
+            .filter(games::version.eq(game.version)),
+    )
+    .set((
+        games::result.eq(&new.result),
+        games::termination.eq(&new.termination),
+        games::move_count.eq(new.move_count),
+        games::version.eq(games::version + 1),
+        games::updated_at.eq(now_utc()),
+    ))
+    .execute(c)?;
+    if n == 0 {
+        return Err(ApiError::PreconditionFailed(format!(
+            "game {id} was changed concurrently; read it again"
+        )));
+    }
+    let mut new_value = serde_json::to_value(&new).unwrap_or_default();
+    if let Some(n) = &note {
+        new_value["note"] = serde_json::Value::String(n.clone());
+    }
+    audit(
+        c,
+        &NewAuditEntry {
+            entity: "game".into(),
+            entity_id: game.id,
+            action: if old.result.is_none() {
+                "result_entered".into()
+            } else {
+                "result_corrected".into()
+            },
+            actor: actor.to_string(),
+            at: now_utc(),
+            old_value: old
+                .result
+                .is_some()
+                .then(|| serde_json::to_string(&old).unwrap_or_default()),
+            new_value: Some(new_value.to_string()),
+            reason,
+        },
+    )?;
+    if comp.kind == "knockout" {
+        crate::services::prizes::sync_playoff_games(c, &comp)?;
+    }
+    bump_stamp(c, &format!("competition:{}", comp.id))?;
+    let game = games::table.find(id).select(Game::as_select()).first(c)?;
+    Ok(Entered {
+        game,
+        note,
+        competition: comp,
+    })
+}
+
+/// The ids of all games of a competition.
+pub fn game_ids(c: &mut DbConn, competition: i64) -> ApiResult<Vec<i64>> {
+    Ok(games::table
+        .inner_join(rounds::table)
+        .filter(rounds::competition_id.eq(competition))
+        .select(games::id)
+        .load(c)?)
+}

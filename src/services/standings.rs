@@ -1,0 +1,481 @@
+//! Standings of a competition (SPEC §3, §8–§10): the stored rounds, games and attendance turned
+//! into the input of the pure engines — Keizer (`domain::keizer::standings`), round robin
+//! (`domain::round_robin`) and Swiss tie-breaks over a TRF (`domain::tiebreaks`) — and the TRF
+//! export (`domain::swiss::trf`). No scoring rule lives here.
+//!
+//! Which rounds count (docs/decisions/api-standings.md): the leading run of rounds numbered
+//! 1, 2, 3, … that are `completed`, or `published` with a result on every game. A round that
+//! does not count ends the run, so evenings always replay in order (SPEC §3 "Recalculation").
+
+use crate::api::competitions::entrants_in_seed_order;
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, Entrant, Game, Round};
+use crate::db::models::players;
+use crate::db::schema::competitions as cm;
+use crate::domain::fixed::Fixed;
+use crate::domain::keizer::standings as ks;
+use crate::domain::round_robin as rr;
+use crate::domain::swiss::trf;
+use crate::error::{ApiError, ApiResult};
+use crate::services::attendance::{Status, statuses};
+use crate::services::results::{ARBITER_DECISION, discipline};
+use crate::services::rounds;
+use diesel::prelude::*;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// A round with its games.
+pub type RoundGames = (Round, Vec<Game>);
+
+/// Whether a round counts for the standings: completed, or published with every result in.
+fn round_counts(r: &Round, games: &[Game]) -> bool {
+    r.status == "completed"
+        || (r.status == "published"
+            && !games.is_empty()
+            && games.iter().all(|g| g.result.is_some()))
+}
+
+/// The rounds that count, in order (the leading run 1, 2, 3, … of counting rounds).
+pub fn counted_rounds(c: &mut DbConn, competition: i64) -> ApiResult<Vec<RoundGames>> {
+    let mut out = Vec::new();
+    for (k, r) in rounds::list(c, competition)?.into_iter().enumerate() {
+        if r.number != k as i32 + 1 {
+            break;
+        }
+        let games = rounds::games_of(c, r.id)?;
+        if !round_counts(&r, &games) {
+            break;
+        }
+        out.push((r, games));
+    }
+    Ok(out)
+}
+
+/// The rounds the public may see (published or completed), in order, with their games.
+pub fn public_rounds(c: &mut DbConn, competition: i64) -> ApiResult<Vec<RoundGames>> {
+    let mut out = Vec::new();
+    for r in rounds::list(c, competition)? {
+        if rounds::is_public(&r.status) {
+            let games = rounds::games_of(c, r.id)?;
+            out.push((r, games));
+        }
+    }
+    Ok(out)
+}
+
+/// Player names by id.
+pub fn names(
+    c: &mut DbConn,
+    ids: impl IntoIterator<Item = i64>,
+) -> ApiResult<HashMap<i64, String>> {
+    let mut out = HashMap::new();
+    for id in ids {
+        if let std::collections::hash_map::Entry::Vacant(e) = out.entry(id) {
+            e.insert(players::by_id(c, id)?.map(|p| p.name).unwrap_or_default());
+        }
+    }
+    Ok(out)
+}
+
+fn pid(s: &str) -> i64 {
+    s.parse().unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------
+// Keizer
+
+/// The engine input of a Keizer half, with the number of evenings it holds.
+#[derive(Debug, Clone)]
+pub struct KeizerInput {
+    /// The engine's competition (player ids are the decimal player ids).
+    pub input: ks::Competition,
+}
+
+/// The Keizer parameters stored with a competition (validated when stored).
+pub fn keizer_params(comp: &Competition) -> ApiResult<ks::Params> {
+    let params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
+    let probe = serde_json::json!({"params": params, "players": [], "evenings": []});
+    crate::domain::keizer::scenario::parse_scenario(&probe)
+        .map(|s| s.params)
+        .map_err(|e| ApiError::Conflict(format!("competition {}: params: {e}", comp.id)))
+}
+
+/// The Keizer game result of a stored game (SPEC §3: `arbiter_decision` losses).
+fn keizer_result(g: &Game) -> Option<ks::GameResult> {
+    use ks::GameResult::*;
+    let arb = g.termination.as_deref() == Some(ARBITER_DECISION);
+    Some(match g.result.as_deref()? {
+        "1-0" if arb => BlackLostByArbiter,
+        "0-1" if arb => WhiteLostByArbiter,
+        code => crate::domain::keizer::scenario::parse_result(code)?,
+    })
+}
+
+/// Builds the engine input of a Keizer half from its entrants, counted rounds, games and
+/// attendance. A summer half (`seeded_from`) starts in the winter's final order with the
+/// season's excused absences carried (`summer_start`).
+pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput> {
+    let params = keizer_params(comp)?;
+    let entrants = entrants_in_seed_order(c, comp.id)?;
+    let row_of: HashMap<i64, &Entrant> = entrants.iter().map(|e| (e.player_id, e)).collect();
+    let mut players: Vec<ks::Entrant> = Vec::with_capacity(entrants.len());
+    let mut excused_before = std::collections::BTreeMap::new();
+    let mut placed = std::collections::HashSet::new();
+    if let Some(w) = comp.seeded_from {
+        let winter = crate::api::competitions::load(c, w)?;
+        let wi = keizer_input(c, &winter)?;
+        let computed = ks::compute(&wi.input)
+            .map_err(|e| ApiError::Conflict(format!("winter half {w}: {e}")))?;
+        let carry = match computed.last() {
+            Some(last) => ks::summer_start(&wi.input, last),
+            None => ks::SeasonCarry {
+                players: wi.input.players.clone(),
+                excused_before: wi.input.excused_before.clone(),
+            },
+        };
+        for p in carry.players {
+            if let Some(e) = row_of.get(&pid(&p.id)) {
+                placed.insert(e.player_id);
+                if let Some(n) = carry.excused_before.get(&p.id) {
+                    excused_before.insert(p.id.clone(), *n);
+                }
+                players.push(ks::Entrant {
+                    id: p.id,
+                    rating: e.rating,
+                    joins_at: e.joins_at.max(1) as u32,
+                });
+            }
+        }
+    }
+    for e in &entrants {
+        if placed.contains(&e.player_id) {
+            continue;
+        }
+        if e.excused_before > 0 {
+            excused_before.insert(e.player_id.to_string(), e.excused_before as u32);
+        }
+        players.push(ks::Entrant {
+            id: e.player_id.to_string(),
+            rating: e.rating,
+            joins_at: e.joins_at.max(1) as u32,
+        });
+    }
+    let flexible: HashMap<i64, bool> = {
+        let mut m = HashMap::new();
+        for e in &entrants {
+            let f = players::by_id(c, e.player_id)?.is_some_and(|p| p.membership == "flexible");
+            m.insert(e.player_id, f);
+        }
+        m
+    };
+    let mut evenings = Vec::new();
+    for (k, (round, games)) in counted_rounds(c, comp.id)?.into_iter().enumerate() {
+        let evening = k as u32 + 1;
+        let mut ev = ks::Evening::default();
+        let mut listed = std::collections::HashSet::new();
+        for g in &games {
+            match (g.white_id, g.black_id) {
+                (Some(w), None) => {
+                    listed.insert(w);
+                    ev.byes.push(w.to_string());
+                }
+                (Some(w), Some(b)) => {
+                    // a game without a result (only in a completed round) books nobody
+                    if let Some(result) = keizer_result(g) {
+                        listed.insert(w);
+                        listed.insert(b);
+                        ev.games.push(ks::Game {
+                            white: w.to_string(),
+                            black: b.to_string(),
+                            result,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let absent: Vec<(i64, bool)> = players
+            .iter()
+            .filter(|p| p.joins_at <= evening)
+            .map(|p| pid(&p.id))
+            .filter(|id| !listed.contains(id))
+            .map(|id| (id, flexible.get(&id).copied().unwrap_or(false)))
+            .collect();
+        let st = statuses(c, round.id, &absent)?;
+        for (id, _) in &absent {
+            // SPEC §3/§4: excused → with notice; anything else unpaired (unexcused, or
+            // expected but not paired) → without notice
+            match st.get(id) {
+                Some(Status::Excused) => ev.excused.push(id.to_string()),
+                _ => ev.unexcused.push(id.to_string()),
+            }
+        }
+        evenings.push(ev);
+    }
+    Ok(KeizerInput {
+        input: ks::Competition {
+            params,
+            players,
+            excused_before,
+            evenings,
+        },
+    })
+}
+
+/// Computes a Keizer half (409 when the stored data cannot be computed, naming why).
+pub fn keizer_compute(input: &ks::Competition) -> ApiResult<Vec<ks::EveningStandings>> {
+    ks::compute(input).map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))
+}
+
+// ---------------------------------------------------------------------------------------
+// Round robin
+
+fn ids_to_strings(v: &mut Value) {
+    if let Some(a) = v.as_array_mut() {
+        for x in a {
+            if let Some(n) = x.as_i64() {
+                *x = Value::String(n.to_string());
+            }
+        }
+    }
+}
+
+/// Makes sure a round robin that breaks ties by lots has a stored drawing: a seed is generated
+/// once and stored in the competition's params (`lots_seed`), SPEC §10.
+pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competition> {
+    let tiebreaks: Vec<String> = serde_json::from_str(&comp.tiebreaks).unwrap_or_default();
+    let mut params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
+    let needs = tiebreaks.iter().any(|t| t == "lots")
+        && params.get("lots_seed").is_none_or(Value::is_null)
+        && params.get("lots_order").is_none_or(Value::is_null);
+    if !needs || !params.is_object() {
+        return Ok(comp.clone());
+    }
+    // 53 bits: exact in every JSON reader
+    params["lots_seed"] = Value::from(rand::random::<u64>() >> 11);
+    // conditional on the params read, so two first readers store one seed
+    diesel::update(
+        cm::table
+            .filter(cm::id.eq(comp.id))
+            .filter(cm::params.eq(&comp.params)),
+    )
+    .set(cm::params.eq(params.to_string()))
+    .execute(c)?;
+    crate::api::competitions::load(c, comp.id)
+}
+
+/// Builds the round-robin scenario: entrants in seed order (pairing numbers), the games with
+/// a result of rounds numbered up to `upto`, the tie-break list, the lots drawing and the
+/// points tables, prize money and rights stored in the params.
+pub fn round_robin_scenario(
+    c: &mut DbConn,
+    comp: &Competition,
+    upto: Option<i32>,
+) -> ApiResult<rr::Scenario> {
+    let entrants = entrants_in_seed_order(c, comp.id)?;
+    let nm = names(c, entrants.iter().map(|e| e.player_id))?;
+    let mut games = Vec::new();
+    for (r, gs) in public_rounds(c, comp.id)? {
+        if upto.is_some_and(|u| r.number > u) {
+            continue;
+        }
+        for g in gs {
+            if let (Some(w), Some(b), Some(res)) = (g.white_id, g.black_id, g.result) {
+                games.push(serde_json::json!({
+                    "round": r.number, "white": w.to_string(), "black": b.to_string(),
+                    "result": res,
+                }));
+            }
+        }
+    }
+    let params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
+    let mut s = serde_json::json!({
+        "discipline": comp.discipline,
+        "players": entrants.iter().map(|e| serde_json::json!({
+            "id": e.player_id.to_string(), "name": nm.get(&e.player_id)})).collect::<Vec<_>>(),
+        "games": games,
+        "tiebreaks": serde_json::from_str::<Value>(&comp.tiebreaks).unwrap_or(Value::Null),
+    });
+    for key in [
+        "lots_seed",
+        "lots_order",
+        "points_tables",
+        "excluded_from_points",
+        "prize_money",
+        "rights",
+    ] {
+        if let Some(v) = params.get(key) {
+            s[key] = v.clone();
+        }
+    }
+    for key in ["lots_order", "excluded_from_points"] {
+        if let Some(v) = s.get_mut(key) {
+            ids_to_strings(v);
+        }
+    }
+    if let Some(rights) = s.get_mut("rights").and_then(Value::as_array_mut) {
+        for r in rights {
+            if let Some(p) = r.get_mut("prequalified") {
+                ids_to_strings(p);
+            }
+        }
+    }
+    serde_json::from_value(s)
+        .map_err(|e| ApiError::Conflict(format!("competition {} params: {e}", comp.id)))
+}
+
+/// Computes a round robin (409 naming the problem when the stored data does not compute).
+pub fn round_robin_compute(s: &rr::Scenario) -> ApiResult<rr::Output> {
+    rr::compute(s).map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))
+}
+
+// ---------------------------------------------------------------------------------------
+// Swiss and TRF
+
+/// Games per round of a competition: 2 for a Double-Swiss (SPEC §8).
+pub fn games_per_round(comp: &Competition) -> usize {
+    if comp.system.as_deref() == Some("double_swiss") {
+        2
+    } else {
+        1
+    }
+}
+
+/// The TRF result characters of a stored result code for (white, black).
+fn trf_codes(d: rr::Discipline, code: Option<&str>) -> (trf::ResultCode, trf::ResultCode) {
+    use trf::ResultCode as R;
+    let Some(r) = code.and_then(|c| rr::GameResult::parse(d, c)) else {
+        return (R::Pending, R::Pending);
+    };
+    let map = |o: rr::Outcome| match o {
+        rr::Outcome::Win => R::Win,
+        rr::Outcome::ForfeitWin => R::ForfeitWin,
+        rr::Outcome::Draw | rr::Outcome::Plusremise | rr::Outcome::Minremise => R::Draw,
+        rr::Outcome::Loss => R::Loss,
+        rr::Outcome::ForfeitLoss => R::ForfeitLoss,
+    };
+    let (w, b) = r.outcomes();
+    (map(w), map(b))
+}
+
+/// Builds a TRF-16 tournament from the given rounds: entrants in seed order are the pairing
+/// numbers; a pairing-allocated bye is `U` (never `F`), an absence `Z`, a game without a
+/// result is left blank; a Double-Swiss round takes two TRF rounds (one per game).
+pub fn build_trf(
+    c: &mut DbConn,
+    comp: &Competition,
+    rounds: &[RoundGames],
+) -> ApiResult<(trf::Tournament, Vec<i64>)> {
+    let entrants = entrants_in_seed_order(c, comp.id)?;
+    let gpr = games_per_round(comp);
+    let number: HashMap<i64, u32> = entrants
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.player_id, i as u32 + 1))
+        .collect();
+    let absent = trf::RoundEntry {
+        opponent: None,
+        colour: None,
+        result: trf::ResultCode::ZeroBye,
+    };
+    let slots = rounds.len() * gpr;
+    let mut entries = vec![vec![absent; slots]; entrants.len()];
+    let d = discipline(comp);
+    for (k, (_, games)) in rounds.iter().enumerate() {
+        for g in games {
+            let Some(w) = g.white_id.and_then(|w| number.get(&w)).copied() else {
+                continue;
+            };
+            match g.black_id.and_then(|b| number.get(&b)).copied() {
+                None => {
+                    // the pairing bye covers every game of the round
+                    for s in 0..gpr {
+                        entries[w as usize - 1][k * gpr + s] = trf::RoundEntry {
+                            opponent: None,
+                            colour: None,
+                            result: trf::ResultCode::PairingBye,
+                        };
+                    }
+                }
+                Some(b) => {
+                    let slot = k * gpr + (g.game_no.clamp(1, gpr as i32) as usize - 1);
+                    let (rw, rb) = trf_codes(d, g.result.as_deref());
+                    entries[w as usize - 1][slot] = trf::RoundEntry {
+                        opponent: Some(b),
+                        colour: Some(trf::Colour::White),
+                        result: rw,
+                    };
+                    entries[b as usize - 1][slot] = trf::RoundEntry {
+                        opponent: Some(w),
+                        colour: Some(trf::Colour::Black),
+                        result: rb,
+                    };
+                }
+            }
+        }
+    }
+    let mut players = Vec::with_capacity(entrants.len());
+    for (i, e) in entrants.iter().enumerate() {
+        let p = players::by_id(c, e.player_id)?;
+        let rounds = std::mem::take(&mut entries[i]);
+        let half: u32 = rounds.iter().map(|r| r.result.half_points()).sum();
+        players.push(trf::Player {
+            id: i as u32 + 1,
+            sex: String::new(),
+            title: String::new(),
+            name: p.as_ref().map(|p| p.name.clone()).unwrap_or_default(),
+            rating: e.rating.map_or(0, |r| r.max(0) as u32),
+            federation: String::new(),
+            fide_id: p.and_then(|p| p.fide_id).unwrap_or_default(),
+            birth: String::new(),
+            points: Fixed(i64::from(half) * 5_000),
+            rank: 0,
+            rounds,
+        });
+    }
+    let kind_line = match (comp.kind.as_str(), gpr) {
+        ("round_robin", _) => "092 ROUND ROBIN",
+        (_, 2) => "092 DOUBLESWISS",
+        _ => "092 SWISS DUTCH",
+    };
+    let planned = comp
+        .rounds_planned
+        .map_or(rounds.len(), |r| (r.max(0) as usize).max(rounds.len()));
+    let mut layout = vec![
+        trf::Line::Name,
+        trf::Line::Raw(kind_line.to_string()),
+        trf::Line::TotalRounds,
+        trf::Line::InitialColour,
+    ];
+    layout.extend((0..players.len()).map(trf::Line::Player));
+    let ids = entrants.iter().map(|e| e.player_id).collect();
+    Ok((
+        trf::Tournament {
+            name: Some(comp.name.clone()),
+            total_rounds: Some((planned * gpr) as u32),
+            initial_colour: Some(trf::Colour::White),
+            initial_colour_text: None,
+            players,
+            layout,
+            line_ending: "\n".into(),
+            final_line_ending: true,
+        },
+        ids,
+    ))
+}
+
+/// Swiss standings: the competition's FIDE tie-break list over the TRF of the counted rounds.
+pub fn swiss_compute(
+    c: &mut DbConn,
+    comp: &Competition,
+    rounds: &[RoundGames],
+) -> ApiResult<(crate::domain::tiebreaks::Standings, Vec<i64>)> {
+    let (t, ids) = build_trf(c, comp, rounds)?;
+    let names: Vec<String> = serde_json::from_str(&comp.tiebreaks).unwrap_or_default();
+    let list = crate::domain::tiebreaks::parse_tiebreaks(&names.join(","))
+        .map_err(|e| ApiError::Conflict(format!("competition {}: tiebreaks: {e}", comp.id)))?;
+    let input = crate::domain::tiebreaks::trf::input_from_trf(&t);
+    let st = crate::domain::tiebreaks::compute_tiebreaks(&input, &list)
+        .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))?;
+    Ok((st, ids))
+}

@@ -1,8 +1,8 @@
-//! Read cache for computed responses (standings, published pairings). An entry is valid for
-//! one *stamp*: a counter in the database (`cache_stamps`) that every relevant write bumps in
-//! its own transaction. A read looks the stamp up (one primary-key query) and serves the
-//! cached body when it matches, so several processes sharing one database never serve a stale
-//! answer: a write through one process bumps the stamp that all of them read.
+//! Read cache for computed responses (standings). An entry is valid for one *version*: the
+//! ETag built from the counters in the database (`cache_stamps`) that every relevant write
+//! bumps in its own transaction. A read looks the counters up (primary-key queries) and serves
+//! the cached body when the version matches, so several processes sharing one database never
+//! serve a stale answer: a write through one process bumps the counter all of them read.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,11 +18,11 @@ pub struct Entry {
     pub etag: String,
 }
 
-/// The cache: key → (stamp, entry), bounded in size.
+/// The cache: key → entry (whose `etag` is its version), bounded in size.
 #[derive(Debug)]
 pub struct ReadCache {
     capacity: usize,
-    map: Mutex<HashMap<String, (i64, Arc<Entry>)>>,
+    map: Mutex<HashMap<String, Arc<Entry>>>,
 }
 
 impl ReadCache {
@@ -34,22 +34,16 @@ impl ReadCache {
         }
     }
 
-    /// The entry for `key` if it was computed at `stamp`.
-    pub fn get(&self, key: &str, stamp: i64) -> Option<Arc<Entry>> {
+    /// The entry for `key` if it is of version `etag`.
+    pub fn get(&self, key: &str, etag: &str) -> Option<Arc<Entry>> {
         let map = self.map.lock().ok()?;
-        match map.get(key) {
-            Some((s, e)) if *s == stamp => Some(e.clone()),
-            _ => None,
-        }
+        map.get(key).filter(|e| e.etag == etag).cloned()
     }
 
-    /// Stores the entry computed at `stamp` (an older stamp never replaces a newer one).
-    pub fn put(&self, key: &str, stamp: i64, entry: Entry) -> Arc<Entry> {
+    /// Stores an entry (its `etag` is its version).
+    pub fn put(&self, key: &str, entry: Entry) -> Arc<Entry> {
         let entry = Arc::new(entry);
         if let Ok(mut map) = self.map.lock() {
-            if map.get(key).is_some_and(|(s, _)| *s > stamp) {
-                return entry;
-            }
             if map.len() >= self.capacity && !map.contains_key(key) {
                 // evict an arbitrary half: simple and bounded; hot keys come back at once
                 let drop: Vec<String> = map.keys().take(self.capacity / 2 + 1).cloned().collect();
@@ -57,7 +51,7 @@ impl ReadCache {
                     map.remove(&k);
                 }
             }
-            map.insert(key.to_string(), (stamp, entry.clone()));
+            map.insert(key.to_string(), entry.clone());
         }
         entry
     }
@@ -74,35 +68,31 @@ pub fn none_match(header: Option<&str>, etag: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn e(s: &str) -> Entry {
+    fn e(body: &str, version: &str) -> Entry {
         Entry {
-            body: bytes::Bytes::from(s.to_string()),
+            body: bytes::Bytes::from(body.to_string()),
             content_type: "application/json",
-            etag: format!("\"{s}\""),
+            etag: version.to_string(),
         }
     }
 
     #[test]
-    fn entries_live_for_one_stamp() {
+    fn entries_live_for_one_version() {
         let c = ReadCache::new(10);
-        assert!(c.get("k", 1).is_none());
-        c.put("k", 1, e("a"));
-        assert_eq!(c.get("k", 1).unwrap().body, "a");
-        assert!(c.get("k", 2).is_none(), "a newer stamp invalidates");
-        c.put("k", 2, e("b"));
-        c.put("k", 1, e("stale"));
-        assert_eq!(
-            c.get("k", 2).unwrap().body,
-            "b",
-            "an older stamp never wins"
-        );
+        assert!(c.get("k", "v1").is_none());
+        c.put("k", e("a", "v1"));
+        assert_eq!(c.get("k", "v1").unwrap().body, "a");
+        assert!(c.get("k", "v2").is_none(), "a newer version invalidates");
+        c.put("k", e("b", "v2"));
+        assert_eq!(c.get("k", "v2").unwrap().body, "b");
+        assert!(c.get("k", "v1").is_none());
     }
 
     #[test]
     fn bounded() {
         let c = ReadCache::new(4);
         for i in 0..100 {
-            c.put(&format!("k{i}"), 1, e("x"));
+            c.put(&format!("k{i}"), e("x", "v"));
         }
         assert!(c.map.lock().unwrap().len() <= 4);
     }

@@ -402,13 +402,16 @@ async fn read<T: Send + 'static>(
 ) -> ApiResult<Read<T>> {
     let inm = if_none_match(req);
     state
-        .tx(move |c| {
-            let comp = crate::api::competitions::load(c, id)?;
-            let etag = read_etag(c, &comp, doc, after)?;
-            if not_modified(inm.as_deref(), &etag) {
-                return Ok(Read::NotModified(etag));
-            }
-            Ok(Read::Fresh(etag, f(c, &comp)?))
+        .db(move |c| {
+            use diesel::Connection;
+            c.transaction(|c| {
+                let comp = crate::api::competitions::load(c, id)?;
+                let etag = read_etag(c, &comp, doc, after)?;
+                if not_modified(inm.as_deref(), &etag) {
+                    return Ok(Read::NotModified(etag));
+                }
+                Ok(Read::Fresh(etag, f(c, &comp)?))
+            })
         })
         .await
 }
@@ -442,14 +445,49 @@ pub async fn get_standings(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let after = q.into_inner()?.after;
-    match read(&state, &req, id, "standings", after, move |c, comp| {
-        standings_view(c, comp, after)
-    })
-    .await?
-    {
-        Read::NotModified(e) => Ok(not_modified_response(e)),
-        Read::Fresh(e, v) => Ok(HttpResponse::Ok().insert_header(("ETag", e)).json(v)),
+    // Served from the read cache while the version (ETag from the database's cache stamps)
+    // is unchanged: one cheap query per read, recomputed after any relevant write.
+    let key = format!("standings:{id}:{after:?}");
+    let inm = if_none_match(&req);
+    let (etag, comp) = state
+        .db(move |c| {
+            let comp = crate::api::competitions::load(c, id)?;
+            Ok((read_etag(c, &comp, "standings", after)?, comp))
+        })
+        .await?;
+    if not_modified(inm.as_deref(), &etag) {
+        return Ok(not_modified_response(etag));
     }
+    let entry = match state.cache.get(&key, &etag) {
+        Some(e) => e,
+        None => {
+            let (etag, body) = state
+                .db(move |c| {
+                    use diesel::Connection;
+                    // recompute the version inside the same snapshot as the body
+                    c.transaction(|c| {
+                        let etag = read_etag(c, &comp, "standings", after)?;
+                        let view = standings_view(c, &comp, after)?;
+                        let body = serde_json::to_vec(&view)
+                            .map_err(|e| ApiError::Internal(e.to_string()))?;
+                        Ok((etag, body))
+                    })
+                })
+                .await?;
+            state.cache.put(
+                &key,
+                crate::cache::Entry {
+                    body: body.into(),
+                    content_type: "application/json",
+                    etag,
+                },
+            )
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", entry.etag.clone()))
+        .content_type(entry.content_type)
+        .body(entry.body.clone()))
 }
 
 fn csv_field(s: &str) -> String {

@@ -117,6 +117,28 @@ pub async fn spawn() -> TestApp<
     }
 }
 
+/// A second application instance on the database of `other` (its own pool and read cache),
+/// standing in for a second service process behind a load balancer.
+pub async fn spawn_beside<T>(
+    other: &TestApp<T>,
+) -> TestApp<
+    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
+> {
+    let db = TestDb {
+        url: other._db.url.clone(),
+        _dir: None,
+        pg_admin: None,
+    };
+    let state = build_state(test_config(&db.url)).expect("state");
+    let spec = Arc::new(clubcomp::app::openapi());
+    let svc = test::init_service(build_app(state.clone(), spec)).await;
+    TestApp {
+        svc,
+        state,
+        _db: db,
+    }
+}
+
 impl<S, B> TestApp<S>
 where
     S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,

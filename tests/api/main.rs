@@ -4,6 +4,7 @@ mod helpers;
 
 mod attendance;
 mod auth;
+mod cache;
 mod calc;
 mod calendar;
 mod competitions;

@@ -199,3 +199,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     cache_stamps,
     players
 );
+
+diesel::table! {
+    attendance_deadlines (competition_id) {
+        competition_id -> BigInt,
+        days_before -> Integer,
+        deadline_time -> Text,
+    }
+}

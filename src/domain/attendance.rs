@@ -355,6 +355,8 @@ fn apply(
         } else {
             status
         }),
+        // already to be paired: a (late) sign-up changes nothing and is not refused
+        Action::SignUp if status.paired() => Ok(status),
         Action::SignUp if late && c.recorded_by != Recorder::Leader => {
             Err("sign-up after the deadline; only the leader can record it".into())
         }

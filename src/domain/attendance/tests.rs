@@ -257,6 +257,14 @@ fn changes_apply_in_time_order_and_to_their_evenings_only() {
     );
     assert_eq!(a.players[0].decided_by, Some(0));
     assert_eq!(a.players[2].decided_by, Some(3));
+    // a late sign-up of a player who is expected anyway changes nothing and is not refused
+    let inp = keizer_evening(
+        &[("a", Fixed)],
+        vec![change("a", LATE, Action::SignUp, Recorder::Member)],
+    );
+    let a = attendance(&inp).unwrap();
+    assert_eq!(statuses(&a), [Status::Expected]);
+    assert!(a.players[0].refused.is_empty());
 }
 
 #[test]

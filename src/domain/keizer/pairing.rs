@@ -163,11 +163,7 @@ pub enum PairingError {
         player: PlayerId,
     },
     /// No pairing satisfies the constraints.
-    #[error(
-        "no pairing satisfies the constraints: at least {short} player(s) cannot be paired; \
-         cannot be paired: {unpaired:?}; players without any allowed opponent: {isolated:?}; \
-         groups {groups:?} can only be completed with a player from {barrier:?}"
-    )]
+    #[error("{}", describe_no_pairing(*short, unpaired, isolated, groups, barrier))]
     NoPairing {
         /// How many players stay unpaired at best (beyond the one bye on an odd evening).
         short: usize,
@@ -181,6 +177,39 @@ pub enum PairingError {
         /// The players every group must draw on (a Tutte–Berge barrier; may be empty).
         barrier: Vec<PlayerId>,
     },
+}
+
+/// The leader-facing text of [`PairingError::NoPairing`].
+fn describe_no_pairing(
+    short: usize,
+    unpaired: &[PlayerId],
+    isolated: &[PlayerId],
+    groups: &[Vec<PlayerId>],
+    barrier: &[PlayerId],
+) -> String {
+    let mut s = format!(
+        "no pairing satisfies the constraints: at least {short} player(s) stay unpaired \
+         (in a best partial pairing: {})",
+        unpaired.join(", ")
+    );
+    if !isolated.is_empty() {
+        s += &format!("; may meet nobody present: {}", isolated.join(", "));
+    }
+    let big: Vec<String> = groups
+        .iter()
+        .filter(|g| !(g.len() == 1 && isolated.contains(&g[0])))
+        .map(|g| format!("{{{}}}", g.join(", ")))
+        .collect();
+    if !big.is_empty() && !barrier.is_empty() {
+        s += &format!(
+            "; the groups {} can each be completed only with one of {} ({} for {} groups)",
+            big.join(", "),
+            barrier.join(", "),
+            barrier.len(),
+            groups.len()
+        );
+    }
+    s
 }
 
 /// The present players in pairing order (SPEC §6): the ranking order, with first-time
@@ -314,7 +343,8 @@ pub(crate) fn bye_candidates(
 ///
 /// Steps: pairing order ([`pairing_order`]); on an odd count a random bye among the eligible
 /// ([`ByeDraw`]); the minimum-cost perfect matching under the constraints with the
-/// lexicographic tie-break; colours ([`high_gets_white`]); boards from the top pair down, the bye last.
+/// lexicographic tie-break; colours ([`high_gets_white`]); boards from the top pair down,
+/// the bye last.
 pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
     check_unique(&input.ranking)?;
     let history = history_of(input);
@@ -334,7 +364,8 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
             return Err(no_pairing(input, &order, &adj, &dec));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(input.bye_seed);
-        let index = rng.random_range(0..cands.len());
+        // drawn as a u32 so the draw is the same on every platform (documented for audits)
+        let index = rng.random_range(0..cands.len() as u32) as usize;
         let chosen = cands[index];
         let ids = |v: &Vec<usize>| -> Vec<PlayerId> {
             v.iter()
@@ -360,13 +391,11 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
         }
     }
     let Some(opt) = optimal::min_cost_lex(&allowed) else {
-        // Cannot happen after the cardinality check; report it the same way.
-        return Err(no_pairing(
-            input,
-            &order,
-            &allowed_graph(input, &history, &order),
-            &dec,
-        ));
+        // Cannot happen after the cardinality check; report it the same way, on the
+        // players actually to be paired (the bye taken out).
+        let adj = allowed_graph(input, &history, &order);
+        let dec = cardinality::decompose(&adj);
+        return Err(no_pairing(input, &order, &adj, &dec));
     };
     let mut boards = Vec::with_capacity(n / 2);
     for i in 0..n {

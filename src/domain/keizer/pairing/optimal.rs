@@ -206,15 +206,11 @@ mod tests {
         let o = min_cost_lex(&graph(4, &[(0, 1)])).unwrap();
         assert_eq!(o.mate, vec![2, 3, 0, 1]);
         assert_eq!(o.cost, 8);
-        // 6 players, 1–2 and 5–6 forbidden (0-1, 4-5). Candidates:
-        //   1–3, 2–4, 5–? no: 5–6 forbidden → 1–3 (4), 2–5 (9), 4–6 (4) = 17 ...
-        //   1–3 (4), 2–4 (4), 5–6 forbidden; 1–3, 2–6 (16), 4–5 (1) = 21;
-        //   1–4 (9), 2–3 (1), 5–6 forbidden → 1–4, 2–3 impossible to finish with 5–6;
-        //   1–3 (4), 2–5 (9), 4–6 (4) = 17;  1–4 (9), 2–5 (9), 3–6 (9) = 27;
-        //   1–5 (16), 2–3 (1), 4–6 (4) = 21; 1–6 (25), 2–3, 4–5 = 27;
-        //   1–4 (9), 2–6 (16), 3–5 (4) = 29; 1–3 (4), 2–6 (16), 4–5 (1) = 21;
-        //   1–5 (16), 2–4 (4), 3–6 (9) = 29; 1–6 (25), 2–4 (4), 3–5 (4) = 33;
-        //   1–4 (9), 2–3 (1), then 5–6 forbidden: no;  1–5, 2–6, 3–4: 16+16+1 = 33.
+        // 6 players, 1–2 and 5–6 forbidden. All 15 pairings of six (× = forbidden pair):
+        //   12 34 56 ×   12 35 46 ×   12 36 45 ×   13 24 56 ×   13 25 46 = 4+9+4 = 17
+        //   13 26 45 = 4+16+1 = 21    14 23 56 ×   14 25 36 = 27   14 26 35 = 29
+        //   15 23 46 = 16+1+4 = 21    15 24 36 = 29   15 26 34 = 33   16 23 45 = 27
+        //   16 24 35 = 33   16 25 34 = 35
         // Cheapest 17: 1–3, 2–5, 4–6 → mates (0-indexed) [2, 4, 0, 5, 1, 3].
         let o = min_cost_lex(&graph(6, &[(0, 1), (4, 5)])).unwrap();
         assert_eq!(o.cost, 17);
@@ -222,19 +218,17 @@ mod tests {
     }
 
     #[test]
-    fn equal_cost_lexicographic_choice() {
-        // 4 players, 1–2 and 3–4 forbidden (0-1, 2-3):
-        //   1–3 & 2–4 = 4 + 4 = 8,  1–4 & 2–3 = 9 + 1 = 10 → 1–3, 2–4.
-        // 6 players with 1–2, 3–4, 5–6, 2–3, 4–5 forbidden (a path broken everywhere):
-        //   remaining allowed with small cost: 1–3 (4), 2–4 (4), 3–5 (4), 4–6 (4), 1–4 (9)...
-        //   1–3, 2–4, 5–6? forbidden. 1–3, 2–5 (9), 4–6 (4) = 17; 1–4 (9), 2–6 (16), 3–5 (4) = 29;
-        //   1–3, 2–6 (16), 4–5 forbidden; 1–5 (16), 2–4 (4), 3–6 (9) = 29; 1–6 (25), 2–4, 3–5 = 33;
-        //   1–4 (9), 2–5 (9), 3–6 (9) = 27 → the unique optimum 17: 1–3, 2–5, 4–6.
+    fn forbidden_neighbours_in_longer_fields() {
+        // 6 players, 1–2, 2–3, 3–4, 4–5, 5–6 forbidden. Of the 15 pairings of six only these
+        // avoid them: 13 25 46 = 4+9+4 = 17, 14 25 36 = 27, 14 26 35 = 29, 15 24 36 = 29,
+        // 16 24 35 = 33 → the unique optimum 1–3, 2–5, 4–6.
         let o = min_cost_lex(&graph(6, &[(0, 1), (2, 3), (4, 5), (1, 2), (3, 4)])).unwrap();
         assert_eq!(o.cost, 17);
         assert_eq!(o.mate, vec![2, 4, 0, 5, 1, 3]);
-        // 8 players, 1–2 and 7–8 forbidden: 1–3, 2–4 (4 + 4) and 5–7, 6–8 (4 + 4) = 16;
-        // the alternatives 1–3, 2–4, 5–6, 7–? need 7–8 (forbidden), 5–8 & 6–7 = 9 + 1 = 10 > 8.
+        // 8 players, 1–2 and 7–8 forbidden. Player 1's and player 8's opponents are at least
+        // 2 places away (≥ 4 each). Among 1–4: 13 24 = 8 beats 14 23 = 10; among 5–8:
+        // 57 68 = 8 beats 58 67 = 10; any pair across the halves (4–5 = 1) forces another
+        // pair of length ≥ 4 (≥ 16). So 13 24 57 68 = 16.
         let o = min_cost_lex(&graph(8, &[(0, 1), (6, 7)])).unwrap();
         assert_eq!(o.cost, 16);
         assert_eq!(o.mate, vec![2, 3, 0, 1, 6, 7, 4, 5]);

@@ -12,7 +12,7 @@ use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::services::attendance::{self as svc, NewChange};
 use crate::services::rounds;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, put, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -589,6 +589,57 @@ pub async fn get_own_attendance(
                 });
             }
             Ok(out)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// A competition's sign-up/sign-off deadline rule (SPEC §4).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"days_before": 1, "time": "18:00"}))]
+pub struct DeadlineRule {
+    /// Days before the evening, 0–7 (default 1: the day before).
+    pub days_before: i32,
+    /// Local time of the deadline in the club's time zone, `HH:MM` (default 18:00).
+    pub time: String,
+}
+
+/// Sets the competition's sign-up/sign-off deadline (default: the day before at 18:00 in the
+/// club's time zone). Applies to every round's attendance, also changes already recorded.
+#[utoipa::path(tag = "attendance", request_body = DeadlineRule,
+    params(("id" = i64, Path, description = "Competition id")),
+    responses((status = 200, description = "The rule now in force", body = DeadlineRule),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[put("/competitions/{id}/attendance-deadline")]
+pub async fn update_attendance_deadline(
+    _a: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+    body: Body<DeadlineRule>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let b = body.into_inner()?;
+    let mut errs = Vec::new();
+    if !(0..=7).contains(&b.days_before) {
+        errs.push(FieldError::new("days_before", "must be from 0 to 7"));
+    }
+    let time = chrono::NaiveTime::parse_from_str(&b.time, "%H:%M");
+    if time.is_err() || b.time.len() != 5 {
+        errs.push(FieldError::new("time", "must be a time HH:MM"));
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let out = state
+        .tx(move |c| {
+            crate::api::competitions::load(c, id)?;
+            svc::set_deadline_rule(c, id, b.days_before, &b.time)?;
+            Ok(b)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))

@@ -75,6 +75,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(attendance::create_attendance);
     cfg.service(attendance::create_check_ins);
     cfg.service(attendance::get_round_attendance);
+    cfg.service(attendance::update_attendance_deadline);
     cfg.service(pairings::create_pairing);
     cfg.service(pairings::replace_pairing);
     cfg.service(pairings::delete_pairing);

@@ -209,3 +209,11 @@ diesel::table! {
         finalized_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    attendance_deadlines (competition_id) {
+        competition_id -> BigInt,
+        days_before -> Integer,
+        deadline_time -> Text,
+    }
+}

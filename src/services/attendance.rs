@@ -121,16 +121,55 @@ pub fn round_context(
         start = NaiveTime::parse_from_str(&ev.start_time, "%H:%M").unwrap_or(default_start);
     }
     let date = date.unwrap_or(NaiveDate::from_ymd_opt(9999, 12, 30).unwrap_or(NaiveDate::MAX));
-    let rule = DeadlineRule {
-        time_zone: time_zone.to_string(),
-        ..DeadlineRule::default()
-    };
+    let rule = deadline_rule(c, comp.id, time_zone)?;
     Ok(RoundContext {
         kind,
         date,
         start,
         rule,
     })
+}
+
+/// The deadline rule of a competition: its own (`attendance_deadlines`) or SPEC §4's default,
+/// the day before at 18:00, in the club's time zone.
+pub fn deadline_rule(c: &mut DbConn, competition: i64, time_zone: &str) -> ApiResult<DeadlineRule> {
+    use crate::db::schema::attendance_deadlines as ad;
+    let own: Option<(i32, String)> = ad::table
+        .find(competition)
+        .select((ad::days_before, ad::deadline_time))
+        .first(c)
+        .optional()?;
+    let mut rule = DeadlineRule {
+        time_zone: time_zone.to_string(),
+        ..DeadlineRule::default()
+    };
+    if let Some((days, time)) = own {
+        rule.days_before = days.max(0) as u32;
+        if let Ok(t) = NaiveTime::parse_from_str(&time, "%H:%M") {
+            rule.time = t;
+        }
+    }
+    Ok(rule)
+}
+
+/// Sets a competition's own deadline rule (replacing an earlier one).
+pub fn set_deadline_rule(
+    c: &mut DbConn,
+    competition: i64,
+    days_before: i32,
+    time: &str,
+) -> ApiResult<()> {
+    use crate::db::schema::attendance_deadlines as ad;
+    diesel::delete(ad::table.find(competition)).execute(c)?;
+    diesel::insert_into(ad::table)
+        .values((
+            ad::competition_id.eq(competition),
+            ad::days_before.eq(days_before),
+            ad::deadline_time.eq(time),
+        ))
+        .execute(c)?;
+    crate::db::models::competition::bump_stamp(c, &format!("competition:{competition}"))?;
+    Ok(())
 }
 
 /// The attendance history of a round, oldest first.

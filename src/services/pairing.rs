@@ -11,7 +11,7 @@
 //! swapped), round robin (`domain::round_robin::schedule`, Berger tables).
 
 use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Entrant, Game, NewAuditEntry, NewGame, Round};
+use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
 use crate::db::models::players;
 use crate::db::now_utc;
 use crate::db::schema::{competitions as cm, games, rounds as rs};
@@ -117,9 +117,6 @@ fn present(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiRe
 fn entrants(c: &mut DbConn, comp: i64) -> ApiResult<Vec<Entrant>> {
     crate::api::competitions::entrants_in_seed_order(c, comp)
 }
-
-// ---------------------------------------------------------------------------------------
-// Keizer
 
 mod keizer;
 mod swiss;
@@ -641,15 +638,6 @@ pub fn remove(
         },
     )?;
     rounds::load(c, comp_id, number)
-}
-
-/// Games of a round, by player: for tests and the engines' inputs.
-pub fn games_by_round(c: &mut DbConn, rounds_: &[Round]) -> ApiResult<Vec<(Round, Vec<Game>)>> {
-    let mut out = Vec::new();
-    for r in rounds_ {
-        out.push((r.clone(), rounds::games_of(c, r.id)?));
-    }
-    Ok(out)
 }
 
 /// Membership of each entrant (for first-time flexible players).

@@ -343,3 +343,50 @@ async fn check_in_closes_fifteen_minutes_before_the_round() {
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
 }
+
+#[actix_web::test]
+async fn the_deadline_is_configurable_per_competition() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, _) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[("A", "fixed")],
+    )
+    .await;
+    add_round(&app, &leader, cid, "2099-01-02").await;
+    let url = format!("/api/v1/competitions/{cid}/rounds/1/attendance");
+    // default: the day before at 18:00 Amsterdam (CET, UTC+1) = 17:00 UTC
+    assert_eq!(
+        app.get(&url, Some(&leader)).await.body["deadline"],
+        "2099-01-01T17:00:00Z"
+    );
+    let rule = format!("/api/v1/competitions/{cid}/attendance-deadline");
+    let r = app
+        .req(
+            actix_web::http::Method::PUT,
+            &rule,
+            Some(&leader),
+            Some(json!({"days_before": 9, "time": "25:00"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"].as_array().unwrap().len(), 2);
+    let r = app
+        .req(
+            actix_web::http::Method::PUT,
+            &rule,
+            Some(&leader),
+            Some(json!({"days_before": 2, "time": "20:00"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // two days before at 20:00 CET = 19:00 UTC
+    let r = app.get(&url, Some(&leader)).await;
+    assert_eq!(r.body["deadline"], "2098-12-31T19:00:00Z");
+    assert_eq!(
+        r.body["deadline_local"],
+        "2098-12-31 20:00 Europe/Amsterdam"
+    );
+}

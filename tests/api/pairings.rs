@@ -694,3 +694,126 @@ async fn round_robin_follows_the_berger_table() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.text.contains("present but not paired"), "{}", r.text);
 }
+
+#[actix_web::test]
+async fn keizer_pairs_only_who_attends() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
+        &[
+            ("A", "fixed"),
+            ("B", "fixed"),
+            ("C", "fixed"),
+            ("D", "fixed"),
+            ("F", "flexible"),
+            ("G", "flexible"),
+        ],
+    )
+    .await;
+    add_round(&app, &leader, cid, FUTURE).await;
+    // D (fixed) signs off, F (flexible) signs up, G (flexible) does nothing
+    for (player, action) in [(p[3], "sign_off"), (p[4], "sign_up")] {
+        let r = app
+            .post(
+                &format!("/api/v1/competitions/{cid}/attendance"),
+                Some(&leader),
+                json!({"player_id": player, "action": action, "rounds": [1], "channel": "email"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // present in seed order: A, B, C, F (F unrated and new: inserted at the bottom, SPEC §3)
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[0], Some(p[1]), None),
+            (2, 1, p[2], Some(p[4]), None)
+        ]
+    );
+    assert_eq!(r.body["pairing"]["bye"], Value::Null);
+}
+
+#[actix_web::test]
+async fn keizer_summer_half_starts_in_the_winter_order_with_season_history() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (winter, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Winter", "kind": "keizer", "half": "winter", "rounds_planned": 10}),
+        &[
+            ("A", "fixed"),
+            ("B", "fixed"),
+            ("C", "fixed"),
+            ("D", "fixed"),
+        ],
+    )
+    .await;
+    let (a, b, c, d) = (p[0], p[1], p[2], p[3]);
+    add_round(&app, &leader, winter, FUTURE).await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{winter}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    finish_round(&app, &leader, winter, 1, &["0-1", "1-0"]).await;
+    let season = app
+        .get(&format!("/api/v1/competitions/{winter}"), None)
+        .await
+        .body["season_id"]
+        .as_i64()
+        .unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/seasons/{season}/competitions"),
+            Some(&leader),
+            json!({"name": "Summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let summer = r.body["id"].as_i64().unwrap();
+    let body = json!({"entrants": p.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{summer}/entrants"),
+            Some(&leader),
+            body,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    add_round(&app, &leader, summer, "2099-06-05").await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{summer}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // winter final order B, C, A, D (worked out in keizer_second_round_…); summer evening 1 is
+    // season evening 11 (after the winter's 10); B–A and C–D met 9 evenings ago in the other
+    // half (max once per half, twice per season, 5 evenings between: allowed); the cheapest
+    // pairing 1–2, 3–4 is B–C, A–D. Colours over both halves: B had black, C white → B white;
+    // A white, D black → D white.
+    assert_eq!(r.body["pairing"]["order"], json!([b, c, a, d]));
+    assert_eq!(r.body["pairing"]["evening"], 11);
+    assert_eq!(r.body["pairing"]["half"], "summer");
+    assert_eq!(
+        boards(&r.body),
+        vec![(1, 1, b, Some(c), None), (2, 1, d, Some(a), None)]
+    );
+}

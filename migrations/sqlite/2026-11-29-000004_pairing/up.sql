@@ -1,0 +1,6 @@
+-- Per-competition sign-up/sign-off deadline (SPEC §4: "configurable per competition").
+CREATE TABLE attendance_deadlines (
+    competition_id BIGINT PRIMARY KEY REFERENCES competitions(id) ON DELETE CASCADE,
+    days_before INTEGER NOT NULL,
+    deadline_time TEXT NOT NULL
+);

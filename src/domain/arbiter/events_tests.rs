@@ -201,6 +201,7 @@ fn claims_and_final_decisions() {
             outcome: Outcome::Draw,
         },
     });
+    assert!(rule(C, &log).1.is_conflict());
     assert_eq!(
         rule(C, &log),
         (

@@ -3,6 +3,8 @@
 //! international draughts (move generation, PDN, claim checks) and appeals against arbiter
 //! decisions. Pure: plain serde data in and out, no clock, no I/O.
 
+#![warn(missing_docs)]
+
 use serde::{Deserialize, Serialize};
 
 pub mod appeals;
@@ -10,6 +12,21 @@ pub mod draughts;
 pub mod events;
 pub mod quickplay;
 pub mod repetition;
+
+pub use appeals::{
+    Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
+};
+pub use events::{
+    ClaimKind, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule, RuleViolation, Ruling,
+    apply, replay,
+};
+pub use quickplay::{
+    QuickplayClaim, QuickplayDecision, QuickplayState, Refusal, TimeControl,
+    check_claim as check_quickplay_claim, decide as decide_quickplay,
+};
+pub use repetition::{
+    ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
+};
 
 /// A player's colour in a game (chess or draughts); White moves first in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -61,4 +78,59 @@ pub fn move_number_of(first: u32, turn: Side, ply: u32) -> (u32, Side) {
         Side::Black
     };
     (first + k / 2, side)
+}
+
+#[cfg(test)]
+mod json_tests {
+    //! The JSON shapes the service will expose, read from literal documents.
+    use super::*;
+
+    #[test]
+    fn requests_read_from_json() {
+        let r: RepetitionClaim = serde_json::from_str(
+            r#"{"moves": {"san": ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]},
+                "declared_move": "Ng8"}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let v = check_repetition(&r).unwrap_or_else(|e| panic!("{e}"));
+        let out = serde_json::to_value(&v).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out["valid"], true);
+        assert_eq!(out["kind"], "after_declared_move");
+        assert_eq!(out["earlier"][1]["after"]["move_number"], 2);
+        assert_eq!(out["earlier"][1]["after"]["side"], "black");
+
+        let d: draughts::DraughtsClaimRequest = serde_json::from_str(
+            r#"{"start_fen": "W:WK47:BK4", "movetext": "47-42 4-10 42-47 10-4",
+                "claim": {"claim": "can_repeat", "declared_move": null}}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(draughts::check_claim(&d).is_ok());
+
+        let log: Vec<GameEvent> = serde_json::from_str(
+            r#"[{"type": "move", "by": "white"},
+                {"type": "proposal", "by": "white", "kind": "plusremise"},
+                {"type": "reject", "by": "black"},
+                {"type": "time_added", "to": "black", "seconds": 120}]"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let s = replay(GameKind::Draughts, &log).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.added_seconds, [0, 120]);
+        let e = apply(
+            GameKind::Draughts,
+            &log,
+            &GameEvent::Withdraw { by: Side::White },
+        )
+        .unwrap_err();
+        let j = serde_json::to_value(&e).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(j["event"], 4);
+        assert_eq!(j["rule"]["rule"], "cannot_withdraw");
+
+        let q: QuickplayClaim = serde_json::from_str(
+            r#"{"claimant": "white", "remaining_ms": 90000, "move_number": 50,
+                "competition_applies_rule": true,
+                "time_control": {"periods": [{"moves": 40, "minutes": 90}, {"minutes": 30}]}}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(check_quickplay_claim(&q).is_ok());
+    }
 }

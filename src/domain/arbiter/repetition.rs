@@ -129,7 +129,7 @@ fn key(p: &Chess) -> Key {
     }
 }
 
-fn side(c: Color) -> Side {
+pub(crate) fn side(c: Color) -> Side {
     match c {
         Color::White => Side::White,
         Color::Black => Side::Black,
@@ -201,42 +201,57 @@ fn pgn_tokens(pgn: &str) -> (Vec<String>, Option<String>) {
 }
 
 /// Parses one SAN move in `pos` (annotation marks `!?` ignored, `0-0` read as `O-O`).
-fn parse_san(pos: &Chess, text: &str) -> Option<shakmaty::Move> {
-    let t = text.trim().trim_end_matches(['!', '?']);
+pub(crate) fn parse_san(pos: &Chess, text: &str) -> Option<shakmaty::Move> {
+    let t = text.trim();
+    // a move number written with the move: "23.Nf3", "23...Nf6", "23. Nf3"
+    let t = match t.rfind('.') {
+        Some(i) if t[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => t[i + 1..].trim(),
+        _ => t,
+    };
+    let t = t.trim_end_matches(['!', '?']);
     let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
     let san: San = SanPlus::from_ascii(t.as_bytes()).ok()?.san;
     san.to_move(pos).ok()
 }
 
-/// Checks a threefold-repetition claim (FIDE 9.2). Errors only when the recorded game itself
-/// cannot be read; an illegal declared move gives an invalid verdict.
-pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, RepetitionError> {
-    let (tokens, header_fen) = match &claim.moves {
+/// A recorded game replayed: every position and the move that led to each.
+pub(crate) struct Record {
+    /// `positions[0]` is the start, `positions[i]` the position after ply `i`.
+    pub positions: Vec<Chess>,
+    /// `refs[i]` cites ply `i + 1`.
+    pub refs: Vec<MoveRef>,
+    /// Move number of the start position.
+    pub first: u32,
+    /// Side to move at the start.
+    pub turn0: Side,
+}
+
+/// Reads and replays the recorded moves from the start FEN (or the PGN's `[FEN]` tag, or the
+/// initial position).
+pub(crate) fn read_record(
+    moves: &ChessMoves,
+    start_fen: Option<&str>,
+) -> Result<Record, RepetitionError> {
+    let (tokens, header_fen) = match moves {
         ChessMoves::Pgn(text) => pgn_tokens(text),
         ChessMoves::San(list) => (list.clone(), None),
     };
-    let fen_text = claim.start_fen.clone().or(header_fen);
+    let fen_text = start_fen.map(str::to_string).or(header_fen);
     let start: Chess = match &fen_text {
         None => Chess::default(),
-        Some(f) => {
-            let bad = |why: String| RepetitionError::BadFen {
-                fen: f.clone(),
-                why,
-            };
-            Fen::from_ascii(f.trim().as_bytes())
-                .map_err(|e| bad(e.to_string()))?
-                .into_position(CastlingMode::Standard)
-                .map_err(|e| bad(e.to_string()))?
-        }
+        Some(f) => start_position(f).map_err(|why| RepetitionError::BadFen {
+            fen: f.clone(),
+            why,
+        })?,
     };
     let first = start.fullmoves().get();
     let turn0 = side(start.turn());
-    let mut pos = start.clone();
-    // (key, occurrence) of every position: the start, then after each ply
-    let mut seen: Vec<(Key, Occurrence)> = vec![(key(&pos), Occurrence { after: None })];
+    let mut positions = vec![start];
+    let mut refs = Vec::with_capacity(tokens.len());
     for (i, tok) in tokens.iter().enumerate() {
         let ply = i as u32 + 1;
         let (move_number, by) = move_number_of(first, turn0, ply);
+        let mut pos = positions[i].clone();
         let m = parse_san(&pos, tok).ok_or_else(|| RepetitionError::IllegalMove {
             ply,
             move_number,
@@ -245,18 +260,37 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
         })?;
         let notation = San::from_move(&pos, m).to_string();
         pos.play_unchecked(m);
-        seen.push((
-            key(&pos),
-            Occurrence {
-                after: Some(MoveRef {
-                    move_number,
-                    side: by,
-                    notation,
-                    ply,
-                }),
-            },
-        ));
+        positions.push(pos);
+        refs.push(MoveRef {
+            move_number,
+            side: by,
+            notation,
+            ply,
+        });
     }
+    Ok(Record {
+        positions,
+        refs,
+        first,
+        turn0,
+    })
+}
+
+/// Checks a threefold-repetition claim (FIDE 9.2). Errors only when the recorded game itself
+/// cannot be read; an illegal declared move gives an invalid verdict.
+pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, RepetitionError> {
+    let record = read_record(&claim.moves, claim.start_fen.as_deref())?;
+    let (first, turn0) = (record.first, record.turn0);
+    let pos = record.positions[record.positions.len() - 1].clone();
+    let mut seen: Vec<(Key, Occurrence)> = record
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let after = (i > 0).then(|| record.refs[i - 1].clone());
+            (key(p), Occurrence { after })
+        })
+        .collect();
     let claimant = side(pos.turn());
     let (kind, claimed_key, claimed, fen) = match &claim.declared_move {
         None => {
@@ -280,7 +314,7 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
                     }),
                 });
             };
-            let ply = tokens.len() as u32 + 1;
+            let ply = record.refs.len() as u32 + 1;
             let (move_number, by) = move_number_of(first, turn0, ply);
             let notation = San::from_move(&pos, m).to_string();
             let mut next = pos.clone();
@@ -315,7 +349,20 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
     })
 }
 
-fn fen_of(p: &Chess) -> String {
+/// The position of a FEN; castling rights the board cannot have are dropped and an e.p.
+/// square without a double step is ignored, rather than refusing the game.
+fn start_position(fen: &str) -> Result<Chess, String> {
+    let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| e.to_string())?;
+    match fen.into_position(CastlingMode::Standard) {
+        Ok(p) => Ok(p),
+        Err(e) => match e.ignore_invalid_castling_rights() {
+            Ok(p) => Ok(p),
+            Err(e) => e.ignore_invalid_ep_square().map_err(|e| e.to_string()),
+        },
+    }
+}
+
+pub(crate) fn fen_of(p: &Chess) -> String {
     Fen::from_position(p, EnPassantMode::Legal).to_string()
 }
 

@@ -56,7 +56,7 @@ fn claim_b_repetition_not_in_a_row() {
 fn claim_a_with_the_declared_move() {
     // After 4.Ng1 Black declares 4...Ng8: the initial position for the 3rd time
     // (start, 2...Ng8, 4...Ng8).
-    let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", Some("Ng8"));
+    let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", Some("4...Ng8"));
     assert!(v.valid);
     assert_eq!(v.kind, RepetitionKind::AfterDeclaredMove);
     assert_eq!(v.claimant, Side::Black);
@@ -184,4 +184,79 @@ fn an_illegal_recorded_move_is_an_error_naming_it() {
             san: "Ke3".into()
         }
     );
+}
+
+#[test]
+fn a_king_walk_loses_the_castling_rights_of_the_first_occurrence() {
+    // After 1...e5 (all rights; e6 is no legal e.p. target, no white pawn on d5/f5) the board
+    // recurs after 3...Ke8 and 5...Ke8, but the kings have moved: no castling rights any more.
+    // After 5...Ke8: the same board 3 times but the same position only twice (3..., 5...).
+    let moves = "e4 e5 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8";
+    let v = check(None, moves, None);
+    assert!(!v.valid);
+    assert_eq!(cited(&v), vec![Some((3, Side::Black))]);
+    // 6.Ke2 Ke7 7.Ke1 Ke8: third time since 3...Ke8
+    let w = check(None, &format!("{moves} Ke2 Ke7 Ke1 Ke8"), None);
+    assert!(w.valid);
+    assert_eq!(
+        cited(&w),
+        vec![Some((3, Side::Black)), Some((5, Side::Black))]
+    );
+}
+
+#[test]
+fn move_numbers_follow_the_start_fen() {
+    // The e.p. position with "move 23, Black to move": 23...d5 24.Nc3 Nc6 25.Nb1 Nb8 ...
+    // the second occurrence is after 25...Nb8, the claim after 27...Nb8.
+    let fen = "1n2k3/3p4/8/4P3/8/8/8/1N2K3 b - - 0 23";
+    let v = check(Some(fen), "d5 Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8", None);
+    assert_eq!(cited(&v), vec![Some((25, Side::Black))]);
+    assert_eq!(
+        v.claimed.after.map(|m| (m.move_number, m.side, m.ply)),
+        Some((27, Side::Black, 9))
+    );
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use shakmaty::zobrist::Zobrist64;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// In random games (knight-heavy, so positions recur), the number of occurrences found
+        /// for claim (b) equals the count by shakmaty's own Zobrist hash with legal e.p. —
+        /// an independent notion of the same position — and valid means at least three.
+        #[test]
+        fn occurrences_match_an_independent_hash(choices in proptest::collection::vec(any::<u16>(), 1..80)) {
+            let mut pos = Chess::default();
+            let mut hashes = vec![pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)];
+            let mut sans = Vec::new();
+            for c in choices {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // prefer knight moves to make repetitions likely
+                let knights: Vec<_> = moves.iter().filter(|m| m.role() == shakmaty::Role::Knight).cloned().collect();
+                let pool = if !knights.is_empty() && c % 4 != 0 { knights } else { moves.to_vec() };
+                let m = pool[usize::from(c) % pool.len()];
+                sans.push(San::from_move(&pos, m).to_string());
+                pos.play_unchecked(m);
+                hashes.push(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal));
+            }
+            let last = hashes[hashes.len() - 1];
+            let expected = hashes.iter().filter(|h| **h == last).count() as u32;
+            let v = check_repetition(&RepetitionClaim {
+                start_fen: None,
+                moves: ChessMoves::San(sans),
+                declared_move: None,
+            })
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(v.occurrences, expected);
+            prop_assert_eq!(v.earlier.len() as u32 + 1, v.occurrences);
+            prop_assert_eq!(v.valid, expected >= 3);
+        }
+    }
 }

@@ -103,6 +103,32 @@ fn is_result(t: &str) -> bool {
     )
 }
 
+/// Removes PDN tag pairs (`[Event "..."]`), returning the rest and the `FEN` tag, if any.
+fn strip_tags(text: &str) -> (String, Option<String>) {
+    let mut rest = String::new();
+    let mut fen = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c != '[' {
+            rest.push(c);
+            continue;
+        }
+        let end = text[i..].find(']').map(|e| i + e);
+        let Some(end) = end else {
+            break;
+        };
+        let tag = text[i + 1..end].trim();
+        if let Some(v) = tag.strip_prefix("FEN") {
+            fen = Some(v.trim().trim_matches('"').to_string());
+        }
+        while chars.peek().is_some_and(|(j, _)| *j <= end) {
+            chars.next();
+        }
+        rest.push(' ');
+    }
+    (rest, fen)
+}
+
 /// Splits movetext into move tokens, dropping comments, variations, numbers and results.
 fn tokens(movetext: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -185,9 +211,12 @@ pub(crate) fn move_ref(start: &Position, first: u32, ply: usize) -> (u32, super:
     crate::domain::arbiter::move_number_of(first, start.turn, ply as u32)
 }
 
-/// Reads a game: optional start FEN (default the initial position) and PDN movetext.
+/// Reads a game: optional start FEN (default: a `[FEN]` tag in the text, else the initial
+/// position) and PDN movetext (tag pairs are skipped).
 pub fn read_game(start_fen: Option<&str>, movetext: &str) -> Result<Game, PdnError> {
-    let start = match start_fen {
+    let (movetext, tag_fen) = strip_tags(movetext);
+    let movetext = movetext.as_str();
+    let start = match start_fen.or(tag_fen.as_deref()) {
         Some(f) => Position::from_fen(f).map_err(|e| PdnError::Fen(e.to_string()))?,
         None => Position::initial(),
     };

@@ -114,3 +114,76 @@ fn pdn_reads_moves_captures_and_resolves_ambiguity() {
     let p = pos("W:WK46:B28");
     assert!(pdn::match_move(&p, "46x5").is_ok());
 }
+
+#[test]
+fn pdn_tags_and_a_fen_tag_are_read() {
+    let text = "[Event \"NK\"] [GameType \"20\"]\n[FEN \"W:WK46:B28\"]\n1. 46x5 *";
+    let g = read_game(None, text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.start.to_fen(), "W:WK46:B28");
+    assert_eq!(g.moves[0].captured, vec![28]);
+}
+
+#[test]
+fn ambiguous_capture_is_resolved_by_the_landing_squares() {
+    // White king 4, Black 18, 28, 29, 40, 43. Two ways to take three and end on 35:
+    // 4x22 (over 18) x44 (over 28) x35 (over 40), or 4x27 (over 18) x49 (over 43) x35 (over 40).
+    let fen = "W:WK4:B18,28,29,40,43";
+    let p = pos(fen);
+    match pdn::match_move(&p, "4x35") {
+        Err(c) => assert_eq!(c.len(), 2),
+        other => panic!("expected ambiguity, got {other:?}"),
+    }
+    let m = pdn::match_move(&p, "4x27x49x35")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("4x27x49x35"));
+    assert_eq!(m.captured, vec![18, 43, 40]);
+    // one intermediate square is enough
+    let m = pdn::match_move(&p, "4x44x35")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("4x44x35"));
+    assert_eq!(m.captured, vec![18, 28, 40]);
+    let err = read_game(Some(fen), "4x35").unwrap_err();
+    assert!(matches!(err, PdnError::Ambiguous { ply: 1, .. }), "{err}");
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Random games from the initial position: all legal moves take the same (maximum)
+        /// number of pieces, a move removes exactly the pieces it captures, no man stands on
+        /// its far row after a move, the FEN round-trips, and each move's full PDN notation
+        /// reads back as that very move.
+        #[test]
+        fn random_games_keep_the_rules(choices in proptest::collection::vec(any::<u16>(), 1..120)) {
+            let mut p = Position::initial();
+            for c in choices {
+                let ms = legal_moves(&p);
+                if ms.is_empty() {
+                    break;
+                }
+                let n = ms[0].captured.len();
+                prop_assert!(ms.iter().all(|m| m.captured.len() == n));
+                let m = &ms[usize::from(c) % ms.len()];
+                let back = pdn::match_move(&p, &m.long_notation());
+                prop_assert_eq!(back.ok().flatten(), Some(m.clone()));
+                let pieces = |q: &Position| q.squares.iter().filter(|s| **s != Piece::Empty).count();
+                let next = play(&p, m);
+                prop_assert_eq!(pieces(&next) + m.captured.len(), pieces(&p));
+                for sq in 1..=5 {
+                    prop_assert_ne!(next.squares[sq], Piece::Man(Colour::White));
+                }
+                for sq in 46..=50 {
+                    prop_assert_ne!(next.squares[sq], Piece::Man(Colour::Black));
+                }
+                prop_assert_eq!(Position::from_fen(&next.to_fen()).ok(), Some(next.clone()));
+                p = next;
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! Arbiter rule engines (SPEC §8, §10, §11): the per-game event log and its validator, the
-//! chess threefold-repetition check (FIDE 9.2), the quickplay-finish claim (FIDE 10.2),
+//! chess threefold-repetition (FIDE 9.2) and fifty-move (9.3) checks, the quickplay-finish claim (FIDE 10.2),
 //! international draughts (move generation, PDN, claim checks) and appeals against arbiter
 //! decisions. Pure: plain serde data in and out, no clock, no I/O.
 
@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 pub mod appeals;
 pub mod draughts;
 pub mod events;
+pub mod fifty;
 pub mod quickplay;
 pub mod repetition;
 
@@ -20,6 +21,7 @@ pub use events::{
     ClaimKind, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule, RuleViolation, Ruling,
     apply, replay,
 };
+pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
 pub use quickplay::{
     QuickplayClaim, QuickplayDecision, QuickplayState, Refusal, TimeControl,
     check_claim as check_quickplay_claim, decide as decide_quickplay,

@@ -20,6 +20,7 @@ use utoipa::{Modify, OpenApi};
         (name = "seasons", description = "Seasons and the calendar (SPEC §5)"),
         (name = "competitions", description = "Competitions and entrants (SPEC §2)"),
         (name = "rounds", description = "Rounds, pairings and results (SPEC §2, §6, §8, §11)"),
+        (name = "arbiter", description = "Game events, moves, claims and appeals (SPEC §8, §10, §11)"),
     )
 )]
 pub struct ApiDoc;

@@ -2,6 +2,7 @@
 
 mod helpers;
 
+mod arbiter;
 mod auth;
 mod competitions;
 mod errors;

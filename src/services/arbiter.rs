@@ -1200,7 +1200,11 @@ fn check_quickplay(
     let (claimant, move_number, plies) = match plies {
         Some(p) => {
             let n = p.len() as u32;
-            let to_move = if n % 2 == 0 { Side::White } else { Side::Black };
+            let to_move = if n.is_multiple_of(2) {
+                Side::White
+            } else {
+                Side::Black
+            };
             let claimant = input.claimant.map(Side::from).unwrap_or(to_move);
             (claimant, input.move_number.unwrap_or(n / 2 + 1), p)
         }
@@ -1344,12 +1348,17 @@ fn utc(t: NaiveDateTime) -> DateTime<Utc> {
     DateTime::from_naive_utc_and_offset(t, Utc)
 }
 
-fn lodge(
-    c: &mut DbConn,
+/// The decision an appeal is against.
+struct Appealed {
     game: i64,
     claim_id: Option<i64>,
     event_id: Option<i64>,
     decided_at: NaiveDateTime,
+}
+
+fn lodge(
+    c: &mut DbConn,
+    target: Appealed,
     input: &AppealInput,
     who: &Appellant,
     now: DateTime<Utc>,
@@ -1357,6 +1366,12 @@ fn lodge(
     if input.grounds.trim().is_empty() {
         return Err(ApiError::invalid("grounds", "must not be empty"));
     }
+    let Appealed {
+        game,
+        claim_id,
+        event_id,
+        decided_at,
+    } = target;
     let ctx = load_game(c, game)?;
     if !who.official
         && (who.player_id.is_none()
@@ -1417,10 +1432,12 @@ pub fn appeal_claim(
     })?;
     lodge(
         c,
-        claim.game_id,
-        Some(claim_id),
-        None,
-        decided_at,
+        Appealed {
+            game: claim.game_id,
+            claim_id: Some(claim_id),
+            event_id: None,
+            decided_at,
+        },
         input,
         who,
         Utc::now(),
@@ -1463,10 +1480,12 @@ pub fn appeal_event(
     };
     lodge(
         c,
-        row.game_id,
-        claim_id,
-        Some(event_id),
-        row.at,
+        Appealed {
+            game: row.game_id,
+            claim_id,
+            event_id: Some(event_id),
+            decided_at: row.at,
+        },
         input,
         who,
         Utc::now(),

@@ -172,6 +172,8 @@ pub struct Pending {
     pub by: Side,
     /// The result it proposes.
     pub outcome: Outcome,
+    /// The draughts proposal as made (`None` for a chess draw offer).
+    pub kind: Option<ProposalKind>,
     /// Log index of the offer.
     pub event: usize,
     /// False for a chess offer not made right after the offerer's own move (still valid,
@@ -223,8 +225,8 @@ pub struct GameState {
     pub last_mover: Option<Side>,
     /// The offer or proposal waiting for an answer.
     pub pending: Option<Pending>,
-    /// Proposals a side may not make again: (proposer, proposed result).
-    pub barred: Vec<(Side, Outcome)>,
+    /// Draughts proposals a side may not make again: (proposer, kind of proposal).
+    pub barred: Vec<(Side, ProposalKind)>,
     /// Every claim so far.
     pub claims: Vec<ClaimRecord>,
     /// Seconds added to White's and Black's clocks (by the arbiter or after claims).
@@ -316,6 +318,7 @@ impl GameState {
                 self.pending = Some(Pending {
                     by,
                     outcome: Outcome::Draw,
+                    kind: None,
                     event: self.events,
                     regular: self.last_mover == Some(by) && self.to_move != by,
                 });
@@ -337,14 +340,17 @@ impl GameState {
                         side: by.opponent(),
                     },
                 };
-                if self.barred.contains(&(by, outcome)) {
-                    return Err(Rule::RepeatedRejectedProposal { by, outcome });
+                // "The same proposal" is the same kind of proposal (draw, plusremise,
+                // minremise) as the regulation names them (seed 000; decision, SPEC §10).
+                if self.barred.contains(&(by, kind)) {
+                    return Err(Rule::RepeatedRejectedProposal { by, kind });
                 }
-                // the opponent may again make this same proposal, since this player made it
-                self.barred.retain(|b| *b != (by.opponent(), outcome));
+                // the opponent may again make this kind of proposal, since this player made it
+                self.barred.retain(|b| *b != (by.opponent(), kind));
                 self.pending = Some(Pending {
                     by,
                     outcome,
+                    kind: Some(kind),
                     event: self.events,
                     regular: true,
                 });
@@ -401,8 +407,10 @@ impl GameState {
     fn reject(&mut self, p: Pending) {
         self.pending = None;
         // KNDB: the rejected proposer may not repeat it; chess draw offers have no such bar
-        if self.game == GameKind::Draughts && !self.barred.contains(&(p.by, p.outcome)) {
-            self.barred.push((p.by, p.outcome));
+        if let Some(kind) = p.kind
+            && !self.barred.contains(&(p.by, kind))
+        {
+            self.barred.push((p.by, kind));
         }
     }
 

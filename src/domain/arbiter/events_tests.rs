@@ -81,7 +81,7 @@ fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
             5,
             Rule::RepeatedRejectedProposal {
                 by: W,
-                outcome: Outcome::Draw
+                kind: ProposalKind::Draw
             }
         )
     );
@@ -108,8 +108,39 @@ fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
     );
     // Black's draw was rejected by White's move, but White has since made that same
     // proposal, so Black's bar is lifted again; White stays barred from his plusremise
-    assert!(!s.barred.contains(&(B, Outcome::Draw)));
-    assert!(s.barred.contains(&(W, Outcome::Plusremise { side: W })));
+    assert!(!s.barred.contains(&(B, ProposalKind::Draw)));
+    assert!(s.barred.contains(&(W, ProposalKind::Plusremise)));
+    // White's plusremise stays barred until Black proposes a plusremise himself
+    log.extend([
+        GameEvent::Reject { by: B },
+        mv(B),
+        mv(W),
+        prop(W, ProposalKind::Plusremise),
+    ]);
+    assert_eq!(
+        rule(D, &log).1,
+        Rule::RepeatedRejectedProposal {
+            by: W,
+            kind: ProposalKind::Plusremise
+        }
+    );
+    log.pop();
+    log.pop();
+    // 5...(Black) proposes plusremise right after his move; White rejects by moving and may
+    // now propose a plusremise again
+    log.extend([
+        prop(B, ProposalKind::Plusremise),
+        mv(W),
+        prop(W, ProposalKind::Plusremise),
+    ]);
+    let s = ok(D, &log);
+    assert_eq!(
+        s.pending.map(|p| (p.by, p.kind)),
+        Some((W, Some(ProposalKind::Plusremise)))
+    );
+    // and by doing so White lifts Black's bar on the plusremise in turn; what remains barred
+    // is White's draw, rejected in words by Black above
+    assert_eq!(s.barred, vec![(W, ProposalKind::Draw)]);
 }
 
 #[test]

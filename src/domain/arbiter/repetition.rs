@@ -78,8 +78,9 @@ pub struct RepetitionVerdict {
     pub occurrences: u32,
     /// The earlier occurrences (all but the claimed one), in game order.
     pub earlier: Vec<Occurrence>,
-    /// The claimed occurrence (after the declared move, or after the last move played).
-    pub claimed: Occurrence,
+    /// The claimed occurrence (after the declared move, or after the last move played);
+    /// `None` when the declared move is illegal.
+    pub claimed: Option<Occurrence>,
     /// FEN of the claimed position.
     pub fen: String,
     /// Why the claim fails, when it does.
@@ -307,7 +308,7 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
                     claimant,
                     occurrences: 0,
                     earlier: Vec::new(),
-                    claimed: Occurrence { after: None },
+                    claimed: None,
                     fen: fen_of(&pos),
                     invalid: Some(InvalidReason::IllegalDeclaredMove {
                         declared: text.clone(),
@@ -343,7 +344,7 @@ pub fn check_repetition(claim: &RepetitionClaim) -> Result<RepetitionVerdict, Re
         claimant,
         occurrences,
         earlier,
-        claimed,
+        claimed: Some(claimed),
         fen,
         invalid: (!valid).then_some(InvalidReason::TooFewOccurrences { occurrences }),
     })

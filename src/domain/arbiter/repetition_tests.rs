@@ -32,7 +32,10 @@ fn claim_b_start_position_three_times() {
     assert_eq!(v.claimant, Side::White);
     assert_eq!(v.occurrences, 3);
     assert_eq!(cited(&v), vec![None, Some((2, Side::Black))]);
-    let m = v.claimed.after.unwrap_or_else(|| panic!("claimed"));
+    let m = v
+        .claimed
+        .and_then(|c| c.after)
+        .unwrap_or_else(|| panic!("claimed"));
     assert_eq!(
         (m.move_number, m.side, m.notation.as_str()),
         (4, Side::Black, "Ng8")
@@ -62,7 +65,9 @@ fn claim_a_with_the_declared_move() {
     assert_eq!(v.claimant, Side::Black);
     assert_eq!(cited(&v), vec![None, Some((2, Side::Black))]);
     assert_eq!(
-        v.claimed.after.map(|m| (m.move_number, m.side)),
+        v.claimed
+            .and_then(|c| c.after)
+            .map(|m| (m.move_number, m.side)),
         Some((4, Side::Black))
     );
     // one cycle earlier the declared move only makes it the 2nd time
@@ -79,6 +84,7 @@ fn claim_a_with_an_illegal_written_move_is_invalid() {
     // 4...Qh4 is impossible: the queen on d8 is shut in by the pawn on e7.
     let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", Some("Qh4"));
     assert!(!v.valid);
+    assert_eq!(v.claimed, None);
     assert_eq!(
         v.invalid,
         Some(InvalidReason::IllegalDeclaredMove {
@@ -212,7 +218,9 @@ fn move_numbers_follow_the_start_fen() {
     let v = check(Some(fen), "d5 Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8", None);
     assert_eq!(cited(&v), vec![Some((25, Side::Black))]);
     assert_eq!(
-        v.claimed.after.map(|m| (m.move_number, m.side, m.ply)),
+        v.claimed
+            .and_then(|c| c.after)
+            .map(|m| (m.move_number, m.side, m.ply)),
         Some((27, Side::Black, 9))
     );
 }

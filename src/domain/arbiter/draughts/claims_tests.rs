@@ -242,3 +242,14 @@ fn an_unreadable_game_is_an_error_naming_the_move() {
         "{e}"
     );
 }
+
+#[test]
+fn a_promotion_inside_the_sixteen_move_endgame_does_not_restart_the_count() {
+    // White kings 47, 50 and a man on 6 against the black king on 4: 1.6-1 promotes, the
+    // class (1 king vs 3 pieces incl. a king) stays, so after 1...4-10 two half-moves count
+    // from the start; all three white pieces are now kings.
+    let c = req("W:WK47,K50,6:BK4", "6-1 4-10", DraughtsClaim::ThirdTime);
+    let e = c.endgame.unwrap_or_else(|| panic!("no endgame"));
+    assert_eq!((e.since, e.plies, e.men_of_other), (None, 2, 0));
+    assert_eq!((e.moves_other, e.moves_lone_king), (1, 1));
+}

@@ -1,7 +1,7 @@
 //! The rules an event can break, named so the API can answer 422 (or 409 for conflicts with
 //! a state that can no longer change).
 
-use super::{ClaimStatus, GameKind, Outcome};
+use super::{ClaimStatus, GameKind, Outcome, ProposalKind};
 use crate::domain::arbiter::Side;
 use serde::{Deserialize, Serialize};
 
@@ -44,14 +44,14 @@ pub enum Rule {
     },
     /// KNDB: a rejected proposal may not be repeated unless the opponent made it since.
     #[error(
-        "KNDB: {by:?}'s proposal of {outcome:?} was rejected and the opponent has not made \
+        "KNDB: {by:?}'s proposal of {kind:?} was rejected and the opponent has not made \
          that same proposal since"
     )]
     RepeatedRejectedProposal {
         /// The proposer.
         by: Side,
-        /// The proposed result.
-        outcome: Outcome,
+        /// The kind of proposal.
+        kind: ProposalKind,
     },
     /// Nothing to accept or reject.
     #[error("there is no offer or proposal to answer")]

@@ -922,3 +922,46 @@ async fn concurrent_appends_lose_no_event() {
     // 10 + 20 + ... + 60 = 210 seconds for Black
     assert_eq!(log.body["state"]["added_seconds"], json!([0, 210]));
 }
+
+#[actix_web::test]
+async fn fifty_move_claim_counts_the_start_fen_clock() {
+    let app = spawn().await;
+    let arb = app.token(&["arbiter"]).await;
+    let (g, _, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
+    // rook and king against king; the FEN's half-move clock is 96: two more moves each
+    // make 100 half-moves without pawn move or capture (FIDE 9.3: 50 moves by each player)
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 96 60";
+    let claim =
+        |san: Vec<&str>| json!({"kind": "fifty_moves", "moves": {"san": san, "start_fen": fen}});
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/claims", g[0]),
+            Some(&arb),
+            claim(vec!["Ra2", "Kd8"]),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        (
+            r.body["valid"].clone(),
+            r.body["check"]["quiet_plies"].clone()
+        ),
+        (json!(false), json!(98))
+    );
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/claims", g[0]),
+            Some(&arb),
+            claim(vec!["Ra2", "Kd8", "Ra1", "Ke8"]),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        (
+            r.body["valid"].clone(),
+            r.body["check"]["quiet_plies"].clone()
+        ),
+        (json!(true), json!(100))
+    );
+    assert_eq!(r.body["status"], "upheld");
+}

@@ -26,6 +26,7 @@ use utoipa::{Modify, OpenApi};
         (name = "results", description = "Results and their audit trail (SPEC §2, §10, §11)"),
         (name = "standings", description = "Standings, CSV and TRF exports (SPEC §3, §8–§10, §12)"),
         (name = "prizes", description = "Prizes and playoffs (SPEC §7, §10)"),
+        (name = "arbiter", description = "Game events, moves, claims and appeals (SPEC §8, §10, §11)"),
     )
 )]
 pub struct ApiDoc;

@@ -1,6 +1,7 @@
 //! HTTP handlers, one file per resource. Handlers are named `<verb>_<resource>` (also the
 //! OpenAPI operation id) and carry their request and response types beside them.
 
+pub mod arbiter;
 pub mod attendance;
 pub mod auth;
 pub mod calc;
@@ -89,6 +90,17 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(prizes::finalize_prizes);
     cfg.service(prizes::create_playoffs);
     cfg.service(prizes::get_playoffs);
+    cfg.service(arbiter::create_game_event);
+    cfg.service(arbiter::list_game_events);
+    cfg.service(arbiter::update_game_moves);
+    cfg.service(arbiter::get_game_moves);
+    cfg.service(arbiter::create_claim);
+    cfg.service(arbiter::list_claims);
+    cfg.service(arbiter::create_claim_decision);
+    cfg.service(arbiter::create_claim_appeal);
+    cfg.service(arbiter::create_event_appeal);
+    cfg.service(arbiter::list_appeals);
+    cfg.service(arbiter::create_appeal_decision);
 }
 
 /// Pagination query parameters.

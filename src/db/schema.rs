@@ -217,3 +217,70 @@ diesel::table! {
         deadline_time -> Text,
     }
 }
+
+diesel::table! {
+    game_events (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        seq -> Integer,
+        event -> Text,
+        note -> Nullable<Text>,
+        actor -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_moves (game_id) {
+        game_id -> BigInt,
+        format -> Text,
+        movetext -> Text,
+        start_fen -> Nullable<Text>,
+        plies -> Integer,
+        version -> BigInt,
+        updated_by -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    claims (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        event_seq -> Integer,
+        kind -> Text,
+        claimant -> Text,
+        status -> Text,
+        valid -> Nullable<Bool>,
+        check_result -> Nullable<Text>,
+        outcome -> Nullable<Text>,
+        opponent_extra_seconds -> Integer,
+        created_by -> Text,
+        created_at -> Timestamp,
+        decided_by -> Nullable<Text>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    appeals (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        claim_id -> Nullable<BigInt>,
+        event_id -> Nullable<BigInt>,
+        decided_at -> Timestamp,
+        grounds -> Text,
+        lodged_by -> Text,
+        lodged_at -> Timestamp,
+        last_day -> Date,
+        ruling -> Nullable<Text>,
+        ruling_reason -> Nullable<Text>,
+        ruled_by -> Nullable<Text>,
+        ruled_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(game_moves -> games (game_id));
+diesel::joinable!(claims -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(game_events, game_moves, claims, appeals, games);

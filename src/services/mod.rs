@@ -1,5 +1,6 @@
 //! What a request does beyond parsing: load, call the domain, store — in one transaction.
 
+pub mod arbiter;
 pub mod attendance;
 pub mod competitions;
 pub mod demo;

@@ -2,6 +2,7 @@
 
 mod helpers;
 
+mod arbiter;
 mod attendance;
 mod auth;
 mod cache;

@@ -41,7 +41,7 @@ run() { # name url [wrk args...]
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p99=$(echo "$out" | awk '$1=="99%" {print $2}')
   local non2xx
-  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $4}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
   printf '%-28s %12s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
   echo "$rps" > "$work/$name.rps"
 }

@@ -65,3 +65,74 @@ async fn same_rating_list_pushed_concurrently_is_idempotent() {
     );
     assert_eq!(app.counts().await[2], 20);
 }
+
+/// Results entered at once on different games of one round: every one is stored and audited.
+#[actix_web::test]
+async fn concurrent_results_on_different_games_lose_nothing() {
+    use crate::results::{round, setup};
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let names = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
+    let fx = setup(
+        &app,
+        &leader,
+        json!({"name": "K", "kind": "keizer", "half": "winter"}),
+        &names,
+    )
+    .await;
+    let p = &fx.players;
+    let boards = (0..5)
+        .map(|i| (p[2 * i], Some(p[2 * i + 1]), None))
+        .collect();
+    let games = round(&app, &leader, fx.comp, boards, "published").await;
+    let codes = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"];
+    let urls: Vec<String> = games
+        .iter()
+        .map(|g| format!("/api/v1/games/{g}/result"))
+        .collect();
+    let writes = urls.iter().zip(codes).map(|(url, code)| {
+        app.req(
+            Method::PUT,
+            url,
+            Some(&arbiter),
+            Some(json!({"result": code})),
+        )
+    });
+    for r in join_all(writes).await {
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let round = app
+        .get(
+            &format!("/api/v1/competitions/{}/rounds/1", fx.comp),
+            Some(&leader),
+        )
+        .await;
+    let stored: Vec<String> = round.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["result"].as_str().unwrap_or("missing").to_string())
+        .collect();
+    assert_eq!(stored.len(), 5);
+    for (s, code) in stored.iter().zip(codes) {
+        // draws may be stored in either spelling of SPEC §2
+        assert!(
+            s == code || (code == "1/2-1/2" && s == "½-½"),
+            "stored {s}, entered {code}"
+        );
+    }
+    let audit = app
+        .get(
+            &format!("/api/v1/competitions/{}/audit", fx.comp),
+            Some(&leader),
+        )
+        .await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    let result_entries = audit.text.matches("result").count();
+    assert!(
+        result_entries >= 5,
+        "every result change audited: {}",
+        audit.text
+    );
+}

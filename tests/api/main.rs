@@ -18,4 +18,5 @@ mod players;
 mod prizes;
 mod ratings;
 mod results;
+mod season;
 mod standings;

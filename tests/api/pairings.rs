@@ -22,24 +22,9 @@ where
         >,
     B: actix_web::body::MessageBody,
 {
-    let r = app
-        .post(
-            "/api/v1/seasons",
-            Some(leader),
-            json!({"name": format!("S-{}", uuid::Uuid::new_v4().simple()), "opening_date": "2026-09-04"}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let season = r.body["id"].as_i64().unwrap();
-    let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(leader),
-            comp,
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let cid = r.body["id"].as_i64().unwrap();
+    // the season and the entries come from the shared fixtures of results.rs; only the
+    // players differ (a membership each)
+    let season = crate::results::season(app, leader).await;
     let mut ids = vec![];
     for (name, membership) in players {
         let p = app
@@ -52,15 +37,7 @@ where
         assert_eq!(p.status, StatusCode::CREATED, "{}", p.text);
         ids.push(p.body["id"].as_i64().unwrap());
     }
-    let body = json!({"entrants": ids.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/entrants"),
-            Some(leader),
-            body,
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let cid = crate::results::competition(app, leader, season, comp, &ids).await;
     (cid, ids)
 }
 

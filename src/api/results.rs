@@ -37,11 +37,10 @@ pub struct AuditView {
     pub actor: String,
     /// When (UTC).
     pub at: chrono::DateTime<chrono::Utc>,
-    /// The value before (absent for a first entry).
-    #[schema(value_type = Option<Object>)]
+    /// The value before (absent for a first entry); any JSON value (the audit log also holds
+    /// arbiter entries such as move lists).
     pub old_value: Option<serde_json::Value>,
-    /// The value after.
-    #[schema(value_type = Option<Object>)]
+    /// The value after; any JSON value.
     pub new_value: Option<serde_json::Value>,
     /// The reason given.
     pub reason: Option<String>,

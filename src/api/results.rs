@@ -37,17 +37,25 @@ pub struct AuditView {
     pub actor: String,
     /// When (UTC).
     pub at: chrono::DateTime<chrono::Utc>,
-    /// The value before (absent for a first entry); any JSON value (the audit log also holds
-    /// arbiter entries such as move lists).
+    /// The value before (absent for a first entry). Always an object: a stored value that is
+    /// not one (e.g. an arbiter's move list) is shown as `{"value": …}`.
+    #[schema(value_type = Option<Object>)]
     pub old_value: Option<serde_json::Value>,
-    /// The value after; any JSON value.
+    /// The value after (an object, as `old_value`).
+    #[schema(value_type = Option<Object>)]
     pub new_value: Option<serde_json::Value>,
     /// The reason given.
     pub reason: Option<String>,
 }
 
 fn audit_view(a: AuditEntry) -> AuditView {
-    let parse = |s: Option<String>| s.and_then(|s| serde_json::from_str(&s).ok());
+    let parse = |s: Option<String>| {
+        s.and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+            .map(|v| match v {
+                serde_json::Value::Object(_) => v,
+                other => serde_json::json!({ "value": other }),
+            })
+    };
     AuditView {
         id: a.id,
         entity: a.entity,

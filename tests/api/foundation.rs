@@ -119,6 +119,12 @@ fn every_operation_is_documented() {
                 op["responses"].as_object().is_some_and(|r| !r.is_empty()),
                 "{id}: no responses"
             );
+            // the common error answers added by openapi::finish are present (it falls back
+            // silently to the bare document when it cannot rebuild it)
+            assert!(
+                op["responses"].get("400").is_some(),
+                "{id}: common error answers missing"
+            );
             if op.get("security").is_some() {
                 assert!(
                     op["responses"].get("401").is_some(),

@@ -10,12 +10,23 @@ use crate::error::{ApiResult, Problem};
 use crate::services::pairing::{self, HandPairing};
 use actix_web::{HttpRequest, HttpResponse, delete, post, put, web};
 
+/// Query of a pairing generation.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GenerateQuery {
+    /// Keizer only: the seed of the bye draw (0 … 2^64−1), for a draw made in public and
+    /// reproducible by anyone with `clubcomp calc keizer-pairing`; without it the seed comes
+    /// from the operating system. Either way it is stored in the pairing details.
+    pub bye_seed: Option<u64>,
+}
+
 /// Generates the pairing of a planned round with the competition's engine (Keizer, Swiss
 /// Dutch, Double-Swiss, round robin) and moves it to `paired`. A Keizer bye is drawn with a
-/// seed from the OS, stored with the candidates in the round's pairing details.
+/// seed from the OS, or with the leader's `bye_seed` (a public draw), stored with the
+/// candidates in the round's pairing details.
 #[utoipa::path(tag = "pairings",
     params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number"),
-           ("If-Match" = Option<String>, Header, description = "The round's ETag")),
+           ("If-Match" = Option<String>, Header, description = "The round's ETag"), GenerateQuery),
     responses((status = 201, description = "Paired", body = RoundView),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
@@ -30,14 +41,16 @@ pub async fn create_pairing(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    q: crate::api::Params<GenerateQuery>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
+    let bye_seed = q.into_inner()?.bye_seed;
     let im = if_match(&req)?;
     let tz = state.config.club_timezone.name().to_string();
     let actor = auth.principal.label.clone();
     let view = state
         .tx(move |c| {
-            let round = pairing::generate(c, id, number, &tz, &actor, im.as_deref())?;
+            let round = pairing::generate(c, id, number, &tz, &actor, im.as_deref(), bye_seed)?;
             round_view(c, round, true)
         })
         .await?;

@@ -182,14 +182,31 @@ fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<P
 }
 
 /// Computes the pairing of `round` with the competition's engine.
-pub fn plan(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiResult<Plan> {
+/// A Keizer bye is drawn with `bye_seed`, or with a seed from the OS when it is `None`.
+pub fn plan(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    tz: &str,
+    bye_seed: Option<u64>,
+) -> ApiResult<Plan> {
     match (comp.kind.as_str(), comp.system.as_deref()) {
         ("round_robin", _) => round_robin(c, comp, round),
         ("keizer", _) => {
             require_completed(&earlier(c, comp.id, round.number)?)?;
-            let seed = getrandom::u64()
-                .map_err(|e| ApiError::Internal(format!("no OS randomness: {e}")))?;
-            keizer::generate(c, comp, round, tz, seed)
+            let (seed, source) = match bye_seed {
+                Some(s) => (s, "leader"),
+                None => (
+                    getrandom::u64()
+                        .map_err(|e| ApiError::Internal(format!("no OS randomness: {e}")))?,
+                    "os",
+                ),
+            };
+            let mut p = keizer::generate(c, comp, round, tz, seed)?;
+            if let Some(m) = p.meta.as_object_mut() {
+                m.insert("bye_seed_source".into(), json!(source));
+            }
+            Ok(p)
         }
         ("swiss", Some("double_swiss")) => {
             require_completed(&earlier(c, comp.id, round.number)?)?;
@@ -315,6 +332,7 @@ pub fn generate(
     tz: &str,
     actor: &str,
     if_match: Option<&str>,
+    bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
     let comp = load_comp(c, comp_id)?;
@@ -326,7 +344,7 @@ pub fn generate(
             round.status
         )));
     }
-    let mut p = plan(c, &comp, &round, tz)?;
+    let mut p = plan(c, &comp, &round, tz, bye_seed)?;
     rounds::transition(c, &round, "planned", "paired")?;
     store_games(c, &comp, round.id, &p.boards)?;
     if let Some(m) = p.meta.as_object_mut() {

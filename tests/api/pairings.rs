@@ -243,8 +243,39 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
         )
         .await;
     assert_eq!(r.status, StatusCode::PRECONDITION_FAILED, "{}", r.text);
+    // a draw in public: the leader gives the seed; an invalid one is refused, changing nothing
+    let before = state_of(&app).await;
+    for bad in ["-1", "x", "18446744073709551616"] {
+        let r = app
+            .post(&format!("{url}?bye_seed={bad}"), Some(&leader), json!({}))
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}: {}", r.text);
+        assert!(r.text.contains("bye_seed"), "{}", r.text);
+    }
+    assert_eq!(state_of(&app).await, before);
+    // the same seed draws the same player again (the draw is reproducible)
+    let mut drawn = vec![];
+    for _ in 0..2 {
+        let r = app
+            .post(
+                &format!("{url}?bye_seed=20271105"),
+                Some(&leader),
+                json!({}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        let bye = &r.body["pairing"]["bye"];
+        assert_eq!(bye["seed_text"], "20271105");
+        assert_eq!(r.body["pairing"]["bye_seed_source"], "leader");
+        assert_eq!(bye["candidates"], json!(p));
+        drawn.push((bye["player"].clone(), boards(&r.body)));
+        let r = app.req(Method::DELETE, &url, Some(&leader), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    assert_eq!(drawn[0], drawn[1]);
     let r = app.post(&url, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["pairing"]["bye_seed_source"], "os");
     let r = app
         .post(
             &format!("/api/v1/competitions/{cid}/rounds/1/publish"),
@@ -277,7 +308,15 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
         .await;
     assert_eq!(
         actions,
-        ["pairing_generated", "pairing_deleted", "pairing_generated"]
+        [
+            "pairing_generated",
+            "pairing_deleted",
+            "pairing_generated",
+            "pairing_deleted",
+            "pairing_generated",
+            "pairing_deleted",
+            "pairing_generated"
+        ]
     );
 }
 

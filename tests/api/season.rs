@@ -210,6 +210,33 @@ where
             )
             .await;
         assert_eq!(r.status, StatusCode::CREATED, "evening {n}: {}", r.text);
+        // SPEC §6: the pairing order is the current ranking (the standings the public sees
+        // after the previous evening), restricted to the players present
+        if n > 1 {
+            let order: Vec<i64> = r.body["pairing"]["order"]
+                .as_array()
+                .unwrap_or_else(|| panic!("evening {n}: no pairing order: {}", r.text))
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+            assert!(order.len() >= 9, "evening {n}: pairing order {order:?}");
+            let st = app
+                .get(
+                    &format!("/api/v1/competitions/{cid}/standings?after={}", n - 1),
+                    None,
+                )
+                .await;
+            assert_eq!(st.status, StatusCode::OK, "{}", st.text);
+            let ranked: Vec<i64> = api_table(&st.body)
+                .iter()
+                .map(|row| row.1)
+                .filter(|id| order.contains(id))
+                .collect();
+            assert_eq!(
+                order, ranked,
+                "evening {n}: pairing order is not the ranking"
+            );
+        }
         if r.body["games"]
             .as_array()
             .is_some_and(|g| g.iter().any(|g| g["black"].is_null()))

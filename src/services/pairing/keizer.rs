@@ -2,9 +2,7 @@
 //! (Keizer standings over the stored results of this half; a summer half starts in the winter's
 //! final order), meetings, colours and byes of BOTH halves, first-time flexible players.
 
-use super::{
-    BoardPlan, HandPairing, Plan, earlier, entrants, memberships, no_pairing, pid, present,
-};
+use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, pid, present};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::domain::attendance::Membership;
@@ -15,10 +13,9 @@ use crate::domain::keizer::pairing::{
 use crate::domain::keizer::scenario::parse_result;
 use crate::domain::keizer::standings::{self as ks, GameResult};
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::services::attendance as att;
 use crate::services::rounds;
 use serde_json::json;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 fn half_of(comp: &Competition) -> Half {
     if comp.half.as_deref() == Some("summer") {
@@ -56,106 +53,6 @@ fn over_the_board(result: Option<&str>) -> bool {
     )
 }
 
-/// The standings-engine input of one half from its completed rounds before `before`.
-fn competition_input(
-    c: &mut DbConn,
-    comp: &Competition,
-    before: i32,
-    tz: &str,
-) -> ApiResult<ks::Competition> {
-    let params = crate::domain::keizer::scenario::parse_scenario(&json!({
-        "params": serde_json::from_str::<serde_json::Value>(&comp.params).unwrap_or(json!({}))
-    }))
-    .map(|s| s.params)
-    .map_err(|e| ApiError::Conflict(format!("competition {}: params: {e}", comp.id)))?;
-    let ents = entrants(c, comp.id)?;
-    let mut players: Vec<ks::Entrant> = Vec::new();
-    let mut excused_before: BTreeMap<String, u32> = BTreeMap::new();
-    if let Some(w) = comp.seeded_from {
-        // SPEC §3 "Season halves": the summer starts in the winter's final order
-        let winter = crate::api::competitions::load(c, w)?;
-        let wi = competition_input(c, &winter, i32::MAX, tz)?;
-        if let Some(last) = ks::compute(&wi)
-            .map_err(|e| ApiError::Conflict(format!("winter standings: {e}")))?
-            .last()
-        {
-            let carry = ks::summer_start(&wi, last);
-            let here: HashSet<String> = ents.iter().map(|e| e.player_id.to_string()).collect();
-            players.extend(carry.players.into_iter().filter(|p| here.contains(&p.id)));
-            excused_before = carry.excused_before;
-            excused_before.retain(|k, _| here.contains(k));
-        }
-    }
-    for e in &ents {
-        let id = e.player_id.to_string();
-        if !players.iter().any(|p| p.id == id) {
-            players.push(ks::Entrant {
-                id: id.clone(),
-                rating: e.rating,
-                joins_at: e.joins_at.max(1) as u32,
-            });
-        } else if let Some(p) = players.iter_mut().find(|p| p.id == id) {
-            p.joins_at = e.joins_at.max(1) as u32;
-        }
-        if e.excused_before > 0 {
-            *excused_before.entry(id).or_default() += e.excused_before as u32;
-        }
-    }
-    let mut evenings = Vec::new();
-    for r in earlier(c, comp.id, before)? {
-        if r.status != "completed" {
-            break;
-        }
-        let number = evenings.len() as i32 + 1;
-        let mut ev = ks::Evening::default();
-        let mut seen = HashSet::new();
-        for g in rounds::games_of(c, r.id)? {
-            match (g.white_id, g.black_id, g.result.as_deref()) {
-                (Some(w), None, _) => {
-                    ev.byes.push(w.to_string());
-                    seen.insert(w);
-                }
-                (Some(w), Some(b), Some(code)) => {
-                    let result = parse_result(code).ok_or_else(|| {
-                        ApiError::Conflict(format!(
-                            "round {} board {}: result {code} cannot be scored",
-                            r.number, g.board
-                        ))
-                    })?;
-                    ev.games.push(ks::Game {
-                        white: w.to_string(),
-                        black: b.to_string(),
-                        result,
-                    });
-                    seen.insert(w);
-                    seen.insert(b);
-                }
-                _ => {}
-            }
-        }
-        let flex: Vec<(i64, bool)> = ents
-            .iter()
-            .filter(|e| e.joins_at <= number && !seen.contains(&e.player_id))
-            .map(|e| (e.player_id, false))
-            .collect();
-        let st = att::statuses_in(c, r.id, &flex, tz)?;
-        let mut excused: Vec<i64> = st
-            .iter()
-            .filter(|(_, s)| **s == att::Status::Excused)
-            .map(|(p, _)| *p)
-            .collect();
-        excused.sort_unstable();
-        ev.excused = excused.iter().map(i64::to_string).collect();
-        evenings.push(ev);
-    }
-    Ok(ks::Competition {
-        params,
-        players,
-        excused_before,
-        evenings,
-    })
-}
-
 /// The Keizer pairing input for `round` (the bye seed is the caller's).
 pub fn keizer_input(
     c: &mut DbConn,
@@ -164,7 +61,12 @@ pub fn keizer_input(
     tz: &str,
     seed: u64,
 ) -> ApiResult<PairingInput> {
-    let input = competition_input(c, comp, round.number, tz)?;
+    // the ranking before this round is the published standings' ranking: one input builder
+    // for both (every earlier round is completed, so the counted rounds are exactly those)
+    let mut input = crate::services::standings::keizer_input(c, comp)?.input;
+    input
+        .evenings
+        .truncate(round.number.saturating_sub(1).max(0) as usize);
     let n_evenings = input.evenings.len() as u32;
     let mut ranking: Vec<String> = match ks::compute(&input)
         .map_err(|e| ApiError::Conflict(format!("standings: {e}")))?

@@ -51,6 +51,42 @@ fn bit_length(n: usize) -> u32 {
     usize::BITS - n.leading_zeros()
 }
 
+/// Whether the bracket can be paired so that its only unpaired player is the PAB assignee:
+/// every player of the round paired (completion first), then as many pairs as possible inside
+/// the bracket, which then leaves exactly one of its players out.
+fn bye_is_single_downfloater(b: &Bracket) -> bool {
+    let p = b.players;
+    let inside: Vec<usize> = b.mdps.iter().chain(&b.residents).copied().collect();
+    if inside.len() % 2 == 0 {
+        return false;
+    }
+    let all: Vec<usize> = inside
+        .iter()
+        .chain(&b.lower)
+        .chain(&b.rest)
+        .copied()
+        .collect();
+    let n = all.len();
+    let with_bye = n % 2 == 1;
+    let unit = n as u64 + 1;
+    let mut edges = Vec::new();
+    for x in 0..n {
+        for y in x + 1..n {
+            if compatible(&p[all[x]], &p[all[y]]) {
+                edges.push((x, y, unit + (y < inside.len()) as u64));
+            }
+        }
+        if with_bye && p[all[x]].bye_ok {
+            edges.push((x, n, unit));
+        }
+    }
+    let mate = max_weight_matching(n + with_bye as usize, &edges);
+    let paired_inside = (0..inside.len())
+        .filter(|&x| mate[x].is_some_and(|y| y < inside.len()))
+        .count();
+    paired_inside + 1 == inside.len()
+}
+
 struct Layout {
     one_round: bool,
     two_rounds: bool,
@@ -60,6 +96,11 @@ struct Layout {
     lbb: u32,
     sd_total: u32,
     sd_pos: BTreeMap<i64, u32>,
+    /// The fewest unplayed rounds among the bye candidates, when this bracket's residents are
+    /// the players who may receive the bye (`None` otherwise: the criterion is idle).
+    bye_unplayed_min: Option<u32>,
+    /// Width of the unplayed-rounds field of the PAB assignee.
+    bye_bits: u32,
 }
 
 impl Layout {
@@ -95,7 +136,31 @@ impl Layout {
             sd_pos.insert(d, total);
             total += bit_length(c);
         }
+        // Minimise the unplayed rounds of the PAB assignee: in the bracket whose residents are
+        // the bye candidates, every candidate that gets paired earns its surplus of unplayed
+        // rounds over the fewest, so the maximum matching leaves out (gives the bye to) a
+        // candidate with as few unplayed rounds as possible.
+        let candidates: Vec<u32> = b
+            .residents
+            .iter()
+            .filter(|&&r| p[r].bye_ok)
+            .map(|&r| p[r].unplayed)
+            .collect();
+        let bye_unplayed_min = candidates
+            .iter()
+            .min()
+            .copied()
+            .filter(|_| bye_is_single_downfloater(b));
+        let bye_bits = match bye_unplayed_min {
+            Some(lo) => {
+                let total: u32 = candidates.iter().map(|u| u - lo).sum();
+                bit_length(total as usize)
+            }
+            None => 0,
+        };
         Layout {
+            bye_unplayed_min,
+            bye_bits,
             one_round: b.round > 1,
             two_rounds: b.round > 2,
             ppb_or_lpb: b.lower.is_empty(),
@@ -148,6 +213,16 @@ impl Layout {
                 v += self.sd(d2);
             }
             f.push((self.lbb + self.sd_total, v, z));
+        }
+        // PAB assignee with the fewest unplayed rounds (2025 rules; after C.7, before colours)
+        let surplus = |x: &Entrant, lo: u32| if x.bye_ok { x.unplayed - lo } else { 0 };
+        match self.bye_unplayed_min {
+            Some(lo) if !far => f.push((
+                self.bye_bits,
+                Wide::from_u64((surplus(a, lo) + surplus(b, lo)) as u64),
+                z,
+            )),
+            _ => f.push((self.bye_bits, z, z)),
         }
         let top = a.topscorer || b.topscorer;
         // a colour conflict needs two players wanting the same colour (no preference never

@@ -57,6 +57,9 @@ pub(crate) struct Entrant {
     pub topscorer: bool,
     /// May receive the pairing-allocated bye in this round (set by the pairing).
     pub bye_ok: bool,
+    /// Rounds before this one in which the player played no game (byes, forfeits, absences):
+    /// the PAB assignee should have as few as possible.
+    pub unplayed: u32,
     /// 1-based position by pairing number among this round's entrants (absent players are
     /// skipped): the number whose parity decides colours by E.5.
     pub seq: u32,
@@ -155,6 +158,7 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             }
         };
         let score = scores[&p.id][played];
+        let unplayed = played.saturating_sub(colours.len()) as u32;
         out.push(Entrant {
             id: p.id,
             score,
@@ -182,6 +186,7 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             // more than half of the maximum 2·(round−1) half-points
             topscorer: last_round && score > played as i64,
             bye_ok: false,
+            unplayed,
             seq: 0,
         });
     }

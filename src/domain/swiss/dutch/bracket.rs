@@ -57,7 +57,7 @@ fn bit_length(n: usize) -> u32 {
 fn bye_is_single_downfloater(b: &Bracket) -> bool {
     let p = b.players;
     let inside: Vec<usize> = b.mdps.iter().chain(&b.residents).copied().collect();
-    if inside.len() % 2 == 0 {
+    if inside.len().is_multiple_of(2) {
         return false;
     }
     let all: Vec<usize> = inside

@@ -3,7 +3,10 @@
 # service on a demo-seeded database, then measures with wrk (Debian package `wrk`):
 #   1. GET /healthz                                   (the baseline)
 #   2. GET standings of the 60-player Keizer winter   (target: >= 80% of the baseline)
-#   3. PUT game results (writes; on Postgres when DATABASE_URL is a postgres:// URL)
+#   3. the same standings without compression         (for comparison)
+#   4. PUT game results (writes; on Postgres when DATABASE_URL is a postgres:// URL)
+# Reads 1 and 2 send `Accept-Encoding: gzip, deflate, br` as browsers and phone apps do (the
+# cached standings are kept gzip-compressed as well); read 3 sends no Accept-Encoding.
 # Usage: benches/load.sh [seconds-per-run] [connections]
 # Environment: DATABASE_URL (default: a fresh SQLite file), BIN (default target/release/clubcomp)
 set -euo pipefail
@@ -47,8 +50,10 @@ run() { # name url [wrk args...]
 }
 
 echo "clubcomp load benchmark: ${secs}s per run, $conns connections, $(nproc) cores, $(echo "$DATABASE_URL" | cut -d: -f1)"
-run healthz "$base/healthz"
-run standings "$standings"
+gz=(-H 'Accept-Encoding: gzip, deflate, br')
+run healthz "$base/healthz" "${gz[@]}"
+run standings "$standings" "${gz[@]}"
+run standings-identity "$standings"
 
 # writes: every request sets the result of one of the published evening's games (cycling)
 games=$(curl -fs -H "Authorization: Bearer $token" "$base/api/v1/competitions/$comp/rounds" | python3 -c '
@@ -76,5 +81,6 @@ import sys
 w = sys.argv[1]
 h = float(open(f"{w}/healthz.rps").read())
 s = float(open(f"{w}/standings.rps").read())
-print(f"standings / healthz throughput: {s / h:.0%} (target >= 80%)")
+i = float(open(f"{w}/standings-identity.rps").read())
+print(f"standings / healthz throughput: {s / h:.0%} (target >= 80%); uncompressed: {i / h:.0%}")
 PY

@@ -30,6 +30,8 @@ pub struct AppState {
     pub routes: Vec<(String, Vec<String>)>,
     /// Computed responses (standings, pairings), valid per database cache stamp.
     pub cache: crate::cache::ReadCache,
+    /// Coalesced lookups of a competition's version (its cache stamps).
+    pub versions: crate::cache::Versions,
 }
 
 impl AppState {
@@ -282,6 +284,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     let jwt = JwtKeys::new(&secret, &config.jwt_issuer)?;
     let spec = openapi();
     let routes = route_table(&spec);
+    let versions = crate::cache::Versions::new(&config.database_url)?;
     Ok(web::Data::new(AppState {
         pool,
         jwt,
@@ -289,6 +292,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         config,
         routes,
         cache: crate::cache::ReadCache::new(1024),
+        versions,
     }))
 }
 

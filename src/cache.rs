@@ -1,10 +1,19 @@
-//! Read cache for computed responses (standings). An entry is valid for one *version*: the
-//! ETag built from the counters in the database (`cache_stamps`) that every relevant write
-//! bumps in its own transaction. A read looks the counters up (primary-key queries) and serves
-//! the cached body when the version matches, so several processes sharing one database never
+//! Read cache for computed responses (standings, published pairings). An entry is valid for
+//! one *version*: the ETag built from the counters in the database (`cache_stamps`) that every
+//! relevant write bumps in its own transaction. A read looks the counters up and serves the
+//! cached body when the version matches, so several processes sharing one database never
 //! serve a stale answer: a write through one process bumps the counter all of them read.
+//!
+//! The counter lookups are *coalesced* ([`Coalescer`]): concurrent reads of one key share one
+//! database query, but only a query that started after the read arrived, so every write
+//! committed before a read arrived is seen by it (docs/decisions/read-cache.md).
 
+use futures_util::FutureExt;
+use futures_util::future::{BoxFuture, Shared};
 use std::collections::HashMap;
+use std::future::Future;
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A cached response body.
@@ -16,6 +25,41 @@ pub struct Entry {
     pub content_type: &'static str,
     /// Its ETag.
     pub etag: String,
+    /// The body gzip-compressed (for clients that accept it), made once per version.
+    pub gzip: Option<bytes::Bytes>,
+}
+
+/// `body` gzip-compressed.
+pub fn gzip(body: &[u8]) -> Option<bytes::Bytes> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(body).ok()?;
+    e.finish().ok().map(bytes::Bytes::from)
+}
+
+/// Whether an `Accept-Encoding` value accepts gzip (listed without `q=0`).
+pub fn accepts_gzip(header: Option<&str>) -> bool {
+    header.is_some_and(|h| {
+        h.split(',').any(|t| {
+            let mut parts = t.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or("");
+            let q0 = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !q0
+        })
+    })
+}
+
+/// The ETag of the gzip representation of a version (`"…"` → `"…-gz"`): a strong ETag
+/// differs per content coding.
+pub fn gzip_etag(etag: &str) -> String {
+    match etag.strip_suffix('"') {
+        Some(open) => format!("{open}-gz\""),
+        None => format!("{etag}-gz"),
+    }
 }
 
 /// The cache: key → entry (whose `etag` is its version), bounded in size.
@@ -57,6 +101,239 @@ impl ReadCache {
     }
 }
 
+/// A competition's version: the cache stamps its computed reads depend on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompetitionVersion {
+    /// The competition.
+    pub id: i64,
+    /// The winter half it is seeded from (fixed at creation).
+    pub seeded_from: Option<i64>,
+    /// Its cache stamp.
+    pub stamp: i64,
+    /// The cache stamp of the winter half it is seeded from (0 when none).
+    pub winter: i64,
+}
+
+/// The outcome of a coalesced version lookup (shared by every read that joined it).
+pub type VersionLookup = Result<Arc<CompetitionVersion>, Arc<crate::error::ApiError>>;
+
+/// Version lookups of competitions: coalesced ([`Coalescer`]), on connections of their own
+/// (kept open, not checked out of the pool: no liveness query per lookup; a connection that
+/// failed is dropped and the next lookup opens a new one), with each competition's fixed
+/// `seeded_from` remembered so a lookup is only the stamp queries. On SQLite a lookup runs at
+/// once on the caller's thread (a primary-key read that never waits for writers in WAL mode);
+/// on Postgres on the blocking pool.
+#[derive(Debug)]
+pub struct Versions {
+    /// The coalesced lookups by competition id.
+    pub flights: Coalescer<i64, VersionLookup>,
+    /// Their connections.
+    pub db: Arc<LookupDb>,
+}
+
+impl Versions {
+    /// Lookups on the database of `url`.
+    pub fn new(url: &str) -> Result<Versions, String> {
+        Ok(Versions {
+            flights: Coalescer::new(1024),
+            db: Arc::new(LookupDb::new(crate::db::DbTarget::parse(url)?)),
+        })
+    }
+}
+
+/// The two copies of the SQLite WAL-index header (<https://www.sqlite.org/walformat.html>).
+pub type WalHeader = [u8; 96];
+
+/// The connections of version lookups, the competitions' remembered seeds, and (SQLite) the
+/// WAL-index header seen before each competition's last lookup.
+pub struct LookupDb {
+    target: crate::db::DbTarget,
+    idle: Mutex<Vec<crate::db::DbConn>>,
+    seeds: Mutex<HashMap<i64, Option<i64>>>,
+    /// The `-shm` file of a SQLite database.
+    shm: Option<std::path::PathBuf>,
+    seen: Mutex<HashMap<i64, (WalHeader, Arc<CompetitionVersion>)>>,
+}
+
+impl std::fmt::Debug for LookupDb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LookupDb")
+            .field("backend", &self.target.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LookupDb {
+    fn new(target: crate::db::DbTarget) -> LookupDb {
+        let shm = (target.backend == crate::db::Backend::Sqlite
+            && !target.conn_str.starts_with("file:")
+            && !target.conn_str.contains(":memory:"))
+        .then(|| std::path::PathBuf::from(format!("{}-shm", target.conn_str)));
+        LookupDb {
+            target,
+            idle: Mutex::new(Vec::new()),
+            seeds: Mutex::new(HashMap::new()),
+            shm,
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// SQLite in WAL mode: the WAL-index header, read from the `-shm` file without a query.
+    /// Every commit (by any process) changes it: it holds the WAL's last frame, change
+    /// counter, salts and checksums, and a committing connection rewrites it before the
+    /// commit returns. `None` when unavailable, not initialized, or caught mid-update.
+    pub fn wal_header(&self) -> Option<WalHeader> {
+        use std::os::unix::fs::FileExt;
+        let path = self.shm.as_ref()?;
+        let f = std::fs::File::open(path).ok()?;
+        let mut h = [0u8; 96];
+        f.read_exact_at(&mut h, 0).ok()?;
+        // isInit (byte 12) set, and both copies equal (a writer updates them one by one)
+        (h[12] == 1 && h[..48] == h[48..]).then_some(h)
+    }
+
+    /// The version of competition `id` from its last lookup, if no commit at all reached the
+    /// database since that lookup started (the WAL-index header is unchanged).
+    pub fn unchanged(&self, id: i64) -> Option<Arc<CompetitionVersion>> {
+        let seen = self.seen.lock().ok()?.get(&id).cloned()?;
+        let now = self.wal_header()?;
+        (now == seen.0).then_some(seen.1)
+    }
+
+    /// Records a lookup's result with the header read before it started.
+    pub fn record(&self, id: i64, header: Option<WalHeader>, v: &Arc<CompetitionVersion>) {
+        if let (Some(h), Ok(mut m)) = (header, self.seen.lock()) {
+            if m.len() >= 4096 {
+                m.clear();
+            }
+            m.insert(id, (h, v.clone()));
+        }
+    }
+
+    /// Whether lookups run inline (SQLite).
+    pub fn inline(&self) -> bool {
+        self.target.backend == crate::db::Backend::Sqlite
+    }
+
+    /// The remembered `seeded_from` of a competition (`None`: not known yet).
+    pub fn seed(&self, id: i64) -> Option<Option<i64>> {
+        self.seeds.lock().ok()?.get(&id).copied()
+    }
+
+    /// Remembers a competition's `seeded_from` (fixed at creation).
+    pub fn remember_seed(&self, id: i64, seeded_from: Option<i64>) {
+        if let Ok(mut m) = self.seeds.lock() {
+            if m.len() >= 4096 {
+                m.clear();
+            }
+            m.insert(id, seeded_from);
+        }
+    }
+
+    /// Runs `f` on a lookup connection.
+    pub fn with_conn<T>(
+        &self,
+        f: impl FnOnce(&mut crate::db::DbConn) -> crate::error::ApiResult<T>,
+    ) -> crate::error::ApiResult<T> {
+        let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
+        let mut conn = match idle {
+            Some(c) => c,
+            None => self.target.connect().map_err(|e| {
+                crate::error::ApiError::Unavailable(format!("cannot connect to the database: {e}"))
+            })?,
+        };
+        let r = f(&mut conn);
+        if r.is_ok()
+            && let Ok(mut v) = self.idle.lock()
+            && v.len() < 16
+        {
+            v.push(conn);
+        }
+        r
+    }
+}
+
+/// One lookup of a key: shared by every read that joins it before it starts.
+struct Flight<T> {
+    /// Set just before the lookup starts (before its database snapshot is taken).
+    started: Arc<AtomicBool>,
+    fut: Shared<BoxFuture<'static, T>>,
+}
+
+/// Request coalescing ("single flight") for version lookups. A read of a key joins the
+/// newest lookup of that key if that lookup has not started yet; otherwise it queues a new
+/// lookup that starts when the running one ends. So a read only ever uses a lookup that
+/// started after the read arrived (never stale), at most one lookup per key runs at a time,
+/// and a read waits for at most two.
+pub struct Coalescer<K, T: Clone> {
+    capacity: usize,
+    flights: Mutex<HashMap<K, Flight<T>>>,
+}
+
+impl<K, T: Clone> std::fmt::Debug for Coalescer<K, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Coalescer")
+            .field("capacity", &self.capacity)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<K, T> Coalescer<K, T>
+where
+    K: Hash + Eq + Clone,
+    T: Clone + Send + Sync + 'static,
+{
+    /// A coalescer remembering at most about `capacity` keys (finished lookups are dropped
+    /// first).
+    pub fn new(capacity: usize) -> Coalescer<K, T> {
+        Coalescer {
+            capacity: capacity.max(1),
+            flights: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The value of `key` from a lookup (`fetch`, lazy: not polled before it starts) that
+    /// starts after this call.
+    pub fn get<Fut>(&self, key: K, fetch: impl FnOnce() -> Fut) -> Shared<BoxFuture<'static, T>>
+    where
+        Fut: Future<Output = T> + Send + 'static,
+    {
+        let mut flights = match self.flights.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let prev = match flights.get(&key) {
+            Some(f) if !f.started.load(Ordering::SeqCst) => return f.fut.clone(),
+            Some(f) if f.fut.peek().is_none() => Some(f.fut.clone()),
+            _ => None,
+        };
+        if flights.len() >= self.capacity && !flights.contains_key(&key) {
+            flights.retain(|_, f| f.fut.peek().is_none());
+        }
+        let started = Arc::new(AtomicBool::new(false));
+        let flag = started.clone();
+        let lookup = fetch();
+        let fut = async move {
+            if let Some(prev) = prev {
+                // one lookup per key at a time: this one starts when the running one ends
+                prev.await;
+            }
+            flag.store(true, Ordering::SeqCst);
+            lookup.await
+        }
+        .boxed()
+        .shared();
+        flights.insert(
+            key,
+            Flight {
+                started,
+                fut: fut.clone(),
+            },
+        );
+        fut
+    }
+}
+
 /// Whether an `If-None-Match` header value matches `etag` (`*` or a listed tag; weak
 /// comparison).
 pub fn none_match(header: Option<&str>, etag: &str) -> bool {
@@ -73,6 +350,7 @@ mod tests {
             body: bytes::Bytes::from(body.to_string()),
             content_type: "application/json",
             etag: version.to_string(),
+            gzip: None,
         }
     }
 
@@ -95,6 +373,109 @@ mod tests {
             c.put(&format!("k{i}"), e("x", "v"));
         }
         assert!(c.map.lock().unwrap().len() <= 4);
+    }
+
+    /// A lookup counter: each lookup returns the number of lookups started before it.
+    fn counter() -> (Arc<std::sync::atomic::AtomicUsize>, Coalescer<u8, usize>) {
+        (Arc::new(Default::default()), Coalescer::new(8))
+    }
+
+    fn lookup(
+        n: &Arc<std::sync::atomic::AtomicUsize>,
+    ) -> impl FnOnce() -> BoxFuture<'static, usize> + use<> {
+        let n = n.clone();
+        move || async move { n.fetch_add(1, Ordering::SeqCst) }.boxed()
+    }
+
+    #[actix_web::test]
+    async fn reads_before_a_lookup_starts_share_it() {
+        let (n, c) = counter();
+        let a = c.get(1, lookup(&n));
+        let b = c.get(1, lookup(&n));
+        let other = c.get(2, lookup(&n));
+        assert_eq!(a.await, 0);
+        assert_eq!(b.await, 0, "joined the lookup that had not started");
+        assert_eq!(other.await, 1, "another key has its own lookup");
+        assert_eq!(n.load(Ordering::SeqCst), 2);
+    }
+
+    #[actix_web::test]
+    async fn a_read_after_a_lookup_started_gets_a_new_one() {
+        let (n, c) = counter();
+        // a lookup that has started and waits on a gate
+        let gate = Arc::new(futures_util::lock::Mutex::new(()));
+        let held = gate.lock().await;
+        let (g, n1) = (gate.clone(), n.clone());
+        let mut first = Box::pin(c.get(1, move || {
+            async move {
+                let v = n1.fetch_add(1, Ordering::SeqCst);
+                drop(g.lock().await);
+                v
+            }
+            .boxed()
+        }));
+        assert!(futures_util::poll!(first.as_mut()).is_pending());
+        assert_eq!(n.load(Ordering::SeqCst), 1, "the first lookup started");
+        // reads arriving now must not use it: they share one new lookup, queued behind it
+        let mut second = Box::pin(c.get(1, lookup(&n)));
+        let third = c.get(1, lookup(&n));
+        assert!(futures_util::poll!(second.as_mut()).is_pending());
+        assert_eq!(n.load(Ordering::SeqCst), 1, "one lookup per key at a time");
+        drop(held);
+        assert_eq!(second.await, 1);
+        assert_eq!(first.await, 0);
+        assert_eq!(third.await, 1);
+        // after it finished, a new read starts a new lookup
+        assert_eq!(c.get(1, lookup(&n)).await, 2);
+    }
+
+    #[actix_web::test]
+    async fn an_abandoned_lookup_is_finished_by_the_next_read() {
+        let (n, c) = counter();
+        let gate = Arc::new(futures_util::lock::Mutex::new(()));
+        let held = gate.lock().await;
+        let (g, n1) = (gate.clone(), n.clone());
+        let mut first = Box::pin(c.get(1, move || {
+            async move {
+                let v = n1.fetch_add(1, Ordering::SeqCst);
+                drop(g.lock().await);
+                v
+            }
+            .boxed()
+        }));
+        assert!(futures_util::poll!(first.as_mut()).is_pending());
+        drop(first); // the client went away mid-lookup
+        drop(held);
+        assert_eq!(c.get(1, lookup(&n)).await, 1, "no deadlock");
+    }
+
+    #[actix_web::test]
+    async fn coalescer_is_bounded() {
+        let (n, c) = counter();
+        for k in 0..100u8 {
+            c.get(k, lookup(&n)).await;
+        }
+        assert!(c.flights.lock().unwrap().len() <= 8);
+    }
+
+    #[test]
+    fn gzip_round_trip_and_negotiation() {
+        use std::io::Read;
+        let body = br#"{"rows":[1,2,3]}"#.repeat(50);
+        let z = gzip(&body).unwrap();
+        assert!(z.len() < body.len() / 4);
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&z[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, body);
+        assert!(accepts_gzip(Some("gzip, deflate, br")));
+        assert!(accepts_gzip(Some("br;q=1.0, GZIP;q=0.5")));
+        assert!(accepts_gzip(Some("*")));
+        assert!(!accepts_gzip(Some("gzip;q=0, br")));
+        assert!(!accepts_gzip(Some("identity")));
+        assert!(!accepts_gzip(None));
+        assert_eq!(gzip_etag("\"s-1\""), "\"s-1-gz\"");
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub use players::double_option;
 
 /// Registers every `/api/v1` operation.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    // the hottest public read first: routes are matched in registration order
+    cfg.service(standings::get_standings);
     cfg.service(auth::create_token)
         .service(auth::get_me)
         .service(users::list_users)
@@ -83,7 +85,6 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(results::put_game_result);
     cfg.service(results::get_game_audit);
     cfg.service(results::get_competition_audit);
-    cfg.service(standings::get_standings);
     cfg.service(standings::get_standings_csv);
     cfg.service(standings::get_competition_trf);
     cfg.service(prizes::get_prizes);

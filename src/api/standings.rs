@@ -2,6 +2,7 @@
 //! Every answer carries an ETag from the competition's cache stamp; `If-None-Match` → 304.
 
 use crate::app::AppState;
+use crate::cache::CompetitionVersion;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, stamp};
 use crate::domain::keizer::prizes;
@@ -10,6 +11,7 @@ use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 
 /// Query of a standings read.
@@ -364,13 +366,86 @@ pub fn read_etag(
     doc: &str,
     after: Option<u32>,
 ) -> ApiResult<String> {
-    let s = stamp(c, &format!("competition:{}", comp.id))?;
-    let w = match comp.seeded_from {
+    let v = version_of(c, comp.id, comp.seeded_from)?;
+    Ok(etag_of(&v, doc, after))
+}
+
+/// A competition's version: the stamps its computed reads depend on.
+fn version_of(c: &mut DbConn, id: i64, seeded_from: Option<i64>) -> ApiResult<CompetitionVersion> {
+    let s = stamp(c, &format!("competition:{id}"))?;
+    let w = match seeded_from {
         Some(w) => stamp(c, &format!("competition:{w}"))?,
         None => 0,
     };
+    Ok(CompetitionVersion {
+        id,
+        seeded_from,
+        stamp: s,
+        winter: w,
+    })
+}
+
+/// The ETag of document `doc` (after round `after`) of a competition version.
+pub fn etag_of(v: &CompetitionVersion, doc: &str, after: Option<u32>) -> String {
     let a = after.map_or("last".to_string(), |a| a.to_string());
-    Ok(format!("\"{doc}-{}-s{s}-w{w}-a{a}\"", comp.id))
+    format!("\"{doc}-{}-s{}-w{}-a{a}\"", v.id, v.stamp, v.winter)
+}
+
+/// The current version of competition `id`, from a lookup that started after this call
+/// (coalesced with concurrent reads of the same competition, see [`crate::cache::Coalescer`]):
+/// never older than the last write committed before the call. 404 when there is no such
+/// competition.
+pub async fn competition_version(
+    state: &web::Data<AppState>,
+    id: i64,
+) -> ApiResult<Arc<CompetitionVersion>> {
+    // SQLite: nothing committed since this competition's last lookup started, so its result
+    // is still the current version (no query)
+    if let Some(v) = state.versions.db.unchanged(id) {
+        return Ok(v);
+    }
+    let db = state.versions.db.clone();
+    let lookup = state.versions.flights.get(id, move || async move {
+        let work = move |db: &crate::cache::LookupDb| {
+            let header = db.wal_header();
+            let v = db
+                .with_conn(|c| {
+                    let seeded_from = match db.seed(id) {
+                        Some(s) => s,
+                        None => {
+                            // first read of this competition: it exists, and its fixed seed
+                            let comp = crate::api::competitions::load(c, id)?;
+                            db.remember_seed(id, comp.seeded_from);
+                            comp.seeded_from
+                        }
+                    };
+                    version_of(c, id, seeded_from)
+                })
+                .map(Arc::new)?;
+            db.record(id, header, &v);
+            Ok(v)
+        };
+        let r = if db.inline() {
+            work(&db)
+        } else {
+            web::block(move || work(&db))
+                .await
+                .unwrap_or_else(|e| Err(ApiError::from(e)))
+        };
+        r.map_err(Arc::new)
+    });
+    lookup.await.map_err(|e| reissue(&e))
+}
+
+/// The same error again (a coalesced lookup's error is shared by every read that joined it).
+fn reissue(e: &ApiError) -> ApiError {
+    match e {
+        ApiError::NotFound(s) => ApiError::NotFound(s.clone()),
+        ApiError::Conflict(s) => ApiError::Conflict(s.clone()),
+        ApiError::Unavailable(s) => ApiError::Unavailable(s.clone()),
+        ApiError::Internal(s) => ApiError::Internal(s.clone()),
+        other => ApiError::Internal(other.to_string()),
+    }
 }
 
 /// The `If-None-Match` header's value, if readable.
@@ -446,17 +521,25 @@ pub async fn get_standings(
     let id = path.into_inner();
     let after = q.into_inner()?.after;
     // Served from the read cache while the version (ETag from the database's cache stamps)
-    // is unchanged: one cheap query per read, recomputed after any relevant write.
+    // is unchanged: the version comes from a coalesced lookup that started after this read
+    // arrived; recomputed after any relevant write.
     let key = format!("standings:{id}:{after:?}");
     let inm = if_none_match(&req);
-    let (etag, comp) = state
-        .db(move |c| {
-            let comp = crate::api::competitions::load(c, id)?;
-            Ok((read_etag(c, &comp, "standings", after)?, comp))
-        })
-        .await?;
-    if not_modified(inm.as_deref(), &etag) {
-        return Ok(not_modified_response(etag));
+    let gz = crate::cache::accepts_gzip(
+        req.headers()
+            .get(actix_web::http::header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let version = competition_version(&state, id).await?;
+    let etag = etag_of(&version, "standings", after);
+    let gz_etag = crate::cache::gzip_etag(&etag);
+    if not_modified(inm.as_deref(), &etag) || not_modified(inm.as_deref(), &gz_etag) {
+        let mut r = not_modified_response(if gz { gz_etag } else { etag });
+        r.headers_mut().insert(
+            actix_web::http::header::VARY,
+            actix_web::http::header::HeaderValue::from_static("Accept-Encoding"),
+        );
+        return Ok(r);
     }
     let entry = match state.cache.get(&key, &etag) {
         Some(e) => e,
@@ -466,6 +549,7 @@ pub async fn get_standings(
                     use diesel::Connection;
                     // recompute the version inside the same snapshot as the body
                     c.transaction(|c| {
+                        let comp = crate::api::competitions::load(c, id)?;
                         let etag = read_etag(c, &comp, "standings", after)?;
                         let view = standings_view(c, &comp, after)?;
                         let body = serde_json::to_vec(&view)
@@ -474,20 +558,30 @@ pub async fn get_standings(
                     })
                 })
                 .await?;
+            let gzip = crate::cache::gzip(&body);
             state.cache.put(
                 &key,
                 crate::cache::Entry {
                     body: body.into(),
                     content_type: "application/json",
                     etag,
+                    gzip,
                 },
             )
         }
     };
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", entry.etag.clone()))
-        .content_type(entry.content_type)
-        .body(entry.body.clone()))
+    let mut res = HttpResponse::Ok();
+    res.insert_header(("Vary", "Accept-Encoding"))
+        .content_type(entry.content_type);
+    Ok(match (&entry.gzip, gz) {
+        (Some(z), true) => res
+            .insert_header(("ETag", crate::cache::gzip_etag(&entry.etag)))
+            .insert_header(("Content-Encoding", "gzip"))
+            .body(z.clone()),
+        _ => res
+            .insert_header(("ETag", entry.etag.clone()))
+            .body(entry.body.clone()),
+    })
 }
 
 fn csv_field(s: &str) -> String {

@@ -16,6 +16,7 @@ mod foundation;
 mod pairings;
 mod players;
 mod prizes;
+mod processes;
 mod ratings;
 mod results;
 mod season;

@@ -1,0 +1,665 @@
+//! The real binary as separate OS processes: two service processes on one database (a
+//! result written through one is in the other's standings at once, with a new ETag), a
+//! process killed (SIGKILL) in the middle of concurrent writes and restarted on the same
+//! database (nothing half-written, every acknowledged write kept), and the captured logs of a
+//! process holding no secrets. Fixtures are made in-process on the same database; the
+//! children get the tests' JWT secret, so the fixtures' tokens are valid for them.
+
+use crate::helpers::*;
+use crate::results::{round, setup};
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A child `clubcomp serve` process; killed (SIGKILL) and reaped on drop.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+    pub log: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+impl Server {
+    /// Starts the binary on `db_url` and waits until `/readyz` answers 200.
+    pub fn start(db_url: &str, env: &[(&str, &str)]) -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = free_port();
+        let log = dir.path().join("server.log");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_clubcomp"));
+        cmd.arg("serve")
+            .current_dir(dir.path()) // no stray .env
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("DATABASE_URL", db_url)
+            .env("BIND_ADDR", format!("127.0.0.1:{port}"))
+            .env("DATA_DIR", dir.path())
+            .env("JWT_SECRET", SECRET)
+            .env("DB_POOL_SIZE", "4")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("log file"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = cmd.spawn().expect("spawn clubcomp");
+        let mut s = Server {
+            child,
+            port,
+            log,
+            _dir: dir,
+        };
+        let started = Instant::now();
+        loop {
+            if let Ok(r) = try_http(port, "GET", "/readyz", None, &[], None)
+                && r.status == 200
+            {
+                return s;
+            }
+            if let Ok(Some(status)) = s.child.try_wait() {
+                panic!("clubcomp exited with {status}: {}", s.log_text());
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "clubcomp did not get ready: {}",
+                s.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Kills the process at once (SIGKILL: no shutdown, no flushing).
+    pub fn kill(&mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reap");
+    }
+
+    /// What the process wrote to stderr (its log).
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    pub fn req(&self, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> Http {
+        http(self.port, method, path, token, &[], body)
+    }
+}
+
+/// A response over the wire.
+#[derive(Debug)]
+pub struct Http {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub text: String,
+    pub raw: Vec<u8>,
+}
+
+fn gunzip(z: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(z)
+        .read_to_end(&mut out)
+        .expect("gzip body");
+    out
+}
+
+impl Http {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+}
+
+/// One HTTP/1.1 request on a fresh connection (`Connection: close`).
+pub fn try_http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> std::io::Result<Http> {
+    let mut s = TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(t) = token {
+        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes())?;
+    s.write_all(body.as_bytes())?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw)?;
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other("no end of headers"))?;
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| std::io::Error::other("no status line"))?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let chunked = headers.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+    });
+    if chunked {
+        body = unchunk(&body);
+    }
+    Ok(Http {
+        status,
+        headers,
+        text: String::from_utf8_lossy(&body).to_string(),
+        raw: body,
+    })
+}
+
+fn unchunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(eol) = b.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&b[..eol]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = eol + 2;
+        out.extend_from_slice(&b[start..(start + size).min(b.len())]);
+        b = &b[(start + size + 2).min(b.len())..];
+    }
+    out
+}
+
+pub fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Http {
+    try_http(port, method, path, token, headers, body)
+        .unwrap_or_else(|e| panic!("{method} {path} on port {port}: {e}"))
+}
+
+/// A second handle on the test's database that outlives the in-process app (so only the child
+/// processes hold it open, and a killed process's SQLite WAL is really recovered on restart).
+fn keep_db(db: &TestDb) -> TestDb {
+    TestDb {
+        url: db.url.clone(),
+        _dir: None,
+        pg_admin: None,
+    }
+}
+
+/// Two processes on one database: every result written through A is in B's standings at
+/// once (with a new ETag; the old one no longer gives 304), while other clients keep reading
+/// B's standings concurrently (so B's version lookups are coalesced the whole time).
+#[actix_web::test]
+async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_once() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let fx = setup(
+        &app,
+        &leader,
+        json!({"name": "K", "kind": "keizer", "half": "winter"}),
+        &["P", "Q"],
+    )
+    .await;
+    let (p, q) = (fx.players[0], fx.players[1]);
+    let games = round(
+        &app,
+        &leader,
+        fx.comp,
+        vec![(p, Some(q), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let a = Server::start(&app._db.url, &[]);
+    let b = Server::start(&app._db.url, &[]);
+
+    // readers on B all the time
+    let stop = Arc::new(AtomicBool::new(false));
+    let reads = Arc::new(AtomicUsize::new(0));
+    let readers: Vec<_> = (0..4)
+        .map(|_| {
+            let (stop, reads, url, port) = (stop.clone(), reads.clone(), url.clone(), b.port);
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let r = http(port, "GET", &url, None, &[], None);
+                    assert_eq!(r.status, 200, "{}", r.text);
+                    reads.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+
+    let first = b.req("GET", &url, None, None);
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert_eq!(first.json()["keizer"]["rows"][0]["player_id"], p);
+    let mut etag = first.header("etag").expect("an ETag").to_string();
+    for i in 0..12 {
+        let (code, winner) = if i % 2 == 0 { ("0-1", q) } else { ("1-0", p) };
+        let w = a.req(
+            "PUT",
+            &format!("/api/v1/games/{}/result", games[0]),
+            Some(&arbiter),
+            Some(&json!({"result": code, "reason": format!("correction {i}")})),
+        );
+        assert_eq!(w.status, 200, "{}", w.text);
+        // at once, through the other process
+        let r = b.req("GET", &url, None, None);
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(
+            r.json()["keizer"]["rows"][0]["player_id"],
+            winner,
+            "write {i} ({code}) not seen by the other process: {}",
+            r.text
+        );
+        let new_etag = r.header("etag").expect("an ETag").to_string();
+        assert_ne!(new_etag, etag, "write {i} left the version unchanged");
+        let old = http(b.port, "GET", &url, None, &[("If-None-Match", &etag)], None);
+        assert_eq!(old.status, 200, "the old version is not current any more");
+        assert_eq!(old.header("etag"), Some(new_etag.as_str()));
+        let same = http(
+            b.port,
+            "GET",
+            &url,
+            None,
+            &[("If-None-Match", &new_etag)],
+            None,
+        );
+        assert_eq!(same.status, 304, "{}", same.text);
+        // the compressed representation: the same table, its own ETag, 304 on it
+        let z = http(
+            b.port,
+            "GET",
+            &url,
+            None,
+            &[("Accept-Encoding", "gzip")],
+            None,
+        );
+        assert_eq!(z.status, 200);
+        assert_eq!(z.header("content-encoding"), Some("gzip"));
+        let gz_etag = z.header("etag").expect("an ETag").to_string();
+        assert_eq!(gz_etag, format!("{}-gz\"", new_etag.trim_end_matches('"')));
+        assert_eq!(gunzip(&z.raw), r.text.as_bytes());
+        let z304 = http(
+            b.port,
+            "GET",
+            &url,
+            None,
+            &[("Accept-Encoding", "gzip"), ("If-None-Match", &gz_etag)],
+            None,
+        );
+        assert_eq!(z304.status, 304);
+        // and A agrees
+        let ra = a.req("GET", &url, None, None);
+        assert_eq!(ra.header("etag"), Some(new_etag.as_str()));
+        assert_eq!(ra.text, r.text);
+        etag = new_etag;
+    }
+    stop.store(true, Ordering::Relaxed);
+    for r in readers {
+        r.join().expect("a reader failed");
+    }
+    assert!(reads.load(Ordering::Relaxed) > 0);
+}
+
+/// Counts and versions read straight from the database.
+struct Tally {
+    /// (game id, version, result) per game.
+    games: Vec<(i64, i64, Option<String>)>,
+    /// Audit entries per game.
+    audits: std::collections::HashMap<i64, Vec<String>>,
+    stamp: i64,
+}
+
+fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
+    use clubcomp::db::schema::{audit_log, games};
+    use diesel::prelude::*;
+    let pool = clubcomp::db::build_pool(url, 1).expect("pool");
+    let mut c = pool.get().expect("connection");
+    let gs: Vec<(i64, i64, Option<String>)> = games::table
+        .filter(games::id.eq_any(game_ids))
+        .order(games::id)
+        .select((games::id, games::version, games::result))
+        .load(&mut c)
+        .expect("games");
+    let rows: Vec<(i64, Option<String>)> = audit_log::table
+        .filter(audit_log::entity.eq("game"))
+        .filter(audit_log::entity_id.eq_any(game_ids))
+        .order(audit_log::id)
+        .select((audit_log::entity_id, audit_log::new_value))
+        .load(&mut c)
+        .expect("audit");
+    let mut audits = std::collections::HashMap::<i64, Vec<String>>::new();
+    for (g, v) in rows {
+        audits.entry(g).or_default().push(v.unwrap_or_default());
+    }
+    let stamp = clubcomp::db::models::competition::stamp(&mut c, &format!("competition:{comp}"))
+        .expect("stamp");
+    Tally {
+        games: gs,
+        audits,
+        stamp,
+    }
+}
+
+/// A process killed (SIGKILL) while concurrent result writes are in flight, restarted on the
+/// same database: it starts and answers; every game's version, result and audit trail agree
+/// (no write half-applied); the cache stamp moved once per stored write; every write that was
+/// acknowledged before the kill is kept; and the standings show the stored results.
+#[actix_web::test]
+async fn a_process_killed_during_writes_leaves_a_consistent_database() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let names: Vec<String> = (0..24).map(|i| format!("Player {i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let fx = setup(
+        &app,
+        &leader,
+        json!({"name": "K", "kind": "keizer", "half": "winter"}),
+        &names,
+    )
+    .await;
+    let p = &fx.players;
+    let boards = (0..12)
+        .map(|i| (p[2 * i], Some(p[2 * i + 1]), None))
+        .collect();
+    let game_ids = round(&app, &leader, fx.comp, boards, "published").await;
+    let db = keep_db(&app._db);
+    let url = db.url.clone();
+    let before = tally(&url, fx.comp, &game_ids);
+    // only the child holds the database from here on
+    let TestApp { svc, state, _db } = app;
+    drop(svc);
+    drop(state);
+
+    let mut server = Server::start(&url, &[]);
+    let port = server.port;
+    let acked = Arc::new(std::sync::Mutex::new(Vec::<(i64, String)>::new()));
+    let writers: Vec<_> = game_ids
+        .iter()
+        .enumerate()
+        .map(|(i, &game)| {
+            let (acked, arbiter) = (acked.clone(), arbiter.clone());
+            std::thread::spawn(move || {
+                let codes = ["1-0", "0-1", "1/2-1/2"];
+                for n in (i..).take(10_000) {
+                    let code = codes[n % 3];
+                    let body = json!({"result": code});
+                    match try_http(
+                        port,
+                        "PUT",
+                        &format!("/api/v1/games/{game}/result"),
+                        Some(&arbiter),
+                        &[],
+                        Some(&body),
+                    ) {
+                        Ok(r) if r.status == 200 => {
+                            acked.lock().unwrap().push((game, code.to_string()))
+                        }
+                        Ok(r) => panic!("write refused: {} {}", r.status, r.text),
+                        Err(_) => return, // the server is gone
+                    }
+                }
+            })
+        })
+        .collect();
+    // let writes pile up, then kill in the middle of them
+    let t = Instant::now();
+    while acked.lock().unwrap().len() < 150 && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    server.kill();
+    for w in writers {
+        w.join().expect("a writer failed");
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(
+        acked.len() >= 150,
+        "only {} writes before the kill",
+        acked.len()
+    );
+
+    // restart on the same database
+    let server = Server::start(&url, &[]);
+    let after = tally(&url, fx.comp, &game_ids);
+    let mut stored = 0;
+    for ((id, v0, r0), (id1, v1, r1)) in before.games.iter().zip(&after.games) {
+        assert_eq!(id, id1);
+        assert!(r0.is_none());
+        let audits = after.audits.get(id).cloned().unwrap_or_default();
+        let writes = (v1 - v0) as usize;
+        assert_eq!(
+            audits.len(),
+            writes,
+            "game {id}: {writes} version steps but {} audit entries",
+            audits.len()
+        );
+        let acked_here: Vec<&String> = acked
+            .iter()
+            .filter(|(g, _)| g == id)
+            .map(|(_, c)| c)
+            .collect();
+        assert!(
+            writes >= acked_here.len(),
+            "game {id}: {} acknowledged writes but only {writes} stored",
+            acked_here.len()
+        );
+        if let Some(last) = audits.last() {
+            let last: Value = serde_json::from_str(last).expect("audit JSON");
+            assert_eq!(
+                last["result"].as_str(),
+                r1.as_deref(),
+                "game {id}: the stored result is the last audited one"
+            );
+        } else {
+            assert!(r1.is_none(), "game {id}: a result without an audit entry");
+        }
+        stored += writes;
+    }
+    assert_eq!(
+        after.stamp - before.stamp,
+        stored as i64,
+        "the cache stamp moved once per stored write"
+    );
+    // and the restarted server answers with the stored results
+    let r = server.req(
+        "GET",
+        &format!("/api/v1/competitions/{}/rounds/1", fx.comp),
+        Some(&leader),
+        None,
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let shown: Vec<Option<String>> = r.json()["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| g["result"].as_str().map(str::to_string))
+        .collect();
+    let stored_results: Vec<Option<String>> =
+        after.games.iter().map(|(_, _, r)| r.clone()).collect();
+    assert_eq!(shown, stored_results);
+    drop(server);
+    drop(_db);
+    drop(db);
+}
+
+/// A process run with JSON debug logs captured: login (good and failed), user creation, a
+/// password reset, a service token; the log shows the requests but none of the passwords,
+/// password hashes, the JWT secret or the issued tokens, and no response shows a hash.
+#[actix_web::test]
+async fn logs_and_responses_hold_no_secrets() {
+    let db = fresh_db();
+    let admin_pw = "AdminPw4Log7Test";
+    let server = Server::start(
+        &db.url,
+        &[
+            ("LOG_FORMAT", "json"),
+            ("RUST_LOG", "debug"),
+            ("BOOTSTRAP_ADMIN_EMAIL", "admin@club.example"),
+            ("BOOTSTRAP_ADMIN_PASSWORD", admin_pw),
+        ],
+    );
+    let login = |email: &str, pw: &str| {
+        server.req(
+            "POST",
+            "/api/v1/auth/login",
+            None,
+            Some(&json!({"email": email, "password": pw})),
+        )
+    };
+    let mut responses = Vec::new();
+    let mut secrets: Vec<String> = vec![admin_pw.into(), SECRET.into()];
+    let r = login("admin@club.example", admin_pw);
+    assert_eq!(r.status, 200, "{}", r.text);
+    let admin = r.json()["token"].as_str().expect("token").to_string();
+    secrets.push(admin.clone());
+    responses.push(r);
+    // failed logins: a wrong password, an unknown account
+    let (wrong1, wrong2) = ("WrongPw1ForAdmin", "NobodysPw2Here");
+    secrets.extend([wrong1.to_string(), wrong2.to_string()]);
+    let r = login("admin@club.example", wrong1);
+    assert_eq!(r.status, 401, "{}", r.text);
+    responses.push(r);
+    let r = login("nobody@club.example", wrong2);
+    assert_eq!(r.status, 401, "{}", r.text);
+    responses.push(r);
+    // a user created with a password, who logs in
+    let member_pw = "MemberPw5Secret";
+    secrets.push(member_pw.into());
+    let r = server.req(
+        "POST",
+        "/api/v1/users",
+        Some(&admin),
+        Some(&json!({"email": "member@club.example", "password": member_pw, "roles": ["member"]})),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    let member_id = r.json()["id"].as_i64().expect("id");
+    responses.push(r);
+    let r = login("member@club.example", member_pw);
+    assert_eq!(r.status, 200, "{}", r.text);
+    secrets.push(r.json()["token"].as_str().expect("token").to_string());
+    responses.push(r);
+    // the password is reset; the new one works, the old one not
+    let new_pw = "ResetPw6Secret";
+    secrets.push(new_pw.into());
+    let r = server.req(
+        "POST",
+        &format!("/api/v1/users/{member_id}/password"),
+        Some(&admin),
+        Some(&json!({"password": new_pw})),
+    );
+    assert_eq!(r.status, 204, "{}", r.text);
+    responses.push(r);
+    let r = login("member@club.example", new_pw);
+    assert_eq!(r.status, 200, "{}", r.text);
+    let member = r.json()["token"].as_str().expect("token").to_string();
+    secrets.push(member.clone());
+    responses.push(r);
+    let r = login("member@club.example", member_pw);
+    assert_eq!(r.status, 401, "{}", r.text);
+    responses.push(r);
+    // a service token, used once
+    let r = server.req(
+        "POST",
+        "/api/v1/service-tokens",
+        Some(&admin),
+        Some(&json!({"name": "rating sync"})),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    let service = r.json()["token"].as_str().expect("token").to_string();
+    secrets.push(service.clone());
+    let r = server.req("GET", "/api/v1/auth/me", Some(&service), None);
+    assert_eq!(r.status, 200, "{}", r.text);
+    responses.push(r);
+    // everything that shows users
+    for (path, token) in [
+        ("/api/v1/users", &admin),
+        ("/api/v1/auth/me", &admin),
+        ("/api/v1/auth/me", &member),
+        ("/api/v1/service-tokens", &admin),
+    ] {
+        let r = server.req("GET", path, Some(token), None);
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+        responses.push(r);
+    }
+    let r = server.req(
+        "PATCH",
+        &format!("/api/v1/users/{member_id}"),
+        Some(&admin),
+        Some(&json!({"roles": ["member", "leader"]})),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    responses.push(r);
+    for r in &responses {
+        for bad in ["$argon2", "password_hash", admin_pw, member_pw, new_pw] {
+            assert!(!r.text.contains(bad), "a response shows {bad}: {}", r.text);
+        }
+    }
+
+    let log = server.log_text();
+    assert!(
+        log.contains("/api/v1/auth/login") && log.contains("/api/v1/users"),
+        "the requests are logged: {log}"
+    );
+    assert!(
+        log.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok())
+    );
+    // a token's signature alone is a leak too
+    let signatures: Vec<String> = secrets
+        .iter()
+        .filter(|s| s.matches('.').count() == 2)
+        .filter_map(|s| s.rsplit('.').next().map(str::to_string))
+        .collect();
+    secrets.extend(signatures);
+    secrets.push("$argon2".into());
+    for s in &secrets {
+        assert!(
+            !log.contains(s.as_str()),
+            "the log holds a secret ({s}): {log}"
+        );
+    }
+}

@@ -215,7 +215,13 @@ impl Layout {
             f.push((self.lbb + self.sd_total, v, z));
         }
         // PAB assignee with the fewest unplayed rounds (2025 rules; after C.7, before colours)
-        let surplus = |x: &Entrant, lo: u32| if x.bye_ok { x.unplayed - lo } else { 0 };
+        let surplus = |x: &Entrant, lo: u32| {
+            if x.bye_ok {
+                x.unplayed.saturating_sub(lo)
+            } else {
+                0
+            }
+        };
         match self.bye_unplayed_min {
             Some(lo) if !far => f.push((
                 self.bye_bits,

@@ -7,12 +7,16 @@
 #   4. PUT game results (writes; on Postgres when DATABASE_URL is a postgres:// URL)
 # Reads 1 and 2 send `Accept-Encoding: gzip, deflate, br` as browsers and phone apps do (the
 # cached standings are kept gzip-compressed as well); read 3 sends no Accept-Encoding.
-# Usage: benches/load.sh [seconds-per-run] [connections]
+# Usage: benches/load.sh [seconds-per-run] [connections] [rounds]
+# The reads run in `rounds` alternating rounds (healthz, standings, uncompressed standings;
+# default 3): on a machine shared with other work the load changes from run to run, so the
+# figures are the medians over the rounds and the ratio is the median of the per-round ratios.
 # Environment: DATABASE_URL (default: a fresh SQLite file), BIN (default target/release/clubcomp)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 conns=${2:-32}
+rounds=${3:-3}
 bin=${BIN:-target/release/clubcomp}
 port=${LOAD_PORT:-18095}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 2; }
@@ -46,14 +50,16 @@ run() { # name url [wrk args...]
   local non2xx
   non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
   printf '%-28s %12s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${non2xx:-0}"
-  echo "$rps" > "$work/$name.rps"
+  echo "$rps" >> "$work/$name.rps"
 }
 
 echo "clubcomp load benchmark: ${secs}s per run, $conns connections, $(nproc) cores, $(echo "$DATABASE_URL" | cut -d: -f1)"
 gz=(-H 'Accept-Encoding: gzip, deflate, br')
-run healthz "$base/healthz" "${gz[@]}"
-run standings "$standings" "${gz[@]}"
-run standings-identity "$standings"
+for _ in $(seq 1 "$rounds"); do
+  run healthz "$base/healthz" "${gz[@]}"
+  run standings "$standings" "${gz[@]}"
+  run standings-identity "$standings"
+done
 
 # writes: every request sets the result of one of the published evening's games (cycling)
 games=$(curl -fs -H "Authorization: Bearer $token" "$base/api/v1/competitions/$comp/rounds" | python3 -c '
@@ -77,10 +83,16 @@ LUA
 run result-writes "$base" -s "$work/write.lua"
 
 python3 - "$work" <<'PY'
-import sys
+import sys, statistics as st
 w = sys.argv[1]
-h = float(open(f"{w}/healthz.rps").read())
-s = float(open(f"{w}/standings.rps").read())
-i = float(open(f"{w}/standings-identity.rps").read())
-print(f"standings / healthz throughput: {s / h:.0%} (target >= 80%); uncompressed: {i / h:.0%}")
+r = {n: [float(x) for x in open(f"{w}/{n}.rps").read().split()]
+     for n in ("healthz", "standings", "standings-identity")}
+med = lambda xs: st.median(xs)
+print(f"medians over {len(r['healthz'])} rounds: healthz {med(r['healthz']):,.0f} req/s, "
+      f"standings {med(r['standings']):,.0f} req/s, "
+      f"uncompressed standings {med(r['standings-identity']):,.0f} req/s")
+ratio = med([s / h for s, h in zip(r["standings"], r["healthz"])])
+ratio_i = med([s / h for s, h in zip(r["standings-identity"], r["healthz"])])
+print(f"standings / healthz throughput (median of rounds): {ratio:.0%} (target >= 80%); "
+      f"uncompressed: {ratio_i:.0%}")
 PY

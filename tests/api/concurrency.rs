@@ -129,10 +129,23 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         )
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
-    let result_entries = audit.text.matches("result").count();
-    assert!(
-        result_entries >= 5,
-        "every result change audited: {}",
+    // exactly one `result_entered` entry per game, with the result entered
+    let entries: Vec<&serde_json::Value> = audit
+        .body
+        .as_array()
+        .expect("audit list")
+        .iter()
+        .filter(|e| e["entity"] == "game" && e["action"] == "result_entered")
+        .collect();
+    assert_eq!(
+        entries.len(),
+        5,
+        "every result audited once: {}",
         audit.text
     );
+    for (g, s) in games.iter().zip(&stored) {
+        let e: Vec<_> = entries.iter().filter(|e| e["entity_id"] == *g).collect();
+        assert_eq!(e.len(), 1, "game {g}: {}", audit.text);
+        assert_eq!(e[0]["new_value"]["result"], s.as_str(), "game {g}");
+    }
 }

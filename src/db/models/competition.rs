@@ -286,12 +286,13 @@ pub fn bump_stamp(conn: &mut DbConn, scope: &str) -> QueryResult<i64> {
     stamp(conn, scope)
 }
 
-/// The current cache stamp of a scope (0 when never written).
+/// The current cache stamp of a scope (0 when never written). Run on the concrete backend
+/// connection, so the prepared statement is cached (every read of the standings asks).
 pub fn stamp(conn: &mut DbConn, scope: &str) -> QueryResult<i64> {
-    Ok(cache_stamps::table
+    Ok(crate::per_backend!(conn, |c| cache_stamps::table
         .find(scope)
         .select(cache_stamps::stamp)
-        .first::<i64>(conn)
-        .optional()?
-        .unwrap_or(0))
+        .first::<i64>(c)
+        .optional())?
+    .unwrap_or(0))
 }

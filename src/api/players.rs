@@ -8,6 +8,7 @@ use crate::db::models::ratings;
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
+use diesel::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
@@ -298,6 +299,19 @@ async fn apply_changes(
                 .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
             check_if_match(if_match.as_deref(), &etag("player", cur.id, cur.version))?;
             let p = players::update(c, id, &changes, now_utc())?;
+            if changes.name.is_some() || changes.membership.is_some() {
+                // standings show the name and count a flexible player's absences differently:
+                // every competition the player is entered in gets a new version
+                use crate::db::schema::entrants;
+                let comps: Vec<i64> = entrants::table
+                    .filter(entrants::player_id.eq(id))
+                    .select(entrants::competition_id)
+                    .distinct()
+                    .load(c)?;
+                for comp in comps {
+                    crate::db::models::competition::bump_stamp(c, &format!("competition:{comp}"))?;
+                }
+            }
             let r = ratings_of(c, &[id])?.remove(&id).unwrap_or_default();
             Ok((p, r))
         })

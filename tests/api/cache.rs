@@ -69,3 +69,43 @@ async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
         .await;
     assert_eq!(r.status, StatusCode::OK);
 }
+
+#[actix_web::test]
+async fn renaming_an_entrant_gives_the_standings_a_new_version() {
+    let a = spawn().await;
+    let b = spawn_beside(&a).await;
+    let leader = a.token(&["leader"]).await;
+    let fx = setup(
+        &a,
+        &leader,
+        json!({"name": "K", "kind": "keizer", "half": "winter"}),
+        &["P", "Q"],
+    )
+    .await;
+    let p = fx.players[0];
+    round(
+        &a,
+        &leader,
+        fx.comp,
+        vec![(p, Some(fx.players[1]), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let before = b.get(&url, None).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+    assert!(!before.text.contains("Petra Renamed"));
+    let r = a
+        .req(
+            Method::PATCH,
+            &format!("/api/v1/players/{p}"),
+            Some(&leader),
+            Some(json!({"name": "Petra Renamed"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let after = b.get(&url, None).await;
+    assert_ne!(after.header("etag"), before.header("etag"));
+    assert_eq!(after.body["keizer"]["rows"][0]["player_id"], p);
+    assert!(after.text.contains("Petra Renamed"), "{}", after.text);
+}

@@ -102,6 +102,11 @@ impl<const LIMBS: usize> Wide<LIMBS> {
         Self::from_u64(1).shl(n)
     }
 
+    /// Whether the lowest bit is set.
+    pub fn is_odd(&self) -> bool {
+        self.0[0] & 1 == 1
+    }
+
     /// Number of significant bits.
     pub fn bit_len(&self) -> u32 {
         for i in (0..LIMBS).rev() {

@@ -57,8 +57,8 @@ const NONE: isize = -1;
 /// starts from the previous optimum and its dual solution.
 ///
 /// Warm start. A weight change on edge `x`–`y` that keeps the current solution optimal (the
-/// edge is unmatched, lies between two different top-level blossoms and keeps a non-negative
-/// slack) is just recorded. Otherwise `x` is marked: before the next solve, every marked
+/// edge is unmatched, does not join two children of a blossom and keeps a non-negative slack)
+/// is just recorded. Otherwise `x` is marked: before the next solve, every marked
 /// vertex is made the base of its top-level blossom (flipping the even alternating path
 /// inside it), unmatched from its partner, and all blossoms containing it are dissolved, each
 /// blossom's dual being added to its vertices' duals (edges inside keep their slack, edges
@@ -81,6 +81,10 @@ pub struct Matching<W: MatchWeight> {
     ends: Vec<[u32; 2]>,
     weight: Vec<W>,
     neighbend: Vec<Vec<u32>>,
+    /// The neighbour and the weight of each entry of `neighbend` (scanned far more often than
+    /// they change).
+    nbr: Vec<Vec<u32>>,
+    nbw: Vec<Vec<W>>,
     mate: Vec<isize>,
     label: Vec<u8>,
     labelend: Vec<isize>,
@@ -95,6 +99,7 @@ pub struct Matching<W: MatchWeight> {
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     allowed: Vec<usize>,
+    structural: Vec<bool>,
     queue: Vec<usize>,
     deferred: Vec<usize>,
     defer: bool,
@@ -138,12 +143,26 @@ impl<W: MatchWeight> Matching<W> {
         for l in &mut neighbend {
             l.sort_unstable_by_key(|&p| ends[p as usize / 2][p as usize & 1]);
         }
+        let nbr: Vec<Vec<u32>> = neighbend
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|&p| ends[p as usize / 2][p as usize & 1])
+                    .collect()
+            })
+            .collect();
+        let nbw: Vec<Vec<W>> = neighbend
+            .iter()
+            .map(|l| l.iter().map(|&p| weight[p as usize / 2]).collect())
+            .collect();
         let m = ends.len();
         Matching {
             n,
             ends,
             weight,
             neighbend,
+            nbr,
+            nbw,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -160,6 +179,7 @@ impl<W: MatchWeight> Matching<W> {
             dualvar: vec![W::zero(); 2 * n],
             allowedge: vec![false; m],
             allowed: Vec::new(),
+            structural: vec![false; m],
             queue: Vec::new(),
             deferred: Vec::new(),
             defer: true,
@@ -172,10 +192,10 @@ impl<W: MatchWeight> Matching<W> {
 
     /// The edge between `x` and `y`, if the graph has one (of any weight).
     pub fn edge(&self, x: usize, y: usize) -> Option<usize> {
-        let l = &self.neighbend[x];
-        l.binary_search_by_key(&(y as u32), |&p| self.ends[p as usize / 2][p as usize & 1])
+        self.nbr[x]
+            .binary_search(&(y as u32))
             .ok()
-            .map(|i| l[i] as usize / 2)
+            .map(|i| self.neighbend[x][i] as usize / 2)
     }
 
     /// The current weight of edge `k`.
@@ -199,12 +219,20 @@ impl<W: MatchWeight> Matching<W> {
         self.weight[k] = w;
         let [i, j] = self.ends[k];
         let y = if i as usize == x { j } else { i } as usize;
+        for (a, b) in [(x, y), (y, x)] {
+            if let Ok(pos) = self.nbr[a].binary_search(&(b as u32)) {
+                self.nbw[a][pos] = w;
+            }
+        }
         if !self.started || self.dirty[x] || self.dirty[y] {
             return;
         }
         let matched = self.mate[x] >= 0 && self.mate[x] as usize / 2 == k;
+        // An edge between two children of a blossom must stay tight; any other unmatched
+        // edge may change as long as its slack stays non-negative (inside a blossom its true
+        // slack also counts the duals of the blossoms around it, which are non-negative).
         let keeps = !matched
-            && self.inblossom[x] != self.inblossom[y]
+            && !self.structural[k]
             && (w <= old || self.dualvar[x] + self.dualvar[y] >= w.double());
         if !keeps {
             self.dirty[x] = true;
@@ -224,10 +252,33 @@ impl<W: MatchWeight> Matching<W> {
     /// Solves (or re-solves after weight changes) and returns each vertex's mate.
     pub fn solve(&mut self) -> Vec<Option<usize>> {
         if !self.started {
+            // Start from each vertex's largest weight as its dual and a greedy matching on
+            // the edges that are then tight (a valid warm start: every slack is non-negative
+            // and every matched edge tight).
             self.started = true;
-            let maxweight = self.weight.iter().copied().max().unwrap_or(W::zero());
-            for d in &mut self.dualvar[..self.n] {
-                *d = maxweight;
+            for x in 0..self.n {
+                let mut d = W::zero();
+                for &p in &self.neighbend[x] {
+                    d = d.max(self.weight[p as usize / 2]);
+                }
+                self.dualvar[x] = d;
+            }
+            for x in 0..self.n {
+                if self.mate[x] != NONE {
+                    continue;
+                }
+                for idx in 0..self.neighbend[x].len() {
+                    let p = self.neighbend[x][idx] as usize;
+                    let (k, y) = (p / 2, self.endpoint(p));
+                    if self.mate[y] == NONE
+                        && self.weight[k] != W::zero()
+                        && self.dualvar[x] + self.dualvar[y] == self.weight[k].double()
+                    {
+                        self.mate[x] = p as isize;
+                        self.mate[y] = (p ^ 1) as isize;
+                        break;
+                    }
+                }
             }
             self.dirty_list.clear();
             self.dirty.iter_mut().for_each(|d| *d = false);
@@ -285,7 +336,9 @@ impl<W: MatchWeight> Matching<W> {
                         }
                     }
                 }
-                self.blossomendps[b].clear();
+                for p in std::mem::take(&mut self.blossomendps[b]) {
+                    self.structural[p / 2] = false;
+                }
                 self.blossombase[b] = NONE;
                 self.blossombestedges[b] = None;
                 self.bestedge[b] = NONE;
@@ -411,6 +464,9 @@ impl<W: MatchWeight> Matching<W> {
             bw = self.inblossom[w];
         }
         self.blossomchilds[b] = path.clone();
+        for &p in &endps {
+            self.structural[p / 2] = true;
+        }
         self.blossomendps[b] = endps;
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
@@ -554,7 +610,9 @@ impl<W: MatchWeight> Matching<W> {
         self.label[b] = 0;
         self.labelend[b] = NONE;
         self.blossomchilds[b].clear();
-        self.blossomendps[b].clear();
+        for p in std::mem::take(&mut self.blossomendps[b]) {
+            self.structural[p / 2] = false;
+        }
         self.blossombase[b] = NONE;
         self.blossombestedges[b] = None;
         self.bestedge[b] = NONE;
@@ -795,19 +853,21 @@ impl<W: MatchWeight> Matching<W> {
                 continue;
             }
             let mut tight = false;
+            let dv = self.dualvar[v];
             for idx in 0..self.neighbend[v].len() {
-                let p = self.neighbend[v][idx] as usize;
-                let k = p / 2;
-                if self.weight[k] == W::zero() {
+                let wt = self.nbw[v][idx];
+                if wt == W::zero() {
                     continue;
                 }
-                let w = self.endpoint(p);
+                let w = self.nbr[v][idx] as usize;
                 if self.inblossom[v] == self.inblossom[w] {
                     continue;
                 }
+                let p = self.neighbend[v][idx] as usize;
+                let k = p / 2;
                 let mut kslack = W::zero();
                 if !self.allowedge[k] {
-                    kslack = self.slack(k);
+                    kslack = dv + self.dualvar[w] - wt.double();
                     if kslack == W::zero() {
                         self.allow(k);
                     }

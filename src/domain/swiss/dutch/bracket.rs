@@ -232,7 +232,6 @@ impl Layout {
 pub(crate) struct Matcher {
     pub verts: Vec<usize>,
     pub role: Vec<Role>,
-    pub max_weight: Wide,
     pub mate: Vec<Option<usize>>,
     g: Box<dyn Graph>,
 }
@@ -245,8 +244,8 @@ trait Graph {
     fn add(&mut self, x: usize, y: usize, v: i64);
     /// Sets the weight of an edge (a change around `x`); a missing edge stays missing.
     fn set(&mut self, x: usize, y: usize, w: &Wide);
-    /// Removes every edge at `x`.
-    fn clear(&mut self, x: usize);
+    /// Removes every edge at `x` except the one to `keep`.
+    fn clear(&mut self, x: usize, keep: usize);
     /// Re-solves and returns the mates.
     fn solve(&mut self) -> Vec<Option<usize>>;
 }
@@ -273,8 +272,12 @@ impl<const L: usize> Graph for Matching<Wide<L>> {
             self.set_weight(x, k, w.resize::<L>());
         }
     }
-    fn clear(&mut self, x: usize) {
-        let ks: Vec<usize> = self.neighbours(x).map(|(_, k)| k).collect();
+    fn clear(&mut self, x: usize, keep: usize) {
+        let ks: Vec<usize> = self
+            .neighbours(x)
+            .filter(|&(y, _)| y != keep)
+            .map(|(_, k)| k)
+            .collect();
         for k in ks {
             self.set_weight(x, k, Wide::ZERO);
         }
@@ -321,7 +324,7 @@ impl Matcher {
         if total_bits >= Wide::<8>::BITS {
             return Err(PairError::TooLarge { bits: total_bits });
         }
-        let max_weight = Wide::bit(total_bits - 1) - Wide::from_u64(1);
+        let max_weight: Wide = Wide::bit(total_bits - 1) - Wide::from_u64(1);
         // The weight of every pair that involves the bye or a player below the next
         // scoregroup: the completion unit alone (their criteria fields are all zero).
         let far = Wide::bit(shifts + low);
@@ -364,7 +367,6 @@ impl Matcher {
         let mut m = Matcher {
             verts,
             role,
-            max_weight,
             mate: vec![None; n],
             g,
         };
@@ -412,11 +414,12 @@ impl Matcher {
         self.g.set(x, y, &Wide::ZERO);
     }
 
-    /// Forces the pair `x`–`y`.
+    /// Forces the pair `x`–`y` (currently matched): removes every other edge at `x` and `y`.
+    /// Their edge keeps its weight: as the only edge left at either of them it is in every
+    /// maximum-weight matching, exactly as if it had the largest weight.
     pub(crate) fn finalize(&mut self, x: usize, y: usize) {
-        self.g.clear(x);
-        self.g.clear(y);
-        self.g.set(x, y, &self.max_weight);
+        self.g.clear(x, y);
+        self.g.clear(y, x);
     }
 
     /// The role of `x`'s current partner (its own role when unmatched).

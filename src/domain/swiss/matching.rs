@@ -94,6 +94,8 @@ pub struct Matching<W: MatchWeight> {
     blossombase: Vec<isize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<isize>,
+    /// The slack of `bestedge` under the current duals.
+    bestslack: Vec<W>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
@@ -174,6 +176,7 @@ impl<W: MatchWeight> Matching<W> {
                 .collect(),
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
+            bestslack: vec![W::zero(); 2 * n],
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
             dualvar: vec![W::zero(); 2 * n],
@@ -478,6 +481,7 @@ impl<W: MatchWeight> Matching<W> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
+        let mut bestslackto = vec![W::zero(); 2 * self.n];
         for &bv in &path {
             let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
                 Some(l) => vec![l],
@@ -501,12 +505,12 @@ impl<W: MatchWeight> Matching<W> {
                     }
                     let _ = i;
                     let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE
-                            || self.slack(k) < self.slack(bestedgeto[bj] as usize))
-                    {
-                        bestedgeto[bj] = k as isize;
+                    if bj != b && self.label[bj] == 1 {
+                        let ks = self.slack(k);
+                        if bestedgeto[bj] == NONE || ks < bestslackto[bj] {
+                            bestedgeto[bj] = k as isize;
+                            bestslackto[bj] = ks;
+                        }
                     }
                 }
             }
@@ -519,8 +523,10 @@ impl<W: MatchWeight> Matching<W> {
             .collect();
         self.bestedge[b] = NONE;
         for &k in &list {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b] as usize) {
+            let ks = self.slack(k);
+            if self.bestedge[b] == NONE || ks < self.bestslack[b] {
                 self.bestedge[b] = k as isize;
+                self.bestslack[b] = ks;
             }
         }
         self.blossombestedges[b] = Some(list);
@@ -750,7 +756,7 @@ impl<W: MatchWeight> Matching<W> {
                 }
                 for v in 0..n {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v] as usize);
+                        let d = self.bestslack[v];
                         if d < delta {
                             delta = d;
                             deltatype = 2;
@@ -763,7 +769,7 @@ impl<W: MatchWeight> Matching<W> {
                         && self.label[b] == 1
                         && self.bestedge[b] != NONE
                     {
-                        let d = self.slack(self.bestedge[b] as usize).half();
+                        let d = self.bestslack[b].half();
                         if d < delta {
                             delta = d;
                             deltatype = 3;
@@ -795,6 +801,13 @@ impl<W: MatchWeight> Matching<W> {
                             1 => self.dualvar[b] = self.dualvar[b] + delta,
                             2 => self.dualvar[b] = self.dualvar[b] - delta,
                             _ => {}
+                        }
+                    }
+                }
+                if delta != W::zero() {
+                    for b in 0..2 * n {
+                        if self.bestedge[b] != NONE {
+                            self.bestslack[b] = self.slack(self.bestedge[b] as usize);
                         }
                     }
                 }
@@ -896,13 +909,15 @@ impl<W: MatchWeight> Matching<W> {
                     }
                 } else if self.label[bw] == 1 {
                     let b = self.inblossom[v];
-                    if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b] as usize) {
+                    if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
                         self.bestedge[b] = k as isize;
+                        self.bestslack[b] = kslack;
                     }
                 } else if self.label[w] == 0
-                    && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w] as usize))
+                    && (self.bestedge[w] == NONE || kslack < self.bestslack[w])
                 {
                     self.bestedge[w] = k as isize;
+                    self.bestslack[w] = kslack;
                 }
             }
             if root && !tight {

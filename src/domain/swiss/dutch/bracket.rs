@@ -229,6 +229,14 @@ impl Layout {
 
 /// The matching state of one bracket: the candidate pairs over MDPs, residents, the next
 /// scoregroup and the rest of the round with their weights, and the current optimal matching.
+///
+/// Each [`Matcher::update`] continues from the previous optimum ([`Matching`] is warm-started)
+/// instead of solving from scratch. Both give a maximum-weight matching for the same weights;
+/// the bracket's steps only read which bracket players are paired with each other, and the
+/// D.1–D.3 bonuses in the low bits of the weights are meant to make that part unique (where
+/// it is not, either engine's result depends on its own tie-breaking). Checked against the
+/// former solve-from-scratch engine: identical pairings on every reference vector round it
+/// paired within two minutes and on 200 seeded random tournaments of 9–150 players.
 pub(crate) struct Matcher {
     pub verts: Vec<usize>,
     pub role: Vec<Role>,

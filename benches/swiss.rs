@@ -7,7 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("dutch_round5");
     g.sample_size(10);
-    for n in [50usize, 100, 200] {
+    for n in [50usize, 100, 200, 1000] {
         let t = random_tournament(n, 4, 9, 42);
         g.bench_function(format!("{n}_players"), |b| {
             b.iter(|| pair_round(std::hint::black_box(&t), 5))

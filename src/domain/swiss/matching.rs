@@ -16,6 +16,8 @@ pub trait MatchWeight:
     fn half(self) -> Self;
     /// `self * 2`.
     fn double(self) -> Self;
+    /// Whether the lowest bit is set.
+    fn is_odd(self) -> bool;
 }
 
 impl<const L: usize> MatchWeight for Wide<L> {
@@ -27,6 +29,9 @@ impl<const L: usize> MatchWeight for Wide<L> {
     }
     fn double(self) -> Self {
         Wide::double(&self)
+    }
+    fn is_odd(self) -> bool {
+        Wide::is_odd(&self)
     }
 }
 
@@ -40,15 +45,46 @@ impl MatchWeight for u64 {
     fn double(self) -> Self {
         self * 2
     }
+    fn is_odd(self) -> bool {
+        self & 1 == 1
+    }
 }
 
 const NONE: isize = -1;
 
-struct Solver<'a, W: MatchWeight> {
+/// An incremental maximum-weight matching: the graph's edges are fixed at construction, their
+/// weights may change between [`Matching::solve`] calls (zero means "no edge"), and each solve
+/// starts from the previous optimum and its dual solution.
+///
+/// Warm start. A weight change on edge `x`–`y` that keeps the current solution optimal (the
+/// edge is unmatched, does not join two children of a blossom and keeps a non-negative slack)
+/// is just recorded. Otherwise `x` is marked: before the next solve, every marked
+/// vertex is made the base of its top-level blossom (flipping the even alternating path
+/// inside it), unmatched from its partner, and all blossoms containing it are dissolved, each
+/// blossom's dual being added to its vertices' duals (edges inside keep their slack, edges
+/// leaving it gain slack, and the only matched edge that leaves it is the one just removed).
+/// The marked vertex then gets the smallest dual that makes all its edges feasible. All
+/// invariants of the primal-dual method hold again (every slack non-negative, matched edges
+/// and blossom edges tight, blossoms with positive dual full), except that some exposed
+/// vertices may have a positive dual. The solve removes those, which is exactly optimality:
+/// it runs stages of the usual alternating-forest search rooted at the exposed vertices with
+/// a positive dual (only those of one dual parity per stage, so that the slack of an edge
+/// between two trees stays even and can be halved). A stage ends with one of: an augmenting
+/// path to another exposed vertex (a root, or an unlabelled exposed vertex); a root's dual
+/// reaching zero; or a non-root S-vertex's dual reaching zero, in which case the alternating
+/// path from it to its root is flipped (every edge on it is tight, so the weight is
+/// unchanged) and it becomes exposed with a zero dual. Each stage lowers the number of
+/// exposed vertices with a positive dual, so a solve after changes around `k` vertices takes
+/// `O(k)` stages of `O(n²)` rather than the `O(n)` stages of a solve from scratch.
+pub struct Matching<W: MatchWeight> {
     n: usize,
-    edges: &'a [(usize, usize, W)],
-    endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
+    ends: Vec<[u32; 2]>,
+    weight: Vec<W>,
+    neighbend: Vec<Vec<u32>>,
+    /// The neighbour and the weight of each entry of `neighbend` (scanned far more often than
+    /// they change).
+    nbr: Vec<Vec<u32>>,
+    nbw: Vec<Vec<W>>,
     mate: Vec<isize>,
     label: Vec<u8>,
     labelend: Vec<isize>,
@@ -58,11 +94,21 @@ struct Solver<'a, W: MatchWeight> {
     blossombase: Vec<isize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<isize>,
+    /// The slack of `bestedge` under the current duals.
+    bestslack: Vec<W>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
+    allowed: Vec<usize>,
+    structural: Vec<bool>,
     queue: Vec<usize>,
+    deferred: Vec<usize>,
+    defer: bool,
+    fruitless: Vec<bool>,
+    dirty: Vec<bool>,
+    dirty_list: Vec<usize>,
+    started: bool,
 }
 
 /// Computes a maximum-weight matching of the graph with `n` vertices and the given edges
@@ -72,53 +118,259 @@ pub fn max_weight_matching<W: MatchWeight>(
     n: usize,
     edges: &[(usize, usize, W)],
 ) -> Vec<Option<usize>> {
-    if n == 0 || edges.is_empty() {
-        return vec![None; n];
-    }
-    let maxweight = edges.iter().map(|e| e.2).max().unwrap_or(W::zero());
-    let mut endpoint = Vec::with_capacity(2 * edges.len());
-    let mut neighbend = vec![Vec::new(); n];
-    for (k, &(i, j, _)) in edges.iter().enumerate() {
-        endpoint.push(i);
-        endpoint.push(j);
-        neighbend[i].push(2 * k + 1);
-        neighbend[j].push(2 * k);
-    }
-    let mut s = Solver {
-        n,
-        edges,
-        endpoint,
-        neighbend,
-        mate: vec![NONE; n],
-        label: vec![0; 2 * n],
-        labelend: vec![NONE; 2 * n],
-        inblossom: (0..n).collect(),
-        blossomparent: vec![NONE; 2 * n],
-        blossomchilds: vec![Vec::new(); 2 * n],
-        blossombase: (0..n as isize)
-            .chain(std::iter::repeat_n(NONE, n))
-            .collect(),
-        blossomendps: vec![Vec::new(); 2 * n],
-        bestedge: vec![NONE; 2 * n],
-        blossombestedges: vec![None; 2 * n],
-        unusedblossoms: (n..2 * n).collect(),
-        dualvar: std::iter::repeat_n(maxweight, n)
-            .chain(std::iter::repeat_n(W::zero(), n))
-            .collect(),
-        allowedge: vec![false; edges.len()],
-        queue: Vec::new(),
-    };
-    s.run();
-    s.mate
-        .iter()
-        .map(|&p| (p >= 0).then(|| s.endpoint[p as usize]))
-        .collect()
+    Matching::new(n, edges).solve()
 }
 
-impl<W: MatchWeight> Solver<'_, W> {
+impl<W: MatchWeight> Matching<W> {
+    /// The graph with `n` vertices and the given edges `(i, j, weight)` (no self-loops, at
+    /// most one edge per pair). Nothing is solved yet.
+    pub fn new(n: usize, edges: &[(usize, usize, W)]) -> Self {
+        Self::from_parts(
+            n,
+            edges
+                .iter()
+                .map(|&(i, j, _)| [i as u32, j as u32])
+                .collect(),
+            edges.iter().map(|e| e.2).collect(),
+        )
+    }
+
+    /// The graph with `n` vertices and edges `ends[k]` of weight `weight[k]`.
+    pub fn from_parts(n: usize, ends: Vec<[u32; 2]>, weight: Vec<W>) -> Self {
+        let mut neighbend: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (k, &[i, j]) in ends.iter().enumerate() {
+            neighbend[i as usize].push(2 * k as u32 + 1);
+            neighbend[j as usize].push(2 * k as u32);
+        }
+        for l in &mut neighbend {
+            l.sort_unstable_by_key(|&p| ends[p as usize / 2][p as usize & 1]);
+        }
+        let nbr: Vec<Vec<u32>> = neighbend
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|&p| ends[p as usize / 2][p as usize & 1])
+                    .collect()
+            })
+            .collect();
+        let nbw: Vec<Vec<W>> = neighbend
+            .iter()
+            .map(|l| l.iter().map(|&p| weight[p as usize / 2]).collect())
+            .collect();
+        let m = ends.len();
+        Matching {
+            n,
+            ends,
+            weight,
+            neighbend,
+            nbr,
+            nbw,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n as isize)
+                .chain(std::iter::repeat_n(NONE, n))
+                .collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            bestslack: vec![W::zero(); 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).collect(),
+            dualvar: vec![W::zero(); 2 * n],
+            allowedge: vec![false; m],
+            allowed: Vec::new(),
+            structural: vec![false; m],
+            queue: Vec::new(),
+            deferred: Vec::new(),
+            defer: true,
+            fruitless: vec![false; n],
+            dirty: vec![false; n],
+            dirty_list: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// The edge between `x` and `y`, if the graph has one (of any weight).
+    pub fn edge(&self, x: usize, y: usize) -> Option<usize> {
+        self.nbr[x]
+            .binary_search(&(y as u32))
+            .ok()
+            .map(|i| self.neighbend[x][i] as usize / 2)
+    }
+
+    /// The current weight of edge `k`.
+    pub fn weight(&self, k: usize) -> W {
+        self.weight[k]
+    }
+
+    /// The edges at `x`, as (neighbour, edge) pairs in increasing neighbour order.
+    pub fn neighbours(&self, x: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.neighbend[x]
+            .iter()
+            .map(|&p| (self.endpoint(p as usize), p as usize / 2))
+    }
+
+    /// Sets the weight of edge `k`, seen as a change around its endpoint `x`.
+    pub fn set_weight(&mut self, x: usize, k: usize, w: W) {
+        let old = self.weight[k];
+        if old == w {
+            return;
+        }
+        self.weight[k] = w;
+        let [i, j] = self.ends[k];
+        let y = if i as usize == x { j } else { i } as usize;
+        for (a, b) in [(x, y), (y, x)] {
+            if let Ok(pos) = self.nbr[a].binary_search(&(b as u32)) {
+                self.nbw[a][pos] = w;
+            }
+        }
+        if !self.started || self.dirty[x] || self.dirty[y] {
+            return;
+        }
+        let matched = self.mate[x] >= 0 && self.mate[x] as usize / 2 == k;
+        // An edge between two children of a blossom must stay tight; any other unmatched
+        // edge may change as long as its slack stays non-negative (inside a blossom its true
+        // slack also counts the duals of the blossoms around it, which are non-negative).
+        let keeps = !matched
+            && !self.structural[k]
+            && (w <= old || self.dualvar[x] + self.dualvar[y] >= w.double());
+        if !keeps {
+            self.dirty[x] = true;
+            self.dirty_list.push(x);
+        }
+    }
+
+    fn endpoint(&self, p: usize) -> usize {
+        self.ends[p / 2][p & 1] as usize
+    }
+
+    fn edge_ends(&self, k: usize) -> (usize, usize) {
+        let [i, j] = self.ends[k];
+        (i as usize, j as usize)
+    }
+
+    /// Solves (or re-solves after weight changes) and returns each vertex's mate.
+    pub fn solve(&mut self) -> Vec<Option<usize>> {
+        if !self.started {
+            // Start from each vertex's largest weight as its dual and a greedy matching on
+            // the edges that are then tight (a valid warm start: every slack is non-negative
+            // and every matched edge tight).
+            self.started = true;
+            for x in 0..self.n {
+                let mut d = W::zero();
+                for &p in &self.neighbend[x] {
+                    d = d.max(self.weight[p as usize / 2]);
+                }
+                self.dualvar[x] = d;
+            }
+            for x in 0..self.n {
+                if self.mate[x] != NONE {
+                    continue;
+                }
+                for idx in 0..self.neighbend[x].len() {
+                    let p = self.neighbend[x][idx] as usize;
+                    let (k, y) = (p / 2, self.endpoint(p));
+                    if self.mate[y] == NONE
+                        && self.weight[k] != W::zero()
+                        && self.dualvar[x] + self.dualvar[y] == self.weight[k].double()
+                    {
+                        self.mate[x] = p as isize;
+                        self.mate[y] = (p ^ 1) as isize;
+                        break;
+                    }
+                }
+            }
+            self.dirty_list.clear();
+            self.dirty.iter_mut().for_each(|d| *d = false);
+        }
+        self.fruitless.iter_mut().for_each(|f| *f = false);
+        let list = std::mem::take(&mut self.dirty_list);
+        for &x in &list {
+            self.detach(x);
+        }
+        for &x in &list {
+            self.dirty[x] = false;
+            let mut d = W::zero();
+            for &p in &self.neighbend[x] {
+                let k = p as usize / 2;
+                let w2 = self.weight[k].double();
+                let dy = self.dualvar[self.endpoint(p as usize)];
+                if w2 > dy && w2 - dy > d {
+                    d = w2 - dy;
+                }
+            }
+            self.dualvar[x] = d;
+        }
+        self.run();
+        self.mate
+            .iter()
+            .map(|&p| (p >= 0).then(|| self.endpoint(p as usize)))
+            .collect()
+    }
+
+    /// Unmatches `x` and takes it out of every blossom (see the type's documentation).
+    fn detach(&mut self, x: usize) {
+        let top = self.inblossom[x];
+        if top >= self.n {
+            let base = self.blossombase[top] as usize;
+            if self.mate[base] >= 0 {
+                let m = self.endpoint(self.mate[base] as usize);
+                self.mate[m] = NONE;
+            }
+            self.augment_blossom(top, x);
+            self.mate[x] = NONE;
+            let mut b = top;
+            loop {
+                let z = self.dualvar[b];
+                for v in self.leaves_of(b) {
+                    self.dualvar[v] = self.dualvar[v] + z;
+                }
+                let childs = std::mem::take(&mut self.blossomchilds[b]);
+                for &s in &childs {
+                    self.blossomparent[s] = NONE;
+                    if s < self.n {
+                        self.inblossom[s] = s;
+                    } else {
+                        for v in self.leaves_of(s) {
+                            self.inblossom[v] = s;
+                        }
+                    }
+                }
+                for p in std::mem::take(&mut self.blossomendps[b]) {
+                    self.structural[p / 2] = false;
+                }
+                self.blossombase[b] = NONE;
+                self.blossombestedges[b] = None;
+                self.bestedge[b] = NONE;
+                self.dualvar[b] = W::zero();
+                self.label[b] = 0;
+                self.labelend[b] = NONE;
+                self.unusedblossoms.push(b);
+                b = self.inblossom[x];
+                if b == x {
+                    break;
+                }
+            }
+        } else if self.mate[x] >= 0 {
+            let m = self.endpoint(self.mate[x] as usize);
+            self.mate[m] = NONE;
+            self.mate[x] = NONE;
+        }
+    }
+
     fn slack(&self, k: usize) -> W {
-        let (i, j, w) = self.edges[k];
-        self.dualvar[i] + self.dualvar[j] - w.double()
+        let (i, j) = self.edge_ends(k);
+        self.dualvar[i] + self.dualvar[j] - self.weight[k].double()
+    }
+
+    fn allow(&mut self, k: usize) {
+        if !self.allowedge[k] {
+            self.allowedge[k] = true;
+            self.allowed.push(k);
+        }
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -151,7 +403,7 @@ impl<W: MatchWeight> Solver<'_, W> {
         } else if t == 2 {
             let base = self.blossombase[b] as usize;
             let m = self.mate[base];
-            self.assign_label(self.endpoint[m as usize], 1, m ^ 1);
+            self.assign_label(self.endpoint(m as usize), 1, m ^ 1);
         }
     }
 
@@ -169,9 +421,9 @@ impl<W: MatchWeight> Solver<'_, W> {
             if self.labelend[b] == NONE {
                 v = NONE;
             } else {
-                v = self.endpoint[self.labelend[b] as usize] as isize;
+                v = self.endpoint(self.labelend[b] as usize) as isize;
                 b = self.inblossom[v as usize];
-                v = self.endpoint[self.labelend[b] as usize] as isize;
+                v = self.endpoint(self.labelend[b] as usize) as isize;
             }
             if w != NONE {
                 std::mem::swap(&mut v, &mut w);
@@ -184,7 +436,7 @@ impl<W: MatchWeight> Solver<'_, W> {
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w, _) = self.edges[k];
+        let (mut v, mut w) = self.edge_ends(k);
         let bb = self.inblossom[base];
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
@@ -200,7 +452,7 @@ impl<W: MatchWeight> Solver<'_, W> {
             self.blossomparent[bv] = b as isize;
             path.push(bv);
             endps.push(self.labelend[bv] as usize);
-            v = self.endpoint[self.labelend[bv] as usize];
+            v = self.endpoint(self.labelend[bv] as usize);
             bv = self.inblossom[v];
         }
         path.push(bb);
@@ -211,10 +463,13 @@ impl<W: MatchWeight> Solver<'_, W> {
             self.blossomparent[bw] = b as isize;
             path.push(bw);
             endps.push((self.labelend[bw] ^ 1) as usize);
-            w = self.endpoint[self.labelend[bw] as usize];
+            w = self.endpoint(self.labelend[bw] as usize);
             bw = self.inblossom[w];
         }
         self.blossomchilds[b] = path.clone();
+        for &p in &endps {
+            self.structural[p / 2] = true;
+        }
         self.blossomendps[b] = endps;
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
@@ -226,29 +481,36 @@ impl<W: MatchWeight> Solver<'_, W> {
             self.inblossom[v] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * self.n];
+        let mut bestslackto = vec![W::zero(); 2 * self.n];
         for &bv in &path {
             let nblists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
                 Some(l) => vec![l],
                 None => self
                     .leaves_of(bv)
                     .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .map(|v| {
+                        self.neighbend[v]
+                            .iter()
+                            .map(|&p| p as usize / 2)
+                            .filter(|&k| self.weight[k] != W::zero())
+                            .collect()
+                    })
                     .collect(),
             };
             for nblist in nblists {
                 for k in nblist {
-                    let (mut i, mut j, _) = self.edges[k];
+                    let (mut i, mut j) = self.edge_ends(k);
                     if self.inblossom[j] == b {
                         std::mem::swap(&mut i, &mut j);
                     }
                     let _ = i;
                     let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE
-                            || self.slack(k) < self.slack(bestedgeto[bj] as usize))
-                    {
-                        bestedgeto[bj] = k as isize;
+                    if bj != b && self.label[bj] == 1 {
+                        let ks = self.slack(k);
+                        if bestedgeto[bj] == NONE || ks < bestslackto[bj] {
+                            bestedgeto[bj] = k as isize;
+                            bestslackto[bj] = ks;
+                        }
                     }
                 }
             }
@@ -261,8 +523,10 @@ impl<W: MatchWeight> Solver<'_, W> {
             .collect();
         self.bestedge[b] = NONE;
         for &k in &list {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b] as usize) {
+            let ks = self.slack(k);
+            if self.bestedge[b] == NONE || ks < self.bestslack[b] {
                 self.bestedge[b] = k as isize;
+                self.bestslack[b] = ks;
             }
         }
         self.blossombestedges[b] = Some(list);
@@ -293,7 +557,7 @@ impl<W: MatchWeight> Solver<'_, W> {
             }
         }
         if !endstage && self.label[b] == 2 {
-            let entrychild = self.inblossom[self.endpoint[(self.labelend[b] ^ 1) as usize]];
+            let entrychild = self.inblossom[self.endpoint((self.labelend[b] ^ 1) as usize)];
             let len = childs.len() as isize;
             let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
             let (jstep, endptrick): (isize, isize) = if j & 1 != 0 {
@@ -304,19 +568,21 @@ impl<W: MatchWeight> Solver<'_, W> {
             };
             let mut p = self.labelend[b];
             while j != 0 {
-                self.label[self.endpoint[(p ^ 1) as usize]] = 0;
+                let ep = self.endpoint((p ^ 1) as usize);
+                self.label[ep] = 0;
                 let e = self.endp_at(b, j - endptrick) as isize ^ endptrick ^ 1;
-                self.label[self.endpoint[e as usize]] = 0;
-                self.assign_label(self.endpoint[(p ^ 1) as usize], 2, p);
+                let ee = self.endpoint(e as usize);
+                self.label[ee] = 0;
+                self.assign_label(self.endpoint((p ^ 1) as usize), 2, p);
                 let e = self.endp_at(b, j - endptrick) / 2;
-                self.allowedge[e] = true;
+                self.allow(e);
                 j += jstep;
                 p = self.endp_at(b, j - endptrick) as isize ^ endptrick;
-                self.allowedge[(p / 2) as usize] = true;
+                self.allow((p / 2) as usize);
                 j += jstep;
             }
             let bv = self.child_at(b, j);
-            let ep = self.endpoint[(p ^ 1) as usize];
+            let ep = self.endpoint((p ^ 1) as usize);
             self.label[ep] = 2;
             self.label[bv] = 2;
             self.labelend[ep] = p;
@@ -339,7 +605,8 @@ impl<W: MatchWeight> Solver<'_, W> {
                 if let Some(v) = found {
                     self.label[v] = 0;
                     let m = self.mate[self.blossombase[bv] as usize];
-                    self.label[self.endpoint[m as usize]] = 0;
+                    let em = self.endpoint(m as usize);
+                    self.label[em] = 0;
                     self.assign_label(v, 2, self.labelend[v]);
                 }
                 j += jstep;
@@ -349,7 +616,9 @@ impl<W: MatchWeight> Solver<'_, W> {
         self.label[b] = 0;
         self.labelend[b] = NONE;
         self.blossomchilds[b].clear();
-        self.blossomendps[b].clear();
+        for p in std::mem::take(&mut self.blossomendps[b]) {
+            self.structural[p / 2] = false;
+        }
         self.blossombase[b] = NONE;
         self.blossombestedges[b] = None;
         self.bestedge[b] = NONE;
@@ -381,15 +650,16 @@ impl<W: MatchWeight> Solver<'_, W> {
             let t = self.child_at(b, j);
             let p = self.endp_at(b, j - endptrick) as isize ^ endptrick;
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p as usize]);
+                self.augment_blossom(t, self.endpoint(p as usize));
             }
             j += jstep;
             let t = self.child_at(b, j);
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[(p ^ 1) as usize]);
+                self.augment_blossom(t, self.endpoint((p ^ 1) as usize));
             }
-            self.mate[self.endpoint[p as usize]] = p ^ 1;
-            self.mate[self.endpoint[(p ^ 1) as usize]] = p;
+            let (ea, eb) = (self.endpoint(p as usize), self.endpoint((p ^ 1) as usize));
+            self.mate[ea] = p ^ 1;
+            self.mate[eb] = p;
         }
         let i = i as usize;
         self.blossomchilds[b].rotate_left(i);
@@ -398,105 +668,95 @@ impl<W: MatchWeight> Solver<'_, W> {
     }
 
     fn augment_matching(&mut self, k: usize) {
-        let (v, w, _) = self.edges[k];
-        for (mut s, mut p) in [(v, 2 * k as isize + 1), (w, 2 * k as isize)] {
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.endpoint[self.labelend[bs] as usize];
-                let bt = self.inblossom[t];
-                s = self.endpoint[self.labelend[bt] as usize];
-                let j = self.endpoint[(self.labelend[bt] ^ 1) as usize];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.labelend[bt] ^ 1;
+        let (v, w) = self.edge_ends(k);
+        self.augment_from(v, 2 * k as isize + 1);
+        self.augment_from(w, 2 * k as isize);
+    }
+
+    /// Matches `s` to endpoint `p` (or leaves it exposed for `p == NONE`) and flips the
+    /// alternating path from `s` to the root of its tree.
+    fn augment_from(&mut self, mut s: usize, mut p: isize) {
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
             }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint(self.labelend[bs] as usize);
+            let bt = self.inblossom[t];
+            s = self.endpoint(self.labelend[bt] as usize);
+            let j = self.endpoint((self.labelend[bt] ^ 1) as usize);
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
         }
     }
 
     fn run(&mut self) {
         let n = self.n;
-        for _stage in 0..n {
+        loop {
+            // A new stage.
             self.label.iter_mut().for_each(|l| *l = 0);
+            self.labelend.iter_mut().for_each(|l| *l = NONE);
             self.bestedge.iter_mut().for_each(|e| *e = NONE);
             for b in n..2 * n {
                 self.blossombestedges[b] = None;
             }
-            self.allowedge.iter_mut().for_each(|a| *a = false);
-            self.queue.clear();
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
-                }
+            for k in std::mem::take(&mut self.allowed) {
+                self.allowedge[k] = false;
             }
-            let mut augmented = false;
-            loop {
-                while !augmented {
-                    let Some(v) = self.queue.pop() else { break };
-                    for idx in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][idx];
-                        let k = p / 2;
-                        let w = self.endpoint[p];
-                        if self.inblossom[v] == self.inblossom[w] {
-                            continue;
-                        }
-                        let mut kslack = W::zero();
-                        if !self.allowedge[k] {
-                            kslack = self.slack(k);
-                            if kslack == W::zero() {
-                                self.allowedge[k] = true;
-                            }
-                        }
-                        if self.allowedge[k] {
-                            if self.label[self.inblossom[w]] == 0 {
-                                self.assign_label(w, 2, (p ^ 1) as isize);
-                            } else if self.label[self.inblossom[w]] == 1 {
-                                let base = self.scan_blossom(v as isize, w as isize);
-                                if base >= 0 {
-                                    self.add_blossom(base as usize, k);
-                                } else {
-                                    self.augment_matching(k);
-                                    augmented = true;
-                                    break;
-                                }
-                            } else if self.label[w] == 0 {
-                                self.label[w] = 2;
-                                self.labelend[w] = (p ^ 1) as isize;
-                            }
-                        } else if self.label[self.inblossom[w]] == 1 {
-                            let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE
-                                || kslack < self.slack(self.bestedge[b] as usize)
-                            {
-                                self.bestedge[b] = k as isize;
-                            }
-                        } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE
-                                || kslack < self.slack(self.bestedge[w] as usize))
-                        {
-                            self.bestedge[w] = k as isize;
-                        }
+            self.queue.clear();
+            self.deferred.clear();
+            self.defer = true;
+            let mut parity = None;
+            for v in 0..n {
+                if self.mate[v] == NONE
+                    && self.dualvar[v] > W::zero()
+                    && self.label[self.inblossom[v]] == 0
+                {
+                    let odd = self.dualvar[v].is_odd();
+                    if *parity.get_or_insert(odd) == odd {
+                        self.assign_label(v, 1, NONE);
                     }
                 }
-                if augmented {
+            }
+            if parity.is_none() {
+                break;
+            }
+            loop {
+                if self.scan() {
                     break;
                 }
                 // Dual adjustment.
-                let mut deltatype = 1;
-                let mut delta = self.dualvar[..n].iter().copied().min().unwrap_or(W::zero());
+                let mut deltatype = 0;
+                let mut delta = W::zero();
+                let mut deltavertex = 0usize;
                 let mut deltaedge = 0usize;
                 let mut deltablossom = 0usize;
+                // Type 1: an S-vertex's dual reaches zero (exposed ones first on ties, so that
+                // a solve from scratch ends as the plain algorithm does).
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] != 1 {
+                        continue;
+                    }
+                    let d = self.dualvar[v];
+                    if deltatype == 0
+                        || d < delta
+                        || (d == delta && self.mate[v] == NONE && self.mate[deltavertex] != NONE)
+                    {
+                        delta = d;
+                        deltatype = 1;
+                        deltavertex = v;
+                    }
+                }
                 for v in 0..n {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(self.bestedge[v] as usize);
+                        let d = self.bestslack[v];
                         if d < delta {
                             delta = d;
                             deltatype = 2;
@@ -509,7 +769,7 @@ impl<W: MatchWeight> Solver<'_, W> {
                         && self.label[b] == 1
                         && self.bestedge[b] != NONE
                     {
-                        let d = self.slack(self.bestedge[b] as usize).half();
+                        let d = self.bestslack[b].half();
                         if d < delta {
                             delta = d;
                             deltatype = 3;
@@ -544,11 +804,25 @@ impl<W: MatchWeight> Solver<'_, W> {
                         }
                     }
                 }
+                if delta != W::zero() {
+                    for b in 0..2 * n {
+                        if self.bestedge[b] != NONE {
+                            self.bestslack[b] = self.slack(self.bestedge[b] as usize);
+                        }
+                    }
+                }
+                if delta != W::zero() {
+                    self.fruitless.iter_mut().for_each(|f| *f = false);
+                }
                 match deltatype {
-                    1 => break,
+                    1 => {
+                        // An S-vertex's dual reached zero: it becomes the exposed one.
+                        self.augment_from(deltavertex, NONE);
+                        break;
+                    }
                     2 | 3 => {
-                        self.allowedge[deltaedge] = true;
-                        let (mut i, j, _) = self.edges[deltaedge];
+                        self.allow(deltaedge);
+                        let (mut i, j) = self.edge_ends(deltaedge);
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
                         }
@@ -556,9 +830,6 @@ impl<W: MatchWeight> Solver<'_, W> {
                     }
                     _ => self.expand_blossom(deltablossom, false),
                 }
-            }
-            if !augmented {
-                break;
             }
             for b in n..2 * n {
                 if self.blossomparent[b] == NONE
@@ -568,6 +839,89 @@ impl<W: MatchWeight> Solver<'_, W> {
                 {
                     self.expand_blossom(b, true);
                 }
+            }
+        }
+    }
+
+    /// Grows the forest along tight edges; true when it augmented the matching.
+    ///
+    /// A root that is a single vertex without any tight edge cannot take part in an
+    /// augmentation until the duals change: its scan (which only records its least-slack
+    /// edges for the dual adjustment) is deferred until the forest cannot grow otherwise, so
+    /// the many stages of a solve from scratch that end in an augmentation found elsewhere
+    /// skip it.
+    fn scan(&mut self) -> bool {
+        loop {
+            let Some(v) = self.queue.pop() else {
+                if self.deferred.is_empty() {
+                    return false;
+                }
+                self.queue.append(&mut self.deferred);
+                self.defer = false;
+                continue;
+            };
+            let root = self.mate[v] == NONE && self.inblossom[v] == v;
+            if self.defer && root && self.fruitless[v] {
+                self.deferred.push(v);
+                continue;
+            }
+            let mut tight = false;
+            let dv = self.dualvar[v];
+            for idx in 0..self.neighbend[v].len() {
+                let wt = self.nbw[v][idx];
+                if wt == W::zero() {
+                    continue;
+                }
+                let w = self.nbr[v][idx] as usize;
+                if self.inblossom[v] == self.inblossom[w] {
+                    continue;
+                }
+                let p = self.neighbend[v][idx] as usize;
+                let k = p / 2;
+                let mut kslack = W::zero();
+                if !self.allowedge[k] {
+                    kslack = dv + self.dualvar[w] - wt.double();
+                    if kslack == W::zero() {
+                        self.allow(k);
+                    }
+                }
+                let bw = self.inblossom[w];
+                if self.allowedge[k] {
+                    tight = true;
+                    if self.label[bw] == 0 {
+                        if self.mate[self.blossombase[bw] as usize] == NONE {
+                            // An exposed vertex outside the forest: augment.
+                            self.augment_matching(k);
+                            return true;
+                        }
+                        self.assign_label(w, 2, (p ^ 1) as isize);
+                    } else if self.label[bw] == 1 {
+                        let base = self.scan_blossom(v as isize, w as isize);
+                        if base >= 0 {
+                            self.add_blossom(base as usize, k);
+                        } else {
+                            self.augment_matching(k);
+                            return true;
+                        }
+                    } else if self.label[w] == 0 {
+                        self.label[w] = 2;
+                        self.labelend[w] = (p ^ 1) as isize;
+                    }
+                } else if self.label[bw] == 1 {
+                    let b = self.inblossom[v];
+                    if self.bestedge[b] == NONE || kslack < self.bestslack[b] {
+                        self.bestedge[b] = k as isize;
+                        self.bestslack[b] = kslack;
+                    }
+                } else if self.label[w] == 0
+                    && (self.bestedge[w] == NONE || kslack < self.bestslack[w])
+                {
+                    self.bestedge[w] = k as isize;
+                    self.bestslack[w] = kslack;
+                }
+            }
+            if root && !tight {
+                self.fruitless[v] = true;
             }
         }
     }
@@ -644,6 +998,88 @@ mod tests {
         // best is 0-1 plus 2-3 = 20.
         let m = max_weight_matching(4, &[(0, 1, 10u64), (1, 2, 10), (0, 2, 10), (2, 3, 10)]);
         assert_eq!(m, vec![Some(1), Some(0), Some(3), Some(2)]);
+    }
+
+    /// Total weight of a matching, checking that it is one (symmetric, on real edges).
+    fn total(n: usize, edges: &[(usize, usize, u64)], m: &[Option<usize>]) -> u64 {
+        let mut total = 0;
+        for i in 0..n {
+            if let Some(j) = m[i] {
+                assert_eq!(m[j], Some(i));
+                let w = edges
+                    .iter()
+                    .find(|e| (e.0, e.1) == (i.min(j), i.max(j)))
+                    .map_or(0, |e| e.2);
+                assert!(w > 0, "matched a missing edge {i}-{j}");
+                if i < j {
+                    total += w;
+                }
+            }
+        }
+        total
+    }
+
+    #[test]
+    fn warm_started_solves_equal_solves_from_scratch() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..150 {
+            let n = rng.random_range(2..40usize);
+            let density = rng.random_range(1..=4);
+            let heavy = rng.random_range(0..3) == 0;
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if rng.random_range(0..4) < density {
+                        // Few distinct weights (many ties and blossoms) or a wide range.
+                        let x = if heavy {
+                            rng.random_range(1..1_000_000u64)
+                        } else {
+                            rng.random_range(1..6u64)
+                        };
+                        edges.push((i, j, x));
+                    }
+                }
+            }
+            let mut m = Matching::new(n, &edges);
+            let first = m.solve();
+            assert_eq!(
+                total(n, &edges, &first),
+                total(n, &edges, &max_weight_matching(n, &edges))
+            );
+            for _ in 0..12 {
+                // Change the weights around a few vertices (raise, lower, remove, restore).
+                for _ in 0..rng.random_range(1..4) {
+                    let x = rng.random_range(0..n);
+                    let ks: Vec<usize> = m.neighbours(x).map(|(_, k)| k).collect();
+                    for k in ks {
+                        if rng.random_range(0..3) == 0 {
+                            continue;
+                        }
+                        let w = match rng.random_range(0..4) {
+                            0 => 0,
+                            1 => m.weight(k) / 2,
+                            _ => {
+                                if heavy {
+                                    rng.random_range(1..2_000_000u64)
+                                } else {
+                                    rng.random_range(1..9u64)
+                                }
+                            }
+                        };
+                        m.set_weight(x, k, w);
+                        edges[k].2 = w;
+                    }
+                }
+                let warm = m.solve();
+                let cold = max_weight_matching(n, &edges);
+                assert_eq!(
+                    total(n, &edges, &warm),
+                    total(n, &edges, &cold),
+                    "n={n} edges={edges:?}"
+                );
+            }
+        }
     }
 
     proptest! {

@@ -7,8 +7,26 @@ use std::cmp::Ordering;
 /// An unsigned integer of `LIMBS` 64-bit limbs (512 bits by default), least significant limb
 /// first. Arithmetic wraps (callers keep every value non-negative and below the top bit, see
 /// [`Wide::BITS`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 pub struct Wide<const LIMBS: usize = 8>([u64; LIMBS]);
+
+// Written out rather than derived: the derived comparison of the limb array calls `memcmp`,
+// which dominated the matching's inner loop.
+impl<const LIMBS: usize> PartialEq for Wide<LIMBS> {
+    fn eq(&self, o: &Self) -> bool {
+        let mut diff = 0;
+        for i in 0..LIMBS {
+            diff |= self.0[i] ^ o.0[i];
+        }
+        diff == 0
+    }
+}
+
+impl<const LIMBS: usize> std::hash::Hash for Wide<LIMBS> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl<const LIMBS: usize> Default for Wide<LIMBS> {
     fn default() -> Self {
@@ -100,6 +118,11 @@ impl<const LIMBS: usize> Wide<LIMBS> {
     /// `1 << n`.
     pub fn bit(n: u32) -> Self {
         Self::from_u64(1).shl(n)
+    }
+
+    /// Whether the lowest bit is set.
+    pub fn is_odd(&self) -> bool {
+        self.0[0] & 1 == 1
     }
 
     /// Number of significant bits.

@@ -283,3 +283,31 @@ fn fewest_unplayed_rounds_idle_when_the_bye_bracket_floats_another_player() {
     assert_eq!(next_round(&t), 4);
     assert_eq!(pair_round(&t, 4).unwrap(), vec![b(2, 1), b(3, 5), b(4, 0)]);
 }
+
+#[test]
+fn e5_counts_absent_players_paired_before_but_not_those_never_paired() {
+    // Round 2, two entrants: 3 and 5 both took a half-point bye in round 1, so both have
+    // 1/2 point, no game and no colour preference: E.1–E.4 cannot decide and E.5 gives the
+    // higher-ranked player (3) the colour of the parity of its number. 1 and 4 played each
+    // other in round 1 and are absent now; 2 has never been paired (absent in both rounds).
+    // The number skips only absentees never paired: 1, 3, 4, 5 count, so 3 is number 2 (even)
+    // and gets black with white1 → board 5-3. Counting only this round's entrants (3 is
+    // number 1) or every player (3 is number 3) would have given 3 white.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(4, 'w', '1'), z]),
+            player(2, &[z, z]),
+            player(3, &[(0, '-', 'H')]),
+            player(4, &[(1, 'b', '0'), z]),
+            player(5, &[(0, '-', 'H')]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(next_round(&t), 2);
+    assert_eq!(pair_round(&t, 2).unwrap(), vec![b(5, 3)]);
+    // black1 flips it.
+    let mut t = t;
+    t.initial_colour = Some(Colour::Black);
+    assert_eq!(pair_round(&t, 2).unwrap(), vec![b(3, 5)]);
+}

@@ -361,7 +361,7 @@ fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
         return white(sa);
     }
     // E.5 parity of the higher-ranked player's number, relative to the initial colour; the
-    // number counts only this round's entrants (as the reference engine does, see
+    // number skips absent players never paired so far (as the reference engine does, see
     // docs/decisions/swiss-dutch.md)
     (a.seq % 2 == 1) == initial_white
 }

@@ -1,7 +1,7 @@
 //! What the Dutch system needs to know about each player before a round (C.04.3 A.2–A.7):
 //! score, colour difference and preference, floats, past opponents, byes, topscorer status.
 
-use super::super::trf::{Colour, ResultCode, Tournament};
+use super::super::trf::{Colour, ResultCode, RoundEntry, Tournament};
 use super::PairError;
 
 /// Strength of a colour preference (C.04.3 A.6), weakest first.
@@ -60,8 +60,9 @@ pub(crate) struct Entrant {
     /// Rounds before this one in which the player played no game (byes, forfeits, absences):
     /// the PAB assignee should have as few as possible.
     pub unplayed: u32,
-    /// 1-based position by pairing number among this round's entrants (absent players are
-    /// skipped): the number whose parity decides colours by E.5.
+    /// 1-based position by pairing number among this round's entrants and the absent players
+    /// who were paired in an earlier round (absentees never paired are skipped): the number
+    /// whose parity decides colours by E.5.
     pub seq: u32,
 }
 
@@ -190,13 +191,27 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             seq: 0,
         });
     }
-    let mut ids: Vec<u32> = out.iter().map(|e| e.id).collect();
+    // E.5 numbers: this round's entrants, plus absent players who took part in an earlier
+    // pairing (as bbpPairings ranks them); an absentee never paired so far is skipped.
+    let mut ids: Vec<u32> = t
+        .players
+        .iter()
+        .filter(|p| p.rounds.len() <= played || p.rounds.iter().any(took_part_in_pairing))
+        .map(|p| p.id)
+        .collect();
     ids.sort_unstable();
     for e in &mut out {
         e.seq = ids.binary_search(&e.id).map_or(0, |i| i as u32 + 1);
     }
     out.sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
     Ok(out)
+}
+
+/// Whether a round entry shows the player was paired in it: an opponent (played or forfeit),
+/// the pairing-allocated bye, or a forfeit win. Requested byes (`H`, `F`, `Z`) and absences
+/// without a bye (`0000 - -`) are not.
+fn took_part_in_pairing(e: &RoundEntry) -> bool {
+    e.opponent.is_some() || matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
 }
 
 /// Absolute criteria C.1 (not met before) and C.3 (non-topscorers with the same absolute

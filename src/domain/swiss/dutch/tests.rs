@@ -283,3 +283,64 @@ fn fewest_unplayed_rounds_idle_when_the_bye_bracket_floats_another_player() {
     assert_eq!(next_round(&t), 4);
     assert_eq!(pair_round(&t, 4).unwrap(), vec![b(2, 1), b(3, 5), b(4, 0)]);
 }
+
+#[test]
+fn e5_counts_absent_players_paired_before_but_not_those_never_paired() {
+    // Round 2, two entrants: 3 and 5 both took a half-point bye in round 1, so both have
+    // 1/2 point, no game and no colour preference: E.1–E.4 cannot decide and E.5 gives the
+    // higher-ranked player (3) the colour of the parity of its number. 1 and 4 played each
+    // other in round 1 and are absent now; 2 has never been paired (absent in both rounds).
+    // The number skips only absentees never paired: 1, 3, 4, 5 count, so 3 is number 2 (even)
+    // and gets black with white1 → board 5-3. Counting only this round's entrants (3 is
+    // number 1) or every player (3 is number 3) would have given 3 white.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(4, 'w', '1'), z]),
+            player(2, &[z, z]),
+            player(3, &[(0, '-', 'H')]),
+            player(4, &[(1, 'b', '0'), z]),
+            player(5, &[(0, '-', 'H')]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(next_round(&t), 2);
+    assert_eq!(pair_round(&t, 2).unwrap(), vec![b(5, 3)]);
+    // black1 flips it.
+    let mut t = t;
+    t.initial_colour = Some(Colour::Black);
+    assert_eq!(pair_round(&t, 2).unwrap(), vec![b(3, 5)]);
+}
+
+#[test]
+fn a_forfeit_loss_is_no_float_a_forfeit_win_is_a_downfloat() {
+    // Round 3. Round 1: 1 beat 4, 2 beat 5, 3 beat 6. Round 2: 3 (1 point) lost by forfeit to
+    // 4 (0 points), 5 (0) lost by forfeit to 1 (1 point), 2 beat 6. A forfeit loss is no float
+    // (3 and 5), whatever the scores: the reference vectors t1001-n13-r5 round 5 and
+    // t1049-n55-r11 round 10 need it (counting it by the scores, as a played game, breaks
+    // both). The forfeit winners scored without playing: a downfloat (C.04.3 1.4.3). 2-6 was a
+    // played game with a higher score: 2 down, 6 up. Round 1 had equal scores: no floats.
+    let t = tournament(
+        vec![
+            player(1, &[(4, 'w', '1'), (5, 'b', '+')]),
+            player(2, &[(5, 'b', '1'), (6, 'w', '1')]),
+            player(3, &[(6, 'w', '1'), (4, 'b', '-')]),
+            player(4, &[(1, 'b', '0'), (3, 'w', '+')]),
+            player(5, &[(2, 'w', '0'), (1, 'w', '-')]),
+            player(6, &[(3, 'b', '0'), (2, 'b', '0')]),
+        ],
+        Colour::White,
+    );
+    let e = players::entrants(&t, 3).unwrap();
+    let float = |id: u32| {
+        let p = e.iter().find(|p| p.id == id).unwrap();
+        (p.float1, p.float2)
+    };
+    use players::Float::{Down, None as No, Up};
+    assert_eq!(float(3), (No, No));
+    assert_eq!(float(5), (No, No));
+    assert_eq!(float(1), (Down, No));
+    assert_eq!(float(4), (Down, No));
+    assert_eq!(float(2), (Down, No));
+    assert_eq!(float(6), (Up, No));
+}

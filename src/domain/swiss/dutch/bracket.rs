@@ -6,7 +6,7 @@
 
 use super::PairError;
 use super::players::{Entrant, Float, Strength, compatible};
-use crate::domain::swiss::matching::Matching;
+use crate::domain::swiss::matching::{Matching, max_weight_matching};
 use crate::domain::swiss::wide::Wide;
 use std::collections::BTreeMap;
 

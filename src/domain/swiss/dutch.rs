@@ -3,11 +3,11 @@
 //! Brackets are paired from the top scoregroup down (A.3, B). Each bracket is one
 //! maximum-weight matching over its moved-down players (MDPs), residents and the next
 //! scoregroup, with weights that rank candidates by the quality criteria C.5–C.19; the
-//! transpositions and exchanges of D.1–D.3 are imposed step by step. If the downfloaters of a
-//! bracket leave the rest of the round unpairable (A.9), all lower scoregroups collapse into one
-//! and the bracket is paired again as the penultimate pairing bracket. Colours follow E.1–E.5
-//! and boards are ordered by the Handling Rules (score of the higher player, sum of scores,
-//! rank of the higher player).
+//! transpositions and exchanges of D.1–D.3 are imposed step by step (warm-started matching).
+//! Every player still unpaired below takes part in the matching with completion as the most
+//! significant weight, so a bracket never leaves the rest of the round unpairable (C.4) and no
+//! collapsed-scoregroup step is needed. Colours follow E.1–E.5 and boards are ordered by the
+//! Handling Rules (score of the higher player, sum of scores, rank of the higher player).
 
 mod bracket;
 mod players;

@@ -18,6 +18,8 @@ pub trait MatchWeight:
     fn double(self) -> Self;
     /// Whether the lowest bit is set.
     fn is_odd(self) -> bool;
+    /// `self - o`, wrapping around below zero (two's complement, as [`Wide`] always does).
+    fn wrapping_sub(self, o: Self) -> Self;
 }
 
 impl<const L: usize> MatchWeight for Wide<L> {
@@ -33,6 +35,9 @@ impl<const L: usize> MatchWeight for Wide<L> {
     fn is_odd(self) -> bool {
         Wide::is_odd(&self)
     }
+    fn wrapping_sub(self, o: Self) -> Self {
+        self - o
+    }
 }
 
 impl MatchWeight for u64 {
@@ -47,6 +52,9 @@ impl MatchWeight for u64 {
     }
     fn is_odd(self) -> bool {
         self & 1 == 1
+    }
+    fn wrapping_sub(self, o: Self) -> Self {
+        u64::wrapping_sub(self, o)
     }
 }
 
@@ -361,9 +369,13 @@ impl<W: MatchWeight> Matching<W> {
         }
     }
 
+    /// The slack of edge `k` from its endpoints' duals. A cached best edge that has since become
+    /// internal to a blossom can have a negative vertex-only slack when the caches are
+    /// refreshed after a dual change; it wraps to a huge value (in every build profile, as
+    /// `Wide` always does), so it is never the minimum chosen, and it is recomputed before use.
     fn slack(&self, k: usize) -> W {
         let (i, j) = self.edge_ends(k);
-        self.dualvar[i] + self.dualvar[j] - self.weight[k].double()
+        (self.dualvar[i] + self.dualvar[j]).wrapping_sub(self.weight[k].double())
     }
 
     fn allow(&mut self, k: usize) {

@@ -60,7 +60,6 @@ fn vectors_all() {
 }
 
 #[test]
-#[ignore = "about 3–7 minutes in debug: cargo test --lib domain::swiss::dutch -- --ignored vectors_medium"]
 fn vectors_medium() {
     let (ok, total, bad) = run_vectors(128);
     for b in &bad {

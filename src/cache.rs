@@ -387,6 +387,22 @@ mod tests {
         move || async move { n.fetch_add(1, Ordering::SeqCst) }.boxed()
     }
 
+    /// A lookup that counts itself as started, then waits until `gate` is free.
+    fn gated_lookup(
+        n: &Arc<std::sync::atomic::AtomicUsize>,
+        gate: &Arc<futures_util::lock::Mutex<()>>,
+    ) -> impl FnOnce() -> BoxFuture<'static, usize> + use<> {
+        let (n, g) = (n.clone(), gate.clone());
+        move || {
+            async move {
+                let v = n.fetch_add(1, Ordering::SeqCst);
+                drop(g.lock().await);
+                v
+            }
+            .boxed()
+        }
+    }
+
     #[actix_web::test]
     async fn reads_before_a_lookup_starts_share_it() {
         let (n, c) = counter();
@@ -405,15 +421,7 @@ mod tests {
         // a lookup that has started and waits on a gate
         let gate = Arc::new(futures_util::lock::Mutex::new(()));
         let held = gate.lock().await;
-        let (g, n1) = (gate.clone(), n.clone());
-        let mut first = Box::pin(c.get(1, move || {
-            async move {
-                let v = n1.fetch_add(1, Ordering::SeqCst);
-                drop(g.lock().await);
-                v
-            }
-            .boxed()
-        }));
+        let mut first = Box::pin(c.get(1, gated_lookup(&n, &gate)));
         assert!(futures_util::poll!(first.as_mut()).is_pending());
         assert_eq!(n.load(Ordering::SeqCst), 1, "the first lookup started");
         // reads arriving now must not use it: they share one new lookup, queued behind it
@@ -434,15 +442,7 @@ mod tests {
         let (n, c) = counter();
         let gate = Arc::new(futures_util::lock::Mutex::new(()));
         let held = gate.lock().await;
-        let (g, n1) = (gate.clone(), n.clone());
-        let mut first = Box::pin(c.get(1, move || {
-            async move {
-                let v = n1.fetch_add(1, Ordering::SeqCst);
-                drop(g.lock().await);
-                v
-            }
-            .boxed()
-        }));
+        let mut first = Box::pin(c.get(1, gated_lookup(&n, &gate)));
         assert!(futures_util::poll!(first.as_mut()).is_pending());
         drop(first); // the client went away mid-lookup
         drop(held);

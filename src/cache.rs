@@ -8,6 +8,7 @@
 //! database query, but only a query that started after the read arrived, so every write
 //! committed before a read arrived is seen by it (docs/decisions/read-cache.md).
 
+use actix_web::http::header::HeaderValue;
 use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, Shared};
 use std::collections::HashMap;
@@ -16,17 +17,49 @@ use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// What a cached document is: a competition, the kind of document (`"standings"`,
+/// `"round-public"`, …) and its argument (the `after` of a standings read, a round number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The competition.
+    pub competition: i64,
+    /// The kind of document (and who may see what in it).
+    pub doc: &'static str,
+    /// Its argument, if any.
+    pub arg: Option<i64>,
+}
+
 /// A cached response body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// The body.
     pub body: bytes::Bytes,
-    /// Its content type.
-    pub content_type: &'static str,
-    /// Its ETag.
-    pub etag: String,
+    /// The version it belongs to (the competition's cache stamps, see
+    /// [`CompetitionVersion::stamps`]): the entry is valid while the looked-up version is this
+    /// one.
+    pub version: (i64, i64),
+    /// Its HTTP `ETag` (built from the version, or a tag of the document that changes with it).
+    pub tag: HeaderValue,
+    /// The `ETag` of its gzip representation ([`gzip_etag`]).
+    pub gz_tag: HeaderValue,
     /// The body gzip-compressed (for clients that accept it), made once per version.
     pub gzip: Option<bytes::Bytes>,
+}
+
+impl Entry {
+    /// An entry of `body` at `version` with HTTP ETag `tag` (a quoted strong tag).
+    pub fn new(body: Vec<u8>, version: (i64, i64), tag: &str) -> Entry {
+        let header = |t: &str| {
+            HeaderValue::from_str(t).unwrap_or_else(|_| HeaderValue::from_static("\"invalid\""))
+        };
+        Entry {
+            gzip: gzip(&body),
+            body: body.into(),
+            version,
+            tag: header(tag),
+            gz_tag: header(&gzip_etag(tag)),
+        }
+    }
 }
 
 /// `body` gzip-compressed.
@@ -62,15 +95,15 @@ pub fn gzip_etag(etag: &str) -> String {
     }
 }
 
-/// The cache: key → entry (whose `etag` is its version), bounded in size.
+/// The cache: key → entry, bounded in size.
 #[derive(Debug)]
 pub struct ReadCache {
     capacity: usize,
-    map: Mutex<HashMap<String, Arc<Entry>>>,
+    map: Mutex<HashMap<Key, Arc<Entry>>>,
 }
 
 impl ReadCache {
-    /// A cache holding at most `capacity` entries (oldest stamps evicted first when full).
+    /// A cache holding at most `capacity` entries (an arbitrary half is evicted when full).
     pub fn new(capacity: usize) -> ReadCache {
         ReadCache {
             capacity: capacity.max(1),
@@ -78,24 +111,24 @@ impl ReadCache {
         }
     }
 
-    /// The entry for `key` if it is of version `etag`.
-    pub fn get(&self, key: &str, etag: &str) -> Option<Arc<Entry>> {
+    /// The entry for `key` if it is of `version`.
+    pub fn get(&self, key: &Key, version: (i64, i64)) -> Option<Arc<Entry>> {
         let map = self.map.lock().ok()?;
-        map.get(key).filter(|e| e.etag == etag).cloned()
+        map.get(key).filter(|e| e.version == version).cloned()
     }
 
-    /// Stores an entry (its `etag` is its version).
-    pub fn put(&self, key: &str, entry: Entry) -> Arc<Entry> {
+    /// Stores an entry.
+    pub fn put(&self, key: Key, entry: Entry) -> Arc<Entry> {
         let entry = Arc::new(entry);
         if let Ok(mut map) = self.map.lock() {
-            if map.len() >= self.capacity && !map.contains_key(key) {
+            if map.len() >= self.capacity && !map.contains_key(&key) {
                 // evict an arbitrary half: simple and bounded; hot keys come back at once
-                let drop: Vec<String> = map.keys().take(self.capacity / 2 + 1).cloned().collect();
+                let drop: Vec<Key> = map.keys().take(self.capacity / 2 + 1).copied().collect();
                 for k in drop {
                     map.remove(&k);
                 }
             }
-            map.insert(key.to_string(), entry.clone());
+            map.insert(key, entry.clone());
         }
         entry
     }
@@ -112,6 +145,13 @@ pub struct CompetitionVersion {
     pub stamp: i64,
     /// The cache stamp of the winter half it is seeded from (0 when none).
     pub winter: i64,
+}
+
+impl CompetitionVersion {
+    /// The stamps (its own, the winter's).
+    pub fn stamps(&self) -> (i64, i64) {
+        (self.stamp, self.winter)
+    }
 }
 
 /// The outcome of a coalesced version lookup (shared by every read that joined it).
@@ -152,6 +192,9 @@ pub struct LookupDb {
     seeds: Mutex<HashMap<i64, Option<i64>>>,
     /// The `-shm` file of a SQLite database.
     shm: Option<std::path::PathBuf>,
+    /// That file, kept open, and a connection of our own that keeps it in use (see
+    /// [`LookupDb::wal_header`]); opened at the first header read.
+    shm_file: std::sync::OnceLock<Option<(std::fs::File, Mutex<crate::db::DbConn>)>>,
     seen: Mutex<HashMap<i64, (WalHeader, Arc<CompetitionVersion>)>>,
 }
 
@@ -174,6 +217,7 @@ impl LookupDb {
             idle: Mutex::new(Vec::new()),
             seeds: Mutex::new(HashMap::new()),
             shm,
+            shm_file: std::sync::OnceLock::new(),
             seen: Mutex::new(HashMap::new()),
         }
     }
@@ -182,10 +226,25 @@ impl LookupDb {
     /// Every commit (by any process) changes it: it holds the WAL's last frame, change
     /// counter, salts and checksums, and a committing connection rewrites it before the
     /// commit returns. `None` when unavailable, not initialized, or caught mid-update.
+    ///
+    /// The file is opened once and read with one `pread`. SQLite deletes (or truncates) the
+    /// `-shm` file only when the last connection to the database closes (or the first one
+    /// opens), which it knows by a lock every open connection holds; a connection of our own,
+    /// opened and used before the file is, is kept open as long as the file, so the file read
+    /// is always the one every writer updates.
     pub fn wal_header(&self) -> Option<WalHeader> {
         use std::os::unix::fs::FileExt;
-        let path = self.shm.as_ref()?;
-        let f = std::fs::File::open(path).ok()?;
+        let (f, _pin) = self
+            .shm_file
+            .get_or_init(|| {
+                let path = self.shm.as_ref()?;
+                let mut pin = self.target.connect().ok()?;
+                // a read maps the WAL index (and creates the file) and takes its lock
+                crate::db::models::competition::stamp(&mut pin, "competition:0").ok()?;
+                let f = std::fs::File::open(path).ok()?;
+                Some((f, Mutex::new(pin)))
+            })
+            .as_ref()?;
         let mut h = [0u8; 96];
         f.read_exact_at(&mut h, 0).ok()?;
         // isInit (byte 12) set, and both copies equal (a writer updates them one by one)
@@ -345,32 +404,42 @@ pub fn none_match(header: Option<&str>, etag: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn e(body: &str, version: &str) -> Entry {
-        Entry {
-            body: bytes::Bytes::from(body.to_string()),
-            content_type: "application/json",
-            etag: version.to_string(),
-            gzip: None,
+    fn key(arg: i64) -> Key {
+        Key {
+            competition: 1,
+            doc: "standings",
+            arg: Some(arg),
         }
     }
 
     #[test]
     fn entries_live_for_one_version() {
         let c = ReadCache::new(10);
-        assert!(c.get("k", "v1").is_none());
-        c.put("k", e("a", "v1"));
-        assert_eq!(c.get("k", "v1").unwrap().body, "a");
-        assert!(c.get("k", "v2").is_none(), "a newer version invalidates");
-        c.put("k", e("b", "v2"));
-        assert_eq!(c.get("k", "v2").unwrap().body, "b");
-        assert!(c.get("k", "v1").is_none());
+        assert!(c.get(&key(1), (1, 0)).is_none());
+        c.put(key(1), Entry::new(b"a".to_vec(), (1, 0), "\"v1\""));
+        assert_eq!(c.get(&key(1), (1, 0)).unwrap().body, "a");
+        assert!(c.get(&key(2), (1, 0)).is_none(), "another document");
+        assert!(
+            c.get(&key(1), (2, 0)).is_none(),
+            "a newer version invalidates"
+        );
+        assert!(
+            c.get(&key(1), (1, 1)).is_none(),
+            "so does a newer winter half"
+        );
+        c.put(key(1), Entry::new(b"b".to_vec(), (2, 0), "\"v2\""));
+        let e = c.get(&key(1), (2, 0)).unwrap();
+        assert_eq!(e.body, "b");
+        assert_eq!(e.tag, "\"v2\"");
+        assert_eq!(e.gz_tag, "\"v2-gz\"");
+        assert!(c.get(&key(1), (1, 0)).is_none());
     }
 
     #[test]
     fn bounded() {
         let c = ReadCache::new(4);
         for i in 0..100 {
-            c.put(&format!("k{i}"), e("x", "v"));
+            c.put(key(i), Entry::new(b"x".to_vec(), (1, 0), "\"v\""));
         }
         assert!(c.map.lock().unwrap().len() <= 4);
     }

@@ -11,7 +11,7 @@ use crate::db::now_utc;
 use crate::db::schema::rounds as r;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::rounds::{self, is_public};
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -209,64 +209,92 @@ pub async fn create_round(
                     ApiError::Conflict(_) => ApiError::Conflict("that round number exists".into()),
                     other => other,
                 })?;
+            // the cached round lists show it
+            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
             round_view(c, round, true)
         })
         .await?;
     Ok(HttpResponse::Created().json(view))
 }
 
-/// The rounds of a competition (public; games only once published).
-#[utoipa::path(tag = "rounds", params(("id" = i64, Path, description = "Competition id")),
+/// The rounds of a competition (public; games only once published). Served from the read
+/// cache; `ETag` from the competition's cache stamp, `If-None-Match` → 304.
+#[utoipa::path(tag = "rounds", params(("id" = i64, Path, description = "Competition id"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
     responses((status = 200, description = "Rounds", body = Vec<RoundView>),
+        (status = 304, description = "Not modified"),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
 #[get("/competitions/{id}/rounds")]
 pub async fn list_rounds(
     auth: MaybeAuth,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let ins = insider(&auth);
-    let views = state
-        .db(move |c| {
-            crate::api::competitions::load(c, id)?;
-            let mut out = Vec::new();
-            for round in rounds::list(c, id)? {
-                out.push(round_view(c, round, ins)?);
-            }
-            Ok(out)
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(views))
+    // from the read cache while the competition's version is unchanged (every write to its
+    // rounds, games and players bumps it); leaders and arbiters see unpublished pairings too
+    let key = crate::cache::Key {
+        competition: id,
+        doc: if ins {
+            "rounds-insider"
+        } else {
+            "rounds-public"
+        },
+        arg: None,
+    };
+    crate::api::standings::serve_cached(&state, &req, key, move |c, _, _| {
+        let mut out = Vec::new();
+        for round in rounds::list(c, id)? {
+            out.push(round_view(c, round, ins)?);
+        }
+        let body = serde_json::to_vec(&out).map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok((body, None))
+    })
+    .await
 }
 
-/// One round with its games (public once published; leaders and arbiters always).
+/// One round with its games (public once published; leaders and arbiters always). Served
+/// from the read cache; its `ETag` (`"round-<id>-v<version>…"`) is also the `If-Match` of the
+/// pairing writes; `If-None-Match` → 304.
 #[utoipa::path(tag = "rounds",
-    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
     responses((status = 200, description = "The round", body = RoundView),
+        (status = 304, description = "Not modified"),
         (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json")))]
 #[get("/competitions/{id}/rounds/{number}")]
 pub async fn get_round(
     auth: MaybeAuth,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let ins = insider(&auth);
-    let (view, etag) = state
-        .db(move |c| {
-            let round = rounds::load(c, id, number)?;
-            let stamp = crate::db::models::competition::stamp(c, &format!("competition:{id}"))?;
-            let etag = format!(
-                "\"round-{}-v{}-s{stamp}-{}\"",
-                round.id,
-                round.version,
-                u8::from(ins)
-            );
-            Ok((round_view(c, round, ins)?, etag))
-        })
-        .await?;
-    Ok(HttpResponse::Ok().insert_header(("ETag", etag)).json(view))
+    // the published pairing from the read cache (see `list_rounds`)
+    let key = crate::cache::Key {
+        competition: id,
+        doc: if ins { "round-insider" } else { "round-public" },
+        arg: Some(i64::from(number)),
+    };
+    crate::api::standings::serve_cached(&state, &req, key, move |c, _, v| {
+        let round = rounds::load(c, id, number)?;
+        // `"round-<id>-v<version>…"`: the If-Match of the pairing writes names the round's
+        // version; the competition's stamp makes it change with every write that shows
+        let tag = format!(
+            "\"round-{}-v{}-s{}-{}\"",
+            round.id,
+            round.version,
+            v.stamp,
+            u8::from(ins)
+        );
+        let body = serde_json::to_vec(&round_view(c, round, ins)?)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok((body, Some(tag)))
+    })
+    .await
 }
 
 /// Publishes a paired round: its pairings become public.

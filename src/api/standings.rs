@@ -520,67 +520,97 @@ pub async fn get_standings(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let after = q.into_inner()?.after;
-    // Served from the read cache while the version (ETag from the database's cache stamps)
-    // is unchanged: the version comes from a coalesced lookup that started after this read
-    // arrived; recomputed after any relevant write.
-    let key = format!("standings:{id}:{after:?}");
-    let inm = if_none_match(&req);
-    let gz = crate::cache::accepts_gzip(
-        req.headers()
-            .get(actix_web::http::header::ACCEPT_ENCODING)
-            .and_then(|v| v.to_str().ok()),
-    );
-    let version = competition_version(&state, id).await?;
-    let etag = etag_of(&version, "standings", after);
-    let gz_etag = crate::cache::gzip_etag(&etag);
-    if not_modified(inm.as_deref(), &etag) || not_modified(inm.as_deref(), &gz_etag) {
-        let mut r = not_modified_response(if gz { gz_etag } else { etag });
-        r.headers_mut().insert(
-            actix_web::http::header::VARY,
-            actix_web::http::header::HeaderValue::from_static("Accept-Encoding"),
-        );
-        return Ok(r);
-    }
-    let entry = match state.cache.get(&key, &etag) {
+    let key = crate::cache::Key {
+        competition: id,
+        doc: "standings",
+        arg: after.map(i64::from),
+    };
+    serve_cached(&state, &req, key, move |c, comp, _| {
+        let view = standings_view(c, comp, after)?;
+        let body = serde_json::to_vec(&view).map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok((body, None))
+    })
+    .await
+}
+
+/// Serves a computed JSON document from the read cache while its competition's version
+/// (from the database's cache stamps) is unchanged; the version comes from a coalesced lookup
+/// that started after this read arrived ([`competition_version`]), so the answer is never
+/// older than a write committed before the read. On a miss, `compute` makes the body (and,
+/// when the document has an ETag of its own, that tag; otherwise [`etag_of`] the version) in
+/// one transaction together with the version it is stored under. Answers 304 for a matching
+/// `If-None-Match`, and gzip to clients that accept it (`Vary: Accept-Encoding`).
+pub async fn serve_cached(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    key: crate::cache::Key,
+    compute: impl FnOnce(
+        &mut DbConn,
+        &Competition,
+        &CompetitionVersion,
+    ) -> ApiResult<(Vec<u8>, Option<String>)>
+    + Send
+    + 'static,
+) -> ApiResult<HttpResponse> {
+    use actix_web::http::header::{self, HeaderValue};
+    let id = key.competition;
+    let version = competition_version(state, id).await?;
+    let entry = match state.cache.get(&key, version.stamps()) {
         Some(e) => e,
         None => {
-            let (etag, body) = state
+            let after = key.arg.and_then(|a| u32::try_from(a).ok());
+            let entry = state
                 .db(move |c| {
                     use diesel::Connection;
                     // recompute the version inside the same snapshot as the body
                     c.transaction(|c| {
                         let comp = crate::api::competitions::load(c, id)?;
-                        let etag = read_etag(c, &comp, "standings", after)?;
-                        let view = standings_view(c, &comp, after)?;
-                        let body = serde_json::to_vec(&view)
-                            .map_err(|e| ApiError::Internal(e.to_string()))?;
-                        Ok((etag, body))
+                        let v = version_of(c, comp.id, comp.seeded_from)?;
+                        let (body, tag) = compute(c, &comp, &v)?;
+                        let tag = tag.unwrap_or_else(|| etag_of(&v, key.doc, after));
+                        Ok(crate::cache::Entry::new(body, v.stamps(), &tag))
                     })
                 })
                 .await?;
-            let gzip = crate::cache::gzip(&body);
-            state.cache.put(
-                &key,
-                crate::cache::Entry {
-                    body: body.into(),
-                    content_type: "application/json",
-                    etag,
-                    gzip,
-                },
-            )
+            state.cache.put(key, entry)
         }
     };
+    let gz = crate::cache::accepts_gzip(
+        req.headers()
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let tag = if gz && entry.gzip.is_some() {
+        &entry.gz_tag
+    } else {
+        &entry.tag
+    };
+    let vary = (header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Some(inm) = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+    {
+        let matches = |t: &HeaderValue| t.to_str().is_ok_and(|t| not_modified(Some(inm), t));
+        if matches(&entry.tag) || matches(&entry.gz_tag) {
+            return Ok(HttpResponse::NotModified()
+                .insert_header((header::ETAG, tag.clone()))
+                .insert_header(vary)
+                .finish());
+        }
+    }
     let mut res = HttpResponse::Ok();
-    res.insert_header(("Vary", "Accept-Encoding"))
-        .content_type(entry.content_type);
+    res.insert_header(vary)
+        .insert_header((header::ETAG, tag.clone()))
+        .insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        ));
     Ok(match (&entry.gzip, gz) {
         (Some(z), true) => res
-            .insert_header(("ETag", crate::cache::gzip_etag(&entry.etag)))
-            .insert_header(("Content-Encoding", "gzip"))
+            .insert_header((header::CONTENT_ENCODING, HeaderValue::from_static("gzip")))
             .body(z.clone()),
-        _ => res
-            .insert_header(("ETag", entry.etag.clone()))
-            .body(entry.body.clone()),
+        _ => res.body(entry.body.clone()),
     })
 }
 

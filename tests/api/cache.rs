@@ -109,3 +109,147 @@ async fn renaming_an_entrant_gives_the_standings_a_new_version() {
     assert_eq!(after.body["keizer"]["rows"][0]["player_id"], p);
     assert!(after.text.contains("Petra Renamed"), "{}", after.text);
 }
+
+#[actix_web::test]
+async fn published_pairings_are_cached_and_follow_every_write() {
+    let a = spawn().await;
+    let b = spawn_beside(&a).await;
+    let leader = a.token(&["leader"]).await;
+    let arbiter = a.token(&["arbiter"]).await;
+    let fx = setup(
+        &a,
+        &leader,
+        json!({"name": "K", "kind": "keizer", "half": "winter"}),
+        &["P", "Q", "R", "S"],
+    )
+    .await;
+    let [p, q, r, s] = [fx.players[0], fx.players[1], fx.players[2], fx.players[3]];
+    let games = round(
+        &a,
+        &leader,
+        fx.comp,
+        vec![(p, Some(q), None), (r, Some(s), None)],
+        "published",
+    )
+    .await;
+    let one = format!("/api/v1/competitions/{}/rounds/1", fx.comp);
+    let list = format!("/api/v1/competitions/{}/rounds", fx.comp);
+    // the public reads the published pairing through B (computed and cached there)
+    let before = b.get(&one, None).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+    assert_eq!(before.body["games"][0]["result"], json!(null));
+    let tag = before.header("etag").expect("an ETag");
+    assert!(tag.starts_with("\"round-"), "{tag}");
+    let again = b.get(&one, None).await;
+    assert_eq!(again.text, before.text);
+    assert_eq!(again.header("etag").as_deref(), Some(tag.as_str()));
+    let before_list = b.get(&list, None).await;
+    assert_eq!(before_list.body.as_array().map(Vec::len), Some(1));
+    // a conditional read of the current version: 304
+    let r304 = b
+        .send(
+            actix_web::test::TestRequest::get()
+                .uri(&one)
+                .insert_header(("If-None-Match", tag.as_str())),
+        )
+        .await;
+    assert_eq!(r304.status, StatusCode::NOT_MODIFIED);
+
+    // a result entered through A is in B's pairing at once, with the game's new version
+    let res = a
+        .req(
+            Method::PUT,
+            &format!("/api/v1/games/{}/result", games[0]),
+            Some(&arbiter),
+            Some(json!({"result": "1-0"})),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    let after = b.get(&one, None).await;
+    assert_ne!(after.header("etag"), Some(tag.clone()));
+    assert_eq!(after.body["games"][0]["result"], "1-0");
+    assert_eq!(
+        after.body["games"][0]["version"],
+        res.body["game"]["version"]
+    );
+    let after_list = b.get(&list, None).await;
+    assert_eq!(after_list.body[0]["games"][0]["result"], "1-0");
+    let stale = b
+        .send(
+            actix_web::test::TestRequest::get()
+                .uri(&one)
+                .insert_header(("If-None-Match", tag.as_str())),
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::OK, "the old version is no 304");
+    // the second result, and the round completed through A: B shows it at once
+    let res = a
+        .req(
+            Method::PUT,
+            &format!("/api/v1/games/{}/result", games[1]),
+            Some(&arbiter),
+            Some(json!({"result": "1/2-1/2"})),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text);
+    let done = a
+        .post(&format!("{one}/complete"), Some(&leader), json!({}))
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+    assert_eq!(b.get(&one, None).await.body["status"], "completed");
+
+    // a round added through A is in B's list at once; the public does not see its games yet,
+    // the leader does
+    let cached = b.get(&list, None).await;
+    assert_eq!(cached.body.as_array().map(Vec::len), Some(1));
+    let created = a
+        .post(
+            &format!("/api/v1/competitions/{}/rounds", fx.comp),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let listed = b.get(&list, None).await;
+    assert_eq!(
+        listed.body.as_array().map(Vec::len),
+        Some(2),
+        "{}",
+        listed.text
+    );
+    assert_eq!(listed.body[1]["status"], "planned");
+
+    // the round's ETag read through the cache is the If-Match of the pairing writes: the
+    // leader pairs round 2 with it, and the same tag is stale afterwards
+    let r2 = format!("/api/v1/competitions/{}/rounds/2", fx.comp);
+    let planned = b.get(&r2, Some(&leader)).await;
+    assert_eq!(planned.status, StatusCode::OK, "{}", planned.text);
+    let r2_tag = planned.header("etag").unwrap();
+    let pair = |tag: String| {
+        actix_web::test::TestRequest::post()
+            .uri(&format!("{r2}/pairing?bye_seed=7"))
+            .insert_header(("Authorization", format!("Bearer {leader}")))
+            .insert_header(("If-Match", tag))
+    };
+    let paired = a.send(pair(r2_tag.clone())).await;
+    assert_eq!(paired.status, StatusCode::CREATED, "{}", paired.text);
+    let public = b.get(&r2, None).await;
+    assert_eq!(public.body["status"], "paired");
+    assert_eq!(public.body["games"], json!([]), "not published yet");
+    let insider = b.get(&r2, Some(&leader)).await;
+    assert!(!insider.body["games"].as_array().unwrap().is_empty());
+    let a_del = a
+        .send(
+            actix_web::test::TestRequest::delete()
+                .uri(&format!("{r2}/pairing"))
+                .insert_header(("Authorization", format!("Bearer {leader}")))
+                .insert_header(("If-Match", r2_tag)),
+        )
+        .await;
+    assert_eq!(
+        a_del.status,
+        StatusCode::PRECONDITION_FAILED,
+        "{}",
+        a_del.text
+    );
+}

@@ -331,6 +331,20 @@ async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_
             None,
         );
         assert_eq!(z304.status, 304);
+        // the published pairing read through B shows the new result as well
+        let pairing = b.req(
+            "GET",
+            &format!("/api/v1/competitions/{}/rounds/1", fx.comp),
+            None,
+            None,
+        );
+        assert_eq!(pairing.status, 200, "{}", pairing.text);
+        assert_eq!(
+            pairing.json()["games"][0]["result"],
+            code,
+            "{}",
+            pairing.text
+        );
         // and A agrees
         let ra = a.req("GET", &url, None, None);
         assert_eq!(ra.header("etag"), Some(new_etag.as_str()));

@@ -389,6 +389,9 @@ where
                 fut: fut.clone(),
             },
         );
+        // driven by a task of its own: each waiting read is woken once, when it is done (and
+        // a lookup whose readers went away still finishes)
+        actix_web::rt::spawn(fut.clone().map(|_| ()));
         fut
     }
 }
@@ -516,6 +519,27 @@ mod tests {
         drop(first); // the client went away mid-lookup
         drop(held);
         assert_eq!(c.get(1, lookup(&n)).await, 1, "no deadlock");
+    }
+
+    #[actix_web::test]
+    async fn a_lookup_runs_to_the_end_when_its_readers_went_away() {
+        let (n, c) = counter();
+        drop(c.get(1, lookup(&n)));
+        for _ in 0..100 {
+            if n.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            actix_web::rt::task::yield_now().await;
+        }
+        assert_eq!(n.load(Ordering::SeqCst), 1, "driven by its own task");
+        let f = c
+            .flights
+            .lock()
+            .unwrap()
+            .get(&1)
+            .map(|f| f.fut.clone())
+            .unwrap();
+        assert_eq!(f.peek(), Some(&0), "and finished");
     }
 
     #[actix_web::test]

@@ -200,6 +200,13 @@ pub fn enter(
     input: &ResultInput,
     actor: &str,
 ) -> ApiResult<Entered> {
+    // Take the game's write lock before reading it (a no-op update: a row lock on Postgres,
+    // the write lock on SQLite): concurrent writers of one game queue, and each reads the game
+    // as the previous one left it. So a write without If-Match is applied after the other
+    // (each one audited) instead of being refused; with If-Match, the stale one gets 412.
+    diesel::update(games::table.find(id))
+        .set(games::version.eq(games::version))
+        .execute(c)?;
     let (game, round, comp) = load_game(c, id)?;
     crate::api::check_if_match(if_match, &crate::api::etag("game", game.id, game.version))?;
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {

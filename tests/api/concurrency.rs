@@ -149,3 +149,87 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         assert_eq!(e[0]["new_value"]["result"], s.as_str(), "game {g}");
     }
 }
+
+#[actix_web::test]
+async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
+    use crate::results::{round, setup};
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let fx = setup(
+        &app,
+        &leader,
+        json!({"name": "K", "kind": "keizer", "half": "winter"}),
+        &["A", "B"],
+    )
+    .await;
+    let games = round(
+        &app,
+        &leader,
+        fx.comp,
+        vec![(fx.players[0], Some(fx.players[1]), None)],
+        "published",
+    )
+    .await;
+    let url = format!("/api/v1/games/{}/result", games[0]);
+    // without If-Match: every write is applied, one after the other, each audited
+    let codes = ["1-0", "0-1", "1-0", "0-1", "1-0", "0-1"];
+    let writes = codes.iter().map(|code| {
+        app.req(
+            Method::PUT,
+            &url,
+            Some(&arbiter),
+            Some(json!({"result": code})),
+        )
+    });
+    let mut versions = Vec::new();
+    for r in join_all(writes).await {
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        versions.push(r.body["game"]["version"].as_i64().unwrap());
+    }
+    versions.sort();
+    assert_eq!(
+        versions,
+        (2..=7).collect::<Vec<i64>>(),
+        "each write saw the one before"
+    );
+    let audit = app
+        .get(&format!("/api/v1/games/{}/audit", games[0]), Some(&leader))
+        .await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    let actions: Vec<&str> = audit
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["action"].as_str())
+        .filter(|a| a.starts_with("result_"))
+        .collect();
+    // the first is the entry, every later one a correction of the one before
+    let mut want = vec!["result_corrected"; codes.len()];
+    want[0] = "result_entered";
+    assert_eq!(actions, want, "{}", audit.text);
+    // with the same If-Match: exactly one write goes through, the others get 412
+    let tag = format!("\"game-{}-v7\"", games[0]);
+    let writes = ["1/2-1/2", "1-0", "0-1", "1/2-1/2"].map(|code| {
+        app.send(
+            actix_web::test::TestRequest::put()
+                .uri(&url)
+                .insert_header(("Authorization", format!("Bearer {arbiter}")))
+                .insert_header(("If-Match", tag.as_str()))
+                .set_json(json!({"result": code})),
+        )
+    });
+    let statuses: Vec<StatusCode> = join_all(writes).await.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::PRECONDITION_FAILED),
+        "{statuses:?}"
+    );
+}

@@ -2,7 +2,7 @@
 //! balancer) — a result written through one is visible in the other's standings at once.
 
 use crate::helpers::*;
-use crate::results::{round, setup};
+use crate::results::{keizer_winter, round};
 use actix_web::http::{Method, StatusCode};
 use serde_json::json;
 
@@ -10,15 +10,7 @@ use serde_json::json;
 async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     let a = spawn().await;
     let b = spawn_beside(&a).await;
-    let leader = a.token(&["leader"]).await;
-    let arbiter = a.token(&["arbiter"]).await;
-    let fx = setup(
-        &a,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["P", "Q"],
-    )
-    .await;
+    let (leader, arbiter, fx) = keizer_winter(&a, &["P", "Q"]).await;
     let (p, q) = (fx.players[0], fx.players[1]);
     let games = round(
         &a,
@@ -74,14 +66,7 @@ async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
 async fn renaming_an_entrant_gives_the_standings_a_new_version() {
     let a = spawn().await;
     let b = spawn_beside(&a).await;
-    let leader = a.token(&["leader"]).await;
-    let fx = setup(
-        &a,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["P", "Q"],
-    )
-    .await;
+    let (leader, _, fx) = keizer_winter(&a, &["P", "Q"]).await;
     let p = fx.players[0];
     round(
         &a,
@@ -114,15 +99,7 @@ async fn renaming_an_entrant_gives_the_standings_a_new_version() {
 async fn published_pairings_are_cached_and_follow_every_write() {
     let a = spawn().await;
     let b = spawn_beside(&a).await;
-    let leader = a.token(&["leader"]).await;
-    let arbiter = a.token(&["arbiter"]).await;
-    let fx = setup(
-        &a,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["P", "Q", "R", "S"],
-    )
-    .await;
+    let (leader, arbiter, fx) = keizer_winter(&a, &["P", "Q", "R", "S"]).await;
     let [p, q, r, s] = [fx.players[0], fx.players[1], fx.players[2], fx.players[3]];
     let games = round(
         &a,

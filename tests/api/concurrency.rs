@@ -69,18 +69,10 @@ async fn same_rating_list_pushed_concurrently_is_idempotent() {
 /// Results entered at once on different games of one round: every one is stored and audited.
 #[actix_web::test]
 async fn concurrent_results_on_different_games_lose_nothing() {
-    use crate::results::{round, setup};
+    use crate::results::{keizer_winter, round};
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
     let names = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &names,
-    )
-    .await;
+    let (leader, arbiter, fx) = keizer_winter(&app, &names).await;
     let p = &fx.players;
     let boards = (0..5)
         .map(|i| (p[2 * i], Some(p[2 * i + 1]), None))
@@ -152,17 +144,9 @@ async fn concurrent_results_on_different_games_lose_nothing() {
 
 #[actix_web::test]
 async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
-    use crate::results::{round, setup};
+    use crate::results::{keizer_winter, round};
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["A", "B"],
-    )
-    .await;
+    let (leader, arbiter, fx) = keizer_winter(&app, &["A", "B"]).await;
     let games = round(
         &app,
         &leader,

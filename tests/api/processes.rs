@@ -6,7 +6,7 @@
 //! children get the tests' JWT secret, so the fixtures' tokens are valid for them.
 
 use crate::helpers::*;
-use crate::results::{round, setup};
+use crate::results::{keizer_winter, round};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -234,15 +234,7 @@ fn keep_db(db: &TestDb) -> TestDb {
 #[actix_web::test]
 async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_once() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["P", "Q"],
-    )
-    .await;
+    let (leader, arbiter, fx) = keizer_winter(&app, &["P", "Q"]).await;
     let (p, q) = (fx.players[0], fx.players[1]);
     let games = round(
         &app,
@@ -405,17 +397,9 @@ fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
 #[actix_web::test]
 async fn a_process_killed_during_writes_leaves_a_consistent_database() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
     let names: Vec<String> = (0..24).map(|i| format!("Player {i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &names,
-    )
-    .await;
+    let (leader, arbiter, fx) = keizer_winter(&app, &names).await;
     let p = &fx.players;
     let boards = (0..12)
         .map(|i| (p[2 * i], Some(p[2 * i + 1]), None))

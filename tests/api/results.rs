@@ -109,6 +109,23 @@ where
     Fx { comp, players }
 }
 
+/// A leader's and an arbiter's token and a Keizer winter competition of `names`.
+pub async fn keizer_winter<S, B>(app: &TestApp<S>, names: &[&str]) -> (String, String, Fx)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let body = json!({"name": "K", "kind": "keizer", "half": "winter"});
+    let fx = setup(app, &leader, body, names).await;
+    (leader, arbiter, fx)
+}
+
 /// Adds the next round with `games` (white, black, result) on boards 1, 2, … and moves it to
 /// `status`. Returns the game ids.
 pub async fn round<S, B>(

@@ -119,6 +119,84 @@ async fn forged_expired_and_foreign_tokens_are_401() {
 }
 
 #[actix_web::test]
+async fn other_algorithms_issuers_missing_claims_and_tampering_are_401() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    let payload = |t: &str| -> Value {
+        let part = t.split('.').nth(1).unwrap();
+        let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(part)
+            .unwrap();
+        serde_json::from_slice(&raw).unwrap()
+    };
+    let claims = payload(&admin);
+    let sign = |alg: jsonwebtoken::Algorithm, claims: &Value| {
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::new(alg),
+            claims,
+            &jsonwebtoken::EncodingKey::from_secret(SECRET.as_bytes()).unwrap(),
+        )
+        .unwrap()
+    };
+    let users = |t: String| {
+        let app = &app;
+        async move { app.get("/api/v1/users", Some(&t)).await.status }
+    };
+    // the control: the same claims signed again with the service's key and algorithm pass, so
+    // every refusal below is for the one thing changed
+    assert_eq!(
+        users(sign(jsonwebtoken::Algorithm::HS256, &claims)).await,
+        StatusCode::OK
+    );
+    // the right key, another HMAC algorithm
+    for alg in [
+        jsonwebtoken::Algorithm::HS384,
+        jsonwebtoken::Algorithm::HS512,
+    ] {
+        assert_eq!(
+            users(sign(alg, &claims)).await,
+            StatusCode::UNAUTHORIZED,
+            "{alg:?}"
+        );
+    }
+    // another issuer; no expiry; no subject; expired by one second (no leeway)
+    let mut other = claims.clone();
+    other["iss"] = json!("someone-else");
+    assert_eq!(
+        users(sign(jsonwebtoken::Algorithm::HS256, &other)).await,
+        StatusCode::UNAUTHORIZED
+    );
+    for drop in ["exp", "sub", "iss"] {
+        let mut c = claims.clone();
+        c.as_object_mut().unwrap().remove(drop);
+        assert_eq!(
+            users(sign(jsonwebtoken::Algorithm::HS256, &c)).await,
+            StatusCode::UNAUTHORIZED,
+            "without {drop}"
+        );
+    }
+    let mut expired = claims.clone();
+    expired["exp"] = json!(chrono::Utc::now().timestamp() - 1);
+    assert_eq!(
+        users(sign(jsonwebtoken::Algorithm::HS256, &expired)).await,
+        StatusCode::UNAUTHORIZED
+    );
+    // a member's token whose payload is edited to claim admin, signature kept
+    let member = app.token(&["member"]).await;
+    assert_eq!(users(member.clone()).await, StatusCode::FORBIDDEN);
+    let mut forged = payload(&member);
+    forged["roles"] = json!(["admin"]);
+    let parts: Vec<&str> = member.split('.').collect();
+    let tampered = format!("{}.{}.{}", parts[0], b64(&forged), parts[2]);
+    assert_eq!(users(tampered).await, StatusCode::UNAUTHORIZED);
+    // and the signature stripped
+    assert_eq!(
+        users(format!("{}.{}.", parts[0], parts[1])).await,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[actix_web::test]
 async fn disabled_user_and_revoked_service_token_stop_at_once() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;

@@ -32,6 +32,12 @@ pub struct AppState {
     pub cache: crate::cache::ReadCache,
     /// Coalesced lookups of a competition's version (its cache stamps).
     pub versions: crate::cache::Versions,
+    /// SQLite: the queue of this process's write transactions (first come, first served).
+    /// SQLite lets one writer in at a time and makes the others retry with growing sleeps
+    /// (`busy_timeout`), which under many concurrent writers made some wait for hundreds of
+    /// milliseconds; queued here they wait only for the writes ahead of them. Postgres locks
+    /// rows, so its writes are not queued.
+    pub write_queue: Option<Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl AppState {
@@ -56,7 +62,13 @@ impl AppState {
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
         use diesel::Connection;
+        let turn = match &self.write_queue {
+            Some(q) => Some(q.clone().lock_owned().await),
+            None => None,
+        };
         self.db(move |conn| {
+            // the turn is held until the transaction ended, even if the client went away
+            let _turn = turn;
             conn.transaction(|c| {
                 crate::db::take_write_lock(c)?;
                 f(c)
@@ -292,6 +304,10 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         config,
         routes,
         cache: crate::cache::ReadCache::new(1024),
+        write_queue: versions
+            .db
+            .inline()
+            .then(|| Arc::new(tokio::sync::Mutex::new(()))),
         versions,
     }))
 }

@@ -217,3 +217,54 @@ async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
         "{statuses:?}"
     );
 }
+
+/// SQLite: this process's write transactions queue for their turn (first come, first
+/// served) instead of retrying on SQLite's busy timeout, whose growing sleeps made some of
+/// many concurrent writers wait for hundreds of milliseconds (benches/load.sh). A write
+/// started while another holds the turn waits for it, and is then applied.
+#[actix_web::test]
+async fn a_sqlite_write_waits_for_its_turn_in_the_write_queue() {
+    use crate::results::{keizer_winter, round};
+    use futures_util::future::{Either, select};
+    let app = spawn().await;
+    let Some(queue) = app.state.write_queue.clone() else {
+        assert!(
+            app._db.url.starts_with("postgres"),
+            "only Postgres has none"
+        );
+        return;
+    };
+    let (leader, arbiter, fx) = keizer_winter(&app, &["A", "B"]).await;
+    let games = round(
+        &app,
+        &leader,
+        fx.comp,
+        vec![(fx.players[0], Some(fx.players[1]), None)],
+        "published",
+    )
+    .await;
+    let url = format!("/api/v1/games/{}/result", games[0]);
+    let turn = queue.lock().await; // another write holds the turn
+    let write = Box::pin(app.req(
+        Method::PUT,
+        &url,
+        Some(&arbiter),
+        Some(json!({"result": "1-0"})),
+    ));
+    let pause = Box::pin(actix_web::rt::time::sleep(
+        std::time::Duration::from_millis(300),
+    ));
+    let write = match select(write, pause).await {
+        Either::Left((r, _)) => panic!("written without its turn: {} {}", r.status, r.text),
+        Either::Right((_, write)) => write,
+    };
+    let audit = app
+        .get(&url.replace("/result", "/audit"), Some(&leader))
+        .await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    assert_eq!(audit.body, json!([]), "nothing written yet");
+    drop(turn);
+    let r = write.await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["game"]["result"], "1-0", "{}", r.text);
+}

@@ -477,6 +477,10 @@ pub async fn create_entrants(
             let comp = load(c, id)?;
             let season = crate::api::seasons::load(c, comp.season_id)?;
             let (source, date) = seed_rating(&comp, season.opening_date);
+            // the competition's stamp first (the cached standings show the entrants): its row
+            // lock (Postgres; SQLite holds the write lock already) queues concurrent entries,
+            // so each seeds after the entrants entered before it (no two with one seed)
+            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
             let mut next_seed: i32 = en::table
                 .filter(en::competition_id.eq(id))
                 .select(diesel::dsl::max(en::seed))
@@ -532,7 +536,6 @@ pub async fn create_entrants(
                         other => other,
                     })?;
             }
-            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
             entrant_views(c, id)
         })
         .await?;

@@ -186,6 +186,10 @@ pub async fn create_round(
                 }
                 date = date.or(Some(ev.date));
             }
+            // the competition's stamp first: its row lock (Postgres; SQLite holds the write
+            // lock already) queues concurrent creations, so each numbers its round after the
+            // ones created before it instead of failing on a number taken meanwhile
+            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
             let next: i32 = r::table
                 .filter(r::competition_id.eq(id))
                 .select(diesel::dsl::max(r::number))
@@ -209,8 +213,6 @@ pub async fn create_round(
                     ApiError::Conflict(_) => ApiError::Conflict("that round number exists".into()),
                     other => other,
                 })?;
-            // the cached round lists show it
-            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
             round_view(c, round, true)
         })
         .await?;

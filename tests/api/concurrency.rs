@@ -268,3 +268,71 @@ async fn a_sqlite_write_waits_for_its_turn_in_the_write_queue() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["game"]["result"], "1-0", "{}", r.text);
 }
+
+/// Rounds created at once without a number each get the next one (none fails on a number
+/// another took meanwhile), and players entered at once each get a seed of their own.
+#[actix_web::test]
+async fn concurrent_round_creation_and_entries_number_in_turn() {
+    use crate::results::keizer_winter;
+    let app = spawn().await;
+    let (leader, _, fx) = keizer_winter(&app, &["A"]).await;
+    let rounds = format!("/api/v1/competitions/{}/rounds", fx.comp);
+    let created = join_all((0..6).map(|_| app.post(&rounds, Some(&leader), json!({})))).await;
+    let mut numbers = Vec::new();
+    for r in &created {
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        numbers.push(r.body["number"].as_i64().unwrap());
+    }
+    numbers.sort();
+    assert_eq!(numbers, (1..=6).collect::<Vec<i64>>());
+
+    let mut players = Vec::new();
+    for i in 0..10 {
+        let p = app
+            .post(
+                "/api/v1/players",
+                Some(&leader),
+                json!({"name": format!("Late {i}")}),
+            )
+            .await;
+        assert_eq!(p.status, StatusCode::CREATED, "{}", p.text);
+        players.push(p.body["id"].as_i64().unwrap());
+    }
+    let entrants = format!("/api/v1/competitions/{}/entrants", fx.comp);
+    let entered = join_all(players.iter().map(|p| {
+        app.post(
+            &entrants,
+            Some(&leader),
+            json!({"entrants": [{"player_id": p}]}),
+        )
+    }))
+    .await;
+    for r in &entered {
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let list = app.get(&entrants, None).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    let rows = list.body.as_array().unwrap();
+    assert_eq!(rows.len(), 11, "{}", list.text);
+    let mut seeds: Vec<i64> = rows.iter().map(|e| e["seed"].as_i64().unwrap()).collect();
+    seeds.sort();
+    assert_eq!(seeds, (1..=11).collect::<Vec<i64>>());
+    // and the stored seeds (the list numbers its rows) are distinct too
+    let comp = fx.comp;
+    let stored: std::collections::BTreeSet<i64> = app
+        .state
+        .db(move |c| {
+            use clubcomp::db::schema::entrants as en;
+            use diesel::prelude::*;
+            Ok(en::table
+                .filter(en::competition_id.eq(comp))
+                .select(en::seed)
+                .load::<i32>(c)?)
+        })
+        .await
+        .unwrap()
+        .into_iter()
+        .map(i64::from)
+        .collect();
+    assert_eq!(stored.len(), 11, "{stored:?}");
+}

@@ -374,6 +374,10 @@ pub fn store_calendar(
     replace: bool,
 ) -> ApiResult<Vec<Evening>> {
     use crate::db::schema::rounds;
+    // the season's stamp first: its row lock (Postgres; SQLite holds the write lock already)
+    // queues concurrent generations, so the later ones see the calendar stored before them
+    // (409, or replaced with `replace`) instead of failing on its unique dates
+    crate::db::models::competition::bump_stamp(c, &format!("season:{season_id}"))?;
     let existing: Vec<i64> = ev::table
         .filter(ev::season_id.eq(season_id))
         .select(ev::id)
@@ -399,7 +403,6 @@ pub fn store_calendar(
     for r in rows {
         diesel::insert_into(ev::table).values(r).execute(c)?;
     }
-    crate::db::models::competition::bump_stamp(c, &format!("season:{season_id}"))?;
     evenings_of(c, season_id)
 }
 

@@ -336,3 +336,41 @@ async fn concurrent_round_creation_and_entries_number_in_turn() {
         .collect();
     assert_eq!(stored.len(), 11, "{stored:?}");
 }
+
+/// A season's calendar generated several times at once: without `replace` one is stored and
+/// the others get the 409 that says so; with `replace` each replaces the one before. None
+/// fails on the evenings' unique dates.
+#[actix_web::test]
+async fn concurrent_calendar_generation_queues() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = crate::results::season(&app, &leader).await;
+    let url = format!("/api/v1/seasons/{season}/calendar");
+    let first = join_all((0..4).map(|_| app.post(&url, Some(&leader), json!({})))).await;
+    let mut codes: Vec<u16> = first.iter().map(|r| r.status.as_u16()).collect();
+    codes.sort();
+    assert_eq!(codes, [201, 409, 409, 409]);
+    for r in first.iter().filter(|r| r.status == StatusCode::CONFLICT) {
+        assert!(r.text.contains("send replace: true"), "{}", r.text);
+    }
+    let evenings = first
+        .iter()
+        .find(|r| r.status == StatusCode::CREATED)
+        .map(|r| r.body.as_array().unwrap().len())
+        .unwrap();
+    let again =
+        join_all((0..4).map(|_| app.post(&url, Some(&leader), json!({"replace": true})))).await;
+    for r in &again {
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        assert_eq!(r.body.as_array().unwrap().len(), evenings);
+    }
+    let list = app
+        .get(&format!("/api/v1/seasons/{season}/evenings"), Some(&leader))
+        .await;
+    assert_eq!(
+        list.body.as_array().unwrap().len(),
+        evenings,
+        "{}",
+        list.text
+    );
+}

@@ -209,6 +209,14 @@ pub fn enter(
         .execute(c)?;
     let (game, round, comp) = load_game(c, id)?;
     crate::api::check_if_match(if_match, &crate::api::etag("game", game.id, game.version))?;
+    // a playoff result decides which games are due from all the group's results: take the
+    // competition's stamp (its row lock on Postgres) before reading them, so results of two
+    // games entered at once are synced one after the other and the later sees the earlier
+    // (else both semi-finals decided at once could leave the final uncreated)
+    let knockout = comp.kind == "knockout";
+    if knockout {
+        bump_stamp(c, &format!("competition:{}", comp.id))?;
+    }
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {
         return Err(ApiError::Conflict(format!(
             "round {} is {}; results are entered once it is paired",
@@ -292,10 +300,11 @@ pub fn enter(
             reason,
         },
     )?;
-    if comp.kind == "knockout" {
+    if knockout {
         crate::services::prizes::sync_playoff_games(c, &comp)?;
+    } else {
+        bump_stamp(c, &format!("competition:{}", comp.id))?;
     }
-    bump_stamp(c, &format!("competition:{}", comp.id))?;
     let game = games::table.find(id).select(Game::as_select()).first(c)?;
     Ok(Entered {
         game,

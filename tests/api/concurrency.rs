@@ -374,3 +374,64 @@ async fn concurrent_calendar_generation_queues() {
         list.text
     );
 }
+
+/// Both semi-finals of a playoff group decided at once: the final is due after the later of
+/// the two writes, whichever that is (each write reads the other's result once it committed).
+#[actix_web::test]
+async fn playoff_semi_finals_decided_at_once_make_the_final() {
+    use crate::results::round;
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let (season, [a, b, c, d], summer) = crate::prizes::summer_of_four(&app, &leader).await;
+    round(
+        &app,
+        &leader,
+        summer,
+        vec![(c, Some(a), Some("1-0")), (b, Some(d), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let r = app
+        .post(
+            &format!("/api/v1/seasons/{season}/playoffs"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let comp = r.body["competition_id"].as_i64().unwrap();
+    let semis = &r.body["groups"][0]["matches"];
+    let urls: Vec<String> = (0..2)
+        .map(|m| {
+            let g = semis[m]["games"][0]["game_id"].as_i64().unwrap();
+            format!("/api/v1/games/{g}/result")
+        })
+        .collect();
+    let writes = urls.iter().map(|url| {
+        app.req(
+            Method::PUT,
+            url,
+            Some(&arbiter),
+            Some(json!({"result": "1-0"})),
+        )
+    });
+    for r in join_all(writes).await {
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let v = app
+        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
+        .await;
+    let g = &v.body["groups"][0];
+    assert_eq!(
+        g["next"],
+        json!([{"match": "final", "game": 1}]),
+        "{}",
+        v.text
+    );
+    assert!(
+        g["matches"][2]["games"][0]["game_id"].is_i64(),
+        "the final is stored: {}",
+        v.text
+    );
+}

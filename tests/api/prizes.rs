@@ -180,17 +180,23 @@ async fn round_robin_prizes_and_kinds_without_prizes() {
     );
 }
 
-#[actix_web::test]
-async fn playoffs_from_the_summer_half() {
-    let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let season = season(&app, &leader).await;
-    let ps = players(&app, &leader, &["A", "B", "C", "D"]).await;
+/// A season with players A–D, a completed winter Keizer half of one evening and the summer
+/// half seeded from it (not played yet): `(season, [a, b, c, d], summer)`.
+pub async fn summer_of_four<S, B>(app: &TestApp<S>, leader: &str) -> (i64, [i64; 4], i64)
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let season = season(app, leader).await;
+    let ps = players(app, leader, &["A", "B", "C", "D"]).await;
     let [a, b, c, d] = ps[..] else { panic!() };
     let winter = competition(
-        &app,
-        &leader,
+        app,
+        leader,
         season,
         json!({"name": "W", "kind": "keizer", "half": "winter"}),
         &ps,
@@ -199,16 +205,16 @@ async fn playoffs_from_the_summer_half() {
     // winter: R0 [a60 b59 c58 d57]: b beats a, c beats d: b 60, c 57, a 5, d 5 → [b c a d]:
     // b = 58, c = 57 → fixed. Final order b, c, a, d.
     round(
-        &app,
-        &leader,
+        app,
+        leader,
         winter,
         vec![(a, Some(b), Some("0-1")), (c, Some(d), Some("1-0"))],
         "completed",
     )
     .await;
     let summer = competition(
-        &app,
-        &leader,
+        app,
+        leader,
         season,
         json!({"name": "S", "kind": "keizer", "half": "summer", "seeded_from": winter}),
         &ps,
@@ -220,7 +226,15 @@ async fn playoffs_from_the_summer_half() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(ids(&r.body["keizer"]["rows"]), [b, c, a, d]);
+    (season, [a, b, c, d], summer)
+}
 
+#[actix_web::test]
+async fn playoffs_from_the_summer_half() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let (season, [a, b, c, d], summer) = summer_of_four(&app, &leader).await;
     // no playoffs before the summer is finished
     let url = format!("/api/v1/seasons/{season}/playoffs");
     assert_eq!(

@@ -469,8 +469,9 @@ fn seed_keizer(
         }
         if let Some(bye) = &pairing.bye {
             let p = by_key[&bye.player].0;
-            let result = (!published).then_some("bye");
-            insert_game(c, round.id, bye.board as i32, 1, Some(p), None, result)?;
+            // as the pairing stores it: the bye's result is set when the round is paired, so
+            // the evening in play can be completed once its games have results
+            insert_game(c, round.id, bye.board as i32, 1, Some(p), None, Some("bye"))?;
             if !published {
                 played.byes.push(bye.player.clone());
                 *byes.entry(bye.player.clone()).or_default() += 1;

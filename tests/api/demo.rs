@@ -134,6 +134,38 @@ async fn demo_twice_and_public_reads() {
         }
     }
 
+    // the evening in play: its bye is scored as the pairing scores it, so once the arbiter
+    // has entered the games' results the leader can complete it
+    let arbiter = app.token(&["arbiter"]).await;
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .get(&format!("/api/v1/competitions/{keizer}/rounds/6"), None)
+        .await;
+    for g in r.body["games"].as_array().unwrap() {
+        if g["black"].is_null() {
+            assert_eq!(g["result"], "bye", "{g}");
+            continue;
+        }
+        assert!(g["result"].is_null(), "in play: {g}");
+        let put = app
+            .req(
+                actix_web::http::Method::PUT,
+                &format!("/api/v1/games/{}/result", g["id"]),
+                Some(&arbiter),
+                Some(serde_json::json!({"result": "1/2-1/2"})),
+            )
+            .await;
+        assert_eq!(put.status, StatusCode::OK, "{}", put.text);
+    }
+    let done = app
+        .post(
+            &format!("/api/v1/competitions/{keizer}/rounds/6/complete"),
+            Some(&leader),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+
     // rapid: 21 players, round 1 = 10 matches of two games + the bye
     let r = app
         .get(&format!("/api/v1/competitions/{rapid}/rounds/1"), None)

@@ -14,9 +14,14 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   "$venv/bin/pip" install --quiet "schemathesis==4.32.5"
 fi
 work=$(mktemp -d)
+pid=""
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-DATABASE_URL="${FUZZ_DATABASE_URL:-sqlite://$work/fuzz.sqlite3}" DATA_DIR="$work" \
-  BIND_ADDR="127.0.0.1:$port" JWT_SECRET="fuzz-secret-fuzz-secret-fuzz-secret-0001" \
+export DATABASE_URL="${FUZZ_DATABASE_URL:-sqlite://$work/fuzz.sqlite3}" DATA_DIR="$work" \
+  JWT_SECRET="fuzz-secret-fuzz-secret-fuzz-secret-0001"
+# the demo club and season, so that the ids the fuzzer tries (small integers first) find
+# players, competitions, rounds and games to read and change, not only 404s
+"$bin" demo > "$work/demo.log" 2>&1 || { echo "demo seeding failed:"; cat "$work/demo.log"; exit 1; }
+BIND_ADDR="127.0.0.1:$port" \
   BOOTSTRAP_ADMIN_EMAIL=fuzz-admin@club.example BOOTSTRAP_ADMIN_PASSWORD=fuzz-password \
   LOGIN_MAX_FAILURES=1000 RUST_LOG=warn "$bin" serve > "$work/server.log" 2>&1 &
 pid=$!

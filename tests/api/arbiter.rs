@@ -26,11 +26,7 @@ async fn games_in<S, B>(
     n: i32,
 ) -> (Vec<i64>, i64, i64)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let (kind, system, discipline) = (
@@ -131,11 +127,7 @@ where
 /// Rows in the arbiter tables and the audit log.
 async fn arbiter_counts<S, B>(app: &TestApp<S>) -> Vec<i64>
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     app.with_conn(|c| {

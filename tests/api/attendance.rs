@@ -9,11 +9,7 @@ use serde_json::{Value, json};
 /// A token for a member account linked to `player`.
 async fn member_of<S, B>(app: &TestApp<S>, player: i64) -> String
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let email = format!("m-{}@club.example", uuid::Uuid::new_v4().simple());

@@ -6,11 +6,7 @@ use serde_json::{Value, json};
 
 async fn evening_count<S, B>(app: &TestApp<S>) -> i64
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     app.with_conn(|c| {

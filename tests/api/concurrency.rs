@@ -144,18 +144,8 @@ async fn concurrent_results_on_different_games_lose_nothing() {
 
 #[actix_web::test]
 async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
-    use crate::results::{keizer_winter, round};
     let app = spawn().await;
-    let (leader, arbiter, fx) = keizer_winter(&app, &["A", "B"]).await;
-    let games = round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(fx.players[0], Some(fx.players[1]), None)],
-        "published",
-    )
-    .await;
-    let url = format!("/api/v1/games/{}/result", games[0]);
+    let (leader, arbiter, url) = one_game_in_play(&app).await;
     // without If-Match: every write is applied, one after the other, each audited
     let codes = ["1-0", "0-1", "1-0", "0-1", "1-0", "0-1"];
     let writes = codes.iter().map(|code| {
@@ -178,7 +168,7 @@ async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
         "each write saw the one before"
     );
     let audit = app
-        .get(&format!("/api/v1/games/{}/audit", games[0]), Some(&leader))
+        .get(&url.replace("/result", "/audit"), Some(&leader))
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
     let actions: Vec<&str> = audit
@@ -194,7 +184,8 @@ async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
     want[0] = "result_entered";
     assert_eq!(actions, want, "{}", audit.text);
     // with the same If-Match: exactly one write goes through, the others get 412
-    let tag = format!("\"game-{}-v7\"", games[0]);
+    let game = url.trim_end_matches("/result").rsplit('/').next().unwrap();
+    let tag = format!("\"game-{game}-v7\"");
     let writes = ["1/2-1/2", "1-0", "0-1", "1/2-1/2"].map(|code| {
         app.send(
             actix_web::test::TestRequest::put()
@@ -224,7 +215,6 @@ async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
 /// started while another holds the turn waits for it, and is then applied.
 #[actix_web::test]
 async fn a_sqlite_write_waits_for_its_turn_in_the_write_queue() {
-    use crate::results::{keizer_winter, round};
     use futures_util::future::{Either, select};
     let app = spawn().await;
     let Some(queue) = app.state.write_queue.clone() else {
@@ -234,16 +224,7 @@ async fn a_sqlite_write_waits_for_its_turn_in_the_write_queue() {
         );
         return;
     };
-    let (leader, arbiter, fx) = keizer_winter(&app, &["A", "B"]).await;
-    let games = round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(fx.players[0], Some(fx.players[1]), None)],
-        "published",
-    )
-    .await;
-    let url = format!("/api/v1/games/{}/result", games[0]);
+    let (leader, arbiter, url) = one_game_in_play(&app).await;
     let turn = queue.lock().await; // another write holds the turn
     let write = Box::pin(app.req(
         Method::PUT,
@@ -379,27 +360,11 @@ async fn concurrent_calendar_generation_queues() {
 /// the two writes, whichever that is (each write reads the other's result once it committed).
 #[actix_web::test]
 async fn playoff_semi_finals_decided_at_once_make_the_final() {
-    use crate::results::round;
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
     let arbiter = app.token(&["arbiter"]).await;
-    let (season, [a, b, c, d], summer) = crate::prizes::summer_of_four(&app, &leader).await;
-    round(
-        &app,
-        &leader,
-        summer,
-        vec![(c, Some(a), Some("1-0")), (b, Some(d), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/playoffs"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let (season, four, summer) = crate::prizes::summer_of_four(&app, &leader).await;
+    let r = crate::prizes::playoffs_of_four(&app, &leader, season, four, summer).await;
     let comp = r.body["competition_id"].as_i64().unwrap();
     let semis = &r.body["groups"][0]["matches"];
     let urls: Vec<String> = (0..2)
@@ -434,4 +399,25 @@ async fn playoff_semi_finals_decided_at_once_make_the_final() {
         "the final is stored: {}",
         v.text
     );
+}
+
+/// A Keizer winter half of A and B with one published game: `(leader, arbiter, the game's
+/// result URL)`.
+async fn one_game_in_play<S, B>(app: &TestApp<S>) -> (String, String, String)
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    use crate::results::{keizer_winter, round};
+    let (leader, arbiter, fx) = keizer_winter(app, &["A", "B"]).await;
+    let games = round(
+        app,
+        &leader,
+        fx.comp,
+        vec![(fx.players[0], Some(fx.players[1]), None)],
+        "published",
+    )
+    .await;
+    let url = format!("/api/v1/games/{}/result", games[0]);
+    (leader, arbiter, url)
 }

@@ -13,6 +13,17 @@ use diesel::{Connection, RunQueryDsl};
 use serde_json::Value;
 use std::sync::Arc;
 
+/// The test application's service (what [`spawn`] builds), for helpers generic over it.
+pub trait AppService<B>:
+    Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+{
+}
+
+impl<T, B> AppService<B> for T where
+    T: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+{
+}
+
 /// A running test application.
 pub struct TestApp<S> {
     pub svc: S,

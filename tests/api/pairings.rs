@@ -15,11 +15,7 @@ pub async fn setup<S, B>(
     players: &[(&str, &str)],
 ) -> (i64, Vec<i64>)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     // the season and the entries come from the shared fixtures of results.rs; only the
@@ -44,11 +40,7 @@ where
 /// Adds a round on `date`.
 pub async fn add_round<S, B>(app: &TestApp<S>, leader: &str, cid: i64, date: &str) -> i64
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let r = app
@@ -65,11 +57,7 @@ where
 /// Row counts of games, attendance and audit entries, and the rounds' statuses.
 pub async fn state_of<S, B>(app: &TestApp<S>) -> (i64, i64, i64, Vec<String>)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     app.with_conn(|c| {
@@ -113,11 +101,7 @@ pub fn boards(round: &Value) -> Vec<Row> {
 /// Sets results directly (the results API belongs to another part) and completes the round.
 pub async fn finish_round<S, B>(app: &TestApp<S>, leader: &str, cid: i64, n: i64, results: &[&str])
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let r = app

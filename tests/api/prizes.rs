@@ -184,11 +184,7 @@ async fn round_robin_prizes_and_kinds_without_prizes() {
 /// half seeded from it (not played yet): `(season, [a, b, c, d], summer)`.
 pub async fn summer_of_four<S, B>(app: &TestApp<S>, leader: &str) -> (i64, [i64; 4], i64)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let season = season(app, leader).await;
@@ -229,6 +225,34 @@ where
     (season, [a, b, c, d], summer)
 }
 
+/// Plays the summer half of [`summer_of_four`] (c and b win: final order c, b, a, d) and
+/// creates the season's playoffs (201).
+pub async fn playoffs_of_four<S, B>(
+    app: &TestApp<S>,
+    leader: &str,
+    season: i64,
+    [a, b, c, d]: [i64; 4],
+    summer: i64,
+) -> Resp
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    // summer: [b60 c59 a58 d57]: c beats a, b beats d: c 58, b 57 → [c b a d] → fixed
+    round(
+        app,
+        leader,
+        summer,
+        vec![(c, Some(a), Some("1-0")), (b, Some(d), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let url = format!("/api/v1/seasons/{season}/playoffs");
+    let r = app.post(&url, Some(leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r
+}
+
 #[actix_web::test]
 async fn playoffs_from_the_summer_half() {
     let app = spawn().await;
@@ -241,17 +265,7 @@ async fn playoffs_from_the_summer_half() {
         app.post(&url, Some(&leader), json!({})).await.status,
         StatusCode::CONFLICT
     );
-    // summer: [b60 c59 a58 d57]: c beats a, b beats d: c 58, b 57 → [c b a d] → fixed
-    round(
-        &app,
-        &leader,
-        summer,
-        vec![(c, Some(a), Some("1-0")), (b, Some(d), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let r = app.post(&url, Some(&leader), json!({})).await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = playoffs_of_four(&app, &leader, season, [a, b, c, d], summer).await;
     let comp = r.body["competition_id"].as_i64().unwrap();
     let g = &r.body["groups"][0];
     assert_eq!(r.body["groups"].as_array().unwrap().len(), 1);

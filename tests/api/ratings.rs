@@ -7,11 +7,7 @@ use serde_json::json;
 
 async fn two_players<S, B>(app: &TestApp<S>, leader: &str) -> (i64, i64)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let a = app

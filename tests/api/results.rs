@@ -18,11 +18,7 @@ pub struct Fx {
 
 pub async fn season<S, B>(app: &TestApp<S>, leader: &str) -> i64
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let r = app
@@ -44,11 +40,7 @@ pub async fn competition<S, B>(
     players: &[i64],
 ) -> i64
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let r = app
@@ -76,11 +68,7 @@ where
 
 pub async fn players<S, B>(app: &TestApp<S>, leader: &str, names: &[&str]) -> Vec<i64>
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let mut out = Vec::new();
@@ -96,11 +84,7 @@ where
 
 pub async fn setup<S, B>(app: &TestApp<S>, leader: &str, body: Value, names: &[&str]) -> Fx
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let season = season(app, leader).await;
@@ -112,11 +96,7 @@ where
 /// A leader's and an arbiter's token and a Keizer winter competition of `names`.
 pub async fn keizer_winter<S, B>(app: &TestApp<S>, names: &[&str]) -> (String, String, Fx)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let leader = app.token(&["leader"]).await;
@@ -136,11 +116,7 @@ pub async fn round<S, B>(
     status: &str,
 ) -> Vec<i64>
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let games_ = games_
@@ -165,11 +141,7 @@ pub async fn round_games<S, B>(
     status: &str,
 ) -> Vec<i64>
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let r = app
@@ -222,11 +194,7 @@ where
 /// Records an attendance action for a player in round `number`.
 pub async fn attendance<S, B>(app: &TestApp<S>, comp: i64, number: i32, player: i64, action: &str)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let action = action.to_string();
@@ -251,11 +219,7 @@ where
 /// Moves round `number` from `from` to `to`.
 pub async fn advance<S, B>(app: &TestApp<S>, comp: i64, number: i32, from: &str, to: &str)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let (from, to) = (from.to_string(), to.to_string());
@@ -269,11 +233,7 @@ where
 /// (result, version, audit entries) of a game: what a rejected write must leave alone.
 async fn game_state<S, B>(app: &TestApp<S>, id: i64) -> (Option<String>, i64, i64)
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     app.with_conn(move |c| {
@@ -296,11 +256,7 @@ async fn put_result<S, B>(
     if_match: Option<&str>,
 ) -> Resp
 where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
+    S: AppService<B>,
     B: actix_web::body::MessageBody,
 {
     let mut r = TestRequest::default()

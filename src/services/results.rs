@@ -207,7 +207,7 @@ pub fn enter(
     diesel::update(games::table.find(id))
         .set(games::version.eq(games::version))
         .execute(c)?;
-    let (game, round, comp) = load_game(c, id)?;
+    let (game, mut round, comp) = load_game(c, id)?;
     crate::api::check_if_match(if_match, &crate::api::etag("game", game.id, game.version))?;
     // a playoff result decides which games are due from all the group's results: take the
     // competition's stamp (its row lock on Postgres) before reading them, so results of two
@@ -216,6 +216,7 @@ pub fn enter(
     let knockout = comp.kind == "knockout";
     if knockout {
         bump_stamp(c, &format!("competition:{}", comp.id))?;
+        round.status = round_status(c, round.id)?;
     }
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {
         return Err(ApiError::Conflict(format!(
@@ -229,6 +230,7 @@ pub fn enter(
         .map(str::trim)
         .filter(|r| !r.is_empty())
         .map(str::to_string);
+    let has_reason = reason.is_some();
     let mut errs = Vec::new();
     if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
         errs.push(FieldError::new("reason", "must be at most 500 characters"));
@@ -304,6 +306,17 @@ pub fn enter(
         crate::services::prizes::sync_playoff_games(c, &comp)?;
     } else {
         bump_stamp(c, &format!("competition:{}", comp.id))?;
+        // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
+        // from here on: a completion that committed after the round was read above made this
+        // write a correction, which needs a reason (SPEC §11). SQLite holds its write lock
+        // from the start, so the status read above is current there.
+        if round.status != "completed" && !has_reason && round_status(c, round.id)? == "completed" {
+            return Err(ApiError::Conflict(format!(
+                "round {} was completed while this result was entered; send it again with a \
+                 reason: it is now a correction (SPEC §11)",
+                round.number
+            )));
+        }
     }
     let game = games::table.find(id).select(Game::as_select()).first(c)?;
     Ok(Entered {
@@ -320,4 +333,9 @@ pub fn game_ids(c: &mut DbConn, competition: i64) -> ApiResult<Vec<i64>> {
         .filter(rounds::competition_id.eq(competition))
         .select(games::id)
         .load(c)?)
+}
+
+/// The current status of a round.
+fn round_status(c: &mut DbConn, round: i64) -> ApiResult<String> {
+    Ok(rounds::table.find(round).select(rounds::status).first(c)?)
 }

@@ -421,3 +421,70 @@ where
     let url = format!("/api/v1/games/{}/result", games[0]);
     (leader, arbiter, url)
 }
+
+/// A result entered while another connection completes the round: once the completion has
+/// committed, the write is a correction and needs a reason (SPEC §11), so it is refused, never
+/// stored without one — 409 on Postgres (the write read the round before the completion
+/// committed, and checks again once it holds the competition's stamp), 422 on SQLite (the
+/// write waits for the database's write lock and then reads the completed round).
+#[actix_web::test]
+async fn a_result_entered_while_the_round_is_completed_needs_a_reason() {
+    use clubcomp::db::schema::{cache_stamps, games, rounds};
+    use diesel::prelude::*;
+    use futures_util::future::{Either, select};
+    let app = spawn().await;
+    let (_, arbiter, url) = one_game_in_play(&app).await;
+    let put = |result: &str| {
+        app.req(
+            Method::PUT,
+            &url,
+            Some(&arbiter),
+            Some(json!({"result": result})),
+        )
+    };
+    assert_eq!(put("1-0").await.status, StatusCode::OK);
+    let game: i64 = url.split('/').nth(4).unwrap().parse().unwrap();
+    // the completion, as `complete` writes it, held open until told to commit
+    let target = clubcomp::db::DbTarget::parse(&app._db.url).unwrap();
+    let (held_tx, held) = std::sync::mpsc::channel();
+    let (commit, commit_rx) = std::sync::mpsc::channel::<()>();
+    let completer = std::thread::spawn(move || {
+        let mut c = target.connect().unwrap();
+        c.transaction::<_, diesel::result::Error, _>(|c| {
+            let (round, comp): (i64, i64) = games::table
+                .inner_join(rounds::table)
+                .filter(games::id.eq(game))
+                .select((rounds::id, rounds::competition_id))
+                .first(c)?;
+            diesel::update(rounds::table.find(round))
+                .set(rounds::status.eq("completed"))
+                .execute(c)?;
+            diesel::update(cache_stamps::table.find(format!("competition:{comp}")))
+                .set(cache_stamps::stamp.eq(cache_stamps::stamp + 1))
+                .execute(c)?;
+            held_tx.send(()).unwrap();
+            commit_rx.recv().unwrap();
+            Ok(())
+        })
+        .unwrap();
+    });
+    held.recv().unwrap();
+    let write = Box::pin(put("0-1"));
+    let pause = Box::pin(actix_web::rt::time::sleep(
+        std::time::Duration::from_millis(300),
+    ));
+    let write = match select(write, pause).await {
+        Either::Left((r, _)) => panic!("not held up by the completion: {} {}", r.status, r.text),
+        Either::Right((_, write)) => write,
+    };
+    commit.send(()).unwrap();
+    let r = write.await;
+    completer.join().unwrap();
+    let want = if app._db.url.starts_with("postgres") {
+        StatusCode::CONFLICT
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    assert_eq!(r.status, want, "{}", r.text);
+    assert!(r.text.contains("reason"), "{}", r.text);
+}

@@ -365,6 +365,42 @@ pub struct Throttle {
     failures: Mutex<HashMap<String, (u32, Instant)>>,
 }
 
+/// The client's address for throttling: the peer's, unless the peer is a trusted proxy
+/// (`TRUSTED_PROXIES`); then the nearest address in `X-Forwarded-For` (read from the right,
+/// as each proxy appends the address it saw) that is not itself a trusted proxy. Entries a
+/// client wrote itself lie to the left of that one and are never used, so an untrusted client
+/// cannot choose its address; without trusted proxies the header is ignored.
+pub fn client_address<'a>(
+    peer: Option<std::net::IpAddr>,
+    forwarded_for: impl Iterator<Item = &'a str>,
+    trusted: &[std::net::IpAddr],
+) -> String {
+    let Some(peer) = peer else {
+        return "unknown".into();
+    };
+    if !trusted.contains(&peer) {
+        return peer.to_string();
+    }
+    let hops: Vec<&str> = forwarded_for
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        match hop.parse::<std::net::IpAddr>() {
+            Ok(ip) => {
+                client = ip;
+                if !trusted.contains(&ip) {
+                    break;
+                }
+            }
+            // unreadable: stop at the last address a trusted proxy vouched for
+            Err(_) => break,
+        }
+    }
+    client.to_string()
+}
+
 impl Throttle {
     /// A throttle allowing `max_per_account` failures per account and 4× that per address
     /// within 15 minutes.
@@ -431,6 +467,46 @@ impl Throttle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn client_address_trusts_only_configured_proxies() {
+        let ip = |s: &str| s.parse::<std::net::IpAddr>().unwrap();
+        let proxy = ip("10.0.0.1");
+        let trusted = [proxy, ip("10.0.0.2")];
+        let addr = |peer: &str, xff: &[&str], t: &[std::net::IpAddr]| {
+            client_address(Some(ip(peer)), xff.iter().copied(), t)
+        };
+        // no trusted proxies: the header is ignored
+        assert_eq!(addr("10.0.0.1", &["203.0.113.9"], &[]), "10.0.0.1");
+        // a client that is not a proxy cannot name its address
+        assert_eq!(
+            addr("198.51.100.7", &["203.0.113.9"], &trusted),
+            "198.51.100.7"
+        );
+        // through the proxy: the address it appended
+        assert_eq!(addr("10.0.0.1", &["203.0.113.9"], &trusted), "203.0.113.9");
+        // a client's own entries lie left of what the proxies appended
+        assert_eq!(
+            addr("10.0.0.1", &["1.2.3.4, 203.0.113.9", "10.0.0.2"], &trusted),
+            "203.0.113.9"
+        );
+        assert_eq!(
+            addr("10.0.0.1", &["bogus, 203.0.113.9"], &trusted),
+            "203.0.113.9"
+        );
+        // an unreadable hop next to the proxy: the proxy itself
+        assert_eq!(
+            addr("10.0.0.1", &["203.0.113.9, bogus"], &trusted),
+            "10.0.0.1"
+        );
+        // no header: the proxy
+        assert_eq!(addr("10.0.0.1", &[], &trusted), "10.0.0.1");
+        assert_eq!(
+            client_address(None, std::iter::empty(), &trusted),
+            "unknown"
+        );
+        assert_eq!(addr("::1", &["2001:db8::5"], &[ip("::1")]), "2001:db8::5");
+    }
 
     #[test]
     fn roles_round_trip() {

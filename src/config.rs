@@ -33,6 +33,10 @@ pub struct Config {
     pub club_timezone: chrono_tz::Tz,
     /// `LOGIN_MAX_FAILURES`: failed logins per account within 15 minutes before 429 (default 5).
     pub login_max_failures: u32,
+    /// `TRUSTED_PROXIES`: comma-separated addresses of reverse proxies or load balancers in
+    /// front of the service (default none). A request from one of them is counted, for login
+    /// throttling, against the client address its `X-Forwarded-For` names.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -51,6 +55,7 @@ impl Default for Config {
             log_json: false,
             club_timezone: chrono_tz::Europe::Amsterdam,
             login_max_failures: 5,
+            trusted_proxies: vec![],
         }
     }
 }
@@ -147,6 +152,14 @@ impl Config {
                 .filter(|s| !s.is_empty())
                 .collect();
         }
+        if let Some(v) = nonempty("TRUSTED_PROXIES") {
+            for a in v.split(',').map(str::trim).filter(|a| !a.is_empty()) {
+                match a.parse() {
+                    Ok(ip) => c.trusted_proxies.push(ip),
+                    Err(_) => errs.push(format!("TRUSTED_PROXIES: {a:?} is not an IP address")),
+                }
+            }
+        }
         match nonempty("LOG_FORMAT").as_deref() {
             None | Some("text") => {}
             Some("json") => c.log_json = true,
@@ -206,6 +219,7 @@ mod tests {
             ("JWT_SECRET", "short"),
             ("DB_POOL_SIZE", "0"),
             ("BOOTSTRAP_ADMIN_EMAIL", "a@b.c"),
+            ("TRUSTED_PROXIES", "10.0.0.1, proxy.local"),
         ])
         .unwrap_err();
         let all = errs.join("\n");
@@ -215,8 +229,11 @@ mod tests {
             "JWT_SECRET",
             "DB_POOL_SIZE",
             "BOOTSTRAP_ADMIN",
+            "TRUSTED_PROXIES: \"proxy.local\"",
         ] {
             assert!(all.contains(k), "{k} not named in {all}");
         }
+        let c = cfg(&[("TRUSTED_PROXIES", "10.0.0.1, ::1")]).unwrap();
+        assert_eq!(c.trusted_proxies.len(), 2);
     }
 }

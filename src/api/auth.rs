@@ -61,10 +61,13 @@ pub async fn create_token(
     body: crate::api::Body<LoginRequest>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner()?;
-    let addr = req
-        .peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_else(|| "unknown".into());
+    let addr = crate::auth::client_address(
+        req.peer_addr().map(|a| a.ip()),
+        req.headers()
+            .get_all("x-forwarded-for")
+            .filter_map(|v| v.to_str().ok()),
+        &state.config.trusted_proxies,
+    );
     let email = body.email.trim().to_lowercase();
     if let Err(retry_after) = state.throttle.check(&email, &addr) {
         return Err(ApiError::TooManyRequests {

@@ -72,6 +72,64 @@ async fn failed_logins_are_throttled_per_account() {
     assert!(r.header("retry-after").is_some());
 }
 
+/// Behind a trusted proxy the per-address limit (4 × 3 failures in the test configuration)
+/// counts the client address the proxy forwards, so one client's failures do not lock out the
+/// others; without `TRUSTED_PROXIES` the header is ignored, so a client cannot dodge the limit
+/// by writing one.
+#[actix_web::test]
+async fn failed_logins_are_throttled_per_client_behind_a_trusted_proxy() {
+    async fn attempts<S, B>(app: &TestApp<S>, from: &str, n: usize) -> Vec<StatusCode>
+    where
+        S: AppService<B>,
+        B: actix_web::body::MessageBody,
+    {
+        let mut out = Vec::new();
+        for i in 0..n {
+            let r = app
+                .send(
+                    actix_web::test::TestRequest::post()
+                        .uri("/api/v1/auth/login")
+                        .peer_addr("127.0.0.1:40000".parse().unwrap())
+                        .insert_header(("X-Forwarded-For", from))
+                        .set_json(json!({"email": format!("nobody{i}@club.example"),
+                                         "password": "wrong-wrong"})),
+                )
+                .await;
+            out.push(r.status);
+        }
+        out
+    }
+    let behind = spawn_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    // 12 failures (different accounts) from one client use up that client's address...
+    assert!(
+        attempts(&behind, "203.0.113.9", 12)
+            .await
+            .iter()
+            .all(|s| *s == StatusCode::UNAUTHORIZED)
+    );
+    assert_eq!(
+        attempts(&behind, "203.0.113.9", 1).await,
+        [StatusCode::TOO_MANY_REQUESTS]
+    );
+    // ...and not another's
+    assert_eq!(
+        attempts(&behind, "198.51.100.7", 1).await,
+        [StatusCode::UNAUTHORIZED]
+    );
+    // a forged header from a client that is not a trusted proxy changes nothing
+    let direct = spawn().await;
+    assert!(
+        attempts(&direct, "203.0.113.9", 12)
+            .await
+            .iter()
+            .all(|s| *s == StatusCode::UNAUTHORIZED)
+    );
+    assert_eq!(
+        attempts(&direct, "198.51.100.7", 1).await,
+        [StatusCode::TOO_MANY_REQUESTS]
+    );
+}
+
 fn b64(v: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(v).unwrap())
 }

@@ -117,8 +117,19 @@ pub fn test_config(url: &str) -> Config {
 pub async fn spawn() -> TestApp<
     impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
 > {
+    spawn_with(|_| {}).await
+}
+
+/// [`spawn`] with the test configuration changed by `edit`.
+pub async fn spawn_with(
+    edit: impl FnOnce(&mut Config),
+) -> TestApp<
+    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
+> {
     let db = fresh_db();
-    let state = build_state(test_config(&db.url)).expect("state");
+    let mut config = test_config(&db.url);
+    edit(&mut config);
+    let state = build_state(config).expect("state");
     let spec = Arc::new(clubcomp::app::openapi());
     let svc = test::init_service(build_app(state.clone(), spec)).await;
     TestApp {

@@ -420,46 +420,50 @@ impl Throttle {
         ]
     }
 
-    /// `Err(seconds)` when the account or address is blocked.
-    pub fn check(&self, account: &str, address: &str) -> Result<(), u64> {
+    /// Starts a login attempt: `Err(seconds)` when the account or the address has used up its
+    /// failures in the window; else the attempt is counted as a failure at once (until
+    /// [`Throttle::forgive`]), in one step under the lock, so that concurrent attempts cannot
+    /// all pass the check before any of them failed.
+    pub fn attempt(&self, account: &str, address: &str) -> Result<(), u64> {
         let now = Instant::now();
-        let map = self.failures.lock().map_err(|_| 60_u64)?;
-        for (key, max) in Self::keys(account, address)
-            .into_iter()
-            .zip([self.max_per_account, self.max_per_address])
-        {
-            if let Some((n, since)) = map.get(&key) {
+        let mut map = self.failures.lock().map_err(|_| 60_u64)?;
+        if map.len() > 100_000 {
+            let window = self.window;
+            map.retain(|_, (_, since)| now.duration_since(*since) < window);
+        }
+        let keys = Self::keys(account, address);
+        let maxes = [self.max_per_account, self.max_per_address];
+        for (key, max) in keys.iter().zip(maxes) {
+            if let Some((n, since)) = map.get(key) {
                 let elapsed = now.duration_since(*since);
                 if *n >= max && elapsed < self.window {
                     return Err((self.window - elapsed).as_secs().max(1));
                 }
             }
         }
+        for key in keys {
+            let e = map.entry(key).or_insert((0, now));
+            if now.duration_since(e.1) >= self.window {
+                *e = (0, now);
+            }
+            e.0 += 1;
+        }
         Ok(())
     }
 
-    /// Records a failed attempt.
-    pub fn fail(&self, account: &str, address: &str) {
-        let now = Instant::now();
+    /// Takes back an attempt that did not fail: after a successful login (`success`: the
+    /// account's failures are cleared as well), or when it could not be checked at all.
+    pub fn forgive(&self, account: &str, address: &str, success: bool) {
         if let Ok(mut map) = self.failures.lock() {
-            if map.len() > 100_000 {
-                let window = self.window;
-                map.retain(|_, (_, since)| now.duration_since(*since) < window);
+            let [acct, addr] = Self::keys(account, address);
+            if success {
+                map.remove(&acct);
+            } else if let Some(e) = map.get_mut(&acct) {
+                e.0 = e.0.saturating_sub(1);
             }
-            for key in Self::keys(account, address) {
-                let e = map.entry(key).or_insert((0, now));
-                if now.duration_since(e.1) >= self.window {
-                    *e = (0, now);
-                }
-                e.0 += 1;
+            if let Some(e) = map.get_mut(&addr) {
+                e.0 = e.0.saturating_sub(1);
             }
-        }
-    }
-
-    /// Clears the account's failures after a successful login.
-    pub fn succeed(&self, account: &str) {
-        if let Ok(mut map) = self.failures.lock() {
-            map.remove(&format!("acct:{}", account.to_lowercase()));
         }
     }
 }
@@ -537,13 +541,27 @@ mod tests {
     #[test]
     fn throttle_blocks_after_limit() {
         let t = Throttle::new(2);
-        assert!(t.check("a@x", "1.2.3.4").is_ok());
-        t.fail("a@x", "1.2.3.4");
-        t.fail("A@x", "1.2.3.4");
-        assert!(t.check("a@x", "9.9.9.9").is_err());
-        assert!(t.check("b@x", "1.2.3.4").is_ok());
-        t.succeed("a@x");
-        assert!(t.check("a@x", "9.9.9.9").is_ok());
+        // two attempts (account names are case-insensitive) use up the account
+        assert!(t.attempt("a@x", "1.2.3.4").is_ok());
+        assert!(t.attempt("A@x", "1.2.3.4").is_ok());
+        assert!(t.attempt("a@x", "9.9.9.9").is_err(), "from any address");
+        assert!(t.attempt("b@x", "1.2.3.4").is_ok(), "another account");
+        // a success clears its account and gives its address the attempt back
+        t.forgive("b@x", "1.2.3.4", true);
+        t.forgive("a@x", "1.2.3.4", true);
+        assert!(t.attempt("a@x", "9.9.9.9").is_ok());
+        // an attempt that could not be checked is taken back
+        t.forgive("a@x", "9.9.9.9", false);
+        assert!(t.attempt("a@x", "9.9.9.9").is_ok());
+        assert!(t.attempt("a@x", "9.9.9.9").is_ok());
+        assert!(t.attempt("a@x", "9.9.9.9").is_err());
+        // the address limit is four times the account limit
+        let t = Throttle::new(1);
+        for i in 0..4 {
+            assert!(t.attempt(&format!("u{i}@x"), "5.5.5.5").is_ok());
+        }
+        assert!(t.attempt("u9@x", "5.5.5.5").is_err());
+        assert!(t.attempt("u9@x", "6.6.6.6").is_ok());
     }
 
     #[test]

@@ -69,14 +69,21 @@ pub async fn create_token(
         &state.config.trusted_proxies,
     );
     let email = body.email.trim().to_lowercase();
-    if let Err(retry_after) = state.throttle.check(&email, &addr) {
+    if let Err(retry_after) = state.throttle.attempt(&email, &addr) {
         return Err(ApiError::TooManyRequests {
             detail: "too many failed logins; wait before trying again".into(),
             retry_after,
         });
     }
     let lookup = email.clone();
-    let user = state.db(move |c| Ok(users::by_email(c, &lookup)?)).await?;
+    let user = match state.db(move |c| Ok(users::by_email(c, &lookup)?)).await {
+        Ok(u) => u,
+        Err(e) => {
+            // not checked, so not a failure
+            state.throttle.forgive(&email, &addr, false);
+            return Err(e);
+        }
+    };
     let password = body.password;
     let ok_user = web::block(move || {
         // Verify against a dummy hash for unknown accounts, so timing does not tell.
@@ -91,11 +98,11 @@ pub async fn create_token(
         }
     })
     .await?;
+    // the attempt counts as a failure from its start (Throttle::attempt)
     let Some(user) = ok_user else {
-        state.throttle.fail(&email, &addr);
         return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
     };
-    state.throttle.succeed(&email);
+    state.throttle.forgive(&email, &addr, true);
     let roles = parse_roles(&user.roles);
     let (token, exp) = state.jwt.issue(
         format!("user:{}", user.id),

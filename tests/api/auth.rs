@@ -72,6 +72,52 @@ async fn failed_logins_are_throttled_per_account() {
     assert!(r.header("retry-after").is_some());
 }
 
+/// Concurrent guesses cannot outrun the limit: an attempt counts as a failure from its start,
+/// so of a burst of guesses at once only the allowed number (3 in the test configuration) are
+/// checked at all, and the account is then blocked even for its right password.
+#[actix_web::test]
+async fn a_burst_of_concurrent_guesses_is_throttled_too() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post(
+            "/api/v1/users",
+            Some(&admin),
+            json!({"email": "burst@club.example", "password": "longenough", "roles": ["member"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let guesses = (0..12).map(|i| {
+        app.post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "burst@club.example", "password": format!("guess-{i}")}),
+        )
+    });
+    let codes: Vec<StatusCode> = futures_util::future::join_all(guesses)
+        .await
+        .iter()
+        .map(|r| r.status)
+        .collect();
+    let checked = codes
+        .iter()
+        .filter(|c| **c == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused = codes
+        .iter()
+        .filter(|c| **c == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((checked, refused), (3, 9), "{codes:?}");
+    let r = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({"email": "burst@club.example", "password": "longenough"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+}
+
 /// Behind a trusted proxy the per-address limit (4 × 3 failures in the test configuration)
 /// counts the client address the proxy forwards, so one client's failures do not lock out the
 /// others; without `TRUSTED_PROXIES` the header is ignored, so a client cannot dodge the limit

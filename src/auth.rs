@@ -9,12 +9,10 @@ use crate::error::ApiError;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A role (SPEC §1). A user can hold several.
 #[derive(
@@ -355,14 +353,13 @@ impl FromRequest for MaybeAuth {
     }
 }
 
-/// Failed-login throttling per account and per client address (in process memory; a
-/// restart forgets it, which only lifts a temporary block).
+/// Failed-login throttling per account and per client address, kept in the database
+/// (`login_attempts`), so every instance on it counts the same attempts.
 #[derive(Debug)]
 pub struct Throttle {
     window: Duration,
     max_per_account: u32,
     max_per_address: u32,
-    failures: Mutex<HashMap<String, (u32, Instant)>>,
 }
 
 /// The client's address for throttling: the peer's, unless the peer is a trusted proxy
@@ -409,7 +406,6 @@ impl Throttle {
             window: Duration::from_secs(15 * 60),
             max_per_account,
             max_per_address: max_per_account.saturating_mul(4),
-            failures: Mutex::new(HashMap::new()),
         }
     }
 
@@ -420,51 +416,119 @@ impl Throttle {
         ]
     }
 
-    /// Starts a login attempt: `Err(seconds)` when the account or the address has used up its
-    /// failures in the window; else the attempt is counted as a failure at once (until
-    /// [`Throttle::forgive`]), in one step under the lock, so that concurrent attempts cannot
-    /// all pass the check before any of them failed.
-    pub fn attempt(&self, account: &str, address: &str) -> Result<(), u64> {
-        let now = Instant::now();
-        let mut map = self.failures.lock().map_err(|_| 60_u64)?;
-        if map.len() > 100_000 {
-            let window = self.window;
-            map.retain(|_, (_, since)| now.duration_since(*since) < window);
-        }
+    /// Starts a login attempt at `now` (run it in a transaction): `Ok(Err(seconds))` when the
+    /// account or the address has used up its failures in the window; else the attempt is
+    /// counted as a failure at once (until [`Throttle::forgive`]). Each key's row is locked by
+    /// the first statement (a row lock on Postgres; SQLite holds the write lock), so concurrent
+    /// attempts, in any instance, cannot all pass the check before any of them failed.
+    pub fn attempt(
+        &self,
+        c: &mut crate::db::DbConn,
+        account: &str,
+        address: &str,
+        now: chrono::NaiveDateTime,
+    ) -> crate::error::ApiResult<Result<(), u64>> {
+        use crate::db::schema::login_attempts as la;
+        use diesel::prelude::*;
+        let window = chrono::Duration::from_std(self.window).unwrap_or(chrono::Duration::MAX);
+        let cutoff = now - window;
         let keys = Self::keys(account, address);
         let maxes = [self.max_per_account, self.max_per_address];
+        let mut blocked = None;
         for (key, max) in keys.iter().zip(maxes) {
-            if let Some((n, since)) = map.get(key) {
-                let elapsed = now.duration_since(*since);
-                if *n >= max && elapsed < self.window {
-                    return Err((self.window - elapsed).as_secs().max(1));
+            // lock (or create) the key's row: a no-op update, else an insert that loses to a
+            // concurrent one (unique key) inside a savepoint and then locks the row it made
+            let locked = diesel::update(la::table.find(key))
+                .set(la::attempts.eq(la::attempts))
+                .execute(c)?;
+            if locked == 0 {
+                let made = c.transaction(|c| {
+                    diesel::insert_into(la::table)
+                        .values((la::key.eq(key), la::attempts.eq(0), la::since.eq(now)))
+                        .execute(c)
+                });
+                if made.is_err() {
+                    diesel::update(la::table.find(key))
+                        .set(la::attempts.eq(la::attempts))
+                        .execute(c)?;
                 }
             }
-        }
-        for key in keys {
-            let e = map.entry(key).or_insert((0, now));
-            if now.duration_since(e.1) >= self.window {
-                *e = (0, now);
+            let (mut n, mut since): (i32, chrono::NaiveDateTime) = la::table
+                .find(key)
+                .select((la::attempts, la::since))
+                .first(c)?;
+            if since <= cutoff {
+                // its window is over: a new one starts now
+                diesel::update(la::table.find(key))
+                    .set((la::attempts.eq(0), la::since.eq(now)))
+                    .execute(c)?;
+                (n, since) = (0, now);
             }
-            e.0 += 1;
+            if i64::from(n) >= i64::from(max) {
+                let left = (since + window - now).num_seconds().max(1);
+                blocked = Some(blocked.map_or(left, |b: i64| b.max(left)));
+            }
         }
-        Ok(())
+        if let Some(left) = blocked {
+            return Ok(Err(u64::try_from(left).unwrap_or(1)));
+        }
+        diesel::update(la::table.filter(la::key.eq_any(&keys)))
+            .set(la::attempts.eq(la::attempts + 1))
+            .execute(c)?;
+        Ok(Ok(()))
+    }
+
+    /// Deletes the rows whose window ended before `now` (at most 500), one row per statement
+    /// and outside a transaction: a sweep never holds one row's lock while it waits for
+    /// another's, so it cannot deadlock with a login attempt.
+    pub fn sweep(
+        &self,
+        c: &mut crate::db::DbConn,
+        now: chrono::NaiveDateTime,
+    ) -> crate::error::ApiResult<usize> {
+        use crate::db::schema::login_attempts as la;
+        use diesel::prelude::*;
+        let cutoff = now - chrono::Duration::from_std(self.window).unwrap_or(chrono::Duration::MAX);
+        let old: Vec<String> = la::table
+            .filter(la::since.le(cutoff))
+            .select(la::key)
+            .limit(500)
+            .load(c)?;
+        let mut gone = 0;
+        for key in old {
+            gone += diesel::delete(la::table.find(&key).filter(la::since.le(cutoff))).execute(c)?;
+        }
+        Ok(gone)
     }
 
     /// Takes back an attempt that did not fail: after a successful login (`success`: the
     /// account's failures are cleared as well), or when it could not be checked at all.
-    pub fn forgive(&self, account: &str, address: &str, success: bool) {
-        if let Ok(mut map) = self.failures.lock() {
-            let [acct, addr] = Self::keys(account, address);
-            if success {
-                map.remove(&acct);
-            } else if let Some(e) = map.get_mut(&acct) {
-                e.0 = e.0.saturating_sub(1);
-            }
-            if let Some(e) = map.get_mut(&addr) {
-                e.0 = e.0.saturating_sub(1);
-            }
+    pub fn forgive(
+        &self,
+        c: &mut crate::db::DbConn,
+        account: &str,
+        address: &str,
+        success: bool,
+    ) -> crate::error::ApiResult<()> {
+        use crate::db::schema::login_attempts as la;
+        use diesel::prelude::*;
+        let [acct, addr] = Self::keys(account, address);
+        if success {
+            diesel::delete(la::table.find(&acct)).execute(c)?;
         }
+        let take_back: Vec<&String> = if success {
+            vec![&addr]
+        } else {
+            vec![&acct, &addr]
+        };
+        diesel::update(
+            la::table
+                .filter(la::key.eq_any(take_back))
+                .filter(la::attempts.gt(0)),
+        )
+        .set(la::attempts.eq(la::attempts - 1))
+        .execute(c)?;
+        Ok(())
     }
 }
 
@@ -540,28 +604,73 @@ mod tests {
 
     #[test]
     fn throttle_blocks_after_limit() {
+        let dir = std::env::temp_dir().join(format!("throttle-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}", dir.join("t.sqlite3").display());
+        let mut c = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
+        crate::db::run_migrations(&mut c).unwrap();
+        let t0 = chrono::NaiveDate::from_ymd_opt(2026, 11, 27)
+            .unwrap()
+            .and_hms_opt(20, 0, 0)
+            .unwrap();
+        let at = |m: i64| t0 + chrono::Duration::minutes(m);
         let t = Throttle::new(2);
+        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
         // two attempts (account names are case-insensitive) use up the account
-        assert!(t.attempt("a@x", "1.2.3.4").is_ok());
-        assert!(t.attempt("A@x", "1.2.3.4").is_ok());
-        assert!(t.attempt("a@x", "9.9.9.9").is_err(), "from any address");
-        assert!(t.attempt("b@x", "1.2.3.4").is_ok(), "another account");
+        assert!(go("a@x", "1.2.3.4", 0).is_ok());
+        assert!(go("A@x", "1.2.3.4", 1).is_ok());
+        assert_eq!(
+            go("a@x", "9.9.9.9", 5),
+            Err(10 * 60),
+            "from any address, 10 min left"
+        );
+        assert!(go("b@x", "1.2.3.4", 5).is_ok(), "another account");
+        // the window ends 15 minutes after its first attempt
+        assert!(go("a@x", "9.9.9.9", 15).is_ok());
+        let t = Throttle::new(2);
+        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
+        assert!(
+            go("a@x", "9.9.9.9", 16).is_ok(),
+            "the second of the new window"
+        );
+        assert!(go("a@x", "9.9.9.9", 16).is_err());
         // a success clears its account and gives its address the attempt back
-        t.forgive("b@x", "1.2.3.4", true);
-        t.forgive("a@x", "1.2.3.4", true);
-        assert!(t.attempt("a@x", "9.9.9.9").is_ok());
+        t.forgive(&mut c, "a@x", "9.9.9.9", true).unwrap();
+        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
+        assert!(go("a@x", "9.9.9.9", 16).is_ok());
         // an attempt that could not be checked is taken back
-        t.forgive("a@x", "9.9.9.9", false);
-        assert!(t.attempt("a@x", "9.9.9.9").is_ok());
-        assert!(t.attempt("a@x", "9.9.9.9").is_ok());
-        assert!(t.attempt("a@x", "9.9.9.9").is_err());
+        t.forgive(&mut c, "a@x", "9.9.9.9", false).unwrap();
+        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
+        assert!(go("a@x", "9.9.9.9", 16).is_ok());
+        assert!(go("a@x", "9.9.9.9", 16).is_ok());
+        assert!(go("a@x", "9.9.9.9", 16).is_err());
+        // old windows are swept away; current ones stay
+        assert_eq!(
+            t.sweep(&mut c, at(16)).unwrap(),
+            1,
+            "1.2.3.4's, from minute 0"
+        );
+        assert!(t.sweep(&mut c, at(40)).unwrap() >= 3);
+        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
+        assert!(go("a@x", "9.9.9.9", 40).is_ok());
         // the address limit is four times the account limit
         let t = Throttle::new(1);
         for i in 0..4 {
-            assert!(t.attempt(&format!("u{i}@x"), "5.5.5.5").is_ok());
+            let r = t.attempt(&mut c, &format!("u{i}@x"), "5.5.5.5", at(20));
+            assert!(r.unwrap().is_ok());
         }
-        assert!(t.attempt("u9@x", "5.5.5.5").is_err());
-        assert!(t.attempt("u9@x", "6.6.6.6").is_ok());
+        assert!(
+            t.attempt(&mut c, "u9@x", "5.5.5.5", at(20))
+                .unwrap()
+                .is_err()
+        );
+        assert!(
+            t.attempt(&mut c, "u9@x", "6.6.6.6", at(20))
+                .unwrap()
+                .is_ok()
+        );
+        drop(c);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -69,21 +69,25 @@ pub async fn create_token(
         &state.config.trusted_proxies,
     );
     let email = body.email.trim().to_lowercase();
-    if let Err(retry_after) = state.throttle.attempt(&email, &addr) {
+    // count the attempt (shared by every instance) and look the account up, in one
+    // transaction: when it fails nothing was counted
+    let (st, acct, at) = (state.clone(), email.clone(), addr.clone());
+    let (allowed, user) = state
+        .tx(move |c| {
+            let allowed = st.throttle.attempt(c, &acct, &at, crate::db::now_utc())?;
+            let user = match allowed {
+                Ok(()) => users::by_email(c, &acct)?,
+                Err(_) => None,
+            };
+            Ok((allowed, user))
+        })
+        .await?;
+    if let Err(retry_after) = allowed {
         return Err(ApiError::TooManyRequests {
             detail: "too many failed logins; wait before trying again".into(),
             retry_after,
         });
     }
-    let lookup = email.clone();
-    let user = match state.db(move |c| Ok(users::by_email(c, &lookup)?)).await {
-        Ok(u) => u,
-        Err(e) => {
-            // not checked, so not a failure
-            state.throttle.forgive(&email, &addr, false);
-            return Err(e);
-        }
-    };
     let password = body.password;
     let ok_user = web::block(move || {
         // Verify against a dummy hash for unknown accounts, so timing does not tell.
@@ -102,7 +106,15 @@ pub async fn create_token(
     let Some(user) = ok_user else {
         return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
     };
-    state.throttle.forgive(&email, &addr, true);
+    let st = state.clone();
+    state
+        .tx(move |c| st.throttle.forgive(c, &email, &addr, true))
+        .await?;
+    // the rows of windows that are over go away now and then (after a successful login)
+    let st = state.clone();
+    state
+        .db(move |c| st.throttle.sweep(c, crate::db::now_utc()))
+        .await?;
     let roles = parse_roles(&user.roles);
     let (token, exp) = state.jwt.issue(
         format!("user:{}", user.id),

@@ -178,6 +178,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    login_attempts (key) {
+        key -> Text,
+        attempts -> Integer,
+        since -> Timestamp,
+    }
+}
+
 diesel::joinable!(evenings -> seasons (season_id));
 diesel::joinable!(competitions -> seasons (season_id));
 diesel::joinable!(entrants -> competitions (competition_id));
@@ -197,6 +205,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     attendance,
     audit_log,
     cache_stamps,
+    login_attempts,
     players
 );
 

@@ -118,6 +118,40 @@ async fn a_burst_of_concurrent_guesses_is_throttled_too() {
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
 }
 
+/// Two instances on one database count the same failed logins (the counter is in the
+/// database): failures through one block the account in the other as well.
+#[actix_web::test]
+async fn failed_logins_count_across_instances() {
+    let a = spawn().await;
+    let b = spawn_beside(&a).await;
+    let admin = a.token(&["admin"]).await;
+    let r = a
+        .post(
+            "/api/v1/users",
+            Some(&admin),
+            json!({"email": "two@club.example", "password": "longenough", "roles": ["member"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let wrong = json!({"email": "two@club.example", "password": "wrong-wrong"});
+    for app_status in [
+        a.post("/api/v1/auth/login", None, wrong.clone())
+            .await
+            .status,
+        b.post("/api/v1/auth/login", None, wrong.clone())
+            .await
+            .status,
+        a.post("/api/v1/auth/login", None, wrong.clone())
+            .await
+            .status,
+    ] {
+        assert_eq!(app_status, StatusCode::UNAUTHORIZED);
+    }
+    let right = json!({"email": "two@club.example", "password": "longenough"});
+    let r = b.post("/api/v1/auth/login", None, right).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+}
+
 /// Behind a trusted proxy the per-address limit (4 × 3 failures in the test configuration)
 /// counts the client address the proxy forwards, so one client's failures do not lock out the
 /// others; without `TRUSTED_PROXIES` the header is ignored, so a client cannot dodge the limit

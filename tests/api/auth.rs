@@ -40,16 +40,28 @@ async fn login_me_and_wrong_password() {
     assert!(!r.text.contains("argon2"));
 }
 
+/// Creates an account with password `longenough` through the API (as an admin); its id.
+async fn account<S, B>(app: &TestApp<S>, email: &str, role: &str) -> i64
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post(
+            "/api/v1/users",
+            Some(&admin),
+            json!({"email": email, "password": "longenough", "roles": [role]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r.body["id"].as_i64().unwrap()
+}
+
 #[actix_web::test]
 async fn failed_logins_are_throttled_per_account() {
     let app = spawn().await;
-    let admin = app.token(&["admin"]).await;
-    app.post(
-        "/api/v1/users",
-        Some(&admin),
-        json!({"email": "m@club.example", "password": "longenough", "roles": ["member"]}),
-    )
-    .await;
+    account(&app, "m@club.example", "member").await;
     // test config allows 3 failures per account
     for _ in 0..3 {
         let r = app
@@ -78,15 +90,7 @@ async fn failed_logins_are_throttled_per_account() {
 #[actix_web::test]
 async fn a_burst_of_concurrent_guesses_is_throttled_too() {
     let app = spawn().await;
-    let admin = app.token(&["admin"]).await;
-    let r = app
-        .post(
-            "/api/v1/users",
-            Some(&admin),
-            json!({"email": "burst@club.example", "password": "longenough", "roles": ["member"]}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    account(&app, "burst@club.example", "member").await;
     let guesses = (0..12).map(|i| {
         app.post(
             "/api/v1/auth/login",
@@ -124,15 +128,7 @@ async fn a_burst_of_concurrent_guesses_is_throttled_too() {
 async fn failed_logins_count_across_instances() {
     let a = spawn().await;
     let b = spawn_beside(&a).await;
-    let admin = a.token(&["admin"]).await;
-    let r = a
-        .post(
-            "/api/v1/users",
-            Some(&admin),
-            json!({"email": "two@club.example", "password": "longenough", "roles": ["member"]}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    account(&a, "two@club.example", "member").await;
     let wrong = json!({"email": "two@club.example", "password": "wrong-wrong"});
     for app_status in [
         a.post("/api/v1/auth/login", None, wrong.clone())

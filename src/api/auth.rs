@@ -82,6 +82,12 @@ pub async fn create_token(
             Ok((allowed, user))
         })
         .await?;
+    // the rows of windows that are over go away at every login attempt (an indexed read that
+    // usually finds none), also during an attack that never logs in
+    let st = state.clone();
+    state
+        .db(move |c| st.throttle.sweep(c, crate::db::now_utc()))
+        .await?;
     if let Err(retry_after) = allowed {
         return Err(ApiError::TooManyRequests {
             detail: "too many failed logins; wait before trying again".into(),
@@ -110,11 +116,7 @@ pub async fn create_token(
     state
         .tx(move |c| st.throttle.forgive(c, &email, &addr, true))
         .await?;
-    // the rows of windows that are over go away now and then (after a successful login)
-    let st = state.clone();
-    state
-        .db(move |c| st.throttle.sweep(c, crate::db::now_utc()))
-        .await?;
+
     let roles = parse_roles(&user.roles);
     let (token, exp) = state.jwt.issue(
         format!("user:{}", user.id),

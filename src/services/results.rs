@@ -309,8 +309,12 @@ pub fn enter(
         // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
         // from here on: a completion that committed after the round was read above made this
         // write a correction, which needs a reason (SPEC §11). SQLite holds its write lock
-        // from the start, so the status read above is current there.
-        if round.status != "completed" && !has_reason && round_status(c, round.id)? == "completed" {
+        // from the start, so the status read above is current there (no second read).
+        if matches!(c, DbConn::Pg(_))
+            && round.status != "completed"
+            && !has_reason
+            && round_status(c, round.id)? == "completed"
+        {
             return Err(ApiError::Conflict(format!(
                 "round {} was completed while this result was entered; send it again with a \
                  reason: it is now a correction (SPEC §11)",

@@ -48,11 +48,24 @@ impl AppState {
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
-        web::block(move || {
-            let mut conn = pool.get()?;
-            f(&mut conn)
+        let (r, bumped) = web::block(move || {
+            crate::cache::take_bump();
+            let r = pool
+                .get()
+                .map_err(ApiError::from)
+                .and_then(|mut c| f(&mut c));
+            (r, crate::cache::take_bump())
         })
-        .await?
+        .await?;
+        // a write that changed what cached reads show answers only once no process can still
+        // serve a version looked up before its commit (crate::cache::LookupDb::reusable)
+        if bumped
+            && r.is_ok()
+            && let Some(wait) = self.versions.db.write_wait()
+        {
+            actix_web::rt::time::sleep(wait).await;
+        }
+        r
     }
 
     /// Runs blocking database work in one transaction (all or nothing).
@@ -296,7 +309,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     let jwt = JwtKeys::new(&secret, &config.jwt_issuer)?;
     let spec = openapi();
     let routes = route_table(&spec);
-    let versions = crate::cache::Versions::new(&config.database_url)?;
+    let versions = crate::cache::Versions::new(&config.database_url, config.read_version_reuse)?;
     Ok(web::Data::new(AppState {
         pool,
         jwt,

@@ -172,13 +172,31 @@ pub struct Versions {
 }
 
 impl Versions {
-    /// Lookups on the database of `url`.
-    pub fn new(url: &str) -> Result<Versions, String> {
+    /// Lookups on the database of `url`; on Postgres a looked-up version is reused for `reuse`
+    /// after its lookup started (see [`LookupDb::reusable`]; zero: never).
+    pub fn new(url: &str, reuse: std::time::Duration) -> Result<Versions, String> {
         Ok(Versions {
             flights: Coalescer::new(1024),
-            db: Arc::new(LookupDb::new(crate::db::DbTarget::parse(url)?)),
+            db: Arc::new(LookupDb::new(crate::db::DbTarget::parse(url)?, reuse)),
         })
     }
+}
+
+thread_local! {
+    /// Whether this thread bumped a cache stamp since [`take_bump`] was last called.
+    static BUMPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Notes that the database work running on this thread bumped a cache stamp (called by
+/// `bump_stamp`), so the request must wait out the version reuse before it answers
+/// ([`LookupDb::write_wait`]).
+pub fn note_bump() {
+    BUMPED.with(|b| b.set(true));
+}
+
+/// Whether this thread bumped a cache stamp since the last call (and forgets it).
+pub fn take_bump() -> bool {
+    BUMPED.with(|b| b.replace(false))
 }
 
 /// The two copies of the SQLite WAL-index header (<https://www.sqlite.org/walformat.html>).
@@ -196,6 +214,10 @@ pub struct LookupDb {
     /// [`LookupDb::wal_header`]); opened at the first header read.
     shm_file: std::sync::OnceLock<Option<(std::fs::File, Mutex<crate::db::DbConn>)>>,
     seen: Mutex<HashMap<i64, (WalHeader, Arc<CompetitionVersion>)>>,
+    /// Postgres: how long after its lookup started a version may still be served.
+    reuse: std::time::Duration,
+    /// Each competition's newest lookup: when it started, and what it found.
+    recent: Mutex<HashMap<i64, (std::time::Instant, Arc<CompetitionVersion>)>>,
 }
 
 impl std::fmt::Debug for LookupDb {
@@ -207,19 +229,66 @@ impl std::fmt::Debug for LookupDb {
 }
 
 impl LookupDb {
-    fn new(target: crate::db::DbTarget) -> LookupDb {
+    fn new(target: crate::db::DbTarget, reuse: std::time::Duration) -> LookupDb {
         let shm = (target.backend == crate::db::Backend::Sqlite
             && !target.conn_str.starts_with("file:")
             && !target.conn_str.contains(":memory:"))
         .then(|| std::path::PathBuf::from(format!("{}-shm", target.conn_str)));
         LookupDb {
-            target,
             idle: Mutex::new(Vec::new()),
             seeds: Mutex::new(HashMap::new()),
             shm,
             shm_file: std::sync::OnceLock::new(),
             seen: Mutex::new(HashMap::new()),
+            reuse: if target.backend == crate::db::Backend::Postgres {
+                reuse
+            } else {
+                std::time::Duration::ZERO
+            },
+            recent: Mutex::new(HashMap::new()),
+            target,
         }
+    }
+
+    /// Postgres: the version of competition `id` from a lookup that started less than the
+    /// reuse time ago. Sound because every write that bumps a stamp waits that long (plus a
+    /// margin, [`LookupDb::write_wait`]) after its commit before it answers: a read arriving
+    /// after a write's answer finds every lookup started before the write's commit too old to
+    /// reuse, so it is served a version looked up after the commit, in any process.
+    pub fn reusable(&self, id: i64) -> Option<Arc<CompetitionVersion>> {
+        if self.reuse.is_zero() {
+            return None;
+        }
+        let recent = self.recent.lock().ok()?;
+        let (started, v) = recent.get(&id)?;
+        (started.elapsed() < self.reuse).then(|| v.clone())
+    }
+
+    /// Records the result of a lookup of competition `id` that started at `started` (before
+    /// its query was sent), unless a later-started lookup is recorded already.
+    pub fn record_recent(&self, id: i64, started: std::time::Instant, v: &Arc<CompetitionVersion>) {
+        if self.reuse.is_zero() {
+            return;
+        }
+        if let Ok(mut m) = self.recent.lock() {
+            if m.len() >= 4096 && !m.contains_key(&id) {
+                m.clear();
+            }
+            match m.get(&id) {
+                Some((s, _)) if *s >= started => {}
+                _ => {
+                    m.insert(id, (started, v.clone()));
+                }
+            }
+        }
+    }
+
+    /// How long a write that bumped a cache stamp waits after its commit before it answers:
+    /// the reuse time, plus 1 % and 100 µs for clocks of other machines that run slightly
+    /// fast. `None` when versions are not reused (SQLite, or a reuse time of zero).
+    pub fn write_wait(&self) -> Option<std::time::Duration> {
+        (!self.reuse.is_zero())
+            .then(|| self.reuse + self.reuse / 100 + std::time::Duration::from_micros(100))
     }
 
     /// SQLite in WAL mode: the WAL-index header, read from the `-shm` file without a query.
@@ -436,6 +505,66 @@ mod tests {
         assert_eq!(e.tag, "\"v2\"");
         assert_eq!(e.gz_tag, "\"v2-gz\"");
         assert!(c.get(&key(1), (1, 0)).is_none());
+    }
+
+    fn version(stamp: i64) -> Arc<CompetitionVersion> {
+        Arc::new(CompetitionVersion {
+            id: 1,
+            seeded_from: None,
+            stamp,
+            winter: 0,
+        })
+    }
+
+    fn lookups(url: &str, reuse: std::time::Duration) -> LookupDb {
+        LookupDb::new(crate::db::DbTarget::parse(url).unwrap(), reuse)
+    }
+
+    #[test]
+    fn a_postgres_version_is_reused_only_within_the_reuse_time() {
+        use std::time::{Duration, Instant};
+        let hour = Duration::from_secs(3600);
+        let db = lookups("postgres://localhost/x", hour);
+        assert!(db.reusable(1).is_none(), "nothing looked up yet");
+        let t0 = Instant::now();
+        db.record_recent(1, t0, &version(5));
+        assert_eq!(db.reusable(1).unwrap().stamp, 5);
+        assert!(db.reusable(2).is_none(), "per competition");
+        // a lookup that started earlier never replaces a later one (stamps only grow)
+        db.record_recent(1, t0 - Duration::from_millis(1), &version(4));
+        assert_eq!(db.reusable(1).unwrap().stamp, 5);
+        db.record_recent(1, t0 + Duration::from_millis(1), &version(6));
+        assert_eq!(db.reusable(1).unwrap().stamp, 6);
+        // a lookup that started longer ago than the reuse time is not served
+        db.record_recent(3, Instant::now() - 2 * hour, &version(1));
+        assert!(db.reusable(3).is_none());
+        // a write waits at least the reuse time
+        assert!(db.write_wait().unwrap() > hour);
+    }
+
+    #[test]
+    fn no_reuse_on_sqlite_or_when_switched_off() {
+        use std::time::{Duration, Instant};
+        for db in [
+            lookups("sqlite:///tmp/x.sqlite3", Duration::from_secs(3600)),
+            lookups("postgres://localhost/x", Duration::ZERO),
+        ] {
+            db.record_recent(1, Instant::now(), &version(5));
+            assert!(db.reusable(1).is_none());
+            assert!(db.write_wait().is_none(), "writes do not wait");
+        }
+    }
+
+    #[test]
+    fn a_stamp_bump_is_noted_per_thread() {
+        take_bump();
+        assert!(!take_bump());
+        note_bump();
+        std::thread::spawn(|| assert!(!take_bump(), "another thread's work"))
+            .join()
+            .unwrap();
+        assert!(take_bump());
+        assert!(!take_bump(), "forgotten once taken");
     }
 
     #[test]

@@ -37,6 +37,12 @@ pub struct Config {
     /// front of the service (default none). A request from one of them is counted, for login
     /// throttling, against the client address its `X-Forwarded-For` names.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// `READ_VERSION_REUSE_US` (Postgres; default 1000): for how many microseconds a
+    /// competition's looked-up version (its cache stamps) serves further reads without a
+    /// query; every write that changes a cached read waits as long (plus 1 % and 100 µs)
+    /// before it answers, so a read never shows less than the writes answered before it
+    /// arrived, in any process. 0: every read waits for a lookup of its own.
+    pub read_version_reuse: std::time::Duration,
 }
 
 impl Default for Config {
@@ -56,6 +62,7 @@ impl Default for Config {
             club_timezone: chrono_tz::Europe::Amsterdam,
             login_max_failures: 5,
             trusted_proxies: vec![],
+            read_version_reuse: std::time::Duration::from_millis(1),
         }
     }
 }
@@ -130,6 +137,16 @@ impl Config {
             &mut c.login_max_failures,
             &mut errs,
         );
+        let mut reuse_us = c.read_version_reuse.as_micros() as u64;
+        parse_num(
+            &nonempty,
+            "READ_VERSION_REUSE_US",
+            0,
+            100_000,
+            &mut reuse_us,
+            &mut errs,
+        );
+        c.read_version_reuse = std::time::Duration::from_micros(reuse_us);
         match (
             nonempty("BOOTSTRAP_ADMIN_EMAIL"),
             nonempty("BOOTSTRAP_ADMIN_PASSWORD"),
@@ -220,6 +237,7 @@ mod tests {
             ("DB_POOL_SIZE", "0"),
             ("BOOTSTRAP_ADMIN_EMAIL", "a@b.c"),
             ("TRUSTED_PROXIES", "10.0.0.1, proxy.local"),
+            ("READ_VERSION_REUSE_US", "-1"),
         ])
         .unwrap_err();
         let all = errs.join("\n");
@@ -230,10 +248,25 @@ mod tests {
             "DB_POOL_SIZE",
             "BOOTSTRAP_ADMIN",
             "TRUSTED_PROXIES: \"proxy.local\"",
+            "READ_VERSION_REUSE_US",
         ] {
             assert!(all.contains(k), "{k} not named in {all}");
         }
         let c = cfg(&[("TRUSTED_PROXIES", "10.0.0.1, ::1")]).unwrap();
         assert_eq!(c.trusted_proxies.len(), 2);
+    }
+
+    #[test]
+    fn read_version_reuse_is_in_microseconds() {
+        use std::time::Duration;
+        assert_eq!(
+            cfg(&[]).unwrap().read_version_reuse,
+            Duration::from_millis(1)
+        );
+        let c = cfg(&[("READ_VERSION_REUSE_US", "250")]).unwrap();
+        assert_eq!(c.read_version_reuse, Duration::from_micros(250));
+        let c = cfg(&[("READ_VERSION_REUSE_US", "0")]).unwrap();
+        assert!(c.read_version_reuse.is_zero());
+        assert!(cfg(&[("READ_VERSION_REUSE_US", "100001")]).is_err());
     }
 }

@@ -62,6 +62,55 @@ async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     assert_eq!(r.status, StatusCode::OK);
 }
 
+/// On Postgres an instance serves a looked-up version for `READ_VERSION_REUSE_US` without a
+/// query; a write that changes the standings waits as long before it answers, so the other
+/// instance's next read (which would reuse a version looked up before the write) is fresh.
+/// With a reuse time long enough that the reads below fall inside it, this fails if the write
+/// answers without waiting.
+#[actix_web::test]
+async fn a_reused_version_never_hides_an_answered_write() {
+    let reuse = std::time::Duration::from_millis(300);
+    let a = spawn_with(|c| c.read_version_reuse = reuse).await;
+    let b = spawn_beside_with(&a, |c| c.read_version_reuse = reuse).await;
+    let (leader, arbiter, fx) = keizer_winter(&a, &["P", "Q"]).await;
+    let (p, q) = (fx.players[0], fx.players[1]);
+    let games = round(
+        &a,
+        &leader,
+        fx.comp,
+        vec![(p, Some(q), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let before = b.get(&url, None).await;
+    assert_eq!(before.body["keizer"]["rows"][0]["player_id"], p);
+    let again = b.get(&url, None).await;
+    assert_eq!(again.header("etag"), before.header("etag"));
+    let started = std::time::Instant::now();
+    let r = a
+        .req(
+            Method::PUT,
+            &format!("/api/v1/games/{}/result", games[0]),
+            Some(&arbiter),
+            Some(json!({"result": "0-1", "reason": "scoresheet checked"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    if let Some(wait) = a.state.versions.db.write_wait() {
+        // Postgres: the answer came only after the reuse time
+        assert!(wait > reuse);
+        assert!(
+            started.elapsed() >= wait,
+            "answered after {:?}",
+            started.elapsed()
+        );
+    }
+    let after = b.get(&url, None).await;
+    assert_ne!(after.header("etag"), before.header("etag"));
+    assert_eq!(after.body["keizer"]["rows"][0]["player_id"], q);
+}
+
 #[actix_web::test]
 async fn renaming_an_entrant_gives_the_standings_a_new_version() {
     let a = spawn().await;

@@ -146,12 +146,24 @@ pub async fn spawn_beside<T>(
 ) -> TestApp<
     impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
 > {
+    spawn_beside_with(other, |_| {}).await
+}
+
+/// [`spawn_beside`] with the test configuration changed by `edit`.
+pub async fn spawn_beside_with<T>(
+    other: &TestApp<T>,
+    edit: impl FnOnce(&mut Config),
+) -> TestApp<
+    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
+> {
     let db = TestDb {
         url: other._db.url.clone(),
         _dir: None,
         pg_admin: None,
     };
-    let state = build_state(test_config(&db.url)).expect("state");
+    let mut config = test_config(&db.url);
+    edit(&mut config);
+    let state = build_state(config).expect("state");
     let spec = Arc::new(clubcomp::app::openapi());
     let svc = test::init_service(build_app(state.clone(), spec)).await;
     TestApp {

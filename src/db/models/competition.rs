@@ -266,6 +266,7 @@ pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec
 /// Bumps the cache stamp of a scope (e.g. `competition:7`) so cached reads are refreshed in
 /// every process sharing the database.
 pub fn bump_stamp(conn: &mut DbConn, scope: &str) -> QueryResult<i64> {
+    crate::cache::note_bump();
     let n = diesel::update(cache_stamps::table.find(scope))
         .set(cache_stamps::stamp.eq(cache_stamps::stamp + 1))
         .execute(conn)?;

@@ -575,6 +575,22 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
         json!({"quickplay_finish": true}), 1).await;
     let claim = |ms: u64| json!({"kind": "quickplay_finish", "claimant": "white", "remaining_ms": ms, "move_number": 30});
     let before = arbiter_counts(&app).await;
+    // a move number out of range is refused before anything is built from it (a game without
+    // moves would get that many anonymous moves: 2^31 of them ran the process out of memory)
+    for n in [0_u64, 1001, 2_147_483_647, 4_294_967_295] {
+        let mut c = claim(60_000);
+        c["move_number"] = json!(n);
+        let r = app
+            .post(&format!("/api/v1/games/{}/claims", g[0]), Some(&arb), c)
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{n}: {}",
+            r.text
+        );
+        assert_eq!(r.body["errors"][0]["field"], "move_number", "{}", r.text);
+    }
     for (game, ms, refusal) in [
         (g[0], 120_000, "not_under_two_minutes"),
         (rapid[0], 60_000, "rule_not_applied"),

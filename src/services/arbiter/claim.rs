@@ -120,8 +120,8 @@ pub struct ClaimInput {
     /// Quickplay finish: the claimant's time left in milliseconds.
     #[serde(default)]
     pub remaining_ms: Option<u64>,
-    /// Quickplay finish: the claimant's current move number (default: from the stored moves
-    /// or the event log).
+    /// Quickplay finish: the claimant's current move number, 1–1000 (default: from the
+    /// stored moves or the event log).
     #[serde(default)]
     pub move_number: Option<u32>,
     /// Quickplay finish: the arbiter's decision, when taken at once.
@@ -499,6 +499,10 @@ pub fn make_claim(
     Ok(row)
 }
 
+/// The largest move number a quickplay-finish claim may name (the longest games played
+/// have fewer than 300 moves).
+pub const MAX_MOVE_NUMBER: u32 = 1000;
+
 fn check_quickplay(
     ctx: &GameCtx,
     input: &ClaimInput,
@@ -508,6 +512,17 @@ fn check_quickplay(
     let remaining_ms = input
         .remaining_ms
         .ok_or_else(|| ApiError::invalid("remaining_ms", "the claimant's time left is required"))?;
+    // bounded before anything is built from it: a game without moves gets that many
+    // anonymous moves
+    if input
+        .move_number
+        .is_some_and(|n| !(1..=MAX_MOVE_NUMBER).contains(&n))
+    {
+        return Err(ApiError::invalid(
+            "move_number",
+            format!("must be from 1 to {MAX_MOVE_NUMBER}"),
+        ));
+    }
     // the record (if any) gives the moves; else the claimant and move number place the claim
     let plies = record.as_ref().map(read_plies).transpose()?;
     let (claimant, move_number, plies) = match plies {

@@ -120,9 +120,10 @@ pub struct ClaimInput {
     /// Quickplay finish: the claimant's time left in milliseconds.
     #[serde(default)]
     pub remaining_ms: Option<u64>,
-    /// Quickplay finish: the claimant's current move number (default: from the stored moves
-    /// or the event log).
+    /// Quickplay finish: the claimant's current move number, from 1 (default: from the stored
+    /// moves or the event log).
     #[serde(default)]
+    #[schema(minimum = 1)]
     pub move_number: Option<u32>,
     /// Quickplay finish: the arbiter's decision, when taken at once.
     #[serde(default)]

@@ -5,6 +5,33 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+/// Declares a schema-only string type listing `$values` (a `[&str; N]`): for a request field
+/// the handler reads as a `String` and checks against that list itself (with its own 422),
+/// so that the document names the values while the handler's answers stay as they are. Use it
+/// as `#[schema(value_type = Name)]`.
+macro_rules! string_enum_schema {
+    ($(#[$attr:meta])* $vis:vis $name:ident, $description:literal, $values:expr) => {
+        $(#[$attr])*
+        #[doc = $description]
+        #[derive(Debug)]
+        $vis struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some($description))
+                    .enum_values(Some($values.iter().copied()))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+    };
+}
+
+pub(crate) use string_enum_schema;
+
 /// The document frame.
 #[derive(OpenApi)]
 #[openapi(

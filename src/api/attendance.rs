@@ -26,16 +26,64 @@ impl RoleSet for Account {
     const ROLES: &'static [Role] = &[Role::Member, Role::Leader, Role::Arbiter, Role::Admin];
 }
 
+crate::openapi::string_enum_schema!(
+    pub AttendanceAction,
+    "A sign-up or sign-off: `sign_up` or `sign_off`.",
+    ["sign_up", "sign_off"]
+);
+
+crate::openapi::string_enum_schema!(
+    pub AttendanceChannel,
+    "How a sign-up or sign-off reached the leader: `email`, `phone` or `in_person`.",
+    ["email", "phone", "in_person"]
+);
+
+crate::openapi::string_enum_schema!(
+    pub MarkKind,
+    "An arbiter's mark: `present`, `absent` or `force_majeure`.",
+    ["present", "absent", "force_majeure"]
+);
+
+/// Round numbers of a sign-up or sign-off: 1 to 100, none twice (schema only).
+#[derive(Debug)]
+pub struct RoundNumbers;
+
+impl utoipa::PartialSchema for RoundNumbers {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            ArrayBuilder, KnownFormat, ObjectBuilder, SchemaFormat, Type,
+        };
+        ArrayBuilder::new()
+            .items(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32))),
+            )
+            .min_items(Some(1))
+            .max_items(Some(100))
+            .unique_items(true)
+            .description(Some(
+                "Round numbers of the competition: 1 to 100 of them, none twice.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for RoundNumbers {}
+
 /// A member's own sign-up or sign-off for one or several rounds.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"action": "sign_off", "rounds": [3, 4]}))]
 pub struct OwnAttendance {
     /// `sign_up` or `sign_off`.
+    #[schema(value_type = AttendanceAction)]
     pub action: String,
-    /// Round numbers of the competition (one or several at once).
+    /// Round numbers of the competition (1 to 100 at once, none twice).
+    #[schema(value_type = RoundNumbers)]
     pub rounds: Vec<i32>,
     /// Optional note (at most 500 characters).
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -47,15 +95,20 @@ pub struct RecordAttendance {
     /// The player (an entrant of the competition).
     pub player_id: i64,
     /// `sign_up` or `sign_off`.
+    #[schema(value_type = AttendanceAction)]
     pub action: String,
-    /// Round numbers (one or several at once).
+    /// Round numbers (1 to 100 at once, none twice).
+    #[schema(value_type = RoundNumbers)]
     pub rounds: Vec<i32>,
     /// How it reached the leader: `email`, `phone` or `in_person`.
+    #[schema(value_type = AttendanceChannel)]
     pub channel: String,
-    /// A late sign-off for reasons of force majeure: absent with notice (SPEC §4).
+    /// A late sign-off for reasons of force majeure: absent with notice (SPEC §4); only with
+    /// `sign_off`.
     #[serde(default)]
     pub force_majeure: bool,
     /// Optional note (at most 500 characters).
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -67,6 +120,7 @@ pub struct Mark {
     pub player_id: i64,
     /// `present` (rapid/blitz: checked in), `absent`, or `force_majeure` (a sign-off with
     /// force majeure: absent with notice).
+    #[schema(value_type = MarkKind)]
     pub mark: String,
 }
 
@@ -75,9 +129,11 @@ pub struct Mark {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"marks": [{"player_id": 7, "mark": "present"}, {"player_id": 9, "mark": "absent"}]}))]
 pub struct CheckIns {
-    /// The marks, applied in order.
+    /// The marks, applied in order (1 to 500).
+    #[schema(min_items = 1, max_items = 500)]
     pub marks: Vec<Mark>,
     /// Optional note (at most 500 characters).
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -600,8 +656,10 @@ pub async fn get_own_attendance(
 #[schema(example = json!({"days_before": 1, "time": "18:00"}))]
 pub struct DeadlineRule {
     /// Days before the evening, 0–7 (default 1: the day before).
+    #[schema(minimum = 0, maximum = 7)]
     pub days_before: i32,
     /// Local time of the deadline in the club's time zone, `HH:MM` (default 18:00).
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
     pub time: String,
 }
 

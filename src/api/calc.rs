@@ -413,6 +413,24 @@ pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
     })
 }
 
+crate::openapi::string_enum_schema!(
+    pub TiebreakAcronym,
+    "A FIDE tie-break acronym (C.07): `PTS`, `DE`, `WIN`, `WON`, `BH`, `BH-C1`, `BH-M1` or `SB` (also read in lower case and with `/` for `-`).",
+    ["PTS", "DE", "WIN", "WON", "BH", "BH-C1", "BH-M1", "SB"]
+);
+
+crate::openapi::string_enum_schema!(
+    pub TiebreakRules,
+    "An edition of the FIDE tie-break regulations: `2024` or `2026`.",
+    ["2024", "2026"]
+);
+
+crate::openapi::string_enum_schema!(
+    pub TiebreakEvent,
+    "A kind of event: `swiss` or `round-robin`.",
+    ["swiss", "round-robin"]
+);
+
 /// A tie-break request: a TRF file and the tie-break list.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -422,10 +440,13 @@ pub struct TiebreaksRequest {
     pub trf: String,
     /// Tie-break acronyms in order (C.07 2024: `PTS`, `DE`, `WIN`, `BH`, `BH-C1`, `BH-M1`,
     /// `SB`, …); `PTS` is put first when missing. Default `PTS, DE, BH-M1, SB`.
+    #[schema(value_type = Option<Vec<TiebreakAcronym>>)]
     pub tiebreaks: Option<Vec<String>>,
     /// Edition of the FIDE tie-break regulations: `2024` (default) or `2026`.
+    #[schema(value_type = Option<TiebreakRules>)]
     pub rules: Option<String>,
     /// `swiss` or `round-robin`; detected from the TRF when omitted.
+    #[schema(value_type = Option<TiebreakEvent>)]
     pub event: Option<String>,
     /// Games per round (1, or 2 for a Double-Swiss); read from the TRF when omitted.
     #[schema(minimum = 1, maximum = 2)]

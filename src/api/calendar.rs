@@ -17,6 +17,30 @@ use utoipa::ToSchema;
 /// Evening kinds.
 pub const EVENING_KINDS: [&str; 6] = ["keizer", "rapid", "closed", "playoff", "blitz", "free"];
 
+crate::openapi::string_enum_schema!(
+    pub EveningKind,
+    "An evening kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.",
+    EVENING_KINDS
+);
+
+/// A date the calendar generation accepts: YYYY-MM-DD in the years 1900–2200 (schema only).
+#[derive(Debug)]
+pub struct CalendarDate;
+
+impl utoipa::PartialSchema for CalendarDate {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date)))
+            .pattern(Some(r"^(19[0-9]{2}|2[01][0-9]{2}|2200)-"))
+            .description(Some("A date (YYYY-MM-DD) in the years 1900–2200."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for CalendarDate {}
+
 /// An evening as shown.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EveningView {
@@ -61,10 +85,13 @@ impl From<Evening> for EveningView {
 #[serde(deny_unknown_fields)]
 pub struct UpdateEvening {
     /// New date (YYYY-MM-DD).
+    #[schema(format = Date)]
     pub date: Option<String>,
-    /// New start time (HH:MM).
+    /// New start time (HH:MM, 00:00–23:59).
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
     pub start_time: Option<String>,
-    /// New kind.
+    /// New kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.
+    #[schema(value_type = Option<EveningKind>)]
     pub kind: Option<String>,
     /// Note (null clears).
     #[serde(default, deserialize_with = "crate::api::double_option")]
@@ -191,21 +218,22 @@ pub async fn update_evening(
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"knsb_round_dates": ["2026-09-26", "2026-10-17"], "closed_dates": ["2026-12-25"]}))]
 pub struct GenerateCalendar {
-    /// Dates of the KNSB competition rounds (YYYY-MM-DD); the last Friday before each is a
-    /// rapid evening.
+    /// Dates of the KNSB competition rounds (YYYY-MM-DD, years 1900–2200, at most 400); the
+    /// last Friday before each is a rapid evening.
     #[serde(default)]
-    #[schema(value_type = Vec<NaiveDate>)]
+    #[schema(value_type = Vec<CalendarDate>, max_items = 400)]
     pub knsb_round_dates: Vec<String>,
-    /// Dates on which the venue is closed (YYYY-MM-DD).
+    /// Dates on which the venue is closed (YYYY-MM-DD, years 1900–2200, at most 400).
     #[serde(default)]
-    #[schema(value_type = Vec<NaiveDate>)]
+    #[schema(value_type = Vec<CalendarDate>, max_items = 400)]
     pub closed_dates: Vec<String>,
-    /// Further rapid evenings named by the arbiter (YYYY-MM-DD).
+    /// Further rapid evenings named by the arbiter (YYYY-MM-DD, years 1900–2200, at most 400).
     #[serde(default)]
-    #[schema(value_type = Vec<NaiveDate>)]
+    #[schema(value_type = Vec<CalendarDate>, max_items = 400)]
     pub extra_rapid_dates: Vec<String>,
-    /// Last date of the season, inclusive (default 30 June after the opening).
-    #[schema(value_type = Option<NaiveDate>)]
+    /// Last date of the season, inclusive (years 1900–2200; default 30 June after the
+    /// opening; at most two years after the opening).
+    #[schema(value_type = Option<CalendarDate>)]
     pub season_end: Option<String>,
     /// Replace an existing calendar (allowed only while no round uses one of its evenings).
     #[serde(default)]

@@ -19,6 +19,30 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+crate::openapi::string_enum_schema!(
+    pub CompetitionKind,
+    "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",
+    crate::services::competitions::KINDS
+);
+
+crate::openapi::string_enum_schema!(
+    pub Discipline,
+    "A discipline: `chess` or `draughts`.",
+    crate::services::competitions::DISCIPLINES
+);
+
+crate::openapi::string_enum_schema!(
+    pub PairingSystem,
+    "A pairing system: `dutch` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
+    ["dutch", "double_swiss", "single", "double"]
+);
+
+crate::openapi::string_enum_schema!(
+    pub KeizerHalf,
+    "A half of a Keizer season: `winter` or `summer`.",
+    ["winter", "summer"]
+);
+
 /// A competition.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CompetitionView {
@@ -80,15 +104,21 @@ pub fn view(c: Competition) -> CompetitionView {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Keizer winter", "kind": "keizer", "discipline": "chess", "half": "winter"}))]
 pub struct CreateCompetition {
-    /// Name (unique in the season).
+    /// Name (unique in the season; 1–100 characters, not only blanks; leading and trailing
+    /// blanks are dropped).
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     /// `keizer`, `swiss`, `round_robin` or `knockout`.
+    #[schema(value_type = CompetitionKind)]
     pub kind: String,
     /// `chess` (default) or `draughts`.
+    #[schema(value_type = Option<Discipline>)]
     pub discipline: Option<String>,
     /// Swiss: `dutch` or `double_swiss`; round robin: `single` (default) or `double`.
+    #[schema(value_type = Option<PairingSystem>)]
     pub system: Option<String>,
     /// Keizer: `winter` or `summer`.
+    #[schema(value_type = Option<KeizerHalf>)]
     pub half: Option<String>,
     /// Keizer summer half: the winter half of the same season it is seeded from.
     pub seeded_from: Option<i64>,
@@ -100,9 +130,10 @@ pub struct CreateCompetition {
     /// Time control (default: the club's 40/90 + 30 min + 30 s).
     pub time_control: Option<TimeControl>,
     /// Rule flags, e.g. `{"quickplay_finish": false}`.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<HashMap<String, bool>>)]
     pub rules: Option<Value>,
-    /// Planned number of rounds.
+    /// Planned number of rounds, 1–99.
+    #[schema(minimum = 1, maximum = 99)]
     pub rounds_planned: Option<i32>,
 }
 
@@ -110,7 +141,8 @@ pub struct CreateCompetition {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateCompetition {
-    /// Name.
+    /// Name (1–100 characters, not only blanks; leading and trailing blanks are dropped).
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: Option<String>,
     /// Engine parameters.
     #[schema(value_type = Option<Object>)]
@@ -119,8 +151,8 @@ pub struct UpdateCompetition {
     pub tiebreaks: Option<Vec<String>>,
     /// Time control.
     pub time_control: Option<TimeControl>,
-    /// Rule flags.
-    #[schema(value_type = Option<Object>)]
+    /// Rule flags (true/false each).
+    #[schema(value_type = Option<HashMap<String, bool>>)]
     pub rules: Option<Value>,
     /// Planned number of rounds.
     pub rounds_planned: Option<i32>,
@@ -405,10 +437,12 @@ pub struct EntrantView {
 pub struct EntryRequest {
     /// The player.
     pub player_id: i64,
-    /// The round from which the player takes part (default 1; a later entrant is placed by
-    /// rating, SPEC §3).
+    /// The round from which the player takes part, 1–99 (default 1; a later entrant is
+    /// placed by rating, SPEC §3).
+    #[schema(minimum = 1, maximum = 99)]
     pub joins_at: Option<i32>,
-    /// Excused absences already used earlier in the season (default 0).
+    /// Excused absences already used earlier in the season, 0–99 (default 0).
+    #[schema(minimum = 0, maximum = 99)]
     pub excused_before: Option<i32>,
 }
 
@@ -417,7 +451,8 @@ pub struct EntryRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"entrants": [{"player_id": 1}, {"player_id": 2, "joins_at": 3}]}))]
 pub struct AddEntrants {
-    /// The players, in order of entry.
+    /// The players, in order of entry (at least one).
+    #[schema(min_items = 1)]
     pub entrants: Vec<EntryRequest>,
 }
 

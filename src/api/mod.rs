@@ -1,5 +1,9 @@
 //! HTTP handlers, one file per resource. Handlers are named `<verb>_<resource>` (also the
 //! OpenAPI operation id) and carry their request and response types beside them.
+//!
+//! Request types state in their schema the syntactic rules their handler checks (ranges,
+//! lengths, patterns, formats, value lists), so that the document is as strict as the
+//! validation; the handler still checks them itself and answers 422 with its own message.
 
 pub mod arbiter;
 pub mod attendance;
@@ -109,8 +113,10 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 #[into_params(parameter_in = Query)]
 pub struct PageParams {
     /// Page number, from 1 (default 1).
+    #[param(minimum = 1)]
     pub page: Option<u32>,
     /// Items per page, 1–200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub per_page: Option<u32>,
 }
 

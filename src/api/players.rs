@@ -16,6 +16,12 @@ use utoipa::{IntoParams, ToSchema};
 /// Membership types (SPEC §2).
 pub const MEMBERSHIPS: [&str; 3] = ["fixed", "flexible", "guest"];
 
+crate::openapi::string_enum_schema!(
+    pub Membership,
+    "A membership type: `fixed`, `flexible` or `guest`.",
+    MEMBERSHIPS
+);
+
 /// A player as the API shows it. `email` and `phone` only for leaders and admins.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PlayerView {
@@ -61,13 +67,17 @@ pub struct PlayerPage {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Anna de Vries", "knsb_number": "8401234", "membership": "fixed", "email": "anna@example.org"}))]
 pub struct CreatePlayer {
-    /// Name (1–200 characters).
+    /// Name (1–200 characters, not only blanks; leading and trailing blanks are dropped).
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub name: String,
-    /// KNSB member number (digits).
+    /// KNSB member number (1–12 digits).
+    #[schema(pattern = "^[0-9]{1,12}$")]
     pub knsb_number: Option<String>,
-    /// FIDE id (digits).
+    /// FIDE id (1–12 digits).
+    #[schema(pattern = "^[0-9]{1,12}$")]
     pub fide_id: Option<String>,
     /// `fixed`, `flexible` or `guest` (default `fixed`).
+    #[schema(value_type = Option<Membership>)]
     pub membership: Option<String>,
     /// E-mail (contact data).
     pub email: Option<String>,
@@ -86,17 +96,19 @@ pub fn double_option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct UpdatePlayer {
-    /// Name.
+    /// Name (1–200 characters, not only blanks; leading and trailing blanks are dropped).
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub name: Option<String>,
-    /// KNSB member number, or null.
+    /// KNSB member number (1–12 digits), or null.
     #[serde(default, deserialize_with = "double_option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, pattern = "^[0-9]{1,12}$")]
     pub knsb_number: Option<Option<String>>,
-    /// FIDE id, or null.
+    /// FIDE id (1–12 digits), or null.
     #[serde(default, deserialize_with = "double_option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, pattern = "^[0-9]{1,12}$")]
     pub fide_id: Option<Option<String>>,
-    /// Membership.
+    /// Membership: `fixed`, `flexible` or `guest`.
+    #[schema(value_type = Option<Membership>)]
     pub membership: Option<String>,
     /// Active.
     pub active: Option<bool>,

@@ -5,7 +5,7 @@ use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
 use crate::db::models::{players, ratings};
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::services::ratings::{PushReport, RatingList, SOURCES};
+use crate::services::ratings::{PushReport, RatingList, RatingSource, SOURCES};
 use actix_web::{HttpResponse, get, post, put, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,7 @@ impl From<ratings::Rating> for RatingView {
 #[into_params(parameter_in = Query)]
 pub struct HistoryFilter {
     /// Only this source.
+    #[param(value_type = Option<RatingSource>, inline)]
     pub source: Option<String>,
 }
 
@@ -45,8 +46,10 @@ pub struct HistoryFilter {
 #[into_params(parameter_in = Query)]
 pub struct OnDate {
     /// The source (`KNSB`, `KNSB-rapid`, `FIDE`, `KNDB`).
+    #[param(value_type = RatingSource, inline)]
     pub source: String,
     /// The date (YYYY-MM-DD): the newest list dated on or before it counts.
+    #[param(format = Date)]
     pub date: String,
 }
 
@@ -55,6 +58,7 @@ pub struct OnDate {
 #[into_params(parameter_in = Query)]
 pub struct ImportQuery {
     /// The list's date (YYYY-MM-DD).
+    #[param(format = Date)]
     pub list_date: String,
 }
 

@@ -73,11 +73,13 @@ pub struct RoundView {
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRound {
-    /// Round number (default: the next one).
+    /// Round number, 1–99 (default: the next one).
+    #[schema(minimum = 1, maximum = 99)]
     pub number: Option<i32>,
     /// The calendar evening it is played on.
     pub evening_id: Option<i64>,
-    /// Date (default: the evening's date).
+    /// Date, YYYY-MM-DD (default: the evening's date).
+    #[schema(format = Date)]
     pub date: Option<String>,
 }
 

@@ -39,9 +39,12 @@ impl From<Season> for SeasonView {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "2026-2027", "opening_date": "2026-09-04"}))]
 pub struct CreateSeason {
-    /// Name (unique).
+    /// Name (unique; 1–100 characters, not only blanks; leading and trailing blanks are
+    /// dropped).
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     /// The season opening date (YYYY-MM-DD).
+    #[schema(format = Date)]
     pub opening_date: String,
 }
 

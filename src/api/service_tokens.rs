@@ -53,9 +53,12 @@ pub struct IssuedServiceToken {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "nightly KNSB sync", "valid_days": 365}))]
 pub struct CreateServiceToken {
-    /// What the token is for.
+    /// What the token is for: not only blanks, at most 200 bytes of UTF-8 once leading and
+    /// trailing blanks are dropped (200 characters without accents, fewer with them).
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub name: String,
     /// Lifetime in days, 1–1000 (default 365).
+    #[schema(minimum = 1, maximum = 1000)]
     pub valid_days: Option<i64>,
 }
 

@@ -18,7 +18,8 @@ use utoipa::{IntoParams, ToSchema};
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StandingsQuery {
-    /// Standings after this round / evening (default: the last one that counts).
+    /// Standings after this round / evening, from 1 (default: the last one that counts).
+    #[param(minimum = 1)]
     pub after: Option<u32>,
 }
 

@@ -61,11 +61,18 @@ pub struct UserPage {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"email": "arbiter@club.example", "password": "a long secret", "roles": ["arbiter"]}))]
 pub struct CreateUser {
-    /// E-mail.
+    /// E-mail: one `@` with something before it, no blanks inside, a dot inside the domain;
+    /// at most 254 bytes of UTF-8 once leading and trailing blanks are dropped.
+    #[schema(
+        max_length = 254,
+        pattern = r"^\s*[^\s@]+@[^\s@.][^\s@]*\.[^\s@]*[^\s@.]\s*$"
+    )]
     pub email: String,
     /// Password (at least 8 characters).
+    #[schema(min_length = 8)]
     pub password: String,
-    /// Roles: admin, leader, arbiter, member, rating_sync.
+    /// Roles (at least one): admin, leader, arbiter, member, rating_sync.
+    #[schema(value_type = Vec<Role>, min_items = 1)]
     pub roles: Vec<String>,
 }
 
@@ -73,7 +80,8 @@ pub struct CreateUser {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateUser {
-    /// New role list (replaces the old one).
+    /// New role list (at least one role; replaces the old one).
+    #[schema(value_type = Option<Vec<Role>>, min_items = 1)]
     pub roles: Option<Vec<String>>,
     /// Enable or disable the account (a disabled account's tokens stop working at once).
     pub active: Option<bool>,
@@ -88,6 +96,7 @@ pub struct UpdateUser {
 #[serde(deny_unknown_fields)]
 pub struct ResetPassword {
     /// The new password (at least 8 characters).
+    #[schema(min_length = 8)]
     pub password: String,
 }
 

@@ -28,7 +28,8 @@ pub struct Period {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"periods": [{"moves": 40, "minutes": 90}, {"minutes": 30}], "increment_seconds": 30, "increment_from_move": 1}))]
 pub struct TimeControl {
-    /// The periods, the last one without a move count.
+    /// The periods (at least one), the last one without a move count.
+    #[schema(min_items = 1)]
     pub periods: Vec<Period>,
     /// Increment per move in seconds (0: none).
     #[serde(default)]

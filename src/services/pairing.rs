@@ -375,7 +375,8 @@ pub struct HandBoard {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"boards": [{"white": 3, "black": 8}, {"white": 5, "black": 1}], "bye": 9}))]
 pub struct HandPairing {
-    /// The boards, board 1 first.
+    /// The boards, board 1 first (at most 1000).
+    #[schema(max_items = 1000)]
     pub boards: Vec<HandBoard>,
     /// The player with the bye, if any.
     #[serde(default)]

@@ -13,20 +13,31 @@ use utoipa::ToSchema;
 /// Rating sources (SPEC §2).
 pub const SOURCES: [&str; 4] = ["KNSB", "KNSB-rapid", "FIDE", "KNDB"];
 
+crate::openapi::string_enum_schema!(
+    pub RatingSource,
+    "A rating source: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.",
+    SOURCES
+);
+
 /// Highest accepted rating value.
 pub const MAX_RATING: i32 = 3500;
 
-/// One row of a pushed list: exactly one of `knsb_number` and `fide_id`.
+/// One row of a pushed list: exactly one of `knsb_number` and `fide_id` (so two properties
+/// with `value`).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(min_properties = 2, max_properties = 2)]
 pub struct RatingRow {
-    /// KNSB member number (relatienummer).
+    /// KNSB member number (relatienummer), 1–12 digits (blanks around them are dropped).
     #[serde(default)]
+    #[schema(nullable = false, pattern = r"^\s*[0-9]{1,12}\s*$")]
     pub knsb_number: Option<String>,
-    /// FIDE id.
+    /// FIDE id, 1–12 digits (blanks around them are dropped).
     #[serde(default)]
+    #[schema(nullable = false, pattern = r"^\s*[0-9]{1,12}\s*$")]
     pub fide_id: Option<String>,
     /// The rating, 0–3500.
+    #[schema(minimum = 0, maximum = 3500)]
     pub value: i64,
 }
 
@@ -37,10 +48,13 @@ pub struct RatingRow {
     "ratings": [{"knsb_number": "8401234", "value": 1834}, {"fide_id": "1032345", "value": 2011}]}))]
 pub struct RatingList {
     /// `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
+    #[schema(value_type = RatingSource)]
     pub source: String,
     /// The list's date (YYYY-MM-DD).
+    #[schema(format = Date)]
     pub list_date: String,
-    /// The rows.
+    /// The rows (at least one).
+    #[schema(min_items = 1)]
     pub ratings: Vec<RatingRow>,
 }
 

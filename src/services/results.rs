@@ -14,6 +14,15 @@ use serde::{Deserialize, Serialize};
 /// Termination word for a game lost by an arbiter's decision (Keizer, SPEC §3).
 pub const ARBITER_DECISION: &str = "arbiter_decision";
 
+crate::openapi::string_enum_schema!(
+    pub ResultCode,
+    "A result code (which ones a game takes depends on its discipline): chess `1-0`, `0-1`, `1/2-1/2`, `½-½`; draughts `2-0`, `0-2`, `1-1`, `1+-1-`, `1--1+`, `0-0`; both `+/-`, `-/+`, `-/-`; `bye` for a pairing bye.",
+    [
+        "1-0", "0-1", "1/2-1/2", "½-½", "2-0", "0-2", "1-1", "1+-1-", "1--1+", "0-0", "+/-", "-/+",
+        "-/-", "bye"
+    ]
+);
+
 /// What a caller reports for a game.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -21,17 +30,23 @@ pub const ARBITER_DECISION: &str = "arbiter_decision";
 pub struct ResultInput {
     /// Result code of the competition's discipline (chess `1-0 0-1 ½-½ 1/2-1/2 +/- -/+ -/-`;
     /// draughts `2-0 0-2 1-1 1+-1- 1--1+ 0-0 +/- -/+ -/-`).
+    #[schema(value_type = ResultCode)]
     pub result: String,
     /// How the game ended: `agreed` (draughts: subject to the 40-move rule),
     /// `arbiter_decision` (Keizer: the loser lost by an arbiter's decision, with `1-0`/`0-1`),
-    /// or any other word (`resignation`, `time`, `claim`, …), stored as given.
+    /// or any other word (`resignation`, `time`, `claim`, …) of at most 40 letters, digits,
+    /// `_` or `-`, stored as given.
     #[serde(default)]
+    #[schema(pattern = "^[A-Za-z0-9_-]{0,40}$")]
     pub termination: Option<String>,
-    /// Moves completed by both players (needed for an agreed draughts draw).
+    /// Moves completed by both players, 0–10000 (needed for an agreed draughts draw).
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 10000)]
     pub move_count: Option<i32>,
-    /// Why the result is entered or changed; required once the round is completed.
+    /// Why the result is entered or changed (at most 500 characters); required once the
+    /// round is completed.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub reason: Option<String>,
 }
 

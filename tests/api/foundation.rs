@@ -137,6 +137,46 @@ fn every_operation_is_documented() {
     assert!(spec["components"]["securitySchemes"]["bearer"].is_object());
 }
 
+/// The values the document lists for string fields that the code reads itself (result
+/// codes, tie-break acronyms, `HH:MM` times) are all read by the code: a schema-valid value
+/// is never rejected for its spelling.
+#[test]
+fn documented_values_are_read_by_the_code() {
+    use clubcomp::domain::round_robin::{Discipline, GameResult};
+    use clubcomp::domain::tiebreaks::Tiebreak;
+    let spec = serde_json::to_value(clubcomp::app::openapi()).unwrap();
+    let values = |name: &str| -> Vec<String> {
+        spec["components"]["schemas"][name]["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: no enum"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    for code in values("ResultCode") {
+        assert!(
+            code == "bye"
+                || GameResult::parse(Discipline::Chess, &code).is_some()
+                || GameResult::parse(Discipline::Draughts, &code).is_some(),
+            "result code {code}"
+        );
+    }
+    for t in values("TiebreakAcronym") {
+        assert!(Tiebreak::parse(&t).is_some(), "tie-break {t}");
+    }
+    // every time the HH:MM pattern admits, and nothing the handlers refuse
+    let pattern = spec["components"]["schemas"]["DeadlineRule"]["properties"]["time"]["pattern"]
+        .as_str()
+        .unwrap();
+    assert_eq!(pattern, "^([01][0-9]|2[0-3]):[0-5][0-9]$");
+    for h in 0..24 {
+        for m in 0..60 {
+            let t = format!("{h:02}:{m:02}");
+            assert!(clubcomp::api::calendar::valid_time(&t), "{t}");
+        }
+    }
+}
+
 #[actix_web::test]
 async fn docs_are_served_offline() {
     let app = spawn().await;

@@ -6,7 +6,8 @@ use super::*;
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AppealInput {
-    /// The grounds, as written by the appellant.
+    /// The grounds, as written by the appellant (not only blanks).
+    #[schema(pattern = r"\S")]
     pub grounds: String,
     /// Whether the appeal was made in writing (SPEC §8: required; default true).
     #[serde(default = "yes")]

@@ -123,6 +123,7 @@ pub struct ClaimInput {
     /// Quickplay finish: the claimant's current move number, 1–1000 (default: from the
     /// stored moves or the event log).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 1000)]
     pub move_number: Option<u32>,
     /// Quickplay finish: the arbiter's decision, when taken at once.
     #[serde(default)]

@@ -155,6 +155,7 @@ pub struct UpdateCompetition {
     #[schema(value_type = Option<HashMap<String, bool>>)]
     pub rules: Option<Value>,
     /// Planned number of rounds.
+    #[schema(minimum = 1, maximum = 99)]
     pub rounds_planned: Option<i32>,
 }
 
@@ -391,6 +392,9 @@ pub async fn update_competition(
                 Some(n) => n.trim().to_string(),
                 None => cur.name,
             };
+            if b.rounds_planned.is_some_and(|n| !(1..=99).contains(&n)) {
+                return Err(ApiError::invalid("rounds_planned", "must be from 1 to 99"));
+            }
             diesel::update(cm::table.find(id))
                 .set((
                     cm::name.eq(name),

@@ -66,6 +66,34 @@ async fn season_competition_entrants_and_rounds() {
     let comp = r.body["id"].as_i64().unwrap();
     assert_eq!(r.body["time_control"]["periods"][0]["moves"], 40);
     assert_eq!(r.body["rules"]["quickplay_finish"], true);
+    // the planned rounds are checked on a change as on creation
+    for bad in [0, 100] {
+        let r = app
+            .req(
+                Method::PATCH,
+                &format!("/api/v1/competitions/{comp}"),
+                Some(&leader),
+                Some(json!({"rounds_planned": bad})),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{bad}: {}",
+            r.text
+        );
+        assert_eq!(r.body["errors"][0]["field"], "rounds_planned");
+    }
+    let r = app
+        .req(
+            Method::PATCH,
+            &format!("/api/v1/competitions/{comp}"),
+            Some(&leader),
+            Some(json!({"rounds_planned": 30})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["rounds_planned"], 30);
     let r = app
         .post(
             &format!("/api/v1/seasons/{season}/competitions"),

@@ -6,14 +6,17 @@ use crate::results::{keizer_winter, round};
 use actix_web::http::{Method, StatusCode};
 use serde_json::json;
 
-#[actix_web::test]
-async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
-    let a = spawn().await;
-    let b = spawn_beside(&a).await;
-    let (leader, arbiter, fx) = keizer_winter(&a, &["P", "Q"]).await;
+/// A Keizer winter of P and Q with one completed evening, P beat Q: the arbiter's token, the
+/// standings URL, the players and the game.
+async fn p_beat_q<S, B>(app: &TestApp<S>) -> (String, String, [i64; 2], i64)
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    let (leader, arbiter, fx) = keizer_winter(app, &["P", "Q"]).await;
     let (p, q) = (fx.players[0], fx.players[1]);
     let games = round(
-        &a,
+        app,
         &leader,
         fx.comp,
         vec![(p, Some(q), Some("1-0"))],
@@ -21,6 +24,14 @@ async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     )
     .await;
     let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    (arbiter, url, [p, q], games[0])
+}
+
+#[actix_web::test]
+async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
+    let a = spawn().await;
+    let b = spawn_beside(&a).await;
+    let (arbiter, url, [p, q], game) = p_beat_q(&a).await;
     // both instances compute and cache the standings: P won (1 × Q's value 59 = 59)
     let before_b = b.get(&url, None).await;
     assert_eq!(before_b.status, StatusCode::OK, "{}", before_b.text);
@@ -33,7 +44,6 @@ async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     assert_eq!(again.text, before_b.text);
 
     // the arbiter corrects the result through A: Q won
-    let game = games[0];
     let r = a
         .req(
             Method::PUT,
@@ -72,17 +82,7 @@ async fn a_reused_version_never_hides_an_answered_write() {
     let reuse = std::time::Duration::from_millis(300);
     let a = spawn_with(|c| c.read_version_reuse = reuse).await;
     let b = spawn_beside_with(&a, |c| c.read_version_reuse = reuse).await;
-    let (leader, arbiter, fx) = keizer_winter(&a, &["P", "Q"]).await;
-    let (p, q) = (fx.players[0], fx.players[1]);
-    let games = round(
-        &a,
-        &leader,
-        fx.comp,
-        vec![(p, Some(q), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let (arbiter, url, [p, q], game) = p_beat_q(&a).await;
     let before = b.get(&url, None).await;
     assert_eq!(before.body["keizer"]["rows"][0]["player_id"], p);
     let again = b.get(&url, None).await;
@@ -91,7 +91,7 @@ async fn a_reused_version_never_hides_an_answered_write() {
     let r = a
         .req(
             Method::PUT,
-            &format!("/api/v1/games/{}/result", games[0]),
+            &format!("/api/v1/games/{game}/result"),
             Some(&arbiter),
             Some(json!({"result": "0-1", "reason": "scoresheet checked"})),
         )

@@ -11,7 +11,7 @@
 #
 # Usage: benches/load.sh [seconds-per-run] [connections] [rounds]
 # One run measures SQLite and then Postgres and prints both side by side. The reads run in
-# `rounds` alternating rounds (default 3): on a machine shared with other work the load
+# `rounds` alternating rounds (default 5): on a machine shared with other work the load
 # changes from run to run, so the figures are the medians over the rounds and the ratio is the
 # median of the per-round ratios.
 # Environment:
@@ -25,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 conns=${2:-32}
-rounds=${3:-3}
+rounds=${3:-5}
 bin=${BIN:-${CARGO_TARGET_DIR:-target}/release/clubcomp}
 port=${LOAD_PORT:-18095}
 pg_admin=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}

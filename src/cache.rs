@@ -255,13 +255,16 @@ impl LookupDb {
     /// margin, [`LookupDb::write_wait`]) after its commit before it answers: a read arriving
     /// after a write's answer finds every lookup started before the write's commit too old to
     /// reuse, so it is served a version looked up after the commit, in any process.
-    pub fn reusable(&self, id: i64) -> Option<Arc<CompetitionVersion>> {
+    /// With it, whether it is past half its reuse time (time to look up the next one, so
+    /// that reads find a fresh version instead of waiting for a lookup).
+    pub fn reusable(&self, id: i64) -> Option<(Arc<CompetitionVersion>, bool)> {
         if self.reuse.is_zero() {
             return None;
         }
         let recent = self.recent.lock().ok()?;
         let (started, v) = recent.get(&id)?;
-        (started.elapsed() < self.reuse).then(|| v.clone())
+        let age = started.elapsed();
+        (age < self.reuse).then(|| (v.clone(), age >= self.reuse / 2))
     }
 
     /// Records the result of a lookup of competition `id` that started at `started` (before
@@ -420,6 +423,25 @@ where
         }
     }
 
+    /// Starts a lookup of `key` (driven by a task of its own) if none is queued or running;
+    /// whether it did.
+    pub fn start_if_idle<Fut>(&self, key: K, fetch: impl FnOnce() -> Fut) -> bool
+    where
+        Fut: Future<Output = T> + Send + 'static,
+    {
+        {
+            let flights = match self.flights.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if flights.get(&key).is_some_and(|f| f.fut.peek().is_none()) {
+                return false;
+            }
+        }
+        drop(self.get(key, fetch));
+        true
+    }
+
     /// The value of `key` from a lookup (`fetch`, lazy: not polled before it starts) that
     /// starts after this call.
     pub fn get<Fut>(&self, key: K, fetch: impl FnOnce() -> Fut) -> Shared<BoxFuture<'static, T>>
@@ -528,13 +550,17 @@ mod tests {
         assert!(db.reusable(1).is_none(), "nothing looked up yet");
         let t0 = Instant::now();
         db.record_recent(1, t0, &version(5));
-        assert_eq!(db.reusable(1).unwrap().stamp, 5);
+        assert_eq!(db.reusable(1).unwrap().0.stamp, 5);
+        assert!(!db.reusable(1).unwrap().1, "fresh: no lookup needed yet");
         assert!(db.reusable(2).is_none(), "per competition");
         // a lookup that started earlier never replaces a later one (stamps only grow)
         db.record_recent(1, t0 - Duration::from_millis(1), &version(4));
-        assert_eq!(db.reusable(1).unwrap().stamp, 5);
+        assert_eq!(db.reusable(1).unwrap().0.stamp, 5);
         db.record_recent(1, t0 + Duration::from_millis(1), &version(6));
-        assert_eq!(db.reusable(1).unwrap().stamp, 6);
+        assert_eq!(db.reusable(1).unwrap().0.stamp, 6);
+        // past half the reuse time: still served, and time for the next lookup
+        db.record_recent(4, Instant::now() - hour / 2 - hour / 10, &version(2));
+        assert_eq!(db.reusable(4), Some((version(2), true)));
         // a lookup that started longer ago than the reuse time is not served
         db.record_recent(3, Instant::now() - 2 * hour, &version(1));
         assert!(db.reusable(3).is_none());
@@ -669,6 +695,39 @@ mod tests {
             .map(|f| f.fut.clone())
             .unwrap();
         assert_eq!(f.peek(), Some(&0), "and finished");
+    }
+
+    #[actix_web::test]
+    async fn a_lookup_ahead_starts_only_when_none_is_under_way() {
+        let (n, c) = counter();
+        let gate = Arc::new(futures_util::lock::Mutex::new(()));
+        let held = gate.lock().await;
+        assert!(c.start_if_idle(1, gated_lookup(&n, &gate)), "idle: started");
+        assert!(!c.start_if_idle(1, lookup(&n)), "one is under way");
+        let other = Arc::new(std::sync::atomic::AtomicUsize::new(100));
+        assert!(c.start_if_idle(2, lookup(&other)), "another key");
+        drop(held);
+        // the first lookup finishes on its own task; then the key is idle again
+        let first = c
+            .flights
+            .lock()
+            .unwrap()
+            .get(&1)
+            .map(|f| f.fut.clone())
+            .unwrap();
+        assert_eq!(first.await, 0);
+        assert!(c.start_if_idle(1, lookup(&n)));
+        // a read arriving now joins that lookup if it has not started, else queues one
+        assert_eq!(
+            c.get(1, lookup(&n)).await,
+            1,
+            "the lookup ahead, the second of key 1"
+        );
+        assert_eq!(
+            n.load(Ordering::SeqCst),
+            2,
+            "no lookup of key 1 was refused and run"
+        );
     }
 
     #[actix_web::test]

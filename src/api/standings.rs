@@ -407,42 +407,64 @@ pub async fn competition_version(
     }
     // Postgres: a lookup started less than the reuse time ago (writes wait that long before
     // they answer, so it already shows every write answered before this read arrived)
-    if let Some(v) = state.versions.db.reusable(id) {
+    if let Some((v, refresh)) = state.versions.db.reusable(id) {
+        if refresh {
+            // past half its reuse time: look up the next version in the background, so the
+            // reads after this one find it instead of waiting for a lookup
+            state
+                .versions
+                .flights
+                .start_if_idle(id, version_lookup(state, id));
+        }
         return Ok(v);
     }
-    let db = state.versions.db.clone();
-    let lookup = state.versions.flights.get(id, move || async move {
-        let work = move |db: &crate::cache::LookupDb| {
-            let started = std::time::Instant::now();
-            let header = db.wal_header();
-            let v = db
-                .with_conn(|c| {
-                    let seeded_from = match db.seed(id) {
-                        Some(s) => s,
-                        None => {
-                            // first read of this competition: it exists, and its fixed seed
-                            let comp = crate::api::competitions::load(c, id)?;
-                            db.remember_seed(id, comp.seeded_from);
-                            comp.seeded_from
-                        }
-                    };
-                    version_of(c, id, seeded_from)
-                })
-                .map(Arc::new)?;
-            db.record(id, header, &v);
-            db.record_recent(id, started, &v);
-            Ok(v)
-        };
-        let r = if db.inline() {
-            work(&db)
-        } else {
-            web::block(move || work(&db))
-                .await
-                .unwrap_or_else(|e| Err(ApiError::from(e)))
-        };
-        r.map_err(Arc::new)
-    });
+    let lookup = state.versions.flights.get(id, version_lookup(state, id));
     lookup.await.map_err(|e| reissue(&e))
+}
+
+/// A lookup of competition `id`'s version (for [`crate::cache::Coalescer`]): its stamps, from
+/// a query that starts when the lookup does.
+fn version_lookup(
+    state: &web::Data<AppState>,
+    id: i64,
+) -> impl FnOnce() -> futures_util::future::BoxFuture<'static, crate::cache::VersionLookup> + use<>
+{
+    let db = state.versions.db.clone();
+    move || {
+        use futures_util::FutureExt;
+        async move {
+            let work = move |db: &crate::cache::LookupDb| {
+                let started = std::time::Instant::now();
+                let header = db.wal_header();
+                let v = db
+                    .with_conn(|c| {
+                        let seeded_from = match db.seed(id) {
+                            Some(s) => s,
+                            None => {
+                                // first read of this competition: it exists, and its fixed seed
+                                let comp = crate::api::competitions::load(c, id)?;
+                                db.remember_seed(id, comp.seeded_from);
+                                comp.seeded_from
+                            }
+                        };
+                        version_of(c, id, seeded_from)
+                    })
+                    .map(Arc::new)?;
+                db.record(id, header, &v);
+                db.record_recent(id, started, &v);
+                Ok(v)
+            };
+            let r = if db.inline() {
+                work(&db)
+            } else {
+                web::block(move || work(&db))
+                    .await
+                    .unwrap_or_else(|e| Err(ApiError::from(e)))
+            };
+            r.map_err(Arc::new)
+        }
+        .boxed()
+    }
 }
 
 /// The same error again (a coalesced lookup's error is shared by every read that joined it).

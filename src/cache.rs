@@ -614,6 +614,16 @@ mod tests {
         move || async move { n.fetch_add(1, Ordering::SeqCst) }.boxed()
     }
 
+    /// The current lookup of `key`.
+    fn flight(c: &Coalescer<u8, usize>, key: u8) -> Shared<BoxFuture<'static, usize>> {
+        c.flights
+            .lock()
+            .unwrap()
+            .get(&key)
+            .map(|f| f.fut.clone())
+            .unwrap()
+    }
+
     /// A lookup that counts itself as started, then waits until `gate` is free.
     fn gated_lookup(
         n: &Arc<std::sync::atomic::AtomicUsize>,
@@ -687,13 +697,7 @@ mod tests {
             actix_web::rt::task::yield_now().await;
         }
         assert_eq!(n.load(Ordering::SeqCst), 1, "driven by its own task");
-        let f = c
-            .flights
-            .lock()
-            .unwrap()
-            .get(&1)
-            .map(|f| f.fut.clone())
-            .unwrap();
+        let f = flight(&c, 1);
         assert_eq!(f.peek(), Some(&0), "and finished");
     }
 
@@ -708,13 +712,7 @@ mod tests {
         assert!(c.start_if_idle(2, lookup(&other)), "another key");
         drop(held);
         // the first lookup finishes on its own task; then the key is idle again
-        let first = c
-            .flights
-            .lock()
-            .unwrap()
-            .get(&1)
-            .map(|f| f.fut.clone())
-            .unwrap();
+        let first = flight(&c, 1);
         assert_eq!(first.await, 0);
         assert!(c.start_if_idle(1, lookup(&n)));
         // a read arriving now joins that lookup if it has not started, else queues one

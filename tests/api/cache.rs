@@ -27,6 +27,23 @@ where
     (arbiter, url, [p, q], games[0])
 }
 
+/// The arbiter corrects the result of `game` through `app`: Q won.
+async fn q_won<S, B>(app: &TestApp<S>, arbiter: &str, game: i64)
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    let r = app
+        .req(
+            Method::PUT,
+            &format!("/api/v1/games/{game}/result"),
+            Some(arbiter),
+            Some(json!({"result": "0-1", "reason": "scoresheet checked"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
 #[actix_web::test]
 async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     let a = spawn().await;
@@ -44,15 +61,7 @@ async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     assert_eq!(again.text, before_b.text);
 
     // the arbiter corrects the result through A: Q won
-    let r = a
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{game}/result"),
-            Some(&arbiter),
-            Some(json!({"result": "0-1", "reason": "scoresheet checked"})),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    q_won(&a, &arbiter, game).await;
     // B sees it at once: a new version and Q on top. Recalculation: from P 60, Q 59 the win
     // is worth P's value 60 → Q 60, P 5 → re-sorted Q, P with values 60, 59 → Q scores P's
     // value 59, P the fixed 5 for a loss → settled.
@@ -88,15 +97,7 @@ async fn a_reused_version_never_hides_an_answered_write() {
     let again = b.get(&url, None).await;
     assert_eq!(again.header("etag"), before.header("etag"));
     let started = std::time::Instant::now();
-    let r = a
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{game}/result"),
-            Some(&arbiter),
-            Some(json!({"result": "0-1", "reason": "scoresheet checked"})),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    q_won(&a, &arbiter, game).await;
     if let Some(wait) = a.state.versions.db.write_wait() {
         // Postgres: the answer came only after the reuse time
         assert!(wait > reuse);

@@ -58,11 +58,9 @@ impl AppState {
         })
         .await?;
         // a write that changed what cached reads show answers only once no process can still
-        // serve a version looked up before its commit (crate::cache::LookupDb::reusable)
-        if bumped
-            && r.is_ok()
-            && let Some(wait) = self.versions.db.write_wait()
-        {
+        // serve a version looked up before its commit (crate::cache::LookupDb::reusable); one
+        // that failed after a bump may have committed part of its work, so it waits too
+        if bumped && let Some(wait) = self.versions.db.write_wait() {
             actix_web::rt::time::sleep(wait).await;
         }
         r

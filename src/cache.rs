@@ -172,7 +172,7 @@ pub struct Versions {
 }
 
 impl Versions {
-    /// Lookups on the database of `url`; on Postgres a looked-up version is reused for `reuse`
+    /// Lookups on the database of `url`; a looked-up version is reused for `reuse`
     /// after its lookup started (see [`LookupDb::reusable`]; zero: never).
     pub fn new(url: &str, reuse: std::time::Duration) -> Result<Versions, String> {
         Ok(Versions {
@@ -214,7 +214,7 @@ pub struct LookupDb {
     /// [`LookupDb::wal_header`]); opened at the first header read.
     shm_file: std::sync::OnceLock<Option<(std::fs::File, Mutex<crate::db::DbConn>)>>,
     seen: Mutex<HashMap<i64, (WalHeader, Arc<CompetitionVersion>)>>,
-    /// Postgres: how long after its lookup started a version may still be served.
+    /// How long after its lookup started a version may still be served.
     reuse: std::time::Duration,
     /// Each competition's newest lookup: when it started, and what it found.
     recent: Mutex<HashMap<i64, (std::time::Instant, Arc<CompetitionVersion>)>>,
@@ -240,17 +240,13 @@ impl LookupDb {
             shm,
             shm_file: std::sync::OnceLock::new(),
             seen: Mutex::new(HashMap::new()),
-            reuse: if target.backend == crate::db::Backend::Postgres {
-                reuse
-            } else {
-                std::time::Duration::ZERO
-            },
+            reuse,
             recent: Mutex::new(HashMap::new()),
             target,
         }
     }
 
-    /// Postgres: the version of competition `id` from a lookup that started less than the
+    /// The version of competition `id` from a lookup that started less than the
     /// reuse time ago. Sound because every write that bumps a stamp waits that long (plus a
     /// margin, [`LookupDb::write_wait`]) after its commit before it answers: a read arriving
     /// after a write's answer finds every lookup started before the write's commit too old to
@@ -288,7 +284,7 @@ impl LookupDb {
 
     /// How long a write that bumped a cache stamp waits after its commit before it answers:
     /// the reuse time, plus 1 % and 100 µs for clocks of other machines that run slightly
-    /// fast. `None` when versions are not reused (SQLite, or a reuse time of zero).
+    /// fast. `None` when versions are not reused (a reuse time of zero).
     pub fn write_wait(&self) -> Option<std::time::Duration> {
         (!self.reuse.is_zero())
             .then(|| self.reuse + self.reuse / 100 + std::time::Duration::from_micros(100))
@@ -324,11 +320,18 @@ impl LookupDb {
     }
 
     /// The version of competition `id` from its last lookup, if no commit at all reached the
-    /// database since that lookup started (the WAL-index header is unchanged).
+    /// database since that lookup started (the WAL-index header is unchanged). Counts as a
+    /// lookup that started now, for [`LookupDb::reusable`].
     pub fn unchanged(&self, id: i64) -> Option<Arc<CompetitionVersion>> {
         let seen = self.seen.lock().ok()?.get(&id).cloned()?;
+        let t = std::time::Instant::now();
         let now = self.wal_header()?;
-        (now == seen.0).then_some(seen.1)
+        if now == seen.0 {
+            self.record_recent(id, t, &seen.1);
+            Some(seen.1)
+        } else {
+            None
+        }
     }
 
     /// Records a lookup's result with the header read before it started.
@@ -569,16 +572,17 @@ mod tests {
     }
 
     #[test]
-    fn no_reuse_on_sqlite_or_when_switched_off() {
+    fn no_reuse_when_switched_off() {
         use std::time::{Duration, Instant};
-        for db in [
-            lookups("sqlite:///tmp/x.sqlite3", Duration::from_secs(3600)),
-            lookups("postgres://localhost/x", Duration::ZERO),
-        ] {
-            db.record_recent(1, Instant::now(), &version(5));
-            assert!(db.reusable(1).is_none());
-            assert!(db.write_wait().is_none(), "writes do not wait");
-        }
+        let db = lookups("postgres://localhost/x", Duration::ZERO);
+        db.record_recent(1, Instant::now(), &version(5));
+        assert!(db.reusable(1).is_none());
+        assert!(db.write_wait().is_none(), "writes do not wait");
+        // SQLite reuses as Postgres does
+        let db = lookups("sqlite:///tmp/x.sqlite3", Duration::from_secs(3600));
+        db.record_recent(1, Instant::now(), &version(5));
+        assert_eq!(db.reusable(1).unwrap().0.stamp, 5);
+        assert!(db.write_wait().is_some());
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub struct Config {
     /// front of the service (default none). A request from one of them is counted, for login
     /// throttling, against the client address its `X-Forwarded-For` names.
     pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// `READ_VERSION_REUSE_US` (Postgres; default 1000): for how many microseconds a
+    /// `READ_VERSION_REUSE_US` (default 1000): for how many microseconds a
     /// competition's looked-up version (its cache stamps) serves further reads without a
     /// query; every write that changes a cached read waits as long (plus 1 % and 100 µs)
     /// before it answers, so a read never shows less than the writes answered before it

@@ -400,13 +400,8 @@ pub async fn competition_version(
     state: &web::Data<AppState>,
     id: i64,
 ) -> ApiResult<Arc<CompetitionVersion>> {
-    // SQLite: nothing committed since this competition's last lookup started, so its result
-    // is still the current version (no query)
-    if let Some(v) = state.versions.db.unchanged(id) {
-        return Ok(v);
-    }
-    // Postgres: a lookup started less than the reuse time ago (writes wait that long before
-    // they answer, so it already shows every write answered before this read arrived)
+    // a lookup started less than the reuse time ago (writes wait that long before they
+    // answer, so it already shows every write answered before this read arrived)
     if let Some((v, refresh)) = state.versions.db.reusable(id) {
         if refresh {
             // past half its reuse time: look up the next version in the background, so the
@@ -416,6 +411,11 @@ pub async fn competition_version(
                 .flights
                 .start_if_idle(id, version_lookup(state, id));
         }
+        return Ok(v);
+    }
+    // SQLite: nothing committed since this competition's last lookup started, so its result
+    // is still the current version (no query)
+    if let Some(v) = state.versions.db.unchanged(id) {
         return Ok(v);
     }
     let lookup = state.versions.flights.get(id, version_lookup(state, id));

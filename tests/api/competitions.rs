@@ -67,15 +67,17 @@ async fn season_competition_entrants_and_rounds() {
     assert_eq!(r.body["time_control"]["periods"][0]["moves"], 40);
     assert_eq!(r.body["rules"]["quickplay_finish"], true);
     // the planned rounds are checked on a change as on creation
+    let comp_url = format!("/api/v1/competitions/{comp}");
+    let planned = |n: i64| {
+        app.req(
+            Method::PATCH,
+            &comp_url,
+            Some(&leader),
+            Some(json!({"rounds_planned": n})),
+        )
+    };
     for bad in [0, 100] {
-        let r = app
-            .req(
-                Method::PATCH,
-                &format!("/api/v1/competitions/{comp}"),
-                Some(&leader),
-                Some(json!({"rounds_planned": bad})),
-            )
-            .await;
+        let r = planned(bad).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -84,14 +86,7 @@ async fn season_competition_entrants_and_rounds() {
         );
         assert_eq!(r.body["errors"][0]["field"], "rounds_planned");
     }
-    let r = app
-        .req(
-            Method::PATCH,
-            &format!("/api/v1/competitions/{comp}"),
-            Some(&leader),
-            Some(json!({"rounds_planned": 30})),
-        )
-        .await;
+    let r = planned(30).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["rounds_planned"], 30);
     let r = app

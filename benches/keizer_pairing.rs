@@ -3,7 +3,7 @@
 //! realistic history made by pairing the earlier evenings with the engine itself while the
 //! ranking drifts. Run: `cargo bench --bench keizer_pairing`.
 
-use clubcomp::domain::keizer::pairing::{
+use clubcomp_engine::keizer::pairing::{
     Half, Meeting, PairingInput, RankedPlayer, Rules, pair_evening,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

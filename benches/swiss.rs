@@ -1,7 +1,7 @@
 //! Criterion benchmark of the FIDE Dutch engine on seeded random tournaments
-//! (`clubcomp::domain::swiss::generate`): pairing round 5 of a 9-round event.
-use clubcomp::domain::swiss::dutch::pair_round;
-use clubcomp::domain::swiss::generate::random_tournament;
+//! (`clubcomp_engine::swiss::generate`): pairing round 5 of a 9-round event.
+use clubcomp_engine::swiss::dutch::pair_round;
+use clubcomp_engine::swiss::generate::random_tournament;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn bench(c: &mut Criterion) {

@@ -11,7 +11,6 @@ pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod db;
-pub mod domain;
 pub mod error;
 pub mod openapi;
 pub mod services;

@@ -5,7 +5,6 @@
 use crate::api::{Body, if_match};
 use crate::app::AppState;
 use crate::auth::{Admin, AnyRole, Arbiter, Auth, Role};
-use crate::domain::arbiter::GameEvent;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::arbiter::{
     self as svc, AppealDecisionInput, AppealInput, AppealRow, Appellant, ClaimInput, ClaimRow,
@@ -13,6 +12,7 @@ use crate::services::arbiter::{
 };
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::{DateTime, NaiveDate, Utc};
+use clubcomp_engine::arbiter::GameEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -223,7 +223,7 @@ pub struct OwnRound {
     pub history: Vec<ChangeView>,
 }
 
-fn status_name(s: crate::domain::attendance::Status) -> String {
+fn status_name(s: clubcomp_engine::attendance::Status) -> String {
     serde_json::to_value(s)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))

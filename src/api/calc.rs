@@ -6,11 +6,11 @@
 
 use crate::api::Body;
 use crate::app::AppState;
-use crate::domain::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
-use crate::domain::swiss::dutch::{PairError, next_round, pair_round};
-use crate::domain::swiss::trf::{Colour, ResultCode, Tournament, parse_trf};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use actix_web::{HttpRequest, HttpResponse, post, web};
+use clubcomp_engine::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
+use clubcomp_engine::swiss::dutch::{PairError, next_round, pair_round};
+use clubcomp_engine::swiss::trf::{Colour, ResultCode, Tournament, parse_trf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -62,7 +62,7 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
         (status = 422, description = "Invalid scenario (evening and player named)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/keizer")]
 pub async fn create_keizer_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
-    use crate::domain::keizer::scenario::{ScenarioError, run_scenario};
+    use clubcomp_engine::keizer::scenario::{ScenarioError, run_scenario};
     let v = body.into_inner()?;
     let out = run_engine("keizer", move || {
         run_scenario(&v).map_err(|e| match &e {
@@ -91,7 +91,7 @@ pub async fn create_keizer_calculation(body: Body<Value>) -> ApiResult<HttpRespo
         (status = 422, description = "Invalid scenario (round and players named)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/round-robin")]
 pub async fn create_round_robin_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
-    use crate::domain::round_robin::{Scenario, compute};
+    use clubcomp_engine::round_robin::{Scenario, compute};
     let v = body.into_inner()?;
     let out = run_engine("round-robin", move || {
         let s: Scenario = serde_json::from_value(v)
@@ -463,7 +463,7 @@ pub struct TiebreaksRequest {
         (status = 422, description = "Unreadable TRF (line named) or unknown tie-break", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/tiebreaks")]
 pub async fn create_tiebreaks_calculation(body: Body<TiebreaksRequest>) -> ApiResult<HttpResponse> {
-    use crate::domain::tiebreaks::{
+    use clubcomp_engine::tiebreaks::{
         EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
     };
     let b = body.into_inner()?;

@@ -296,7 +296,7 @@ pub fn default_season_end(opening: NaiveDate) -> NaiveDate {
 pub fn calendar_input(
     opening: NaiveDate,
     b: &GenerateCalendar,
-) -> ApiResult<crate::domain::calendar::CalendarInput> {
+) -> ApiResult<clubcomp_engine::calendar::CalendarInput> {
     let mut errs = Vec::new();
     if !in_range(opening) {
         return Err(ApiError::invalid(
@@ -329,7 +329,7 @@ pub fn calendar_input(
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
-    Ok(crate::domain::calendar::CalendarInput {
+    Ok(clubcomp_engine::calendar::CalendarInput {
         opening,
         season_end,
         knsb_rounds,
@@ -343,10 +343,10 @@ pub fn calendar_input(
 /// closed, playoff or free; the opening evening is `free` with a note).
 pub fn proposed_rows(
     season_id: i64,
-    input: &crate::domain::calendar::CalendarInput,
+    input: &clubcomp_engine::calendar::CalendarInput,
 ) -> ApiResult<Vec<NewEvening>> {
-    use crate::domain::calendar::{EveningKind, is_first_friday_of_january, propose_calendar};
-    use crate::domain::keizer::pairing::Half;
+    use clubcomp_engine::calendar::{EveningKind, is_first_friday_of_january, propose_calendar};
+    use clubcomp_engine::keizer::pairing::Half;
     let proposal =
         propose_calendar(input).map_err(|e| ApiError::invalid("season_end", e.to_string()))?;
     let mut rapid_no = 0;
@@ -375,7 +375,7 @@ pub fn proposed_rows(
             };
             let start = e
                 .start_time
-                .unwrap_or_else(crate::domain::calendar::playing_start);
+                .unwrap_or_else(clubcomp_engine::calendar::playing_start);
             NewEvening {
                 season_id,
                 date: e.date,

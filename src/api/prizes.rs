@@ -9,12 +9,12 @@ use crate::db::models::competition::{
 };
 use crate::db::now_utc;
 use crate::db::schema::{competitions as cm, entrants as en, prize_lists as pl, rounds};
-use crate::domain::keizer::playoffs::{MatchId, playoff_groups};
-use crate::domain::keizer::prizes::{Half, Prize};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::prizes as svc;
 use crate::services::standings as st;
 use actix_web::{HttpResponse, get, post, web};
+use clubcomp_engine::keizer::playoffs::{MatchId, playoff_groups};
+use clubcomp_engine::keizer::prizes::{Half, Prize};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -5,10 +5,10 @@ use crate::app::AppState;
 use crate::cache::CompetitionVersion;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, stamp};
-use crate::domain::keizer::prizes;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
+use clubcomp_engine::keizer::prizes;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -202,7 +202,7 @@ pub fn standings_view(
             if n == 0 {
                 // before the first evening: the seed order, nothing scored
                 let value =
-                    |i: usize| crate::domain::keizer::standings::value_of_place(&input.params, i);
+                    |i: usize| clubcomp_engine::keizer::standings::value_of_place(&input.params, i);
                 let rows = input
                     .players
                     .iter()
@@ -841,7 +841,7 @@ pub async fn get_competition_trf(
         }
         let rounds = svc::public_rounds(c, comp.id)?;
         let (t, _) = svc::build_trf(c, comp, &rounds)?;
-        Ok(crate::domain::swiss::trf::write_trf(&t))
+        Ok(clubcomp_engine::swiss::trf::write_trf(&t))
     })
     .await?
     {

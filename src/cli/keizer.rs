@@ -3,7 +3,7 @@
 //! `-`) is given; writes JSON to standard output. Bad input: a message naming the evening and
 //! the player on standard error, exit code 1, nothing computed.
 
-use crate::domain::keizer::scenario::run_scenario_str;
+use clubcomp_engine::keizer::scenario::run_scenario_str;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -11,9 +11,9 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::domain::attendance::{AttendanceInput, attendance};
-use crate::domain::calendar::{CalendarInput, propose_calendar};
-use crate::domain::keizer::pairing::{HandPairing, PairingInput, pair_evening, validate_pairing};
+use clubcomp_engine::attendance::{AttendanceInput, attendance};
+use clubcomp_engine::calendar::{CalendarInput, propose_calendar};
+use clubcomp_engine::keizer::pairing::{HandPairing, PairingInput, pair_evening, validate_pairing};
 
 /// Arguments.
 #[derive(Debug, clap::Args)]

@@ -3,9 +3,9 @@
 //! `WHITE BLACK` line per board (pairing numbers), the pairing-allocated bye as `ID 0`.
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
 
-use crate::domain::swiss::dutch::{Board, PairError, next_round, pair_round};
-use crate::domain::swiss::generate::random_tournament;
-use crate::domain::swiss::trf::{parse_trf, write_trf};
+use clubcomp_engine::swiss::dutch::{Board, PairError, next_round, pair_round};
+use clubcomp_engine::swiss::generate::random_tournament;
+use clubcomp_engine::swiss::trf::{parse_trf, write_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

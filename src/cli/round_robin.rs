@@ -3,7 +3,7 @@
 //! cross table (JSON) out on standard output. Bad input: a message on standard error and exit
 //! code 1 (2 when the input cannot be read).
 
-use crate::domain::round_robin::{Scenario, compute};
+use clubcomp_engine::round_robin::{Scenario, compute};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

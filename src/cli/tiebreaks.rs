@@ -1,9 +1,9 @@
 //! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB`: FIDE tie-breaks (C.07)
 //! of a TRF file, printed as JSON standings with every value.
 
-use crate::domain::swiss::trf::parse_trf;
-use crate::domain::tiebreaks::trf::{edition_for, input_from_trf};
-use crate::domain::tiebreaks::{
+use clubcomp_engine::swiss::trf::parse_trf;
+use clubcomp_engine::tiebreaks::trf::{edition_for, input_from_trf};
+use clubcomp_engine::tiebreaks::{
     EventKind, Input, RulesEdition, compute_tiebreaks, parse_tiebreaks,
 };
 use std::path::PathBuf;

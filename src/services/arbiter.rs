@@ -1,26 +1,26 @@
 //! Arbiter tools (SPEC §8, §10, §11): the per-game event log, the recorded moves, claims
 //! checked from the moves, and appeals to the board. Every rule is the arbiter engines'
-//! (`crate::domain::arbiter`); this module loads, calls them, stores — in the caller's one
+//! (`clubcomp_engine::arbiter`); this module loads, calls them, stores — in the caller's one
 //! transaction. Writes to one game are serialised by taking the game's lock row first
 //! ([`lock_game`]), so concurrent appends to a log never lose an event.
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit, bump_stamp};
 use crate::db::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
-use crate::domain::arbiter::draughts::{
+use crate::error::{ApiError, ApiResult, FieldError};
+use crate::services::competitions::{TimeControl, default_rules};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use clubcomp_engine::arbiter::draughts::{
     self, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict,
 };
-use crate::domain::arbiter::events::{ClaimRecord, ClaimStatus};
-use crate::domain::arbiter::quickplay::{self, Increment, Period};
-use crate::domain::arbiter::repetition::read_record;
-use crate::domain::arbiter::{
+use clubcomp_engine::arbiter::events::{ClaimRecord, ClaimStatus};
+use clubcomp_engine::arbiter::quickplay::{self, Increment, Period};
+use clubcomp_engine::arbiter::repetition::record_moves;
+use clubcomp_engine::arbiter::{
     self as engine, ChessMoves, ClaimKind, FiftyMovesClaim, GameEvent, GameKind, GameState,
     Outcome, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim, RuleViolation,
     Ruling, Side,
 };
-use crate::error::{ApiError, ApiResult, FieldError};
-use crate::services::competitions::{TimeControl, default_rules};
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -539,8 +539,8 @@ fn record_of(kind: GameKind, m: &MovesInput) -> ApiResult<Record> {
 /// Reads a record through the engines: its half-moves with their notation, or 422.
 fn read_plies(r: &Record) -> ApiResult<Vec<String>> {
     match r {
-        Record::Chess { moves, start_fen } => read_record(moves, start_fen.as_deref())
-            .map(|rec| rec.refs.into_iter().map(|m| m.notation).collect())
+        Record::Chess { moves, start_fen } => record_moves(moves, start_fen.as_deref())
+            .map(|refs| refs.into_iter().map(|m| m.notation).collect())
             .map_err(|e| ApiError::invalid("moves", e.to_string())),
         Record::Draughts {
             movetext,

@@ -21,12 +21,12 @@ use crate::db::models::competition::{Attendance, Competition, NewAttendance, Rou
 use crate::db::models::players;
 use crate::db::schema::attendance as at;
 use crate::db::schema::rounds;
-use crate::domain::attendance::{
+use crate::error::{ApiError, ApiResult};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use clubcomp_engine::attendance::{
     self as engine, Action, AttendanceInput, Attendee, Change, Channel, DeadlineRule, EveningType,
     Membership, Recorder,
 };
-use crate::error::{ApiError, ApiResult};
-use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -108,9 +108,9 @@ pub fn round_context(
 ) -> ApiResult<RoundContext> {
     let kind = evening_type(comp);
     let default_start = if kind == EveningType::Rapid {
-        crate::domain::calendar::rapid_start()
+        clubcomp_engine::calendar::rapid_start()
     } else {
-        crate::domain::calendar::playing_start()
+        clubcomp_engine::calendar::playing_start()
     };
     let mut date = round.date;
     let mut start = default_start;

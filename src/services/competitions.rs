@@ -146,14 +146,14 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
         errs.push(FieldError::new("params", "must be an object"));
     } else if s.kind == "keizer" {
         let probe = serde_json::json!({"params": s.params, "players": [], "evenings": []});
-        if let Err(e) = crate::domain::keizer::scenario::parse_scenario(&probe) {
+        if let Err(e) = clubcomp_engine::keizer::scenario::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
     match s.kind.as_str() {
         "round_robin" => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if serde_json::from_value::<crate::domain::round_robin::scenario::Tiebreak>(
+                if serde_json::from_value::<clubcomp_engine::round_robin::scenario::Tiebreak>(
                     Value::String(t.clone()),
                 )
                 .is_err()
@@ -167,7 +167,7 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
         }
         "swiss" => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if crate::domain::tiebreaks::parse_tiebreaks(t).is_err() {
+                if clubcomp_engine::tiebreaks::parse_tiebreaks(t).is_err() {
                     errs.push(FieldError::new(
                         format!("tiebreaks[{i}]"),
                         format!("unknown FIDE tie-break {t:?}"),

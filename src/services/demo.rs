@@ -323,11 +323,11 @@ fn seed_keizer(
     club: &[Player],
     evenings: &[Evening],
 ) -> ApiResult<String> {
-    use crate::domain::keizer::pairing::{
+    use crate::services::competitions::TimeControl;
+    use clubcomp_engine::keizer::pairing::{
         Colour, Half, Meeting, PairingInput, RankedPlayer, pair_evening,
     };
-    use crate::domain::keizer::standings::{self as ks, GameResult};
-    use crate::services::competitions::TimeControl;
+    use clubcomp_engine::keizer::standings::{self as ks, GameResult};
     let tc = serde_json::to_value(TimeControl::club_default()).unwrap_or_default();
     let comp = insert_competition(
         c,
@@ -538,7 +538,7 @@ fn seed_rapid(
     club: &[Player],
     evenings: &[Evening],
 ) -> ApiResult<String> {
-    use crate::domain::double_swiss::{self as ds, GameResult as G};
+    use clubcomp_engine::double_swiss::{self as ds, GameResult as G};
     let tc = serde_json::json!({"periods": [{"minutes": 25}], "increment_seconds": 0, "increment_from_move": 1});
     let comp = insert_competition(
         c,
@@ -672,7 +672,7 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
         insert_entrant(c, comp.id, p.id, i as i32 + 1, None)?;
         ids.push(p.id);
     }
-    let table = crate::domain::round_robin::berger_table(ids.len() as u32)
+    let table = clubcomp_engine::round_robin::berger_table(ids.len() as u32)
         .map_err(|e| crate::error::ApiError::Internal(format!("demo schedule: {e}")))?;
     let mut rng = ChaCha8Rng::seed_from_u64(20_270_403);
     let first = date("2027-04-03");

@@ -15,10 +15,10 @@ use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGam
 use crate::db::models::players;
 use crate::db::now_utc;
 use crate::db::schema::{competitions as cm, games, rounds as rs};
-use crate::domain::attendance::Membership;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::attendance as att;
 use crate::services::rounds;
+use clubcomp_engine::attendance::Membership;
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -133,7 +133,7 @@ pub struct Plan {
 }
 
 fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Plan> {
-    use crate::domain::round_robin::schedule::schedule;
+    use clubcomp_engine::round_robin::schedule::schedule;
     let ents = entrants(c, comp.id)?;
     let cycles = if comp.system.as_deref() == Some("double") {
         2

@@ -11,13 +11,13 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, NewGame, Round, bump_stamp};
 use crate::db::now_utc;
 use crate::db::schema::games;
-use crate::domain::keizer::playoffs::{
-    EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state,
-};
-use crate::domain::keizer::prizes::{self, Half, PrizeOutcome};
 use crate::error::{ApiError, ApiResult};
 use crate::services::rounds;
 use crate::services::standings as st;
+use clubcomp_engine::keizer::playoffs::{
+    EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state,
+};
+use clubcomp_engine::keizer::prizes::{self, Half, PrizeOutcome};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 

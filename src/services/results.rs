@@ -6,8 +6,8 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit, bump_stamp};
 use crate::db::now_utc;
 use crate::db::schema::{competitions, games, rounds};
-use crate::domain::round_robin::{Discipline, ResultError, Termination, convert_result};
 use crate::error::{ApiError, ApiResult, FieldError};
+use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -12,14 +12,14 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::db::schema::competitions as cm;
-use crate::domain::fixed::Fixed;
-use crate::domain::keizer::standings as ks;
-use crate::domain::round_robin as rr;
-use crate::domain::swiss::trf;
 use crate::error::{ApiError, ApiResult};
 use crate::services::attendance::{Status, statuses};
 use crate::services::results::{ARBITER_DECISION, discipline};
 use crate::services::rounds;
+use clubcomp_engine::fixed::Fixed;
+use clubcomp_engine::keizer::standings as ks;
+use clubcomp_engine::round_robin as rr;
+use clubcomp_engine::swiss::trf;
 use diesel::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -95,7 +95,7 @@ pub struct KeizerInput {
 pub fn keizer_params(comp: &Competition) -> ApiResult<ks::Params> {
     let params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
     let probe = serde_json::json!({"params": params, "players": [], "evenings": []});
-    crate::domain::keizer::scenario::parse_scenario(&probe)
+    clubcomp_engine::keizer::scenario::parse_scenario(&probe)
         .map(|s| s.params)
         .map_err(|e| ApiError::Conflict(format!("competition {}: params: {e}", comp.id)))
 }
@@ -107,7 +107,7 @@ fn keizer_result(g: &Game) -> Option<ks::GameResult> {
     Some(match g.result.as_deref()? {
         "1-0" if arb => BlackLostByArbiter,
         "0-1" if arb => WhiteLostByArbiter,
-        code => crate::domain::keizer::scenario::parse_result(code)?,
+        code => clubcomp_engine::keizer::scenario::parse_result(code)?,
     })
 }
 
@@ -469,13 +469,13 @@ pub fn swiss_compute(
     c: &mut DbConn,
     comp: &Competition,
     rounds: &[RoundGames],
-) -> ApiResult<(crate::domain::tiebreaks::Standings, Vec<i64>)> {
+) -> ApiResult<(clubcomp_engine::tiebreaks::Standings, Vec<i64>)> {
     let (t, ids) = build_trf(c, comp, rounds)?;
     let names: Vec<String> = serde_json::from_str(&comp.tiebreaks).unwrap_or_default();
-    let list = crate::domain::tiebreaks::parse_tiebreaks(&names.join(","))
+    let list = clubcomp_engine::tiebreaks::parse_tiebreaks(&names.join(","))
         .map_err(|e| ApiError::Conflict(format!("competition {}: tiebreaks: {e}", comp.id)))?;
-    let input = crate::domain::tiebreaks::trf::input_from_trf(&t);
-    let st = crate::domain::tiebreaks::compute_tiebreaks(&input, &list)
+    let input = clubcomp_engine::tiebreaks::trf::input_from_trf(&t);
+    let st = clubcomp_engine::tiebreaks::compute_tiebreaks(&input, &list)
         .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))?;
     Ok((st, ids))
 }

@@ -142,8 +142,8 @@ fn every_operation_is_documented() {
 /// is never rejected for its spelling.
 #[test]
 fn documented_values_are_read_by_the_code() {
-    use clubcomp::domain::round_robin::{Discipline, GameResult};
-    use clubcomp::domain::tiebreaks::Tiebreak;
+    use clubcomp_engine::round_robin::{Discipline, GameResult};
+    use clubcomp_engine::tiebreaks::Tiebreak;
     let spec = serde_json::to_value(clubcomp::app::openapi()).unwrap();
     let values = |name: &str| -> Vec<String> {
         spec["components"]["schemas"][name]["enum"]

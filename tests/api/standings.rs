@@ -24,7 +24,7 @@ fn table(body: &Value) -> Vec<(i64, i64, String)> {
 }
 
 /// The worked example `old_results_are_valued_with_the_current_ranking` of
-/// `src/domain/keizer/standings/tests.rs`, through the API, then a correction that replays.
+/// `crates/engine/src/keizer/standings/tests.rs`, through the API, then a correction that replays.
 #[actix_web::test]
 async fn keizer_standings_match_the_worked_example_and_replay_corrections() {
     let app = spawn().await;
@@ -405,7 +405,7 @@ async fn swiss_tiebreaks_and_trf_export() {
     assert!(players[2].ends_with("0000 - U"), "{}", players[2]);
     assert!(!r.text.contains(" - F"));
     // the shared TRF reader reads it back
-    assert!(clubcomp::domain::swiss::trf::parse_trf(&r.text).is_ok());
+    assert!(clubcomp_engine::swiss::trf::parse_trf(&r.text).is_ok());
     // TRF is for Swiss and round robin only
     let k = setup(&app, &leader, json!({"name": "K", "kind": "keizer"}), &[]).await;
     assert_eq!(
@@ -491,6 +491,6 @@ async fn double_swiss_two_games_per_round_and_trf() {
         "{}",
         lines[2]
     );
-    let t = clubcomp::domain::swiss::trf::parse_trf(&r.text).unwrap();
+    let t = clubcomp_engine::swiss::trf::parse_trf(&r.text).unwrap();
     assert_eq!(t.players[0].rounds.len(), 4);
 }

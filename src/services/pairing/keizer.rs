@@ -5,15 +5,15 @@
 use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, pid, present};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
-use crate::domain::attendance::Membership;
-use crate::domain::keizer::entry::insert_entrant;
-use crate::domain::keizer::pairing::{
-    self as kp, Colour, Half, Meeting, PairingError, PairingInput, RankedPlayer, Rules,
-};
-use crate::domain::keizer::scenario::parse_result;
-use crate::domain::keizer::standings::{self as ks, GameResult};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
+use clubcomp_engine::attendance::Membership;
+use clubcomp_engine::keizer::entry::insert_entrant;
+use clubcomp_engine::keizer::pairing::{
+    self as kp, Colour, Half, Meeting, PairingError, PairingInput, RankedPlayer, Rules,
+};
+use clubcomp_engine::keizer::scenario::parse_result;
+use clubcomp_engine::keizer::standings::{self as ks, GameResult};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 

@@ -6,12 +6,12 @@ use super::{BoardPlan, Plan, earlier, entrants, no_pairing, present};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
-use crate::domain::double_swiss as ds;
-use crate::domain::fixed::Fixed;
-use crate::domain::swiss::dutch;
-use crate::domain::swiss::trf::{self, ResultCode, RoundEntry};
 use crate::error::{ApiError, ApiResult};
 use crate::services::rounds;
+use clubcomp_engine::double_swiss as ds;
+use clubcomp_engine::fixed::Fixed;
+use clubcomp_engine::swiss::dutch;
+use clubcomp_engine::swiss::trf::{self, ResultCode, RoundEntry};
 use serde_json::json;
 use std::collections::HashMap;
 

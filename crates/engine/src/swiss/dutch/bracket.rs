@@ -1,0 +1,555 @@
+//! Pairing one bracket (C.04.3 B–D) as a maximum-weight matching. Every candidate edge gets a
+//! composite weight whose bit fields, most significant first, encode the bye preference of the
+//! last brackets and the quality criteria C.5–C.19, with free low bits in which the
+//! transposition and exchange order of D.1–D.3 is then imposed step by step, each step
+//! fixing one choice and re-solving the matching.
+
+use super::PairError;
+use super::players::{Entrant, Float, Strength, compatible};
+use crate::swiss::matching::{Matching, max_weight_matching};
+use crate::swiss::wide::Wide;
+use std::collections::BTreeMap;
+
+/// A player's role in the bracket being paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Moved-down player.
+    Mdp,
+    /// Resident of the bracket's scoregroup.
+    Resident,
+    /// Resident of the next scoregroup (stands for "floats down and is paired there").
+    Lower,
+    /// Any player further down: present only so that the round stays completable (C.4).
+    Rest,
+    /// The pairing-allocated bye (a dummy vertex, present for an odd number of players).
+    Bye,
+}
+
+impl Role {
+    /// MDP or resident of the bracket being paired.
+    pub(crate) fn in_bracket(self) -> bool {
+        matches!(self, Role::Mdp | Role::Resident)
+    }
+}
+
+/// The vertex id of the bye dummy.
+pub(crate) const BYE: usize = usize::MAX;
+
+/// The static facts about a bracket that shape the weights.
+pub(crate) struct Bracket<'a> {
+    pub players: &'a [Entrant],
+    /// Global indices (into `players`, which is in pairing order).
+    pub mdps: Vec<usize>,
+    pub residents: Vec<usize>,
+    pub lower: Vec<usize>,
+    /// Every other unpaired player below the next scoregroup.
+    pub rest: Vec<usize>,
+    pub round: u32,
+}
+
+fn bit_length(n: usize) -> u32 {
+    usize::BITS - n.leading_zeros()
+}
+
+/// Whether the bracket can be paired so that its only unpaired player is the PAB assignee:
+/// every player of the round paired (completion first), then as many pairs as possible inside
+/// the bracket, which then leaves exactly one of its players out.
+fn bye_is_single_downfloater(b: &Bracket) -> bool {
+    let p = b.players;
+    let inside: Vec<usize> = b.mdps.iter().chain(&b.residents).copied().collect();
+    if inside.len().is_multiple_of(2) {
+        return false;
+    }
+    let all: Vec<usize> = inside
+        .iter()
+        .chain(&b.lower)
+        .chain(&b.rest)
+        .copied()
+        .collect();
+    let n = all.len();
+    let with_bye = n % 2 == 1;
+    let unit = n as u64 + 1;
+    let mut edges = Vec::new();
+    for x in 0..n {
+        for y in x + 1..n {
+            if compatible(&p[all[x]], &p[all[y]]) {
+                edges.push((x, y, unit + (y < inside.len()) as u64));
+            }
+        }
+        if with_bye && p[all[x]].bye_ok {
+            edges.push((x, n, unit));
+        }
+    }
+    let mate = max_weight_matching(n + with_bye as usize, &edges);
+    let paired_inside = (0..inside.len())
+        .filter(|&x| mate[x].is_some_and(|y| y < inside.len()))
+        .count();
+    paired_inside + 1 == inside.len()
+}
+
+struct Layout {
+    one_round: bool,
+    two_rounds: bool,
+    ppb_or_lpb: bool,
+    min_score: i64,
+    bb: u32,
+    lbb: u32,
+    sd_total: u32,
+    sd_pos: BTreeMap<i64, u32>,
+    /// The fewest unplayed rounds among the bye candidates, when this bracket's residents are
+    /// the players who may receive the bye (`None` otherwise: the criterion is idle).
+    bye_unplayed_min: Option<u32>,
+    /// Width of the unplayed-rounds field of the PAB assignee.
+    bye_bits: u32,
+}
+
+impl Layout {
+    fn new(b: &Bracket) -> Layout {
+        let p = b.players;
+        let min_score = b.residents.last().map_or(0, |&r| p[r].score);
+        let mut diffs: Vec<i64> = Vec::new();
+        for &i in b.mdps.iter().chain(&b.residents) {
+            diffs.push(p[i].score - min_score + 2);
+        }
+        for &m in &b.mdps {
+            let set: std::collections::BTreeSet<i64> = b
+                .residents
+                .iter()
+                .map(|&r| p[m].score - p[r].score)
+                .collect();
+            diffs.extend(set);
+        }
+        for (k, &r) in b.residents.iter().enumerate() {
+            let set: std::collections::BTreeSet<i64> = b.residents[k + 1..]
+                .iter()
+                .map(|&o| p[r].score - p[o].score)
+                .collect();
+            diffs.extend(set);
+        }
+        let mut counts: BTreeMap<i64, usize> = BTreeMap::new();
+        for d in diffs {
+            *counts.entry(d).or_default() += 1;
+        }
+        let mut sd_pos = BTreeMap::new();
+        let mut total = 0;
+        for (d, c) in counts {
+            sd_pos.insert(d, total);
+            total += bit_length(c);
+        }
+        // Minimise the unplayed rounds of the PAB assignee: in the bracket whose residents are
+        // the bye candidates, every candidate that gets paired earns its surplus of unplayed
+        // rounds over the fewest, so the maximum matching leaves out (gives the bye to) a
+        // candidate with as few unplayed rounds as possible.
+        let candidates: Vec<u32> = b
+            .residents
+            .iter()
+            .filter(|&&r| p[r].bye_ok)
+            .map(|&r| p[r].unplayed)
+            .collect();
+        let bye_unplayed_min = candidates
+            .iter()
+            .min()
+            .copied()
+            .filter(|_| bye_is_single_downfloater(b));
+        let bye_bits = match bye_unplayed_min {
+            Some(lo) => {
+                let total: u32 = candidates.iter().map(|u| u - lo).sum();
+                bit_length(total as usize)
+            }
+            None => 0,
+        };
+        Layout {
+            bye_unplayed_min,
+            bye_bits,
+            one_round: b.round > 1,
+            two_rounds: b.round > 2,
+            ppb_or_lpb: b.lower.is_empty(),
+            min_score,
+            bb: bit_length(b.residents.len()),
+            lbb: bit_length(b.lower.len()),
+            sd_total: total,
+            sd_pos,
+        }
+    }
+
+    fn sd(&self, d: i64) -> Wide {
+        Wide::bit(self.sd_pos.get(&d).copied().unwrap_or(0))
+    }
+
+    /// The fields (shift, add, subtract) of the quality criteria C.5–C.19 for the pair `a`–`b`
+    /// (`a` ranked above `b`); all zero for pairs that involve players below the next
+    /// scoregroup.
+    fn criteria(&self, a: &Entrant, ra: Role, b: &Entrant, rb: Role) -> Vec<(u32, Wide, Wide)> {
+        let far = matches!(ra, Role::Rest | Role::Bye) || matches!(rb, Role::Rest | Role::Bye);
+        let a_lower = ra == Role::Lower;
+        let b_lower = rb == Role::Lower;
+        // (shift, add, subtract)
+        let z = Wide::ZERO;
+        let one = |c: bool| Wide::from_u64(c as u64);
+        let mut f = Vec::with_capacity(15);
+        let inb = ra.in_bracket() && rb.in_bracket();
+        let d1 = a.score - self.min_score + 2;
+        let d2 = b.score - self.min_score + 2;
+        let d3 = a.score - b.score;
+        // C.5 maximise the number of pairs
+        f.push((self.bb, one(inb), z));
+        // C.6 minimise the PSD
+        if inb {
+            f.push((self.sd_total, self.sd(d1) + self.sd(d2), self.sd(d3)));
+        } else {
+            f.push((self.sd_total, z, z));
+        }
+        // C.7 pairs and PSD in the following bracket
+        if self.ppb_or_lpb {
+            f.push((0, z, z));
+        } else if far {
+            f.push((self.lbb + self.sd_total, z, z));
+        } else {
+            let mut v = one(b_lower).shl(self.sd_total);
+            if !a_lower {
+                v += self.sd(d1);
+            }
+            if !b_lower {
+                v += self.sd(d2);
+            }
+            f.push((self.lbb + self.sd_total, v, z));
+        }
+        // PAB assignee with the fewest unplayed rounds (2025 rules; after C.7, before colours)
+        let surplus = |x: &Entrant, lo: u32| {
+            if x.bye_ok {
+                x.unplayed.saturating_sub(lo)
+            } else {
+                0
+            }
+        };
+        match self.bye_unplayed_min {
+            Some(lo) if !far => f.push((
+                self.bye_bits,
+                Wide::from_u64((surplus(a, lo) + surplus(b, lo)) as u64),
+                z,
+            )),
+            _ => f.push((self.bye_bits, z, z)),
+        }
+        let top = a.topscorer || b.topscorer;
+        // a colour conflict needs two players wanting the same colour (no preference never
+        // conflicts)
+        let same_side = a.side.is_some() && a.side == b.side;
+        // C.8 topscorers: colour difference beyond ±2
+        f.push((
+            self.bb,
+            one(inb && !(top && a.colour_diff.abs() > 1 && b.colour_diff.abs() > 1 && same_side)),
+            z,
+        ));
+        // C.9 topscorers: same colour three times in a row
+        f.push((
+            self.bb,
+            one(inb && !(top && a.colour_double && b.colour_double && same_side)),
+            z,
+        ));
+        // C.10 colour preferences
+        f.push((self.bb, one(inb && !same_side), z));
+        // C.11 strong colour preferences
+        let strong = a.strength >= Strength::Strong && b.strength >= Strength::Strong;
+        f.push((self.bb, one(inb && !(strong && same_side)), z));
+        let r1 = self.one_round;
+        let r2 = self.two_rounds;
+        let no_down = |x: &Entrant, fl: Float, higher: bool| {
+            fl == Float::Down && (!higher || x.score <= b.score)
+        };
+        // C.12 repeated downfloat (previous round)
+        let c12 = no_down(a, a.float1, true) as u64 + no_down(b, b.float1, false) as u64;
+        f.push((
+            if r1 { self.bb } else { 0 },
+            if inb && r1 { Wide::from_u64(c12) } else { z },
+            z,
+        ));
+        // C.13 repeated upfloat (previous round)
+        let up1 = b.float1 == Float::Up && a.score > b.score;
+        f.push((if r2 { self.bb } else { 0 }, one(inb && r2 && !up1), z));
+        // C.14 downfloat two rounds before
+        let c14 = no_down(a, a.float2, true) as u64 + no_down(b, b.float2, false) as u64;
+        f.push((
+            if r1 { self.bb } else { 0 },
+            if inb && r1 { Wide::from_u64(c14) } else { z },
+            z,
+        ));
+        // C.15 upfloat two rounds before
+        let up2 = b.float2 == Float::Up && a.score > b.score;
+        f.push((if r2 { self.bb } else { 0 }, one(inb && r2 && !up2), z));
+        // C.16 / C.18 score differences of repeated downfloaters
+        for (on, fa, fb) in [(r1, a.float1, b.float1), (r2, a.float2, b.float2)] {
+            let shift = if on { self.sd_total } else { 0 };
+            if inb && on {
+                let (pa, pb) = (fa == Float::Down, fb == Float::Down);
+                let mut add = z;
+                if pa {
+                    add += self.sd(d1);
+                }
+                if pb {
+                    add += self.sd(d2);
+                }
+                let sub = if pa && a.score > b.score {
+                    self.sd(d3)
+                } else {
+                    z
+                };
+                f.push((shift, add, sub));
+            } else {
+                f.push((shift, z, z));
+            }
+            // C.17 / C.19 score differences of repeated upfloaters (same round as above)
+            let up = fb == Float::Up && a.score > b.score;
+            let shift = if on { self.sd_total } else { 0 };
+            let sub = if inb && on && up { self.sd(d1) } else { z };
+            f.push((shift, z, sub));
+        }
+        // order: C16, C17, C18, C19 — the loop above pushed 16, 17, 18, 19.
+        f
+    }
+}
+
+/// The matching state of one bracket: the candidate pairs over MDPs, residents, the next
+/// scoregroup and the rest of the round with their weights, and the current optimal matching.
+///
+/// Each [`Matcher::update`] continues from the previous optimum ([`Matching`] is warm-started)
+/// instead of solving from scratch. Both give a maximum-weight matching for the same weights;
+/// the bracket's steps only read which bracket players are paired with each other, and the
+/// D.1–D.3 bonuses in the low bits of the weights are meant to make that part unique (where
+/// it is not, either engine's result depends on its own tie-breaking). Checked against the
+/// former solve-from-scratch engine: identical pairings on all 424 reference vector rounds
+/// (up to 400 players) and on 200 seeded random tournaments of 9–150 players.
+pub(crate) struct Matcher {
+    pub verts: Vec<usize>,
+    pub role: Vec<Role>,
+    pub mate: Vec<Option<usize>>,
+    g: Box<dyn Graph>,
+}
+
+/// The incremental matching in the narrowest weight width that holds the bracket's weights.
+trait Graph {
+    /// Whether `x`–`y` is an edge of non-zero weight.
+    fn has_edge(&self, x: usize, y: usize) -> bool;
+    /// Adds a signed amount to an existing edge of non-zero weight.
+    fn add(&mut self, x: usize, y: usize, v: i64);
+    /// Sets the weight of an edge (a change around `x`); a missing edge stays missing.
+    fn set(&mut self, x: usize, y: usize, w: &Wide);
+    /// Removes every edge at `x` except the one to `keep`.
+    fn clear(&mut self, x: usize, keep: usize);
+    /// Re-solves and returns the mates.
+    fn solve(&mut self) -> Vec<Option<usize>>;
+}
+
+impl<const L: usize> Graph for Matching<Wide<L>> {
+    fn has_edge(&self, x: usize, y: usize) -> bool {
+        self.edge(x, y).is_some_and(|k| !self.weight(k).is_zero())
+    }
+    fn add(&mut self, x: usize, y: usize, v: i64) {
+        let Some(k) = self.edge(x, y) else { return };
+        let cur = self.weight(k);
+        if cur.is_zero() {
+            return;
+        }
+        let nw = if v >= 0 {
+            cur + Wide::from_u64(v as u64)
+        } else {
+            cur - Wide::from_u64(v.unsigned_abs())
+        };
+        self.set_weight(x, k, nw);
+    }
+    fn set(&mut self, x: usize, y: usize, w: &Wide) {
+        if let Some(k) = self.edge(x, y) {
+            self.set_weight(x, k, w.resize::<L>());
+        }
+    }
+    fn clear(&mut self, x: usize, keep: usize) {
+        let ks: Vec<usize> = self
+            .neighbours(x)
+            .filter(|&(y, _)| y != keep)
+            .map(|(_, k)| k)
+            .collect();
+        for k in ks {
+            self.set_weight(x, k, Wide::ZERO);
+        }
+    }
+    fn solve(&mut self) -> Vec<Option<usize>> {
+        Matching::solve(self)
+    }
+}
+
+impl Matcher {
+    pub(crate) fn new(b: &Bracket) -> Result<Matcher, PairError> {
+        let lay = Layout::new(b);
+        let p = b.players;
+        let mut verts = Vec::new();
+        let mut role = Vec::new();
+        for (list, r) in [
+            (&b.mdps, Role::Mdp),
+            (&b.residents, Role::Resident),
+            (&b.lower, Role::Lower),
+            (&b.rest, Role::Rest),
+        ] {
+            for &i in list {
+                verts.push(i);
+                role.push(r);
+            }
+        }
+        // An odd number of players left: one of them gets the bye (a dummy vertex).
+        if verts.len() % 2 == 1 {
+            verts.push(BYE);
+            role.push(Role::Bye);
+        }
+        let n = verts.len();
+        let shifts: u32 = {
+            let dummy = &p[b.residents[0]];
+            lay.criteria(dummy, Role::Resident, dummy, Role::Resident)
+                .iter()
+                .map(|f| f.0)
+                .sum()
+        };
+        // Completion (C.4) is the most significant field: one unit per pair.
+        let c4 = bit_length(n);
+        let low = 3 * lay.bb + 1;
+        let total_bits = c4 + shifts + low + 2;
+        if total_bits >= Wide::<8>::BITS {
+            return Err(PairError::TooLarge { bits: total_bits });
+        }
+        let max_weight: Wide = Wide::bit(total_bits - 1) - Wide::from_u64(1);
+        // The weight of every pair that involves the bye or a player below the next
+        // scoregroup: the completion unit alone (their criteria fields are all zero).
+        let far = Wide::bit(shifts + low);
+        let mut weight_of = |x: usize, y: usize| -> Option<Wide> {
+            let ok = match (role[x], role[y]) {
+                (Role::Bye, _) => p[verts[y]].bye_ok,
+                (_, Role::Bye) => p[verts[x]].bye_ok,
+                _ => compatible(&p[verts[x]], &p[verts[y]]),
+            };
+            if !ok {
+                return None;
+            }
+            if matches!(role[x], Role::Rest | Role::Bye)
+                || matches!(role[y], Role::Rest | Role::Bye)
+            {
+                return Some(far);
+            }
+            let mut wt = Wide::from_u64(1);
+            let (a, c) = (&p[verts[x]], &p[verts[y]]);
+            for (shift, add, sub) in lay.criteria(a, role[x], c, role[y]) {
+                wt = wt.shl(shift) + add - sub;
+            }
+            Some(wt.shl(low))
+        };
+        // Duals of the warm-started matching reach twice the largest weight: two more bits.
+        let bits = max_weight.bit_len() + 4;
+        let g: Box<dyn Graph> = if bits <= 64 {
+            build::<1>(n, &mut weight_of)
+        } else if bits <= 128 {
+            build::<2>(n, &mut weight_of)
+        } else if bits <= 192 {
+            build::<3>(n, &mut weight_of)
+        } else if bits <= 256 {
+            build::<4>(n, &mut weight_of)
+        } else if bits <= 384 {
+            build::<6>(n, &mut weight_of)
+        } else {
+            build::<8>(n, &mut weight_of)
+        };
+        let mut m = Matcher {
+            verts,
+            role,
+            mate: vec![None; n],
+            g,
+        };
+        m.update();
+        Ok(m)
+    }
+
+    /// Re-solves the matching (warm-started from the previous optimum).
+    pub(crate) fn update(&mut self) {
+        self.mate = self.g.solve();
+    }
+
+    /// Adds a signed amount to an existing edge.
+    pub(crate) fn add(&mut self, x: usize, y: usize, v: i64) {
+        self.g.add(x, y, v);
+    }
+
+    /// Adds `v`, `v+step`, `v+2·step`, … to the edges from `x` to each of `ys` in turn.
+    pub(crate) fn add_all(&mut self, x: usize, ys: &[usize], mut v: i64, step: i64) {
+        for &y in ys {
+            self.add(x, y, v);
+            v += step;
+        }
+    }
+
+    /// The first of `ys` that still has an edge to `x`.
+    pub(crate) fn first_neighbour(&self, x: usize, ys: &[usize]) -> Option<usize> {
+        ys.iter().copied().find(|&y| self.g.has_edge(x, y))
+    }
+
+    /// Gives `x` a bonus towards each of `ys` that falls by one per place (the first gets the
+    /// most), then re-solves unless `x` is already matched to the first available of `ys` (the
+    /// current matching then stays optimal: it gains the largest bonus there is).
+    pub(crate) fn prefer_in_order(&mut self, x: usize, ys: &[usize]) {
+        let rev: Vec<usize> = ys.iter().rev().copied().collect();
+        self.add_all(x, &rev, 0, 1);
+        let first = self.first_neighbour(x, ys);
+        if first.is_none() || self.mate[x] != first {
+            self.update();
+        }
+    }
+
+    /// Removes an edge.
+    pub(crate) fn remove(&mut self, x: usize, y: usize) {
+        self.g.set(x, y, &Wide::ZERO);
+    }
+
+    /// Forces the pair `x`–`y` (currently matched): removes every other edge at `x` and `y`.
+    /// Their edge keeps its weight: as the only edge left at either of them it is in every
+    /// maximum-weight matching, exactly as if it had the largest weight.
+    pub(crate) fn finalize(&mut self, x: usize, y: usize) {
+        self.g.clear(x, y);
+        self.g.clear(y, x);
+    }
+
+    /// The role of `x`'s current partner (its own role when unmatched).
+    pub(crate) fn mate_role(&self, x: usize) -> Role {
+        self.role[self.mate[x].unwrap_or(x)]
+    }
+
+    /// Matched to a resident.
+    pub(crate) fn resident_match(&self, x: usize) -> bool {
+        self.mate[x].is_some() && self.mate_role(x) == Role::Resident
+    }
+
+    /// In S1: matched to a lower-ranked resident. (Local order is pairing order.)
+    pub(crate) fn in_s1(&self, x: usize) -> bool {
+        matches!(self.mate[x], Some(m) if self.verts[x] < self.verts[m] && self.role[m] == Role::Resident)
+    }
+
+    /// In S2: unmatched, matched to a higher-ranked player, or floating down.
+    pub(crate) fn in_s2(&self, x: usize) -> bool {
+        match self.mate[x] {
+            None => true,
+            Some(m) => self.verts[x] > self.verts[m] || !self.role[m].in_bracket(),
+        }
+    }
+}
+
+/// The candidate pairs of `n` vertices (`weight_of` gives a pair's weight, `None` for no edge)
+/// as an incremental matching in `L` limbs.
+fn build<const L: usize>(
+    n: usize,
+    weight_of: &mut dyn FnMut(usize, usize) -> Option<Wide>,
+) -> Box<dyn Graph> {
+    let mut ends = Vec::new();
+    let mut ws: Vec<Wide<L>> = Vec::new();
+    for x in 0..n {
+        for y in x + 1..n {
+            if let Some(w) = weight_of(x, y) {
+                ends.push([x as u32, y as u32]);
+                ws.push(w.resize::<L>());
+            }
+        }
+    }
+    Box::new(Matching::from_parts(n, ends, ws))
+}

@@ -1,0 +1,145 @@
+use super::*;
+use crate::swiss::test_vectors;
+
+const SAMPLE: &str = "012 Club Rapid\rXXR 5\rXXC white1\r\
+001    1      Test0001 Player0001               2570                             2.0    1     6 w 1     4 b =  0000 - U\r\
+001    2      Test0002 Player0002               2550                             1.5    2     7 b +  0000 - H     3 w -\r\
+\r092 FIDE_DUTCH_2025\r";
+
+#[test]
+fn reads_the_header_and_player_fields() {
+    let t = parse_trf(SAMPLE).unwrap();
+    assert_eq!(t.name.as_deref(), Some("Club Rapid"));
+    assert_eq!(t.total_rounds, Some(5));
+    assert_eq!(t.initial_colour, Some(Colour::White));
+    assert_eq!(t.line_ending, "\r");
+    assert_eq!(t.players.len(), 2);
+    let p = &t.players[0];
+    assert_eq!(p.id, 1);
+    assert_eq!(p.name, "Test0001 Player0001");
+    assert_eq!(p.rating, 2570);
+    assert_eq!(p.points, Fixed::from_int(2));
+    assert_eq!(p.rank, 1);
+    assert_eq!(
+        p.rounds,
+        vec![
+            RoundEntry {
+                opponent: Some(6),
+                colour: Some(Colour::White),
+                result: ResultCode::Win
+            },
+            RoundEntry {
+                opponent: Some(4),
+                colour: Some(Colour::Black),
+                result: ResultCode::Draw
+            },
+            RoundEntry {
+                opponent: None,
+                colour: None,
+                result: ResultCode::PairingBye
+            },
+        ]
+    );
+    // 1 (win) + ½ (draw) + 1 (pairing-allocated bye) = 2½ = 5 half-points
+    assert_eq!(p.half_points_before(3), 5);
+    let q = &t.players[1];
+    assert_eq!(q.points, Fixed(15_000));
+    // + (forfeit win, 1) + H (½) + - (forfeit loss, 0) = 3 half-points
+    assert_eq!(q.half_points_before(3), 3);
+    assert!(!q.rounds[0].played());
+    assert_eq!(q.rounds[1].result, ResultCode::HalfBye);
+}
+
+#[test]
+fn writes_back_the_sample_exactly() {
+    assert_eq!(write_trf(&parse_trf(SAMPLE).unwrap()), SAMPLE);
+}
+
+#[test]
+fn writes_a_built_tournament_in_standard_layout() {
+    let t = Tournament {
+        name: Some("X".into()),
+        total_rounds: Some(3),
+        initial_colour: Some(Colour::Black),
+        initial_colour_text: None,
+        players: vec![Player {
+            id: 12,
+            sex: String::new(),
+            title: String::new(),
+            name: "A B".into(),
+            rating: 1800,
+            federation: "NED".into(),
+            fide_id: String::new(),
+            birth: String::new(),
+            points: Fixed(5_000),
+            rank: 0,
+            rounds: vec![RoundEntry {
+                opponent: Some(3),
+                colour: Some(Colour::White),
+                result: ResultCode::Draw,
+            }],
+        }],
+        layout: vec![],
+        line_ending: "\n".into(),
+        final_line_ending: true,
+    };
+    let text = write_trf(&t);
+    // columns: id right-aligned in 5–8, name from 15, rating 49–52, fed 54, points 81–84,
+    // round 1 from 92.
+    let expected_player = format!(
+        "001   12      A B{}1800 NED{}0.5{}   3 w =",
+        " ".repeat(48 - 17),
+        " ".repeat(81 - 56),
+        " ".repeat(91 - 84)
+    );
+    assert_eq!(
+        text,
+        format!("012 X\nXXR 3\nXXC black1\n{expected_player}\n")
+    );
+    let back = parse_trf(&text).unwrap();
+    assert_eq!(back.players, t.players);
+}
+
+#[test]
+fn rejects_bad_fields_naming_line_and_field() {
+    // The sample's first player line with its round-1 colour (column 97) replaced by `x`.
+    let good = SAMPLE.split('\r').nth(3).unwrap();
+    let mut chars: Vec<char> = good.chars().collect();
+    assert_eq!(chars[96], 'w');
+    chars[96] = 'x';
+    let bad: String = chars.into_iter().collect();
+    let bad = format!("{bad}\n");
+    match parse_trf(&bad) {
+        Err(TrfError::Field {
+            line: 1,
+            field: "round colour",
+            ..
+        }) => {}
+        other => panic!("unexpected {other:?}"),
+    }
+    let dup = "001    1      A\n001    1      B\n";
+    assert_eq!(
+        parse_trf(dup),
+        Err(TrfError::DuplicateId { line: 2, id: 1 })
+    );
+}
+
+#[test]
+fn round_trips_every_vector_file_losslessly() {
+    let rounds = test_vectors::all_rounds();
+    assert!(
+        rounds.len() >= 400,
+        "expected the full vector set, found {}",
+        rounds.len()
+    );
+    for (trf, _) in rounds {
+        let text = std::fs::read_to_string(&trf).unwrap();
+        let t = parse_trf(&text).unwrap_or_else(|e| panic!("{}: {e}", trf.display()));
+        assert_eq!(
+            write_trf(&t),
+            text,
+            "round trip differs for {}",
+            trf.display()
+        );
+    }
+}

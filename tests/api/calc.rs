@@ -376,11 +376,11 @@ async fn tiebreaks_of_a_trf() {
         .post(
             "/api/v1/calc/tiebreaks",
             None,
-            json!({"trf": text, "tiebreaks": ["XYZ"]}),
+            json!({"trf": text, "tiebreaks": ["PTS", "XYZ"]}),
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    assert_eq!(r.body["errors"][0]["field"], "tiebreaks");
+    assert_eq!(r.body["errors"][0]["field"], "tiebreaks[1]");
     let r = app
         .post("/api/v1/calc/tiebreaks", None, json!({"trf": "001 x"}))
         .await;

@@ -301,9 +301,9 @@ async fn tie_break_lists_without_repeats_and_bounded() {
 
 #[actix_web::test]
 async fn a_spent_budget_or_a_full_pool_is_a_503_with_retry_after() {
-    // a budget of zero: every calculation is stopped at its first look at the clock
-    let app = spawn_with(|c| c.calc_time_budget = Duration::ZERO).await;
-    let r = app.send(pair(field(20))).await;
+    // a budget of 1 ms against a first-round pairing of 200 players (far longer)
+    let app = spawn_with(|c| c.calc_time_budget = Duration::from_millis(1)).await;
+    let r = app.send(pair(field(200))).await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text);
     assert!(r.text.contains("CALC_TIME_BUDGET_MS"), "{}", r.text);
     assert!(r.header("retry-after").is_some());

@@ -38,6 +38,9 @@ pub struct AppState {
     /// milliseconds; queued here they wait only for the writes ahead of them. Postgres locks
     /// rows, so its writes are not queued.
     pub write_queue: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// The bounded pool the calculators run on (`CALC_WORKERS`, `CALC_QUEUE`,
+    /// `CALC_TIME_BUDGET_MS`).
+    pub calc: crate::limits::CalcPool,
 }
 
 impl AppState {
@@ -312,6 +315,11 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         pool,
         jwt,
         throttle: Throttle::new(config.login_max_failures),
+        calc: crate::limits::CalcPool::new(
+            config.calc_workers,
+            config.calc_queue,
+            config.calc_time_budget,
+        ),
         config,
         routes,
         cache: crate::cache::ReadCache::new(1024),

@@ -43,6 +43,17 @@ pub struct Config {
     /// before it answers, so a read never shows less than the writes answered before it
     /// arrived, in any process. 0: every read waits for a lookup of its own.
     pub read_version_reuse: std::time::Duration,
+    /// `LIMIT_*`: the largest inputs the engines accept (see `docs/operations.md`,
+    /// "Work limits").
+    pub limits: crate::limits::WorkLimits,
+    /// `CALC_WORKERS`: calculations running at once (default half the cores, at least 1).
+    pub calc_workers: usize,
+    /// `CALC_QUEUE`: calculations waiting for a worker before 503 (default four times the
+    /// workers).
+    pub calc_queue: usize,
+    /// `CALC_TIME_BUDGET_MS`: run time of one calculation before it is stopped (default
+    /// 10000).
+    pub calc_time_budget: std::time::Duration,
 }
 
 impl Default for Config {
@@ -63,6 +74,10 @@ impl Default for Config {
             login_max_failures: 5,
             trusted_proxies: vec![],
             read_version_reuse: std::time::Duration::from_millis(1),
+            limits: crate::limits::WorkLimits::default(),
+            calc_workers: crate::limits::CalcPool::default_workers(),
+            calc_queue: 4 * crate::limits::CalcPool::default_workers(),
+            calc_time_budget: std::time::Duration::from_secs(10),
         }
     }
 }
@@ -147,6 +162,23 @@ impl Config {
             &mut errs,
         );
         c.read_version_reuse = std::time::Duration::from_micros(reuse_us);
+        read_limits(&nonempty, &mut c.limits, &mut errs);
+        for (key, min, max, out) in [
+            ("CALC_WORKERS", 1, 256, &mut c.calc_workers),
+            ("CALC_QUEUE", 0, 10_000, &mut c.calc_queue),
+        ] {
+            parse_num(&nonempty, key, min, max, out, &mut errs);
+        }
+        let mut budget_ms = c.calc_time_budget.as_millis() as u64;
+        parse_num(
+            &nonempty,
+            "CALC_TIME_BUDGET_MS",
+            100,
+            600_000,
+            &mut budget_ms,
+            &mut errs,
+        );
+        c.calc_time_budget = std::time::Duration::from_millis(budget_ms);
         match (
             nonempty("BOOTSTRAP_ADMIN_EMAIL"),
             nonempty("BOOTSTRAP_ADMIN_PASSWORD"),
@@ -189,6 +221,35 @@ impl Config {
             }
         }
         if errs.is_empty() { Ok(c) } else { Err(errs) }
+    }
+}
+
+/// Reads the `LIMIT_*` variables into `l`.
+pub(crate) fn read_limits(
+    get: &impl Fn(&str) -> Option<String>,
+    l: &mut crate::limits::WorkLimits,
+    errs: &mut Vec<String>,
+) {
+    for (key, min, max, out) in [
+        ("LIMIT_SWISS_PLAYERS", 2, 10_000, &mut l.swiss_players),
+        ("LIMIT_SWISS_ROUNDS", 1, 200, &mut l.swiss_rounds),
+        (
+            "LIMIT_ROUND_ROBIN_PLAYERS",
+            2,
+            1_000,
+            &mut l.round_robin_players,
+        ),
+        (
+            "LIMIT_ROUND_ROBIN_GAMES",
+            1,
+            1_000_000,
+            &mut l.round_robin_games,
+        ),
+        ("LIMIT_KEIZER_PLAYERS", 2, 10_000, &mut l.keizer_players),
+        ("LIMIT_KEIZER_EVENINGS", 1, 1_000, &mut l.keizer_evenings),
+        ("LIMIT_KEIZER_HISTORY", 0, 1_000_000, &mut l.keizer_history),
+    ] {
+        parse_num(get, key, min, max, out, errs);
     }
 }
 
@@ -268,5 +329,35 @@ mod tests {
         let c = cfg(&[("READ_VERSION_REUSE_US", "0")]).unwrap();
         assert!(c.read_version_reuse.is_zero());
         assert!(cfg(&[("READ_VERSION_REUSE_US", "100001")]).is_err());
+    }
+
+    #[test]
+    fn work_limits_are_read_and_bounded() {
+        let c = cfg(&[
+            ("LIMIT_SWISS_PLAYERS", "120"),
+            ("LIMIT_KEIZER_EVENINGS", "40"),
+            ("CALC_WORKERS", "3"),
+            ("CALC_TIME_BUDGET_MS", "2500"),
+        ])
+        .unwrap();
+        assert_eq!(c.limits.swiss_players, 120);
+        assert_eq!(c.limits.keizer_evenings, 40);
+        assert_eq!(c.limits.round_robin_players, 100);
+        assert_eq!(c.calc_workers, 3);
+        assert_eq!(c.calc_time_budget, std::time::Duration::from_millis(2500));
+        let errs = cfg(&[
+            ("LIMIT_ROUND_ROBIN_PLAYERS", "1"),
+            ("CALC_WORKERS", "0"),
+            ("CALC_TIME_BUDGET_MS", "soon"),
+        ])
+        .unwrap_err()
+        .join("\n");
+        for k in [
+            "LIMIT_ROUND_ROBIN_PLAYERS",
+            "CALC_WORKERS",
+            "CALC_TIME_BUDGET_MS",
+        ] {
+            assert!(errs.contains(k), "{k} not named in {errs}");
+        }
     }
 }

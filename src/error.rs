@@ -102,6 +102,15 @@ pub enum ApiError {
     /// 503: the database is unavailable.
     #[error("{0}")]
     Unavailable(String),
+    /// 503 with `Retry-After`: the calculators are busy, or a calculation spent its time
+    /// budget.
+    #[error("{detail}")]
+    Busy {
+        /// Summary.
+        detail: String,
+        /// Seconds after which another attempt may succeed.
+        retry_after: u64,
+    },
     /// 500: anything unexpected (logged, never shown).
     #[error("internal error: {0}")]
     Internal(String),
@@ -142,7 +151,7 @@ impl ResponseError for ApiError {
             ApiError::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -169,7 +178,9 @@ impl ResponseError for ApiError {
         if let ApiError::MethodNotAllowed { allow, .. } = self {
             resp.insert_header(("Allow", allow.clone()));
         }
-        if let ApiError::TooManyRequests { retry_after, .. } = self {
+        if let ApiError::TooManyRequests { retry_after, .. } | ApiError::Busy { retry_after, .. } =
+            self
+        {
             resp.insert_header(("Retry-After", retry_after.to_string()));
         }
         if status == StatusCode::UNAUTHORIZED {

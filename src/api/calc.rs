@@ -1,15 +1,18 @@
 //! Stateless calculators (public): the engines of `clubcomp calc …` and `clubcomp pair` over
 //! HTTP, with the same input and output formats, so a website can show "what if" previews.
-//! Nothing is stored. Every engine runs on the blocking pool inside
-//! `std::panic::catch_unwind`: a panic on odd input answers 422 and never takes a worker
-//! down (SPEC §14: no 5xx from a schema-driven fuzzer).
+//! Nothing is stored. Every input is checked against the work limits before any engine runs
+//! (422 naming the limit, see `docs/operations.md`); every engine then runs on the bounded
+//! calculator pool ([`crate::limits::CalcPool`]: 503 with `Retry-After` when it is full or a
+//! calculation spends its time budget) inside `std::panic::catch_unwind`: a panic on odd input
+//! answers 422 and never takes a worker down (SPEC §14: no 5xx from a schema-driven fuzzer).
 
 use crate::api::Body;
 use crate::app::AppState;
+use crate::calc_input;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use clubcomp_engine::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
-use clubcomp_engine::swiss::dutch::{PairError, next_round, pair_round};
+use clubcomp_engine::swiss::dutch::{PairError, next_round, pair_round_until};
 use clubcomp_engine::swiss::trf::{Colour, ResultCode, Tournament, parse_trf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,6 +53,11 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
 /// The Keizer standings after every evening of a scenario (`shared/formats/keizer-scenario.md`,
 /// the same JSON as `clubcomp calc keizer`). Bad input is a 422 naming the evening and the
 /// player.
+///
+/// Work limits (422 naming the limit; defaults, configurable): at most 300 players
+/// (`LIMIT_KEIZER_PLAYERS`) and 80 evenings (`LIMIT_KEIZER_EVENINGS`); an evening names
+/// each player at most once. The calculation runs within the time budget
+/// (`CALC_TIME_BUDGET_MS`, default 10 s).
 #[utoipa::path(tag = "calculators",
     request_body(content = Object, content_type = "application/json",
         description = "A Keizer scenario (shared/formats/keizer-scenario.md)",
@@ -59,26 +67,38 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid scenario (evening and player named)", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Invalid scenario (evening and player named), or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/keizer")]
-pub async fn create_keizer_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
-    use clubcomp_engine::keizer::scenario::{ScenarioError, run_scenario};
+pub async fn create_keizer_calculation(
+    state: web::Data<AppState>,
+    body: Body<Value>,
+) -> ApiResult<HttpResponse> {
+    use clubcomp_engine::keizer::scenario::{ScenarioError, run_scenario_until};
     let v = body.into_inner()?;
-    let out = run_engine("keizer", move || {
-        run_scenario(&v).map_err(|e| match &e {
-            ScenarioError::Field { at, reason } => ApiError::Validation {
-                detail: e.to_string(),
-                errors: vec![FieldError::new(at.clone(), reason.clone())],
-            },
-            _ => engine_error(&e),
+    calc_input::keizer_scenario(&v, &state.config.limits)?;
+    let out = state
+        .calc
+        .run("keizer", move |stop| {
+            run_scenario_until(&v, stop).map_err(|e| match &e {
+                ScenarioError::Field { at, reason } => ApiError::Validation {
+                    detail: e.to_string(),
+                    errors: vec![FieldError::new(at.clone(), reason.clone())],
+                },
+                _ => engine_error(&e),
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(HttpResponse::Ok().json(out))
 }
 
 /// Round-robin standings, points tables, prize money, rights and cross table
 /// (`shared/formats/round-robin-scenario.md`, the same JSON as `clubcomp calc round-robin`).
+///
+/// Work limits (422 naming the limit; defaults, configurable): at most 100 players
+/// (`LIMIT_ROUND_ROBIN_PLAYERS`: the cross table grows with the square) and 20,000 games
+/// (`LIMIT_ROUND_ROBIN_GAMES`); lists of places or players (prize money, points tables,
+/// rights, lots) no longer than the player limit.
 #[utoipa::path(tag = "calculators",
     request_body(content = Object, content_type = "application/json",
         description = "A round-robin scenario (shared/formats/round-robin-scenario.md)",
@@ -88,17 +108,24 @@ pub async fn create_keizer_calculation(body: Body<Value>) -> ApiResult<HttpRespo
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid scenario (round and players named)", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Invalid scenario (round and players named), or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/round-robin")]
-pub async fn create_round_robin_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
+pub async fn create_round_robin_calculation(
+    state: web::Data<AppState>,
+    body: Body<Value>,
+) -> ApiResult<HttpResponse> {
     use clubcomp_engine::round_robin::{Scenario, compute};
     let v = body.into_inner()?;
-    let out = run_engine("round-robin", move || {
-        let s: Scenario = serde_json::from_value(v)
-            .map_err(|e| engine_error(format!("not a round-robin scenario: {e}")))?;
-        compute(&s).map_err(engine_error)
-    })
-    .await?;
+    calc_input::round_robin_scenario(&v, &state.config.limits)?;
+    let out = state
+        .calc
+        .run("round-robin", move |_| {
+            let s: Scenario = serde_json::from_value(v)
+                .map_err(|e| engine_error(format!("not a round-robin scenario: {e}")))?;
+            compute(&s).map_err(engine_error)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(out))
 }
 
@@ -108,6 +135,10 @@ pub async fn create_round_robin_calculation(body: Body<Value>) -> ApiResult<Http
 /// `attendance`; format in `docs/decisions/keizer-pairing.md`). A rule answer (no pairing
 /// possible, violations found) is a 200 with `ok: false` / `valid: false`, as the command
 /// line prints it; malformed input is a 422.
+///
+/// Work limits (422 naming the limit; defaults, configurable): at most 300 players in the
+/// ranking or attendance list (`LIMIT_KEIZER_PLAYERS`) and 20,000 earlier meetings, changes
+/// or calendar dates (`LIMIT_KEIZER_HISTORY`).
 #[utoipa::path(tag = "calculators",
     request_body(content = Object, content_type = "application/json",
         description = "A keizer-pairing request (docs/decisions/keizer-pairing.md)",
@@ -118,17 +149,25 @@ pub async fn create_round_robin_calculation(body: Body<Value>) -> ApiResult<Http
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Invalid request, or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/keizer-pairing")]
-pub async fn create_keizer_pairing_calculation(body: Body<Value>) -> ApiResult<HttpResponse> {
+pub async fn create_keizer_pairing_calculation(
+    state: web::Data<AppState>,
+    body: Body<Value>,
+) -> ApiResult<HttpResponse> {
     let v = body.into_inner()?;
-    let out = run_engine("keizer-pairing", move || {
-        // the command line's own entry point, so both answer the same JSON
-        crate::cli::keizer_pairing::answer(&v.to_string())
-            .map(|(json, _)| json)
-            .map_err(engine_error)
-    })
-    .await?;
+    let limits = state.config.limits;
+    calc_input::keizer_pairing(&v, &limits)?;
+    let out = state
+        .calc
+        .run("keizer-pairing", move |_| {
+            // the command line's own entry point, so both answer the same JSON
+            crate::cli::keizer_pairing::answer_within(&v.to_string(), &limits)
+                .map(|(json, _)| json)
+                .map_err(engine_error)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(out))
 }
 
@@ -184,8 +223,8 @@ pub fn boards_text(boards: &[CalcBoard]) -> String {
     s
 }
 
-/// Reads a text body whole, at most `limit` bytes (413 above), as UTF-8 (lossy).
-async fn read_text(mut payload: web::Payload, limit: usize) -> ApiResult<String> {
+/// Reads a body whole, at most `limit` bytes (413 above).
+async fn read_body(mut payload: web::Payload, limit: usize) -> ApiResult<web::BytesMut> {
     use futures_util::StreamExt;
     let mut buf = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
@@ -198,7 +237,7 @@ async fn read_text(mut payload: web::Payload, limit: usize) -> ApiResult<String>
         }
         buf.extend_from_slice(&chunk);
     }
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+    Ok(buf)
 }
 
 /// Whether the client prefers `text/plain` over JSON (`Accept` order; JSON by default).
@@ -225,14 +264,21 @@ fn wants_text(req: &HttpRequest) -> bool {
 /// (the same pairings as `clubcomp pair --dutch`, bbpPairings-compatible) or the Double-Swiss.
 /// JSON boards by default; the engines' text format with `Accept: text/plain`. A file without
 /// a valid pairing, or with a line that cannot be read, is a 422 naming the line, player or
-/// round.
+/// round; so is a file that is empty, not UTF-8 text, or pairs a player with himself or twice
+/// in a round.
+///
+/// Work limits (422 naming the limit, counted before the file is read; defaults,
+/// configurable): at most 500 players (`LIMIT_SWISS_PLAYERS`) and 30 rounds
+/// (`LIMIT_SWISS_ROUNDS`; a Double-Swiss game counts as a round). The pairing runs within the
+/// time budget (`CALC_TIME_BUDGET_MS`, default 10 s).
 #[utoipa::path(tag = "calculators", params(PairQuery),
     request_body(content = String, content_type = "text/plain", description = "A TRF-16 file"),
     responses((status = 200, description = "The next round's boards (JSON, or the engines' text format with Accept: text/plain)",
             content((CalcPairing = "application/json"), (String = "text/plain"))),
         (status = 400, description = "Invalid query string", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unreadable TRF or no valid pairing", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Unreadable TRF, no valid pairing, or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/pair")]
 pub async fn create_pairing_calculation(
     req: HttpRequest,
@@ -241,18 +287,25 @@ pub async fn create_pairing_calculation(
     payload: web::Payload,
 ) -> ApiResult<HttpResponse> {
     let system = q.into_inner()?.system.unwrap_or_default();
-    let text = read_text(payload, state.config.max_body_bytes).await?;
-    let pairing = run_engine("pairing", move || {
-        let t = parse_trf(&text).map_err(engine_error)?;
-        if t.players.is_empty() {
-            return Err(engine_error("the TRF file has no player lines (001)"));
-        }
-        match system {
-            SwissSystem::Dutch => pair_dutch(&t),
-            SwissSystem::DoubleSwiss => pair_double_swiss(&t),
-        }
-    })
-    .await?;
+    let bytes = read_body(payload, state.config.max_body_bytes).await?;
+    let text = calc_input::trf_text("body", &bytes)?.to_string();
+    drop(bytes);
+    calc_input::trf_size("body", &text, &state.config.limits)?;
+    let pairing = state
+        .calc
+        .run("pairing", move |stop| {
+            let t = parse_trf(&text).map_err(engine_error)?;
+            drop(text);
+            if t.players.is_empty() {
+                return Err(engine_error("the TRF file has no player lines (001)"));
+            }
+            calc_input::trf_pairings("body", &t)?;
+            match system {
+                SwissSystem::Dutch => pair_dutch(&t, stop),
+                SwissSystem::DoubleSwiss => pair_double_swiss(&t),
+            }
+        })
+        .await?;
     if wants_text(&req) {
         Ok(HttpResponse::Ok()
             .content_type("text/plain; charset=utf-8")
@@ -262,10 +315,10 @@ pub async fn create_pairing_calculation(
     }
 }
 
-fn pair_dutch(t: &Tournament) -> ApiResult<CalcPairing> {
+fn pair_dutch(t: &Tournament, stop: &dyn clubcomp_engine::stop::Stop) -> ApiResult<CalcPairing> {
     let round = next_round(t);
     // no valid pairing is a rule answer about this file: 422 like any other input error
-    let boards = pair_round(t, round).map_err(|e: PairError| engine_error(e))?;
+    let boards = pair_round_until(t, round, stop).map_err(|e: PairError| engine_error(e))?;
     Ok(CalcPairing {
         system: SwissSystem::Dutch,
         round,
@@ -454,15 +507,22 @@ pub struct TiebreaksRequest {
 }
 
 /// FIDE tie-breaks (C.07) of a TRF file with every value, as `clubcomp calc tiebreaks`
-/// prints them.
+/// prints them. An empty or binary TRF, and an acronym listed twice, are refused (422).
+///
+/// Work limits (422 naming the limit; defaults, configurable): at most 500 players
+/// (`LIMIT_SWISS_PLAYERS`) and 30 rounds (`LIMIT_SWISS_ROUNDS`) in the TRF, and 16 acronyms.
 #[utoipa::path(tag = "calculators", request_body = TiebreaksRequest,
     responses((status = 200, description = "Standings with every tie-break value", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unreadable TRF (line named) or unknown tie-break", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Unreadable, empty or binary TRF (line named), unknown or repeated tie-break, or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/tiebreaks")]
-pub async fn create_tiebreaks_calculation(body: Body<TiebreaksRequest>) -> ApiResult<HttpResponse> {
+pub async fn create_tiebreaks_calculation(
+    state: web::Data<AppState>,
+    body: Body<TiebreaksRequest>,
+) -> ApiResult<HttpResponse> {
     use clubcomp_engine::tiebreaks::{
         EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
     };
@@ -482,30 +542,27 @@ pub async fn create_tiebreaks_calculation(body: Body<TiebreaksRequest>) -> ApiRe
         return Err(ApiError::invalid("games_per_round", "must be 1 or 2"));
     }
     let list = match &b.tiebreaks {
-        None => "PTS,DE,BH-M1,SB".to_string(),
-        Some(v) if v.is_empty() => "PTS".to_string(),
-        Some(v) => {
-            if let Some((i, _)) = v.iter().enumerate().find(|(_, s)| s.contains(',')) {
-                return Err(ApiError::invalid(
-                    &format!("tiebreaks[{i}]"),
-                    "one acronym per item",
-                ));
+        None => parse_tiebreaks("PTS,DE,BH-M1,SB"),
+        Some(v) if v.is_empty() => parse_tiebreaks("PTS"),
+        Some(v) => Ok(calc_input::tiebreak_list(v)?),
+    }
+    .map_err(|e| ApiError::invalid("tiebreaks", e.to_string()))?;
+    calc_input::trf_chars("trf", &b.trf)?;
+    calc_input::trf_size("trf", &b.trf, &state.config.limits)?;
+    let out = state
+        .calc
+        .run("tiebreaks", move |_| {
+            let mut input =
+                read_trf(&b.trf).map_err(|e| ApiError::invalid("trf", e.to_string()))?;
+            input.rules = rules;
+            if let Some(e) = event {
+                input.event = e;
             }
-            v.join(",")
-        }
-    };
-    let list = parse_tiebreaks(&list).map_err(|e| ApiError::invalid("tiebreaks", e.to_string()))?;
-    let out = run_engine("tiebreaks", move || {
-        let mut input = read_trf(&b.trf).map_err(|e| ApiError::invalid("trf", e.to_string()))?;
-        input.rules = rules;
-        if let Some(e) = event {
-            input.event = e;
-        }
-        if let Some(g) = b.games_per_round {
-            input.games_per_round = g;
-        }
-        compute_tiebreaks(&input, &list).map_err(|e| ApiError::invalid("trf", e.to_string()))
-    })
-    .await?;
+            if let Some(g) = b.games_per_round {
+                input.games_per_round = g;
+            }
+            compute_tiebreaks(&input, &list).map_err(|e| ApiError::invalid("trf", e.to_string()))
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(out))
 }

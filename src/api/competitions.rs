@@ -497,7 +497,7 @@ fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already entered", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid entries", body = Problem, content_type = "application/problem+json")),
+        (status = 422, description = "Invalid entries, or more entrants than the work limit of the competition's kind (LIMIT_KEIZER_PLAYERS 300, LIMIT_SWISS_PLAYERS 500, LIMIT_ROUND_ROBIN_PLAYERS 100 by default; limit named)", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["leader", "admin"])))]
 #[post("/competitions/{id}/entrants")]
 pub async fn create_entrants(
@@ -511,11 +511,30 @@ pub async fn create_entrants(
     if b.entrants.is_empty() {
         return Err(ApiError::invalid("entrants", "must not be empty"));
     }
+    let limits = state.config.limits;
     let views = state
         .tx(move |c| {
             let comp = load(c, id)?;
             let season = crate::api::seasons::load(c, comp.season_id)?;
             let (source, date) = seed_rating(&comp, season.opening_date);
+            // the engines' work limits hold for stored competitions too: pairing and
+            // standings on request never run on a field larger than a calculator accepts
+            let (var, limit) = match comp.kind.as_str() {
+                "keizer" => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
+                "round_robin" => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
+                _ => ("LIMIT_SWISS_PLAYERS", limits.swiss_players),
+            };
+            let entered: i64 = en::table
+                .filter(en::competition_id.eq(id))
+                .count()
+                .get_result(c)?;
+            crate::limits::check(
+                "entrants",
+                "entrants",
+                entered as usize + b.entrants.len(),
+                var,
+                limit,
+            )?;
             // the competition's stamp first (the cached standings show the entrants): its row
             // lock (Postgres; SQLite holds the write lock already) queues concurrent entries,
             // so each seeds after the entrants entered before it (no two with one seed)

@@ -3,7 +3,7 @@
 //! `-`) is given; writes JSON to standard output. Bad input: a message naming the evening and
 //! the player on standard error, exit code 1, nothing computed.
 
-use clubcomp_engine::keizer::scenario::run_scenario_str;
+use clubcomp_engine::keizer::scenario::run_scenario;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,7 +28,21 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let output = match run_scenario_str(&text) {
+    let checked = serde_json::from_str(&text)
+        .map_err(|e| format!("not valid JSON: {e}"))
+        .and_then(|v| {
+            let limits = super::limits()?;
+            crate::calc_input::keizer_scenario(&v, &limits).map_err(|e| e.to_string())?;
+            Ok(v)
+        });
+    let v = match checked {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("clubcomp calc keizer: invalid scenario: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let output = match run_scenario(&v) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("clubcomp calc keizer: invalid scenario: {e}");

@@ -11,6 +11,8 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
+use crate::limits::WorkLimits;
+
 use clubcomp_engine::attendance::{AttendanceInput, attendance};
 use clubcomp_engine::calendar::{CalendarInput, propose_calendar};
 use clubcomp_engine::keizer::pairing::{HandPairing, PairingInput, pair_evening, validate_pairing};
@@ -35,15 +37,24 @@ enum InputError {
     Mode(String),
     #[error("\"pairing\" (the hand-made pairing) is required in validate mode")]
     MissingPairing,
+    #[error("{0}")]
+    Limit(String),
 }
 
 /// Runs one request given as JSON text; returns the JSON answer and whether it is a success.
+/// The work limits come from the environment (`LIMIT_*`), as the service reads them.
 pub fn answer(text: &str) -> Result<(Value, bool), String> {
-    answer_inner(text).map_err(|e| e.to_string())
+    answer_within(text, &super::limits()?)
 }
 
-fn answer_inner(text: &str) -> Result<(Value, bool), InputError> {
+/// [`answer`] within the given work limits.
+pub fn answer_within(text: &str, limits: &WorkLimits) -> Result<(Value, bool), String> {
+    answer_inner(text, limits).map_err(|e| e.to_string())
+}
+
+fn answer_inner(text: &str, limits: &WorkLimits) -> Result<(Value, bool), InputError> {
     let mut v: Value = serde_json::from_str(text)?;
+    crate::calc_input::keizer_pairing(&v, limits).map_err(|e| InputError::Limit(e.to_string()))?;
     let obj = v.as_object_mut().ok_or(InputError::NotAnObject)?;
     let mode = match obj.remove("mode") {
         None => "pair".to_string(),

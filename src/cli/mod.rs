@@ -74,6 +74,11 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// The work limits from the environment (`LIMIT_*`), as the service applies them.
+pub fn limits() -> Result<crate::limits::WorkLimits, String> {
+    crate::limits::WorkLimits::from_env().map_err(|e| e.join("; "))
+}
+
 /// Reads a whole input file, or standard input when `path` is `None` or `-`.
 pub fn read_input(path: Option<&std::path::Path>) -> std::io::Result<String> {
     use std::io::Read;

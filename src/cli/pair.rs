@@ -41,6 +41,17 @@ pub fn format_boards(boards: &[Board]) -> String {
     s
 }
 
+/// The checks the service makes (text, work limits, rounds that agree), then the file read.
+fn checked_trf(bytes: &[u8]) -> Result<clubcomp_engine::swiss::trf::Tournament, String> {
+    use crate::calc_input::{trf_pairings, trf_size, trf_text};
+    let limits = super::limits()?;
+    let text = trf_text("file", bytes).map_err(|e| e.to_string())?;
+    trf_size("file", text, &limits).map_err(|e| e.to_string())?;
+    let t = parse_trf(text).map_err(|e| e.to_string())?;
+    trf_pairings("file", &t).map_err(|e| e.to_string())?;
+    Ok(t)
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> ExitCode {
     if let Some(n) = args.random_trf {
@@ -52,14 +63,14 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("--dutch INPUT.trf is required");
         return ExitCode::from(3);
     };
-    let text = match std::fs::read(&input) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+    let bytes = match std::fs::read(&input) {
+        Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("cannot read {}: {e}", input.display());
             return ExitCode::from(5);
         }
     };
-    let t = match parse_trf(&text) {
+    let t = match checked_trf(&bytes) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("{}: {e}", input.display());

@@ -41,8 +41,11 @@ pub fn run(args: Args) -> ExitCode {
 
 /// The whole calculation on text: the output JSON, or a message saying what is wrong.
 pub fn calc(text: &str) -> Result<String, String> {
-    let scenario: Scenario =
+    let v: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not a round-robin scenario: {e}"))?;
+    crate::calc_input::round_robin_scenario(&v, &super::limits()?).map_err(|e| e.to_string())?;
+    let scenario: Scenario =
+        serde_json::from_value(v).map_err(|e| format!("not a round-robin scenario: {e}"))?;
     let out = compute(&scenario).map_err(|e| e.to_string())?;
     serde_json::to_string_pretty(&out).map_err(|e| format!("cannot write the output: {e}"))
 }

@@ -57,6 +57,9 @@ fn run_inner(args: &Args) -> Result<String, String> {
     let text = super::read_input(path.map(|p| p.as_path()))
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let (mut input, trf_edition) = if args.trf.is_some() {
+        let limits = super::limits()?;
+        crate::calc_input::trf_chars("trf", &text).map_err(|e| format!("{shown}: {e}"))?;
+        crate::calc_input::trf_size("trf", &text, &limits).map_err(|e| format!("{shown}: {e}"))?;
         let trf = parse_trf(&text).map_err(|e| format!("{shown}: {e}"))?;
         (input_from_trf(&trf), edition_for(&trf))
     } else {
@@ -83,7 +86,17 @@ fn run_inner(args: &Args) -> Result<String, String> {
     if let Some(g) = args.games_per_round {
         input.games_per_round = g;
     }
-    let list = parse_tiebreaks(&args.tiebreaks).map_err(|e| e.to_string())?;
+    let items: Vec<String> = args
+        .tiebreaks
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    let list = if items.is_empty() {
+        parse_tiebreaks("PTS").map_err(|e| e.to_string())?
+    } else {
+        crate::calc_input::tiebreak_list(&items).map_err(|e| e.to_string())?
+    };
     let standings = compute_tiebreaks(&input, &list).map_err(|e| e.to_string())?;
     serde_json::to_string_pretty(&standings).map_err(|e| e.to_string())
 }

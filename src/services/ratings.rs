@@ -320,6 +320,21 @@ pub fn parse_knsb_csv(bytes: &[u8]) -> ApiResult<Vec<RatingRow>> {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// Any bytes at all: rows or an error, never a panic.
+        #[test]
+        fn knsb_csv_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..800)) {
+            let _ = parse_knsb_csv(&bytes);
+        }
+
+        /// A header and lines of arbitrary fields.
+        #[test]
+        fn knsb_csv_rows_never_panic(rows in proptest::collection::vec("[^\n]{0,60}", 0..8)) {
+            let text = format!("{}\n{}", KNSB_HEADER.join(";"), rows.join("\n"));
+            let _ = parse_knsb_csv(text.as_bytes());
+        }
+    }
+
     #[test]
     fn knsb_csv_in_windows_1252() {
         // "Ĳ" is not in 1252; use "é" (0xE9) as a real list would contain.

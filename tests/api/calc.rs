@@ -276,7 +276,8 @@ async fn double_swiss_second_round_from_trf() {
         .collect();
     // the engine example: 6 (fewer game-1 Whites than 1) gets White, then 3 v 5, 2 v 4
     assert_eq!(boards, [(6, 1), (3, 5), (2, 4)]);
-    // a match against two different opponents names the player and the round
+    // a match against two different opponents names the players and the round (player 3
+    // does not name player 1 back)
     let mut broken = lines.clone();
     broken[0] = p(1, 2, 'w', '1', 3, 'b', '1');
     let r = app
@@ -291,7 +292,7 @@ async fn double_swiss_second_round_from_trf() {
         r.body["detail"]
             .as_str()
             .unwrap()
-            .contains("player 1, round 2"),
+            .contains("round 2: player 1 is paired with player 3"),
         "{}",
         r.text
     );
@@ -376,11 +377,11 @@ async fn tiebreaks_of_a_trf() {
         .post(
             "/api/v1/calc/tiebreaks",
             None,
-            json!({"trf": text, "tiebreaks": ["XYZ"]}),
+            json!({"trf": text, "tiebreaks": ["PTS", "XYZ"]}),
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    assert_eq!(r.body["errors"][0]["field"], "tiebreaks");
+    assert_eq!(r.body["errors"][0]["field"], "tiebreaks[1]");
     let r = app
         .post("/api/v1/calc/tiebreaks", None, json!({"trf": "001 x"}))
         .await;

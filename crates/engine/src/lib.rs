@@ -8,6 +8,9 @@ pub mod calendar;
 pub mod double_swiss;
 pub mod fixed;
 pub mod keizer;
+#[cfg(test)]
+mod parser_fuzz;
 pub mod round_robin;
+pub mod stop;
 pub mod swiss;
 pub mod tiebreaks;

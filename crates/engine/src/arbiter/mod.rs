@@ -12,7 +12,7 @@ mod chess;
 pub mod draughts;
 pub mod events;
 pub mod fifty;
-mod pgn;
+pub(crate) mod pgn;
 pub mod quickplay;
 pub mod repetition;
 mod san;

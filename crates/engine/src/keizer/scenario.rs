@@ -9,7 +9,7 @@
 use crate::fixed::Fixed;
 use crate::keizer::standings::{
     Competition, Entrant, Evening, EveningStandings, Game, GameResult, Params, StandingsError,
-    compute,
+    compute_until,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -68,9 +68,17 @@ pub fn run_scenario_str(text: &str) -> Result<Output, ScenarioError> {
 
 /// Runs a scenario given as a parsed JSON value (the service's `POST /api/v1/calc/keizer`).
 pub fn run_scenario(input: &Value) -> Result<Output, ScenarioError> {
+    run_scenario_until(input, &crate::stop::Never)
+}
+
+/// [`run_scenario`] that gives up once `stop` is raised (looked at before every evening).
+pub fn run_scenario_until(
+    input: &Value,
+    stop: &dyn crate::stop::Stop,
+) -> Result<Output, ScenarioError> {
     let c = parse_scenario(input)?;
     Ok(Output {
-        evenings: compute(&c)?,
+        evenings: compute_until(&c, stop)?,
     })
 }
 

@@ -200,6 +200,9 @@ pub struct EveningStandings {
 /// Why a competition cannot be computed; every variant names the offending item.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StandingsError {
+    /// The caller stopped the calculation before it ended.
+    #[error("the calculation was stopped before it ended")]
+    Stopped,
     /// A player id is listed twice in `players`.
     #[error("player \"{player}\" is listed twice in players")]
     DuplicatePlayer {
@@ -347,6 +350,15 @@ fn validate(c: &Competition) -> Result<HashMap<&str, u32>, StandingsError> {
 ///
 /// The whole input is validated first; on error nothing is computed.
 pub fn compute(c: &Competition) -> Result<Vec<EveningStandings>, StandingsError> {
+    compute_until(c, &crate::stop::Never)
+}
+
+/// [`compute`] that gives up with [`StandingsError::Stopped`] once `stop` is raised; it looks
+/// before every evening.
+pub fn compute_until(
+    c: &Competition,
+    stop: &dyn crate::stop::Stop,
+) -> Result<Vec<EveningStandings>, StandingsError> {
     let index = validate(c)?;
     let p = &c.params;
     let ids: Vec<String> = c.players.iter().map(|e| e.id.clone()).collect();
@@ -362,6 +374,9 @@ pub fn compute(c: &Competition) -> Result<Vec<EveningStandings>, StandingsError>
     let mut ranking: Vec<u32> = Vec::new();
     let mut out = Vec::with_capacity(c.evenings.len());
     for (k, ev) in c.evenings.iter().enumerate() {
+        if stop.stopped() {
+            return Err(StandingsError::Stopped);
+        }
         let evening = k as u32 + 1;
         // Entrants of this evening, one by one in input order (SPEC §3 "Seed order"); on
         // evening 1 the seed order is the input order itself.

@@ -53,6 +53,9 @@ pub enum PairError {
         /// The round.
         round: u32,
     },
+    /// The caller stopped the calculation before it ended.
+    #[error("the pairing was stopped before it ended")]
+    Stopped,
     /// A bracket needs wider weights than the engine holds.
     #[error("a bracket needs {bits}-bit weights, more than supported")]
     TooLarge {
@@ -70,11 +73,24 @@ pub fn next_round(t: &Tournament) -> u32 {
 /// an entry for `round` (announced absences, `0000 - H` etc.) are not paired. Boards come in
 /// publishing order; the bye, if any, is last.
 pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
+    pair_round_until(t, round, &crate::stop::Never)
+}
+
+/// [`pair_round`] that gives up with [`PairError::Stopped`] once `stop` is raised; it looks
+/// before the bye is chosen and before every bracket.
+pub fn pair_round_until(
+    t: &Tournament,
+    round: u32,
+    stop: &dyn crate::stop::Stop,
+) -> Result<Vec<Board>, PairError> {
     let played = t.rounds_in_file() as u32;
     if round == 0 || round > played + 1 {
         return Err(PairError::RoundOutOfRange { round, played });
     }
     let mut players = players::entrants(t, round)?;
+    if stop.stopped() {
+        return Err(PairError::Stopped);
+    }
     choose_bye_score(&mut players).ok_or(PairError::NoValidPairing { round })?;
     let initial_white = t.initial_colour != Some(Colour::Black);
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -88,6 +104,9 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
     let mut byes: Vec<usize> = Vec::new();
     let mut mdps: Vec<usize> = Vec::new();
     for idx in 0..groups.len() {
+        if stop.stopped() {
+            return Err(PairError::Stopped);
+        }
         let residents = groups[idx].clone();
         let lower = groups.get(idx + 1).cloned().unwrap_or_default();
         let rest: Vec<usize> = groups.iter().skip(idx + 2).flatten().copied().collect();

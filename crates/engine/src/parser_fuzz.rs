@@ -1,0 +1,67 @@
+//! The readers of outside input never panic: arbitrary text, arbitrary bytes read as text, and
+//! valid files with a stretch overwritten by arbitrary characters all end in a value or an
+//! error (TRF, PGN, PDN, the Keizer and round-robin scenario JSON).
+
+use proptest::prelude::*;
+
+const TRF: &str = "012 Club rapid\nXXR 9\nXXC white1\n\
+001    1      Alpha                             2000          0000000000            1.0    1     2 w 1\n\
+001    2      Beta                              1900          0000000000            0.0    2     1 b 0\n";
+
+const PGN: &str = "[Event \"Club\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n\
+1. e4 {best} e5 2. Nf3 (2. f4 exf4) Nc6 $1 3. Bb5 a6 ; a comment\n4. Ba4 Nf6 1/2-1/2\n";
+
+const PDN: &str =
+    "[Event \"Club\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 {a comment} 10-14 2-0\n";
+
+const KEIZER: &str = r#"{"players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}],
+ "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]}"#;
+
+const ROUND_ROBIN: &str = r#"{"discipline": "draughts", "players": [{"id": "a"}, {"id": "b"}],
+ "games": [{"round": 1, "white": "a", "black": "b", "result": "2-0"}], "lots_seed": 7}"#;
+
+/// Every reader, on one text.
+fn read_all(text: &str) {
+    let _ = crate::swiss::trf::parse_trf(text);
+    let _ = crate::tiebreaks::trf::read_trf(text);
+    let _ = crate::arbiter::pgn::read_pgn(text);
+    let _ = crate::arbiter::draughts::pdn::read_game(None, text);
+    let _ = crate::keizer::scenario::run_scenario_str(text);
+    if let Ok(s) = serde_json::from_str::<crate::round_robin::Scenario>(text) {
+        let _ = crate::round_robin::compute(&s);
+    }
+}
+
+/// `base` with the characters from `at` (a fraction of its length) replaced by `patch`.
+fn overwrite(base: &str, at: f64, cut: usize, patch: &str) -> String {
+    let chars: Vec<char> = base.chars().collect();
+    let start = ((chars.len() as f64) * at) as usize;
+    let end = (start + cut).min(chars.len());
+    let mut s: String = chars[..start].iter().collect();
+    s.push_str(patch);
+    s.extend(&chars[end..]);
+    s
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC*") {
+        read_all(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        read_all(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn damaged_files_never_panic(
+        which in 0usize..5,
+        at in 0.0f64..1.0,
+        cut in 0usize..12,
+        patch in "[ -~\\n\\r\\t0-9wbWB=½\u{0}-]{0,12}",
+    ) {
+        let base = [TRF, PGN, PDN, KEIZER, ROUND_ROBIN][which];
+        read_all(&overwrite(base, at, cut, &patch));
+    }
+}

@@ -1,0 +1,230 @@
+//! Work limits of the calculators: how large an input an engine may be given (checked before
+//! any engine work starts), and the bounded pool the heavy calculators run on, with a time
+//! budget per request and cancellation when the budget is spent or the client goes away.
+//! The figures behind the defaults are in `docs/operations.md` ("Work limits").
+
+use crate::error::{ApiError, ApiResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The largest inputs the engines accept (each an environment variable, see [`crate::config`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkLimits {
+    /// `LIMIT_SWISS_PLAYERS`: players in a TRF file (pairing, tie-breaks) and entrants of a
+    /// stored Swiss competition.
+    pub swiss_players: usize,
+    /// `LIMIT_SWISS_ROUNDS`: rounds in a TRF file (a Double-Swiss game counts as a round).
+    pub swiss_rounds: usize,
+    /// `LIMIT_ROUND_ROBIN_PLAYERS`: players of a round robin (the cross table grows with the
+    /// square).
+    pub round_robin_players: usize,
+    /// `LIMIT_ROUND_ROBIN_GAMES`: games of a round-robin scenario.
+    pub round_robin_games: usize,
+    /// `LIMIT_KEIZER_PLAYERS`: players of a Keizer scenario or competition, and the ranking of
+    /// a Keizer pairing request.
+    pub keizer_players: usize,
+    /// `LIMIT_KEIZER_EVENINGS`: evenings of a Keizer scenario.
+    pub keizer_evenings: usize,
+    /// `LIMIT_KEIZER_HISTORY`: earlier meetings in a Keizer pairing request.
+    pub keizer_history: usize,
+}
+
+impl WorkLimits {
+    /// The limits from the environment (and `.env`), for the command line; every bad
+    /// variable is named.
+    pub fn from_env() -> Result<WorkLimits, Vec<String>> {
+        let _ = dotenvy::dotenv();
+        let mut l = WorkLimits::default();
+        let mut errs = Vec::new();
+        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        crate::config::read_limits(&get, &mut l, &mut errs);
+        if errs.is_empty() { Ok(l) } else { Err(errs) }
+    }
+}
+
+/// Tie-break acronyms in one request: every known acronym fits several times over.
+pub const MAX_TIEBREAKS: usize = 16;
+
+impl Default for WorkLimits {
+    fn default() -> WorkLimits {
+        WorkLimits {
+            swiss_players: 500,
+            swiss_rounds: 30,
+            round_robin_players: 100,
+            round_robin_games: 20_000,
+            keizer_players: 300,
+            keizer_evenings: 80,
+            keizer_history: 20_000,
+        }
+    }
+}
+
+/// A refusal naming the limit, its value and the count found (422, field `field`).
+pub fn over(field: &str, what: &str, found: usize, var: &str, limit: usize) -> ApiError {
+    ApiError::invalid(
+        field,
+        format!("{found} {what}: more than the limit of {limit} ({var})"),
+    )
+}
+
+/// Checks a count against a limit.
+pub fn check(field: &str, what: &str, found: usize, var: &str, limit: usize) -> ApiResult<()> {
+    if found > limit {
+        Err(over(field, what, found, var, limit))
+    } else {
+        Ok(())
+    }
+}
+
+/// The pool the heavy calculators run on: at most `workers` at a time on the blocking
+/// threads, at most `queue` more waiting; anything beyond is refused at once with 503 and
+/// `Retry-After`, so the calculators can never take the cores the other requests need.
+#[derive(Debug)]
+pub struct CalcPool {
+    admitted: Arc<Semaphore>,
+    running: Arc<Semaphore>,
+    budget: Duration,
+    workers: usize,
+    queue: usize,
+}
+
+/// Raises the stop flag when dropped: the handler future holds it, so a client that goes
+/// away (the future is dropped) stops the engine at its next look at the flag.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl CalcPool {
+    /// A pool of `workers` (at least 1) running calculations, `queue` waiting, each with
+    /// `budget` of run time.
+    pub fn new(workers: usize, queue: usize, budget: Duration) -> CalcPool {
+        let workers = workers.max(1);
+        CalcPool {
+            admitted: Arc::new(Semaphore::new(workers + queue)),
+            running: Arc::new(Semaphore::new(workers)),
+            budget,
+            workers,
+            queue,
+        }
+    }
+
+    /// The default number of workers: half the cores, at least one.
+    pub fn default_workers() -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        (cores / 2).max(1)
+    }
+
+    /// The time budget of one calculation.
+    pub fn budget(&self) -> Duration {
+        self.budget
+    }
+
+    fn retry_after(&self) -> u64 {
+        self.budget.as_secs().max(1)
+    }
+
+    /// Runs `f` on the pool: refused with 503 when the pool and its queue are full; stopped
+    /// (the flag passed to `f` raised, 503) when the budget is spent or the caller goes away.
+    /// A panic in `f` answers 422 naming the engine.
+    pub async fn run<T, F>(&self, name: &'static str, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&AtomicBool) -> ApiResult<T> + Send + 'static,
+    {
+        let Ok(_admitted) = self.admitted.clone().try_acquire_owned() else {
+            return Err(ApiError::Busy {
+                detail: format!(
+                    "the calculators are busy ({} running, {} waiting: CALC_WORKERS, CALC_QUEUE); try again",
+                    self.workers, self.queue
+                ),
+                retry_after: self.retry_after(),
+            });
+        };
+        let permit: OwnedSemaphorePermit = self
+            .running
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(format!("calculator pool closed: {e}")))?;
+        let flag = Arc::new(AtomicBool::new(false));
+        let guard = StopOnDrop(flag.clone());
+        let work = crate::api::calc::run_engine(name, move || {
+            // the permit is held until the engine really ends, even after a timeout
+            let _permit = permit;
+            f(&flag)
+        });
+        let out = match actix_web::rt::time::timeout(self.budget, work).await {
+            Ok(r) => r,
+            Err(_) => {
+                tracing::warn!(
+                    engine = name,
+                    budget_ms = self.budget.as_millis() as u64,
+                    "calculation stopped: time budget spent"
+                );
+                Err(ApiError::Busy {
+                    detail: format!(
+                        "the {name} calculation took longer than its budget of {} ms (CALC_TIME_BUDGET_MS) and was stopped",
+                        self.budget.as_millis()
+                    ),
+                    retry_after: self.retry_after(),
+                })
+            }
+        };
+        drop(guard);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[actix_web::test]
+    async fn a_full_pool_answers_busy_and_a_spent_budget_stops_the_engine() {
+        let pool = Arc::new(CalcPool::new(1, 0, Duration::from_millis(200)));
+        let seen_stop = Arc::new(AtomicBool::new(false));
+        let seen = seen_stop.clone();
+        let p = pool.clone();
+        let long = actix_web::rt::spawn(async move {
+            p.run("test", move |stop| {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                seen.store(true, Ordering::Relaxed);
+                Ok(())
+            })
+            .await
+        });
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        // the only place is taken: refused at once
+        match pool.run("test", |_| Ok(())).await {
+            Err(ApiError::Busy { retry_after, .. }) => assert_eq!(retry_after, 1),
+            other => panic!("expected busy, got {other:?}"),
+        }
+        match long.await.unwrap() {
+            Err(ApiError::Busy { detail, .. }) => assert!(detail.contains("budget"), "{detail}"),
+            other => panic!("expected a spent budget, got {other:?}"),
+        }
+        for _ in 0..100 {
+            if seen_stop.load(Ordering::Relaxed) {
+                break;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(seen_stop.load(Ordering::Relaxed), "the engine saw no stop");
+        // the place is free again once the engine ended
+        for _ in 0..100 {
+            if pool.run("test", |_| Ok(7)).await.ok() == Some(7) {
+                return;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the pool stayed full");
+    }
+}

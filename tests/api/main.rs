@@ -17,6 +17,7 @@ mod pairings;
 mod players;
 mod prizes;
 mod processes;
+mod readiness;
 mod ratings;
 mod results;
 mod season;

@@ -254,7 +254,9 @@ impl JwtKeys {
             ));
         }
         if claims.nbf.is_some_and(|nbf| nbf > now + CLOCK_LEEWAY_SECS) {
-            return Err(ApiError::Unauthorized("invalid token: not valid yet".into()));
+            return Err(ApiError::Unauthorized(
+                "invalid token: not valid yet".into(),
+            ));
         }
         Ok(claims)
     }
@@ -300,8 +302,7 @@ pub fn authenticate(
         // holds in every instance at once
         if claims.generation.unwrap_or(0) != user.token_generation {
             return Err(ApiError::Unauthorized(
-                "the token was ended by a password reset or an account change; log in again"
-                    .into(),
+                "the token was ended by a password reset or an account change; log in again".into(),
             ));
         }
         return Ok(Principal {
@@ -514,11 +515,7 @@ impl Throttle {
     fn keys(&self, account: &str, address: &str) -> [(String, u32, bool); 3] {
         let account = account.to_lowercase();
         [
-            (
-                format!("pair:{address}|{account}"),
-                self.max_per_pair,
-                true,
-            ),
+            (format!("pair:{address}|{account}"), self.max_per_pair, true),
             (format!("addr:{address}"), self.max_per_address, true),
             (format!("acct:{account}"), self.max_per_account, false),
         ]
@@ -788,7 +785,11 @@ mod tests {
         }
         let r = t.attempt(&mut c, "u9@x", "5.5.5.5", at(20)).unwrap();
         assert_eq!(r, Err(15 * 60), "four times the per-pair limit");
-        assert!(t.attempt(&mut c, "u9@x", "6.6.6.6", at(20)).unwrap().is_ok());
+        assert!(
+            t.attempt(&mut c, "u9@x", "6.6.6.6", at(20))
+                .unwrap()
+                .is_ok()
+        );
     }
 
     #[test]
@@ -804,7 +805,11 @@ mod tests {
         let r = t.attempt(&mut c, "a@x", "10.0.1.1", at(1)).unwrap();
         assert_eq!(r, Err(14 * 60));
         // no backoff for the account: a new window of the same length
-        assert!(t.attempt(&mut c, "a@x", "10.0.1.1", at(15)).unwrap().is_ok());
+        assert!(
+            t.attempt(&mut c, "a@x", "10.0.1.1", at(15))
+                .unwrap()
+                .is_ok()
+        );
     }
 
     #[test]
@@ -832,7 +837,11 @@ mod tests {
         let t = Throttle::new(2);
         assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_ok());
         assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_ok());
-        assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_err());
+        assert!(
+            t.attempt(&mut c, "a@x", "9.9.9.9", at(16))
+                .unwrap()
+                .is_err()
+        );
         // a success clears its (account, address) and gives its address the attempt back
         t.forgive(&mut c, "a@x", "9.9.9.9", true).unwrap();
         assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_ok());
@@ -840,7 +849,11 @@ mod tests {
         t.forgive(&mut c, "a@x", "9.9.9.9", false).unwrap();
         assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_ok());
         assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_ok());
-        assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(16)).unwrap().is_err());
+        assert!(
+            t.attempt(&mut c, "a@x", "9.9.9.9", at(16))
+                .unwrap()
+                .is_err()
+        );
         assert!(t.attempt(&mut c, "b@x", "8.8.8.8", at(20)).unwrap().is_ok());
         // nothing has expired yet; the used-up pair stays a second window, for its strike
         assert_eq!(t.sweep(&mut c, at(30)).unwrap(), 0);
@@ -870,7 +883,10 @@ mod tests {
         // clocks a minute apart still agree
         assert!(k.verify_at(&token(now + 60, Some(now + 60)), now).is_ok());
         assert!(k.verify_at(&token(now + 61, None), now).is_err(), "iat");
-        assert!(k.verify_at(&token(now, Some(now + 61)), now).is_err(), "nbf");
+        assert!(
+            k.verify_at(&token(now, Some(now + 61)), now).is_err(),
+            "nbf"
+        );
         // what issue() writes
         let (t, _) = k
             .issue("user:1".into(), vec![], chrono::Duration::minutes(5))

@@ -43,9 +43,9 @@ pub async fn readyz(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
 /// The readiness checks, inside a write transaction.
 fn check(c: &mut crate::db::DbConn) -> ApiResult<()> {
     use crate::db::schema::{login_attempts as la, users};
+    use diesel::migration::MigrationSource;
     use diesel::prelude::*;
     use diesel::result::Error::RollbackTransaction;
-    use diesel::migration::MigrationSource;
     use diesel_migrations::MigrationHarness;
     let expected = crate::db::migrations_for(c);
     let expected = MigrationSource::<crate::db::MultiBackend>::migrations(&expected)

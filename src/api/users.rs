@@ -192,8 +192,7 @@ pub async fn update_user(
             }
             // disabling and re-enabling end every token issued before
             let active = b.active.unwrap_or(existing.active);
-            let generation =
-                existing.token_generation + i64::from(active != existing.active);
+            let generation = existing.token_generation + i64::from(active != existing.active);
             diesel::update(u::table.find(existing.id))
                 .set((
                     u::token_generation.eq(generation),

@@ -589,7 +589,11 @@ async fn every_login_runs_one_password_verification() {
             .load(std::sync::atomic::Ordering::Relaxed)
     };
     for (email, password, status) in [
-        ("nobody@club.example", "longenough", StatusCode::UNAUTHORIZED),
+        (
+            "nobody@club.example",
+            "longenough",
+            StatusCode::UNAUTHORIZED,
+        ),
         ("off@club.example", "longenough", StatusCode::UNAUTHORIZED),
         (
             "locked@club.example",

@@ -2,7 +2,8 @@
 # Readiness under database faults: starts the service, checks that /readyz answers 200, makes a
 # fault, and times /readyz (and a public read) until the 503, printing status, Retry-After and
 # seconds. Faults: a read-only SQLite file (a second instance opens it with mode=ro), a SQLite
-# file emptied in place, and a Postgres database dropped under the running service.
+# database recreated empty (every table dropped, with sqlite3) and a Postgres database dropped
+# under the running service.
 #
 # Usage: scripts/readiness-faults.sh
 # Environment: BIN (default target/release/clubcomp, built when missing), PG_ADMIN_URL
@@ -21,16 +22,16 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-export JWT_SECRET=faults-secret-faults-secret-faults-0001 RUST_LOG=error DATA_DIR=$work
+export PGOPTIONS=--client-min-messages=warning JWT_SECRET=faults-secret-faults-secret-faults-0001 RUST_LOG=error DATA_DIR=$work
 
-start() { # url port
+start() { # url port (waits for /healthz)
   DATABASE_URL=$1 BIND_ADDR=127.0.0.1:$2 "$bin" serve >>"$work/log" 2>&1 &
   pids+=($!)
   for _ in $(seq 200); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$2/readyz")" = 200 ] && return 0
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$2/healthz")" = 200 ] && return 0
     sleep 0.1
   done
-  echo "the service on $1 did not become ready"; cat "$work/log"; exit 1
+  echo "the service on $1 did not start"; tail -5 "$work/log"; exit 1
 }
 probe() { # label port path
   local out
@@ -46,9 +47,10 @@ probe "healthy" "$port" /readyz
 start "file:$db?mode=ro" $((port + 1))
 for i in 1 2; do probe "read-only file ($i)" $((port + 1)) /readyz; done
 probe "read-only file" $((port + 1)) /api/v1/players
-: >"$db"; rm -f "$db-wal" "$db-shm"
-for i in 1 2; do probe "file emptied in place ($i)" "$port" /readyz; done
-probe "file emptied in place" "$port" /api/v1/players
+tables=$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+{ echo "PRAGMA foreign_keys = OFF;"; for t in $tables; do echo "DROP TABLE \"$t\";"; done; } | sqlite3 "$db"
+for i in 1 2; do probe "every table dropped ($i)" "$port" /readyz; done
+probe "every table dropped" "$port" /api/v1/players
 
 if psql "$pg_admin" -qc "SELECT 1" >/dev/null 2>&1; then
   echo "Postgres"

@@ -619,7 +619,7 @@ async fn password_reset_disabling_and_re_enabling_end_earlier_tokens() {
     let admin = &app.token(&["admin"]).await;
     let app = &app;
     let login = |password: &'static str| async move {
-        let r = login_from(&app, "192.0.2.9", "t@club.example", password).await;
+        let r = login_from(app, "192.0.2.9", "t@club.example", password).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         r.body["token"].as_str().unwrap().to_string()
     };

@@ -26,6 +26,8 @@ pub struct AppState {
     pub config: Config,
     /// Failed-login throttling.
     pub throttle: Throttle,
+    /// How many argon2 password verifications logins ran (each login runs exactly one).
+    pub password_checks: std::sync::atomic::AtomicU64,
     /// Route templates and their methods, for 405 answers.
     pub routes: Vec<(String, Vec<String>)>,
     /// Computed responses (standings, pairings), valid per database cache stamp.
@@ -294,7 +296,11 @@ pub fn build_app(
 
 /// Builds the shared state: pool, migrations, JWT key, bootstrap admin.
 pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
-    let pool = crate::db::build_pool(&config.database_url, config.db_pool_size)?;
+    let pool = crate::db::build_pool(
+        &config.database_url,
+        config.db_pool_size,
+        config.db_pool_timeout,
+    )?;
     {
         let mut conn = pool.get().map_err(|e| e.to_string())?;
         let applied = crate::db::run_migrations(&mut conn)?;
@@ -320,6 +326,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
             config.calc_queue,
             config.calc_time_budget,
         ),
+        password_checks: std::sync::atomic::AtomicU64::new(0),
         config,
         routes,
         cache: crate::cache::ReadCache::new(1024),

@@ -94,17 +94,47 @@ pub fn hash_password(password: &str) -> Result<String, ApiError> {
         .map_err(|e| ApiError::Internal(format!("password hashing failed: {e}")))
 }
 
+/// A valid argon2id hash of a random password, made with the same parameters as every stored
+/// hash: logins that cannot succeed (unknown account, malformed hash) verify against it, so
+/// they take as long as the others.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password(&uuid::Uuid::new_v4().to_string()).unwrap_or_default())
+}
+
 /// Checks a password against a stored hash (false on any mismatch or malformed hash).
 pub fn verify_password(password: &str, hash: &str) -> bool {
+    check_password(password, Some(hash), None)
+}
+
+/// Runs one argon2 verification of `password`: against `hash`, or against a dummy hash when
+/// there is none (or it is malformed), which never matches. Every call costs the same, and
+/// `runs` (when given) counts the verifications.
+pub fn check_password(
+    password: &str,
+    hash: Option<&str>,
+    runs: Option<&std::sync::atomic::AtomicU64>,
+) -> bool {
     use argon2::PasswordVerifier;
     use argon2::password_hash::phc::PasswordHash;
-    match PasswordHash::new(hash) {
-        Ok(parsed) => argon2::Argon2::default()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok(),
-        Err(_) => false,
+    let (parsed, real) = match hash.map(PasswordHash::new) {
+        Some(Ok(p)) => (p, true),
+        _ => match PasswordHash::new(dummy_hash()) {
+            Ok(p) => (p, false),
+            Err(_) => return false,
+        },
+    };
+    if let Some(runs) = runs {
+        runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
+    let ok = argon2::Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_ok();
+    ok && real
 }
+
+/// Clock skew allowed between instances for `iat` and `nbf` (seconds).
+pub const CLOCK_LEEWAY_SECS: i64 = 60;
 
 /// The claims of a clubcomp token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -117,6 +147,13 @@ pub struct Claims {
     pub iat: i64,
     /// Expires at (seconds since the epoch).
     pub exp: i64,
+    /// Not before (seconds since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nbf: Option<i64>,
+    /// The user's token generation at issue time (user tokens); a token of an older
+    /// generation is refused. Absent counts as generation 0.
+    #[serde(rename = "gen", default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
     /// Roles at issue time (informative; the database is authoritative).
     pub roles: Vec<Role>,
 }
@@ -154,6 +191,31 @@ impl JwtKeys {
         roles: Vec<Role>,
         ttl: chrono::Duration,
     ) -> Result<(String, i64), ApiError> {
+        self.issue_claims(sub, roles, ttl, None)
+    }
+
+    /// Issues a user's token, carrying the user's token generation.
+    pub fn issue_for_user(
+        &self,
+        user: &users::User,
+        roles: Vec<Role>,
+        ttl: chrono::Duration,
+    ) -> Result<(String, i64), ApiError> {
+        self.issue_claims(
+            format!("user:{}", user.id),
+            roles,
+            ttl,
+            Some(user.token_generation),
+        )
+    }
+
+    fn issue_claims(
+        &self,
+        sub: String,
+        roles: Vec<Role>,
+        ttl: chrono::Duration,
+        generation: Option<i64>,
+    ) -> Result<(String, i64), ApiError> {
         let now = chrono::Utc::now().timestamp();
         let exp = now + ttl.num_seconds();
         let claims = Claims {
@@ -161,6 +223,8 @@ impl JwtKeys {
             iss: self.issuer.clone(),
             iat: now,
             exp,
+            nbf: Some(now),
+            generation,
             roles,
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.enc)
@@ -168,15 +232,33 @@ impl JwtKeys {
             .map_err(|e| ApiError::Internal(format!("token signing failed: {e}")))
     }
 
-    /// Verifies signature (HS256 only), expiry and issuer.
+    /// Verifies signature (HS256 only), expiry (no leeway), issuer, and that the token was
+    /// neither issued in the future nor is valid only later (`iat`, `nbf`, with
+    /// [`CLOCK_LEEWAY_SECS`]).
     pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        self.verify_at(token, chrono::Utc::now().timestamp())
+    }
+
+    fn verify_at(&self, token: &str, now: i64) -> Result<Claims, ApiError> {
         let mut v = Validation::new(Algorithm::HS256);
         v.set_issuer(&[&self.issuer]);
         v.set_required_spec_claims(&["exp", "iss", "sub", "iat"]);
         v.leeway = 0;
-        jsonwebtoken::decode::<Claims>(token, &self.dec, &v)
+        v.validate_nbf = false;
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.dec, &v)
             .map(|d| d.claims)
-            .map_err(|e| ApiError::Unauthorized(format!("invalid token: {e}")))
+            .map_err(|e| ApiError::Unauthorized(format!("invalid token: {e}")))?;
+        if claims.iat > now + CLOCK_LEEWAY_SECS {
+            return Err(ApiError::Unauthorized(
+                "invalid token: issued in the future".into(),
+            ));
+        }
+        if claims.nbf.is_some_and(|nbf| nbf > now + CLOCK_LEEWAY_SECS) {
+            return Err(ApiError::Unauthorized(
+                "invalid token: not valid yet".into(),
+            ));
+        }
+        Ok(claims)
     }
 }
 
@@ -216,6 +298,13 @@ pub fn authenticate(
         let user = users::by_id(conn, id)?
             .filter(|u| u.active)
             .ok_or_else(|| ApiError::Unauthorized("the account is disabled or gone".into()))?;
+        // the row is read on every request anyway, so the generation check costs nothing and
+        // holds in every instance at once
+        if claims.generation.unwrap_or(0) != user.token_generation {
+            return Err(ApiError::Unauthorized(
+                "the token was ended by a password reset or an account change; log in again".into(),
+            ));
+        }
         return Ok(Principal {
             user_id: Some(user.id),
             service_token_id: None,
@@ -353,14 +442,26 @@ impl FromRequest for MaybeAuth {
     }
 }
 
-/// Failed-login throttling per account and per client address, kept in the database
-/// (`login_attempts`), so every instance on it counts the same attempts.
+/// Failed-login throttling, kept in the database (`login_attempts`) so every instance on it
+/// counts the same attempts. Three counters, each with a window of its own:
+/// - per (account, address): `max_per_pair` failures (`LOGIN_MAX_FAILURES`);
+/// - per address: four times that, whatever the accounts;
+/// - per account from all addresses together: twenty times that, so failures from one place
+///   never lock the owner out, and only a spread guessing campaign does.
+///
+/// The first two back off: a window that ended used up gives its key a strike, and each strike
+/// doubles the key's next window (15 minutes, 30, 1 hour … up to 16 hours); a quiet window
+/// clears the strikes.
 #[derive(Debug)]
 pub struct Throttle {
     window: Duration,
-    max_per_account: u32,
+    max_per_pair: u32,
     max_per_address: u32,
+    max_per_account: u32,
 }
+
+/// The most strikes a key collects: its window is then 2^6 = 64 times the base window.
+const MAX_STRIKES: i32 = 6;
 
 /// The client's address for throttling: the peer's, unless the peer is a trusted proxy
 /// (`TRUSTED_PROXIES`); then the nearest address in `X-Forwarded-For` (read from the right,
@@ -399,27 +500,71 @@ pub fn client_address<'a>(
 }
 
 impl Throttle {
-    /// A throttle allowing `max_per_account` failures per account and 4× that per address
-    /// within 15 minutes.
-    pub fn new(max_per_account: u32) -> Throttle {
+    /// A throttle allowing `max_per_pair` failures per (account, address), 4× that per address
+    /// and 20× that per account, within 15-minute windows.
+    pub fn new(max_per_pair: u32) -> Throttle {
         Throttle {
             window: Duration::from_secs(15 * 60),
-            max_per_account,
-            max_per_address: max_per_account.saturating_mul(4),
+            max_per_pair,
+            max_per_address: max_per_pair.saturating_mul(4),
+            max_per_account: max_per_pair.saturating_mul(20),
         }
     }
 
-    fn keys(account: &str, address: &str) -> [String; 2] {
+    /// The keys of an attempt with their limits and whether they back off.
+    fn keys(&self, account: &str, address: &str) -> [(String, u32, bool); 3] {
+        let account = account.to_lowercase();
         [
-            format!("acct:{}", account.to_lowercase()),
-            format!("addr:{address}"),
+            (format!("pair:{address}|{account}"), self.max_per_pair, true),
+            (format!("addr:{address}"), self.max_per_address, true),
+            (format!("acct:{account}"), self.max_per_account, false),
         ]
     }
 
-    /// Starts a login attempt at `now` (run it in a transaction): `Ok(Err(seconds))` when the
-    /// account or the address has used up its failures in the window; else the attempt is
-    /// counted as a failure at once (until [`Throttle::forgive`]). Each key's row is locked by
-    /// the first statement (a row lock on Postgres; SQLite holds the write lock), so concurrent
+    /// The window of a key with `strikes` strikes.
+    fn window(&self, strikes: i32) -> chrono::Duration {
+        let base = chrono::Duration::from_std(self.window).unwrap_or(chrono::Duration::MAX);
+        base * (1 << strikes.clamp(0, MAX_STRIKES))
+    }
+
+    /// Locks (or creates) a key's row: a no-op update, else an insert that loses to a
+    /// concurrent one (unique key) inside a savepoint and then locks the row it made.
+    fn lock_row(
+        &self,
+        c: &mut crate::db::DbConn,
+        key: &str,
+        now: chrono::NaiveDateTime,
+    ) -> crate::error::ApiResult<()> {
+        use crate::db::schema::login_attempts as la;
+        use diesel::prelude::*;
+        let touch = |c: &mut crate::db::DbConn| {
+            diesel::update(la::table.find(key))
+                .set(la::attempts.eq(la::attempts))
+                .execute(c)
+        };
+        if touch(c)? == 0 {
+            let made = c.transaction(|c| {
+                diesel::insert_into(la::table)
+                    .values((
+                        la::key.eq(key),
+                        la::attempts.eq(0),
+                        la::since.eq(now),
+                        la::strikes.eq(0),
+                        la::expires.eq(now + self.window(0)),
+                    ))
+                    .execute(c)
+            });
+            if made.is_err() {
+                touch(c)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a login attempt at `now` (run it in a transaction): `Ok(Err(seconds))` when one
+    /// of its keys has used up its failures in its window; else the attempt is counted as a
+    /// failure at once (until [`Throttle::forgive`]). Each key's row is locked by the first
+    /// statement (a row lock on Postgres; SQLite holds the write lock), so concurrent
     /// attempts, in any instance, cannot all pass the check before any of them failed.
     pub fn attempt(
         &self,
@@ -430,56 +575,56 @@ impl Throttle {
     ) -> crate::error::ApiResult<Result<(), u64>> {
         use crate::db::schema::login_attempts as la;
         use diesel::prelude::*;
-        let window = chrono::Duration::from_std(self.window).unwrap_or(chrono::Duration::MAX);
-        let cutoff = now - window;
-        let keys = Self::keys(account, address);
-        let maxes = [self.max_per_account, self.max_per_address];
         let mut blocked = None;
-        for (key, max) in keys.iter().zip(maxes) {
-            // lock (or create) the key's row: a no-op update, else an insert that loses to a
-            // concurrent one (unique key) inside a savepoint and then locks the row it made
-            let locked = diesel::update(la::table.find(key))
-                .set(la::attempts.eq(la::attempts))
-                .execute(c)?;
-            if locked == 0 {
-                let made = c.transaction(|c| {
-                    diesel::insert_into(la::table)
-                        .values((la::key.eq(key), la::attempts.eq(0), la::since.eq(now)))
-                        .execute(c)
-                });
-                if made.is_err() {
-                    diesel::update(la::table.find(key))
-                        .set(la::attempts.eq(la::attempts))
-                        .execute(c)?;
-                }
-            }
-            let (mut n, mut since): (i32, chrono::NaiveDateTime) = la::table
-                .find(key)
-                .select((la::attempts, la::since))
+        let mut counted = Vec::with_capacity(3);
+        for (key, max, backoff) in self.keys(account, address) {
+            self.lock_row(c, &key, now)?;
+            let (mut n, mut since, mut strikes): (i32, chrono::NaiveDateTime, i32) = la::table
+                .find(&key)
+                .select((la::attempts, la::since, la::strikes))
                 .first(c)?;
-            if since <= cutoff {
-                // its window is over: a new one starts now
-                diesel::update(la::table.find(key))
-                    .set((la::attempts.eq(0), la::since.eq(now)))
-                    .execute(c)?;
+            let len = self.window(strikes);
+            if since + len <= now {
+                // the window is over and a new one starts now; one that ended used up, and was
+                // not followed by a quiet window, adds a strike
+                let used_up = i64::from(n) >= i64::from(max);
+                strikes = if backoff && used_up && now < since + len * 2 {
+                    (strikes + 1).min(MAX_STRIKES)
+                } else {
+                    0
+                };
                 (n, since) = (0, now);
+                diesel::update(la::table.find(&key))
+                    .set((
+                        la::attempts.eq(0),
+                        la::since.eq(now),
+                        la::strikes.eq(strikes),
+                        la::expires.eq(now + self.window(strikes)),
+                    ))
+                    .execute(c)?;
             }
+            let len = self.window(strikes);
             if i64::from(n) >= i64::from(max) {
-                let left = (since + window - now).num_seconds().max(1);
+                let left = (since + len - now).num_seconds().max(1);
                 blocked = Some(blocked.map_or(left, |b: i64| b.max(left)));
             }
+            // a row whose window ends used up is kept one window longer, for its strike
+            let used_up = i64::from(n) + 1 >= i64::from(max);
+            counted.push((key, since + if used_up { len * 2 } else { len }));
         }
         if let Some(left) = blocked {
             return Ok(Err(u64::try_from(left).unwrap_or(1)));
         }
-        diesel::update(la::table.filter(la::key.eq_any(&keys)))
-            .set(la::attempts.eq(la::attempts + 1))
-            .execute(c)?;
+        for (key, expires) in counted {
+            diesel::update(la::table.find(&key))
+                .set((la::attempts.eq(la::attempts + 1), la::expires.eq(expires)))
+                .execute(c)?;
+        }
         Ok(Ok(()))
     }
 
-    /// Deletes the rows whose window ended before `now` (at most 500), one row per statement
-    /// and outside a transaction: a sweep never holds one row's lock while it waits for
+    /// Deletes the rows that expired before `now` (at most 500), one row per statement and
+    /// outside a transaction: a sweep never holds one row's lock while it waits for
     /// another's, so it cannot deadlock with a login attempt.
     pub fn sweep(
         &self,
@@ -488,21 +633,21 @@ impl Throttle {
     ) -> crate::error::ApiResult<usize> {
         use crate::db::schema::login_attempts as la;
         use diesel::prelude::*;
-        let cutoff = now - chrono::Duration::from_std(self.window).unwrap_or(chrono::Duration::MAX);
         let old: Vec<String> = la::table
-            .filter(la::since.le(cutoff))
+            .filter(la::expires.le(now))
             .select(la::key)
             .limit(500)
             .load(c)?;
         let mut gone = 0;
         for key in old {
-            gone += diesel::delete(la::table.find(&key).filter(la::since.le(cutoff))).execute(c)?;
+            gone += diesel::delete(la::table.find(&key).filter(la::expires.le(now))).execute(c)?;
         }
         Ok(gone)
     }
 
     /// Takes back an attempt that did not fail: after a successful login (`success`: the
-    /// account's failures are cleared as well), or when it could not be checked at all.
+    /// failures of that account from that address are cleared as well, strikes included), or
+    /// when it could not be checked at all.
     pub fn forgive(
         &self,
         c: &mut crate::db::DbConn,
@@ -512,18 +657,13 @@ impl Throttle {
     ) -> crate::error::ApiResult<()> {
         use crate::db::schema::login_attempts as la;
         use diesel::prelude::*;
-        let [acct, addr] = Self::keys(account, address);
+        let [(pair, ..), (addr, ..), (acct, ..)] = self.keys(account, address);
         if success {
-            diesel::delete(la::table.find(&acct)).execute(c)?;
+            diesel::delete(la::table.find(&pair)).execute(c)?;
         }
-        let take_back: Vec<&String> = if success {
-            vec![&addr]
-        } else {
-            vec![&acct, &addr]
-        };
         diesel::update(
             la::table
-                .filter(la::key.eq_any(take_back))
+                .filter(la::key.eq_any([pair, addr, acct]))
                 .filter(la::attempts.gt(0)),
         )
         .set(la::attempts.eq(la::attempts - 1))
@@ -602,75 +742,159 @@ mod tests {
         assert!(k.verify(&expired).is_err());
     }
 
-    #[test]
-    fn throttle_blocks_after_limit() {
-        let dir = std::env::temp_dir().join(format!("throttle-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}", dir.join("t.sqlite3").display());
+    /// A migrated SQLite database in a temporary directory, and the throttle's clock.
+    fn throttle_db() -> (tempfile::TempDir, crate::db::DbConn) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.sqlite3").display());
         let mut c = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
         crate::db::run_migrations(&mut c).unwrap();
-        let t0 = chrono::NaiveDate::from_ymd_opt(2026, 11, 27)
+        (dir, c)
+    }
+
+    fn at(m: i64) -> chrono::NaiveDateTime {
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 27)
             .unwrap()
             .and_hms_opt(20, 0, 0)
-            .unwrap();
-        let at = |m: i64| t0 + chrono::Duration::minutes(m);
+            .unwrap()
+            + chrono::Duration::minutes(m)
+    }
+
+    #[test]
+    fn throttle_blocks_an_account_from_one_address_only() {
+        let (_dir, mut c) = throttle_db();
         let t = Throttle::new(2);
         let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
-        // two attempts (account names are case-insensitive) use up the account
+        // two attempts (account names are case-insensitive) use up the account at that address
         assert!(go("a@x", "1.2.3.4", 0).is_ok());
         assert!(go("A@x", "1.2.3.4", 1).is_ok());
-        assert_eq!(
-            go("a@x", "9.9.9.9", 5),
-            Err(10 * 60),
-            "from any address, 10 min left"
-        );
+        assert_eq!(go("a@x", "1.2.3.4", 5), Err(10 * 60), "10 min left");
+        // the owner, from another address, is not locked out
+        assert!(go("a@x", "9.9.9.9", 5).is_ok(), "another address");
         assert!(go("b@x", "1.2.3.4", 5).is_ok(), "another account");
         // the window ends 15 minutes after its first attempt
-        assert!(go("a@x", "9.9.9.9", 15).is_ok());
-        let t = Throttle::new(2);
-        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
-        assert!(
-            go("a@x", "9.9.9.9", 16).is_ok(),
-            "the second of the new window"
-        );
-        assert!(go("a@x", "9.9.9.9", 16).is_err());
-        // a success clears its account and gives its address the attempt back
-        t.forgive(&mut c, "a@x", "9.9.9.9", true).unwrap();
-        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
-        assert!(go("a@x", "9.9.9.9", 16).is_ok());
-        // an attempt that could not be checked is taken back
-        t.forgive(&mut c, "a@x", "9.9.9.9", false).unwrap();
-        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
-        assert!(go("a@x", "9.9.9.9", 16).is_ok());
-        assert!(go("a@x", "9.9.9.9", 16).is_ok());
-        assert!(go("a@x", "9.9.9.9", 16).is_err());
-        // old windows are swept away; current ones stay
-        assert_eq!(
-            t.sweep(&mut c, at(16)).unwrap(),
-            1,
-            "1.2.3.4's, from minute 0"
-        );
-        assert!(t.sweep(&mut c, at(40)).unwrap() >= 3);
-        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
-        assert!(go("a@x", "9.9.9.9", 40).is_ok());
-        // the address limit is four times the account limit
+        assert!(go("a@x", "1.2.3.4", 15).is_ok());
+    }
+
+    #[test]
+    fn throttle_limits_an_address_over_all_accounts() {
+        let (_dir, mut c) = throttle_db();
         let t = Throttle::new(1);
         for i in 0..4 {
             let r = t.attempt(&mut c, &format!("u{i}@x"), "5.5.5.5", at(20));
             assert!(r.unwrap().is_ok());
         }
-        assert!(
-            t.attempt(&mut c, "u9@x", "5.5.5.5", at(20))
-                .unwrap()
-                .is_err()
-        );
+        let r = t.attempt(&mut c, "u9@x", "5.5.5.5", at(20)).unwrap();
+        assert_eq!(r, Err(15 * 60), "four times the per-pair limit");
         assert!(
             t.attempt(&mut c, "u9@x", "6.6.6.6", at(20))
                 .unwrap()
                 .is_ok()
         );
-        drop(c);
-        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn throttle_locks_an_account_globally_only_at_twenty_times_the_limit() {
+        let (_dir, mut c) = throttle_db();
+        let t = Throttle::new(1);
+        // one failure from each of 20 addresses: every one passes
+        for i in 0..20 {
+            let r = t.attempt(&mut c, "a@x", &format!("10.0.0.{i}"), at(0));
+            assert!(r.unwrap().is_ok(), "address {i}");
+        }
+        // the 21st, from a fresh address, finds the account used up
+        let r = t.attempt(&mut c, "a@x", "10.0.1.1", at(1)).unwrap();
+        assert_eq!(r, Err(14 * 60));
+        // no backoff for the account: a new window of the same length
+        assert!(
+            t.attempt(&mut c, "a@x", "10.0.1.1", at(15))
+                .unwrap()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn throttle_backs_off_doubling_each_used_up_window() {
+        let (_dir, mut c) = throttle_db();
+        let t = Throttle::new(2);
+        let mut go = |m: i64| t.attempt(&mut c, "a@x", "1.2.3.4", at(m)).unwrap();
+        // window 1 (15 min) used up
+        assert!(go(0).is_ok() && go(0).is_ok());
+        assert_eq!(go(1), Err(14 * 60));
+        // window 2 starts with a strike: 30 minutes
+        assert!(go(15).is_ok() && go(15).is_ok());
+        assert_eq!(go(16), Err(29 * 60));
+        // window 3: two strikes, 60 minutes
+        assert!(go(45).is_ok() && go(45).is_ok());
+        assert_eq!(go(46), Err(59 * 60));
+        // a quiet window after it clears the strikes: 15 minutes again
+        assert!(go(45 + 120).is_ok() && go(45 + 120).is_ok());
+        assert_eq!(go(45 + 121), Err(14 * 60));
+    }
+
+    #[test]
+    fn throttle_forgives_and_sweeps() {
+        let (_dir, mut c) = throttle_db();
+        let t = Throttle::new(2);
+        let a = |c: &mut crate::db::DbConn| t.attempt(c, "a@x", "9.9.9.9", at(16)).unwrap();
+        assert!(a(&mut c).is_ok() && a(&mut c).is_ok());
+        assert!(a(&mut c).is_err());
+        // a success clears its (account, address) and gives its address the attempt back
+        t.forgive(&mut c, "a@x", "9.9.9.9", true).unwrap();
+        assert!(a(&mut c).is_ok());
+        // an attempt that could not be checked is taken back
+        t.forgive(&mut c, "a@x", "9.9.9.9", false).unwrap();
+        assert!(a(&mut c).is_ok() && a(&mut c).is_ok());
+        assert!(a(&mut c).is_err());
+        assert!(t.attempt(&mut c, "b@x", "8.8.8.8", at(20)).unwrap().is_ok());
+        // nothing has expired yet; the used-up pair stays a second window, for its strike
+        assert_eq!(t.sweep(&mut c, at(30)).unwrap(), 0);
+        // b's three keys and a's address and account rows end at minute 35 and 31
+        assert_eq!(t.sweep(&mut c, at(36)).unwrap(), 5);
+        assert_eq!(t.sweep(&mut c, at(46)).unwrap(), 1, "a's used-up pair");
+        assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(46)).unwrap().is_ok());
+    }
+
+    #[test]
+    fn tokens_issued_in_the_future_or_not_yet_valid_are_refused() {
+        let k = JwtKeys::new(b"0123456789abcdef0123456789abcdef", "clubcomp").unwrap();
+        let now = chrono::Utc::now().timestamp();
+        let token = |iat: i64, nbf: Option<i64>| {
+            let claims = Claims {
+                sub: "user:1".into(),
+                iss: "clubcomp".into(),
+                iat,
+                exp: now + 600,
+                nbf,
+                generation: None,
+                roles: vec![],
+            };
+            jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &k.enc).unwrap()
+        };
+        assert!(k.verify_at(&token(now, Some(now)), now).is_ok());
+        // clocks a minute apart still agree
+        assert!(k.verify_at(&token(now + 60, Some(now + 60)), now).is_ok());
+        assert!(k.verify_at(&token(now + 61, None), now).is_err(), "iat");
+        assert!(
+            k.verify_at(&token(now, Some(now + 61)), now).is_err(),
+            "nbf"
+        );
+        // what issue() writes
+        let (t, _) = k
+            .issue("user:1".into(), vec![], chrono::Duration::minutes(5))
+            .unwrap();
+        let c = k.verify(&t).unwrap();
+        assert_eq!(c.nbf, Some(c.iat));
+    }
+
+    #[test]
+    fn every_password_check_runs_argon2() {
+        let runs = std::sync::atomic::AtomicU64::new(0);
+        let h = hash_password("correct horse").unwrap();
+        assert!(check_password("correct horse", Some(&h), Some(&runs)));
+        assert!(!check_password("correct horse", None, Some(&runs)));
+        assert!(!check_password("x", Some("not a hash"), Some(&runs)));
+        assert!(!check_password("", Some(""), Some(&runs)));
+        assert_eq!(runs.load(std::sync::atomic::Ordering::Relaxed), 4);
     }
 
     #[test]

@@ -373,7 +373,8 @@ impl LookupDb {
         let mut conn = match idle {
             Some(c) => c,
             None => self.target.connect().map_err(|e| {
-                crate::error::ApiError::Unavailable(format!("cannot connect to the database: {e}"))
+                tracing::error!(cause = %e, "no database connection for a version lookup");
+                crate::error::ApiError::Unavailable(crate::error::UNAVAILABLE.into())
             })?,
         };
         let r = f(&mut conn);

@@ -25,13 +25,17 @@ pub struct Config {
     pub cors_origins: Vec<String>,
     /// `DB_POOL_SIZE` (default 8).
     pub db_pool_size: u32,
+    /// `DB_POOL_TIMEOUT_MS` (default 1000): how long a request waits for a database
+    /// connection before it is answered 503 with `Retry-After`.
+    pub db_pool_timeout: std::time::Duration,
     /// `MAX_BODY_BYTES`: largest accepted request body (default 8 MiB: a full KNSB list fits).
     pub max_body_bytes: usize,
     /// `LOG_FORMAT`: `text` (default) or `json`.
     pub log_json: bool,
     /// `CLUB_TIMEZONE`: the club's time zone for deadlines (default `Europe/Amsterdam`).
     pub club_timezone: chrono_tz::Tz,
-    /// `LOGIN_MAX_FAILURES`: failed logins per account within 15 minutes before 429 (default 5).
+    /// `LOGIN_MAX_FAILURES`: failed logins per account from one address within 15 minutes
+    /// before 429 (default 5; 4× that per address, 20× per account from all addresses).
     pub login_max_failures: u32,
     /// `TRUSTED_PROXIES`: comma-separated addresses of reverse proxies or load balancers in
     /// front of the service (default none). A request from one of them is counted, for login
@@ -68,6 +72,7 @@ impl Default for Config {
             bootstrap_admin: None,
             cors_origins: vec![],
             db_pool_size: 8,
+            db_pool_timeout: std::time::Duration::from_millis(1000),
             max_body_bytes: 8 << 20,
             log_json: false,
             club_timezone: chrono_tz::Europe::Amsterdam,
@@ -136,6 +141,16 @@ impl Config {
             &mut c.db_pool_size,
             &mut errs,
         );
+        let mut pool_ms = c.db_pool_timeout.as_millis() as u64;
+        parse_num(
+            &nonempty,
+            "DB_POOL_TIMEOUT_MS",
+            50,
+            60_000,
+            &mut pool_ms,
+            &mut errs,
+        );
+        c.db_pool_timeout = std::time::Duration::from_millis(pool_ms);
         parse_num(
             &nonempty,
             "MAX_BODY_BYTES",

@@ -183,6 +183,9 @@ impl ResponseError for ApiError {
         {
             resp.insert_header(("Retry-After", retry_after.to_string()));
         }
+        if let ApiError::Unavailable(_) = self {
+            resp.insert_header(("Retry-After", RETRY_AFTER_SECS.to_string()));
+        }
         if status == StatusCode::UNAUTHORIZED {
             resp.insert_header(("WWW-Authenticate", "Bearer"));
         }
@@ -211,6 +214,9 @@ impl From<diesel::result::Error> for ApiError {
                 let text = other.to_string();
                 if text.contains("database is locked") {
                     ApiError::Unavailable("the database is busy; try again".into())
+                } else if let Some(what) = storage_fault(&other, &text) {
+                    tracing::error!(cause = %text, "database fault: {what}");
+                    ApiError::Unavailable(UNAVAILABLE.into())
                 } else {
                     ApiError::Internal(text)
                 }
@@ -219,9 +225,55 @@ impl From<diesel::result::Error> for ApiError {
     }
 }
 
+/// The detail of every 503 caused by the database (its own text goes to the log only).
+pub const UNAVAILABLE: &str = "the database is unavailable; try again shortly";
+
+/// Seconds a client is asked to wait after a 503.
+pub const RETRY_AFTER_SECS: u64 = 2;
+
+/// Recognises the faults of the storage under the database rather than of the request: the
+/// disk is full, the file or server is read-only, or the schema is gone (a database recreated
+/// empty). They are answered 503: the request may succeed once an operator acted. SQLite gives
+/// them as text only (`SQLITE_FULL`, `SQLITE_READONLY`, `SQLITE_IOERR`, "no such table");
+/// Postgres by SQLSTATE, of which diesel keeps only 25006 (read-only transaction), so 53100
+/// (disk full) and 42P01 (undefined table) are recognised by their messages.
+fn storage_fault(e: &diesel::result::Error, text: &str) -> Option<&'static str> {
+    use diesel::result::{DatabaseErrorKind, Error};
+    if let Error::DatabaseError(DatabaseErrorKind::ReadOnlyTransaction, _) = e {
+        return Some("read-only");
+    }
+    if text.contains("relation \"") && text.contains("does not exist") {
+        return Some("schema missing");
+    }
+    const FAULTS: [(&str, &str); 8] = [
+        ("database or disk is full", "disk full"),
+        ("No space left on device", "disk full"),
+        ("could not extend file", "disk full"),
+        ("attempt to write a readonly database", "read-only"),
+        ("read-only transaction", "read-only"),
+        ("disk I/O error", "I/O error"),
+        ("no such table", "schema missing"),
+        ("database disk image is malformed", "file damaged"),
+    ];
+    FAULTS
+        .iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map(|(_, what)| *what)
+}
+
 impl From<r2d2::Error> for ApiError {
     fn from(e: r2d2::Error) -> ApiError {
-        ApiError::Unavailable(format!("database unavailable: {e}"))
+        tracing::error!(cause = %e, "no database connection");
+        ApiError::Unavailable(UNAVAILABLE.into())
+    }
+}
+
+impl From<crate::db::PoolError> for ApiError {
+    fn from(e: crate::db::PoolError) -> ApiError {
+        match e {
+            crate::db::PoolError::Timeout(e) => e.into(),
+            crate::db::PoolError::CircuitOpen => ApiError::Unavailable(UNAVAILABLE.into()),
+        }
     }
 }
 

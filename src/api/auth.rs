@@ -1,7 +1,7 @@
 //! Login and the caller's own identity.
 
 use crate::app::AppState;
-use crate::auth::{AnyRole, Auth, Role, parse_roles, verify_password};
+use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
 use crate::db::models::users;
 use crate::error::{ApiError, ApiResult, Problem};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -47,7 +47,8 @@ pub struct Me {
 }
 
 /// Logs in with e-mail and password and returns a JWT. Failed attempts are throttled per
-/// account and per address (429 with `Retry-After`).
+/// account and address, per address (both with a growing wait), and per account from all
+/// addresses together at a far higher count (429 with `Retry-After`).
 #[utoipa::path(tag = "auth", request_body = LoginRequest,
     responses(
         (status = 200, description = "Logged in", body = TokenResponse),
@@ -75,10 +76,7 @@ pub async fn create_token(
     let (allowed, user) = state
         .tx(move |c| {
             let allowed = st.throttle.attempt(c, &acct, &at, crate::db::now_utc())?;
-            let user = match allowed {
-                Ok(()) => users::by_email(c, &acct)?,
-                Err(_) => None,
-            };
+            let user = users::by_email(c, &acct)?;
             Ok((allowed, user))
         })
         .await?;
@@ -88,26 +86,22 @@ pub async fn create_token(
     state
         .db(move |c| st.throttle.sweep(c, crate::db::now_utc()))
         .await?;
+    // Exactly one argon2 verification for every account state (unknown, disabled, throttled,
+    // wrong or right password), so the answer's timing does not tell them apart.
+    let password = body.password;
+    let st = state.clone();
+    let ok_user = web::block(move || {
+        let hash = user.as_ref().map(|u| u.password_hash.as_str());
+        let matches = check_password(&password, hash, Some(&st.password_checks));
+        user.filter(|u| matches && u.active && allowed.is_ok())
+    })
+    .await?;
     if let Err(retry_after) = allowed {
         return Err(ApiError::TooManyRequests {
             detail: "too many failed logins; wait before trying again".into(),
             retry_after,
         });
     }
-    let password = body.password;
-    let ok_user = web::block(move || {
-        // Verify against a dummy hash for unknown accounts, so timing does not tell.
-        const DUMMY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$9sTbSlTio3Biev89thdrlKKiCaYsjjYVJxGAL3swxpQ";
-        match user {
-            Some(u) if u.active && verify_password(&password, &u.password_hash) => Some(u),
-            Some(_) => None,
-            None => {
-                verify_password(&password, DUMMY);
-                None
-            }
-        }
-    })
-    .await?;
     // the attempt counts as a failure from its start (Throttle::attempt)
     let Some(user) = ok_user else {
         return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
@@ -118,8 +112,8 @@ pub async fn create_token(
         .await?;
 
     let roles = parse_roles(&user.roles);
-    let (token, exp) = state.jwt.issue(
-        format!("user:{}", user.id),
+    let (token, exp) = state.jwt.issue_for_user(
+        &user,
         roles.clone(),
         chrono::Duration::minutes(state.config.jwt_ttl_minutes),
     )?;

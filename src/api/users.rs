@@ -83,7 +83,8 @@ pub struct UpdateUser {
     /// New role list (at least one role; replaces the old one).
     #[schema(value_type = Option<Vec<Role>>, min_items = 1)]
     pub roles: Option<Vec<String>>,
-    /// Enable or disable the account (a disabled account's tokens stop working at once).
+    /// Enable or disable the account (a disabled account's tokens stop working at once; both
+    /// changes end every token issued before them).
     pub active: Option<bool>,
     /// Link the account to a player (or `null` to unlink).
     #[serde(default, deserialize_with = "crate::api::double_option")]
@@ -189,11 +190,15 @@ pub async fn update_user(
             {
                 return Err(ApiError::invalid("player_id", format!("no player {pid}")));
             }
+            // disabling and re-enabling end every token issued before
+            let active = b.active.unwrap_or(existing.active);
+            let generation = existing.token_generation + i64::from(active != existing.active);
             diesel::update(u::table.find(existing.id))
                 .set((
+                    u::token_generation.eq(generation),
                     u::player_id.eq(b.player_id.unwrap_or(existing.player_id)),
                     u::roles.eq(roles.map(|r| format_roles(&r)).unwrap_or(existing.roles)),
-                    u::active.eq(b.active.unwrap_or(existing.active)),
+                    u::active.eq(active),
                     u::updated_at.eq(now_utc()),
                 ))
                 .execute(c)?;
@@ -203,7 +208,7 @@ pub async fn update_user(
     Ok(HttpResponse::Ok().json(UserView::from(user)))
 }
 
-/// Resets a user's password.
+/// Resets a user's password; every token issued to the user before ends.
 #[utoipa::path(tag = "users", request_body = ResetPassword,
     params(("id" = i64, Path, description = "User id")),
     responses((status = 204, description = "Password reset"),
@@ -231,7 +236,12 @@ pub async fn reset_password(
     state
         .tx(move |c| {
             let n = diesel::update(u::table.find(id))
-                .set((u::password_hash.eq(hash), u::updated_at.eq(now_utc())))
+                .set((
+                    u::password_hash.eq(hash),
+                    // ends every token issued before
+                    u::token_generation.eq(u::token_generation + 1),
+                    u::updated_at.eq(now_utc()),
+                ))
                 .execute(c)?;
             if n == 0 {
                 return Err(ApiError::NotFound(format!("no user {id}")));

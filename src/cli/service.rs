@@ -55,11 +55,14 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// How long a command waits for its database connection.
+const CLI_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 fn with_conn<T>(
     cfg: &Config,
     f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, String>,
 ) -> Result<T, String> {
-    let pool = crate::db::build_pool(&cfg.database_url, 1)?;
+    let pool = crate::db::build_pool(&cfg.database_url, 1, CLI_DB_WAIT)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     crate::db::run_migrations(&mut conn)?;
     f(&mut conn)
@@ -83,7 +86,7 @@ pub fn migrate() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let pool = match crate::db::build_pool(&cfg.database_url, 1) {
+    let pool = match crate::db::build_pool(&cfg.database_url, 1, CLI_DB_WAIT) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

@@ -8,7 +8,9 @@ pub mod schema;
 use diesel::prelude::*;
 use diesel::r2d2::R2D2Connection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// The connection type: the derive generates `MultiBackend` beside it, so it has its own module.
 pub mod conn {
@@ -23,10 +25,99 @@ pub mod conn {
 }
 pub use conn::{DbConn, MultiBackend};
 
-/// The pool type used everywhere.
-pub type Pool = r2d2::Pool<Manager>;
 /// A pooled connection.
 pub type PooledConn = r2d2::PooledConnection<Manager>;
+
+/// The connection pool used everywhere: r2d2 with a short wait, behind a [`Circuit`].
+#[derive(Debug, Clone)]
+pub struct Pool {
+    inner: r2d2::Pool<Manager>,
+    circuit: Arc<Circuit>,
+}
+
+/// Why no connection could be had.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    /// The circuit is open: recent connection attempts failed, so none is made now.
+    #[error("the database could not be reached a moment ago")]
+    CircuitOpen,
+    /// No connection became free or could be made within the pool's wait.
+    #[error("{0}")]
+    Timeout(#[from] r2d2::Error),
+}
+
+impl Pool {
+    /// A connection, or an error at once while the circuit is open, or after the pool's wait.
+    pub fn get(&self) -> Result<PooledConn, PoolError> {
+        if self.circuit.is_open() {
+            return Err(PoolError::CircuitOpen);
+        }
+        Ok(self.inner.get()?)
+    }
+
+    /// The pool's circuit.
+    pub fn circuit(&self) -> &Circuit {
+        &self.circuit
+    }
+}
+
+/// Fails fast while the database cannot be reached. After [`Circuit::THRESHOLD`] connection
+/// attempts failed in a row (the pool's own and the requests'), every request is refused at
+/// once for [`Circuit::COOLDOWN`] instead of waiting on the pool; then requests try again: one
+/// successful connection closes the circuit, another failure opens it again.
+#[derive(Debug)]
+pub struct Circuit {
+    failures: AtomicU32,
+    /// Milliseconds after `start` until which the circuit is open (0: closed).
+    open_until: AtomicU64,
+    start: Instant,
+    /// Connection attempts made (successful or not).
+    attempts: AtomicU64,
+}
+
+impl Default for Circuit {
+    fn default() -> Circuit {
+        Circuit {
+            failures: AtomicU32::new(0),
+            open_until: AtomicU64::new(0),
+            start: Instant::now(),
+            attempts: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Circuit {
+    /// Consecutive failed connection attempts that open the circuit.
+    pub const THRESHOLD: u32 = 3;
+    /// How long an open circuit refuses at once before requests try again.
+    pub const COOLDOWN: Duration = Duration::from_secs(2);
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Records the outcome of a connection attempt.
+    pub fn record(&self, connected: bool) {
+        self.attempts.fetch_add(1, Ordering::Relaxed);
+        if connected {
+            self.failures.store(0, Ordering::Relaxed);
+            self.open_until.store(0, Ordering::Relaxed);
+        } else if self.failures.fetch_add(1, Ordering::Relaxed) + 1 >= Self::THRESHOLD {
+            let until = self.now_ms() + Self::COOLDOWN.as_millis() as u64;
+            self.open_until.store(until, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether requests are refused at once now.
+    pub fn is_open(&self) -> bool {
+        self.now_ms() < self.open_until.load(Ordering::Relaxed)
+    }
+
+    /// Connection attempts made so far.
+    pub fn attempts(&self) -> u64 {
+        self.attempts.load(Ordering::Relaxed)
+    }
+}
 
 /// Migrations of the PostgreSQL backend.
 pub const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
@@ -108,6 +199,7 @@ impl DbTarget {
 #[derive(Debug, Clone)]
 pub struct Manager {
     target: DbTarget,
+    circuit: Arc<Circuit>,
 }
 
 /// A connection error from the pool.
@@ -126,7 +218,9 @@ impl r2d2::ManageConnection for Manager {
     type Error = ManagerError;
 
     fn connect(&self) -> Result<DbConn, ManagerError> {
-        Ok(self.target.connect()?)
+        let c = self.target.connect();
+        self.circuit.record(c.is_ok());
+        Ok(c?)
     }
 
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), ManagerError> {
@@ -139,7 +233,8 @@ impl r2d2::ManageConnection for Manager {
 }
 
 /// Builds the pool; fails fast with the driver's own message when the database is unreachable.
-pub fn build_pool(url: &str, size: u32) -> Result<Pool, String> {
+/// A request waits at most `wait` for a connection (then 503).
+pub fn build_pool(url: &str, size: u32, wait: Duration) -> Result<Pool, String> {
     let target = DbTarget::parse(url)?;
     if target.backend == Backend::Sqlite
         && !target.conn_str.starts_with("file:")
@@ -153,11 +248,20 @@ pub fn build_pool(url: &str, size: u32) -> Result<Pool, String> {
     target
         .connect()
         .map_err(|e| format!("cannot connect to the database: {e}"))?;
-    r2d2::Pool::builder()
+    Ok(pool_unchecked(target, size, wait))
+}
+
+/// A pool over `target` that makes its connections later (none is tried now).
+pub fn pool_unchecked(target: DbTarget, size: u32, wait: Duration) -> Pool {
+    let circuit = Arc::new(Circuit::default());
+    let inner = r2d2::Pool::builder()
         .max_size(size)
-        .connection_timeout(Duration::from_secs(10))
-        .build(Manager { target })
-        .map_err(|e| format!("cannot build the connection pool: {e}"))
+        .connection_timeout(wait)
+        .build_unchecked(Manager {
+            target,
+            circuit: circuit.clone(),
+        });
+    Pool { inner, circuit }
 }
 
 /// Runs pending migrations of the connection's backend; returns the versions applied.
@@ -204,4 +308,42 @@ pub fn take_write_lock(conn: &mut DbConn) -> QueryResult<()> {
 pub fn now_utc() -> chrono::NaiveDateTime {
     use chrono::{SubsecRound, Utc};
     Utc::now().naive_utc().trunc_subsecs(6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Postgres server that is not there (a port nobody listens on): the pool gives up
+    /// after its wait, the failed attempts open the circuit, and then a request is refused
+    /// without another connection attempt until the cool-down is over.
+    #[test]
+    fn an_unreachable_database_opens_the_circuit() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let target = DbTarget::parse(&format!("postgres://nobody@127.0.0.1:{port}/none")).unwrap();
+        let pool = pool_unchecked(target, 2, Duration::from_millis(300));
+        let err = pool.get().err().expect("no server");
+        assert!(matches!(err, PoolError::Timeout(_)), "{err}");
+        while !pool.circuit().is_open() {
+            assert!(pool.get().is_err());
+        }
+        let attempts = pool.circuit().attempts();
+        assert!(attempts >= u64::from(Circuit::THRESHOLD));
+        assert!(matches!(pool.get(), Err(PoolError::CircuitOpen)));
+        assert!(matches!(pool.get(), Err(PoolError::CircuitOpen)));
+        // the pool's own background attempts may go on; a refused request adds none
+        let c = Circuit::default();
+        for _ in 0..Circuit::THRESHOLD - 1 {
+            c.record(false);
+        }
+        assert!(!c.is_open(), "below the threshold");
+        c.record(false);
+        assert!(c.is_open());
+        c.record(true);
+        assert!(!c.is_open(), "a connection closes it");
+    }
 }

@@ -11,6 +11,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         player_id -> Nullable<BigInt>,
+        token_generation -> BigInt,
     }
 }
 
@@ -183,6 +184,8 @@ diesel::table! {
         key -> Text,
         attempts -> Integer,
         since -> Timestamp,
+        strikes -> Integer,
+        expires -> Timestamp,
     }
 }
 

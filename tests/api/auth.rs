@@ -520,3 +520,137 @@ async fn auth_matrix_of_every_protected_operation() {
     }
     assert!(checked >= 12, "only {checked} protected operations found");
 }
+
+/// Logs in to `email` with `password` from `peer`; the response.
+async fn login_from<S, B>(app: &TestApp<S>, peer: &str, email: &str, password: &str) -> Resp
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    app.send(
+        actix_web::test::TestRequest::post()
+            .uri("/api/v1/auth/login")
+            .peer_addr(format!("{peer}:40000").parse().unwrap())
+            .set_json(json!({"email": email, "password": password})),
+    )
+    .await
+}
+
+/// Failures from one address block that address for the account, never the owner elsewhere:
+/// the lock-out is per (account, address) (3 in the test configuration), per address (12),
+/// and per account from every address only at 20 × 3 = 60.
+#[actix_web::test]
+async fn failures_from_one_address_do_not_lock_out_the_owner() {
+    let app = spawn().await;
+    account(&app, "owner@club.example", "member").await;
+    for _ in 0..3 {
+        let r = login_from(&app, "203.0.113.66", "owner@club.example", "guess-guess").await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    }
+    let r = login_from(&app, "203.0.113.66", "owner@club.example", "longenough").await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+    // the owner, from home
+    let r = login_from(&app, "198.51.100.7", "owner@club.example", "longenough").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // a campaign from many addresses locks the account for all only at 60 failures
+    for i in 0..57 {
+        let peer = format!("10.1.{}.{}", i / 200, i % 200);
+        let r = login_from(&app, &peer, "owner@club.example", "guess-guess").await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "failure {i}");
+    }
+    let r = login_from(&app, "198.51.100.7", "owner@club.example", "longenough").await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+}
+
+/// Every login runs exactly one argon2 verification, whatever the account's state, so the
+/// answer's timing does not tell the states apart.
+#[actix_web::test]
+async fn every_login_runs_one_password_verification() {
+    let app = spawn().await;
+    account(&app, "ok@club.example", "member").await;
+    let off = account(&app, "off@club.example", "member").await;
+    account(&app, "locked@club.example", "member").await;
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .req(
+            Method::PATCH,
+            &format!("/api/v1/users/{off}"),
+            Some(&admin),
+            Some(json!({"active": false})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for _ in 0..3 {
+        login_from(&app, "192.0.2.1", "locked@club.example", "guess-guess").await;
+    }
+    let runs = || {
+        app.state
+            .password_checks
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    for (email, password, status) in [
+        (
+            "nobody@club.example",
+            "longenough",
+            StatusCode::UNAUTHORIZED,
+        ),
+        ("off@club.example", "longenough", StatusCode::UNAUTHORIZED),
+        (
+            "locked@club.example",
+            "longenough",
+            StatusCode::TOO_MANY_REQUESTS,
+        ),
+        ("ok@club.example", "wrong-wrong", StatusCode::UNAUTHORIZED),
+        ("ok@club.example", "longenough", StatusCode::OK),
+    ] {
+        let before = runs();
+        let r = login_from(&app, "192.0.2.1", email, password).await;
+        assert_eq!(r.status, status, "{email}: {}", r.text);
+        assert_eq!(runs() - before, 1, "{email}: one verification");
+    }
+}
+
+/// A password reset, disabling and re-enabling each end every token issued before; a token
+/// issued after keeps working.
+#[actix_web::test]
+async fn password_reset_disabling_and_re_enabling_end_earlier_tokens() {
+    let app = spawn().await;
+    let id = account(&app, "t@club.example", "member").await;
+    let admin = &app.token(&["admin"]).await;
+    let app = &app;
+    let login = |password: &'static str| async move {
+        let r = login_from(app, "192.0.2.9", "t@club.example", password).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        r.body["token"].as_str().unwrap().to_string()
+    };
+    let me = |t: String| async move { app.get("/api/v1/auth/me", Some(&t)).await.status };
+    let patch = |active: bool| async move {
+        let path = format!("/api/v1/users/{id}");
+        let body = json!({"active": active});
+        app.req(Method::PATCH, &path, Some(admin), Some(body)).await
+    };
+    // reset
+    let before = login("longenough").await;
+    assert_eq!(me(before.clone()).await, StatusCode::OK);
+    let r = app
+        .post(
+            &format!("/api/v1/users/{id}/password"),
+            Some(admin),
+            json!({"password": "brand-new-secret"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NO_CONTENT, "{}", r.text);
+    assert_eq!(me(before).await, StatusCode::UNAUTHORIZED);
+    let after = login("brand-new-secret").await;
+    assert_eq!(me(after.clone()).await, StatusCode::OK);
+    // disable, then enable: the token from before the disabling stays dead
+    assert_eq!(patch(false).await.status, StatusCode::OK);
+    assert_eq!(me(after.clone()).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(patch(true).await.status, StatusCode::OK);
+    assert_eq!(me(after).await, StatusCode::UNAUTHORIZED);
+    let again = login("brand-new-secret").await;
+    assert_eq!(me(again.clone()).await, StatusCode::OK);
+    // a change that leaves `active` as it is ends nothing
+    assert_eq!(patch(true).await.status, StatusCode::OK);
+    assert_eq!(me(again).await, StatusCode::OK);
+}

@@ -19,6 +19,7 @@ mod players;
 mod prizes;
 mod processes;
 mod ratings;
+mod readiness;
 mod results;
 mod season;
 mod standings;

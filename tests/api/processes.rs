@@ -362,7 +362,7 @@ struct Tally {
 fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
     use clubcomp::db::schema::{audit_log, games};
     use diesel::prelude::*;
-    let pool = clubcomp::db::build_pool(url, 1).expect("pool");
+    let pool = clubcomp::db::build_pool(url, 1, std::time::Duration::from_secs(10)).expect("pool");
     let mut c = pool.get().expect("connection");
     let gs: Vec<(i64, i64, Option<String>)> = games::table
         .filter(games::id.eq_any(game_ids))

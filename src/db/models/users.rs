@@ -17,6 +17,9 @@ pub struct User {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub player_id: Option<i64>,
+    /// Raised by a password reset, disabling and re-enabling: tokens of an older generation
+    /// are refused.
+    pub token_generation: i64,
 }
 
 /// Insert form.

@@ -1,4 +1,4 @@
-//! Criterion benchmark of the Keizer standings engine (SPEC §14: a 60-player, 40-evening
+//! Criterion benchmark of the Keizer standings engine (docs/benchmarks.md: a 60-player, 40-evening
 //! season well under a millisecond per evening's recalculation).
 //!
 //! Seasons are generated with a seeded RNG: about 10% excused, 5% unexcused, a bye when the

@@ -1,4 +1,4 @@
-//! Criterion benchmark of the Keizer pairing (SPEC §6): one evening for 60 and 500 players
+//! Criterion benchmark of the Keizer pairing (docs/rules/keizer.md#pairing): one evening for 60 and 500 players
 //! (about 90% present), on evening 15 and on the last evening (20) of the season, with a
 //! realistic history made by pairing the earlier evenings with the engine itself while the
 //! ranking drifts. Run: `cargo bench --bench keizer_pairing`.

@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::time::Duration;
 
-/// A role (SPEC §1). A user can hold several.
+/// A role (docs/rules/README.md#people-and-roles). A user can hold several.
 #[derive(
     Debug,
     Clone,

@@ -6,7 +6,7 @@
 //!
 //! The counter lookups are *coalesced* ([`Coalescer`]): concurrent reads of one key share one
 //! database query, but only a query that started after the read arrived, so every write
-//! committed before a read arrived is seen by it (docs/decisions/read-cache.md).
+//! committed before a read arrived is seen by it (docs/decisions/0009-read-cache.md).
 
 use actix_web::http::header::HeaderValue;
 use futures_util::FutureExt;

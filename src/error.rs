@@ -1,4 +1,4 @@
-//! One error type for the API, answered as `application/problem+json` (RFC 9457, SPEC §13).
+//! One error type for the API, answered as `application/problem+json` (RFC 9457, docs/api-guide.md#errors).
 //! Unexpected errors are logged with their cause and answered as a bare 500.
 
 use actix_web::http::StatusCode;

@@ -1,8 +1,9 @@
 //! clubcomp: a competition server for chess and draughts clubs.
 //!
-//! `domain` holds the pure rule engines (no I/O, no clock, no unseeded randomness);
+//! The pure rule engines (no I/O, no clock, no unseeded randomness) are the crate
+//! `clubcomp_engine` (`crates/engine`);
 //! `cli` is the command-line front that runs them without a server; `api`, `services` and
-//! `db` are the HTTP service (see DESIGN: HTTP → services → domain, db).
+//! `db` are the HTTP service (see docs/architecture.md: HTTP → services → the engine crate, db).
 
 pub mod api;
 pub mod app;

@@ -1,4 +1,4 @@
-//! Arbiter tools (SPEC §8, §10, §11): a game's event log (offers, proposals, claims,
+//! Arbiter tools (docs/rules/arbiter.md#appeals, docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md#game-events): a game's event log (offers, proposals, claims,
 //! decisions, time added), its recorded moves, claims checked from the moves, and appeals to
 //! the board. The rules are the arbiter engines'; see `services::arbiter`.
 
@@ -362,7 +362,7 @@ pub async fn get_game_moves(
 }
 
 /// Brings a claim to the arbiter. Repetition (FIDE 9.2; (a) with `declared_move`, (b)
-/// without), fifty moves and the draughts claims (SPEC §10) are checked from the stored moves
+/// without), fifty moves and the draughts claims (docs/rules/arbiter.md#draughts-claims) are checked from the stored moves
 /// (or `moves`) and decided at once: the answer says valid or not and cites the earlier
 /// occurrences. A quickplay-finish claim (FIDE 10.2) is refused (422, reason named) when the
 /// claimant has 2 minutes or more, the competition does not apply the rule or the final
@@ -448,7 +448,7 @@ fn appellant(a: &Auth<AnyRole>) -> Appellant {
     }
 }
 
-/// Lodges an appeal to the board against the decision on a claim (SPEC §8): in writing,
+/// Lodges an appeal to the board against the decision on a claim (docs/rules/arbiter.md#appeals): in writing,
 /// within 8 days (Europe/Amsterdam calendar days after the decision). Officials record it for
 /// a player; a member may appeal a decision in their own game.
 #[utoipa::path(tag = "arbiter", request_body = AppealInput,

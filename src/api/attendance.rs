@@ -1,4 +1,4 @@
-//! Attendance (SPEC §4): members sign up and off for themselves, the leader records it for
+//! Attendance (docs/rules/keizer.md#attendance-and-deadlines): members sign up and off for themselves, the leader records it for
 //! anyone with the channel it came through, the arbiter checks players in (rapid, blitz) and
 //! marks presence, absence and force majeure on the night. Every change keeps who, when and
 //! through which channel; leaders and arbiters read the full history, a member his own.
@@ -103,7 +103,7 @@ pub struct RecordAttendance {
     /// How it reached the leader: `email`, `phone` or `in_person`.
     #[schema(value_type = AttendanceChannel)]
     pub channel: String,
-    /// A late sign-off for reasons of force majeure: absent with notice (SPEC §4); only with
+    /// A late sign-off for reasons of force majeure: absent with notice (docs/rules/keizer.md#attendance-and-deadlines); only with
     /// `sign_off`.
     #[serde(default)]
     pub force_majeure: bool,
@@ -344,7 +344,7 @@ fn linked_player(p: &Principal) -> ApiResult<i64> {
 }
 
 /// Signs the caller (the player linked to the account) up or off for one or several rounds.
-/// Deadlines apply (SPEC §4): a late sign-off is absent without notice, a late sign-up is
+/// Deadlines apply (docs/rules/keizer.md#attendance-and-deadlines): a late sign-off is absent without notice, a late sign-up is
 /// refused (422 naming the deadline).
 #[utoipa::path(tag = "attendance", request_body = OwnAttendance,
     params(("id" = i64, Path, description = "Competition id")),
@@ -490,7 +490,7 @@ pub async fn create_check_ins(
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
-    // SPEC §1: the capacity is the arbiter's when the caller holds that role, else the leader's
+    // docs/rules/README.md#people-and-roles: the capacity is the arbiter's when the caller holds that role, else the leader's
     let capacity = if auth.principal.roles.contains(&Role::Arbiter) {
         "arbiter"
     } else {
@@ -650,7 +650,7 @@ pub async fn get_own_attendance(
     Ok(HttpResponse::Ok().json(out))
 }
 
-/// A competition's sign-up/sign-off deadline rule (SPEC §4).
+/// A competition's sign-up/sign-off deadline rule (docs/rules/keizer.md#attendance-and-deadlines).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"days_before": 1, "time": "18:00"}))]

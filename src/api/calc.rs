@@ -4,7 +4,7 @@
 //! (422 naming the limit, see `docs/operations.md`); every engine then runs on the bounded
 //! calculator pool ([`crate::limits::CalcPool`]: 503 with `Retry-After` when it is full or a
 //! calculation spends its time budget) inside `std::panic::catch_unwind`: a panic on odd input
-//! answers 422 and never takes a worker down (SPEC §14: no 5xx from a schema-driven fuzzer).
+//! answers 422 and never takes a worker down (docs/benchmarks.md: no 5xx from a schema-driven fuzzer).
 
 use crate::api::Body;
 use crate::app::AppState;
@@ -50,7 +50,7 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
     }
 }
 
-/// The Keizer standings after every evening of a scenario (`shared/formats/keizer-scenario.md`,
+/// The Keizer standings after every evening of a scenario (`docs/formats/keizer-scenario.md`,
 /// the same JSON as `clubcomp calc keizer`). Bad input is a 422 naming the evening and the
 /// player.
 ///
@@ -60,7 +60,7 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
 /// (`CALC_TIME_BUDGET_MS`, default 10 s).
 #[utoipa::path(tag = "calculators",
     request_body(content = Object, content_type = "application/json",
-        description = "A Keizer scenario (shared/formats/keizer-scenario.md)",
+        description = "A Keizer scenario (docs/formats/keizer-scenario.md)",
         example = json!({"players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}],
             "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]})),
     responses((status = 200, description = "Standings after every evening", body = Object),
@@ -93,7 +93,7 @@ pub async fn create_keizer_calculation(
 }
 
 /// Round-robin standings, points tables, prize money, rights and cross table
-/// (`shared/formats/round-robin-scenario.md`, the same JSON as `clubcomp calc round-robin`).
+/// (`docs/formats/round-robin-scenario.md`, the same JSON as `clubcomp calc round-robin`).
 ///
 /// Work limits (422 naming the limit; defaults, configurable): at most 100 players
 /// (`LIMIT_ROUND_ROBIN_PLAYERS`: the cross table grows with the square) and 20,000 games
@@ -101,7 +101,7 @@ pub async fn create_keizer_calculation(
 /// rights, lots) no longer than the player limit.
 #[utoipa::path(tag = "calculators",
     request_body(content = Object, content_type = "application/json",
-        description = "A round-robin scenario (shared/formats/round-robin-scenario.md)",
+        description = "A round-robin scenario (docs/formats/round-robin-scenario.md)",
         example = json!({"discipline": "draughts", "players": [{"id": "a"}, {"id": "b"}],
             "games": [{"round": 1, "white": "a", "black": "b", "result": "2-0"}], "lots_seed": 7})),
     responses((status = 200, description = "Standings and cross table", body = Object),
@@ -129,10 +129,10 @@ pub async fn create_round_robin_calculation(
     Ok(HttpResponse::Ok().json(out))
 }
 
-/// The Keizer pairing of one evening (SPEC §6), the check of a hand-made pairing, the
+/// The Keizer pairing of one evening (docs/rules/keizer.md#pairing), the check of a hand-made pairing, the
 /// proposed calendar or one evening's attendance: the same JSON in and out as
 /// `clubcomp calc keizer-pairing` (`mode`: `pair` (default), `validate`, `calendar`,
-/// `attendance`; format in `docs/decisions/keizer-pairing.md`). A rule answer (no pairing
+/// `attendance`; format in `docs/formats/keizer-pairing.md`). A rule answer (no pairing
 /// possible, violations found) is a 200 with `ok: false` / `valid: false`, as the command
 /// line prints it; malformed input is a 422.
 ///
@@ -141,7 +141,7 @@ pub async fn create_round_robin_calculation(
 /// or calendar dates (`LIMIT_KEIZER_HISTORY`).
 #[utoipa::path(tag = "calculators",
     request_body(content = Object, content_type = "application/json",
-        description = "A keizer-pairing request (docs/decisions/keizer-pairing.md)",
+        description = "A keizer-pairing request (docs/decisions/0003-keizer-pairing-calendar-attendance.md)",
         example = json!({"evening": 1, "half": "winter", "bye_seed": 1,
             "ranking": [{"id": "a", "present": true}, {"id": "b", "present": true}],
             "history": []})),
@@ -376,8 +376,8 @@ fn ds_result(own: ResultCode, other: ResultCode) -> Option<DsResult> {
 
 /// Reads a Double-Swiss TRF (every match is two consecutive rounds in the file, one per game)
 /// into the engine's state. The matches played are the complete pairs of rounds every player
-/// has; a player with an entry for the next match is absent from it. (Decision, SPEC §8 and
-/// §12: see `docs/decisions/api-calc.md`.)
+/// has; a player with an entry for the next match is absent from it. (Decision, docs/rules/rapid-blitz.md#double-swiss and
+/// docs/rules/README.md#exchange-with-other-programs: see `docs/decisions/0010-calculators-calendar-demo.md`.)
 pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
     let bad = |player: u32, game_round: usize, why: &str| {
         engine_error(format!("player {player}, round {}: {why}", game_round + 1))

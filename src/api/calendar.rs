@@ -1,4 +1,4 @@
-//! The season calendar (SPEC §5): evenings with date, start time and kind; edited by the
+//! The season calendar (docs/rules/keizer.md#calendar): evenings with date, start time and kind; edited by the
 //! leader. Generation of a proposed calendar and the iCalendar feed live here too.
 
 use crate::api::{Body, check_if_match, etag, if_match};
@@ -213,7 +213,7 @@ pub async fn update_evening(
         .json(EveningView::from(e)))
 }
 
-/// What a proposed calendar is generated from (SPEC §5); the opening date is the season's.
+/// What a proposed calendar is generated from (docs/rules/keizer.md#calendar); the opening date is the season's.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"knsb_round_dates": ["2026-09-26", "2026-10-17"], "closed_dates": ["2026-12-25"]}))]
@@ -280,7 +280,7 @@ fn parse_dates(field: &str, v: &[String], errs: &mut Vec<FieldError>) -> Vec<Nai
 }
 
 /// The default season end: 30 June of the year after an opening in July–December, else of
-/// the opening's year (decision, SPEC §5 is silent; `docs/decisions/api-calc.md`).
+/// the opening's year (decision, docs/rules/keizer.md#calendar is silent; `docs/decisions/0010-calculators-calendar-demo.md`).
 pub fn default_season_end(opening: NaiveDate) -> NaiveDate {
     use chrono::Datelike;
     let year = if opening.month() >= 7 {
@@ -365,7 +365,7 @@ pub fn proposed_rows(
                 ),
                 EveningKind::Free => ("free", None),
             };
-            // rapid evenings are numbered through the season (decision, SPEC §5/§8)
+            // rapid evenings are numbered through the season (decision, docs/rules/keizer.md#calendar, docs/rules/rapid-blitz.md#double-swiss)
             let number = match e.kind {
                 EveningKind::Rapid => {
                     rapid_no += 1;
@@ -434,7 +434,7 @@ pub fn store_calendar(
     evenings_of(c, season_id)
 }
 
-/// Generates the proposed calendar of a season (SPEC §5) from its opening date, the KNSB round
+/// Generates the proposed calendar of a season (docs/rules/keizer.md#calendar) from its opening date, the KNSB round
 /// dates and the closed dates, and stores its evenings (Fridays: Keizer 20:15, rapid 20:30,
 /// closed, playoff, free). 409 when the season already has a calendar, unless `replace` is
 /// true and no round uses one of its evenings.
@@ -579,7 +579,7 @@ pub fn ics_summary(e: &Evening) -> String {
 
 /// The calendar as iCalendar text (CRLF line endings, folded lines). Closed evenings are
 /// all-day, transparent events; the others start at their local time in Europe/Amsterdam and
-/// last 3 h 45 min (decision: `docs/decisions/api-calc.md`).
+/// last 3 h 45 min (decision: `docs/decisions/0010-calculators-calendar-demo.md`).
 pub fn ics(name: &str, rows: &[Evening], dtstamp: &str) -> String {
     let mut out = String::new();
     let mut line = |s: &str| ics_fold(s, &mut out);

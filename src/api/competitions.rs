@@ -1,4 +1,4 @@
-//! Competitions and their entrants (SPEC §2): kinds `keizer`, `swiss` (Dutch or Double-Swiss),
+//! Competitions and their entrants (docs/rules/README.md): kinds `keizer`, `swiss` (Dutch or Double-Swiss),
 //! `round_robin`, `knockout`; discipline, parameters, tie-breaks, time control and rule flags.
 
 use crate::api::{Body, check_if_match, etag, if_match};
@@ -122,7 +122,7 @@ pub struct CreateCompetition {
     pub half: Option<String>,
     /// Keizer summer half: the winter half of the same season it is seeded from.
     pub seeded_from: Option<i64>,
-    /// Engine parameters (defaults per SPEC).
+    /// Engine parameters (defaults: the club's settings, docs/rules/keizer.md#scoring).
     #[schema(value_type = Option<Object>)]
     pub params: Option<Value>,
     /// Tie-break list (defaults per kind).
@@ -442,7 +442,7 @@ pub struct EntryRequest {
     /// The player.
     pub player_id: i64,
     /// The round from which the player takes part, 1–99 (default 1; a later entrant is
-    /// placed by rating, SPEC §3).
+    /// placed by rating, docs/rules/keizer.md#entrants).
     #[schema(minimum = 1, maximum = 99)]
     pub joins_at: Option<i32>,
     /// Excused absences already used earlier in the season, 0–99 (default 0).

@@ -1,4 +1,4 @@
-//! Pairings of a round (SPEC §6, §8, §10): generate with the competition's engine, enter or
+//! Pairings of a round (docs/rules/keizer.md#pairing, docs/rules/rapid-blitz.md#the-dutch-system, docs/rules/draughts-championship.md#schedule-and-tempo): generate with the competition's engine, enter or
 //! change by hand (validated; a leader may override, recorded), take back before publishing.
 //! Publishing is `POST …/publish` in `rounds`; the public sees pairings only once published.
 

@@ -1,4 +1,4 @@
-//! Players (SPEC §2): public reads without contact data; writes for leaders and admins.
+//! Players (docs/rules/README.md#players-and-ratings): public reads without contact data; writes for leaders and admins.
 
 use crate::api::{PageParams, check_if_match, etag};
 use crate::app::AppState;
@@ -13,7 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
-/// Membership types (SPEC §2).
+/// Membership types (docs/rules/README.md#players-and-ratings).
 pub const MEMBERSHIPS: [&str; 3] = ["fixed", "flexible", "guest"];
 
 crate::openapi::string_enum_schema!(

@@ -1,4 +1,4 @@
-//! Prizes (SPEC §7, §10) and the Keizer playoffs (SPEC §7).
+//! Prizes (docs/rules/keizer.md#prizes, docs/rules/draughts-championship.md#prize-money) and the Keizer playoffs (docs/rules/keizer.md#playoffs).
 
 use crate::api::rounds::PlayerRef;
 use crate::app::AppState;
@@ -507,7 +507,7 @@ pub async fn create_playoffs(
                 ));
             }
             let draw = playoff_groups(&outcome.playoff_places);
-            // SPEC §7 Decision: colours by lot, seed stored (53 bits, exact in JSON)
+            // docs/rules/keizer.md#playoffs Decision: colours by lot, seed stored (53 bits, exact in JSON)
             let params = svc::PlayoffParams {
                 summer_competition: summer.id,
                 colour_seed: rand::random::<u64>() >> 11,

@@ -1,4 +1,4 @@
-//! Ratings (SPEC §2, §12): history per player and source, the rating on a date, the bulk push
+//! Ratings (docs/rules/README.md#players-and-ratings): history per player and source, the rating on a date, the bulk push
 //! for rating-sync jobs and the KNSB rating-list CSV import.
 
 use crate::app::AppState;

@@ -1,4 +1,4 @@
-//! Results and their audit trail (SPEC §2, §10, §11): entering and correcting a game's result
+//! Results and their audit trail (docs/rules/README.md#results, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/arbiter.md#results-and-corrections): entering and correcting a game's result
 //! with `If-Match`, and reading who changed what, when and why.
 
 use crate::api::rounds::{GameView, game_view};

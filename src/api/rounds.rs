@@ -1,4 +1,4 @@
-//! Rounds (evenings) of a competition: create, read, publish, complete (SPEC §2, §13).
+//! Rounds (evenings) of a competition: create, read, publish, complete (docs/rules/README.md, docs/api-guide.md).
 //! Pairings are public only once published.
 
 use crate::api::Body;

@@ -1,4 +1,4 @@
-//! Seasons (SPEC §2, §5). The calendar lives in `calendar.rs`.
+//! Seasons (docs/rules/keizer.md#calendar). The calendar lives in `calendar.rs`.
 
 use crate::api::Body;
 use crate::app::AppState;

@@ -1,4 +1,4 @@
-//! Standings (public) as JSON and CSV, and the FIDE TRF export (SPEC §3, §8–§10, §12, §13).
+//! Standings (public) as JSON and CSV, and the FIDE TRF export (docs/rules/keizer.md#scoring, docs/rules/rapid-blitz.md#the-dutch-system, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/README.md#exchange-with-other-programs, docs/api-guide.md#versions-etags-and-conditional-requests).
 //! Every answer carries an ETag from the competition's cache stamp; `If-None-Match` → 304.
 
 use crate::app::AppState;
@@ -46,7 +46,7 @@ pub struct KeizerRow {
     pub excused: u32,
     /// Absences without notice (forfeit no-shows included).
     pub unexcused: u32,
-    /// Eligible for a prize after this evening (SPEC §7: unexcused on at most 50% of the
+    /// Eligible for a prize after this evening (docs/rules/keizer.md#prizes: unexcused on at most 50% of the
     /// evenings since entry).
     pub eligible: bool,
 }
@@ -138,7 +138,7 @@ pub struct SwissRow {
 pub struct SwissStandings {
     /// Tie-breaks applied (PTS first).
     pub tiebreaks: Vec<String>,
-    /// First place still shared: settled by a play-off (SPEC §8).
+    /// First place still shared: settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks).
     pub playoff_for_first: bool,
     /// Rows, best first.
     pub rows: Vec<SwissRow>,

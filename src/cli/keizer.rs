@@ -1,5 +1,5 @@
 //! `clubcomp calc keizer [FILE]`: the standings after every evening of a Keizer scenario
-//! (`shared/formats/keizer-scenario.md`). Reads the file, or standard input when no file (or
+//! (`docs/formats/keizer-scenario.md`). Reads the file, or standard input when no file (or
 //! `-`) is given; writes JSON to standard output. Bad input: a message naming the evening and
 //! the player on standard error, exit code 1, nothing computed.
 

@@ -1,6 +1,6 @@
-//! `clubcomp calc keizer-pairing [FILE]`: the Keizer pairing of one evening (SPEC §6), the
-//! validation of a hand-made pairing, the proposed season calendar (SPEC §5) and the
-//! attendance of one evening (SPEC §4), as JSON in and JSON out. The format is documented in `docs/decisions/keizer-pairing.md`.
+//! `clubcomp calc keizer-pairing [FILE]`: the Keizer pairing of one evening (docs/rules/keizer.md#pairing), the
+//! validation of a hand-made pairing, the proposed season calendar (docs/rules/keizer.md#calendar) and the
+//! attendance of one evening (docs/rules/keizer.md#attendance-and-deadlines), as JSON in and JSON out. The format is documented in `docs/formats/keizer-pairing.md`.
 //!
 //! Exit codes: 0 success (pairing made, hand pairing valid, calendar made); 1 a rule answer
 //! (no pairing possible, violations found, calendar impossible), still with JSON on standard

@@ -47,7 +47,7 @@ pub enum Command {
 /// `clubcomp calc …`
 #[derive(Debug, Subcommand)]
 pub enum CalcCommand {
-    /// Keizer standings per evening from a scenario (shared/formats/keizer-scenario.md).
+    /// Keizer standings per evening from a scenario (docs/formats/keizer-scenario.md).
     Keizer(keizer::Args),
     /// Keizer pairing of one evening (format in the README).
     KeizerPairing(keizer_pairing::Args),

@@ -1,5 +1,5 @@
 //! `clubcomp calc round-robin [FILE]`: a round-robin scenario (JSON, from FILE or standard
-//! input; format in `shared/formats/round-robin-scenario.md`) in, standings, shares, rights and
+//! input; format in `docs/formats/round-robin-scenario.md`) in, standings, shares, rights and
 //! cross table (JSON) out on standard output. Bad input: a message on standard error and exit
 //! code 1 (2 when the input cannot be read).
 

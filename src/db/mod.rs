@@ -182,7 +182,7 @@ impl DbTarget {
             Backend::Postgres => Ok(DbConn::Pg(PgConnection::establish(&self.conn_str)?)),
             Backend::Sqlite => {
                 let mut c = SqliteConnection::establish(&self.conn_str)?;
-                // Per connection (DESIGN): foreign keys, WAL, wait on a busy writer.
+                // Per connection (docs/architecture.md): foreign keys, WAL, wait on a busy writer.
                 diesel::connection::SimpleConnection::batch_execute(
                     &mut c,
                     "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \

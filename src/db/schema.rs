@@ -1,4 +1,4 @@
-//! The database schema, hand-written with portable SQL types only (DESIGN "Databases"):
+//! The database schema, hand-written with portable SQL types only (docs/architecture.md, "Storage"):
 //! ids are `BigInt`, enums and lists travel as `Text`, timestamps are UTC `Timestamp`.
 
 diesel::table! {

@@ -1,4 +1,4 @@
-//! Arbiter tools (SPEC §8, §10, §11): the per-game event log, the recorded moves, claims
+//! Arbiter tools (docs/rules/arbiter.md#appeals, docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md#game-events): the per-game event log, the recorded moves, claims
 //! checked from the moves, and appeals to the board. Every rule is the arbiter engines'
 //! (`clubcomp_engine::arbiter`); this module loads, calls them, stores — in the caller's one
 //! transaction. Writes to one game are serialised by taking the game's lock row first

@@ -1,6 +1,6 @@
-//! Attendance per round (SPEC §4): the history of sign-ups, sign-offs, presence marks and
+//! Attendance per round (docs/rules/keizer.md#attendance-and-deadlines): the history of sign-ups, sign-offs, presence marks and
 //! check-ins, and each player's status for the evening, computed by the attendance engine
-//! (`domain::attendance`) from the stored changes. The clock is read here (`now`) and passed
+//! (`clubcomp_engine::attendance`) from the stored changes. The clock is read here (`now`) and passed
 //! to the engine; deadlines are evaluated in the club's time zone.
 //!
 //! CONTRACT used by pairing and standings: [`statuses`] gives every listed player's status for
@@ -83,7 +83,7 @@ pub fn default_time_zone() -> String {
         .unwrap_or_else(|| "Europe/Amsterdam".to_string())
 }
 
-/// How attendance works for a competition (SPEC §4, §8): Keizer-style sign-up/sign-off for
+/// How attendance works for a competition (docs/rules/keizer.md#attendance-and-deadlines, docs/rules/rapid-blitz.md#the-rapid-competition): Keizer-style sign-up/sign-off for
 /// Keizer, round-robin and knockout rounds; check-in for the rapid (Double-Swiss) and for
 /// other Swiss competitions (the blitz).
 pub fn evening_type(comp: &Competition) -> EveningType {
@@ -95,11 +95,11 @@ pub fn evening_type(comp: &Competition) -> EveningType {
 }
 
 /// The attendance context of a round: date and start time from the round and its calendar
-/// evening, the deadline rule of SPEC §4 (the day before at 18:00) in `time_zone`.
+/// evening, the deadline rule of docs/rules/keizer.md#attendance-and-deadlines (the day before at 18:00) in `time_zone`.
 ///
-/// SPEC §4 is silent on rounds without a date: such a round has no deadline yet, so every
+/// docs/rules/keizer.md#attendance-and-deadlines is silent on rounds without a date: such a round has no deadline yet, so every
 /// change counts as on time (the date used is far in the future). Without a calendar evening
-/// the start is 20:15 (20:30 for the rapid), SPEC §5.
+/// the start is 20:15 (20:30 for the rapid), docs/rules/keizer.md#calendar.
 pub fn round_context(
     c: &mut DbConn,
     comp: &Competition,
@@ -130,7 +130,7 @@ pub fn round_context(
     })
 }
 
-/// The deadline rule of a competition: its own (`attendance_deadlines`) or SPEC §4's default,
+/// The deadline rule of a competition: its own (`attendance_deadlines`) or docs/rules/keizer.md#attendance-and-deadlines's default,
 /// the day before at 18:00, in the club's time zone.
 pub fn deadline_rule(c: &mut DbConn, competition: i64, time_zone: &str) -> ApiResult<DeadlineRule> {
     use crate::db::schema::attendance_deadlines as ad;

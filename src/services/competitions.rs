@@ -1,5 +1,5 @@
 //! Competitions: validation of kinds, systems, parameters, tie-break lists, time controls and
-//! rule flags (SPEC §2, §8–§10), and the seed order of entrants.
+//! rule flags (docs/rules/README.md#time-controls, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain), and the seed order of entrants.
 
 use crate::db::models::competition::{Competition, Entrant};
 use crate::error::{ApiError, ApiResult, FieldError};
@@ -23,7 +23,7 @@ pub struct Period {
     pub minutes: u32,
 }
 
-/// A time control (SPEC §2), e.g. 40 moves in 90 minutes, then 30 minutes, +30 s from move 1.
+/// A time control (docs/rules/README.md#time-controls), e.g. 40 moves in 90 minutes, then 30 minutes, +30 s from move 1.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"periods": [{"moves": 40, "minutes": 90}, {"minutes": 30}], "increment_seconds": 30, "increment_from_move": 1}))]
@@ -202,7 +202,7 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
     }
 }
 
-/// The default tie-break list of a kind (SPEC §8, §10).
+/// The default tie-break list of a kind (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain).
 pub fn default_tiebreaks(kind: &str, discipline: &str, system: Option<&str>) -> Vec<String> {
     let v: &[&str] = match (kind, discipline, system) {
         ("round_robin", "draughts", _) => &[
@@ -214,21 +214,21 @@ pub fn default_tiebreaks(kind: &str, discipline: &str, system: Option<&str>) -> 
             "lots",
         ],
         ("round_robin", _, _) => &["direct_encounter", "sonneborn_berger", "wins"],
-        // SPEC §8: rapid (double swiss) and blitz: direct encounter, median Buchholz, SB
+        // docs/rules/rapid-blitz.md#tie-breaks: rapid (double swiss) and blitz: direct encounter, median Buchholz, SB
         ("swiss", _, _) => &["DE", "BH-M1", "SB"],
         _ => &[],
     };
     v.iter().map(|s| s.to_string()).collect()
 }
 
-/// Default rule flags (SPEC §8, §11): the quickplay-finish rule applies except in the rapid.
+/// Default rule flags (docs/rules/rapid-blitz.md#double-swiss, docs/rules/arbiter.md#quickplay-finish-fide-102): the quickplay-finish rule applies except in the rapid.
 pub fn default_rules(kind: &str, system: Option<&str>) -> Value {
     let quickplay = !(kind == "swiss" && system == Some("double_swiss"));
     serde_json::json!({"quickplay_finish": quickplay})
 }
 
 /// Entrants in seed order: by rating (higher first), unrated below rated, then order of entry
-/// (SPEC §3 "Seed order").
+/// (docs/rules/keizer.md#entrants).
 pub fn seed_order(entrants: &mut [Entrant]) {
     entrants.sort_by(|a, b| match (a.rating, b.rating) {
         (Some(x), Some(y)) => y.cmp(&x).then(a.seed.cmp(&b.seed)),
@@ -239,7 +239,7 @@ pub fn seed_order(entrants: &mut [Entrant]) {
 }
 
 /// The rating source and date that seed a competition: KNSB (KNSB-rapid for a Double-Swiss,
-/// KNDB for draughts) on 1 September of the season's first year (SPEC §3).
+/// KNDB for draughts) on 1 September of the season's first year (docs/rules/keizer.md#entrants).
 pub fn seed_rating(
     c: &Competition,
     season_opening: chrono::NaiveDate,

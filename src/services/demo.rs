@@ -343,7 +343,7 @@ fn seed_keizer(
         ),
     )?;
     let (source, on) = crate::services::competitions::seed_rating(&comp, date("2026-09-05"));
-    // entrants in order of entry; the seed order (SPEC §3) sorts them by rating
+    // entrants in order of entry; the seed order (docs/rules/keizer.md#entrants) sorts them by rating
     let mut entrants = Vec::new();
     for (i, p) in club.iter().enumerate() {
         let rating = crate::db::models::ratings::on_date(c, p.id, source, on)?.map(|r| r.value);
@@ -517,7 +517,7 @@ fn seed_keizer(
             continue;
         }
         engine.evenings.push(played);
-        // the ranking after this evening orders the next pairing (SPEC §6)
+        // the ranking after this evening orders the next pairing (docs/rules/keizer.md#pairing)
         let standings = ks::compute(&engine)
             .map_err(|e| crate::error::ApiError::Internal(format!("demo standings: {e}")))?;
         if let Some(last) = standings.last() {

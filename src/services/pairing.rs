@@ -1,14 +1,14 @@
-//! Pairings (SPEC §6, §8, §10): generating a round with the competition's engine, storing a
+//! Pairings (docs/rules/keizer.md#pairing, docs/rules/rapid-blitz.md#the-dutch-system, docs/rules/draughts-championship.md#schedule-and-tempo): generating a round with the competition's engine, storing a
 //! hand-made pairing (validated; a leader may override, recorded), and taking a pairing back.
 //!
 //! Every write runs in one transaction that first takes the round's write lock
 //! ([`lock_round`]), then moves the round with `services::rounds::transition` and writes the
 //! games — so of two simultaneous generate requests exactly one succeeds and the other gets 409.
 //!
-//! Engines: Keizer (`domain::keizer::pairing`, ranking from `domain::keizer::standings` over the
-//! stored results), Swiss Dutch (`domain::swiss::dutch` over a TRF tournament built from the
-//! stored games), Double-Swiss (`domain::double_swiss`, two games per pairing with colours
-//! swapped), round robin (`domain::round_robin::schedule`, Berger tables).
+//! Engines: Keizer (`clubcomp_engine::keizer::pairing`, ranking from `clubcomp_engine::keizer::standings` over the
+//! stored results), Swiss Dutch (`clubcomp_engine::swiss::dutch` over a TRF tournament built from the
+//! stored games), Double-Swiss (`clubcomp_engine::double_swiss`, two games per pairing with colours
+//! swapped), round robin (`clubcomp_engine::round_robin::schedule`, Berger tables).
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
@@ -48,7 +48,7 @@ pub fn lock_round(c: &mut DbConn, competition: i64, number: i32) -> ApiResult<()
     Ok(())
 }
 
-/// Whether the round holds two games per pairing (the rapid, SPEC §8).
+/// Whether the round holds two games per pairing (the rapid, docs/rules/rapid-blitz.md#double-swiss).
 pub fn two_games(comp: &Competition) -> bool {
     comp.kind == "swiss" && comp.system.as_deref() == Some("double_swiss")
 }

@@ -1,6 +1,6 @@
-//! Prizes and playoffs (SPEC §7, §10): the prize list of a Keizer half
-//! (`domain::keizer::prizes`) or a round robin (points tables, prize money and rights of the
-//! round-robin engine), its finalization, and the Keizer playoffs (`domain::keizer::playoffs`):
+//! Prizes and playoffs (docs/rules/keizer.md#prizes, docs/rules/keizer.md#playoffs, docs/rules/draughts-championship.md#master-points): the prize list of a Keizer half
+//! (`clubcomp_engine::keizer::prizes`) or a round robin (points tables, prize money and rights of the
+//! round-robin engine), its finalization, and the Keizer playoffs (`clubcomp_engine::keizer::playoffs`):
 //! groups, colours by lot from a stored seed, and the games that become due as results come in.
 //!
 //! Playoff games are stored as ordinary games of a `knockout` competition: round 1 holds the
@@ -57,7 +57,7 @@ pub fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
 pub struct PlayoffParams {
     /// The summer half the playoffs come from.
     pub summer_competition: i64,
-    /// Seed of the colour lots (SPEC §7 Decision).
+    /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
     pub colour_seed: u64,
     /// The groups and the player without a group.
     pub draw: PlayoffDraw,

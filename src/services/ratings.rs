@@ -1,4 +1,4 @@
-//! Rating lists (SPEC §12): the bulk push by KNSB number or FIDE id — atomic, idempotent,
+//! Rating lists (docs/rules/README.md#players-and-ratings): the bulk push by KNSB number or FIDE id — atomic, idempotent,
 //! rejected as a whole with row-level errors — and the KNSB rating-list CSV.
 
 use crate::db::models::players;
@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use utoipa::ToSchema;
 
-/// Rating sources (SPEC §2).
+/// Rating sources (docs/rules/README.md#players-and-ratings).
 pub const SOURCES: [&str; 4] = ["KNSB", "KNSB-rapid", "FIDE", "KNDB"];
 
 crate::openapi::string_enum_schema!(

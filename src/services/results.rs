@@ -1,5 +1,5 @@
-//! Entering and correcting game results (SPEC §2, §10, §11): result codes per discipline, the
-//! draughts 40-move rule (through `domain::round_robin::convert_result`), the round-status
+//! Entering and correcting game results (docs/rules/README.md#results, docs/rules/draughts-championship.md#the-40-move-rule, docs/rules/arbiter.md#results-and-corrections): result codes per discipline, the
+//! draughts 40-move rule (through `clubcomp_engine::round_robin::convert_result`), the round-status
 //! rule, optimistic concurrency on the game's version, and an audit entry for every change.
 
 use crate::db::DbConn;
@@ -11,7 +11,7 @@ use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// Termination word for a game lost by an arbiter's decision (Keizer, SPEC §3).
+/// Termination word for a game lost by an arbiter's decision (Keizer, docs/rules/keizer.md#scoring).
 pub const ARBITER_DECISION: &str = "arbiter_decision";
 
 crate::openapi::string_enum_schema!(
@@ -169,17 +169,17 @@ pub fn check(
             ),
             ResultError::MovesRequired { .. } => ApiError::invalid(
                 "move_count",
-                "an agreed draughts draw needs the number of moves (40-move rule, SPEC §10)",
+                "an agreed draughts draw needs the number of moves (40-move rule, docs/rules/draughts-championship.md#the-40-move-rule)",
             ),
         },
     )?;
     if term.as_deref() == Some(ARBITER_DECISION) {
-        // SPEC §3: a game lost by an arbiter's decision is a Keizer rule; it needs a decisive
+        // docs/rules/keizer.md#scoring: a game lost by an arbiter's decision is a Keizer rule; it needs a decisive
         // over-the-board code naming the winner.
         if comp.kind != "keizer" {
             return Err(ApiError::invalid(
                 "termination",
-                "arbiter_decision losses are a Keizer rule (SPEC §3)",
+                "arbiter_decision losses are a Keizer rule (docs/rules/keizer.md#scoring)",
             ));
         }
         if conv.result != "1-0" && conv.result != "0-1" {
@@ -190,7 +190,7 @@ pub fn check(
         }
     }
     if comp.kind == "knockout" && conv.result == "-/-" {
-        // SPEC §7: a playoff game always has a winner
+        // docs/rules/keizer.md#playoffs: a playoff game always has a winner
         return Err(ApiError::invalid(
             "result",
             "a playoff game needs a winner or a draw; -/- is not possible",
@@ -250,11 +250,11 @@ pub fn enter(
     if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
         errs.push(FieldError::new("reason", "must be at most 500 characters"));
     }
-    // SPEC §11: a correction after the evening is completed is allowed, with a reason
+    // docs/rules/arbiter.md#results-and-corrections: a correction after the evening is completed is allowed, with a reason
     if round.status == "completed" && reason.is_none() {
         errs.push(FieldError::new(
             "reason",
-            "required: the round is completed, so this is a correction (SPEC §11)",
+            "required: the round is completed, so this is a correction (docs/rules/arbiter.md#results-and-corrections)",
         ));
     }
     let checked = match check(&comp, &game, input) {
@@ -323,7 +323,7 @@ pub fn enter(
         bump_stamp(c, &format!("competition:{}", comp.id))?;
         // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
         // from here on: a completion that committed after the round was read above made this
-        // write a correction, which needs a reason (SPEC §11). SQLite holds its write lock
+        // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock
         // from the start, so the status read above is current there (no second read).
         if matches!(c, DbConn::Pg(_))
             && round.status != "completed"
@@ -332,7 +332,7 @@ pub fn enter(
         {
             return Err(ApiError::Conflict(format!(
                 "round {} was completed while this result was entered; send it again with a \
-                 reason: it is now a correction (SPEC §11)",
+                 reason: it is now a correction (docs/rules/arbiter.md#results-and-corrections)",
                 round.number
             )));
         }

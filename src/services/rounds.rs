@@ -1,5 +1,5 @@
 //! Rounds and their games: the status machine `planned → paired → published → completed`
-//! (SPEC §2) with atomic transitions, so two concurrent writers cannot both move a round.
+//! (docs/rules/README.md) with atomic transitions, so two concurrent writers cannot both move a round.
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Game, Round};

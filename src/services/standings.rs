@@ -1,11 +1,11 @@
-//! Standings of a competition (SPEC §3, §8–§10): the stored rounds, games and attendance turned
-//! into the input of the pure engines — Keizer (`domain::keizer::standings`), round robin
-//! (`domain::round_robin`) and Swiss tie-breaks over a TRF (`domain::tiebreaks`) — and the TRF
-//! export (`domain::swiss::trf`). No scoring rule lives here.
+//! Standings of a competition (docs/rules/keizer.md#scoring, docs/rules/rapid-blitz.md, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise): the stored rounds, games and attendance turned
+//! into the input of the pure engines — Keizer (`clubcomp_engine::keizer::standings`), round robin
+//! (`clubcomp_engine::round_robin`) and Swiss tie-breaks over a TRF (`clubcomp_engine::tiebreaks`) — and the TRF
+//! export (`clubcomp_engine::swiss::trf`). No scoring rule lives here.
 //!
-//! Which rounds count (docs/decisions/api-standings.md): the leading run of rounds numbered
+//! Which rounds count (docs/decisions/0012-results-standings-exports-prizes.md): the leading run of rounds numbered
 //! 1, 2, 3, … that are `completed`, or `published` with a result on every game. A round that
-//! does not count ends the run, so evenings always replay in order (SPEC §3 "Recalculation").
+//! does not count ends the run, so evenings always replay in order (docs/rules/keizer.md#recalculation).
 
 use crate::api::competitions::entrants_in_seed_order;
 use crate::db::DbConn;
@@ -100,7 +100,7 @@ pub fn keizer_params(comp: &Competition) -> ApiResult<ks::Params> {
         .map_err(|e| ApiError::Conflict(format!("competition {}: params: {e}", comp.id)))
 }
 
-/// The Keizer game result of a stored game (SPEC §3: `arbiter_decision` losses).
+/// The Keizer game result of a stored game (docs/rules/keizer.md#scoring: `arbiter_decision` losses).
 fn keizer_result(g: &Game) -> Option<ks::GameResult> {
     use ks::GameResult::*;
     let arb = g.termination.as_deref() == Some(ARBITER_DECISION);
@@ -203,7 +203,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             .collect();
         let st = statuses(c, round.id, &absent)?;
         for (id, _) in &absent {
-            // SPEC §3/§4: excused → with notice; anything else unpaired (unexcused, or
+            // docs/rules/keizer.md#scoring, docs/rules/keizer.md#attendance-and-deadlines: excused → with notice; anything else unpaired (unexcused, or
             // expected but not paired) → without notice
             match st.get(id) {
                 Some(Status::Excused) => ev.excused.push(id.to_string()),
@@ -241,7 +241,7 @@ fn ids_to_strings(v: &mut Value) {
 }
 
 /// Makes sure a round robin that breaks ties by lots has a stored drawing: a seed is generated
-/// once and stored in the competition's params (`lots_seed`), SPEC §10.
+/// once and stored in the competition's params (`lots_seed`), docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain.
 pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competition> {
     let tiebreaks: Vec<String> = serde_json::from_str(&comp.tiebreaks).unwrap_or_default();
     let mut params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
@@ -332,7 +332,7 @@ pub fn round_robin_compute(s: &rr::Scenario) -> ApiResult<rr::Output> {
 // ---------------------------------------------------------------------------------------
 // Swiss and TRF
 
-/// Games per round of a competition: 2 for a Double-Swiss (SPEC §8).
+/// Games per round of a competition: 2 for a Double-Swiss (docs/rules/rapid-blitz.md#double-swiss).
 pub fn games_per_round(comp: &Competition) -> usize {
     if comp.system.as_deref() == Some("double_swiss") {
         2

@@ -1,4 +1,4 @@
-//! Arbiter tools through the API (SPEC §8, §10, §11): game events, moves, claims checked from
+//! Arbiter tools through the API (docs/rules/arbiter.md#appeals, docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md#quickplay-finish-fide-102): game events, moves, claims checked from
 //! the moves, quickplay-finish refusals and decisions, appeals. Expected values are worked out
 //! by hand in the comments.
 

@@ -1,4 +1,4 @@
-//! Attendance (SPEC §4): own sign-up/sign-off with deadlines, the leader on a player's behalf,
+//! Attendance (docs/rules/keizer.md#attendance-and-deadlines, docs/rules/rapid-blitz.md#the-rapid-competition): own sign-up/sign-off with deadlines, the leader on a player's behalf,
 //! force majeure, check-in, history and who may read it; the status contract.
 
 use crate::helpers::*;

@@ -1,4 +1,4 @@
-//! Calendar generation (SPEC §5) and the iCalendar feed (RFC 5545).
+//! Calendar generation (docs/rules/keizer.md#calendar) and the iCalendar feed (RFC 5545).
 
 use crate::helpers::*;
 use actix_web::http::{Method, StatusCode};
@@ -96,7 +96,7 @@ async fn generate_store_and_replace() {
     // every Friday from 11 Sep 2026 to 25 Jun 2027 (default end 30 June): 42
     assert_eq!(evs.len(), 42);
     let on = |d: &str| evs.iter().find(|e| e["date"] == d).unwrap().clone();
-    // Worked by hand (SPEC §5): rapid = the Friday before each KNSB Saturday; winter from
+    // Worked by hand (docs/rules/keizer.md#calendar): rapid = the Friday before each KNSB Saturday; winter from
     // 11 Sep skipping rapid evenings; 1 Jan 2027 is the first Friday of January and may not
     // start the summer, which starts on 8 Jan; playoffs 16 and 30 April.
     let keizer = |half: &str| -> Vec<String> {

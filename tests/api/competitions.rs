@@ -99,7 +99,7 @@ async fn season_competition_entrants_and_rounds() {
     assert_eq!(r.body["tiebreaks"], json!(["DE", "BH-M1", "SB"]));
     assert_eq!(
         r.body["rules"]["quickplay_finish"], false,
-        "SPEC §8: not in the rapid"
+        "docs/rules/rapid-blitz.md#double-swiss: not in the rapid"
     );
 
     // entrants are seeded by the KNSB rating on 1 September, unrated below, then by entry

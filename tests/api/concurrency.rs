@@ -108,7 +108,7 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         .collect();
     assert_eq!(stored.len(), 5);
     for (s, code) in stored.iter().zip(codes) {
-        // draws may be stored in either spelling of SPEC §2
+        // draws may be stored in either spelling of docs/rules/README.md#results
         assert!(
             s == code || (code == "1/2-1/2" && s == "½-½"),
             "stored {s}, entered {code}"
@@ -423,7 +423,7 @@ where
 }
 
 /// A result entered while another connection completes the round: once the completion has
-/// committed, the write is a correction and needs a reason (SPEC §11), so it is refused, never
+/// committed, the write is a correction and needs a reason (docs/rules/arbiter.md#results-and-corrections), so it is refused, never
 /// stored without one — 409 on Postgres (the write read the round before the completion
 /// committed, and checks again once it holds the competition's stamp), 422 on SQLite (the
 /// write waits for the database's write lock and then reads the completed round).

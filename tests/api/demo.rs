@@ -105,7 +105,7 @@ async fn demo_twice_and_public_reads() {
         ]
     );
     assert_eq!(list[0]["date"], "2026-09-11");
-    // no two players meet twice in the half (SPEC §6), every game of a completed round has a
+    // no two players meet twice in the half (docs/rules/keizer.md#pairing-constraints), every game of a completed round has a
     // result, and nobody plays twice on one evening
     let mut met = HashSet::new();
     for k in 1..=5 {

@@ -1,6 +1,6 @@
 //! Pairings: generation with each engine, the race of concurrent generate requests, hand-made
 //! pairings with validation and override, taking a pairing back. Expected pairings are worked
-//! out by hand from SPEC §3/§6 and the FIDE rules (comments show the working).
+//! out by hand from docs/rules/keizer.md#scoring, docs/rules/keizer.md#pairing and the FIDE rules (comments show the working).
 
 use crate::helpers::*;
 use actix_web::http::{Method, StatusCode};
@@ -182,7 +182,7 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
     let r = app.post(&url, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["status"], "paired");
-    // SPEC §6: five present, nobody had a bye, any player leaves a pairable rest: all five
+    // docs/rules/keizer.md#byes: five present, nobody had a bye, any player leaves a pairable rest: all five
     // are candidates (in pairing order = seed order on evening 1), one drawn at random.
     let bye = &r.body["pairing"]["bye"];
     assert_eq!(bye["candidates"], json!(p));
@@ -733,7 +733,7 @@ async fn keizer_pairs_only_who_attends() {
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    // present in seed order: A, B, C, F (F unrated and new: inserted at the bottom, SPEC §3)
+    // present in seed order: A, B, C, F (F unrated and new: inserted at the bottom, docs/rules/keizer.md#entrants)
     assert_eq!(
         boards(&r.body),
         vec![

@@ -29,7 +29,7 @@ async fn keizer_winter_prizes_and_finalize() {
     let [a, b, c, d, e] = fx.players[..] else {
         panic!()
     };
-    // e never shows up (2 of 2 evenings without notice: not eligible, SPEC §7)
+    // e never shows up (2 of 2 evenings without notice: not eligible, docs/rules/keizer.md#prizes)
     // ev 1: R0 [a60 b59 c58 d57 e56]: a 59, c 57, b 5, d 5 → [a c b d e]: a 58, c 57 → fixed
     // ev 2: [a60 c59 b58 d57 e56]: a–c 1-0, b–d 1-0: a 58+59 = 117, c 57+5 = 62,
     //   b 5+57 = 62, d 10 → [a c b d e] → fixed
@@ -296,7 +296,7 @@ async fn playoffs_from_the_summer_half() {
     };
     let semi1 = &g["matches"][0];
     let semi2 = &g["matches"][1];
-    // semi 1 (c–d) drawn → a decider at once; a drawn decider is won by black (SPEC §7)
+    // semi 1 (c–d) drawn → a decider at once; a drawn decider is won by black (docs/rules/keizer.md#playoffs)
     let r = app
         .send(put(
             semi1["games"][0]["game_id"].as_i64().unwrap(),

@@ -478,7 +478,7 @@ async fn draughts_codes_and_the_forty_move_rule() {
     .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(r.body["errors"][0]["field"], "move_count");
-    // SPEC §10: agreed before both made 40 moves → lost for both, and the answer says so
+    // docs/rules/draughts-championship.md#the-40-move-rule: agreed before both made 40 moves → lost for both, and the answer says so
     let r = put_result(
         &app,
         &leader,

@@ -1,7 +1,7 @@
 //! End to end: a whole Keizer season (2027-2028) through the HTTP API — calendar, ratings,
 //! players, a winter and a summer half with sign-offs and sign-ups, generated pairings, results,
 //! standings compared after every evening with the standings engine run on the same data
-//! (`shared/formats/keizer-scenario.md`), pairing constraints, prizes and the playoffs.
+//! (`docs/formats/keizer-scenario.md`), pairing constraints, prizes and the playoffs.
 
 use crate::helpers::*;
 use actix_web::http::{Method, StatusCode};
@@ -191,7 +191,7 @@ where
             assert_eq!(r.status, StatusCode::OK, "evening {n}: {}", r.text);
         }
         let base = format!("/api/v1/competitions/{cid}/rounds/{n}");
-        // the bye is drawn in public with a seed the leader announces (SPEC §6), which keeps
+        // the bye is drawn in public with a seed the leader announces (docs/rules/keizer.md#byes), which keeps
         // this test reproducible; the seed is stored with the candidates
         let bye_seed = seed * 100 + n as u64;
         let r = app
@@ -202,7 +202,7 @@ where
             )
             .await;
         assert_eq!(r.status, StatusCode::CREATED, "evening {n}: {}", r.text);
-        // SPEC §6: the pairing order is the current ranking (the standings the public sees
+        // docs/rules/keizer.md#pairing: the pairing order is the current ranking (the standings the public sees
         // after the previous evening), restricted to the players present
         if n > 1 {
             let order: Vec<i64> = r.body["pairing"]["order"]

@@ -422,7 +422,7 @@ async fn swiss_tiebreaks_and_trf_export() {
     );
 }
 
-/// Double-Swiss (SPEC §8): two games per round, a bye worth both games (`U` twice), and a
+/// Double-Swiss (docs/rules/rapid-blitz.md#double-swiss): two games per round, a bye worth both games (`U` twice), and a
 /// round still being played shows blank results in the TRF.
 #[actix_web::test]
 async fn double_swiss_two_games_per_round_and_trf() {
@@ -456,7 +456,7 @@ async fn double_swiss_two_games_per_round_and_trf() {
         "published",
     )
     .await;
-    // X 1 + ½ = 1.5, Y ½, Z the bye: 2 points (SPEC §8)
+    // X 1 + ½ = 1.5, Y ½, Z the bye: 2 points (docs/rules/rapid-blitz.md)
     let r = app
         .get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
         .await;

@@ -1,9 +1,9 @@
-//! Attendance for one evening (SPEC §4): the sign-up/sign-off deadline as a UTC instant, and
+//! Attendance for one evening (docs/rules/keizer.md#attendance-and-deadlines): the sign-up/sign-off deadline as a UTC instant, and
 //! each player's status from the time-ordered list of changes (who, when, through which
 //! channel, recorded by whom). Pure: the caller passes the changes and the time zone; the
 //! engine has no clock.
 //!
-//! Rules and decisions (also in `docs/decisions/keizer-pairing.md`):
+//! Rules and decisions (also in `docs/decisions/0003-keizer-pairing-calendar-attendance.md`):
 //! - Deadline: `days_before` days before the evening (default 1) at `time` (default 18:00) in
 //!   `time_zone` (default Europe/Amsterdam), converted to UTC with chrono-tz, so DST weeks are
 //!   right. A change at exactly the deadline is on time. A local deadline inside a DST gap is
@@ -13,13 +13,13 @@
 //!   the member is ignored).
 //! - Flexible player: not signed up by default (counts as absent without notice); a sign-up on
 //!   time → signed up (paired). A late sign-up is refused unless a leader records it. A
-//!   flexible player may sign off with the same effect as a fixed player (SPEC §4 Decision).
+//!   flexible player may sign off with the same effect as a fixed player (decision, docs/rules/keizer.md#attendance-and-deadlines).
 //! - A late sign-up of a fixed player who had signed off is treated like a flexible player's:
 //!   refused unless a leader records it (the pairing is published after the deadline).
 //! - Guests (blitz only) are treated like flexible players.
 //! - On the night the arbiter (or leader) marks players present or absent at any time. A
 //!   player who was to be paired and is marked absent is a no-show: absent without notice
-//!   (SPEC §3). Marks by a member are refused.
+//!   (docs/rules/keizer.md#scoring). Marks by a member are refused.
 //! - Rapid and blitz evenings: only check-ins count. A player is paired only when checked in by
 //!   an arbiter or leader no later than `check_in_minutes` (default 15) before the start;
 //!   a later check-in is refused; no check-in → absent, not paired.
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::keizer::pairing::PlayerId;
 
-/// Club membership (SPEC §2).
+/// Club membership (docs/rules/README.md#players-and-ratings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Membership {
@@ -119,7 +119,7 @@ pub enum EveningType {
     Blitz,
 }
 
-/// The deadline rule (SPEC §4), configurable per competition.
+/// The deadline rule (docs/rules/keizer.md#attendance-and-deadlines), configurable per competition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DeadlineRule {
@@ -210,7 +210,7 @@ impl Status {
         )
     }
 
-    /// Whether this counts as absent without notice (SPEC §3, §7).
+    /// Whether this counts as absent without notice (docs/rules/keizer.md#scoring, docs/rules/keizer.md#prizes).
     pub fn without_notice(self) -> bool {
         matches!(
             self,
@@ -306,7 +306,7 @@ pub fn local_to_utc(
         })
 }
 
-/// The sign-up/sign-off deadline of the evening on `date` (SPEC §4), as a UTC instant.
+/// The sign-up/sign-off deadline of the evening on `date` (docs/rules/keizer.md#attendance-and-deadlines), as a UTC instant.
 pub fn deadline(date: NaiveDate, rule: &DeadlineRule) -> Result<DateTime<Utc>, AttendanceError> {
     let day = date - Duration::days(i64::from(rule.days_before));
     local_to_utc(day, rule.time, &rule.time_zone)
@@ -374,7 +374,7 @@ fn apply(
     }
 }
 
-/// Each player's status for the evening from the changes (SPEC §4).
+/// Each player's status for the evening from the changes (docs/rules/keizer.md#attendance-and-deadlines).
 pub fn attendance(input: &AttendanceInput) -> Result<Attendance, AttendanceError> {
     let dl = deadline(input.date, &input.deadline)?;
     let start = local_to_utc(input.date, input.start_time, &input.deadline.time_zone)?;

@@ -1,11 +1,11 @@
-//! The proposed season calendar (SPEC §5): every Friday of the season with its kind (Keizer
+//! The proposed season calendar (docs/rules/keizer.md#calendar): every Friday of the season with its kind (Keizer
 //! evening of the winter or summer half, rapid evening, closed, playoff, free), start time,
 //! half and number in the half. The leader edits the proposal afterwards; this module only
 //! proposes.
 //!
-//! Rules and decisions (also in `docs/decisions/keizer-pairing.md`):
+//! Rules and decisions (also in `docs/decisions/0003-keizer-pairing-calendar-attendance.md`):
 //! - A *playing evening* is a Friday of the season that is neither a rapid evening nor closed
-//!   (SPEC §5). A closed Friday is therefore never a playing evening and is not counted.
+//!   (docs/rules/keizer.md#calendar). A closed Friday is therefore never a playing evening and is not counted.
 //! - A rapid evening is the last Friday strictly before a KNSB round (or a date the arbiter
 //!   names). When that Friday is closed, it stays closed and the rapid round is not moved.
 //! - The first Friday of January, when it is a playing evening, may not *start* the summer
@@ -13,7 +13,7 @@
 //!   at the next playing evening. Inside a half it is an ordinary Keizer evening. When it is
 //!   closed or a rapid evening it is not a playing evening and the rule does not apply.
 //! - The season-wide `keizer_index` (1…20) numbers the Keizer evenings of both halves; it is
-//!   the "playing-evening index" the pairing constraints count (SPEC §6), so free evenings,
+//!   the "playing-evening index" the pairing constraints count (docs/rules/keizer.md#pairing-constraints), so free evenings,
 //!   rapid evenings and closed Fridays do not count as evenings between two meetings.
 //! - If the season opens on a Friday, that Friday is the opening evening (`opening`), since
 //!   the winter starts on the first Friday *after* the opening.
@@ -133,7 +133,7 @@ pub fn is_first_friday_of_january(d: NaiveDate) -> bool {
     d.month() == 1 && d.weekday() == Weekday::Fri && d.day() <= 7
 }
 
-/// Proposes the season calendar (SPEC §5).
+/// Proposes the season calendar (docs/rules/keizer.md#calendar).
 pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarError> {
     if input.season_end < input.opening {
         return Err(CalendarError::EndBeforeOpening {

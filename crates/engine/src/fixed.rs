@@ -1,4 +1,4 @@
-//! Exact fixed-point numbers in ten-thousandths (SPEC §2: "never compare floating-point
+//! Exact fixed-point numbers in ten-thousandths (docs/rules/README.md#results: "never compare floating-point
 //! scores"). Keizer factors such as 0.3333 and all scores are held as integers.
 
 use std::fmt;

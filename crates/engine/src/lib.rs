@@ -1,6 +1,210 @@
-//! Pure rule engines: plain data in, plain data out. No actix, no diesel, no clock, and
-//! randomness only from a seed passed in, so every rule can be tested without a server and
-//! reused by the command line.
+//! Pure rule engines for chess and draughts club competitions: plain data in, plain data out.
+//! No web framework, no database, no clock, and randomness only from a seed passed in, so
+//! every rule can be tested without a server and reused by the command line. The rules as a
+//! competition leader reads them are in the repository's rules book (`docs/rules/`).
+//!
+//! | module | what it computes |
+//! |---|---|
+//! | [`keizer`] | Keizer standings with recalculation, entrants, pairing, prizes, playoffs |
+//! | [`swiss`] | FIDE TRF files and the FIDE Dutch system |
+//! | [`double_swiss`] | the FIDE Double-Swiss system (two games per round) |
+//! | [`round_robin`] | Berger schedules and round-robin standings (the KNDB chain) |
+//! | [`tiebreaks`] | FIDE tie-breaks (C.07) |
+//! | [`calendar`], [`attendance`] | the season calendar, sign-up deadlines |
+//! | [`arbiter`] | chess and draughts moves, claims, game events, appeals |
+//! | [`fixed`] | exact decimal arithmetic in ten-thousandths |
+//!
+//! # Keizer standings
+//!
+//! The worked evening of the rules book (`docs/rules/keizer.md`): Anna and Bram draw, Dirk
+//! beats Cor, Eva is excused. The recalculation cycles between two orders, and the scores are
+//! averaged over the cycle.
+//!
+//! ```
+//! use clubcomp_engine::keizer::scenario::run_scenario_str;
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/formats/examples/keizer-one-evening.json");
+//! let text = std::fs::read_to_string(path).expect("the rules book's example file");
+//! let out = run_scenario_str(&text).unwrap();
+//! let evening = &out.evenings[0];
+//! assert!(!evening.converged);
+//! assert_eq!(evening.cycle_length, Some(2));
+//! assert_eq!(evening.iterations, 4);
+//! let table: Vec<(u32, &str, i64, String)> = evening
+//!     .standings
+//!     .iter()
+//!     .map(|r| (r.rank, r.id.as_str(), r.value, r.score.to_string()))
+//!     .collect();
+//! assert_eq!(
+//!     table,
+//!     [
+//!         (1, "dirk", 60, "56.0000".to_string()),
+//!         (2, "bram", 59, "29.2500".to_string()),
+//!         (3, "anna", 58, "29.2500".to_string()),
+//!         (4, "eva", 57, "18.9981".to_string()),
+//!         (5, "cor", 56, "5.0000".to_string()),
+//!     ]
+//! );
+//! ```
+//!
+//! # Keizer pairing
+//!
+//! Five present players, one of them (fleur) new and placed by rating; dirk and eva met on
+//! evening 11, so the cheapest allowed pairing is bram–dirk and fleur–eva (cost 2² + 2² = 8).
+//!
+//! ```
+//! use clubcomp_engine::keizer::pairing::{PairingInput, pair_evening};
+//!
+//! let input: PairingInput = serde_json::from_value(serde_json::json!({
+//!     "evening": 12, "half": "summer", "bye_seed": 20261204,
+//!     "ranking": [
+//!         {"id": "anna", "rating": 1980, "present": true, "colours": ["W", "B", "W"]},
+//!         {"id": "bram", "rating": 1850, "present": true, "colours": ["B", "W", "B"], "byes_this_half": 1},
+//!         {"id": "cor", "rating": 1720, "present": false},
+//!         {"id": "dirk", "rating": 1690, "present": true, "colours": ["W", "W", "B"]},
+//!         {"id": "eva", "rating": 1600, "present": true, "colours": ["B", "B"]},
+//!         {"id": "fleur", "rating": 1800, "present": true, "first_time": true}
+//!     ],
+//!     "history": [
+//!         {"a": "anna", "b": "bram", "evening": 8, "half": "winter"},
+//!         {"a": "dirk", "b": "eva", "evening": 11, "half": "summer"}
+//!     ]
+//! }))
+//! .unwrap();
+//! let p = pair_evening(&input).unwrap();
+//! assert_eq!(p.order, ["anna", "bram", "fleur", "dirk", "eva"]);
+//! let boards: Vec<(&str, &str)> =
+//!     p.boards.iter().map(|b| (b.white.as_str(), b.black.as_str())).collect();
+//! assert_eq!(boards, [("bram", "dirk"), ("eva", "fleur")]);
+//! assert_eq!(p.bye.unwrap().player, "anna");
+//! assert_eq!(p.cost, 8);
+//! ```
+//!
+//! # Dutch pairing from a TRF file
+//!
+//! One of the reference tournaments paired by bbpPairings (`tests/data/dutch`): the engine
+//! reproduces its pairing of round 2, boards in the same order.
+//!
+//! ```
+//! use clubcomp_engine::swiss::{dutch, trf};
+//!
+//! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch/t1000-n10-r5");
+//! let text = std::fs::read_to_string(format!("{dir}/round-02.trf")).unwrap();
+//! let tournament = trf::parse_trf(&text).unwrap();
+//! let round = dutch::next_round(&tournament);
+//! assert_eq!(round, 2);
+//! let boards = dutch::pair_round(&tournament, round).unwrap();
+//! let pairs: Vec<(u32, u32)> =
+//!     boards.iter().map(|b| (b.white, b.black.unwrap_or(0))).collect();
+//! assert_eq!(pairs, [(4, 1), (2, 3), (6, 5), (10, 7), (8, 9)]);
+//! ```
+//!
+//! # Double-Swiss
+//!
+//! Round 1 of five players: the bye goes to the lowest-ranked, neighbours meet, and the
+//! higher-ranked player has White in game 1 on odd boards.
+//!
+//! ```
+//! use clubcomp_engine::double_swiss::{State, pair_next_round};
+//!
+//! let state: State = serde_json::from_value(serde_json::json!({
+//!     "players": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}, {"id": 5}]
+//! }))
+//! .unwrap();
+//! let next = pair_next_round(&state).unwrap();
+//! assert_eq!(next.round, 1);
+//! let matches: Vec<(u32, u32)> = next.pairings.iter().map(|m| (m.white, m.black)).collect();
+//! assert_eq!(matches, [(1, 2), (4, 3)]);
+//! assert_eq!(next.bye, Some(5));
+//! ```
+//!
+//! # Round robin
+//!
+//! The worked championship of the rules book (`docs/rules/draughts-championship.md`): an
+//! agreed draw before move 40 is lost for both, Arie is placed above Cees by their mutual
+//! result, and the two share the master points and prize money of places 2 and 3.
+//!
+//! ```
+//! use clubcomp_engine::round_robin::{compute, scenario::Scenario};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/formats/examples/draughts-championship.json");
+//! let s: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+//! let out = compute(&s).unwrap();
+//! let rows: Vec<(&str, u32, String, &str, &str)> = out
+//!     .standings
+//!     .iter()
+//!     .map(|r| {
+//!         let master = r.points_tables.get("master").unwrap().as_str();
+//!         (r.id.as_str(), r.place, r.points.to_string(), master, r.prize_money.as_str())
+//!     })
+//!     .collect();
+//! assert_eq!(
+//!     rows,
+//!     [
+//!         ("bert", 1, "4".to_string(), "5", "1000"),
+//!         ("arie", 2, "3".to_string(), "3.5", "500"),
+//!         ("cees", 3, "3".to_string(), "3.5", "500"),
+//!         ("dick", 4, "0".to_string(), "2", "200"),
+//!     ]
+//! );
+//! assert_eq!(out.standings[1].decided_by.as_deref(), Some("mutual"));
+//! ```
+//!
+//! # Tie-breaks
+//!
+//! Two rounds of four players: 1 beats 3 and draws with 2; 2 also draws with 4; 3 beats 4.
+//! Players 2 and 3 both have 1 point; Sonneborn-Berger puts 2 (two draws against 0.5 and
+//! 1.5 points: 0.25 + 0.75) above 3 (a win against 0.5 points).
+//!
+//! ```
+//! use clubcomp_engine::tiebreaks::{Input, compute_tiebreaks, parse_tiebreaks};
+//!
+//! let game = |opponent: u32, colour: &str, outcome: &str| {
+//!     serde_json::json!({"opponent": opponent, "colour": colour, "outcome": outcome})
+//! };
+//! let input: Input = serde_json::from_value(serde_json::json!({"players": [
+//!     {"id": 1, "rounds": [game(3, "white", "win"), game(2, "black", "draw")]},
+//!     {"id": 2, "rounds": [game(4, "white", "draw"), game(1, "white", "draw")]},
+//!     {"id": 3, "rounds": [game(1, "black", "loss"), game(4, "white", "win")]},
+//!     {"id": 4, "rounds": [game(2, "black", "draw"), game(3, "black", "loss")]}
+//! ]}))
+//! .unwrap();
+//! let standings = compute_tiebreaks(&input, &parse_tiebreaks("PTS,SB").unwrap()).unwrap();
+//! let rows: Vec<(u32, String, String)> = standings
+//!     .rows
+//!     .iter()
+//!     .map(|r| (r.id, r.values[0].to_string(), r.values[1].to_string()))
+//!     .collect();
+//! assert_eq!(
+//!     rows,
+//!     [
+//!         (1, "1.5000".to_string(), "1.5000".to_string()),
+//!         (2, "1.0000".to_string(), "1.0000".to_string()),
+//!         (3, "1.0000".to_string(), "0.5000".to_string()),
+//!         (4, "0.5000".to_string(), "0.5000".to_string()),
+//!     ]
+//! );
+//! ```
+//!
+//! # Arbiter claims
+//!
+//! Both knights go out and back twice: the starting position stands on the board for the
+//! third time, with White to move, so White's claim (FIDE 9.2, claim (b)) is valid.
+//!
+//! ```
+//! use clubcomp_engine::arbiter::repetition::{ChessMoves, RepetitionClaim, check_repetition};
+//!
+//! let moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+//! let claim = RepetitionClaim {
+//!     start_fen: None,
+//!     moves: ChessMoves::San(moves.iter().map(|m| m.to_string()).collect()),
+//!     declared_move: None,
+//! };
+//! let verdict = check_repetition(&claim).unwrap();
+//! assert!(verdict.valid);
+//! assert_eq!(verdict.occurrences, 3);
+//! assert_eq!(verdict.earlier.len(), 2);
+//! ```
 
 pub mod arbiter;
 pub mod attendance;

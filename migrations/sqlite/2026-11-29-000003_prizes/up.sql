@@ -1,4 +1,4 @@
--- Finalized prize lists (SPEC §7, §10): one per competition, stored as JSON text.
+-- Finalized prize lists (docs/rules/keizer.md#playoffs, docs/rules/draughts-championship.md#prize-money): one per competition, stored as JSON text.
 CREATE TABLE prize_lists (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     competition_id BIGINT NOT NULL UNIQUE REFERENCES competitions(id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
--- Arbiter tools (SPEC §8, §10, §11): the per-game event log, the recorded moves, claims
+-- Arbiter tools (docs/rules/arbiter.md#appeals, docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md#game-events): the per-game event log, the recorded moves, claims
 -- with their checked verdicts, and appeals to the board.
 
 CREATE TABLE game_events (

@@ -1,4 +1,4 @@
-//! `players`: club members and guests (SPEC §2). Contact data lives here but is only shown to
+//! `players`: club members and guests (docs/rules/README.md#players-and-ratings). Contact data lives here but is only shown to
 //! leaders and admins.
 
 use crate::db::schema::players;

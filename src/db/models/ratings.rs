@@ -1,4 +1,4 @@
-//! `ratings`: rating history per player and source (SPEC §2): one value per list date.
+//! `ratings`: rating history per player and source (docs/rules/README.md#players-and-ratings): one value per list date.
 
 use crate::db::schema::ratings;
 use crate::db::{DbConn, MultiBackend};
@@ -83,7 +83,7 @@ pub fn history(conn: &mut DbConn, player: i64, source: Option<&str>) -> QueryRes
         .load(conn)
 }
 
-/// The rating on date `d`: the newest list with list date ≤ `d` (SPEC §2).
+/// The rating on date `d`: the newest list with list date ≤ `d` (docs/rules/README.md#players-and-ratings).
 pub fn on_date(
     conn: &mut DbConn,
     player: i64,

@@ -1,15 +1,15 @@
-//! Appeals to the board against an arbiter's decision (SPEC §8).
+//! Appeals to the board against an arbiter's decision (docs/rules/arbiter.md#appeals).
 
 use super::*;
 
-/// An appeal to the board (SPEC §8).
+/// An appeal to the board (docs/rules/arbiter.md#appeals).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AppealInput {
     /// The grounds, as written by the appellant (not only blanks).
     #[schema(pattern = r"\S")]
     pub grounds: String,
-    /// Whether the appeal was made in writing (SPEC §8: required; default true).
+    /// Whether the appeal was made in writing (docs/rules/arbiter.md#appeals: required; default true).
     #[serde(default = "yes")]
     pub in_writing: bool,
 }
@@ -127,7 +127,7 @@ fn lodge(
     Ok(row)
 }
 
-/// Lodges an appeal against the decision on a claim ("now" is read here, SPEC §8).
+/// Lodges an appeal against the decision on a claim ("now" is read here, docs/rules/arbiter.md#appeals).
 pub fn appeal_claim(
     c: &mut DbConn,
     claim_id: i64,

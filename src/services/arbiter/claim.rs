@@ -1,9 +1,9 @@
-//! Claims (SPEC §10, §11): checked from the moves by the engines and decided at once, or
+//! Claims (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md#quickplay-finish-fide-102): checked from the moves by the engines and decided at once, or
 //! refused / opened for the arbiter (quickplay finish), and the arbiter's later decisions.
 
 use super::*;
 
-/// What is claimed (SPEC §10, §11).
+/// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimType {
@@ -185,7 +185,7 @@ fn engine_time_control(comp: &Competition) -> quickplay::TimeControl {
 }
 
 /// Whether the competition applies the quickplay-finish rule: its `rules.quickplay_finish`,
-/// else the default for its kind (SPEC §8: not in the rapid).
+/// else the default for its kind (docs/rules/rapid-blitz.md#double-swiss: not in the rapid).
 fn applies_quickplay(comp: &Competition) -> bool {
     let rules: serde_json::Value = serde_json::from_str(&comp.rules).unwrap_or_default();
     rules
@@ -295,7 +295,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             .unwrap_or(Side::White);
         let counter = draughts::claims::endgame_status(&game);
         let reached = counter.as_ref().is_some_and(|e| e.limit_reached);
-        // SPEC §10: two of the three pieces still men → the arbiter judges on the board
+        // docs/rules/arbiter.md#draughts-claims: two of the three pieces still men → the arbiter judges on the board
         // whether their promotion can be permanently prevented; the claim then waits.
         let ruling = match &counter {
             Some(e) if reached => {
@@ -626,7 +626,7 @@ pub fn decide_claim(
         && input.decision == DecisionKind::Accept
         && input.outcome.is_none()
     {
-        // SPEC §10: whether the minority can permanently prevent the promotion of the two
+        // docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise: whether the minority can permanently prevent the promotion of the two
         // men is judged on the board; the arbiter names the result
         return Err(ApiError::invalid(
             "outcome",

@@ -1,4 +1,4 @@
-//! The Keizer pairing input from the stored season (SPEC §3, §6): the ranking before the round
+//! The Keizer pairing input from the stored season (docs/rules/keizer.md#season-halves, docs/rules/keizer.md#pairing): the ranking before the round
 //! (Keizer standings over the stored results of this half; a summer half starts in the winter's
 //! final order), meetings, colours and byes of BOTH halves, first-time flexible players.
 
@@ -27,7 +27,7 @@ fn half_of(comp: &Competition) -> Half {
 
 /// The season's Keizer halves up to this one, with the evening offset of each: a summer half
 /// seeded from a winter half counts on after the winter's rounds (the playing-evening index of
-/// SPEC §6, `docs/decisions/keizer-pairing.md`).
+/// docs/rules/keizer.md#pairing, `docs/decisions/0003-keizer-pairing-calendar-attendance.md`).
 fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32)>> {
     let mut out = Vec::new();
     if let Some(w) = comp.seeded_from {
@@ -81,7 +81,7 @@ pub fn keizer_input(
         .map(|p| (p.id.clone(), p.rating))
         .collect();
     // players who join now (or joined before any evening was played) are placed by the
-    // entrant rule of SPEC §3; on the first evening the seed order is the order itself
+    // entrant rule of docs/rules/keizer.md#entrants; on the first evening the seed order is the order itself
     for p in &input.players {
         if p.joins_at <= n_evenings + 1 && !ranking.contains(&p.id) {
             if n_evenings == 0 {
@@ -161,7 +161,7 @@ pub fn keizer_input(
 }
 
 /// Generates a Keizer round; the bye seed is drawn from the OS by the caller and stored with
-/// the candidates (SPEC §6 Decision).
+/// the candidates (decision, docs/rules/keizer.md#byes).
 pub(super) fn generate(
     c: &mut DbConn,
     comp: &Competition,
@@ -190,7 +190,7 @@ pub(super) fn generate(
             return Err(no_pairing(
                 c,
                 &ids,
-                "every remaining opponent is excluded by the season constraints (SPEC §6)",
+                "every remaining opponent is excluded by the season constraints (docs/rules/keizer.md#pairing-constraints)",
             )?);
         }
         Err(e) => return Err(ApiError::Internal(e.to_string())),

@@ -1,4 +1,4 @@
-//! Swiss rounds from the stored games (SPEC §8): the Dutch system over a TRF tournament, and
+//! Swiss rounds from the stored games (docs/rules/rapid-blitz.md#double-swiss): the Dutch system over a TRF tournament, and
 //! the Double-Swiss over its own state. Pairing numbers are the entrants' seed order; players
 //! not checked in are not paired; the pairing-allocated bye is stored as a bye game.
 

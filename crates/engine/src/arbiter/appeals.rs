@@ -1,7 +1,7 @@
-//! Appeals against an arbiter's (competition leader's) decision (SPEC §8, seed 001 "Algemeen"
+//! Appeals against an arbiter's (competition leader's) decision (docs/rules/arbiter.md#appeals, seed 001 "Algemeen"
 //! 5): in writing to the board within 8 days; the board decides once and its decision is final.
 //!
-//! Boundary (decision, recorded in `docs/decisions/arbiter.md`): days are calendar days in the
+//! Boundary (decision, recorded in `docs/decisions/0007-arbiter-engines.md`): days are calendar days in the
 //! club's time zone, Europe/Amsterdam. The day of the decision does not count; the appeal must
 //! be lodged at the latest on the 8th day after it, before midnight Amsterdam time. A decision
 //! taken on Friday 20 March may be appealed until Saturday 28 March 23:59:59 (Amsterdam).

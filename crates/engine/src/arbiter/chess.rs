@@ -129,7 +129,7 @@ impl Pos {
         )
     }
 
-    /// Reads a FEN leniently (SPEC §11, decision in docs/decisions/arbiter.md): missing trailing
+    /// Reads a FEN leniently (docs/rules/arbiter.md#threefold-repetition-fide-92, decision in docs/decisions/0007-arbiter-engines.md): missing trailing
     /// fields take their defaults (`- - 0 1`), castling rights the board cannot have (king or
     /// rook not on its original square, or a Shredder rook file other than a or h) are dropped,
     /// and an e.p. square that no double step can

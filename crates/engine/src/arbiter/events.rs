@@ -1,4 +1,4 @@
-//! The per-game event log (SPEC §10, §11): moves, chess draw offers, draughts proposals of
+//! The per-game event log (docs/rules/arbiter.md#game-events, docs/rules/arbiter.md#draughts-claims): moves, chess draw offers, draughts proposals of
 //! draw / plusremise / minremise with acceptance or rejection (by words or by making a move),
 //! claims, arbiter decisions and time added. [`apply`] replays a log and checks a new event
 //! against the rules, naming the rule it breaks.
@@ -341,7 +341,7 @@ impl GameState {
                     },
                 };
                 // "The same proposal" is the same kind of proposal (draw, plusremise,
-                // minremise) as the regulation names them (seed 000; decision, SPEC §10).
+                // minremise) as the regulation names them (seed 000; decision, docs/rules/arbiter.md#game-events).
                 if self.barred.contains(&(by, kind)) {
                     return Err(Rule::RepeatedRejectedProposal { by, kind });
                 }
@@ -415,7 +415,7 @@ impl GameState {
     }
 
     /// The result of an agreement: in draughts, a draw (also a plus/minremise) agreed before
-    /// both players made 40 moves is lost for both (seed 000; SPEC §10).
+    /// both players made 40 moves is lost for both (seed 000; docs/rules/draughts-championship.md#the-40-move-rule).
     fn agreed(&self, outcome: Outcome) -> Outcome {
         if self.game == GameKind::Draughts && self.moves.iter().any(|m| *m < 40) {
             Outcome::BothLost

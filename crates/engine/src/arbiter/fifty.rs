@@ -1,4 +1,4 @@
-//! The fifty-move rule in chess (FIDE Laws 9.3, SPEC §11 "claims"): a draw may be claimed by
+//! The fifty-move rule in chess (FIDE Laws 9.3, docs/rules/arbiter.md): a draw may be claimed by
 //! the player to move when the last 50 moves by each player were made without any pawn move
 //! and without any capture — (a) after the move he writes down and declares, or (b) just now.
 //! The 75-move rule (9.6.2, the arbiter ends the game without a claim) is reported too.

@@ -1,4 +1,4 @@
-//! Arbiter rule engines (SPEC §8, §10, §11): the per-game event log and its validator, the
+//! Arbiter rule engines (docs/rules/rapid-blitz.md, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/arbiter.md#threefold-repetition-fide-92): the per-game event log and its validator, the
 //! chess threefold-repetition (FIDE 9.2) and fifty-move (9.3) checks, the quickplay-finish
 //! claim (FIDE 10.2), international draughts (move generation, PDN, claim checks) and appeals
 //! against arbiter decisions. Pure: plain serde data in and out, no clock, no I/O.

@@ -1,4 +1,4 @@
-//! Quickplay finish (FIDE Laws 10.2 / Guidelines III, SPEC §11): a player with less than two
+//! Quickplay finish (FIDE Laws 10.2 / Guidelines III, docs/rules/arbiter.md#quickplay-finish-fide-102): a player with less than two
 //! minutes left may claim a draw before his flag falls — only where the competition applies
 //! the rule and the final period has no increment. The arbiter accepts (draw), postpones (the
 //! opponent may get two extra minutes; decided later in the game or after a flag fall) or
@@ -84,7 +84,7 @@ pub struct QuickplayClaim {
     pub time_control: TimeControl,
 }
 
-/// Why a claim is refused outright (SPEC §11).
+/// Why a claim is refused outright (docs/rules/arbiter.md).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "refusal")]
 pub enum Refusal {
@@ -241,7 +241,7 @@ pub fn decide(
         QuickplayDecision::Reject => {
             next.status = ClaimStatus::Rejected;
             // The opponent is compensated once per claim: two minutes already given at the
-            // postponement are not given again on a later rejection (SPEC §11, decision).
+            // postponement are not given again on a later rejection (docs/rules/arbiter.md, decision).
             if next.opponent_extra_seconds == 0 {
                 next.opponent_extra_seconds = EXTRA_SECONDS;
             }

@@ -1,4 +1,4 @@
-//! Threefold repetition in chess (FIDE Laws 9.2, SPEC §11). A claim is valid when the same
+//! Threefold repetition in chess (FIDE Laws 9.2, docs/rules/arbiter.md#threefold-repetition-fide-92). A claim is valid when the same
 //! position stands for at least the third time (not necessarily in a row): (a) after the move
 //! the claimant has written down and declares, or (b) just now with the claimant to move.
 //!

@@ -1,8 +1,8 @@
-//! FIDE Double-Swiss pairing (C.04.5, applied from 1 February 2026; SPEC §8 rapid): every
+//! FIDE Double-Swiss pairing (C.04.5, applied from 1 February 2026; docs/rules/rapid-blitz.md#double-swiss rapid): every
 //! round is a two-game match against one opponent, one game with each colour. Pure engine:
 //! the tournament state in, the next round's matches and bye out.
 //!
-//! Rules applied (readings recorded in `docs/decisions/tiebreaks.md`):
+//! Rules applied (readings recorded in `docs/decisions/0006-tiebreaks-and-double-swiss.md`):
 //! - order: score (game points), then TPN ascending (C.04.5 1.2);
 //! - absolute: two players meet at most once, where a match in which a player forfeited both
 //!   games does not count as a meeting (C.04.5 Preface); a player who already had the
@@ -16,7 +16,7 @@
 //! - a match's colour is its game-1 colour; the basic Swiss colour rules apply to it.
 //!
 //! [`State::tiebreak_input`] turns the results into the tie-break engine's input (two game
-//! rounds per match) for the standings of SPEC §8.
+//! rounds per match) for the standings of docs/rules/rapid-blitz.md#tie-breaks.
 
 mod matching;
 mod pairing;
@@ -104,7 +104,7 @@ pub struct Match {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ByeKind {
-    /// The pairing-allocated bye: 2 points (SPEC §8), at most once.
+    /// The pairing-allocated bye: 2 points (docs/rules/rapid-blitz.md#the-rapid-competition), at most once.
     Pairing,
     /// A requested full-point bye: 2 points.
     Full,
@@ -142,7 +142,7 @@ pub struct State {
     /// Completed rounds, in order.
     #[serde(default)]
     pub rounds: Vec<RoundRecord>,
-    /// Players absent for the next round: not paired (SPEC §4, rapid check-in).
+    /// Players absent for the next round: not paired (docs/rules/rapid-blitz.md#the-rapid-competition, rapid check-in).
     #[serde(default)]
     pub absent: Vec<u32>,
 }

@@ -1,10 +1,10 @@
-//! Where a player who enters later is placed in a ranking (SPEC §3 "Seed order", also used for
-//! first-time flexible players in pairing order, SPEC §6).
+//! Where a player who enters later is placed in a ranking (docs/rules/keizer.md#entrants, also used for
+//! first-time flexible players in pairing order, docs/rules/keizer.md#pairing).
 
 /// The index at which an entrant with `entrant` rating is inserted into a ranking whose players
 /// have `ranked` ratings (rank order, best first).
 ///
-/// Rule (SPEC §3): next to the ranked player with the smallest rating difference; below that
+/// Rule (docs/rules/keizer.md#entrants): next to the ranked player with the smallest rating difference; below that
 /// player when the entrant is not rated higher, else above; among equal differences the
 /// higher-ranked player; unrated players are not compared. An unrated entrant, or one when
 /// nobody is rated, goes to the bottom.

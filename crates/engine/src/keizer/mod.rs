@@ -1,4 +1,4 @@
-//! The Keizer internal competition (SPEC §3, §6, §7): standings with recalculation until the
+//! The Keizer internal competition (docs/rules/keizer.md#scoring, docs/rules/keizer.md#pairing, docs/rules/keizer.md#prizes): standings with recalculation until the
 //! ranking settles, the scenario format of `clubcomp calc keizer`, pairing, prizes and playoffs.
 
 pub mod entry;

@@ -1,4 +1,4 @@
-//! Keizer pairing of one evening (SPEC §6): who is paired, in which order, who gets the
+//! Keizer pairing of one evening (docs/rules/keizer.md#pairing): who is paired, in which order, who gets the
 //! bye, the optimal pairing under the season's absolute constraints, colours and boards;
 //! plus the validation of a hand-made pairing.
 //!
@@ -27,7 +27,7 @@ use constraints::History;
 /// Identifier of a player (as the service stores it, in text form).
 pub type PlayerId = String;
 
-/// A half of the season (SPEC §3 "Season halves").
+/// A half of the season (docs/rules/keizer.md#season-halves).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Half {
@@ -54,12 +54,12 @@ pub enum Colour {
 pub struct RankedPlayer {
     /// The player's id.
     pub id: PlayerId,
-    /// Rating used to place a first-time flexible player (SPEC §3 "Seed order").
+    /// Rating used to place a first-time flexible player (docs/rules/keizer.md#entrants).
     #[serde(default)]
     pub rating: Option<i32>,
     /// Paired this evening: a fixed player not signed off, or a flexible player who signed up.
     pub present: bool,
-    /// A flexible player who turns up for the first time (placed by rating, SPEC §6).
+    /// A flexible player who turns up for the first time (placed by rating, docs/rules/keizer.md#pairing).
     #[serde(default)]
     pub first_time: bool,
     /// Colours of this season's Keizer games over the board, both halves, oldest first.
@@ -120,7 +120,7 @@ pub struct Board {
     pub black_position: u32,
 }
 
-/// The auditable bye draw (SPEC §6 Decision).
+/// The auditable bye draw (decision, docs/rules/keizer.md#byes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ByeDraw {
     /// The player who gets the bye.
@@ -212,9 +212,9 @@ fn describe_no_pairing(
     s
 }
 
-/// The present players in pairing order (SPEC §6): the ranking order, with first-time
+/// The present players in pairing order (docs/rules/keizer.md#pairing): the ranking order, with first-time
 /// flexible players taken out and inserted one by one, in ranking order, by the entrant rule
-/// of SPEC §3. **Decision**: they are inserted into the whole ranking (absent players
+/// of docs/rules/keizer.md#entrants. **Decision**: they are inserted into the whole ranking (absent players
 /// included, as "the ranked player with the smallest rating difference" need not be present)
 /// and the present players are then read off in that order.
 pub fn pairing_order(ranking: &[RankedPlayer]) -> Vec<usize> {
@@ -236,7 +236,7 @@ fn surplus(c: &[Colour]) -> i64 {
         .sum()
 }
 
-/// Colours of a pair (SPEC §6 Decision): the smaller surplus of whites over blacks gets
+/// Colours of a pair (decision, docs/rules/keizer.md#colours): the smaller surplus of whites over blacks gets
 /// white; else the one who had black in the last game, if only one did; else the higher in
 /// pairing order (`high`). Returns whether `high` gets white.
 pub fn high_gets_white(high: &RankedPlayer, low: &RankedPlayer) -> bool {
@@ -310,7 +310,7 @@ fn no_pairing(
     }
 }
 
-/// Who may get the bye (SPEC §6 Decision), as positions in `order`: players whose absence
+/// Who may get the bye (decision, docs/rules/keizer.md#byes), as positions in `order`: players whose absence
 /// leaves a pairable rest (the Gallai–Edmonds set `D`), and among those the ones with the
 /// fewest byes this half (so nobody gets a second bye while someone without one is eligible).
 /// Returns `(candidates, excluded_unpairable, excluded_earlier_bye)`.
@@ -339,7 +339,7 @@ pub(crate) fn bye_candidates(
     (cands, unpairable, earlier)
 }
 
-/// Pairs one Keizer evening (SPEC §6).
+/// Pairs one Keizer evening (docs/rules/keizer.md#pairing).
 ///
 /// Steps: pairing order ([`pairing_order`]); on an odd count a random bye among the eligible
 /// ([`ByeDraw`]); the minimum-cost perfect matching under the constraints with the

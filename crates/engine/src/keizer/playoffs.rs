@@ -1,4 +1,4 @@
-//! Keizer playoffs after the summer half (SPEC §7): groups from the summer final ranking of the
+//! Keizer playoffs after the summer half (docs/rules/keizer.md#playoffs): groups from the summer final ranking of the
 //! eligible players, and the state of a group given the results entered so far.
 //!
 //! A group of four plays semi-finals 1–4 and 2–3, then a final between the winners. A drawn
@@ -238,7 +238,7 @@ pub fn group_state(
                 }
                 Some(Outcome::WhiteWins) => state.winner = Some(white),
                 Some(Outcome::BlackWins) => state.winner = Some(black),
-                // SPEC §7: a drawn decider is won by black.
+                // docs/rules/keizer.md#playoffs: a drawn decider is won by black.
                 Some(Outcome::Draw) if game == 2 => state.winner = Some(black),
                 Some(Outcome::Draw) => continue,
             }

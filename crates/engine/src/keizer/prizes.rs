@@ -1,4 +1,4 @@
-//! Keizer prizes per season half (SPEC §7): who is eligible, and which prize goes to whom.
+//! Keizer prizes per season half (docs/rules/keizer.md#prizes): who is eligible, and which prize goes to whom.
 //!
 //! Eligible: absent without notice on at most 50% of the half's playing evenings counted from
 //! the player's entry. One prize per player per half. Winter: champion, silver, bronze (the
@@ -40,7 +40,7 @@ pub struct PrizeCandidate {
 }
 
 impl PrizeCandidate {
-    /// SPEC §7: absent without notice on at most 50% of the evenings since entry.
+    /// docs/rules/keizer.md#prizes: absent without notice on at most 50% of the evenings since entry.
     pub fn eligible(&self) -> bool {
         2 * u64::from(self.unexcused) <= u64::from(self.evenings)
     }
@@ -123,7 +123,7 @@ fn best_of_rest_order(a: &PrizeCandidate, b: &PrizeCandidate) -> Ordering {
         .then_with(|| a.rank.cmp(&b.rank))
 }
 
-/// Awards the prizes of one half (SPEC §7).
+/// Awards the prizes of one half (docs/rules/keizer.md#prizes).
 pub fn award(half: Half, candidates: &[PrizeCandidate]) -> PrizeOutcome {
     let mut by_rank: Vec<&PrizeCandidate> = candidates.iter().collect();
     by_rank.sort_by_key(|c| c.rank);
@@ -140,7 +140,7 @@ pub fn award(half: Half, candidates: &[PrizeCandidate]) -> PrizeOutcome {
                     id: c.id.clone(),
                 });
             }
-            // Decision (SPEC §7 silent): best of the rest needs at least one game played.
+            // Decision (the rules are silent, docs/rules/keizer.md#prizes): best of the rest needs at least one game played.
             let best = eligible
                 .iter()
                 .skip(places.len())

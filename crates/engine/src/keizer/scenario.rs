@@ -1,4 +1,4 @@
-//! The Keizer scenario format (`shared/formats/keizer-scenario.md`): one season half as JSON in,
+//! The Keizer scenario format (`docs/formats/keizer-scenario.md`): one season half as JSON in,
 //! the standings after every evening as JSON out. Used by `clubcomp calc keizer` and, with the
 //! very same types, by the service's stateless calculator endpoint.
 //!

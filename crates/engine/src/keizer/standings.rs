@@ -1,4 +1,4 @@
-//! Keizer standings (SPEC §3): the value ladder, the points of every result, and the
+//! Keizer standings (docs/rules/keizer.md#recalculation): the value ladder, the points of every result, and the
 //! recalculation per evening until the ranking settles or cycles.
 //!
 //! Pure: a [`Competition`] (one season half) goes in, the standings after every evening come
@@ -6,7 +6,7 @@
 //! decimals times an integer value is exact, and a cycle average is rounded once, halves away
 //! from zero.
 //!
-//! Definitions used throughout (SPEC §3 "Recalculation"):
+//! Definitions used throughout (docs/rules/keizer.md#recalculation):
 //! - R_0 is the ranking after the previous evening (the seed order for evening 1) with that
 //!   evening's late entrants inserted by [`crate::keizer::entry`].
 //! - Step i computes the scores S_i of ALL evenings so far from the values of R_i, and
@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 pub use iterate::{MAX_STEPS, value_of_place};
 use ledger::{Ledger, Tally};
 
-/// Scoring parameters of one Keizer competition (SPEC §3 table); [`Default`] gives the club's
+/// Scoring parameters of one Keizer competition (docs/rules/keizer.md#scoring table); [`Default`] gives the club's
 /// Sevilla settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -147,7 +147,7 @@ pub struct Evening {
 pub struct Competition {
     /// Scoring parameters.
     pub params: Params,
-    /// Players in seed order (SPEC §3 "Seed order").
+    /// Players in seed order (docs/rules/keizer.md#entrants).
     pub players: Vec<Entrant>,
     /// Excused absences already used earlier in the season (count toward the cap).
     pub excused_before: BTreeMap<String, u32>,
@@ -346,7 +346,7 @@ fn validate(c: &Competition) -> Result<HashMap<&str, u32>, StandingsError> {
     Ok(index)
 }
 
-/// Computes the standings after every evening of `c` (SPEC §3).
+/// Computes the standings after every evening of `c` (docs/rules/keizer.md#scoring).
 ///
 /// The whole input is validated first; on error nothing is computed.
 pub fn compute(c: &Competition) -> Result<Vec<EveningStandings>, StandingsError> {
@@ -378,7 +378,7 @@ pub fn compute_until(
             return Err(StandingsError::Stopped);
         }
         let evening = k as u32 + 1;
-        // Entrants of this evening, one by one in input order (SPEC §3 "Seed order"); on
+        // Entrants of this evening, one by one in input order (docs/rules/keizer.md#entrants); on
         // evening 1 the seed order is the input order itself.
         for (i, e) in c.players.iter().enumerate() {
             if e.joins_at == evening {
@@ -431,7 +431,7 @@ pub fn compute_until(
     Ok(out)
 }
 
-/// What the summer half takes over from the winter half (SPEC §3 "Season halves").
+/// What the summer half takes over from the winter half (docs/rules/keizer.md#season-halves).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeasonCarry {
     /// The summer's seed order: the winter's final order (ratings kept, all joining at 1).
@@ -441,7 +441,7 @@ pub struct SeasonCarry {
 }
 
 /// Seeds the summer half from the winter half: the summer starts at zero in the winter's
-/// final order, and the excused-absence count carries over (SPEC §3). Players entered in the
+/// final order, and the excused-absence count carries over (docs/rules/keizer.md#season-halves). Players entered in the
 /// winter input who never reached the winter's final table are not carried; add them to the
 /// summer as late entrants. `winter_final` is the last element of [`compute`]'s result.
 pub fn summer_start(winter: &Competition, winter_final: &EveningStandings) -> SeasonCarry {

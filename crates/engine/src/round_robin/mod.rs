@@ -1,10 +1,10 @@
-//! Round robins and the Dutch draughts championship (SPEC §9, §10).
+//! Round robins and the Dutch draughts championship (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise).
 //!
 //! - [`schedule()`] / [`berger_table`]: FIDE Berger schedules, single or multiple cycles.
 //! - [`convert_result`]: result codes and the draughts 40-move rule for agreed draws.
 //! - [`compute`]: standings with an ordered tie-break list, points tables and prize money
 //!   shared among equal points, rights, and the cross table — the calculator behind
-//!   `clubcomp calc round-robin` (format: `shared/formats/round-robin-scenario.md`).
+//!   `clubcomp calc round-robin` (format: `docs/formats/round-robin-scenario.md`).
 //!
 //! Everything is pure and exact: scores are integers (draughts points, chess half-points),
 //! shared amounts exact rationals, and lots come from a seed passed in.
@@ -210,7 +210,7 @@ pub fn compute(s: &Scenario) -> Result<Output, Error> {
     }
     let ranking = standings::rank(&m, &tiebreaks, lots.as_ref())?;
 
-    // points tables: places counted without the excluded players (SPEC §10)
+    // points tables: places counted without the excluded players (docs/rules/draughts-championship.md#master-points)
     let excluded = check_ids(&m, "excluded_from_points", &s.excluded_from_points)?;
     let mut eligible = vec![true; m.len()];
     for p in excluded {
@@ -234,7 +234,7 @@ pub fn compute(s: &Scenario) -> Result<Output, Error> {
             shares::share(&ranking.order, &points, &eligible, &by_place),
         ));
     }
-    // prize money: every player counts for the places (SPEC §10 names the guest only for
+    // prize money: every player counts for the places (docs/rules/draughts-championship.md#master-points names the guest only for
     // the (grand)master points)
     let money = s
         .prize_money

@@ -1,4 +1,4 @@
-//! Result codes of chess and draughts games (SPEC §2, §10), their scores, their cross-table
+//! Result codes of chess and draughts games (docs/rules/README.md#results, docs/rules/draughts-championship.md#the-40-move-rule), their scores, their cross-table
 //! notation, and the draughts rule that a draw agreed before both players made 40 moves is
 //! lost for both (0-0).
 
@@ -44,7 +44,7 @@ pub enum GameResult {
 pub enum Outcome {
     /// Won over the board.
     Win,
-    /// Won by forfeit (counts as a win, SPEC §10 Decision).
+    /// Won by forfeit (counts as a win, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise Decision).
     ForfeitWin,
     /// A plain draw.
     Draw,
@@ -69,7 +69,7 @@ impl Outcome {
         }
     }
 
-    /// Counts as a win (forfeit wins included, SPEC §10 Decision).
+    /// Counts as a win (forfeit wins included, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise Decision).
     pub fn is_win(self) -> bool {
         matches!(self, Outcome::Win | Outcome::ForfeitWin)
     }
@@ -208,15 +208,15 @@ pub enum ResultError {
     },
 }
 
-/// Moves each player must have made before a draughts draw may be agreed (SPEC §10).
+/// Moves each player must have made before a draughts draw may be agreed (docs/rules/draughts-championship.md#the-40-move-rule).
 pub const AGREED_DRAW_MIN_MOVES: u32 = 40;
 
 /// Applies the draughts rule "a draw agreed before both players made 40 moves is lost for both"
-/// (SPEC §10) to a reported result. `moves` is the number of moves BOTH players completed
+/// (docs/rules/draughts-championship.md#the-40-move-rule) to a reported result. `moves` is the number of moves BOTH players completed
 /// (so 39 means black has not yet made his 40th move).
 ///
-/// Decisions (docs/decisions/round-robin.md): a plusremise is a draw with an advantage (SPEC
-/// §10), so an agreed plusremise before move 40 is converted too; the rule is a draughts rule and
+/// Decisions (docs/decisions/0004-round-robin.md): a plusremise is a draw with an advantage
+/// (docs/rules/draughts-championship.md#the-40-move-rule), so an agreed plusremise before move 40 is converted too; the rule is a draughts rule and
 /// leaves chess results unchanged; an agreed draughts draw without a move count is an error.
 pub fn convert_result(
     discipline: Discipline,

@@ -1,5 +1,5 @@
 //! The input and output of a round-robin calculation, as in
-//! `shared/formats/round-robin-scenario.md` (the same JSON the service exposes).
+//! `docs/formats/round-robin-scenario.md` (the same JSON the service exposes).
 
 use super::result::{Discipline, Termination};
 use serde::de::{MapAccess, Visitor};
@@ -70,7 +70,7 @@ pub struct Game {
     pub moves: Option<u32>,
 }
 
-/// A tie-break criterion (SPEC §9, §10).
+/// A tie-break criterion (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tiebreak {
@@ -108,7 +108,7 @@ impl Tiebreak {
     }
 }
 
-/// The tie-break list used when the scenario gives none: SPEC §10 for draughts; for chess
+/// The tie-break list used when the scenario gives none: docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain for draughts; for chess
 /// direct encounter, wins, Sonneborn-Berger (FIDE C.07's advice for round robins).
 pub fn default_tiebreaks(discipline: Discipline) -> Vec<Tiebreak> {
     match discipline {

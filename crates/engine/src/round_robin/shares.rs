@@ -1,4 +1,4 @@
-//! Points tables and prize money shared among equal match points (SPEC §10), rights (title,
+//! Points tables and prize money shared among equal match points (docs/rules/draughts-championship.md#master-points), rights (title,
 //! qualification, cut), and exact amounts as decimal strings or fractions.
 //!
 //! Sharing depends on match points only, never on the tie-breaks: the players with equal

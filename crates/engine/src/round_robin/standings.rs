@@ -1,4 +1,4 @@
-//! The final order: points, then the ordered tie-break list (SPEC §9, §10 Decisions).
+//! The final order: points, then the ordered tie-break list (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain Decisions).
 //!
 //! Players are grouped by points. Each criterion in turn splits every part that is still tied
 //! (two or more players) into runs of equal value, best first; the next criterion applies only
@@ -39,7 +39,7 @@ pub(crate) struct Ranking {
 /// a hand-entered drawing.
 pub(crate) type Lots = Vec<Option<u32>>;
 
-/// The "ranking order" key of SPEC §10: players grouped by points alone, best group first; for
+/// The "ranking order" key of docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain: players grouped by points alone, best group first; for
 /// each group the units scored against its members, not counting the player himself.
 fn ranking_order_keys(m: &Model) -> Vec<Vec<i64>> {
     let mut levels: Vec<i64> = m.tally.iter().map(|t| t.points).collect();

@@ -1,4 +1,4 @@
-//! The FIDE Dutch system (C.04.3, rules effective from 1 July 2025), SPEC §8.
+//! The FIDE Dutch system (C.04.3, rules effective from 1 July 2025), docs/rules/rapid-blitz.md#the-dutch-system.
 //!
 //! Brackets are paired from the top scoregroup down (A.3, B). Each bracket is one
 //! maximum-weight matching over its moved-down players (MDPs), residents and the next
@@ -381,7 +381,7 @@ fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
     }
     // E.5 parity of the higher-ranked player's number, relative to the initial colour; the
     // number skips absent players never paired so far (as the reference engine does, see
-    // docs/decisions/swiss-dutch.md)
+    // docs/decisions/0005-swiss-dutch.md)
     (a.seq % 2 == 1) == initial_white
 }
 

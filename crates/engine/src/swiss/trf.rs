@@ -1,5 +1,5 @@
 //! Reading and writing the FIDE Tournament Report File (TRF-16) with the TRF-2026 extensions
-//! that pairing engines use (SPEC §8): `012` tournament name, `XXR` total rounds, `XXC` initial
+//! that pairing engines use (docs/rules/rapid-blitz.md#the-dutch-system): `012` tournament name, `XXR` total rounds, `XXC` initial
 //! colour, `001` player lines whose rounds are `opponent colour result` blocks (forfeits `+ -`,
 //! byes `H F Z U`, `0000` for an unplayed round) and any line ending (CR only, LF, CR LF).
 //!

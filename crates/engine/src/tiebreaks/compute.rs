@@ -275,7 +275,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Computes every tie-break of `list` for every player and ranks them: points first (PTS is
-/// put in front when the list does not start with it, SPEC §9), then each tie-break in turn
+/// put in front when the list does not start with it, docs/rules/rapid-blitz.md#tie-breaks), then each tie-break in turn
 /// among the players still tied. Values are exact; DE is reported as the place inside the
 /// group it separated (0 when it separated nobody), lower is better.
 pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, Error> {

@@ -1,9 +1,9 @@
-//! FIDE tie-breaks (C.07, the edition in force since 1 August 2024; SPEC §9): points, direct
+//! FIDE tie-breaks (C.07, the edition in force since 1 August 2024; docs/rules/rapid-blitz.md#tie-breaks): points, direct
 //! encounter, wins, games won, Buchholz with its cut-1 and median-1 modifiers and
 //! Sonneborn-Berger, with the rules for unplayed rounds (art. 16). Pure: results in, standings
 //! with every value out. Exact arithmetic in ten-thousandths.
 //!
-//! Reading of the text (also in `docs/decisions/tiebreaks.md`):
+//! Reading of the text (also in `docs/decisions/0006-tiebreaks-and-double-swiss.md`):
 //! - a player's own unplayed rounds (byes, forfeits, absences) count in Buchholz and
 //!   Sonneborn-Berger as a game against a dummy opponent whose score is the player's own final
 //!   score (16.4); under the 2026 amendment that score is capped;

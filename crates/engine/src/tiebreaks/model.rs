@@ -161,7 +161,7 @@ pub struct PlayerResults {
 /// Which edition of the FIDE tie-break regulations (C.07) to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum RulesEdition {
-    /// In force since 1 August 2024 (the default, SPEC §9).
+    /// In force since 1 August 2024 (the default, docs/rules/rapid-blitz.md#tie-breaks).
     #[default]
     #[serde(rename = "2024")]
     Fide2024,
@@ -294,7 +294,7 @@ pub struct Standings {
     pub tiebreaks: Vec<Tiebreak>,
     /// The standings, best first (ties in id order).
     pub rows: Vec<StandingRow>,
-    /// True when first place is still shared: SPEC §8 settles it by a play-off.
+    /// True when first place is still shared: docs/rules/rapid-blitz.md#tie-breaks settles it by a play-off.
     pub playoff_for_first: bool,
 }
 

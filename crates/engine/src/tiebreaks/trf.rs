@@ -81,7 +81,7 @@ pub fn start_date(t: &Tournament) -> Option<u32> {
 }
 
 /// The edition FIDE's reference implementation picks for a file: 2026 for events starting on
-/// or after 1 March 2026, else 2024; without a start date, 2024 (SPEC §9).
+/// or after 1 March 2026, else 2024; without a start date, 2024 (docs/rules/rapid-blitz.md#tie-breaks).
 pub fn edition_for(t: &Tournament) -> RulesEdition {
     match start_date(t) {
         // yyyymmdd of 1 March 2026.

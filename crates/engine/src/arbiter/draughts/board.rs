@@ -115,7 +115,7 @@ impl Position {
         }
     }
 
-    /// Material in men for `c`: a man counts 1, a king 2 (SPEC §10).
+    /// Material in men for `c`: a man counts 1, a king 2 (docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise).
     pub fn material(&self, c: Colour) -> u32 {
         self.squares
             .iter()

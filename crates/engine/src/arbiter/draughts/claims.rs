@@ -1,4 +1,4 @@
-//! Draughts claims from the notation (SPEC §10, seed 000): (a) the same position with the
+//! Draughts claims from the notation (docs/rules/arbiter.md#draughts-claims, seed 000): (a) the same position with the
 //! claimant to move for the third time; (b) the claimant can make, by a legal move, a position
 //! that arose twice before by his own moves; (c) on both sides the last 25 consecutive moves
 //! without a capture or a man's move. A valid claim ends the game in a plusremise/minremise
@@ -89,7 +89,7 @@ pub struct ClaimCheck {
     pub reason: Option<String>,
 }
 
-/// The two counted endgames of SPEC §10.
+/// The two counted endgames of docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndgameKind {
@@ -124,7 +124,7 @@ pub struct EndgameCounter {
     pub men_of_other: u32,
 }
 
-/// The result of a valid claim in `pos` (SPEC §10): plusremise for a side at least 3 men ahead
+/// The result of a valid claim in `pos` (docs/rules/arbiter.md#draughts-claims): plusremise for a side at least 3 men ahead
 /// (king = 2), otherwise a draw.
 pub fn claim_verdict(pos: &Position) -> DraughtsVerdict {
     let w = pos.material(Colour::White);
@@ -205,7 +205,7 @@ pub fn endgame_status(game: &Game) -> Option<EndgameCounter> {
     let other = lone.opponent();
     let (men_of_other, _) = positions[last].count(other);
     let verdict_at_limit = match kind {
-        // SPEC §10: plusremise for the side with three pieces, unless two of them are still
+        // docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise: plusremise for the side with three pieces, unless two of them are still
         // men whose promotion the minority can permanently prevent — a judgement on the board
         // left to the arbiter.
         EndgameKind::SixteenMoves if men_of_other >= 2 => {

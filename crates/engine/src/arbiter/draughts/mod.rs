@@ -1,5 +1,5 @@
 //! International draughts (10×10) for the arbiter: board and PDN FEN, a legal move generator,
-//! PDN movetext, and the claim checks of SPEC §10 (repetition, 25 moves, the 16- and 5-move
+//! PDN movetext, and the claim checks of docs/rules/arbiter.md#draughts-claims (repetition, 25 moves, the 16- and 5-move
 //! endgames).
 
 pub mod board;

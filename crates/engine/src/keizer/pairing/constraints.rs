@@ -1,4 +1,4 @@
-//! The absolute pairing constraints of SPEC §6: two players meet at most twice per season,
+//! The absolute pairing constraints of docs/rules/keizer.md#pairing-constraints: two players meet at most twice per season,
 //! at most once per half, and a repeat needs at least five playing evenings strictly between
 //! the two meetings. Shared by the pairing engine and the validation of hand-made pairings.
 
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Half, Meeting};
 
-/// The limits of SPEC §6, configurable per competition (defaults from the club rules).
+/// The limits of docs/rules/keizer.md#pairing-constraints, configurable per competition (defaults from the club rules).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {

@@ -1,10 +1,10 @@
-//! The minimum-cost perfect matching of SPEC §6 with its lexicographic tie-break.
+//! The minimum-cost perfect matching of docs/rules/keizer.md#pairing with its lexicographic tie-break.
 //!
 //! Positions `0..n` are the players in pairing order; pairing positions `i` and `j` costs
 //! `(i − j)²`. Among all perfect matchings over the allowed pairs we want the cheapest, and
 //! among the cheapest the one whose partner list, read from position 0 down, is
 //! lexicographically smallest. (Comparing partner arrays position by position is the same as
-//! SPEC §6's "top player first, then the next unpaired player": at the first position where
+//! docs/rules/keizer.md#pairing's "top player first, then the next unpaired player": at the first position where
 //! two matchings differ, that position is unpaired in both by the earlier positions.)
 //!
 //! Method, exact:

@@ -1,4 +1,4 @@
-//! Tests of the Keizer pairing: hand-worked examples for every rule of SPEC §6 and property
+//! Tests of the Keizer pairing: hand-worked examples for every rule of docs/rules/keizer.md#pairing and property
 //! tests against an exhaustive search.
 
 use super::*;
@@ -410,7 +410,7 @@ fn validation_of_the_bye() {
 
 // ---------------------------------------------------------------- property tests
 
-/// An independent statement of the constraints, straight from SPEC §6.
+/// An independent statement of the constraints, straight from docs/rules/keizer.md#pairing-constraints.
 fn may_meet(inp: &PairingInput, a: &str, b: &str) -> bool {
     let ms: Vec<&Meeting> = inp
         .history

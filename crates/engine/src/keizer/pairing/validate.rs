@@ -1,4 +1,4 @@
-//! Validation of a hand-made pairing (SPEC §6: "the leader may enter pairings by hand
+//! Validation of a hand-made pairing (docs/rules/keizer.md#pairing: "the leader may enter pairings by hand
 //! (validated, with the override recorded)"). Every problem is reported, each naming the
 //! pair or player, the rule and the earlier evenings involved.
 
@@ -101,7 +101,7 @@ pub enum Violation {
     ByeNotEligible {
         /// The player.
         player: PlayerId,
-        /// The eligible players (SPEC §6 Decision).
+        /// The eligible players (decision, docs/rules/keizer.md#pairing).
         eligible: Vec<PlayerId>,
     },
 }

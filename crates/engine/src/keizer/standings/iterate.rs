@@ -1,14 +1,14 @@
-//! The recalculation loop of one evening (SPEC §3 "Recalculation"): scores from a ranking's
+//! The recalculation loop of one evening (docs/rules/keizer.md#recalculation): scores from a ranking's
 //! values, stable re-sorting, fixed point or cycle detection, and the cycle average.
 
 use super::{Ledger, Params};
 use crate::fixed::Fixed;
 use std::collections::HashMap;
 
-/// At most this many steps (score computations) per evening (SPEC §3: "Cap at 1000 steps").
+/// At most this many steps (score computations) per evening (docs/rules/keizer.md#the-cycle-rule: at most 1000 steps).
 pub const MAX_STEPS: u32 = 1000;
 
-/// value(place) = top − place × step for the 0-based `place`, never below 1 (SPEC §3).
+/// value(place) = top − place × step for the 0-based `place`, never below 1 (docs/rules/keizer.md#scoring).
 pub fn value_of_place(p: &Params, place: usize) -> i64 {
     let place = i64::try_from(place).unwrap_or(i64::MAX);
     p.top_value
@@ -16,7 +16,7 @@ pub fn value_of_place(p: &Params, place: usize) -> i64 {
         .max(1)
 }
 
-/// The warning of SPEC §3 when the ladder for `n` players would drop below 1.
+/// The warning of docs/rules/keizer.md#scoring when the ladder for `n` players would drop below 1.
 pub(super) fn floor_warning(p: &Params, n: usize) -> Option<String> {
     if n == 0 {
         return None;
@@ -79,7 +79,7 @@ pub(super) fn scores_for(p: &Params, ledger: &Ledger, r: &[u32], out: &mut Vec<i
     }
 }
 
-/// Runs the iteration from `start` (R_0) as SPEC §3 prescribes.
+/// Runs the iteration from `start` (R_0) as docs/rules/keizer.md#recalculation prescribes.
 pub(super) fn settle(p: &Params, ledger: &Ledger, start: &[u32]) -> Settled {
     let mut seen: HashMap<Vec<u32>, usize> = HashMap::new();
     let mut rankings: Vec<Vec<u32>> = vec![start.to_vec()];

@@ -78,8 +78,8 @@ impl Ledger {
         for i in excused {
             listed[i] = true;
             let t = &mut self.tallies[i];
-            // SPEC §3: at most `excused_cap` excused absences per season score; the 6th and
-            // later still count as excused (for prize eligibility, SPEC §7).
+            // docs/rules/keizer.md#scoring: at most `excused_cap` excused absences per season score; the 6th and
+            // later still count as excused (for prize eligibility, docs/rules/keizer.md#prizes).
             if t.excused_season < p.excused_cap {
                 t.own_factor += p.excused.units();
             } else {

@@ -1,5 +1,5 @@
 //! A complete 12-player draughts championship (66 games) worked out by hand, whose final order
-//! needs every step of the SPEC §10 chain, plus smaller hand-checked examples.
+//! needs every step of the docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain chain, plus smaller hand-checked examples.
 
 use super::*;
 

@@ -80,7 +80,7 @@ pub(crate) fn random_season(seed: u64, n: usize, evenings: usize, top: i64) -> C
     }
 }
 
-/// An independent, naive reading of SPEC §3: every player's score over evenings 1..=k with
+/// An independent, naive reading of docs/rules/keizer.md#recalculation: every player's score over evenings 1..=k with
 /// the values of `ranking`.
 fn naive_scores(c: &Competition, k: usize, ranking: &[&str]) -> BTreeMap<String, i64> {
     let p = &c.params;
@@ -134,7 +134,7 @@ fn shuffled(c: &Competition, seed: u64) -> Competition {
     c
 }
 
-/// A literal, slow replay of SPEC §3 "Recalculation" for evening `k` (1-based) from the
+/// A literal, slow replay of docs/rules/keizer.md#recalculation for evening `k` (1-based) from the
 /// engine's published ranking of evening k − 1: (ranking, scores, cycle length).
 fn naive_evening(
     c: &Competition,

@@ -13,6 +13,7 @@ mod concurrency;
 mod demo;
 mod errors;
 mod foundation;
+mod input_checks;
 mod pairings;
 mod players;
 mod prizes;

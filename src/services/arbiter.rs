@@ -126,17 +126,25 @@ impl From<Colour> for Side {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"san": ["Nf3", "Nf6", "Ng1", "Ng8"]}))]
 pub struct MovesInput {
-    /// Chess: PGN movetext (tag pairs, comments, variations and the result are skipped).
+    /// Chess: PGN movetext (tag pairs, comments, variations and the result are skipped); at
+    /// most 131072 bytes and 2000 half-moves.
     #[serde(default)]
+    #[schema(max_length = 131072)]
     pub pgn: Option<String>,
-    /// Chess: the moves as a list of SAN strings.
+    /// Chess: the moves as a list of SAN strings; at most 2000 half-moves of at most 16
+    /// characters each.
     #[serde(default)]
+    #[schema(max_items = 2000)]
     pub san: Option<Vec<String>>,
-    /// Draughts: PDN movetext (`32-28 19-23 28x19 ...`).
+    /// Draughts: PDN movetext (`32-28 19-23 28x19 ...`); at most 131072 bytes and 2000
+    /// half-moves.
     #[serde(default)]
+    #[schema(max_length = 131072)]
     pub pdn: Option<String>,
-    /// Start position (FEN for chess, PDN FEN for draughts); the initial position if absent.
+    /// Start position (FEN for chess, PDN FEN for draughts; at most 200 characters); the
+    /// initial position if absent.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub start_fen: Option<String>,
 }
 

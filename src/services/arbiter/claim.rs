@@ -95,8 +95,9 @@ pub struct DecisionInput {
     /// Accept: the result (default: the checked verdict, else a draw).
     #[serde(default)]
     pub outcome: Option<OutcomeInput>,
-    /// A note kept with the decision event.
+    /// A note kept with the decision event (at most 500 characters).
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -108,8 +109,10 @@ pub struct ClaimInput {
     /// What is claimed.
     pub kind: ClaimType,
     /// Claim (a): the move the claimant writes down and declares (SAN or PDN); absent for
-    /// claim (b), the position now on the board with the claimant to move.
+    /// claim (b), the position now on the board with the claimant to move. At most 64
+    /// characters.
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub declared_move: Option<String>,
     /// The moves up to the claim; the game's stored moves when absent.
     #[serde(default)]
@@ -128,8 +131,9 @@ pub struct ClaimInput {
     /// Quickplay finish: the arbiter's decision, when taken at once.
     #[serde(default)]
     pub decision: Option<DecisionInput>,
-    /// A note kept with the claim event.
+    /// A note kept with the claim event (at most 500 characters).
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 

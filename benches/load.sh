@@ -28,20 +28,11 @@ conns=${2:-32}
 rounds=${3:-5}
 bin=${BIN:-${CARGO_TARGET_DIR:-target}/release/clubcomp}
 port=${LOAD_PORT:-18095}
-pg_admin=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 2; }
 [ -x "$bin" ] || cargo build --release --locked
-work=$(mktemp -d)
-pid=""
-pgdb=""
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  [ -n "$pgdb" ] && psql "$pg_admin" -qc "DROP DATABASE IF EXISTS $pgdb" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=benches/service.sh
+. benches/service.sh
 export JWT_SECRET=load-secret-load-secret-load-secret-0001 RUST_LOG=warn
-base=http://127.0.0.1:$port
 
 run() { # backend name url [wrk args...]
   local be=$1 name=$2 url=$3; shift 3
@@ -57,15 +48,9 @@ run() { # backend name url [wrk args...]
 
 bench() { # backend database-url
   local be=$1
-  export DATABASE_URL=$2 DATA_DIR=$work/$be BIND_ADDR=127.0.0.1:$port
-  mkdir -p "$DATA_DIR"
-  "$bin" demo > "$work/$be.demo.txt"
-  "$bin" serve > "$work/$be.server.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 100); do curl -fs "$base/readyz" >/dev/null && break; sleep 0.1; done
+  start_service "$be" "$2"
   local token season comp standings games
-  token=$(curl -fs -X POST "$base/api/v1/auth/login" -H 'content-type: application/json' \
-    -d '{"email":"arbiter@club.example","password":"demo-password"}' | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])')
+  token=$(demo_token arbiter@club.example)
   season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
   comp=$(curl -fs "$base/api/v1/seasons/$season/competitions" | python3 -c '
 import sys,json
@@ -99,36 +84,15 @@ request = function()
 end
 LUA
   run "$be" result-writes "$base" -s "$work/write.lua"
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  pid=""
+  stop_service
 }
 
-backends=${BACKENDS:-sqlite postgres}
-measured=()
 if [ -n "${DATABASE_URL:-}" ]; then
   be=$(echo "$DATABASE_URL" | cut -d: -f1 | sed 's/postgresql/postgres/')
   bench "$be" "$DATABASE_URL"
-  measured+=("$be")
+  measured=("$be")
 else
-  for be in $backends; do
-    case $be in
-      sqlite)
-        bench sqlite "sqlite://$work/load.sqlite3"
-        measured+=(sqlite) ;;
-      postgres)
-        if ! psql "$pg_admin" -qc 'SELECT 1' >/dev/null 2>&1; then
-          echo "postgres: skipped ($pg_admin cannot be reached; set PG_ADMIN_URL)"
-          continue
-        fi
-        pgdb="clubcomp_load_$$"
-        psql "$pg_admin" -q -c "SET client_min_messages = warning" \
-          -c "DROP DATABASE IF EXISTS $pgdb" -c "CREATE DATABASE $pgdb" >/dev/null
-        bench postgres "${pg_admin%/*}/$pgdb"
-        measured+=(postgres) ;;
-      *) echo "unknown backend $be"; exit 2 ;;
-    esac
-  done
+  bench_backends
 fi
 
 python3 - "$work" "${measured[@]}" <<'PY'

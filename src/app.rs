@@ -204,6 +204,20 @@ async fn request_context(
     Ok(res)
 }
 
+/// Refuses a request whose path or query string holds an encoded NUL character (422 naming
+/// the parameter) before any handler sees it; JSON bodies are checked as they are read
+/// ([`api::Body`]).
+async fn refuse_nul<B: MessageBody + 'static>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<actix_web::body::EitherBody<B>>, actix_web::Error> {
+    if let Some(e) = api::nul_in_uri(req.path(), req.query_string()) {
+        use actix_web::ResponseError;
+        return Ok(req.into_response(e.error_response()).map_into_right_body());
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}
+
 /// Maps a JSON body error: too large 413, wrong content type 415, valid JSON of the wrong
 /// shape 422, anything else (syntax) 400.
 pub fn json_error(err: actix_web::error::JsonPayloadError) -> ApiError {
@@ -290,6 +304,7 @@ pub fn build_app(
         }),
     )
     .default_service(web::to(not_found_or_405))
+    .wrap(from_fn(refuse_nul))
     .wrap(cors)
     .wrap(from_fn(request_context))
 }

@@ -83,8 +83,9 @@ pub struct AddEvent {
     /// `by`/`to`/`side` are `white` or `black`.
     #[schema(value_type = Object)]
     pub event: GameEvent,
-    /// A note by the arbiter.
+    /// A note by the arbiter (at most 500 characters).
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -252,7 +253,9 @@ fn state_json(s: &impl Serialize) -> serde_json::Value {
 
 /// Records an event at the board, validated against the game's log by the events engine: a
 /// broken rule is a 422 naming it, a conflict with a final state (a decided claim, a finished
-/// game) a 409. Concurrent appends queue; none is lost.
+/// game) a 409. Concurrent appends queue; none is lost. A game's log holds at most 4000
+/// events (every half-move of the longest record with one other event beside each; 422
+/// beyond); a note at most 500 characters.
 #[utoipa::path(tag = "arbiter", request_body = AddEvent,
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 201, description = "Recorded", body = EventAdded),
@@ -304,7 +307,11 @@ pub async fn list_game_events(
 
 /// Stores (replaces) a game's moves: PGN movetext or a SAN list for chess, PDN for draughts,
 /// optionally from a start FEN. Every move is checked for legality; `If-Match` guards a
-/// replacement.
+/// replacement. Work limits, checked before any move is read (422 naming the field and the
+/// limit): at most 2000 half-moves (1000 moves each; the longest games played have fewer than
+/// 300 each), a PGN or PDN movetext of at most 131072 bytes, SAN moves of at most 16 and a
+/// start FEN of at most 200 characters. How long the longest record and a claim on it hold
+/// the write transaction is measured in `docs/operations.md`, "Work limits".
 #[utoipa::path(tag = "arbiter", request_body = MovesInput,
     params(("id" = i64, Path, description = "Game id"),
         ("If-Match" = Option<String>, Header, description = "The moves' current ETag")),
@@ -367,6 +374,9 @@ pub async fn get_game_moves(
 /// occurrences. A quickplay-finish claim (FIDE 10.2) is refused (422, reason named) when the
 /// claimant has 2 minutes or more, the competition does not apply the rule or the final
 /// period has an increment; otherwise it waits for the arbiter's `decision` (here or later).
+/// The moves sent or stored obey the limits of `PUT /games/{id}/moves` (at most 2000
+/// half-moves); the claim brings the event log up to them, each move applied once, so its
+/// work is linear in the record and bounded (`docs/operations.md`, "Work limits").
 #[utoipa::path(tag = "arbiter", request_body = ClaimInput,
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 201, description = "Recorded with its verdict", body = ClaimView),

@@ -1,6 +1,7 @@
 //! The season calendar (docs/rules/keizer.md#calendar): evenings with date, start time and kind; edited by the
 //! leader. Generation of a proposed calendar and the iCalendar feed live here too.
 
+use crate::api::date::{self, ApiDate, in_range};
 use crate::api::{Body, check_if_match, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
@@ -22,24 +23,6 @@ crate::openapi::string_enum_schema!(
     "An evening kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.",
     EVENING_KINDS
 );
-
-/// A date the calendar generation accepts: YYYY-MM-DD in the years 1900–2200 (schema only).
-#[derive(Debug)]
-pub struct CalendarDate;
-
-impl utoipa::PartialSchema for CalendarDate {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date)))
-            .pattern(Some(r"^(19[0-9]{2}|2[01][0-9]{2}|2200)-"))
-            .description(Some("A date (YYYY-MM-DD) in the years 1900–2200."))
-            .into()
-    }
-}
-
-impl utoipa::ToSchema for CalendarDate {}
 
 /// An evening as shown.
 #[derive(Debug, Serialize, ToSchema)]
@@ -84,8 +67,8 @@ impl From<Evening> for EveningView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateEvening {
-    /// New date (YYYY-MM-DD).
-    #[schema(format = Date)]
+    /// New date (YYYY-MM-DD, years 1900–2200).
+    #[schema(value_type = Option<ApiDate>)]
     pub date: Option<String>,
     /// New start time (HH:MM, 00:00–23:59).
     #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
@@ -166,10 +149,10 @@ pub async fn update_evening(
     let b = body.into_inner()?;
     let mut errs = Vec::new();
     let date = match &b.date {
-        Some(d) => match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
+        Some(d) => match date::field("date", d) {
             Ok(x) => Some(x),
-            Err(_) => {
-                errs.push(FieldError::new("date", "must be a date YYYY-MM-DD"));
+            Err(e) => {
+                errs.push(e);
                 None
             }
         },
@@ -221,19 +204,19 @@ pub struct GenerateCalendar {
     /// Dates of the KNSB competition rounds (YYYY-MM-DD, years 1900–2200, at most 400); the
     /// last Friday before each is a rapid evening.
     #[serde(default)]
-    #[schema(value_type = Vec<CalendarDate>, max_items = 400)]
+    #[schema(value_type = Vec<ApiDate>, max_items = 400)]
     pub knsb_round_dates: Vec<String>,
     /// Dates on which the venue is closed (YYYY-MM-DD, years 1900–2200, at most 400).
     #[serde(default)]
-    #[schema(value_type = Vec<CalendarDate>, max_items = 400)]
+    #[schema(value_type = Vec<ApiDate>, max_items = 400)]
     pub closed_dates: Vec<String>,
     /// Further rapid evenings named by the arbiter (YYYY-MM-DD, years 1900–2200, at most 400).
     #[serde(default)]
-    #[schema(value_type = Vec<CalendarDate>, max_items = 400)]
+    #[schema(value_type = Vec<ApiDate>, max_items = 400)]
     pub extra_rapid_dates: Vec<String>,
     /// Last date of the season, inclusive (years 1900–2200; default 30 June after the
     /// opening; at most two years after the opening).
-    #[schema(value_type = Option<CalendarDate>)]
+    #[schema(value_type = Option<ApiDate>)]
     pub season_end: Option<String>,
     /// Replace an existing calendar (allowed only while no round uses one of its evenings).
     #[serde(default)]
@@ -245,13 +228,6 @@ pub struct GenerateCalendar {
 const MAX_DATES: usize = 400;
 const MAX_SEASON_DAYS: i64 = 731;
 
-/// A date the calendar can work with: years 1900–2200 (date arithmetic near chrono's limits
-/// would overflow).
-fn in_range(d: NaiveDate) -> bool {
-    use chrono::Datelike;
-    (1900..=2200).contains(&d.year())
-}
-
 fn parse_dates(field: &str, v: &[String], errs: &mut Vec<FieldError>) -> Vec<NaiveDate> {
     if v.len() > MAX_DATES {
         errs.push(FieldError::new(field, format!("at most {MAX_DATES} dates")));
@@ -259,20 +235,10 @@ fn parse_dates(field: &str, v: &[String], errs: &mut Vec<FieldError>) -> Vec<Nai
     }
     v.iter()
         .enumerate()
-        .filter_map(|(i, d)| match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
-            Ok(x) if in_range(x) => Some(x),
-            Ok(_) => {
-                errs.push(FieldError::new(
-                    format!("{field}[{i}]"),
-                    "must be a date in the years 1900–2200",
-                ));
-                None
-            }
-            Err(_) => {
-                errs.push(FieldError::new(
-                    format!("{field}[{i}]"),
-                    "must be a date YYYY-MM-DD",
-                ));
+        .filter_map(|(i, d)| match date::field(&format!("{field}[{i}]"), d) {
+            Ok(x) => Some(x),
+            Err(e) => {
+                errs.push(e);
                 None
             }
         })
@@ -309,13 +275,10 @@ pub fn calendar_input(
     let extra_rapid = parse_dates("extra_rapid_dates", &b.extra_rapid_dates, &mut errs);
     let season_end = match &b.season_end {
         None => default_season_end(opening),
-        Some(d) => match NaiveDate::parse_from_str(d, "%Y-%m-%d") {
-            Ok(x) if in_range(x) => x,
-            _ => {
-                errs.push(FieldError::new(
-                    "season_end",
-                    "must be a date YYYY-MM-DD in the years 1900–2200",
-                ));
+        Some(d) => match date::field("season_end", d) {
+            Ok(x) => x,
+            Err(e) => {
+                errs.push(e);
                 opening
             }
         },

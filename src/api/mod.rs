@@ -11,6 +11,7 @@ pub mod auth;
 pub mod calc;
 pub mod calendar;
 pub mod competitions;
+pub mod date;
 pub mod health;
 pub mod pairings;
 pub mod players;
@@ -188,9 +189,81 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Body<T
             .app_data::<actix_web::web::Data<crate::app::AppState>>()
             .map(|s| s.config.max_body_bytes)
             .unwrap_or(1 << 20);
-        let fut = actix_web::web::JsonBody::<T>::new(req, payload, None, true).limit(limit);
-        Box::pin(async move { Ok(Body(fut.await.map_err(crate::app::json_error))) })
+        let fut = actix_web::web::JsonBody::<Box<serde_json::value::RawValue>>::new(
+            req, payload, None, true,
+        )
+        .limit(limit);
+        Box::pin(async move {
+            Ok(Body(match fut.await {
+                Ok(raw) => parse_body(raw.get()),
+                Err(e) => Err(crate::app::json_error(e)),
+            }))
+        })
     }
+}
+
+/// Reads a JSON document (already known to be well-formed) as `T`. A string or key holding
+/// the NUL character is refused first, naming it by its JSON pointer: neither database can
+/// store it the same way (Postgres refuses it in text), so no backend ever sees one.
+fn parse_body<T: serde::de::DeserializeOwned>(text: &str) -> ApiResult<T> {
+    // a NUL can only be written `\u0000` in JSON (raw control characters are not allowed
+    // in strings), so the walk is needed only when that escape appears
+    if text.contains("\\u0000")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(text)
+        && let Some(pointer) = nul_pointer(&v, String::new())
+    {
+        return Err(nul_refused(&pointer));
+    }
+    serde_json::from_str(text)
+        .map_err(|e| crate::app::json_error(actix_web::error::JsonPayloadError::Deserialize(e)))
+}
+
+/// 422: the field holds the NUL character.
+pub fn nul_refused(field: &str) -> ApiError {
+    ApiError::invalid(field, "must not contain the NUL character (U+0000)")
+}
+
+/// The JSON pointer (RFC 6901) of the first key or string under `at` that holds the NUL
+/// character.
+fn nul_pointer(v: &serde_json::Value, at: String) -> Option<String> {
+    use serde_json::Value;
+    // a NUL in a key is shown as its JSON escape
+    let step = |at: &str, key: &str| {
+        let key = key.replace('~', "~0").replace('/', "~1");
+        format!("{at}/{}", key.replace('\0', "\\u0000"))
+    };
+    match v {
+        Value::String(s) => s.contains('\0').then_some(at),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| nul_pointer(x, step(&at, &i.to_string()))),
+        Value::Object(m) => m.iter().find_map(|(k, x)| {
+            let here = step(&at, k);
+            if k.contains('\0') {
+                Some(here)
+            } else {
+                nul_pointer(x, here)
+            }
+        }),
+        _ => None,
+    }
+}
+
+/// 422 when the path or a query parameter of a request holds an encoded NUL character
+/// (`%00`), naming the parameter (or `path`); checked for every request before routing.
+pub fn nul_in_uri(path: &str, query: &str) -> Option<ApiError> {
+    if path.contains("%00") {
+        return Some(nul_refused("path"));
+    }
+    if !query.contains("%00") {
+        return None;
+    }
+    let pairs = actix_web::web::Query::<Vec<(String, String)>>::from_query(query).ok()?;
+    pairs
+        .iter()
+        .find(|(k, v)| k.contains('\0') || v.contains('\0'))
+        .map(|(k, _)| nul_refused(&k.replace('\0', "\\u0000")))
 }
 
 /// Query parameters whose errors are reported only when the handler asks for them (after

@@ -48,8 +48,8 @@ pub struct OnDate {
     /// The source (`KNSB`, `KNSB-rapid`, `FIDE`, `KNDB`).
     #[param(value_type = RatingSource, inline)]
     pub source: String,
-    /// The date (YYYY-MM-DD): the newest list dated on or before it counts.
-    #[param(format = Date)]
+    /// The date (YYYY-MM-DD, years 1900–2200): the newest list dated on or before it counts.
+    #[param(value_type = crate::api::date::ApiDate)]
     pub date: String,
 }
 
@@ -57,8 +57,8 @@ pub struct OnDate {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ImportQuery {
-    /// The list's date (YYYY-MM-DD).
-    #[param(format = Date)]
+    /// The list's date (YYYY-MM-DD, years 1900–2200).
+    #[param(value_type = crate::api::date::ApiDate)]
     pub list_date: String,
 }
 
@@ -74,8 +74,7 @@ fn check_source(s: &str) -> ApiResult<()> {
 }
 
 fn parse_date(field: &str, s: &str) -> ApiResult<NaiveDate> {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .map_err(|_| ApiError::invalid(field, "must be a date YYYY-MM-DD"))
+    crate::api::date::parse(field, s)
 }
 
 /// A player's rating history, newest first (public).

@@ -78,8 +78,8 @@ pub struct CreateRound {
     pub number: Option<i32>,
     /// The calendar evening it is played on.
     pub evening_id: Option<i64>,
-    /// Date, YYYY-MM-DD (default: the evening's date).
-    #[schema(format = Date)]
+    /// Date, YYYY-MM-DD in the years 1900–2200 (default: the evening's date).
+    #[schema(value_type = Option<crate::api::date::ApiDate>)]
     pub date: Option<String>,
 }
 
@@ -164,10 +164,7 @@ pub async fn create_round(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let date = match &b.date {
-        Some(d) => Some(
-            NaiveDate::parse_from_str(d, "%Y-%m-%d")
-                .map_err(|_| ApiError::invalid("date", "must be a date YYYY-MM-DD"))?,
-        ),
+        Some(d) => Some(crate::api::date::parse("date", d)?),
         None => None,
     };
     if b.number.is_some_and(|n| !(1..=99).contains(&n)) {

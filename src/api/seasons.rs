@@ -43,8 +43,8 @@ pub struct CreateSeason {
     /// dropped).
     #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
-    /// The season opening date (YYYY-MM-DD).
-    #[schema(format = Date)]
+    /// The season opening date (YYYY-MM-DD, years 1900–2200).
+    #[schema(value_type = crate::api::date::ApiDate)]
     pub opening_date: String,
 }
 
@@ -77,8 +77,7 @@ pub async fn create_season(
     if name.is_empty() || name.chars().count() > 100 {
         return Err(ApiError::invalid("name", "must be 1–100 characters"));
     }
-    let opening = NaiveDate::parse_from_str(&b.opening_date, "%Y-%m-%d")
-        .map_err(|_| ApiError::invalid("opening_date", "must be a date YYYY-MM-DD"))?;
+    let opening = crate::api::date::parse("opening_date", &b.opening_date)?;
     let season = state
         .tx(move |c| {
             Ok(diesel::insert_into(s::table)

@@ -17,9 +17,9 @@ use clubcomp_engine::arbiter::events::{ClaimRecord, ClaimStatus};
 use clubcomp_engine::arbiter::quickplay::{self, Increment, Period};
 use clubcomp_engine::arbiter::repetition::record_moves;
 use clubcomp_engine::arbiter::{
-    self as engine, ChessMoves, ClaimKind, FiftyMovesClaim, GameEvent, GameKind, GameState,
-    Outcome, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim, RuleViolation,
-    Ruling, Side,
+    self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEvent, GameKind,
+    GameState, Outcome, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim,
+    RuleViolation, Ruling, Side,
 };
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -126,17 +126,25 @@ impl From<Colour> for Side {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"san": ["Nf3", "Nf6", "Ng1", "Ng8"]}))]
 pub struct MovesInput {
-    /// Chess: PGN movetext (tag pairs, comments, variations and the result are skipped).
+    /// Chess: PGN movetext (tag pairs, comments, variations and the result are skipped); at
+    /// most 131072 bytes and 2000 half-moves.
     #[serde(default)]
+    #[schema(max_length = 131072)]
     pub pgn: Option<String>,
-    /// Chess: the moves as a list of SAN strings.
+    /// Chess: the moves as a list of SAN strings; at most 2000 half-moves of at most 16
+    /// characters each.
     #[serde(default)]
+    #[schema(max_items = 2000)]
     pub san: Option<Vec<String>>,
-    /// Draughts: PDN movetext (`32-28 19-23 28x19 ...`).
+    /// Draughts: PDN movetext (`32-28 19-23 28x19 ...`); at most 131072 bytes and 2000
+    /// half-moves.
     #[serde(default)]
+    #[schema(max_length = 131072)]
     pub pdn: Option<String>,
-    /// Start position (FEN for chess, PDN FEN for draughts); the initial position if absent.
+    /// Start position (FEN for chess, PDN FEN for draughts; at most 200 characters); the
+    /// initial position if absent.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub start_fen: Option<String>,
 }
 
@@ -229,12 +237,16 @@ pub fn violation(v: RuleViolation) -> ApiError {
     }
 }
 
-/// A game's log being extended inside one transaction.
+/// The most events a game's log may hold: every half-move of the longest record
+/// ([`engine::MAX_PLIES`]) with one offer, claim, decision or time added beside each.
+pub const MAX_EVENTS: usize = 2 * engine::MAX_PLIES;
+
+/// A game's log being extended inside one transaction: opened by one replay of the stored
+/// events, then every event appended is checked against the state after the log (never by
+/// replaying it again).
 struct Log {
-    kind: GameKind,
     game: i64,
-    events: Vec<GameEvent>,
-    state: GameState,
+    log: EventLog,
     actor: String,
     at: NaiveDateTime,
 }
@@ -242,16 +254,18 @@ struct Log {
 impl Log {
     fn open(c: &mut DbConn, ctx: &GameCtx, actor: &str) -> ApiResult<Log> {
         let rows = event_rows(c, ctx.game.id)?;
-        let events = parse_log(&rows)?;
-        let state = engine::replay(ctx.kind, &events).map_err(violation)?;
+        let log = EventLog::open(ctx.kind, parse_log(&rows)?).map_err(violation)?;
         Ok(Log {
-            kind: ctx.kind,
             game: ctx.game.id,
-            events,
-            state,
+            log,
             actor: actor.to_string(),
             at: crate::db::now_utc(),
         })
+    }
+
+    /// The state after the log.
+    fn state(&self) -> &GameState {
+        self.log.state()
     }
 
     /// Validates `event` with the events engine and stores it; its log index.
@@ -261,22 +275,26 @@ impl Log {
         event: GameEvent,
         note: Option<String>,
     ) -> ApiResult<EventRow> {
-        let state = engine::apply(self.kind, &self.events, &event).map_err(violation)?;
-        let seq = self.events.len() as i32;
+        let seq = self.log.events().len();
+        if seq >= MAX_EVENTS {
+            return Err(ApiError::invalid(
+                "event",
+                format!("a game's event log holds at most {MAX_EVENTS} events"),
+            ));
+        }
+        let text = serde_json::to_string(&event).map_err(|e| internal("event", e))?;
+        self.log.push(event).map_err(violation)?;
         let row = diesel::insert_into(game_events::table)
             .values((
                 game_events::game_id.eq(self.game),
-                game_events::seq.eq(seq),
-                game_events::event
-                    .eq(serde_json::to_string(&event).map_err(|e| internal("event", e))?),
+                game_events::seq.eq(seq as i32),
+                game_events::event.eq(text),
                 game_events::note.eq(note),
                 game_events::actor.eq(&self.actor),
                 game_events::at.eq(self.at),
             ))
             .returning(game_events::all_columns)
             .get_result::<EventRow>(c)?;
-        self.events.push(event);
-        self.state = state;
         Ok(row)
     }
 
@@ -288,7 +306,7 @@ impl Log {
         plies: usize,
         notation: impl Fn(usize) -> Option<String>,
     ) -> ApiResult<()> {
-        let have = (self.state.moves[0] + self.state.moves[1]) as usize;
+        let have = (self.state().moves[0] + self.state().moves[1]) as usize;
         if have > plies {
             return Err(ApiError::invalid(
                 "moves",
@@ -299,7 +317,7 @@ impl Log {
             ));
         }
         for ply in have..plies {
-            let by = self.state.to_move;
+            let by = self.state().to_move;
             self.append(
                 c,
                 GameEvent::Move {
@@ -313,7 +331,7 @@ impl Log {
     }
 
     fn claim_record(&self, seq: i32) -> Option<&ClaimRecord> {
-        self.state.claims.iter().find(|r| r.event as i32 == seq)
+        self.state().claims.iter().find(|r| r.event as i32 == seq)
     }
 }
 
@@ -400,7 +418,7 @@ fn sync_claim_row(c: &mut DbConn, log: &Log, seq: i32) -> ApiResult<()> {
     };
     let status = status_str(rec.status);
     let outcome = match rec.status {
-        ClaimStatus::Upheld => log.state.result.map(|o| json(&o)).transpose()?,
+        ClaimStatus::Upheld => log.state().result.map(|o| json(&o)).transpose()?,
         _ => None,
     };
     let decided = rec.status != ClaimStatus::Pending;
@@ -459,6 +477,7 @@ pub fn add_event(
     note: Option<String>,
     actor: &str,
 ) -> ApiResult<(EventRow, GameState)> {
+    check_note("note", note.as_deref())?;
     lock_game(c, game)?;
     let ctx = load_game(c, game)?;
     if let GameEvent::Claim {
@@ -482,7 +501,7 @@ pub fn add_event(
         _ => {}
     }
     audit_game(c, game, "event_added", actor, &event)?;
-    Ok((row, log.state))
+    Ok((row, log.state().clone()))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -498,6 +517,72 @@ enum Record {
         movetext: String,
         start_fen: Option<String>,
     },
+}
+
+/// The longest PGN or PDN movetext accepted, in bytes: a record of [`engine::MAX_PLIES`]
+/// half-moves with move numbers and a clock comment on every move stays under 64 KiB.
+pub const MAX_MOVETEXT_BYTES: usize = 128 * 1024;
+
+/// The longest SAN move of a list, in characters (`exd8=Q#` is 7; `Nb1xd2+` with both
+/// disambiguations 7 as well).
+const MAX_SAN_CHARS: usize = 16;
+
+/// The longest start FEN, in characters (a chess FEN is at most 90, a draughts FEN with
+/// every square listed about 150).
+const MAX_FEN_CHARS: usize = 200;
+
+/// The longest note kept with an event or claim, in characters.
+pub const MAX_NOTE_CHARS: usize = 500;
+
+/// A note of at most [`MAX_NOTE_CHARS`] characters, or 422 naming `field`.
+pub fn check_note(field: &str, note: Option<&str>) -> ApiResult<()> {
+    if note.is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS) {
+        return Err(ApiError::invalid(
+            field,
+            format!("must be at most {MAX_NOTE_CHARS} characters"),
+        ));
+    }
+    Ok(())
+}
+
+/// The size limits of a move record, checked before anything is read from it: 422 naming
+/// the field and the limit.
+pub fn check_record_size(m: &MovesInput) -> ApiResult<()> {
+    for (field, text) in [("pgn", &m.pgn), ("pdn", &m.pdn)] {
+        if text.as_ref().is_some_and(|t| t.len() > MAX_MOVETEXT_BYTES) {
+            return Err(ApiError::invalid(
+                field,
+                format!("a movetext holds at most {MAX_MOVETEXT_BYTES} bytes"),
+            ));
+        }
+    }
+    if let Some(san) = &m.san {
+        if san.len() > engine::MAX_PLIES {
+            return Err(ApiError::invalid(
+                "san",
+                format!(
+                    "a record holds at most {} half-moves (1,000 moves each)",
+                    engine::MAX_PLIES
+                ),
+            ));
+        }
+        if let Some(i) = san.iter().position(|s| s.chars().count() > MAX_SAN_CHARS) {
+            return Err(ApiError::invalid(
+                &format!("san[{i}]"),
+                format!("a SAN move has at most {MAX_SAN_CHARS} characters"),
+            ));
+        }
+    }
+    if m.start_fen
+        .as_ref()
+        .is_some_and(|f| f.chars().count() > MAX_FEN_CHARS)
+    {
+        return Err(ApiError::invalid(
+            "start_fen",
+            format!("at most {MAX_FEN_CHARS} characters"),
+        ));
+    }
+    Ok(())
 }
 
 fn record_of(kind: GameKind, m: &MovesInput) -> ApiResult<Record> {
@@ -593,6 +678,7 @@ pub fn set_moves(
     if_match: Option<&str>,
     actor: &str,
 ) -> ApiResult<MovesRow> {
+    check_record_size(input)?;
     lock_game(c, game)?;
     let ctx = load_game(c, game)?;
     let record = record_of(ctx.kind, input)?;

@@ -5,7 +5,6 @@ use crate::db::models::players;
 use crate::db::models::ratings::{self, NewRating, Outcome};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
-use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use utoipa::ToSchema;
@@ -50,8 +49,8 @@ pub struct RatingList {
     /// `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
     #[schema(value_type = RatingSource)]
     pub source: String,
-    /// The list's date (YYYY-MM-DD).
-    #[schema(format = Date)]
+    /// The list's date (YYYY-MM-DD, years 1900–2200).
+    #[schema(value_type = crate::api::date::ApiDate)]
     pub list_date: String,
     /// The rows (at least one).
     #[schema(min_items = 1)]
@@ -88,9 +87,9 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
             format!("must be one of {}", SOURCES.join(", ")),
         ));
     }
-    let date = NaiveDate::parse_from_str(&list.list_date, "%Y-%m-%d");
-    if date.is_err() {
-        errs.push(FieldError::new("list_date", "must be a date YYYY-MM-DD"));
+    let date = crate::api::date::field("list_date", &list.list_date);
+    if let Err(e) = &date {
+        errs.push(e.clone());
     }
     if list.ratings.is_empty() {
         errs.push(FieldError::new("ratings", "must not be empty"));
@@ -253,6 +252,9 @@ pub fn parse_knsb_csv(bytes: &[u8]) -> ApiResult<Vec<RatingRow>> {
         Err(_) => encoding_rs::WINDOWS_1252.decode(bytes).0.into_owned(),
     };
     let text = text.trim_start_matches('\u{feff}');
+    if let Some(i) = text.lines().position(|l| l.contains('\0')) {
+        return Err(crate::api::nul_refused(&format!("line {}", i + 1)));
+    }
     let mut lines = text
         .lines()
         .enumerate()

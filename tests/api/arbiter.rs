@@ -973,3 +973,129 @@ async fn fifty_move_claim_counts_the_start_fen_clock() {
     );
     assert_eq!(r.body["status"], "upheld");
 }
+
+/// `n` half-moves of knights going out and back (legal for ever; the start position stands
+/// again after every fourth).
+fn knight_shuffle(n: usize) -> Vec<String> {
+    ["Nf3", "Nf6", "Ng1", "Ng8"]
+        .iter()
+        .cycle()
+        .take(n)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+#[actix_web::test]
+async fn move_records_hold_at_most_2000_half_moves() {
+    // the default body limit (8 MiB), above the movetext limit
+    let app = spawn_with(|c| c.max_body_bytes = 8 << 20).await;
+    let arb = app.token(&["arbiter"]).await;
+    let (g, _, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
+    let moves = format!("/api/v1/games/{}/moves", g[0]);
+    let claims = format!("/api/v1/games/{}/claims", g[0]);
+    let before = arbiter_counts(&app).await;
+    let refused = |r: &Resp, field: &str, limit: &str| {
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(r.body["errors"][0]["field"], field, "{}", r.text);
+        assert!(rule_of(r).contains(limit), "{}", r.text);
+    };
+
+    // one half-move over the limit, as a SAN list, as PGN, and sent with a claim
+    let r = app
+        .req(
+            Method::PUT,
+            &moves,
+            Some(&arb),
+            Some(json!({"san": knight_shuffle(2001)})),
+        )
+        .await;
+    refused(&r, "san", "2000");
+    let pgn = knight_shuffle(2001)
+        .chunks(2)
+        .enumerate()
+        .map(|(i, p)| format!("{}. {}", i + 1, p.join(" ")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let r = app
+        .req(Method::PUT, &moves, Some(&arb), Some(json!({"pgn": pgn})))
+        .await;
+    refused(&r, "moves", "2000");
+    let r = app
+        .post(
+            &claims,
+            Some(&arb),
+            json!({"kind": "threefold_repetition", "moves": {"san": knight_shuffle(2001)}}),
+        )
+        .await;
+    refused(&r, "san", "2000");
+    // movetext over 128 KiB is refused before it is read
+    let long = format!("1. Nf3 {{{}}} Nf6", "x".repeat(128 * 1024));
+    let r = app
+        .req(Method::PUT, &moves, Some(&arb), Some(json!({"pgn": long})))
+        .await;
+    refused(&r, "pgn", "131072");
+    assert_eq!(arbiter_counts(&app).await, before);
+
+    // the longest record is stored, and a claim on it brings the log up to its 2000 moves:
+    // the start position stands for the 501st time (after plies 0, 4, ..., 2000)
+    let r = app
+        .req(
+            Method::PUT,
+            &moves,
+            Some(&arb),
+            Some(json!({"san": knight_shuffle(2000)})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["plies"], 2000);
+    let r = app
+        .post(&claims, Some(&arb), json!({"kind": "threefold_repetition"}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["valid"], true);
+    assert_eq!(r.body["check"]["occurrences"], 501);
+    let log = app
+        .get(&format!("/api/v1/games/{}/events", g[0]), Some(&arb))
+        .await;
+    assert_eq!(log.body["events"].as_array().map(Vec::len), Some(2002));
+    assert_eq!(log.body["state"]["moves"], json!([1000, 1000]));
+}
+
+#[actix_web::test]
+async fn a_game_log_holds_at_most_4000_events() {
+    let app = spawn().await;
+    let arb = app.token(&["arbiter"]).await;
+    let (g, _, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
+    let game = g[0];
+    // 3999 events already stored (time added to White, one second each)
+    app.with_conn(move |c| {
+        let at = now_utc();
+        c.transaction::<_, diesel::result::Error, _>(|c| {
+            for seq in 0..3999 {
+                diesel::insert_into(game_events::table)
+                    .values((
+                        game_events::game_id.eq(game),
+                        game_events::seq.eq(seq),
+                        game_events::event.eq(r#"{"type":"time_added","to":"white","seconds":1}"#),
+                        game_events::actor.eq("test"),
+                        game_events::at.eq(at),
+                    ))
+                    .execute(c)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    })
+    .await;
+    let add = json!({"event": {"type": "time_added", "to": "black", "seconds": 30}});
+    let path = format!("/api/v1/games/{game}/events");
+    let r = app.post(&path, Some(&arb), add.clone()).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["state"]["added_seconds"], json!([3999, 30]));
+    let before = arbiter_counts(&app).await;
+    let r = app.post(&path, Some(&arb), add).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "event");
+    assert!(rule_of(&r).contains("4000"), "{}", r.text);
+    assert_eq!(arbiter_counts(&app).await, before);
+}

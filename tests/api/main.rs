@@ -13,6 +13,7 @@ mod concurrency;
 mod demo;
 mod errors;
 mod foundation;
+mod input_checks;
 mod limits;
 mod pairings;
 mod players;

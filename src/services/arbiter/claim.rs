@@ -95,8 +95,9 @@ pub struct DecisionInput {
     /// Accept: the result (default: the checked verdict, else a draw).
     #[serde(default)]
     pub outcome: Option<OutcomeInput>,
-    /// A note kept with the decision event.
+    /// A note kept with the decision event (at most 500 characters).
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -108,8 +109,10 @@ pub struct ClaimInput {
     /// What is claimed.
     pub kind: ClaimType,
     /// Claim (a): the move the claimant writes down and declares (SAN or PDN); absent for
-    /// claim (b), the position now on the board with the claimant to move.
+    /// claim (b), the position now on the board with the claimant to move. At most 64
+    /// characters.
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub declared_move: Option<String>,
     /// The moves up to the claim; the game's stored moves when absent.
     #[serde(default)]
@@ -128,8 +131,9 @@ pub struct ClaimInput {
     /// Quickplay finish: the arbiter's decision, when taken at once.
     #[serde(default)]
     pub decision: Option<DecisionInput>,
-    /// A note kept with the claim event.
+    /// A note kept with the claim event (at most 500 characters).
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -386,6 +390,23 @@ pub fn make_claim(
     input: &ClaimInput,
     actor: &str,
 ) -> ApiResult<ClaimRow> {
+    if let Some(m) = &input.moves {
+        check_record_size(m)?;
+    }
+    check_note("note", input.note.as_deref())?;
+    if let Some(d) = &input.decision {
+        check_note("decision/note", d.note.as_deref())?;
+    }
+    if input
+        .declared_move
+        .as_ref()
+        .is_some_and(|m| m.chars().count() > MAX_DECLARED_CHARS)
+    {
+        return Err(ApiError::invalid(
+            "declared_move",
+            format!("at most {MAX_DECLARED_CHARS} characters"),
+        ));
+    }
     lock_game(c, game)?;
     let ctx = load_game(c, game)?;
     if input.kind.game() != ctx.kind {
@@ -427,7 +448,7 @@ pub fn make_claim(
     let mut log = Log::open(c, &ctx, actor)?;
     let record = checked_moves(c, &ctx, input)?;
     let checked = match input.kind {
-        ClaimType::QuickplayFinish => check_quickplay(&ctx, input, record, &log.state)?,
+        ClaimType::QuickplayFinish => check_quickplay(&ctx, input, record, log.state())?,
         ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves => check_chess(
             input.kind,
             need_record(record)?,
@@ -499,6 +520,10 @@ pub fn make_claim(
     )?;
     Ok(row)
 }
+
+/// The longest declared move, in characters (a SAN move or a draughts capture naming every
+/// landing square, `28x19x10x...`: at most 20 captures of 3 characters).
+const MAX_DECLARED_CHARS: usize = 64;
 
 /// The largest move number a quickplay-finish claim may name (the longest games played
 /// have fewer than 300 moves).
@@ -581,6 +606,7 @@ pub fn decide_claim(
     input: &DecisionInput,
     actor: &str,
 ) -> ApiResult<ClaimRow> {
+    check_note("note", input.note.as_deref())?;
     // a write first (SQLite takes the write lock before any read; one more lock row on
     // Postgres, always taken before the game's), then the game's lock
     bump_stamp(c, "arbiter-decisions")?;

@@ -473,6 +473,57 @@ impl GameState {
     }
 }
 
+/// A log being extended: its events with the state after them, so that each new event is
+/// checked against that state alone. Opening replays the log once; every event pushed
+/// afterwards is applied once, never by replaying what came before (a claim that brings a
+/// long log up to its record costs time linear in the moves it adds).
+#[derive(Debug, Clone)]
+pub struct EventLog {
+    events: Vec<GameEvent>,
+    state: GameState,
+    applied: usize,
+}
+
+impl EventLog {
+    /// Replays `events` (each once), or the first rule one of them breaks.
+    pub fn open(game: GameKind, events: Vec<GameEvent>) -> Result<EventLog, RuleViolation> {
+        let mut log = EventLog {
+            events: Vec::with_capacity(events.len()),
+            state: GameState::new(game),
+            applied: 0,
+        };
+        for e in events {
+            log.push(e)?;
+        }
+        Ok(log)
+    }
+
+    /// Applies `event` to the state after the log and appends it; unchanged when it breaks
+    /// a rule.
+    pub fn push(&mut self, event: GameEvent) -> Result<&GameState, RuleViolation> {
+        self.applied += 1;
+        self.state = self.state.apply(&event)?;
+        self.events.push(event);
+        Ok(&self.state)
+    }
+
+    /// The state after the log.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The events in order.
+    pub fn events(&self) -> &[GameEvent] {
+        &self.events
+    }
+
+    /// How many events have been applied since the log was opened (the replay included):
+    /// the work done, which is the log's length when nothing was applied twice.
+    pub fn applied(&self) -> usize {
+        self.applied
+    }
+}
+
 /// Replays `log` for a `game` and applies `new_event`: the state after it, or the first rule
 /// broken (by an event of the log or by the new event), with its log index.
 pub fn apply(

@@ -400,3 +400,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_claim_on_a_long_record_applies_each_move_once() {
+    // a log of 10 moves, brought up to a record of MAX_PLIES half-moves, then a claim and
+    // its decision: every event is applied exactly once
+    let start = moves(5);
+    let mut log = EventLog::open(C, start.clone()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(log.applied(), 10);
+    for _ in start.len()..crate::arbiter::MAX_PLIES {
+        let by = log.state().to_move;
+        log.push(mv(by)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let claim = log.events().len();
+    log.push(GameEvent::Claim {
+        by: W,
+        kind: ClaimKind::ThreefoldRepetition,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    log.push(GameEvent::Decision {
+        claim,
+        ruling: Ruling::Rejected,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(log.applied(), crate::arbiter::MAX_PLIES + 2);
+    assert_eq!(log.events().len(), crate::arbiter::MAX_PLIES + 2);
+    assert_eq!(log.state().moves, [1000, 1000]);
+    assert_eq!(log.state().added_seconds, [0, 120]);
+    // the incremental state is the one a full replay gives
+    assert_eq!(log.state(), &ok(C, log.events()));
+}
+
+#[test]
+fn a_refused_event_leaves_the_log_as_it_was() {
+    let mut log = EventLog::open(C, moves(1)).unwrap_or_else(|e| panic!("{e}"));
+    let before = log.state().clone();
+    let e = log.push(mv(B)).unwrap_err();
+    assert_eq!((e.event, e.rule), (2, Rule::MoveOutOfTurn { by: B }));
+    assert_eq!(log.state(), &before);
+    assert_eq!(log.events().len(), 2);
+}

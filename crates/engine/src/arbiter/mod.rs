@@ -21,8 +21,8 @@ pub use appeals::{
     Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
 };
 pub use events::{
-    ClaimKind, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule, RuleViolation, Ruling,
-    apply, replay,
+    ClaimKind, EventLog, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule,
+    RuleViolation, Ruling, apply, replay,
 };
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
 pub use quickplay::{
@@ -32,6 +32,12 @@ pub use quickplay::{
 pub use repetition::{
     ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
 };
+
+/// The most half-moves a game record may hold: 1,000 moves for each side. The longest
+/// games played over the board have fewer than 300 moves each, so a real record is well
+/// inside it; it bounds the work of reading a record and checking a claim on it, which is
+/// linear in the number of half-moves.
+pub const MAX_PLIES: usize = 2000;
 
 /// A player's colour in a game (chess or draughts); White moves first in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -133,6 +133,14 @@ pub enum RepetitionError {
         /// What is wrong.
         why: String,
     },
+    /// The record has more half-moves than a record may hold.
+    #[error("the game has {plies} half-moves; a record holds at most {limit}")]
+    TooLong {
+        /// Half-moves found.
+        plies: usize,
+        /// The limit ([`crate::arbiter::MAX_PLIES`]).
+        limit: usize,
+    },
 }
 
 pub(crate) fn side(c: Color) -> Side {
@@ -182,6 +190,12 @@ pub(crate) fn read_record(
         }
         ChessMoves::San(list) => (list.clone(), None),
     };
+    if tokens.len() > super::MAX_PLIES {
+        return Err(RepetitionError::TooLong {
+            plies: tokens.len(),
+            limit: super::MAX_PLIES,
+        });
+    }
     let fen_text = start_fen.map(str::to_string).or(header_fen);
     let start = match &fen_text {
         None => Pos::default(),

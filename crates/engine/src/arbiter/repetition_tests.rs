@@ -271,3 +271,42 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_record_longer_than_the_limit_is_refused_before_it_is_replayed() {
+    // knights back and forth: legal for ever; one half-move over the limit is refused
+    let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let san = |n: usize| -> Vec<String> {
+        cycle
+            .iter()
+            .cycle()
+            .take(n)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let limit = crate::arbiter::MAX_PLIES;
+    assert_eq!(
+        record_moves(&ChessMoves::San(san(limit)), None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .len(),
+        limit
+    );
+    assert_eq!(
+        record_moves(&ChessMoves::San(san(limit + 1)), None).unwrap_err(),
+        RepetitionError::TooLong {
+            plies: 2001,
+            limit: 2000
+        }
+    );
+    // the same through PGN movetext (move numbers are not half-moves)
+    let pgn = san(limit + 1)
+        .chunks(2)
+        .enumerate()
+        .map(|(i, p)| format!("{}. {}", i + 1, p.join(" ")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(matches!(
+        record_moves(&ChessMoves::Pgn(pgn), None),
+        Err(RepetitionError::TooLong { plies: 2001, .. })
+    ));
+}

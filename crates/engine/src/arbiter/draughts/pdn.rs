@@ -46,6 +46,14 @@ pub enum PdnError {
         /// The matching legal moves in full notation.
         candidates: Vec<String>,
     },
+    /// The movetext has more half-moves than a record may hold.
+    #[error("the game has {plies} half-moves; a record holds at most {limit}")]
+    TooLong {
+        /// Half-moves found.
+        plies: usize,
+        /// The limit ([`crate::arbiter::MAX_PLIES`]).
+        limit: usize,
+    },
 }
 
 /// A written move reduced to its squares.
@@ -225,8 +233,15 @@ pub fn read_game(start_fen: Option<&str>, movetext: &str) -> Result<Game, PdnErr
         moves: Vec::new(),
         first_move_number: 1,
     };
+    let tokens = tokens(movetext);
+    if tokens.len() > crate::arbiter::MAX_PLIES {
+        return Err(PdnError::TooLong {
+            plies: tokens.len(),
+            limit: crate::arbiter::MAX_PLIES,
+        });
+    }
     let mut pos = start;
-    for (i, tok) in tokens(movetext).into_iter().enumerate() {
+    for (i, tok) in tokens.into_iter().enumerate() {
         let ply = i + 1;
         let (move_number, _) = game.move_ref(ply);
         match match_move(&pos, &tok) {

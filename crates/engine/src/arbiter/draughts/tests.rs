@@ -187,3 +187,28 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_record_longer_than_the_limit_is_refused_before_it_is_replayed() {
+    // two kings shuttling: legal for ever; one half-move over the limit is refused
+    let cycle = ["47-42", "4-10", "42-47", "10-4"];
+    let text = |n: usize| {
+        cycle
+            .iter()
+            .cycle()
+            .take(n)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let limit = crate::arbiter::MAX_PLIES;
+    let game = read_game(Some("W:WK47:BK4"), &text(limit)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.moves.len(), limit);
+    assert_eq!(
+        read_game(Some("W:WK47:BK4"), &text(limit + 1)).unwrap_err(),
+        PdnError::TooLong {
+            plies: 2001,
+            limit: 2000
+        }
+    );
+}

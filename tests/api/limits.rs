@@ -264,7 +264,9 @@ async fn an_empty_or_binary_trf_is_refused() {
             "{trf:?}: {}",
             r.text
         );
-        assert_eq!(r.body["errors"][0]["field"], "trf");
+        // a NUL is refused by the body check for every string, which names the JSON pointer
+        let field = if trf.contains('\u{0}') { "/trf" } else { "trf" };
+        assert_eq!(r.body["errors"][0]["field"], field);
     }
 }
 

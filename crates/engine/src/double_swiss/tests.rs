@@ -394,6 +394,64 @@ fn standings_count_every_game() {
     );
 }
 
+/// The club's median Buchholz leaves out the best and the worst *opponent*; in a Double-Swiss
+/// that is a whole round (both games). P2 and P5 both score 5 and never met. P2's opponents
+/// (A = 1, B = 3, C = 4) end on 2½, 2½ and 0; P5's (D = 6, E = 7, F = 8) on 4, 2 and 0.
+/// Leaving out the best and the worst opponent keeps 2½ for P2 and 2 for P5 (counted per
+/// game: 5 and 4), so P2 is ahead. Cutting single games instead would give P2 2½ + 2½ + 2½
+/// + 0 = 7½ and P5 4 + 2 + 2 + 0 = 8, the wrong order.
+#[test]
+fn median_buchholz_cuts_whole_rounds() {
+    use crate::fixed::Fixed;
+    use crate::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
+    let bye = |player, kind| Bye { player, kind };
+    // C (4) and F (8) are absent in rounds 1 and 2 and lose both games in round 3.
+    let state = State {
+        players: players(8),
+        rounds: vec![
+            RoundRecord {
+                // P2-A 1½-½, P5-D 1-1, B-E 1-1.
+                matches: vec![
+                    m(2, 1, WhiteWins, Draw),
+                    m(5, 6, Draw, Draw),
+                    m(3, 7, WhiteWins, WhiteWins),
+                ],
+                byes: vec![],
+            },
+            RoundRecord {
+                // B-P2 ½-1½, P5-E 2-0, A-D 1-1.
+                matches: vec![
+                    m(3, 2, Draw, WhiteWins),
+                    m(5, 7, WhiteWins, BlackWins),
+                    m(1, 6, Draw, Draw),
+                ],
+                byes: vec![],
+            },
+            RoundRecord {
+                // P2-C 2-0, F-P5 0-2, A-B 1-1; D a full-point bye (2), E a half-point bye (1).
+                matches: vec![
+                    m(2, 4, WhiteWins, BlackWins),
+                    m(8, 5, BlackWins, WhiteWins),
+                    m(1, 3, BlackWins, BlackWins),
+                ],
+                byes: vec![bye(6, ByeKind::Full), bye(7, ByeKind::Half)],
+            },
+        ],
+        absent: vec![],
+    };
+    let input = state.tiebreak_input().expect("input");
+    let list = parse_tiebreaks("DE,BH-M1,SB").expect("list");
+    let s = compute_tiebreaks(&input, &list).expect("standings");
+    let v = |x: &str| Value(Fixed::parse_decimal(x).expect("decimal"));
+    let top: Vec<(u32, Value, Value)> = s.rows[..2]
+        .iter()
+        .map(|r| (r.id, r.values[0], r.values[2]))
+        .collect();
+    assert_eq!(top, vec![(2, v("5"), v("5")), (5, v("5"), v("4"))]);
+    assert_eq!(s.rows[0].rank, 1);
+    assert_eq!(s.rows[1].rank, 2);
+}
+
 /// Timing of a large field (run with `--ignored --nocapture`): not a unit test.
 #[test]
 #[ignore]

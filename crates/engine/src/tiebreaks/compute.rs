@@ -18,6 +18,8 @@ pub(crate) struct Prepared {
     pub rounds: usize,
     /// Round robin: forfeits count as games against the scheduled opponent.
     pub round_robin: bool,
+    /// Games per round (2: a Double-Swiss, every match stored as two consecutive rounds).
+    pub games_per_round: usize,
 }
 
 impl Prepared {
@@ -134,6 +136,7 @@ fn prepare(input: &Input) -> Result<Prepared, Error> {
         opp,
         rounds,
         round_robin: input.event == EventKind::RoundRobin,
+        games_per_round: usize::from(input.games_per_round),
     })
 }
 
@@ -242,9 +245,21 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
-    /// Buchholz with `low` least significant and `high` most significant values cut.
+    /// Buchholz with `low` least significant and `high` most significant values cut. In a
+    /// Double-Swiss a cut takes a whole round (both games against one opponent): the club's
+    /// median Buchholz leaves out the best and the worst *opponent*, not single games.
     fn buchholz(&self, i: usize, low: usize, high: usize) -> i64 {
         let mut c = self.contributions(i, false);
+        if self.p.games_per_round == 2 && !self.p.round_robin {
+            c = c
+                .chunks(2)
+                .map(|m| Contribution {
+                    score: m.iter().map(|x| x.score).sum(),
+                    value: m.iter().map(|x| x.value).sum(),
+                    vur: m.iter().all(|x| x.vur),
+                })
+                .collect();
+        }
         for _ in 0..low {
             let Some(lowest) = (0..c.len()).min_by_key(|&k| (c[k].score, c[k].value, k)) else {
                 break;

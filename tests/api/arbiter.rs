@@ -375,7 +375,7 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
         json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
                "increment_seconds": 20, "increment_from_move": 76}),
         json!({}),
-        2,
+        3,
     )
     .await;
     // White: men 46, 47, 48 and a king on 50; Black: a king on 1. The kings shuttle 50-45-50
@@ -481,18 +481,6 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
         .post(
             &path,
             Some(&arb),
-            ev(json!({"type": "proposal", "by": "black", "kind": "draw"})),
-        )
-        .await;
-    assert!(
-        rule_of(&r).starts_with("rule proposal_not_after_own_move"),
-        "{}",
-        r.text
-    );
-    let r = app
-        .post(
-            &path,
-            Some(&arb),
             ev(json!({"type": "draw_offer", "by": "white"})),
         )
         .await;
@@ -544,6 +532,29 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
         })
         .await;
     assert_eq!(n, 7);
+
+    // --- a proposal not made right after one's own move (game 3): irregular but valid, the
+    // opponent may accept it (KNDB)
+    let path = format!("/api/v1/games/{}/events", g[2]);
+    let r = app
+        .post(&path, Some(&arb), ev(json!({"type": "move", "by": "white"})))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = app
+        .post(
+            &path,
+            Some(&arb),
+            ev(json!({"type": "proposal", "by": "black", "kind": "draw"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["state"]["pending"]["by"], "black");
+    assert_eq!(r.body["state"]["pending"]["regular"], false, "{}", r.text);
+    let r = app
+        .post(&path, Some(&arb), ev(json!({"type": "accept", "by": "white"})))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["state"]["result"], json!({"outcome": "both_lost"}));
 }
 
 #[actix_web::test]

@@ -4,7 +4,9 @@
 //! against the rules, naming the rule it breaks.
 //!
 //! Rules enforced (seed 000 for draughts, FIDE Laws 9.1.2 for chess):
-//! - a draughts proposal only right after the proposer made a move, before the opponent moves;
+//! - a draughts proposal belongs right after the proposer's move, before the opponent moves;
+//!   one made at another moment is irregular but valid (recorded as such, the arbiter may
+//!   warn): it may be accepted, and stands until rejected or until either player moves;
 //! - an offer or proposal cannot be withdrawn; only the opponent accepts or rejects it; a move
 //!   by the opponent rejects it;
 //! - a rejected draughts proposer may not make the same proposal again unless the opponent
@@ -176,8 +178,8 @@ pub struct Pending {
     pub kind: Option<ProposalKind>,
     /// Log index of the offer.
     pub event: usize,
-    /// False for a chess offer not made right after the offerer's own move (still valid,
-    /// FIDE 9.1.2.2, but the arbiter may look at 11.5).
+    /// False for an offer or proposal not made right after the offerer's own move: still
+    /// valid (FIDE 9.1.2.2; KNDB), but the arbiter may warn (FIDE 11.5).
     pub regular: bool,
 }
 
@@ -298,11 +300,15 @@ impl GameState {
                 if let Some(c) = self.open_claim() {
                     return Err(Rule::ClaimAwaitingDecision { claim: c.event });
                 }
-                // a move by the opponent rejects the pending offer or proposal
-                if let Some(p) = self.pending
-                    && p.by != by
-                {
-                    self.reject(p);
+                // a move by the opponent rejects the pending offer or proposal; a move by the
+                // proposer ends an irregular draughts proposal without rejecting it (KNDB: it
+                // stands until rejected or until either player moves)
+                if let Some(p) = self.pending {
+                    if p.by != by {
+                        self.reject(p);
+                    } else if p.kind.is_some() {
+                        self.pending = None;
+                    }
                 }
                 self.moves[idx(by)] += 1;
                 self.last_mover = Some(by);
@@ -327,9 +333,6 @@ impl GameState {
                 if self.game != GameKind::Draughts {
                     return Err(Rule::WrongGame { game: self.game });
                 }
-                if self.last_mover != Some(by) || self.to_move == by {
-                    return Err(Rule::ProposalNotAfterOwnMove { by });
-                }
                 if let Some(p) = self.pending {
                     return Err(Rule::OfferPending { event: p.event });
                 }
@@ -352,7 +355,9 @@ impl GameState {
                     outcome,
                     kind: Some(kind),
                     event: self.events,
-                    regular: true,
+                    // made other than right after one's own move: irregular but valid (the
+                    // arbiter may warn); it stands until rejected or until a move is made
+                    regular: self.last_mover == Some(by) && self.to_move != by,
                 });
             }
             GameEvent::Accept { by } => {

@@ -30,24 +30,55 @@ const D: GameKind = GameKind::Draughts;
 const C: GameKind = GameKind::Chess;
 
 #[test]
-fn proposal_only_right_after_own_move() {
-    // before any move
-    assert_eq!(
-        rule(D, &[prop(W, ProposalKind::Draw)]),
-        (0, Rule::ProposalNotAfterOwnMove { by: W })
-    );
-    // Black is to move after 1.W: Black has not just moved
-    assert_eq!(
-        rule(D, &[mv(W), prop(B, ProposalKind::Draw)]),
-        (1, Rule::ProposalNotAfterOwnMove { by: B })
-    );
-    // White right after his move: fine
+fn proposal_right_after_own_move_is_regular() {
     let s = ok(D, &[mv(W), prop(W, ProposalKind::Draw)]);
-    assert_eq!(s.pending.map(|p| p.by), Some(W));
-    // but not after Black has replied
+    assert_eq!(s.pending.map(|p| (p.by, p.regular)), Some((W, true)));
+}
+
+/// KNDB: a proposal not made right after one's own move is valid; it stands until it is
+/// rejected or until either player makes a move.
+#[test]
+fn an_irregular_proposal_is_valid_until_rejected_or_a_move() {
+    // 40 moves each, then White (to move, Black moved last) proposes a draw before moving:
+    // irregular, and Black may accept it: a draw (40 moves each, so not 0-0).
+    let mut log = moves(40);
+    log.push(prop(W, ProposalKind::Draw));
+    let s = ok(D, &log);
+    assert_eq!(s.pending.map(|p| (p.by, p.regular)), Some((W, false)));
+    log.push(GameEvent::Accept { by: B });
+    assert_eq!(ok(D, &log).result, Some(Outcome::Draw));
+
+    // Before any move Black proposes a plusremise for himself: irregular; White accepts.
+    let s = ok(
+        D,
+        &[
+            prop(B, ProposalKind::Plusremise),
+            GameEvent::Accept { by: W },
+        ],
+    );
+    assert_eq!(s.result, Some(Outcome::BothLost), "agreed before 40 moves");
+
+    // The proposer moves: the proposal lapses, it was not rejected, so he may make it again
+    // right after his next move.
+    let mut log = moves(1);
+    log.extend([prop(W, ProposalKind::Draw), mv(W)]);
+    let s = ok(D, &log);
+    assert_eq!(s.pending, None);
+    assert!(s.barred.is_empty());
+    log.extend([mv(B), mv(W), prop(W, ProposalKind::Draw)]);
+    assert_eq!(ok(D, &log).pending.map(|p| p.regular), Some(true));
+
+    // Black proposes before White's first move; White's move rejects it: Black is barred.
+    let log = [prop(B, ProposalKind::Draw), mv(W), prop(B, ProposalKind::Draw)];
     assert_eq!(
-        rule(D, &[mv(W), mv(B), prop(W, ProposalKind::Draw)]),
-        (2, Rule::ProposalNotAfterOwnMove { by: W })
+        rule(D, &log),
+        (
+            2,
+            Rule::RepeatedRejectedProposal {
+                by: B,
+                kind: ProposalKind::Draw
+            }
+        )
     );
 }
 
@@ -367,7 +398,7 @@ proptest! {
 
     /// Feeding random events (keeping only those accepted): a decided claim never changes, a
     /// result never changes, a rejected event leaves the state as it was, and a draughts
-    /// proposal is only ever pending from the player who just moved.
+    /// proposal is regular only from the player who just moved.
     #[test]
     fn decided_claims_and_results_never_change(
         chess in any::<bool>(),
@@ -387,8 +418,13 @@ proptest! {
                     if before.result.is_some() {
                         prop_assert_eq!(before.result, next.result);
                     }
+                    // a pending draughts proposal is regular exactly when its proposer made
+                    // the last move, and never outlives a move by its proposer
                     if let (GameKind::Draughts, Some(p)) = (game, next.pending) {
-                        prop_assert_eq!(next.last_mover, Some(p.by));
+                        prop_assert_eq!(p.regular, next.last_mover == Some(p.by));
+                        if p.event < before.events {
+                            prop_assert!(*e != mv(p.by));
+                        }
                     }
                     s = next;
                 }

@@ -30,12 +30,6 @@ pub enum Rule {
         /// The game of the log.
         game: GameKind,
     },
-    /// KNDB: a proposal only right after the proposer made a move, before the opponent moves.
-    #[error("KNDB: {by:?} may propose only right after making a move, before the opponent moves")]
-    ProposalNotAfterOwnMove {
-        /// The proposer.
-        by: Side,
-    },
     /// An offer or proposal is already waiting for an answer.
     #[error("an offer or proposal (event {event}) is still waiting for an answer")]
     OfferPending {

@@ -817,3 +817,97 @@ async fn keizer_summer_half_starts_in_the_winter_order_with_season_history() {
         vec![(1, 1, b, Some(c), None), (2, 1, d, Some(a), None)]
     );
 }
+
+/// "At least five playing evenings between two meetings" counts the season's playing evenings
+/// (every Friday that is not a rapid evening and not closed), free Fridays included. Calendar:
+/// closed 25 Sep, 9 Oct, 23 Oct, 6 Nov, 20 Nov and 4 Dec, so 11 Dec is the 8th winter Keizer
+/// evening, 18 and 25 Dec the 9th and 10th, 1 Jan is free (the summer may not start on the
+/// first Friday of January) and the summer's evenings 1–3 are 8, 15 and 22 Jan. A and B meet
+/// on 11 Dec; on 22 Jan the playing evenings 18 Dec, 25 Dec, 1 Jan, 8 Jan and 15 Jan lie
+/// between: five, so they may meet again. Counted in Keizer rounds (8th and 13th) only four
+/// would lie between.
+#[actix_web::test]
+async fn keizer_repeat_counts_playing_evenings_of_the_calendar() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (winter, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Winter", "kind": "keizer", "half": "winter", "rounds_planned": 10}),
+        &[("A", "fixed"), ("B", "fixed")],
+    )
+    .await;
+    let season = app
+        .get(&format!("/api/v1/competitions/{winter}"), None)
+        .await
+        .body["season_id"]
+        .as_i64()
+        .unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/seasons/{season}/calendar"),
+            Some(&leader),
+            json!({"knsb_round_dates": [], "closed_dates": ["2026-09-25", "2026-10-09",
+                   "2026-10-23", "2026-11-06", "2026-11-20", "2026-12-04"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let evs = r.body.as_array().unwrap().clone();
+    let on = |d: &str| evs.iter().find(|e| e["date"] == d).unwrap().clone();
+    assert_eq!(on("2026-12-11")["number"], 8);
+    assert_eq!(on("2027-01-01")["kind"], "free");
+    assert_eq!(on("2027-01-22")["number"], 3);
+    let round = |cid: i64, number: i64, date: &str| {
+        let body = json!({"number": number, "date": date});
+        let url = format!("/api/v1/competitions/{cid}/rounds");
+        let leader = leader.clone();
+        let app = &app;
+        async move {
+            let r = app.post(&url, Some(&leader), body).await;
+            assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        }
+    };
+    round(winter, 8, "2026-12-11").await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{winter}/rounds/8/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    finish_round(&app, &leader, winter, 8, &["1-0"]).await;
+    let r = app
+        .post(
+            &format!("/api/v1/seasons/{season}/competitions"),
+            Some(&leader),
+            json!({"name": "Summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let summer = r.body["id"].as_i64().unwrap();
+    let body = json!({"entrants": p.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{summer}/entrants"),
+            Some(&leader),
+            body,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    round(summer, 3, "2027-01-22").await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{summer}/rounds/3/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // counted from the opening Friday (4 Sep, a free evening): 4, 11, 18 Sep, 2, 16, 30 Oct,
+    // 13, 27 Nov make 11 Dec the 9th playing evening and 22 Jan the 15th
+    let evening = r.body["pairing"]["evening"].as_i64().unwrap();
+    assert_eq!(r.body["pairing"]["half"], "summer");
+    assert_eq!(boards(&r.body).len(), 1, "{}", r.text);
+    assert_eq!(evening, 15);
+}

@@ -12,9 +12,9 @@
 //!   half; it stays a playing evening without a Keizer round (`free`), and the summer starts
 //!   at the next playing evening. Inside a half it is an ordinary Keizer evening. When it is
 //!   closed or a rapid evening it is not a playing evening and the rule does not apply.
-//! - The season-wide `keizer_index` (1…20) numbers the Keizer evenings of both halves; it is
-//!   the "playing-evening index" the pairing constraints count (docs/rules/keizer.md#pairing-constraints), so free evenings,
-//!   rapid evenings and closed Fridays do not count as evenings between two meetings.
+//! - The season-wide `keizer_index` (1…20) numbers the Keizer evenings of both halves. The
+//!   pairing constraints (docs/rules/keizer.md#pairing-constraints) count playing evenings
+//!   instead, free Fridays included: the service numbers them from the stored calendar.
 //! - If the season opens on a Friday, that Friday is the opening evening (`opening`), since
 //!   the winter starts on the first Friday *after* the opening.
 
@@ -80,8 +80,7 @@ pub struct Evening {
     pub half: Option<Half>,
     /// 1-based number in the half (Keizer) or playoff round (1 or 2).
     pub number_in_half: Option<u32>,
-    /// Season-wide Keizer evening index (1 … 2 × evenings per half), the index the pairing
-    /// constraints count.
+    /// Season-wide Keizer evening index (1 … 2 × evenings per half).
     pub keizer_index: Option<u32>,
 }
 

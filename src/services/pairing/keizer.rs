@@ -14,6 +14,7 @@ use clubcomp_engine::keizer::pairing::{
 };
 use clubcomp_engine::keizer::scenario::parse_result;
 use clubcomp_engine::keizer::standings::{self as ks, GameResult};
+use chrono::NaiveDate;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
@@ -44,6 +45,33 @@ fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32
         out.push((comp.clone(), 0));
     }
     Ok(out)
+}
+
+/// The season's playing evenings (docs/rules/keizer.md#calendar: every Friday that is not a rapid
+/// evening and not closed, so free Fridays count too), by date. Empty without a calendar.
+fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>> {
+    let mut dates: Vec<NaiveDate> = crate::api::calendar::evenings_of(c, comp.season_id)?
+        .into_iter()
+        .filter(|e| !matches!(e.kind.as_str(), "rapid" | "closed"))
+        .map(|e| e.date)
+        .collect();
+    dates.sort_unstable();
+    Ok(dates)
+}
+
+/// The date of a round: its own, else its calendar evening's.
+fn round_date(c: &mut DbConn, r: &Round) -> Option<NaiveDate> {
+    r.date.or_else(|| {
+        r.evening_id
+            .and_then(|e| crate::api::calendar::load_evening(c, e).ok())
+            .map(|e| e.date)
+    })
+}
+
+/// The playing-evening index of `date`: 1 + the playing evenings before it. Two meetings on
+/// indices `i < j` then have `j − i − 1` playing evenings strictly between them.
+fn playing_index(playing: &[NaiveDate], date: NaiveDate) -> u32 {
+    playing.partition_point(|d| *d < date) as u32 + 1
 }
 
 fn over_the_board(result: Option<&str>) -> bool {
@@ -100,6 +128,13 @@ pub fn keizer_input(
     let mut played_any: HashSet<i64> = HashSet::new();
     let mut history = Vec::new();
     let mut evening = round.number as u32;
+    // Evenings are counted on the season calendar when it has one and every round involved
+    // is dated; otherwise by Keizer round numbers (winter rounds, then summer rounds).
+    let playing = playing_dates(c, comp)?;
+    let mut by_calendar = !playing.is_empty();
+    let mut dated: Vec<(usize, Option<NaiveDate>)> = Vec::new();
+    let this_date = round_date(c, round);
+    by_calendar &= this_date.is_some();
     for (hc, offset) in halves(c, comp)? {
         if hc.id == comp.id {
             evening = offset + round.number as u32;
@@ -109,6 +144,9 @@ pub fn keizer_input(
             if (hc.id == comp.id && r.number >= round.number) || r.status == "planned" {
                 continue;
             }
+            let date = round_date(c, &r);
+            by_calendar &= date.is_some();
+            let first_meeting = history.len();
             for g in rounds::games_of(c, r.id)? {
                 if let Some(w) = g.white_id {
                     played_any.insert(w);
@@ -130,6 +168,15 @@ pub fn keizer_input(
                     }
                     _ => {}
                 }
+            }
+            dated.extend((first_meeting..history.len()).map(|i| (i, date)));
+        }
+    }
+    if by_calendar && let Some(d) = this_date {
+        evening = playing_index(&playing, d);
+        for (i, date) in dated {
+            if let Some(date) = date {
+                history[i].evening = playing_index(&playing, date);
             }
         }
     }
@@ -186,7 +233,8 @@ pub(super) fn generate(
                 .chain(&unpaired)
                 .filter_map(|s| s.parse().ok())
                 .collect();
-            ids.dedup();
+            let mut seen = HashSet::new();
+            ids.retain(|id| seen.insert(*id));
             return Err(no_pairing(
                 c,
                 &ids,

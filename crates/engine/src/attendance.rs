@@ -6,8 +6,9 @@
 //! Rules and decisions (also in `docs/decisions/0003-keizer-pairing-calendar-attendance.md`):
 //! - Deadline: `days_before` days before the evening (default 1) at `time` (default 18:00) in
 //!   `time_zone` (default Europe/Amsterdam), converted to UTC with chrono-tz, so DST weeks are
-//!   right. A change at exactly the deadline is on time. A local deadline inside a DST gap is
-//!   moved one hour on; inside a fold the earlier instant is taken.
+//!   right. "Vóór 18.00" is strictly before: a change at exactly the deadline is late. A
+//!   local deadline inside a DST gap is moved one hour on; inside a fold the earlier instant
+//!   is taken.
 //! - Fixed player: expected by default. Sign-off on time → excused; late → unexcused, unless a
 //!   leader or arbiter records it with force majeure → excused (a force-majeure flag set by
 //!   the member is ignored).
@@ -403,7 +404,7 @@ pub fn attendance(input: &AttendanceInput) -> Result<Attendance, AttendanceError
             });
         };
         let pa = &mut players[pi];
-        match apply(input.kind, pa.status, c, c.at > dl, c.at > check_in_by) {
+        match apply(input.kind, pa.status, c, c.at >= dl, c.at > check_in_by) {
             Ok(s) => {
                 pa.status = s;
                 pa.decided_by = Some(i);

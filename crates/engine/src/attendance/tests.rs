@@ -125,6 +125,7 @@ fn statuses(a: &Attendance) -> Vec<Status> {
 
 // Friday 30 Oct 2026: deadline Thursday 29 Oct 18:00 CET = 17:00 UTC.
 const ON_TIME: &str = "2026-10-29T16:59:00Z";
+const ONE_SECOND_BEFORE: &str = "2026-10-29T16:59:59Z";
 const AT_DEADLINE: &str = "2026-10-29T17:00:00Z";
 const LATE: &str = "2026-10-29T17:01:00Z";
 
@@ -147,7 +148,8 @@ fn fixed_players() {
         vec![
             // a: nothing → expected
             change("b", ON_TIME, Action::SignOff, Recorder::Member), // on time → excused
-            change("c", AT_DEADLINE, Action::SignOff, Recorder::Member), // at 18:00 → on time
+            // "vóór 18.00": at 18:00:00 exactly it is late → unexcused
+            change("c", AT_DEADLINE, Action::SignOff, Recorder::Member),
             change("d", LATE, Action::SignOff, Recorder::Member),    // late → unexcused
             fm,                                                      // late + force majeure
             fm_member, // force majeure claimed by the member himself: ignored → unexcused
@@ -160,7 +162,7 @@ fn fixed_players() {
         [
             Status::Expected,
             Status::Excused,
-            Status::Excused,
+            Status::Unexcused,
             Status::Unexcused,
             Status::Excused,
             Status::Unexcused
@@ -183,6 +185,8 @@ fn flexible_players() {
             ("c", Flexible),
             ("d", Flexible),
             ("e", Flexible),
+            ("f", Flexible),
+            ("g", Flexible),
         ],
         vec![
             // a: nothing → not signed up (absent without notice, not paired)
@@ -196,6 +200,9 @@ fn flexible_players() {
                 Recorder::Member,
             ),
             change("e", ON_TIME, Action::SignOff, Recorder::Member), // signs off again → excused
+            // 17:59:59 local is before 18.00; 18:00:00 is not
+            change("f", ONE_SECOND_BEFORE, Action::SignUp, Recorder::Member),
+            change("g", AT_DEADLINE, Action::SignUp, Recorder::Member),
         ],
     );
     let a = attendance(&inp).unwrap();
@@ -206,9 +213,12 @@ fn flexible_players() {
             Status::SignedUp,
             Status::NotSignedUp,
             Status::SignedUp,
-            Status::Excused
+            Status::Excused,
+            Status::SignedUp,
+            Status::NotSignedUp
         ]
     );
+    assert!(a.players[6].refused[0].reason.contains("deadline"));
     assert_eq!(a.players[2].refused.len(), 1);
     assert_eq!(a.players[2].refused[0].change, 1);
     assert!(a.players[2].refused[0].reason.contains("deadline"));

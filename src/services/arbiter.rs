@@ -494,7 +494,7 @@ pub fn add_event(
     let mut log = Log::open(c, &ctx, actor)?;
     let row = log.append(c, event.clone(), note)?;
     match event {
-        GameEvent::Claim { by, kind } => {
+        GameEvent::Claim { by, kind, .. } => {
             insert_claim(c, &log, row.seq, &kind_str(&kind), by, None, None)?
         }
         GameEvent::Decision { claim, .. } => sync_claim_row(c, &log, claim as i32)?,
@@ -670,6 +670,26 @@ pub fn moves_etag(row: &MovesRow) -> String {
     crate::api::etag("moves", row.game_id, row.version)
 }
 
+/// FIDE 9.5.3: when the log holds a claim (a) whose declared move is not played yet, the
+/// record's next half-move must be that move (checked by the events engine, 422 naming it).
+fn check_declared_move(c: &mut DbConn, ctx: &GameCtx, plies: &[String]) -> ApiResult<()> {
+    let rows = event_rows(c, ctx.game.id)?;
+    let log = parse_log(&rows)?;
+    let state = engine::replay(ctx.kind, &log).map_err(violation)?;
+    if state.declared.is_none() {
+        return Ok(());
+    }
+    let have = (state.moves[0] + state.moves[1]) as usize;
+    if let Some(next) = plies.get(have) {
+        let played = GameEvent::Move {
+            by: state.to_move,
+            notation: Some(next.clone()),
+        };
+        state.apply(&played).map_err(violation)?;
+    }
+    Ok(())
+}
+
 /// Stores (replaces) a game's moves after reading them through the engines.
 pub fn set_moves(
     c: &mut DbConn,
@@ -682,7 +702,9 @@ pub fn set_moves(
     lock_game(c, game)?;
     let ctx = load_game(c, game)?;
     let record = record_of(ctx.kind, input)?;
-    let plies = read_plies(&record)?.len() as i32;
+    let notation = read_plies(&record)?;
+    check_declared_move(c, &ctx, &notation)?;
+    let plies = notation.len() as i32;
     let (format, text) = match (&input.pgn, &input.san, &input.pdn) {
         (Some(p), _, _) => ("pgn", p.clone()),
         (_, Some(s), _) => ("san", json(s)?),

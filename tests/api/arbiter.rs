@@ -297,6 +297,39 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     assert_eq!(r.body["check"]["occurrences"], 2);
     assert_eq!(cited(&r.body["check"]["earlier"]), vec!["3...Rh8"]);
     assert_eq!(cited(&json!([r.body["check"]["claimed"]])), vec!["5...Nf6"]);
+    // FIDE 9.5.3: the claim was rejected, and Black must now play the declared 5...Nf6; another
+    // move is refused, as an event and in a record; nothing is stored
+    let before = arbiter_counts(&app).await;
+    let mut other: Vec<&str> = moves[..9].to_vec();
+    other.push("Nc6");
+    let r = app
+        .req(
+            Method::PUT,
+            &format!("/api/v1/games/{}/moves", g[1]),
+            Some(&arb),
+            Some(json!({"san": other})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        rule_of(&r).starts_with("rule declared_move_not_played"),
+        "{}",
+        r.text
+    );
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/events", g[1]),
+            Some(&arb),
+            json!({"event": {"type": "move", "by": "black", "notation": "Nc6"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        rule_of(&r).starts_with("rule declared_move_not_played"),
+        "{}",
+        r.text
+    );
+    assert_eq!(arbiter_counts(&app).await, before);
     // Claim (b) after 8...Ng8: the initial board with White to move stood at the start (with
     // all castling rights: a different position), after 4...Ng8, 6...Ng8 and now: 3 times.
     let r = app

@@ -219,6 +219,8 @@ struct Checked {
     ruling: Option<Ruling>,
     /// Half-moves of the record and their notation, to bring the log up to the claim.
     plies: Vec<String>,
+    /// Chess claim (a): the declared move when it is legal, as SAN; the claimant's next move.
+    declared: Option<String>,
 }
 
 fn checked_moves(c: &mut DbConn, ctx: &GameCtx, input: &ClaimInput) -> ApiResult<Option<Record>> {
@@ -248,22 +250,35 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
         start_fen: start_fen.clone(),
     })?;
     let bad = |e: engine::RepetitionError| ApiError::invalid("moves", e.to_string());
-    let (claimant, valid, check) = if kind == ClaimType::ThreefoldRepetition {
+    let (claimant, valid, check, declared) = if kind == ClaimType::ThreefoldRepetition {
         let v = engine::check_repetition(&RepetitionClaim {
             start_fen,
             moves,
-            declared_move: declared,
+            declared_move: declared.clone(),
         })
         .map_err(bad)?;
-        (v.claimant, v.valid, json(&v)?)
+        // the declared move as the engine read it (None when it is not a legal move)
+        let played = declared.and(
+            v.claimed
+                .as_ref()
+                .and_then(|o| o.after.as_ref())
+                .map(|m| m.notation.clone()),
+        );
+        (v.claimant, v.valid, json(&v)?, played)
     } else {
         let v = engine::check_fifty_moves(&FiftyMovesClaim {
             start_fen,
             moves,
-            declared_move: declared,
+            declared_move: declared.clone(),
         })
         .map_err(bad)?;
-        (v.claimant, v.valid, json(&v)?)
+        // an illegal declared move cannot be played; the verdict says so in its reason
+        let illegal = v
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("the declared move"));
+        let played = declared.filter(|_| !illegal);
+        (v.claimant, v.valid, json(&v)?, played)
     };
     Ok(Checked {
         claimant,
@@ -277,6 +292,7 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
             Ruling::Rejected
         }),
         plies,
+        declared,
     })
 }
 
@@ -324,6 +340,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             check: Some(json(&check)?),
             ruling,
             plies,
+            declared: None,
         });
     }
     let claim = match kind {
@@ -352,6 +369,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
         check: Some(json(&v)?),
         ruling,
         plies,
+        declared: None,
     })
 }
 
@@ -469,6 +487,7 @@ pub fn make_claim(
         GameEvent::Claim {
             by: checked.claimant,
             kind: input.kind.event_kind(),
+            declared_move: checked.declared.clone(),
         },
         input.note.clone(),
     )?;
@@ -596,6 +615,7 @@ fn check_quickplay(
         check: Some(json(&claim)?),
         ruling: None,
         plies,
+        declared: None,
     })
 }
 

@@ -13,7 +13,9 @@
 //!   has since made that same proposal;
 //! - a draw agreed in draughts before both players made 40 moves is lost for both (0-0);
 //! - claims by the player to move; a decision on a claim is final (only a quickplay-finish
-//!   claim may first be postponed); a rejected chess claim gives the opponent two minutes.
+//!   claim may first be postponed); a rejected chess claim gives the opponent two minutes;
+//! - after a chess claim (a) that declares a move, the claimant's next move is that move,
+//!   whatever the claim's outcome (FIDE 9.5.3).
 
 use super::Side;
 use serde::{Deserialize, Serialize};
@@ -150,6 +152,10 @@ pub enum GameEvent {
         by: Side,
         /// What is claimed.
         kind: ClaimKind,
+        /// Chess claims (a) of FIDE 9.2 / 9.3: the move the claimant wrote down and declared;
+        /// whatever the claim's outcome, it is the claimant's next move (FIDE 9.5.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        declared_move: Option<String>,
     },
     /// The arbiter's decision on the claim at log index `claim`.
     Decision {
@@ -235,6 +241,29 @@ pub struct GameState {
     pub added_seconds: [u32; 2],
     /// The result, once the game has ended through this log.
     pub result: Option<Outcome>,
+    /// A move declared in a chess claim (a), not yet played: the claimant must play it next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<Declared>,
+}
+
+/// A move declared in a chess claim, which must be the claimant's next move (FIDE 9.5.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Declared {
+    /// The claimant.
+    pub by: Side,
+    /// The declared move as written (SAN).
+    pub notation: String,
+}
+
+/// SAN without check, mate and annotation marks, castling with letters: `Nf3+` and `Nf3`
+/// are the same move, as are `0-0` and `O-O`.
+fn same_san(a: &str, b: &str) -> bool {
+    let norm = |s: &str| -> String {
+        s.trim()
+            .trim_end_matches(['+', '#', '!', '?'])
+            .replace('0', "O")
+    };
+    norm(a) == norm(b)
 }
 
 fn idx(s: Side) -> usize {
@@ -258,6 +287,7 @@ impl GameState {
             claims: Vec::new(),
             added_seconds: [0, 0],
             result: None,
+            declared: None,
         }
     }
 
@@ -293,12 +323,24 @@ impl GameState {
             return Err(Rule::GameOver);
         }
         match *event {
-            GameEvent::Move { by, .. } => {
+            GameEvent::Move { by, ref notation } => {
                 if by != self.to_move {
                     return Err(Rule::MoveOutOfTurn { by });
                 }
                 if let Some(c) = self.open_claim() {
                     return Err(Rule::ClaimAwaitingDecision { claim: c.event });
+                }
+                // FIDE 9.5.3: after a claim (a) the declared move is the move played (a move
+                // recorded without notation cannot be compared and is taken as that move)
+                if let Some(d) = self.declared.take()
+                    && let Some(played) = notation
+                    && !same_san(played, &d.notation)
+                {
+                    return Err(Rule::DeclaredMoveNotPlayed {
+                        by,
+                        declared: d.notation,
+                        played: played.clone(),
+                    });
                 }
                 // a move by the opponent rejects the pending offer or proposal; a move by the
                 // proposer ends an irregular draughts proposal without rejecting it (KNDB: it
@@ -376,7 +418,11 @@ impl GameState {
                 self.reject(p);
             }
             GameEvent::Withdraw { .. } => return Err(Rule::CannotWithdraw),
-            GameEvent::Claim { by, kind } => {
+            GameEvent::Claim {
+                by,
+                kind,
+                ref declared_move,
+            } => {
                 if kind.game() != self.game {
                     return Err(Rule::WrongGame { game: self.game });
                 }
@@ -389,6 +435,15 @@ impl GameState {
                 });
                 if let Some(c) = open {
                     return Err(Rule::ClaimOpen { claim: c.event });
+                }
+                if let Some(m) = declared_move {
+                    if !matches!(kind, ClaimKind::ThreefoldRepetition | ClaimKind::FiftyMoves) {
+                        return Err(Rule::NoDeclaredMove { kind });
+                    }
+                    self.declared = Some(Declared {
+                        by,
+                        notation: m.clone(),
+                    });
                 }
                 self.claims.push(ClaimRecord {
                     event: self.events,

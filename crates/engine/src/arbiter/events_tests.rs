@@ -236,6 +236,7 @@ fn claims_and_final_decisions() {
     let claim = GameEvent::Claim {
         by: W,
         kind: ClaimKind::ThreefoldRepetition,
+        declared_move: None,
     };
     // only the player to move claims
     assert_eq!(
@@ -303,6 +304,7 @@ fn quickplay_claim_postponed_then_decided() {
         GameEvent::Claim {
             by: W,
             kind: ClaimKind::QuickplayFinish,
+            declared_move: None,
         },
         GameEvent::Decision {
             claim: 2,
@@ -333,6 +335,7 @@ fn quickplay_claim_postponed_then_decided() {
             GameEvent::Claim {
                 by: W,
                 kind: ClaimKind::DraughtsRepetition,
+                declared_move: None,
             },
             GameEvent::Decision {
                 claim: 2,
@@ -387,8 +390,8 @@ fn any_event() -> impl Strategy<Value = GameEvent> {
         1 => side.clone().prop_map(|by| GameEvent::DrawOffer { by }),
         1 => side.clone().prop_map(|by| GameEvent::Accept { by }),
         1 => side.clone().prop_map(|by| GameEvent::Reject { by }),
-        1 => side.clone().prop_map(|by| GameEvent::Claim { by, kind: ClaimKind::QuickplayFinish }),
-        1 => side.prop_map(|by| GameEvent::Claim { by, kind: ClaimKind::DraughtsRepetition }),
+        1 => side.clone().prop_map(|by| GameEvent::Claim { by, kind: ClaimKind::QuickplayFinish, declared_move: None }),
+        1 => side.prop_map(|by| GameEvent::Claim { by, kind: ClaimKind::DraughtsRepetition, declared_move: None }),
         1 => (0usize..30, ruling).prop_map(|(claim, ruling)| GameEvent::Decision { claim, ruling }),
     ]
 }
@@ -452,6 +455,7 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
     log.push(GameEvent::Claim {
         by: W,
         kind: ClaimKind::ThreefoldRepetition,
+        declared_move: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     log.push(GameEvent::Decision {
@@ -475,4 +479,70 @@ fn a_refused_event_leaves_the_log_as_it_was() {
     assert_eq!((e.event, e.rule), (2, Rule::MoveOutOfTurn { by: B }));
     assert_eq!(log.state(), &before);
     assert_eq!(log.events().len(), 2);
+}
+
+fn san(by: Side, m: &str) -> GameEvent {
+    GameEvent::Move {
+        by,
+        notation: Some(m.to_string()),
+    }
+}
+
+/// FIDE 9.5.3: after a claim (a) the claimant plays the declared move, whatever the outcome.
+/// 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1: Black claims, declaring 4...Ng8 (only the second
+/// occurrence of the start position after Black's move: the claim is rejected).
+#[test]
+fn the_declared_move_is_the_move_played() {
+    let mut log: Vec<GameEvent> = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| san(if i % 2 == 0 { W } else { B }, m))
+        .collect();
+    log.push(GameEvent::Claim {
+        by: B,
+        kind: ClaimKind::ThreefoldRepetition,
+        declared_move: Some("Ng8".into()),
+    });
+    log.push(GameEvent::Decision {
+        claim: 7,
+        ruling: Ruling::Rejected,
+    });
+    let mut other = log.clone();
+    other.push(san(B, "Nc6"));
+    assert_eq!(
+        rule(C, &other),
+        (
+            9,
+            Rule::DeclaredMoveNotPlayed {
+                by: B,
+                declared: "Ng8".into(),
+                played: "Nc6".into()
+            }
+        )
+    );
+    log.push(san(B, "Ng8"));
+    let s = ok(C, &log);
+    assert_eq!(s.declared, None);
+    assert_eq!(s.added_seconds, [120, 0]);
+    // only that one move: the game goes on freely afterwards
+    log.extend([san(W, "Nf3"), san(B, "Nc6")]);
+    ok(C, &log);
+    // a draughts claim declares no move here
+    let e = rule(
+        D,
+        &[GameEvent::Claim {
+            by: W,
+            kind: ClaimKind::DraughtsRepetition,
+            declared_move: Some("32-28".into()),
+        }],
+    );
+    assert_eq!(
+        e,
+        (
+            0,
+            Rule::NoDeclaredMove {
+                kind: ClaimKind::DraughtsRepetition
+            }
+        )
+    );
 }

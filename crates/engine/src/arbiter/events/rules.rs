@@ -30,6 +30,24 @@ pub enum Rule {
         /// The game of the log.
         game: GameKind,
     },
+    /// FIDE 9.5.3: after a claim (a) the claimant must play the move declared in it.
+    #[error(
+        "FIDE 9.5.3: {by:?} declared {declared} in the claim and must play it, not {played}"
+    )]
+    DeclaredMoveNotPlayed {
+        /// The claimant.
+        by: Side,
+        /// The declared move.
+        declared: String,
+        /// The move recorded instead.
+        played: String,
+    },
+    /// Only chess repetition and fifty-move claims declare a move.
+    #[error("a {kind:?} claim does not declare a move")]
+    NoDeclaredMove {
+        /// The kind of claim.
+        kind: super::ClaimKind,
+    },
     /// An offer or proposal is already waiting for an answer.
     #[error("an offer or proposal (event {event}) is still waiting for an answer")]
     OfferPending {

@@ -149,6 +149,40 @@ async fn round_robin_scenario() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    // draughts without `tiebreaks` (the chain ends in lots) and without `lots_seed`: ranked
+    // when no tie reaches the lots (a 4, b 2, c 0) ...
+    let game = |round: u32, w: &str, b: &str, res: &str| {
+        json!({"round": round, "white": w, "black": b, "result": res})
+    };
+    let field = json!([{"id": "a"}, {"id": "b"}, {"id": "c"}]);
+    let r = app
+        .post(
+            "/api/v1/calc/round-robin",
+            None,
+            json!({"discipline": "draughts", "players": field,
+                   "games": [game(1, "b", "c", "2-0"), game(2, "c", "a", "0-2"),
+                             game(3, "a", "b", "2-0")]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["standings"][2]["id"], "c");
+    // ... and refused, naming the tied players, when one does (b and c drew, both lost to a)
+    let r = app
+        .post(
+            "/api/v1/calc/round-robin",
+            None,
+            json!({"discipline": "draughts", "players": field,
+                   "games": [game(1, "b", "c", "1-1"), game(2, "c", "a", "0-2"),
+                             game(3, "a", "b", "2-0")]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains(r#"["b", "c"]"#) && detail.contains("lots_seed"),
+        "{}",
+        r.text
+    );
 }
 
 #[actix_web::test]

@@ -91,9 +91,12 @@ pub enum Error {
     /// A tie-break listed twice.
     #[error("tiebreaks: `{0}` is listed twice")]
     DuplicateTiebreak(String),
-    /// `lots` without a drawing.
-    #[error("tiebreaks: `lots` needs `lots_seed` or `lots_order`")]
-    LotsWithoutDrawing,
+    /// Players still tied when `lots` is reached, and no drawing given.
+    #[error(
+        "tiebreaks: players {0:?} are still tied when `lots` is reached; give `lots_seed` or \
+         `lots_order`"
+    )]
+    LotsWithoutDrawing(Vec<String>),
     /// Both a seed and a hand drawing.
     #[error("lots: give `lots_seed` or `lots_order`, not both")]
     LotsTwice,
@@ -204,10 +207,8 @@ pub fn compute(s: &Scenario) -> Result<Output, Error> {
             return Err(Error::DuplicateTiebreak(tb.name().to_string()));
         }
     }
+    // a drawing is needed only when a tie reaches `lots` (checked while ranking)
     let lots = draw_lots(&m, s)?;
-    if tiebreaks.contains(&Tiebreak::Lots) && lots.is_none() {
-        return Err(Error::LotsWithoutDrawing);
-    }
     let ranking = standings::rank(&m, &tiebreaks, lots.as_ref())?;
 
     // points tables: places counted without the excluded players (docs/rules/draughts-championship.md#master-points)

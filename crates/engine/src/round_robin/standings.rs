@@ -167,10 +167,10 @@ pub(crate) fn rank(
                 keyed.push((p, key));
             }
             if !missing.is_empty() {
-                if lots.is_none() {
-                    return Err(Error::LotsWithoutDrawing);
-                }
                 missing.sort();
+                if lots.is_none() {
+                    return Err(Error::LotsWithoutDrawing(missing));
+                }
                 return Err(Error::NotDrawn(missing));
             }
             // stable: equal keys keep the id order of the part

@@ -280,11 +280,38 @@ fn without_lots_the_last_two_share_place_11() {
 fn lots_without_a_drawing_is_an_error() {
     let mut s = championship();
     s.lots_order = None;
-    assert_eq!(compute(&s), Err(Error::LotsWithoutDrawing));
+    // k and l are still tied when the lots are reached: the error names them
+    assert_eq!(
+        compute(&s),
+        Err(Error::LotsWithoutDrawing(vec!["k".into(), "l".into()]))
+    );
     s.lots_order = Some(vec!["k".into()]);
     assert_eq!(compute(&s), Err(Error::NotDrawn(vec!["l".into()])));
     s.lots_seed = Some(1);
     assert_eq!(compute(&s), Err(Error::LotsTwice));
+}
+
+/// Without `tiebreaks` (the championship's chain, ending in lots) and without `lots_seed`, a
+/// scenario in which no tie reaches the lots is ranked: a beats b and c, b beats c.
+#[test]
+fn lots_are_needed_only_when_a_tie_reaches_them() {
+    let s = draughts_from_grid(&["a", "b", "c"], "A: B W, C W\nB: A L, C W\nC: A L, B L");
+    assert_eq!(s.tiebreaks, None);
+    assert_eq!(s.lots_seed, None);
+    let out = compute(&s).unwrap();
+    let order: Vec<(&str, u32)> = out
+        .standings
+        .iter()
+        .map(|r| (r.id.as_str(), r.place))
+        .collect();
+    assert_eq!(order, [("a", 1), ("b", 2), ("c", 3)]);
+    // a tie on points, wins, plusremises and mutual result (b and c draw each other, both
+    // lose to a): the same ranking-order key too, so only the lots could part them
+    let s = draughts_from_grid(&["a", "b", "c"], "A: B W, C W\nB: A L, C D\nC: A L, B D");
+    assert_eq!(
+        compute(&s),
+        Err(Error::LotsWithoutDrawing(vec!["b".into(), "c".into()]))
+    );
 }
 
 #[test]

@@ -570,7 +570,11 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     // opponent may accept it (KNDB)
     let path = format!("/api/v1/games/{}/events", g[2]);
     let r = app
-        .post(&path, Some(&arb), ev(json!({"type": "move", "by": "white"})))
+        .post(
+            &path,
+            Some(&arb),
+            ev(json!({"type": "move", "by": "white"})),
+        )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let r = app
@@ -584,7 +588,11 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     assert_eq!(r.body["state"]["pending"]["by"], "black");
     assert_eq!(r.body["state"]["pending"]["regular"], false, "{}", r.text);
     let r = app
-        .post(&path, Some(&arb), ev(json!({"type": "accept", "by": "white"})))
+        .post(
+            &path,
+            Some(&arb),
+            ev(json!({"type": "accept", "by": "white"})),
+        )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["state"]["result"], json!({"outcome": "both_lost"}));

@@ -151,9 +151,7 @@ async fn round_robin_scenario() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     // draughts without `tiebreaks` (the chain ends in lots) and without `lots_seed`: ranked
     // when no tie reaches the lots (a 4, b 2, c 0) ...
-    let game = |round: u32, w: &str, b: &str, res: &str| {
-        json!({"round": round, "white": w, "black": b, "result": res})
-    };
+    let game = |round: u32, w: &str, b: &str, res: &str| json!({"round": round, "white": w, "black": b, "result": res});
     let field = json!([{"id": "a"}, {"id": "b"}, {"id": "c"}]);
     let r = app
         .post(

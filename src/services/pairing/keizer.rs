@@ -7,6 +7,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
+use chrono::NaiveDate;
 use clubcomp_engine::attendance::Membership;
 use clubcomp_engine::keizer::entry::insert_entrant;
 use clubcomp_engine::keizer::pairing::{
@@ -14,7 +15,6 @@ use clubcomp_engine::keizer::pairing::{
 };
 use clubcomp_engine::keizer::scenario::parse_result;
 use clubcomp_engine::keizer::standings::{self as ks, GameResult};
-use chrono::NaiveDate;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 

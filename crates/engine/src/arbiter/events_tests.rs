@@ -69,7 +69,11 @@ fn an_irregular_proposal_is_valid_until_rejected_or_a_move() {
     assert_eq!(ok(D, &log).pending.map(|p| p.regular), Some(true));
 
     // Black proposes before White's first move; White's move rejects it: Black is barred.
-    let log = [prop(B, ProposalKind::Draw), mv(W), prop(B, ProposalKind::Draw)];
+    let log = [
+        prop(B, ProposalKind::Draw),
+        mv(W),
+        prop(B, ProposalKind::Draw),
+    ];
     assert_eq!(
         rule(D, &log),
         (

@@ -150,8 +150,8 @@ fn fixed_players() {
             change("b", ON_TIME, Action::SignOff, Recorder::Member), // on time → excused
             // "vóór 18.00": at 18:00:00 exactly it is late → unexcused
             change("c", AT_DEADLINE, Action::SignOff, Recorder::Member),
-            change("d", LATE, Action::SignOff, Recorder::Member),    // late → unexcused
-            fm,                                                      // late + force majeure
+            change("d", LATE, Action::SignOff, Recorder::Member), // late → unexcused
+            fm,                                                   // late + force majeure
             fm_member, // force majeure claimed by the member himself: ignored → unexcused
         ],
     );

@@ -31,9 +31,7 @@ pub enum Rule {
         game: GameKind,
     },
     /// FIDE 9.5.3: after a claim (a) the claimant must play the move declared in it.
-    #[error(
-        "FIDE 9.5.3: {by:?} declared {declared} in the claim and must play it, not {played}"
-    )]
+    #[error("FIDE 9.5.3: {by:?} declared {declared} in the claim and must play it, not {played}")]
     DeclaredMoveNotPlayed {
         /// The claimant.
         by: Side,

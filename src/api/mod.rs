@@ -109,12 +109,16 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(arbiter::create_appeal_decision);
 }
 
+/// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any
+/// club's lists; a larger number is refused rather than read as an empty page).
+pub const MAX_PAGE: u32 = 100_000;
+
 /// Pagination query parameters.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PageParams {
-    /// Page number, from 1 (default 1).
-    #[param(minimum = 1)]
+    /// Page number, from 1 to 100,000 (default 1).
+    #[param(minimum = 1, maximum = 100000)]
     pub page: Option<u32>,
     /// Items per page, 1–200 (default 50).
     #[param(minimum = 1, maximum = 200)]
@@ -126,8 +130,8 @@ impl PageParams {
     pub fn resolve(&self) -> ApiResult<(i64, i64, u32, u32)> {
         let page = self.page.unwrap_or(1);
         let per_page = self.per_page.unwrap_or(50);
-        if page == 0 {
-            return Err(ApiError::invalid("page", "must be 1 or more"));
+        if !(1..=MAX_PAGE).contains(&page) {
+            return Err(ApiError::invalid("page", "must be from 1 to 100000"));
         }
         if !(1..=200).contains(&per_page) {
             return Err(ApiError::invalid("per_page", "must be from 1 to 200"));

@@ -28,16 +28,22 @@ pub const MAX_RATING: i32 = 3500;
 #[schema(min_properties = 2, max_properties = 2)]
 pub struct RatingRow {
     /// KNSB member number (relatienummer), 1–12 digits (blanks around them are dropped).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present_string")]
     #[schema(nullable = false, pattern = r"^\s*[0-9]{1,12}\s*$")]
     pub knsb_number: Option<String>,
     /// FIDE id, 1–12 digits (blanks around them are dropped).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present_string")]
     #[schema(nullable = false, pattern = r"^\s*[0-9]{1,12}\s*$")]
     pub fide_id: Option<String>,
     /// The rating, 0–3500.
     #[schema(minimum = 0, maximum = 3500)]
     pub value: i64,
+}
+
+/// An optional string property that, when present, must be a string: an explicit `null` is
+/// refused as the schema says (the row names its number by leaving the other property out).
+fn present_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(d).map(Some)
 }
 
 /// A rating list.

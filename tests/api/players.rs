@@ -52,6 +52,14 @@ async fn create_read_search_and_paginate() {
         app.get("/api/v1/players?per_page=0", None).await.status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
+    // the page number has a maximum, stated in the document
+    let r = app.get("/api/v1/players?page=100001", None).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.body["errors"][0]["field"], "page");
+    assert_eq!(
+        app.get("/api/v1/players?page=100000", None).await.status,
+        StatusCode::OK
+    );
     // a search term with LIKE wildcards is taken literally
     let r = app.get("/api/v1/players?q=%25", None).await;
     assert_eq!(r.body["total"], 0);

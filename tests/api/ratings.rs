@@ -105,6 +105,14 @@ async fn malformed_list_is_rejected_whole_with_row_errors() {
         ]
     );
     assert_eq!(app.counts().await, before, "nothing written");
+    // a row names its number by leaving the other property out; an explicit null is refused
+    let list = json!({"source": "KNSB", "list_date": "2026-11-01",
+        "ratings": [{"fide_id": "1234567", "knsb_number": null, "value": 1500}]});
+    let r = app
+        .req(Method::PUT, "/api/v1/ratings", Some(&sync), Some(list))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(app.counts().await, before, "nothing written");
 }
 
 #[actix_web::test]

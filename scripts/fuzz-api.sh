@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Schema-driven fuzzing of the running service with schemathesis (from PyPI) against the
-# committed OpenAPI document: no 5xx, responses conform to their schemas, status codes and
-# content types documented, 405 with Allow for undeclared methods.
+# committed OpenAPI document, in all four of its phases (the document's examples, boundary
+# values, random data, and stateful sequences that feed the ids a call returns into the next
+# calls) with valid and schema-violating data. Checks: no 5xx; responses, status codes,
+# headers and content types as documented; a request that breaks the schema is refused
+# (negative data); a deleted resource is gone and a created one can be read (stateful);
+# authentication is not ignored; 405 with Allow for undeclared methods.
+# Left out: positive_data_acceptance, which expects every schema-valid request to succeed;
+# the service refuses schema-valid requests that break a rule of the competition (a round
+# that does not exist, a stale If-Match, an empty TRF), and must.
 # Usage: scripts/fuzz-api.sh [BINARY] [MAX_EXAMPLES]   (default: target/debug/clubcomp, 25)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +45,8 @@ status=0
   -H "Authorization: Bearer $token" --max-examples "$examples" --seed 20261129 \
   --exclude-path-regex '^/api/v1/users/\{id\}' \
   --no-color --workers 2 --request-timeout 20 \
-  --checks ${FUZZ_CHECKS:-not_a_server_error,response_schema_conformance,content_type_conformance,status_code_conformance} \
+  --mode all --phases examples,coverage,fuzzing,stateful \
+  --checks "${FUZZ_CHECKS:-all}" --exclude-checks "${FUZZ_EXCLUDE_CHECKS:-positive_data_acceptance}" \
   || status=$?
 if grep -q "panicked" "$work/server.log"; then
   echo "server log shows a panic:"; grep -A3 panicked "$work/server.log"; status=1

@@ -4,8 +4,8 @@
 #   1. GET standings of the 60-player Keizer winter, nothing else running   (idle)
 #   2. the same while 16 clients post maximal calculator requests in a loop   (busy)
 # A maximal request is a Dutch pairing of a TRF at the player limit (500 players, 10 rounds
-# played). The busy clients' answers are counted by status (200 computed, 503 refused by the
-# full pool). Target: busy >= 50 % of idle.
+# played), posted back to back on 16 connections. The busy clients' answers are counted
+# (200 computed, 503 refused by the full pool). Target: busy >= 50 % of idle.
 #
 # Usage: benches/calc_load.sh [seconds-per-run] [connections] [rounds]
 # Environment: BIN the service binary (default target/release/clubcomp, built when missing);
@@ -50,25 +50,32 @@ measure() {
   wrk -t2 -c"$conns" -d"${secs}s" -H 'Accept-Encoding: gzip, deflate, br' "$standings" \
     | awk '/Requests\/sec/ {print $2}'
 }
-hammer() { # one busy client: post the maximal pairing in a loop, one status per line
-  while true; do
-    curl -s -o /dev/null -w '%{http_code}\n' -X POST -H 'content-type: text/plain' \
-      --data-binary @"$work/max.trf" "$base/api/v1/calc/pair" >> "$work/busy.$1" || true
-  done
-}
+# the busy clients: 16 connections posting the maximal pairing back to back (wrk with a Lua
+# script, so that the load generator itself spends little CPU), each answer counted by status
+cat > "$work/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "text/plain"
+local f = io.open("$work/max.trf", "rb")
+wrk.body = f:read("*a")
+f:close()
+done = function(summary, latency, requests)
+  io.write(string.format("busy answers: %d, of which not 2xx: %d\\n",
+    summary.requests, summary.errors.status))
+end
+LUA
 for r in $(seq 1 "$rounds"); do
   idle=$(measure)
-  busy=()
-  for c in $(seq 1 16); do hammer "$c" & busy+=($!); done
+  wrk -t1 -c16 -d"$((secs + 2))s" -s "$work/post.lua" "$base/api/v1/calc/pair" \
+    | grep 'busy answers' >> "$work/busy.txt" &
+  busy=($!)
   sleep 1
   loaded=$(measure)
-  for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done
   wait "${busy[@]}" 2>/dev/null || true
   busy=()
   sleep 2
   ratio=$(python3 -c "print(f'{100*$loaded/$idle:.0f}')")
   echo "round $r: standings idle $idle req/s, with 16 calculator clients $loaded req/s ($ratio %)"
 done
-echo "calculator answers by status:"
-cat "$work"/busy.* | sort | uniq -c
+echo "calculator answers per run (the others are 503 from the full pool):"
+cat "$work/busy.txt"
 echo "server memory (VmHWM, peak): $(grep VmHWM /proc/$pid/status | awk '{print $2, $3}')"

@@ -78,16 +78,35 @@ pub fn check(field: &str, what: &str, found: usize, var: &str, limit: usize) -> 
     }
 }
 
-/// The pool the heavy calculators run on: at most `workers` at a time on the blocking
-/// threads, at most `queue` more waiting; anything beyond is refused at once with 503 and
-/// `Retry-After`, so the calculators can never take the cores the other requests need.
-#[derive(Debug)]
+/// The pool the heavy calculators run on: `workers` threads of their own, at a lower CPU
+/// priority than the rest of the service, and at most `queue` more requests waiting; anything
+/// beyond is refused at once with 503 and `Retry-After`. The calculators therefore never take
+/// the cores the other requests need: a standings read preempts a running pairing.
 pub struct CalcPool {
     admitted: Arc<Semaphore>,
-    running: Arc<Semaphore>,
+    jobs: std::sync::mpsc::Sender<Job>,
     budget: Duration,
     workers: usize,
     queue: usize,
+}
+
+impl std::fmt::Debug for CalcPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CalcPool")
+            .field("workers", &self.workers)
+            .field("queue", &self.queue)
+            .field("budget", &self.budget)
+            .finish()
+    }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A place on the pool (running or waiting), taken before the request body is read; it is
+/// held until the engine that uses it has ended.
+#[derive(Debug)]
+pub struct Admission {
+    _place: OwnedSemaphorePermit,
 }
 
 /// Raises the stop flag when dropped: the handler future holds it, so a client that goes
@@ -100,14 +119,51 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// The nice value of the calculator threads: a standings read or a write preempts them, yet
+/// under full load they keep about a tenth of a core, so a calculation still ends within its
+/// budget (at 19 they would starve and every calculation would be stopped).
+const CALC_NICE: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority to [`CALC_NICE`] (Linux), so that the
+/// service's other threads run first whenever they have work.
+fn lower_own_priority() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), CALC_NICE)
+    {
+        tracing::warn!(error = %e, "calculator thread keeps its priority");
+    }
+}
+
 impl CalcPool {
-    /// A pool of `workers` (at least 1) running calculations, `queue` waiting, each with
-    /// `budget` of run time.
+    /// A pool of `workers` (at least 1) calculator threads, `queue` requests waiting, each
+    /// calculation with `budget` of run time.
     pub fn new(workers: usize, queue: usize, budget: Duration) -> CalcPool {
         let workers = workers.max(1);
+        let (jobs, rx) = std::sync::mpsc::channel::<Job>();
+        let rx = Arc::new(std::sync::Mutex::new(rx));
+        for i in 0..workers {
+            let rx = rx.clone();
+            std::thread::Builder::new()
+                .name(format!("calculator-{i}"))
+                .spawn(move || {
+                    lower_own_priority();
+                    loop {
+                        // the lock is held only while waiting for the next job
+                        let job = match rx.lock() {
+                            Ok(guard) => guard.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return, // the pool was dropped
+                        }
+                    }
+                })
+                .expect("a calculator thread can be started");
+        }
         CalcPool {
             admitted: Arc::new(Semaphore::new(workers + queue)),
-            running: Arc::new(Semaphore::new(workers)),
+            jobs,
             budget,
             workers,
             queue,
@@ -129,38 +185,63 @@ impl CalcPool {
         self.budget.as_secs().max(1)
     }
 
-    /// Runs `f` on the pool: refused with 503 when the pool and its queue are full; stopped
-    /// (the flag passed to `f` raised, 503) when the budget is spent or the caller goes away.
-    /// A panic in `f` answers 422 naming the engine.
-    pub async fn run<T, F>(&self, name: &'static str, f: F) -> ApiResult<T>
+    fn busy(&self) -> ApiError {
+        ApiError::Busy {
+            detail: format!(
+                "the calculators are busy ({} running, {} waiting: CALC_WORKERS, CALC_QUEUE); try again",
+                self.workers, self.queue
+            ),
+            retry_after: self.retry_after(),
+        }
+    }
+
+    /// A place on the pool, or 503 with `Retry-After` at once when every place is taken.
+    pub fn admit(&self) -> ApiResult<Admission> {
+        self.admitted
+            .clone()
+            .try_acquire_owned()
+            .map(|p| Admission { _place: p })
+            .map_err(|_| self.busy())
+    }
+
+    /// Runs `f` on a calculator thread with the place `admission`: stopped (the flag passed
+    /// to `f` raised, 503) when its run time exceeds the budget or the caller goes away. The
+    /// place stays taken until `f` has returned. A panic in `f` answers 422 naming the engine.
+    pub async fn run<T, F>(&self, admission: Admission, name: &'static str, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&AtomicBool) -> ApiResult<T> + Send + 'static,
     {
-        let Ok(_admitted) = self.admitted.clone().try_acquire_owned() else {
-            return Err(ApiError::Busy {
-                detail: format!(
-                    "the calculators are busy ({} running, {} waiting: CALC_WORKERS, CALC_QUEUE); try again",
-                    self.workers, self.queue
-                ),
-                retry_after: self.retry_after(),
-            });
-        };
-        let permit: OwnedSemaphorePermit = self
-            .running
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| ApiError::Internal(format!("calculator pool closed: {e}")))?;
         let flag = Arc::new(AtomicBool::new(false));
         let guard = StopOnDrop(flag.clone());
-        let work = crate::api::calc::run_engine(name, move || {
-            // the permit is held until the engine really ends, even after a timeout
-            let _permit = permit;
-            f(&flag)
+        let (started_tx, started_rx) = tokio::sync::oneshot::channel::<()>();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _admission = admission;
+            if flag.load(Ordering::Relaxed) {
+                return; // the caller went away while this waited
+            }
+            let _ = started_tx.send(());
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&flag)));
+            let _ = done_tx.send(out);
         });
-        let out = match actix_web::rt::time::timeout(self.budget, work).await {
-            Ok(r) => r,
+        if self.jobs.send(job).is_err() {
+            return Err(ApiError::Internal(
+                "the calculator threads have ended".into(),
+            ));
+        }
+        // the budget counts the run, not the wait for a thread
+        if started_rx.await.is_err() {
+            return Err(ApiError::Internal(
+                "a calculator thread dropped its job".into(),
+            ));
+        }
+        let out = match actix_web::rt::time::timeout(self.budget, done_rx).await {
+            Ok(Ok(Ok(r))) => r,
+            Ok(Ok(Err(panic))) => Err(crate::api::calc::engine_panicked(name, panic.as_ref())),
+            Ok(Err(_)) => Err(ApiError::Internal(
+                "a calculator thread dropped its job".into(),
+            )),
             Err(_) => {
                 tracing::warn!(
                     engine = name,
@@ -181,6 +262,24 @@ impl CalcPool {
     }
 }
 
+/// The request's place on the calculator pool, as an extractor: listed before the body in a
+/// handler's arguments, a full pool answers 503 before the body is read.
+pub struct CalcAdmission(pub Admission);
+
+impl actix_web::FromRequest for CalcAdmission {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(
+            match req.app_data::<actix_web::web::Data<crate::app::AppState>>() {
+                Some(state) => state.calc.admit().map(CalcAdmission),
+                None => Err(ApiError::Internal("no application state".into())),
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,7 +291,8 @@ mod tests {
         let seen = seen_stop.clone();
         let p = pool.clone();
         let long = actix_web::rt::spawn(async move {
-            p.run("test", move |stop| {
+            let admission = p.admit().unwrap();
+            p.run(admission, "test", move |stop| {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(5));
                 }
@@ -203,7 +303,7 @@ mod tests {
         });
         actix_web::rt::time::sleep(Duration::from_millis(50)).await;
         // the only place is taken: refused at once
-        match pool.run("test", |_| Ok(())).await {
+        match pool.admit() {
             Err(ApiError::Busy { retry_after, .. }) => assert_eq!(retry_after, 1),
             other => panic!("expected busy, got {other:?}"),
         }
@@ -220,7 +320,8 @@ mod tests {
         assert!(seen_stop.load(Ordering::Relaxed), "the engine saw no stop");
         // the place is free again once the engine ended
         for _ in 0..100 {
-            if pool.run("test", |_| Ok(7)).await.ok() == Some(7) {
+            if let Ok(admission) = pool.admit() {
+                assert_eq!(pool.run(admission, "test", |_| Ok(7)).await.ok(), Some(7));
                 return;
             }
             actix_web::rt::time::sleep(Duration::from_millis(10)).await;

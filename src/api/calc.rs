@@ -10,6 +10,7 @@ use crate::api::Body;
 use crate::app::AppState;
 use crate::calc_input;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::limits::CalcAdmission;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use clubcomp_engine::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
 use clubcomp_engine::swiss::dutch::{PairError, next_round, pair_round_until};
@@ -26,20 +27,24 @@ where
 {
     match web::block(move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))).await {
         Ok(Ok(r)) => r,
-        Ok(Err(panic)) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            tracing::warn!(engine = name, panic = %msg, "engine panicked on its input");
-            Err(ApiError::invalid(
-                "body",
-                format!("the {name} engine cannot process this input"),
-            ))
-        }
+        Ok(Err(panic)) => Err(engine_panicked(name, panic.as_ref())),
         Err(e) => Err(ApiError::Internal(format!("blocking pool: {e}"))),
     }
+}
+
+/// The answer to an engine that panicked on its input: 422 naming the engine; the panic's
+/// message goes to the log only.
+pub fn engine_panicked(name: &str, panic: &(dyn std::any::Any + Send)) -> ApiError {
+    let msg = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::warn!(engine = name, panic = %msg, "engine panicked on its input");
+    ApiError::invalid(
+        "body",
+        format!("the {name} engine cannot process this input"),
+    )
 }
 
 fn engine_error(message: impl std::fmt::Display) -> ApiError {
@@ -71,6 +76,7 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/keizer")]
 pub async fn create_keizer_calculation(
+    admission: CalcAdmission,
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
@@ -79,7 +85,7 @@ pub async fn create_keizer_calculation(
     calc_input::keizer_scenario(&v, &state.config.limits)?;
     let out = state
         .calc
-        .run("keizer", move |stop| {
+        .run(admission.0, "keizer", move |stop| {
             run_scenario_until(&v, stop).map_err(|e| match &e {
                 ScenarioError::Field { at, reason } => ApiError::Validation {
                     detail: e.to_string(),
@@ -112,6 +118,7 @@ pub async fn create_keizer_calculation(
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/round-robin")]
 pub async fn create_round_robin_calculation(
+    admission: CalcAdmission,
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
@@ -120,7 +127,7 @@ pub async fn create_round_robin_calculation(
     calc_input::round_robin_scenario(&v, &state.config.limits)?;
     let out = state
         .calc
-        .run("round-robin", move |_| {
+        .run(admission.0, "round-robin", move |_| {
             let s: Scenario = serde_json::from_value(v)
                 .map_err(|e| engine_error(format!("not a round-robin scenario: {e}")))?;
             compute(&s).map_err(engine_error)
@@ -153,6 +160,7 @@ pub async fn create_round_robin_calculation(
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/keizer-pairing")]
 pub async fn create_keizer_pairing_calculation(
+    admission: CalcAdmission,
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
@@ -161,7 +169,7 @@ pub async fn create_keizer_pairing_calculation(
     calc_input::keizer_pairing(&v, &limits)?;
     let out = state
         .calc
-        .run("keizer-pairing", move |_| {
+        .run(admission.0, "keizer-pairing", move |_| {
             // the command line's own entry point, so both answer the same JSON
             crate::cli::keizer_pairing::answer_within(&v.to_string(), &limits)
                 .map(|(json, _)| json)
@@ -282,6 +290,7 @@ fn wants_text(req: &HttpRequest) -> bool {
 #[post("/calc/pair")]
 pub async fn create_pairing_calculation(
     req: HttpRequest,
+    admission: CalcAdmission,
     state: web::Data<AppState>,
     q: crate::api::Params<PairQuery>,
     payload: web::Payload,
@@ -293,7 +302,7 @@ pub async fn create_pairing_calculation(
     calc_input::trf_size("body", &text, &state.config.limits)?;
     let pairing = state
         .calc
-        .run("pairing", move |stop| {
+        .run(admission.0, "pairing", move |stop| {
             let t = parse_trf(&text).map_err(engine_error)?;
             drop(text);
             if t.players.is_empty() {
@@ -520,6 +529,7 @@ pub struct TiebreaksRequest {
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/tiebreaks")]
 pub async fn create_tiebreaks_calculation(
+    admission: CalcAdmission,
     state: web::Data<AppState>,
     body: Body<TiebreaksRequest>,
 ) -> ApiResult<HttpResponse> {
@@ -551,7 +561,7 @@ pub async fn create_tiebreaks_calculation(
     calc_input::trf_size("trf", &b.trf, &state.config.limits)?;
     let out = state
         .calc
-        .run("tiebreaks", move |_| {
+        .run(admission.0, "tiebreaks", move |_| {
             let mut input =
                 read_trf(&b.trf).map_err(|e| ApiError::invalid("trf", e.to_string()))?;
             input.rules = rules;

@@ -315,6 +315,35 @@ async fn a_spent_budget_or_a_full_pool_is_a_503_with_retry_after() {
     );
 }
 
+/// Every place on the pool taken: a calculator request is refused before its body is read
+/// (a malformed body answers 503, not 400), and served again once a place is free.
+#[actix_web::test]
+async fn a_full_pool_refuses_before_reading_the_body() {
+    let app = spawn_with(|c| {
+        c.calc_workers = 1;
+        c.calc_queue = 0;
+    })
+    .await;
+    let bad_json = || {
+        TestRequest::post()
+            .uri("/api/v1/calc/keizer")
+            .insert_header(("Content-Type", "application/json"))
+            .set_payload("{not json")
+    };
+    let place = app.state.calc.admit().expect("the only place");
+    let r = app.send(bad_json()).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text);
+    assert!(r.text.contains("CALC_WORKERS"), "{}", r.text);
+    assert!(r.header("retry-after").is_some());
+    let r = app.send(pair(field(4))).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text);
+    drop(place);
+    let r = app.send(bad_json()).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    let r = app.send(pair(field(4))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
 #[actix_web::test]
 async fn stored_competitions_hold_the_same_player_limits() {
     let app = spawn_with(|c| c.limits.keizer_players = 3).await;

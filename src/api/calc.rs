@@ -80,19 +80,61 @@ pub async fn create_keizer_calculation(
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
-    use clubcomp_engine::keizer::scenario::{ScenarioError, run_scenario_until};
+    use clubcomp_engine::keizer::scenario::run_scenario_until;
     let v = body.into_inner()?;
     calc_input::keizer_scenario(&v, &state.config.limits)?;
     let out = state
         .calc
         .run(admission.0, "keizer", move |stop| {
-            run_scenario_until(&v, stop).map_err(|e| match &e {
-                ScenarioError::Field { at, reason } => ApiError::Validation {
-                    detail: e.to_string(),
-                    errors: vec![FieldError::new(at.clone(), reason.clone())],
-                },
-                _ => engine_error(&e),
-            })
+            run_scenario_until(&v, stop).map_err(scenario_error)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// A refused scenario: 422 naming the field where the engine names one.
+fn scenario_error(e: clubcomp_engine::keizer::scenario::ScenarioError) -> ApiError {
+    use clubcomp_engine::keizer::scenario::ScenarioError;
+    match &e {
+        ScenarioError::Field { at, reason } => ApiError::Validation {
+            detail: e.to_string(),
+            errors: vec![FieldError::new(at.clone(), reason.clone())],
+        },
+        _ => engine_error(&e),
+    }
+}
+
+/// Prizes of a Keizer half from a scenario, and for a summer half the playoff groups, their
+/// games and colours (`docs/formats/keizer-prizes.md`, the same JSON as
+/// `clubcomp calc keizer-prizes`): what the prizes would be, before the leader finalises them.
+///
+/// The scenario's work limits apply (as for `/calc/keizer`), and at most 1,500
+/// `playoff_results`.
+#[utoipa::path(tag = "calculators",
+    request_body(content = Object, content_type = "application/json",
+        description = "A Keizer scenario with `half` (and `playoff_seed`, `playoff_results` for a summer half) (docs/formats/keizer-prizes.md)",
+        example = json!({"half": "summer", "playoff_seed": 7,
+            "players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}],
+            "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]})),
+    responses((status = 200, description = "The final table, eligibility, prizes and playoffs", body = Object),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid scenario or playoff input (field, evening and player named), or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
+#[post("/calc/keizer-prizes")]
+pub async fn create_keizer_prizes_calculation(
+    admission: CalcAdmission,
+    state: web::Data<AppState>,
+    body: Body<Value>,
+) -> ApiResult<HttpResponse> {
+    use clubcomp_engine::keizer::preview::prizes_preview;
+    let v = body.into_inner()?;
+    calc_input::keizer_scenario(&v, &state.config.limits)?;
+    let out = state
+        .calc
+        .run(admission.0, "keizer-prizes", move |stop| {
+            prizes_preview(&v, stop).map_err(scenario_error)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))

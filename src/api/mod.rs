@@ -72,6 +72,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(rounds::complete_round);
     // ---- more services are registered below, one line each ----
     cfg.service(calc::create_keizer_calculation);
+    cfg.service(calc::create_keizer_prizes_calculation);
     cfg.service(calc::create_round_robin_calculation);
     cfg.service(calc::create_keizer_pairing_calculation);
     cfg.service(calc::create_pairing_calculation);

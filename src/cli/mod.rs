@@ -3,6 +3,7 @@
 
 pub mod keizer;
 pub mod keizer_pairing;
+pub mod keizer_prizes;
 pub mod pair;
 pub mod round_robin;
 pub mod service;
@@ -51,6 +52,9 @@ pub enum CalcCommand {
     Keizer(keizer::Args),
     /// Keizer pairing of one evening (format in the README).
     KeizerPairing(keizer_pairing::Args),
+    /// Prizes of a Keizer half, and the playoff groups of a summer half, from a scenario
+    /// (docs/formats/keizer-prizes.md).
+    KeizerPrizes(keizer_prizes::Args),
     /// Round-robin standings, points tables, prize money and rights.
     RoundRobin(round_robin::Args),
     /// FIDE tie-breaks from a TRF file.
@@ -68,6 +72,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Demo => service::demo(),
         Command::Calc(CalcCommand::Keizer(a)) => keizer::run(a),
         Command::Calc(CalcCommand::KeizerPairing(a)) => keizer_pairing::run(a),
+        Command::Calc(CalcCommand::KeizerPrizes(a)) => keizer_prizes::run(a),
         Command::Calc(CalcCommand::RoundRobin(a)) => round_robin::run(a),
         Command::Calc(CalcCommand::Tiebreaks(a)) => tiebreaks::run(a),
         Command::Pair(a) => pair::run(a),

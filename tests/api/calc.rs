@@ -228,6 +228,93 @@ async fn keizer_pairing_same_json_as_the_command_line() {
     assert!(r.body["detail"].as_str().unwrap().contains("dance"));
 }
 
+/// The prizes calculator: worked by hand from the prize rules (e absent without notice on
+/// both evenings is not eligible; a won both games; d is the only eligible player left for
+/// best of the rest), the summer playoff group with its colours, the same JSON from the
+/// command line, and refusals naming the field.
+#[actix_web::test]
+async fn keizer_prizes_from_a_scenario() {
+    let app = spawn().await;
+    let scenario = |half: &str| {
+        json!({"half": half,
+            "players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900},
+                        {"id": "c", "rating": 1800}, {"id": "d", "rating": 1700},
+                        {"id": "e", "rating": 1600}],
+            "evenings": [
+                {"games": [{"white": "a", "black": "b", "result": "1-0"},
+                           {"white": "c", "black": "d", "result": "1-0"}], "unexcused": ["e"]},
+                {"games": [{"white": "a", "black": "c", "result": "1-0"},
+                           {"white": "b", "black": "d", "result": "1-0"}], "unexcused": ["e"]}]})
+    };
+    let r = app
+        .post("/api/v1/calc/keizer-prizes", None, scenario("winter"))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["not_eligible"], json!(["e"]));
+    let prizes: Vec<(String, String)> = r.body["awards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["prize"].as_str().unwrap().into(),
+                a["id"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(prizes[0], ("winter_champion".into(), "a".into()));
+    assert_eq!(prizes[3], ("best_of_the_rest".into(), "d".into()));
+    assert_eq!(r.body["playoffs"], Value::Null);
+    assert_eq!(r.body["standings"]["number"], 2);
+
+    let mut summer = scenario("summer");
+    summer["playoff_seed"] = json!(11);
+    let r = app
+        .post("/api/v1/calc/keizer-prizes", None, summer.clone())
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["awards"][0]["prize"], "summer_champion");
+    assert_eq!(r.body["awards"][0]["id"], "a");
+    let group = &r.body["playoffs"]["groups"][0];
+    assert_eq!(group["seeds"][0], "a");
+    assert_eq!(group["seeds"][3], "d");
+    let semi1 = &r.body["playoffs"]["states"][0]["matches"][0];
+    let mut pair = [
+        semi1["games"][0]["white"].as_str().unwrap(),
+        semi1["games"][0]["black"].as_str().unwrap(),
+    ];
+    pair.sort_unstable();
+    assert_eq!(pair, ["a", "d"]);
+
+    // the command line answers the same JSON
+    let file = std::env::temp_dir().join(format!("prizes-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&file, summer.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clubcomp"))
+        .args(["calc", "keizer-prizes"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli, r.body);
+
+    let r = app
+        .post("/api/v1/calc/keizer-prizes", None, scenario("autumn"))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "half");
+    let mut winter = scenario("winter");
+    winter["playoff_seed"] = json!(1);
+    let r = app.post("/api/v1/calc/keizer-prizes", None, winter).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "playoff_seed");
+}
+
 #[actix_web::test]
 async fn dutch_round_one_json_and_text() {
     let app = spawn().await;

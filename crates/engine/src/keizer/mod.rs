@@ -4,6 +4,7 @@
 pub mod entry;
 pub mod pairing;
 pub mod playoffs;
+pub mod preview;
 pub mod prizes;
 pub mod scenario;
 pub mod standings;

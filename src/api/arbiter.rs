@@ -79,7 +79,7 @@ pub struct AddEvent {
     /// threefold_repetition|fifty_moves|draughts_repetition|draughts_twenty_five_moves|
     /// draughts_endgame_limit}; `decision` {claim: log index, ruling: {ruling: upheld,
     /// outcome: {outcome: draw|plusremise (side)|both_lost}} | {ruling: rejected} |
-    /// {ruling: postponed, opponent_two_minutes}}; `time_added` {to, seconds}.
+    /// {ruling: postponed, opponent_two_minutes}}; `time_added` {to, seconds: 1–3600}.
     /// `by`/`to`/`side` are `white` or `black`.
     #[schema(value_type = Object)]
     pub event: GameEvent,

@@ -218,6 +218,9 @@ pub struct ClaimRecord {
     pub opponent_extra_seconds: u32,
 }
 
+/// The most time one `time_added` event may give (one hour).
+pub const MAX_TIME_ADDED: u32 = 3600;
+
 /// The state of a game after its events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
@@ -458,7 +461,13 @@ impl GameState {
                 if seconds == 0 {
                     return Err(Rule::NoTimeAdded);
                 }
-                self.added_seconds[idx(to)] += seconds;
+                if seconds > MAX_TIME_ADDED {
+                    return Err(Rule::TooMuchTimeAdded {
+                        max: MAX_TIME_ADDED,
+                    });
+                }
+                let total = &mut self.added_seconds[idx(to)];
+                *total = total.saturating_add(seconds);
             }
         }
         Ok(())

@@ -368,6 +368,21 @@ fn time_added_and_apply_names_the_offending_event() {
     assert_eq!(s.added_seconds, [0, 360]);
     let e = apply(C, &[mv(W)], &GameEvent::TimeAdded { to: W, seconds: 0 }).unwrap_err();
     assert_eq!((e.event, e.rule), (1, Rule::NoTimeAdded));
+    let e = apply(
+        C,
+        &[mv(W)],
+        &GameEvent::TimeAdded {
+            to: W,
+            seconds: 3601,
+        },
+    )
+    .unwrap_err();
+    assert_eq!((e.event, e.rule), (1, Rule::TooMuchTimeAdded { max: 3600 }));
+    let hour = GameEvent::TimeAdded {
+        to: W,
+        seconds: 3600,
+    };
+    assert!(apply(C, &[mv(W)], &hour).is_ok());
     let e = apply(C, &[mv(B)], &mv(W)).unwrap_err();
     assert_eq!((e.event, e.rule), (0, Rule::MoveOutOfTurn { by: B }));
 }

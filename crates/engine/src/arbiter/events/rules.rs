@@ -118,6 +118,13 @@ pub enum Rule {
     /// Time added must be positive.
     #[error("time added must be more than 0 seconds")]
     NoTimeAdded,
+    /// More time added in one event than an arbiter gives (FIDE gives two minutes as the
+    /// usual amount; an hour is far beyond any ruling).
+    #[error("at most {max} seconds can be added in one event")]
+    TooMuchTimeAdded {
+        /// The most one event may add.
+        max: u32,
+    },
 }
 
 impl Rule {

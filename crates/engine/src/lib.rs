@@ -208,6 +208,7 @@
 
 pub mod arbiter;
 pub mod attendance;
+pub mod blitz;
 pub mod calendar;
 pub mod double_swiss;
 pub mod fixed;

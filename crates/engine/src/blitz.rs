@@ -1,0 +1,305 @@
+//! The blitz championship (docs/rules/rapid-blitz.md#the-blitz-championship): how many Swiss
+//! rounds a field plays, and the play-off for first place — every candidate against every
+//! other with both colours (a double round robin by FIDE's Berger tables), decided on points,
+//! or left to the arbiter when still tied.
+
+use crate::round_robin::schedule::{ScheduleError, schedule};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The rule for the number of Swiss rounds: ⌈log2 n⌉ + `extra` for a field of n, at most
+/// `max` (what the evening allows) and at most n − 1 (nobody can meet an opponent twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundsRule {
+    /// Rounds beyond ⌈log2 n⌉ (default 2: enough for a clear winner in most fields).
+    pub extra: u32,
+    /// The most rounds the evening allows (default 11 blitz rounds of 10 minutes).
+    pub max: u32,
+}
+
+impl Default for RoundsRule {
+    fn default() -> RoundsRule {
+        RoundsRule { extra: 2, max: 11 }
+    }
+}
+
+/// The number of Swiss rounds for `participants` players under `rule`; 0 for fewer than two.
+pub fn swiss_rounds(participants: u32, rule: RoundsRule) -> u32 {
+    if participants < 2 {
+        return 0;
+    }
+    // ⌈log2 n⌉: the bits needed for n − 1
+    let log2 = u32::BITS - (participants - 1).leading_zeros();
+    (log2 + rule.extra).min(rule.max).min(participants - 1)
+}
+
+/// One game of the play-off for first place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayoffGame {
+    /// Play-off round, from 1.
+    pub round: u32,
+    /// White.
+    pub white: String,
+    /// Black.
+    pub black: String,
+}
+
+/// Why a play-off cannot be made or decided.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayoffError {
+    /// A play-off needs two or more candidates, each once.
+    #[error("a play-off needs at least two different candidates")]
+    TooFewCandidates,
+    /// The same candidate twice.
+    #[error("candidate {0} is named twice")]
+    Duplicate(String),
+    /// More candidates than a round robin takes.
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    /// A result for a game that is not in the play-off.
+    #[error("{white} – {black} is not a game of the play-off")]
+    NotInPlayoff {
+        /// White of the result given.
+        white: String,
+        /// Black of the result given.
+        black: String,
+    },
+    /// Games without a result.
+    #[error("{0} play-off games have no result yet")]
+    Unfinished(usize),
+}
+
+/// The play-off games: candidates in their order in the final standings get Berger numbers
+/// 1, 2, …; two cycles, the second with the colours reversed (FIDE C.05 Annex 1).
+pub fn first_place_playoff(candidates: &[String]) -> Result<Vec<PlayoffGame>, PlayoffError> {
+    check_candidates(candidates)?;
+    let rounds = schedule(candidates.len() as u32, 2)?;
+    let name = |n: u32| candidates[n as usize - 1].clone();
+    Ok(rounds
+        .iter()
+        .flat_map(|r| {
+            r.boards.iter().map(move |b| PlayoffGame {
+                round: r.round,
+                white: name(b.white),
+                black: name(b.black),
+            })
+        })
+        .collect())
+}
+
+fn check_candidates(candidates: &[String]) -> Result<(), PlayoffError> {
+    if candidates.len() < 2 {
+        return Err(PlayoffError::TooFewCandidates);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for c in candidates {
+        if !seen.insert(c) {
+            return Err(PlayoffError::Duplicate(c.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// A play-off game's result, White's points in half points (2 a win, 1 a draw, 0 a loss).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayoffResult {
+    /// White.
+    pub white: String,
+    /// Black.
+    pub black: String,
+    /// White's half points: 2, 1 or 0.
+    pub white_half_points: u8,
+}
+
+/// The outcome of a finished play-off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum PlayoffDecision {
+    /// One candidate scored most: the champion.
+    Champion {
+        /// The champion.
+        id: String,
+    },
+    /// Still tied on play-off points: the arbiter decides among these (and the decision is
+    /// recorded).
+    ArbiterDecides {
+        /// The candidates still tied, in their order in the final standings.
+        tied: Vec<String>,
+    },
+}
+
+/// Decides the play-off once every game has a result.
+pub fn decide_playoff(
+    candidates: &[String],
+    results: &[PlayoffResult],
+) -> Result<PlayoffDecision, PlayoffError> {
+    let games = first_place_playoff(candidates)?;
+    let mut open: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for g in &games {
+        *open
+            .entry((g.white.as_str(), g.black.as_str()))
+            .or_default() += 1;
+    }
+    let mut half_points: BTreeMap<&str, u32> = candidates.iter().map(|c| (c.as_str(), 0)).collect();
+    for r in results {
+        let key = (r.white.as_str(), r.black.as_str());
+        match open.get_mut(&key) {
+            Some(n) if *n > 0 && r.white_half_points <= 2 => *n -= 1,
+            _ => {
+                return Err(PlayoffError::NotInPlayoff {
+                    white: r.white.clone(),
+                    black: r.black.clone(),
+                });
+            }
+        }
+        *half_points.entry(key.0).or_default() += u32::from(r.white_half_points);
+        *half_points.entry(key.1).or_default() += 2 - u32::from(r.white_half_points);
+    }
+    let unfinished: usize = open.values().sum();
+    if unfinished > 0 {
+        return Err(PlayoffError::Unfinished(unfinished));
+    }
+    let best = half_points.values().copied().max().unwrap_or(0);
+    let tied: Vec<String> = candidates
+        .iter()
+        .filter(|c| half_points[c.as_str()] == best)
+        .cloned()
+        .collect();
+    Ok(match tied.as_slice() {
+        [one] => PlayoffDecision::Champion { id: one.clone() },
+        _ => PlayoffDecision::ArbiterDecides { tied },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// ⌈log2 n⌉ + 2, worked by hand: 2 players 1 round (n − 1), 4 players 3 (n − 1 beats
+    /// 2 + 2), 8 players 5, 16 players 6, 17 players 7, 40 players 8; the evening's cap wins.
+    #[test]
+    fn rounds_follow_the_field() {
+        let r = RoundsRule::default();
+        let got: Vec<u32> = [0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 40, 2000]
+            .iter()
+            .map(|&n| swiss_rounds(n, r))
+            .collect();
+        assert_eq!(got, [0, 0, 1, 2, 3, 4, 5, 6, 6, 7, 8, 11]);
+        assert_eq!(swiss_rounds(40, RoundsRule { extra: 2, max: 7 }), 7);
+        assert_eq!(swiss_rounds(40, RoundsRule { extra: 0, max: 11 }), 6);
+    }
+
+    /// Two candidates: one game each colour.
+    #[test]
+    fn two_candidates_play_twice() {
+        let g = first_place_playoff(&ids(&["anna", "bram"])).unwrap();
+        let pairs: Vec<(&str, &str)> = g
+            .iter()
+            .map(|g| (g.white.as_str(), g.black.as_str()))
+            .collect();
+        assert_eq!(pairs, [("anna", "bram"), ("bram", "anna")]);
+    }
+
+    /// Three candidates (Berger numbers 1–3, the table of four with 4 as the dummy): round 1
+    /// is 2–3 with 1 free, round 2 is 1–2, round 3 is 3–1; the second cycle reverses the
+    /// colours. Every pair meets twice, once with each colour, and nobody plays twice in a
+    /// round.
+    #[test]
+    fn three_candidates_meet_twice_with_both_colours() {
+        let c = ids(&["a", "b", "c"]);
+        let g = first_place_playoff(&c).unwrap();
+        assert_eq!(g.len(), 6);
+        let first: Vec<(u32, &str, &str)> = g
+            .iter()
+            .take(3)
+            .map(|g| (g.round, g.white.as_str(), g.black.as_str()))
+            .collect();
+        assert_eq!(first, [(1, "b", "c"), (2, "a", "b"), (3, "c", "a")]);
+        for x in &c {
+            for y in &c {
+                if x != y {
+                    let n = g.iter().filter(|g| &g.white == x && &g.black == y).count();
+                    assert_eq!(n, 1, "{x} with white against {y}");
+                }
+            }
+        }
+        for round in 1..=6 {
+            let mut seen = std::collections::BTreeSet::new();
+            for g in g.iter().filter(|g| g.round == round) {
+                assert!(seen.insert(&g.white) && seen.insert(&g.black));
+            }
+        }
+    }
+
+    fn res(w: &str, b: &str, p: u8) -> PlayoffResult {
+        PlayoffResult {
+            white: w.into(),
+            black: b.into(),
+            white_half_points: p,
+        }
+    }
+
+    #[test]
+    fn the_playoff_is_decided_on_points_or_left_to_the_arbiter() {
+        let c = ids(&["a", "b"]);
+        // a wins one and draws one: 3 half points against 1
+        let d = decide_playoff(&c, &[res("a", "b", 2), res("b", "a", 1)]).unwrap();
+        assert_eq!(d, PlayoffDecision::Champion { id: "a".into() });
+        // one win each: still tied, the arbiter decides
+        let d = decide_playoff(&c, &[res("a", "b", 2), res("b", "a", 2)]).unwrap();
+        assert_eq!(
+            d,
+            PlayoffDecision::ArbiterDecides {
+                tied: ids(&["a", "b"])
+            }
+        );
+        // three candidates: b beats both twice over, a and c draw everything else
+        let c3 = ids(&["a", "b", "c"]);
+        let d = decide_playoff(
+            &c3,
+            &[
+                res("b", "c", 2),
+                res("a", "b", 0),
+                res("c", "a", 1),
+                res("c", "b", 0),
+                res("b", "a", 2),
+                res("a", "c", 1),
+            ],
+        )
+        .unwrap();
+        assert_eq!(d, PlayoffDecision::Champion { id: "b".into() });
+    }
+
+    #[test]
+    fn refusals() {
+        assert_eq!(
+            first_place_playoff(&ids(&["a"])),
+            Err(PlayoffError::TooFewCandidates)
+        );
+        assert_eq!(
+            first_place_playoff(&ids(&["a", "a"])),
+            Err(PlayoffError::Duplicate("a".into()))
+        );
+        let c = ids(&["a", "b"]);
+        assert_eq!(
+            decide_playoff(&c, &[res("a", "b", 2)]),
+            Err(PlayoffError::Unfinished(1))
+        );
+        assert!(matches!(
+            decide_playoff(&c, &[res("a", "b", 2), res("a", "b", 2)]),
+            Err(PlayoffError::NotInPlayoff { .. })
+        ));
+        assert!(matches!(
+            decide_playoff(&c, &[res("a", "x", 2), res("b", "a", 2)]),
+            Err(PlayoffError::NotInPlayoff { .. })
+        ));
+        assert!(matches!(
+            decide_playoff(&c, &[res("a", "b", 3), res("b", "a", 2)]),
+            Err(PlayoffError::NotInPlayoff { .. })
+        ));
+    }
+}

@@ -396,6 +396,83 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     );
 }
 
+/// KNDB championship: a lasting advantage of at least three men (a king counts as two) ends
+/// the game in a plusremise, on the arbiter's judgement. A claim on a position three men ahead
+/// waits for the arbiter; one that is not ahead is rejected at once.
+#[actix_web::test]
+async fn a_lasting_three_men_advantage_is_a_plusremise_when_the_arbiter_upholds_it() {
+    let app = spawn().await;
+    let arb = app.token(&["arbiter"]).await;
+    let (g, _, _) = games_in(
+        &app,
+        "round_robin",
+        Some("single"),
+        "draughts",
+        json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
+               "increment_seconds": 20, "increment_from_move": 76}),
+        json!({}),
+        3,
+    )
+    .await;
+    let claim = |game: i64, fen: &str| {
+        let body = json!({"kind": "draughts_lasting_advantage",
+            "moves": {"pdn": "50-45 1-6", "start_fen": fen}});
+        (format!("/api/v1/games/{game}/claims"), body)
+    };
+    // White: men 46, 47, 48 and a king (3 + 2 = 5), Black: a king (2): three ahead
+    let (url, body) = claim(g[0], "W:W46,47,48,K50:BK1");
+    let r = app.post(&url, Some(&arb), body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["valid"], true);
+    assert_eq!(r.body["status"], "pending", "{}", r.text);
+    assert_eq!(r.body["claimant"], "white");
+    assert_eq!(r.body["check"]["material"], json!([5, 2]));
+    let id = r.body["id"].as_i64().unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/claims/{id}/decision"),
+            Some(&arb),
+            json!({"decision": "accept", "note": "the black king cannot stop the three men"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["status"], "upheld");
+    assert_eq!(
+        r.body["outcome"],
+        json!({"outcome": "plusremise", "side": "white"})
+    );
+
+    // two men ahead only (4 against 2): rejected at once, the game goes on
+    let (url, body) = claim(g[1], "W:W46,K50:BK1");
+    let r = app.post(&url, Some(&arb), body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["valid"], false);
+    assert_eq!(r.body["status"], "rejected");
+    assert_eq!(r.body["check"]["material"], json!([3, 2]));
+
+    // three ahead, but the arbiter judges the advantage not lasting: rejected, play on
+    let (url, body) = claim(g[2], "W:W46,47,48,K50:BK1");
+    let r = app.post(&url, Some(&arb), body).await;
+    let id = r.body["id"].as_i64().unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/claims/{id}/decision"),
+            Some(&arb),
+            json!({"decision": "reject"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["status"], "rejected");
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/events", g[2]),
+            Some(&arb),
+            json!({"event": {"type": "move", "by": "white", "notation": "45-50"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+}
+
 #[actix_web::test]
 async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rules() {
     let app = spawn().await;

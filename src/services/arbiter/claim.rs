@@ -22,6 +22,11 @@ pub enum ClaimType {
     DraughtsTwentyFiveMoves,
     /// Draughts: the 16-move or 5-move endgame limit reached.
     DraughtsEndgameLimit,
+    /// Draughts: a lasting advantage of at least three men (a king counts as two). The
+    /// material is checked from the moves; whether the advantage lasts is the arbiter's
+    /// judgement, so a claim on a position three men ahead waits for the arbiter's decision
+    /// (accepted: plusremise for the side ahead).
+    DraughtsLastingAdvantage,
 }
 
 impl ClaimType {
@@ -35,6 +40,7 @@ impl ClaimType {
             }
             ClaimType::DraughtsTwentyFiveMoves => ClaimKind::DraughtsTwentyFiveMoves,
             ClaimType::DraughtsEndgameLimit => ClaimKind::DraughtsEndgameLimit,
+            ClaimType::DraughtsLastingAdvantage => ClaimKind::DraughtsLastingAdvantage,
         }
     }
 
@@ -296,6 +302,40 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
     })
 }
 
+/// docs/rules/draughts-championship.md: a lasting advantage of three men ends the game in a
+/// plusremise. The material after the last move decides whether the claim can stand; a
+/// claim that can is left pending for the arbiter, who judges on the board whether the
+/// advantage lasts.
+fn lasting_advantage(game: &draughts::Game, plies: Vec<String>) -> Checked {
+    let positions = game.positions();
+    let last = positions.last();
+    let claimant = last.map(|p| p.turn).unwrap_or(Side::White);
+    let verdict = last.map(draughts::claims::claim_verdict);
+    let ahead = matches!(verdict, Some(DraughtsVerdict::Plusremise { .. }));
+    let material = last.map(|p| {
+        [
+            p.material(draughts::Colour::White),
+            p.material(draughts::Colour::Black),
+        ]
+    });
+    let check = serde_json::json!({
+        "valid": ahead,
+        "verdict": if ahead { verdict } else { None },
+        "material": material,
+        "reason": (!ahead).then_some(
+            "neither side is three men ahead (a king counts as two)"
+        ),
+    });
+    Checked {
+        claimant,
+        valid: Some(ahead),
+        check: Some(check.to_string()),
+        ruling: if ahead { None } else { Some(Ruling::Rejected) },
+        plies,
+        declared: None,
+    }
+}
+
 fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> ApiResult<Checked> {
     let Record::Draughts {
         movetext,
@@ -342,6 +382,9 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             plies,
             declared: None,
         });
+    }
+    if kind == ClaimType::DraughtsLastingAdvantage {
+        return Ok(lasting_advantage(&game, plies));
     }
     let claim = match kind {
         ClaimType::DraughtsThirdTime => DraughtsClaim::ThirdTime,

@@ -76,6 +76,9 @@ pub enum ClaimKind {
     DraughtsTwentyFiveMoves,
     /// Draughts: the 16- or 5-move endgame limit reached.
     DraughtsEndgameLimit,
+    /// Draughts: a lasting advantage of at least three men (a king counts as two) — the
+    /// material is checked from the moves, whether it lasts is the arbiter's judgement.
+    DraughtsLastingAdvantage,
 }
 
 impl ClaimKind {

@@ -15,14 +15,15 @@
 mod compute;
 mod de;
 mod model;
+mod rating;
 pub mod trf;
 
 #[cfg(test)]
 mod tests;
 
 pub use model::{
-    Colour, Error, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition,
-    StandingRow, Standings, Tiebreak, Value,
+    Colour, Cut, Error, EventKind, Input, MAX_CUT, Outcome, PlayerResults, RoundResult,
+    RulesEdition, StandingRow, Standings, Tiebreak, Value,
 };
 
 pub use compute::compute_tiebreaks;

@@ -585,7 +585,10 @@ pub async fn create_tiebreaks_calculation(
         return Err(ApiError::invalid("games_per_round", "must be 1 or 2"));
     }
     if b.unrated_rating.is_some_and(|r| r > 4000) {
-        return Err(ApiError::invalid("unrated_rating", "must be from 0 to 4000"));
+        return Err(ApiError::invalid(
+            "unrated_rating",
+            "must be from 0 to 4000",
+        ));
     }
     let list = match &b.tiebreaks {
         None => parse_tiebreaks("PTS,DE,BH-M1,SB"),

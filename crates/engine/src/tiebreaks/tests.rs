@@ -431,3 +431,87 @@ fn edition_by_start_date() {
     let none = crate::swiss::trf::parse_trf(body).expect("trf");
     assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
 }
+
+#[test]
+fn swiss_six_the_other_tiebreaks() {
+    let list = parse_tiebreaks("BPG,BWG,REP,GE,PS,PS-C1,KS,FB,AOB,BH-C2,SB-C1").expect("list");
+    let s = compute_tiebreaks(&swiss_six(), &list).expect("ok");
+    // Colours: 1 had White three times; 2 Black in round 1 (lost); 5 Black in rounds 2 (lost)
+    // and 3 (beat 1); 6 Black throughout. Every game was played: REP = GE = 3.
+    // PS: running scores 1: 1, 2, 2 → 5 (Cut-1: 4); 2: 0, 1, 2 → 3 (3); 5: ½, ½, 1½ → 2½ (2).
+    // KS, limit half of 3 rounds = 1½: 1 scored 1 + 1 + 0 against 2, 3 and 5 (all ≥ 1½) → 2;
+    // 2 scored 0 against 1 and 1 against 5 (4 has 1 < 1½) → 1; 5 scored 0 against 2 and 1
+    // against 1 (6 has ½) → 1.
+    // FB: every last-round game becomes a draw, so the scores are 1: 2½, 2: 1½, 3: 1½,
+    // 4: 1½, 5: 1, 6: 1. FB(1) = 1½ + 1½ + 1 = 4; FB(2) = 2½ + 1 + 1½ = 5; FB(5) = 1 + 1½ + 2½.
+    // AOB: Buchholz 1: 5½, 2: 4½, 3: 3½, 4: 4½ (2 + ½ + 2), 5: 4½, 6: 4½ (1½ + 1 + 2).
+    // AOB(1) = (4½ + 3½ + 4½) / 3 = 4.1666… → 4.17; AOB(2) = (5½ + 4½ + 4½) / 3 → 4.83;
+    // AOB(5) = (4½ + 4½ + 5½) / 3 → 4.83.
+    // BH-C2(1) leaves out 1½ and one 2 → 2; BH-C2(2) leaves 2 (opponent 1).
+    // SB-C1 cuts the opponent with the lowest score: 1 loses 5's 1½·0 → 4; 2 loses 4's 1·1 →
+    // 0 + 1½ = 1½; 5 loses 6's ½·½ → 0 + 2 = 2.
+    let want = |id: u32| values(&s, id)[1..].to_vec();
+    assert_eq!(
+        want(1),
+        ["0", "0", "3", "3", "5", "4", "2", "4", "4.17", "2", "4"].map(v)
+    );
+    assert_eq!(
+        want(2),
+        ["1", "0", "3", "3", "3", "3", "1", "5", "4.83", "2", "1.5"].map(v)
+    );
+    assert_eq!(
+        want(5),
+        ["2", "1", "3", "3", "2.5", "2", "1", "5", "4.83", "2", "2"].map(v)
+    );
+    assert_eq!(values(&s, 6)[1], v("3"));
+}
+
+#[test]
+fn rating_based_tiebreaks_by_hand() {
+    let mut input = swiss_six();
+    for p in &mut input.players {
+        p.rating = Some(2100 - 100 * p.id);
+    }
+    let list = parse_tiebreaks("ARO,ARO-C1,ARO-M1,TPR").expect("list");
+    let s = compute_tiebreaks(&input, &list).expect("ok");
+    // 1 (2000) met 2 (1900), 3 (1800) and 5 (1600): ARO 5300 / 3 = 1766.67 → 1767; Cut-1
+    // leaves out 1600 → 1850; Median-1 also 1900 → 1800. 2 of 3 is 67 % → +125: TPR 1892.
+    assert_eq!(values(&s, 1)[1..], ["1767", "1850", "1800", "1892"].map(v));
+    // 6 met 5 (1600), 4 (1700) and 3 (1800), scoring ½: ARO 1700, Cut-1 1750, Median-1 1700;
+    // ½ of 3 is 17 % → −273: TPR 1427.
+    assert_eq!(values(&s, 6)[1..], ["1700", "1750", "1700", "1427"].map(v));
+
+    // One unrated player: no value for anyone, unless the regulations give them a rating.
+    input.players[5].rating = None;
+    let s = compute_tiebreaks(&input, &list).expect("ok");
+    assert!(
+        s.rows
+            .iter()
+            .all(|r| r.values[1..].iter().all(Option::is_none))
+    );
+    input.unrated_rating = Some(1500);
+    let s = compute_tiebreaks(&input, &list).expect("ok");
+    // 5 met 6 (now 1500), 2 (1900) and 1 (2000): ARO 5400 / 3 = 1800.
+    assert_eq!(values(&s, 5)[1], v("1800"));
+}
+
+#[test]
+fn acronyms_with_modifiers() {
+    for (text, acronym) in [
+        ("bh/c3", "BH-C3"),
+        ("SB-M2", "SB-M2"),
+        ("aro-c1", "ARO-C1"),
+        ("PS/C1", "PS-C1"),
+        ("fb-m1", "FB-M1"),
+        ("GE", "GE"),
+    ] {
+        let tb = Tiebreak::parse(text).expect(text);
+        assert_eq!(tb.acronym(), acronym);
+        assert_eq!(Tiebreak::parse(&tb.acronym()), Some(tb));
+    }
+    for bad in [
+        "BH-C0", "BH-C31", "PS-M1", "TPR-C1", "KS-C1", "BH-X1", "BH-", "BH-C1-M1",
+    ] {
+        assert_eq!(Tiebreak::parse(bad), None, "{bad}");
+    }
+}

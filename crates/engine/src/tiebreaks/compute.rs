@@ -303,7 +303,7 @@ impl<'a> Ctx<'a> {
         let n = p.ids.len();
         let mut max_games = p.rounds as i64;
         if p.round_robin {
-            if n > 0 && p.rounds % n == 0 {
+            if n > 0 && p.rounds.is_multiple_of(n) {
                 max_games -= (p.rounds / n) as i64;
             }
             max_games -= self.last_paired.iter().filter(|&&l| l == 0).count() as i64;

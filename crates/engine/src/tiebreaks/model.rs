@@ -226,12 +226,12 @@ impl Cut {
     pub const NONE: Cut = Cut { low: 0, high: 0 };
 
     /// Cut-n.
-    pub const fn cut(n: u8) -> Cut {
+    pub const fn cut_n(n: u8) -> Cut {
         Cut { low: n, high: 0 }
     }
 
     /// Median-n.
-    pub const fn median(n: u8) -> Cut {
+    pub const fn median_n(n: u8) -> Cut {
         Cut { low: n, high: n }
     }
 }
@@ -290,9 +290,9 @@ pub enum Tiebreak {
 
 impl Tiebreak {
     /// Buchholz Cut-1 (`BH-C1`).
-    pub const BH_C1: Tiebreak = Tiebreak::Bh(Cut::cut(1));
+    pub const BH_C1: Tiebreak = Tiebreak::Bh(Cut::cut_n(1));
     /// Median Buchholz 1 (`BH-M1`).
-    pub const BH_M1: Tiebreak = Tiebreak::Bh(Cut::median(1));
+    pub const BH_M1: Tiebreak = Tiebreak::Bh(Cut::median_n(1));
 
     /// Reads an acronym such as `BH-M1`, `BH/C2`, `sb-c1`, `ARO-M1`, `PS-C1`. Cut-n (`-Cn`)
     /// applies to PS, BH, FB, SB and ARO, Median-n (`-Mn`) to BH, FB, SB and ARO, with n from 1
@@ -316,8 +316,8 @@ impl Tiebreak {
                     return None;
                 }
                 match kind {
-                    'C' => Cut::cut(n),
-                    'M' => Cut::median(n),
+                    'C' => Cut::cut_n(n),
+                    'M' => Cut::median_n(n),
                     _ => return None,
                 }
             }
@@ -364,7 +364,7 @@ impl Tiebreak {
             Tiebreak::Bwg => "BWG".into(),
             Tiebreak::Rep => "REP".into(),
             Tiebreak::Ge => "GE".into(),
-            Tiebreak::Ps { cut } => with_cut("PS", Cut::cut(cut)),
+            Tiebreak::Ps { cut } => with_cut("PS", Cut::cut_n(cut)),
             Tiebreak::Ks => "KS".into(),
             Tiebreak::Bh(c) => with_cut("BH", c),
             Tiebreak::Fb(c) => with_cut("FB", c),

@@ -519,8 +519,46 @@ pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
 
 crate::openapi::string_enum_schema!(
     pub TiebreakAcronym,
-    "A FIDE tie-break acronym (C.07): `PTS`, `DE`, `WIN`, `WON`, `BH`, `BH-C1`, `BH-M1` or `SB` (also read in lower case and with `/` for `-`).",
-    ["PTS", "DE", "WIN", "WON", "BH", "BH-C1", "BH-M1", "SB"]
+    "A FIDE tie-break acronym (C.07, individual events): `PTS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`, `REP` (also `GE`), `PS`, `KS`, `BH`, `FB`, `SB`, `AOB`, `ARO`, `TPR`, `PTP`, `APRO` or `APPO`; Cut-n (`-Cn`) on `PS`, `BH`, `FB`, `SB` and `ARO`, Median-n (`-Mn`) on `BH`, `FB`, `SB` and `ARO`. The list names n = 1 and 2; any n up to 30 is read, as are lower case and `/` for `-`.",
+    [
+        "PTS",
+        "DE",
+        "WIN",
+        "WON",
+        "BPG",
+        "BWG",
+        "REP",
+        "GE",
+        "PS",
+        "PS-C1",
+        "PS-C2",
+        "KS",
+        "BH",
+        "BH-C1",
+        "BH-C2",
+        "BH-M1",
+        "BH-M2",
+        "FB",
+        "FB-C1",
+        "FB-C2",
+        "FB-M1",
+        "FB-M2",
+        "SB",
+        "SB-C1",
+        "SB-C2",
+        "SB-M1",
+        "SB-M2",
+        "AOB",
+        "ARO",
+        "ARO-C1",
+        "ARO-C2",
+        "ARO-M1",
+        "ARO-M2",
+        "TPR",
+        "PTP",
+        "APRO",
+        "APPO"
+    ]
 );
 
 crate::openapi::string_enum_schema!(
@@ -543,7 +581,7 @@ pub struct TiebreaksRequest {
     /// The TRF-16 file as text.
     pub trf: String,
     /// Tie-break acronyms in order (C.07 2024: `PTS`, `DE`, `WIN`, `BH`, `BH-C1`, `BH-M1`,
-    /// `SB`, …); `PTS` is put first when missing. Default `PTS, DE, BH-M1, SB`.
+    /// `SB`, `ARO`, `TPR`, …); `PTS` is put first when missing. Default `PTS, DE, BH-M1, SB`.
     #[schema(value_type = Option<Vec<TiebreakAcronym>>)]
     pub tiebreaks: Option<Vec<String>>,
     /// Edition of the FIDE tie-break regulations: `2024` (default) or `2026`.
@@ -555,6 +593,11 @@ pub struct TiebreaksRequest {
     /// Games per round (1, or 2 for a Double-Swiss); read from the TRF when omitted.
     #[schema(minimum = 1, maximum = 2)]
     pub games_per_round: Option<u8>,
+    /// The rating an unrated player counts with in the rating-based tie-breaks (`ARO`, `TPR`,
+    /// `PTP`, `APRO`, `APPO`), as the tournament regulations fix it. Without it, those
+    /// tie-breaks are `null` for everyone when a player of the TRF is unrated.
+    #[schema(minimum = 0, maximum = 4000)]
+    pub unrated_rating: Option<u32>,
 }
 
 /// FIDE tie-breaks (C.07) of a TRF file with every value, as `clubcomp calc tiebreaks`
@@ -593,6 +636,12 @@ pub async fn create_tiebreaks_calculation(
     if b.games_per_round.is_some_and(|g| !(1..=2).contains(&g)) {
         return Err(ApiError::invalid("games_per_round", "must be 1 or 2"));
     }
+    if b.unrated_rating.is_some_and(|r| r > 4000) {
+        return Err(ApiError::invalid(
+            "unrated_rating",
+            "must be from 0 to 4000",
+        ));
+    }
     let list = match &b.tiebreaks {
         None => parse_tiebreaks("PTS,DE,BH-M1,SB"),
         Some(v) if v.is_empty() => parse_tiebreaks("PTS"),
@@ -612,6 +661,9 @@ pub async fn create_tiebreaks_calculation(
             }
             if let Some(g) = b.games_per_round {
                 input.games_per_round = g;
+            }
+            if b.unrated_rating.is_some() {
+                input.unrated_rating = b.unrated_rating;
             }
             compute_tiebreaks(&input, &list).map_err(|e| ApiError::invalid("trf", e.to_string()))
         })

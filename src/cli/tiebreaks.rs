@@ -33,6 +33,11 @@ pub struct Args {
     /// Games per round (2 for a Double-Swiss); read from the TRF when omitted.
     #[arg(long)]
     pub games_per_round: Option<u8>,
+    /// The rating an unrated player counts with in the rating-based tie-breaks (ARO, TPR,
+    /// PTP, APRO, APPO), as the tournament regulations fix it; without it those tie-breaks
+    /// have no value (`null`) when a player is unrated.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=4000))]
+    pub unrated_rating: Option<u32>,
 }
 
 /// Runs the command: exit 0 with JSON on stdout, 2 on bad input (message on stderr).
@@ -85,6 +90,9 @@ fn run_inner(args: &Args) -> Result<String, String> {
     }
     if let Some(g) = args.games_per_round {
         input.games_per_round = g;
+    }
+    if args.unrated_rating.is_some() {
+        input.unrated_rating = args.unrated_rating;
     }
     let items: Vec<String> = args
         .tiebreaks

@@ -90,6 +90,7 @@ impl State {
             rules: RulesEdition::Fide2024,
             games_per_round: 2,
             event: EventKind::Swiss,
+            unrated_rating: None,
         })
     }
 }

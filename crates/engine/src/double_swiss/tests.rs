@@ -382,7 +382,11 @@ fn standings_count_every_game() {
     // SB per game: 1: ½·1 + ½·1 + 2½·½ + 2½·0 = 2¼; 4: 2½·½·2 + ½·1 + ½·½ = 3¼;
     // 3: 2½·½·2 + 2½·½ + 2½·1 = 6¼; 2: 2½·0·2 + 2½·0 + 2½·½ = 1¼ (BH 2½·4 = 10).
     let v = |x: &str| Value(Fixed::parse_decimal(x).expect("decimal"));
-    let got: Vec<(u32, Vec<Value>)> = s.rows.iter().map(|r| (r.id, r.values.clone())).collect();
+    let got: Vec<(u32, Vec<Value>)> = s
+        .rows
+        .iter()
+        .map(|r| (r.id, r.values.iter().map(|v| v.expect("value")).collect()))
+        .collect();
     assert_eq!(
         got,
         vec![
@@ -445,7 +449,7 @@ fn median_buchholz_cuts_whole_rounds() {
     let v = |x: &str| Value(Fixed::parse_decimal(x).expect("decimal"));
     let top: Vec<(u32, Value, Value)> = s.rows[..2]
         .iter()
-        .map(|r| (r.id, r.values[0], r.values[2]))
+        .map(|r| (r.id, r.values[0].expect("PTS"), r.values[2].expect("DE")))
         .collect();
     assert_eq!(top, vec![(2, v("5"), v("5")), (5, v("5"), v("4"))]);
     assert_eq!(s.rows[0].rank, 1);

@@ -2,9 +2,10 @@
 
 use super::de::direct_encounter;
 use super::model::{
-    Error, EventKind, Input, Outcome, RoundResult, RulesEdition, StandingRow, Standings, Tiebreak,
-    Value,
+    Colour, Cut, Error, EventKind, Input, Outcome, RoundResult, RulesEdition, StandingRow,
+    Standings, Tiebreak, Value,
 };
+use super::rating;
 use crate::fixed::Fixed;
 use std::collections::HashMap;
 
@@ -20,12 +21,21 @@ pub(crate) struct Prepared {
     pub round_robin: bool,
     /// Games per round (2: a Double-Swiss, every match stored as two consecutive rounds).
     pub games_per_round: usize,
+    /// Each player's rating, when known.
+    pub ratings: Vec<Option<u32>>,
 }
 
 impl Prepared {
     /// Points of player `p` in round `r`, in ten-thousandths.
     pub fn pts(&self, p: usize, r: usize) -> i64 {
         self.res[p][r].outcome.points().units()
+    }
+
+    /// A game played over the board, or the pairing-allocated bye: the rounds FIDE's reference
+    /// implementation counts as played.
+    pub fn is_played(&self, p: usize, r: usize) -> bool {
+        let o = self.res[p][r].outcome;
+        o.is_over_the_board() || o == Outcome::PairingBye
     }
 
     /// The opponent of a game played over the board (in a round robin also of a forfeit).
@@ -137,11 +147,13 @@ fn prepare(input: &Input) -> Result<Prepared, Error> {
         rounds,
         round_robin: input.event == EventKind::RoundRobin,
         games_per_round: usize::from(input.games_per_round),
+        ratings: input.players.iter().map(|p| p.rating).collect(),
     })
 }
 
-/// One contribution to Buchholz / Sonneborn-Berger: the (dummy) opponent's score, the
-/// contribution, and whether the round was voluntarily unplayed.
+/// One value of a Buchholz-like sum: the (dummy) opponent's score, the value it adds (the
+/// score itself, or for Sonneborn-Berger the score times the points scored), and whether the
+/// round was voluntarily unplayed.
 #[derive(Debug, Clone, Copy)]
 struct Contribution {
     score: i64,
@@ -149,153 +161,342 @@ struct Contribution {
     vur: bool,
 }
 
+/// Drops `cut.low` least significant and `cut.high` most significant values and sums the
+/// rest (art. 14). A voluntarily unplayed round is cut first unless the least significant
+/// value contributes more; among equal values the earlier round goes first.
+fn cut_sum(mut c: Vec<Contribution>, cut: Cut, rounds: usize) -> i64 {
+    let low = usize::from(cut.low).min(rounds);
+    let high = usize::from(cut.high).min(rounds - low);
+    for _ in 0..low {
+        if c.is_empty() {
+            break;
+        }
+        let mut all = c.clone();
+        all.sort_by_key(|x| (x.score, x.value));
+        let mut vur_first = c.clone();
+        vur_first.sort_by_key(|x| (!x.vur, x.score, x.value));
+        c = if all[0].value > vur_first[0].value {
+            all.remove(0);
+            all
+        } else {
+            vur_first.remove(0);
+            vur_first
+        };
+    }
+    for _ in 0..high {
+        if c.is_empty() {
+            break;
+        }
+        c.sort_by_key(|x| (-x.score, -x.value));
+        c.remove(0);
+    }
+    c.iter().map(|x| x.value).sum()
+}
+
+/// Which Buchholz-like sum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sum {
+    Buchholz,
+    Fore,
+    SonnebornBerger,
+}
+
 struct Ctx<'a> {
     p: &'a Prepared,
     rules: RulesEdition,
+    unrated: Option<u32>,
     /// Each player's points.
     points: Vec<i64>,
-    /// Each player's score as seen by their opponents (16.3: trailing requested byes as draws).
-    adjusted: Vec<i64>,
+    /// Per player: the last round (1-based, 0 = none) that was not voluntarily unplayed; the
+    /// rounds after it without an opponent count as draws in the player's score as their
+    /// opponents see it (16.3). Fore Buchholz moves it to the last round for players paired
+    /// in the last round, for every later tie-break of the list as well, as FIDE's reference
+    /// implementation does.
+    last_not_vur: Vec<usize>,
+    /// Per player: the last round in which they were paired or got the pairing-allocated bye.
+    last_paired: Vec<usize>,
 }
 
 impl<'a> Ctx<'a> {
-    fn new(p: &'a Prepared, rules: RulesEdition) -> Ctx<'a> {
+    fn new(p: &'a Prepared, input: &Input) -> Ctx<'a> {
         let n = p.ids.len();
         let points: Vec<i64> = (0..n)
             .map(|i| (0..p.rounds).map(|r| p.pts(i, r)).sum())
             .collect();
-        let adjusted = (0..n)
+        let last_not_vur = (0..n)
             .map(|i| {
-                // The last round that was not voluntarily unplayed (0 = none).
-                let last_not_vur = (0..p.rounds)
+                (0..p.rounds)
                     .rev()
                     .find(|&r| !p.res[i][r].outcome.is_voluntarily_unplayed())
-                    .map_or(0, |r| r + 1);
+                    .map_or(0, |r| r + 1)
+            })
+            .collect();
+        let last_paired = (0..n)
+            .map(|i| {
                 (0..p.rounds)
-                    .map(|r| {
-                        if r < last_not_vur || p.res[i][r].opponent.is_some() {
-                            p.pts(i, r)
-                        } else {
-                            // 16.2.5 / 16.3: a requested bye followed only by voluntarily
-                            // unplayed rounds is evaluated as a draw (Swiss only; in a round
-                            // robin such rounds count for nothing, like FIDE's reference).
-                            if p.round_robin {
-                                0
-                            } else {
-                                Value::HALF.units()
-                            }
-                        }
-                    })
-                    .sum()
+                    .rev()
+                    .find(|&r| p.opp[i][r].is_some() || p.is_played(i, r))
+                    .map_or(0, |r| r + 1)
             })
             .collect();
         Ctx {
             p,
-            rules,
+            rules: input.rules,
+            unrated: input.unrated_rating,
             points,
-            adjusted,
+            last_not_vur,
+            last_paired,
         }
     }
 
+    fn count(&self, i: usize, f: impl Fn(&RoundResult) -> bool) -> i64 {
+        self.p.res[i].iter().filter(|x| f(x)).count() as i64 * Fixed::ONE.0
+    }
+
     fn wins(&self, i: usize) -> i64 {
-        (0..self.p.rounds)
-            .filter(|&r| self.p.res[i][r].outcome.points() == Value::ONE)
-            .count() as i64
+        self.count(i, |x| x.outcome.points() == Value::ONE)
     }
 
     fn won(&self, i: usize) -> i64 {
-        (0..self.p.rounds)
-            .filter(|&r| self.p.res[i][r].outcome == Outcome::Win)
-            .count() as i64
+        self.count(i, |x| x.outcome == Outcome::Win)
     }
 
-    /// Per round: the (dummy) opponent's score and, for Sonneborn-Berger (`sb`), that score
-    /// times the points scored; for Buchholz the value is the score itself.
-    fn contributions(&self, i: usize, sb: bool) -> Vec<Contribution> {
+    fn black_played(&self, i: usize) -> i64 {
+        self.count(i, |x| {
+            x.outcome.is_over_the_board() && x.colour == Some(Colour::Black)
+        })
+    }
+
+    fn black_won(&self, i: usize) -> i64 {
+        self.count(i, |x| {
+            x.outcome == Outcome::Win && x.colour == Some(Colour::Black)
+        })
+    }
+
+    /// Rounds elected to play: games over the board and rounds won without playing.
+    fn elected(&self, i: usize) -> i64 {
+        self.count(i, |x| {
+            x.outcome.is_over_the_board()
+                || x.outcome == Outcome::PairingBye
+                || x.outcome.points() == Value::ONE
+        })
+    }
+
+    /// Progressive scores: the running score after each round, summed, the first `cut`
+    /// rounds left out.
+    fn progressive(&self, i: usize, cut: u8) -> i64 {
+        let mut running = 0;
+        let mut total = 0;
+        for r in 0..self.p.rounds {
+            running += self.p.pts(i, r);
+            if r >= usize::from(cut) {
+                total += running;
+            }
+        }
+        total
+    }
+
+    /// Koya: points scored against opponents (paired, played or not) who scored at least half
+    /// of the maximum (in a round robin the maximum counts the games actually scheduled).
+    fn koya(&self) -> Vec<i64> {
         let p = self.p;
+        let n = p.ids.len();
+        let mut max_games = p.rounds as i64;
+        if p.round_robin {
+            if n > 0 && p.rounds.is_multiple_of(n) {
+                max_games -= (p.rounds / n) as i64;
+            }
+            max_games -= self.last_paired.iter().filter(|&&l| l == 0).count() as i64;
+        }
+        let limit = max_games * Value::HALF.units();
+        (0..n)
+            .map(|i| {
+                (0..p.rounds)
+                    .filter(|&r| p.opp[i][r].is_some_and(|o| self.points[o] >= limit))
+                    .map(|r| p.pts(i, r))
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// Every player's score as their opponents see it (16.3) and their own score for the
+    /// dummy opponent; for Fore Buchholz (`fore`) a game in the last round counts as a draw.
+    fn adjusted(&mut self, fore: bool) -> (Vec<i64>, Vec<i64>) {
+        let p = self.p;
+        let n = p.ids.len();
+        let last = p.rounds;
+        let mut abh = vec![0; n];
+        let mut own = self.points.clone();
+        for j in 0..n {
+            let is_fore = fore && last > 0 && self.last_paired[j] == last;
+            if is_fore {
+                self.last_not_vur[j] = last;
+            }
+            for r in 0..last {
+                abh[j] += if r < self.last_not_vur[j] || p.opp[j][r].is_some() {
+                    p.pts(j, r)
+                } else if p.round_robin {
+                    0
+                } else {
+                    Value::HALF.units()
+                };
+            }
+            if is_fore && p.opp[j][last - 1].is_some() {
+                let adjust = Value::HALF.units() - p.pts(j, last - 1);
+                abh[j] += adjust;
+                own[j] += adjust;
+            }
+        }
+        (abh, own)
+    }
+
+    /// Per round of player `i`, the value of a Buchholz-like sum.
+    fn contributions(&self, i: usize, kind: Sum, abh: &[i64], own: &[i64]) -> Vec<Contribution> {
+        let p = self.p;
+        let last = p.rounds.saturating_sub(1);
         (0..p.rounds)
             // In a round robin a round without an opponent contributes nothing.
             .filter(|&r| !p.round_robin || p.opp[i][r].is_some())
             .map(|r| {
-                let own = p.pts(i, r);
-                let (score, vur) = match p.played_opp(i, r) {
-                    Some(o) => (self.adjusted[o], false),
-                    None => {
+                let opp = p.opp[i][r];
+                let played = p.round_robin || (kind == Sum::Fore && r == last) || p.is_played(i, r);
+                let (score, vur) = match opp {
+                    Some(o) if played => (abh[o], false),
+                    _ => {
                         // 16.4: a game against a dummy opponent with the player's own score.
-                        let mut s = self.points[i];
+                        let mut s = own[i];
                         if self.rules == RulesEdition::Fide2026 {
-                            s = match p.opp[i][r] {
-                                Some(o) => s.min(self.adjusted[o]),
+                            s = match opp {
+                                Some(o) => s.min(abh[o]),
                                 None => s.min(Value::HALF.units() * p.rounds as i64),
                             };
                         }
                         (s, p.res[i][r].outcome.is_voluntarily_unplayed())
                     }
                 };
-                Contribution {
-                    score,
-                    value: if sb {
-                        score * own / Fixed::ONE.0
-                    } else {
-                        score
-                    },
-                    vur,
-                }
+                let value = if kind == Sum::SonnebornBerger {
+                    score * p.pts(i, r) / Fixed::ONE.0
+                } else {
+                    score
+                };
+                Contribution { score, value, vur }
             })
             .collect()
     }
 
-    /// Buchholz with `low` least significant and `high` most significant values cut. In a
-    /// Double-Swiss a cut takes a whole round (both games against one opponent): the club's
-    /// median Buchholz leaves out the best and the worst *opponent*, not single games.
-    fn buchholz(&self, i: usize, low: usize, high: usize) -> i64 {
-        let mut c = self.contributions(i, false);
-        if self.p.games_per_round == 2 && !self.p.round_robin {
-            c = c
-                .chunks(2)
-                .map(|m| Contribution {
-                    score: m.iter().map(|x| x.score).sum(),
-                    value: m.iter().map(|x| x.value).sum(),
-                    vur: m.iter().all(|x| x.vur),
-                })
-                .collect();
-        }
-        for _ in 0..low {
-            let Some(lowest) = (0..c.len()).min_by_key(|&k| (c[k].score, c[k].value, k)) else {
-                break;
-            };
-            let lowest_vur = (0..c.len())
-                .filter(|&k| c[k].vur)
-                .min_by_key(|&k| (c[k].value, c[k].score, k));
-            // A voluntarily unplayed round is cut first, unless the least significant value
-            // contributes more (possible only for Sonneborn-Berger-like values).
-            let cut = match lowest_vur {
-                Some(v) if c[lowest].value <= c[v].value => v,
-                _ => lowest,
-            };
-            c.remove(cut);
-        }
-        for _ in 0..high {
-            let Some(highest) = (0..c.len()).max_by_key(|&k| (c[k].score, c[k].value)) else {
-                break;
-            };
-            c.remove(highest);
-        }
-        c.iter().map(|x| x.score).sum()
+    /// Buchholz, Fore Buchholz or Sonneborn-Berger with a cut, for every player. In a
+    /// Double-Swiss a Buchholz cut takes a whole round (both games against one opponent): the
+    /// club's median Buchholz leaves out the best and the worst *opponent*, not single games.
+    fn sums(&mut self, kind: Sum, cut: Cut) -> Vec<i64> {
+        let (abh, own) = self.adjusted(kind == Sum::Fore);
+        let p = self.p;
+        (0..p.ids.len())
+            .map(|i| {
+                let mut c = self.contributions(i, kind, &abh, &own);
+                let mut rounds = p.rounds;
+                if p.games_per_round == 2 && !p.round_robin && kind != Sum::SonnebornBerger {
+                    c = c
+                        .chunks(2)
+                        .map(|m| Contribution {
+                            score: m.iter().map(|x| x.score).sum(),
+                            value: m.iter().map(|x| x.value).sum(),
+                            vur: m.iter().all(|x| x.vur),
+                        })
+                        .collect();
+                    rounds = rounds.div_ceil(2);
+                }
+                cut_sum(c, cut, rounds)
+            })
+            .collect()
     }
 
-    fn sonneborn_berger(&self, i: usize) -> i64 {
-        self.contributions(i, true).iter().map(|x| x.value).sum()
+    /// Average of the opponents' Buchholz, in hundredths of a point (art. 8.2).
+    fn average_of_buchholz(&mut self) -> Vec<Option<i64>> {
+        let bh = self.sums(Sum::Buchholz, Cut::NONE);
+        self.opponents_average(&bh.into_iter().map(Some).collect::<Vec<_>>(), 100)
+    }
+
+    /// Per player, the average of `values` over their opponents played over the board, rounded
+    /// to a multiple of `step` units (halves up); none without such an opponent with a value.
+    fn opponents_average(&self, values: &[Option<i64>], step: i64) -> Vec<Option<i64>> {
+        let p = self.p;
+        (0..p.ids.len())
+            .map(|i| {
+                let vals: Vec<i64> = (0..p.rounds)
+                    .filter(|&r| p.is_played(i, r))
+                    .filter_map(|r| p.opp[i][r])
+                    .filter_map(|o| values[o])
+                    .collect();
+                if vals.is_empty() {
+                    return None;
+                }
+                let sum: i64 = vals.iter().sum();
+                Some(rating::round_half_up(sum, vals.len() as i64 * step) * step)
+            })
+            .collect()
+    }
+
+    /// Per player: the ratings of the opponents played over the board and the points scored
+    /// against them (hundredths), in round order; none when a rating is missing.
+    fn rated_games(&self) -> Option<Vec<Vec<(i64, i64)>>> {
+        let p = self.p;
+        let rating = |j: usize| p.ratings[j].or(self.unrated).map(i64::from);
+        if (0..p.ids.len()).any(|j| rating(j).is_none()) {
+            return None;
+        }
+        Some(
+            (0..p.ids.len())
+                .map(|i| {
+                    (0..p.rounds)
+                        .filter(|&r| p.is_played(i, r))
+                        .filter_map(|r| {
+                            let o = p.opp[i][r]?;
+                            Some((rating(o)?, p.pts(i, r) / 100))
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    /// ARO with a cut, TPR or PTP for every player (whole numbers).
+    fn rating_values(&self, tb: Tiebreak) -> Vec<Option<i64>> {
+        let n = self.p.ids.len();
+        let Some(games) = self.rated_games() else {
+            return vec![None; n];
+        };
+        games
+            .into_iter()
+            .map(|mut g| {
+                if let Tiebreak::Aro(cut) = tb {
+                    let low = usize::from(cut.low).min(self.p.rounds);
+                    let high = usize::from(cut.high).min(self.p.rounds - low);
+                    g.sort_by_key(|x| x.0);
+                    let low = low.min(g.len());
+                    g.drain(..low);
+                    let high = high.min(g.len());
+                    g.truncate(g.len() - high);
+                }
+                let ratings: Vec<i64> = g.iter().map(|x| x.0).collect();
+                let score: i64 = g.iter().map(|x| x.1).sum();
+                match tb {
+                    Tiebreak::Tpr => rating::performance(score, &ratings),
+                    Tiebreak::Ptp => rating::perfect_performance(score, &ratings),
+                    _ => rating::average(&ratings),
+                }
+            })
+            .collect()
     }
 }
 
 /// Computes every tie-break of `list` for every player and ranks them: points first (PTS is
-/// put in front when the list does not start with it, docs/rules/rapid-blitz.md#tie-breaks), then each tie-break in turn
-/// among the players still tied. Values are exact; DE is reported as the place inside the
-/// group it separated (0 when it separated nobody), lower is better.
+/// put in front when the list does not start with it, docs/rules/rapid-blitz.md#tie-breaks),
+/// then each tie-break in turn among the players still tied. Values are exact; DE is reported
+/// as the place inside the group it separated (0 when it separated nobody), lower is better.
+/// A player without a value (none) ranks below every player with one.
 pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, Error> {
     let p = prepare(input)?;
-    let ctx = Ctx::new(&p, input.rules);
+    let mut ctx = Ctx::new(&p, input);
     let n = p.ids.len();
     let mut tbs: Vec<Tiebreak> = Vec::with_capacity(list.len() + 1);
     if list.first() != Some(&Tiebreak::Pts) {
@@ -303,29 +504,55 @@ pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, 
     }
     tbs.extend_from_slice(list);
 
+    let one = Fixed::ONE.0;
+    let all =
+        |f: &dyn Fn(usize) -> i64| -> Vec<Option<i64>> { (0..n).map(|i| Some(f(i))).collect() };
+    let whole = |v: Vec<Option<i64>>| -> Vec<Option<i64>> {
+        v.into_iter().map(|x| x.map(|x| x * one)).collect()
+    };
     let mut rank = vec![1u32; n];
-    let mut values: Vec<Vec<Value>> = vec![Vec::with_capacity(tbs.len()); n];
+    let mut values: Vec<Vec<Option<Value>>> = vec![Vec::with_capacity(tbs.len()); n];
     for tb in &tbs {
-        let (vals, higher_is_better): (Vec<i64>, bool) = match tb {
-            Tiebreak::Pts => (ctx.points.clone(), true),
-            Tiebreak::Win => ((0..n).map(|i| ctx.wins(i) * Fixed::ONE.0).collect(), true),
-            Tiebreak::Won => ((0..n).map(|i| ctx.won(i) * Fixed::ONE.0).collect(), true),
-            Tiebreak::Bh => ((0..n).map(|i| ctx.buchholz(i, 0, 0)).collect(), true),
-            Tiebreak::BhC1 => ((0..n).map(|i| ctx.buchholz(i, 1, 0)).collect(), true),
-            Tiebreak::BhM1 => ((0..n).map(|i| ctx.buchholz(i, 1, 1)).collect(), true),
-            Tiebreak::Sb => ((0..n).map(|i| ctx.sonneborn_berger(i)).collect(), true),
+        let (vals, higher_is_better): (Vec<Option<i64>>, bool) = match *tb {
+            Tiebreak::Pts => (all(&|i| ctx.points[i]), true),
+            Tiebreak::Win => (all(&|i| ctx.wins(i)), true),
+            Tiebreak::Won => (all(&|i| ctx.won(i)), true),
+            Tiebreak::Bpg => (all(&|i| ctx.black_played(i)), true),
+            Tiebreak::Bwg => (all(&|i| ctx.black_won(i)), true),
+            Tiebreak::Rep | Tiebreak::Ge => (all(&|i| ctx.elected(i)), true),
+            Tiebreak::Ps { cut } => (all(&|i| ctx.progressive(i, cut)), true),
+            Tiebreak::Ks => (ctx.koya().into_iter().map(Some).collect(), true),
+            Tiebreak::Bh(cut) => (to_some(ctx.sums(Sum::Buchholz, cut)), true),
+            Tiebreak::Fb(cut) => (to_some(ctx.sums(Sum::Fore, cut)), true),
+            Tiebreak::Sb(cut) => (to_some(ctx.sums(Sum::SonnebornBerger, cut)), true),
+            Tiebreak::Aob => (ctx.average_of_buchholz(), true),
+            Tiebreak::Aro(_) | Tiebreak::Tpr | Tiebreak::Ptp => {
+                (whole(ctx.rating_values(*tb)), true)
+            }
+            Tiebreak::Apro | Tiebreak::Appo => {
+                let base = if *tb == Tiebreak::Apro {
+                    Tiebreak::Tpr
+                } else {
+                    Tiebreak::Ptp
+                };
+                let per = ctx.rating_values(base);
+                (whole(ctx.opponents_average(&per, 1)), true)
+            }
             Tiebreak::De => (
                 direct_encounter(&p, &rank)
                     .into_iter()
-                    .map(|v| v * Fixed::ONE.0)
+                    .map(|v| Some(v * one))
                     .collect(),
                 false,
             ),
         };
         for i in 0..n {
-            values[i].push(Value(Fixed(vals[i])));
+            values[i].push(vals[i].map(|v| Value(Fixed(v))));
         }
-        let key = |i: usize| if higher_is_better { -vals[i] } else { vals[i] };
+        let key = |i: usize| match vals[i] {
+            Some(v) => (false, if higher_is_better { -v } else { v }),
+            None => (true, 0),
+        };
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| (rank[i], key(i), p.ids[i]));
         let mut new_rank = vec![0u32; n];
@@ -371,4 +598,8 @@ pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, 
         rows,
         playoff_for_first,
     })
+}
+
+fn to_some(v: Vec<i64>) -> Vec<Option<i64>> {
+    v.into_iter().map(Some).collect()
 }

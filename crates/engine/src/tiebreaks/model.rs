@@ -151,7 +151,7 @@ pub struct PlayerResults {
     /// Display name.
     #[serde(default)]
     pub name: String,
-    /// Rating, when known (informative only).
+    /// Rating, when known (read by the rating-based tie-breaks, art. 10).
     #[serde(default)]
     pub rating: Option<u32>,
     /// The rounds in order; missing trailing rounds count as absences.
@@ -199,70 +199,205 @@ pub struct Input {
     /// Swiss or round robin.
     #[serde(default)]
     pub event: EventKind,
+    /// The rating an unrated player counts with in the rating-based tie-breaks, as the
+    /// tournament regulations fix it. Without it, and with an unrated player in the field,
+    /// those tie-breaks have no value for anyone.
+    #[serde(default)]
+    pub unrated_rating: Option<u32>,
 }
 
 fn one() -> u8 {
     1
 }
 
-/// The tie-breaks this engine knows (C.07 2024 acronyms).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How many values a tie-break drops before summing or averaging (C.07 art. 14): `low` least
+/// significant and `high` most significant values. Cut-n is `low = n`; Median-n is `low = high
+/// = n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Cut {
+    /// Least significant values dropped.
+    pub low: u8,
+    /// Most significant values dropped.
+    pub high: u8,
+}
+
+impl Cut {
+    /// No value dropped.
+    pub const NONE: Cut = Cut { low: 0, high: 0 };
+
+    /// Cut-n.
+    pub const fn cut_n(n: u8) -> Cut {
+        Cut { low: n, high: 0 }
+    }
+
+    /// Median-n.
+    pub const fn median_n(n: u8) -> Cut {
+        Cut { low: n, high: n }
+    }
+}
+
+/// The largest n accepted in a Cut-n or Median-n modifier (a tournament of the service has at
+/// most this many rounds).
+pub const MAX_CUT: u8 = 30;
+
+/// The tie-breaks this engine knows (C.07 2024 acronyms, individual events).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tiebreak {
     /// Points.
-    #[serde(rename = "PTS")]
     Pts,
-    /// Direct encounter (C.07 art. 6).
-    #[serde(rename = "DE")]
+    /// Direct encounter (art. 6).
     De,
     /// Number of wins, unplayed wins included (art. 7.1).
-    #[serde(rename = "WIN")]
     Win,
     /// Number of games won over the board (art. 7.2).
-    #[serde(rename = "WON")]
     Won,
-    /// Buchholz (art. 8.1).
-    #[serde(rename = "BH")]
-    Bh,
-    /// Buchholz cut-1: the least significant value cut (art. 14.1).
-    #[serde(rename = "BH-C1")]
-    BhC1,
-    /// Median Buchholz 1: the highest and the lowest value cut (art. 14.2).
-    #[serde(rename = "BH-M1")]
-    BhM1,
-    /// Sonneborn-Berger (art. 8.2).
-    #[serde(rename = "SB")]
-    Sb,
+    /// Number of games played over the board with Black (art. 7.3).
+    Bpg,
+    /// Number of games won over the board with Black (art. 7.4).
+    Bwg,
+    /// Number of rounds one elected to play (art. 7.6): games over the board and rounds won
+    /// without playing (forfeit wins, pairing-allocated and full-point byes).
+    Rep,
+    /// The older name of [`Tiebreak::Rep`], same values.
+    Ge,
+    /// Progressive scores (art. 7.5); `cut` drops the first rounds' running scores.
+    Ps {
+        /// Rounds cut from the start.
+        cut: u8,
+    },
+    /// Koya system (art. 9.2): points scored against opponents with at least half the
+    /// maximum score.
+    Ks,
+    /// Buchholz (art. 8.1) with its modifiers (art. 14).
+    Bh(Cut),
+    /// Fore Buchholz (art. 8.3): Buchholz as if every game of the last round were a draw.
+    Fb(Cut),
+    /// Sonneborn-Berger (art. 9.1) with its modifiers.
+    Sb(Cut),
+    /// Average of opponents' Buchholz (art. 8.2).
+    Aob,
+    /// Average rating of opponents (art. 10.1) with its modifiers.
+    Aro(Cut),
+    /// Tournament performance rating (art. 10.2).
+    Tpr,
+    /// Perfect tournament performance (art. 10.3).
+    Ptp,
+    /// Average of opponents' tournament performance ratings (art. 10.4).
+    Apro,
+    /// Average of opponents' perfect tournament performances (art. 10.5).
+    Appo,
 }
 
 impl Tiebreak {
-    /// Reads an acronym such as `BH-M1`, `BH/C1`, `sb`.
+    /// Buchholz Cut-1 (`BH-C1`).
+    pub const BH_C1: Tiebreak = Tiebreak::Bh(Cut::cut_n(1));
+    /// Median Buchholz 1 (`BH-M1`).
+    pub const BH_M1: Tiebreak = Tiebreak::Bh(Cut::median_n(1));
+
+    /// Reads an acronym such as `BH-M1`, `BH/C2`, `sb-c1`, `ARO-M1`, `PS-C1`. Cut-n (`-Cn`)
+    /// applies to PS, BH, FB, SB and ARO, Median-n (`-Mn`) to BH, FB, SB and ARO, with n from 1
+    /// to [`MAX_CUT`].
     pub fn parse(s: &str) -> Option<Tiebreak> {
         let t = s.trim().to_ascii_uppercase().replace('/', "-");
-        Some(match t.as_str() {
-            "PTS" => Tiebreak::Pts,
-            "DE" => Tiebreak::De,
-            "WIN" => Tiebreak::Win,
-            "WON" => Tiebreak::Won,
-            "BH" => Tiebreak::Bh,
-            "BH-C1" => Tiebreak::BhC1,
-            "BH-M1" => Tiebreak::BhM1,
-            "SB" => Tiebreak::Sb,
+        let (name, modifier) = match t.split_once('-') {
+            Some((n, m)) => (n, Some(m)),
+            None => (t.as_str(), None),
+        };
+        let cut = match modifier {
+            None => Cut::NONE,
+            Some(m) => {
+                let kind = m.chars().next()?;
+                let digits = &m[1..];
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                let n: u8 = digits.parse().ok()?;
+                if !(1..=MAX_CUT).contains(&n) {
+                    return None;
+                }
+                match kind {
+                    'C' => Cut::cut_n(n),
+                    'M' => Cut::median_n(n),
+                    _ => return None,
+                }
+            }
+        };
+        let plain = cut == Cut::NONE;
+        Some(match name {
+            "PTS" if plain => Tiebreak::Pts,
+            "DE" if plain => Tiebreak::De,
+            "WIN" if plain => Tiebreak::Win,
+            "WON" if plain => Tiebreak::Won,
+            "BPG" if plain => Tiebreak::Bpg,
+            "BWG" if plain => Tiebreak::Bwg,
+            "REP" if plain => Tiebreak::Rep,
+            "GE" if plain => Tiebreak::Ge,
+            "PS" if cut.high == 0 => Tiebreak::Ps { cut: cut.low },
+            "KS" if plain => Tiebreak::Ks,
+            "BH" => Tiebreak::Bh(cut),
+            "FB" => Tiebreak::Fb(cut),
+            "SB" => Tiebreak::Sb(cut),
+            "AOB" if plain => Tiebreak::Aob,
+            "ARO" => Tiebreak::Aro(cut),
+            "TPR" if plain => Tiebreak::Tpr,
+            "PTP" if plain => Tiebreak::Ptp,
+            "APRO" if plain => Tiebreak::Apro,
+            "APPO" if plain => Tiebreak::Appo,
             _ => return None,
         })
     }
 
-    /// The acronym.
-    pub fn acronym(self) -> &'static str {
+    /// The acronym, modifier included (`BH-C1`, `ARO-M2`, `PS-C1`).
+    pub fn acronym(self) -> String {
+        let with_cut = |name: &str, c: Cut| match (c.low, c.high) {
+            (0, 0) => name.to_string(),
+            (n, 0) => format!("{name}-C{n}"),
+            (n, m) if n == m => format!("{name}-M{n}"),
+            (n, m) => format!("{name}-C{n}-H{m}"),
+        };
         match self {
-            Tiebreak::Pts => "PTS",
-            Tiebreak::De => "DE",
-            Tiebreak::Win => "WIN",
-            Tiebreak::Won => "WON",
-            Tiebreak::Bh => "BH",
-            Tiebreak::BhC1 => "BH-C1",
-            Tiebreak::BhM1 => "BH-M1",
-            Tiebreak::Sb => "SB",
+            Tiebreak::Pts => "PTS".into(),
+            Tiebreak::De => "DE".into(),
+            Tiebreak::Win => "WIN".into(),
+            Tiebreak::Won => "WON".into(),
+            Tiebreak::Bpg => "BPG".into(),
+            Tiebreak::Bwg => "BWG".into(),
+            Tiebreak::Rep => "REP".into(),
+            Tiebreak::Ge => "GE".into(),
+            Tiebreak::Ps { cut } => with_cut("PS", Cut::cut_n(cut)),
+            Tiebreak::Ks => "KS".into(),
+            Tiebreak::Bh(c) => with_cut("BH", c),
+            Tiebreak::Fb(c) => with_cut("FB", c),
+            Tiebreak::Sb(c) => with_cut("SB", c),
+            Tiebreak::Aob => "AOB".into(),
+            Tiebreak::Aro(c) => with_cut("ARO", c),
+            Tiebreak::Tpr => "TPR".into(),
+            Tiebreak::Ptp => "PTP".into(),
+            Tiebreak::Apro => "APRO".into(),
+            Tiebreak::Appo => "APPO".into(),
         }
+    }
+
+    /// Whether the tie-break reads ratings (art. 10).
+    pub fn is_rating_based(self) -> bool {
+        matches!(
+            self,
+            Tiebreak::Aro(_) | Tiebreak::Tpr | Tiebreak::Ptp | Tiebreak::Apro | Tiebreak::Appo
+        )
+    }
+}
+
+impl Serialize for Tiebreak {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.acronym())
+    }
+}
+
+impl<'de> Deserialize<'de> for Tiebreak {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Tiebreak, D::Error> {
+        let s = String::deserialize(d)?;
+        Tiebreak::parse(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown tie-break {s:?}")))
     }
 }
 
@@ -279,8 +414,10 @@ pub struct StandingRow {
     pub id: u32,
     /// Player name.
     pub name: String,
-    /// One value per tie-break of [`Standings::tiebreaks`], same order.
-    pub values: Vec<Value>,
+    /// One value per tie-break of [`Standings::tiebreaks`], same order; none (`null`) where
+    /// the tie-break has no value for the player: a rating-based one without ratings for
+    /// everyone, or an average over no game played over the board.
+    pub values: Vec<Option<Value>>,
 }
 
 /// The result: every tie-break value, the final ranks and which places stay shared.
@@ -325,7 +462,11 @@ pub enum Error {
         reason: String,
     },
     /// An unknown tie-break acronym.
-    #[error("unknown tie-break {0:?} (known: PTS, DE, WIN, WON, BH, BH-C1, BH-M1, SB)")]
+    #[error(
+        "unknown tie-break {0:?} (known: PTS, DE, WIN, WON, BPG, BWG, REP, GE, PS, KS, BH, FB, SB, \
+         AOB, ARO, TPR, PTP, APRO, APPO; Cut-n as -Cn on PS, BH, FB, SB and ARO, Median-n as -Mn on \
+         BH, FB, SB and ARO, n from 1 to 30)"
+    )]
     UnknownTiebreak(String),
     /// games_per_round other than 1 or 2.
     #[error("games_per_round must be 1 or 2, not {0}")]

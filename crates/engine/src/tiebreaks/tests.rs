@@ -63,6 +63,7 @@ fn tournament(n: u32, rounds: Vec<Vec<E>>) -> Input {
         rules: RulesEdition::Fide2024,
         games_per_round: 1,
         event: EventKind::Swiss,
+        unrated_rating: None,
     }
 }
 
@@ -75,7 +76,12 @@ fn row(s: &Standings, id: u32) -> &StandingRow {
 }
 
 fn values(s: &Standings, id: u32) -> Vec<Value> {
-    row(s, id).values.clone()
+    plain(row(s, id))
+}
+
+/// The values of a row, every one present.
+fn plain(r: &StandingRow) -> Vec<Value> {
+    r.values.iter().map(|v| v.expect("a value")).collect()
 }
 
 fn all() -> Vec<Tiebreak> {
@@ -121,9 +127,9 @@ fn swiss_six_every_value() {
         ["2", "2", "2", "2", "3.5", "3", "1", "1.5"].map(v)
     );
     // 5: ½ + 0 + 1 = 1½; opponents 6 (½), 2 (2), 1 (2): BH 4½; SB ½·½ + 0 + 2·1 = 2¼.
-    assert_eq!(row(&s, 5).values[0], v("1.5"));
-    assert_eq!(row(&s, 5).values[4], v("4.5"));
-    assert_eq!(row(&s, 5).values[7], v("2.25"));
+    assert_eq!(values(&s, 5)[0], v("1.5"));
+    assert_eq!(values(&s, 5)[4], v("4.5"));
+    assert_eq!(values(&s, 5)[7], v("2.25"));
     let order: Vec<u32> = s.rows.iter().map(|r| r.id).collect();
     assert_eq!(order, vec![1, 2, 3, 5, 4, 6]);
     assert!(s.rows.iter().all(|r| !r.shared));
@@ -144,7 +150,7 @@ fn de_when_all_tied_players_met() {
         ],
     );
     let s = compute_tiebreaks(&input, &parse_tiebreaks("PTS,DE").expect("list")).expect("ok");
-    let order: Vec<(u32, Value)> = s.rows.iter().map(|r| (r.id, r.values[1])).collect();
+    let order: Vec<(u32, Value)> = s.rows.iter().map(|r| (r.id, plain(r)[1])).collect();
     assert_eq!(
         order,
         vec![(2, v("0")), (3, v("1")), (1, v("2")), (4, v("0"))]
@@ -167,7 +173,7 @@ fn everything_tied_stays_shared_and_calls_a_playoff() {
     let list = parse_tiebreaks("PTS,DE,BH-M1,SB").expect("list");
     let s = compute_tiebreaks(&input, &list).expect("ok");
     for r in &s.rows {
-        assert_eq!(r.values, ["1.5", "0", "1.5", "2.25"].map(v).to_vec());
+        assert_eq!(plain(r), ["1.5", "0", "1.5", "2.25"].map(v).to_vec());
         assert_eq!(r.rank, 1);
         assert_eq!(r.place, "1-4");
         assert!(r.shared);
@@ -246,16 +252,16 @@ fn unplayed_rounds_2026_caps_the_dummy() {
     // Player 1: the half-point bye's dummy is capped at ½ × 4 rounds = 2 (own score 2½);
     // the forfeit's dummy at the scheduled opponent's score 3 (stays 2½).
     // BH = 2 + 2 + 1 + 2½ = 7½.
-    assert_eq!(row(&s, 1).values[1], v("7.5"));
+    assert_eq!(values(&s, 1)[1], v("7.5"));
     // Player 4: pairing bye capped at 2; the forfeit win at opponent 1's 2½.
     // BH = 1 + 2 + 2 + 2½ = 7½.
-    assert_eq!(row(&s, 4).values[1], v("7.5"));
+    assert_eq!(values(&s, 4)[1], v("7.5"));
 }
 
 #[test]
 fn pts_is_put_first() {
-    let s = compute_tiebreaks(&swiss_six(), &[Tiebreak::Bh]).expect("ok");
-    assert_eq!(s.tiebreaks, vec![Tiebreak::Pts, Tiebreak::Bh]);
+    let s = compute_tiebreaks(&swiss_six(), &[Tiebreak::Bh(Cut::NONE)]).expect("ok");
+    assert_eq!(s.tiebreaks, vec![Tiebreak::Pts, Tiebreak::Bh(Cut::NONE)]);
     assert_eq!(s.rows[0].id, 1);
 }
 
@@ -266,10 +272,10 @@ fn double_swiss_single_forfeit_counts_as_played() {
     let mut input = tournament(2, vec![vec![E::G(1, 2, "1-0")], vec![E::G(2, 1, "-+")]]);
     let list = parse_tiebreaks("WON").expect("list");
     let single = compute_tiebreaks(&input, &list).expect("ok");
-    assert_eq!(row(&single, 1).values[1], v("1"));
+    assert_eq!(values(&single, 1)[1], v("1"));
     input.games_per_round = 2;
     let double = compute_tiebreaks(&input, &list).expect("ok");
-    assert_eq!(row(&double, 1).values[1], v("2"));
+    assert_eq!(values(&double, 1)[1], v("2"));
 }
 
 #[test]
@@ -300,8 +306,8 @@ fn reads_trf() {
     assert_eq!(input.players[0].rounds[1].outcome, Outcome::HalfPointBye);
     assert_eq!(input.players[1].rounds[1].outcome, Outcome::PairingBye);
     let s = compute_tiebreaks(&input, &[Tiebreak::Pts]).expect("ok");
-    assert_eq!(row(&s, 1).values[0], v("1.5"));
-    assert_eq!(row(&s, 2).values[0], v("1"));
+    assert_eq!(values(&s, 1)[0], v("1.5"));
+    assert_eq!(values(&s, 2)[0], v("1"));
 }
 
 /// A random Swiss-like tournament: random pairings, results, forfeits, byes and absences.
@@ -353,13 +359,13 @@ proptest! {
     fn cuts_and_ranks_are_consistent(seed in any::<u64>()) {
         let s = compute_tiebreaks(&random_tournament(seed), &all()).expect("ok");
         for r in &s.rows {
-            prop_assert!(r.values[4] >= r.values[5]);
-            prop_assert!(r.values[5] >= r.values[6]);
-            prop_assert!(r.values[2] >= r.values[3]);
+            prop_assert!(plain(r)[4] >= plain(r)[5]);
+            prop_assert!(plain(r)[5] >= plain(r)[6]);
+            prop_assert!(plain(r)[2] >= plain(r)[3]);
         }
         for w in s.rows.windows(2) {
             prop_assert!(w[0].rank <= w[1].rank);
-            prop_assert!(w[0].values[0] >= w[1].values[0]);
+            prop_assert!(plain(&w[0])[0] >= plain(&w[1])[0]);
             if w[0].rank == w[1].rank {
                 prop_assert_eq!(&w[0].values, &w[1].values);
             }
@@ -404,7 +410,7 @@ fn points_agree_with_every_reference_trf() {
         for p in &parsed.players {
             assert_eq!(
                 row(&s, p.id).values[0],
-                Value(p.points),
+                Some(Value(p.points)),
                 "{} player {}",
                 trf_path.display(),
                 p.id
@@ -424,4 +430,88 @@ fn edition_by_start_date() {
     assert_eq!(with("2026/03/01"), RulesEdition::Fide2026);
     let none = crate::swiss::trf::parse_trf(body).expect("trf");
     assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
+}
+
+#[test]
+fn swiss_six_the_other_tiebreaks() {
+    let list = parse_tiebreaks("BPG,BWG,REP,GE,PS,PS-C1,KS,FB,AOB,BH-C2,SB-C1").expect("list");
+    let s = compute_tiebreaks(&swiss_six(), &list).expect("ok");
+    // Colours: 1 had White three times; 2 Black in round 1 (lost); 5 Black in rounds 2 (lost)
+    // and 3 (beat 1); 6 Black throughout. Every game was played: REP = GE = 3.
+    // PS: running scores 1: 1, 2, 2 → 5 (Cut-1: 4); 2: 0, 1, 2 → 3 (3); 5: ½, ½, 1½ → 2½ (2).
+    // KS, limit half of 3 rounds = 1½: 1 scored 1 + 1 + 0 against 2, 3 and 5 (all ≥ 1½) → 2;
+    // 2 scored 0 against 1 and 1 against 5 (4 has 1 < 1½) → 1; 5 scored 0 against 2 and 1
+    // against 1 (6 has ½) → 1.
+    // FB: every last-round game becomes a draw, so the scores are 1: 2½, 2: 1½, 3: 1½,
+    // 4: 1½, 5: 1, 6: 1. FB(1) = 1½ + 1½ + 1 = 4; FB(2) = 2½ + 1 + 1½ = 5; FB(5) = 1 + 1½ + 2½.
+    // AOB: Buchholz 1: 5½, 2: 4½, 3: 3½, 4: 4½ (2 + ½ + 2), 5: 4½, 6: 4½ (1½ + 1 + 2).
+    // AOB(1) = (4½ + 3½ + 4½) / 3 = 4.1666… → 4.17; AOB(2) = (5½ + 4½ + 4½) / 3 → 4.83;
+    // AOB(5) = (4½ + 4½ + 5½) / 3 → 4.83.
+    // BH-C2(1) leaves out 1½ and one 2 → 2; BH-C2(2) leaves 2 (opponent 1).
+    // SB-C1 cuts the opponent with the lowest score: 1 loses 5's 1½·0 → 4; 2 loses 4's 1·1 →
+    // 0 + 1½ = 1½; 5 loses 6's ½·½ → 0 + 2 = 2.
+    let want = |id: u32| values(&s, id)[1..].to_vec();
+    assert_eq!(
+        want(1),
+        ["0", "0", "3", "3", "5", "4", "2", "4", "4.17", "2", "4"].map(v)
+    );
+    assert_eq!(
+        want(2),
+        ["1", "0", "3", "3", "3", "3", "1", "5", "4.83", "2", "1.5"].map(v)
+    );
+    assert_eq!(
+        want(5),
+        ["2", "1", "3", "3", "2.5", "2", "1", "5", "4.83", "2", "2"].map(v)
+    );
+    assert_eq!(values(&s, 6)[1], v("3"));
+}
+
+#[test]
+fn rating_based_tiebreaks_by_hand() {
+    let mut input = swiss_six();
+    for p in &mut input.players {
+        p.rating = Some(2100 - 100 * p.id);
+    }
+    let list = parse_tiebreaks("ARO,ARO-C1,ARO-M1,TPR").expect("list");
+    let s = compute_tiebreaks(&input, &list).expect("ok");
+    // 1 (2000) met 2 (1900), 3 (1800) and 5 (1600): ARO 5300 / 3 = 1766.67 → 1767; Cut-1
+    // leaves out 1600 → 1850; Median-1 also 1900 → 1800. 2 of 3 is 67 % → +125: TPR 1892.
+    assert_eq!(values(&s, 1)[1..], ["1767", "1850", "1800", "1892"].map(v));
+    // 6 met 5 (1600), 4 (1700) and 3 (1800), scoring ½: ARO 1700, Cut-1 1750, Median-1 1700;
+    // ½ of 3 is 17 % → −273: TPR 1427.
+    assert_eq!(values(&s, 6)[1..], ["1700", "1750", "1700", "1427"].map(v));
+
+    // One unrated player: no value for anyone, unless the regulations give them a rating.
+    input.players[5].rating = None;
+    let s = compute_tiebreaks(&input, &list).expect("ok");
+    assert!(
+        s.rows
+            .iter()
+            .all(|r| r.values[1..].iter().all(Option::is_none))
+    );
+    input.unrated_rating = Some(1500);
+    let s = compute_tiebreaks(&input, &list).expect("ok");
+    // 5 met 6 (now 1500), 2 (1900) and 1 (2000): ARO 5400 / 3 = 1800.
+    assert_eq!(values(&s, 5)[1], v("1800"));
+}
+
+#[test]
+fn acronyms_with_modifiers() {
+    for (text, acronym) in [
+        ("bh/c3", "BH-C3"),
+        ("SB-M2", "SB-M2"),
+        ("aro-c1", "ARO-C1"),
+        ("PS/C1", "PS-C1"),
+        ("fb-m1", "FB-M1"),
+        ("GE", "GE"),
+    ] {
+        let tb = Tiebreak::parse(text).expect(text);
+        assert_eq!(tb.acronym(), acronym);
+        assert_eq!(Tiebreak::parse(&tb.acronym()), Some(tb));
+    }
+    for bad in [
+        "BH-C0", "BH-C31", "PS-M1", "TPR-C1", "KS-C1", "BH-X1", "BH-", "BH-C1-M1",
+    ] {
+        assert_eq!(Tiebreak::parse(bad), None, "{bad}");
+    }
 }

@@ -139,6 +139,7 @@ pub fn input_from_trf(t: &Tournament) -> Input {
         rules: RulesEdition::Fide2024,
         games_per_round,
         event: detect_event(t, games_per_round),
+        unrated_rating: None,
     }
 }
 

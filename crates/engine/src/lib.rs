@@ -173,7 +173,7 @@
 //! let rows: Vec<(u32, String, String)> = standings
 //!     .rows
 //!     .iter()
-//!     .map(|r| (r.id, r.values[0].to_string(), r.values[1].to_string()))
+//!     .map(|r| (r.id, r.values[0].unwrap().to_string(), r.values[1].unwrap().to_string()))
 //!     .collect();
 //! assert_eq!(
 //!     rows,

@@ -343,3 +343,32 @@ fn a_forfeit_loss_is_no_float_a_forfeit_win_is_a_downfloat() {
     assert_eq!(float(2), (Down, No));
     assert_eq!(float(6), (Up, No));
 }
+
+#[test]
+fn bye_from_a_higher_score_group_goes_to_the_moved_down_player_with_fewest_unplayed_rounds() {
+    // Round 4, three entrants (4–7 are absent): 1 and 2 on 2 points, 3 on 1 point. 3 had the
+    // pairing-allocated bye in round 1, so it cannot have another (C.2): the bye must come from
+    // the 2-point group. 1 and 2 have met, so both move down into 3's bracket as MDPs, where
+    // one of them plays 3 and the other gets the bye. Both may receive it, but 2 did not play
+    // round 1 (a half-point bye) while 1 played every round: the PAB assignee has as few
+    // unplayed rounds as possible, so 1 gets the bye and 2 plays 3. Nobody floated in rounds
+    // 2–3. The colour criteria alone would have chosen the other way: 1 (W B W) wants black,
+    // 2 and 3 (W B each) both want white, so 1-3 has no colour conflict while 2-3 has one.
+    // Colours of 2-3: both mild white, the same colour history (E.3 cannot decide); E.4 gives
+    // the higher-ranked 2 its white.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(4, 'w', '1'), (5, 'b', '='), (2, 'w', '=')]),
+            player(2, &[(0, '-', 'H'), (7, 'w', '1'), (1, 'b', '=')]),
+            player(3, &[(0, '-', 'U'), (4, 'w', '0'), (5, 'b', '0')]),
+            player(4, &[(1, 'b', '0'), (3, 'b', '1'), z, z]),
+            player(5, &[(6, 'b', '1'), (1, 'w', '='), (3, 'w', '1'), z]),
+            player(6, &[(5, 'w', '0'), z, z, z]),
+            player(7, &[(0, '-', 'H'), (2, 'b', '0'), z, z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(next_round(&t), 4);
+    assert_eq!(pair_round(&t, 4).unwrap(), vec![b(2, 3), b(1, 0)]);
+}

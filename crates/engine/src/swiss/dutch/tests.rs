@@ -372,3 +372,84 @@ fn bye_from_a_higher_score_group_goes_to_the_moved_down_player_with_fewest_unpla
     assert_eq!(next_round(&t), 4);
     assert_eq!(pair_round(&t, 4).unwrap(), vec![b(2, 3), b(1, 0)]);
 }
+
+/// The error text of an unpairable round.
+fn refusal(t: &Tournament) -> String {
+    pair_round(t, next_round(t)).unwrap_err().to_string()
+}
+
+#[test]
+fn unpairable_round_names_the_player_who_has_met_everyone() {
+    // Round 4, entrants 1–4 (5–8 are absent). 1 has played 2, 3 and 4 (C.1); 2, 3 and 4 have
+    // not met each other, so any two of them could play. Every pairing leaves 1 out: only 1
+    // is named. (bbpPairings also finds no valid pairing for this file.)
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(2, 'w', '='), (3, 'b', '='), (4, 'w', '=')]),
+            player(2, &[(1, 'b', '='), (5, 'w', '='), (6, 'b', '=')]),
+            player(3, &[(5, 'w', '='), (1, 'w', '='), (7, 'b', '=')]),
+            player(4, &[(6, 'b', '='), (7, 'w', '='), (1, 'b', '=')]),
+            player(5, &[(3, 'b', '='), (2, 'b', '='), (8, 'w', '='), z]),
+            player(6, &[(4, 'w', '='), (8, 'b', '='), (2, 'w', '='), z]),
+            player(7, &[(8, 'w', '='), (4, 'b', '='), (3, 'w', '='), z]),
+            player(8, &[(7, 'b', '='), (6, 'w', '='), (5, 'b', '='), z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(
+        refusal(&t),
+        "round 4: no pairing satisfies the absolute criteria: player 1 cannot be paired \
+         (C.1: has played 2, 3, 4; no opponent left)"
+    );
+}
+
+#[test]
+fn unpairable_round_names_two_players_with_the_same_absolute_colour() {
+    // Round 3 of 5, entrants 1 and 2 (3–6 are absent). Both had black twice: colour difference
+    // −2, an absolute preference for white; neither is a topscorer (not the last round), so
+    // C.3 forbids them to meet, and they have no one else.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(3, 'b', '='), (5, 'b', '=')]),
+            player(2, &[(4, 'b', '='), (6, 'b', '=')]),
+            player(3, &[(1, 'w', '='), (4, 'w', '='), z]),
+            player(4, &[(2, 'w', '='), (3, 'b', '='), z]),
+            player(5, &[(6, 'w', '='), (1, 'w', '='), z]),
+            player(6, &[(5, 'b', '='), (2, 'w', '='), z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(
+        refusal(&t),
+        "round 3: no pairing satisfies the absolute criteria: player 1 cannot be paired \
+         (C.3: 2 must also have white; no opponent left); player 2 cannot be paired \
+         (C.3: 1 must also have white; no opponent left)"
+    );
+}
+
+#[test]
+fn unpairable_odd_round_names_the_player_who_cannot_have_a_second_bye() {
+    // Round 4, entrants 1, 2 and 3 (4–6 are absent): an odd field, so one of them gets the
+    // bye. 1-2 and 2-3 were played; 1-3 was not. Giving 2 the bye would let 1 play 3, but 2
+    // won round 3 by forfeit (C.2: no second bye); giving 1 or 3 the bye leaves 2 with an
+    // opponent it has met. 2 is left out by every pairing.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(2, 'w', '='), (5, 'b', '='), (4, 'w', '=')]),
+            player(2, &[(1, 'b', '='), (3, 'w', '='), (6, 'w', '+')]),
+            player(3, &[(4, 'w', '='), (2, 'b', '='), (5, 'w', '=')]),
+            player(4, &[(3, 'b', '='), (6, 'w', '='), (1, 'b', '='), z]),
+            player(5, &[(6, 'w', '='), (1, 'w', '='), (3, 'b', '='), z]),
+            player(6, &[(5, 'b', '='), (4, 'b', '='), (2, 'b', '-'), z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(
+        refusal(&t),
+        "round 4: no pairing satisfies the absolute criteria: player 2 cannot be paired \
+         (C.1: has played 1, 3; no opponent left; C.2: has had a bye or a forfeit win)"
+    );
+}

@@ -453,3 +453,56 @@ fn unpairable_odd_round_names_the_player_who_cannot_have_a_second_bye() {
          (C.1: has played 1, 3; no opponent left; C.2: has had a bye or a forfeit win)"
     );
 }
+
+#[test]
+fn the_same_colour_twice_outweighs_a_colour_difference_of_one() {
+    // Round 6: player 1 had white, white, white, black, black. Colour difference +1 would ask
+    // for black, but A.6 a: the same colour in the two latest games gives an absolute
+    // preference for the other colour, here white. Player 2 (W W W B, difference +2 with
+    // alternation after the last black) has an absolute preference for black: the difference
+    // beyond ±1 decides. Player 3 (B W, difference 0) alternates: a mild preference for black.
+    let t = tournament(
+        vec![
+            player(
+                1,
+                &[
+                    (4, 'w', '='),
+                    (5, 'w', '='),
+                    (6, 'w', '='),
+                    (7, 'b', '='),
+                    (8, 'b', '='),
+                ],
+            ),
+            player(
+                2,
+                &[
+                    (4, 'w', '='),
+                    (5, 'w', '='),
+                    (6, 'w', '='),
+                    (7, 'b', '='),
+                    (0, '-', 'H'),
+                ],
+            ),
+            player(3, &[(4, 'b', '='), (5, 'w', '='), z(), z(), z()]),
+            player(4, &[]),
+            player(5, &[]),
+            player(6, &[]),
+            player(7, &[]),
+            player(8, &[]),
+        ],
+        Colour::White,
+    );
+    let e = players::entrants(&t, 6).unwrap();
+    let pref = |id: u32| {
+        let p = e.iter().find(|p| p.id == id).unwrap();
+        (p.side, p.strength)
+    };
+    use players::Strength::{Absolute, Mild};
+    assert_eq!(pref(1), (Some(Colour::White), Absolute));
+    assert_eq!(pref(2), (Some(Colour::Black), Absolute));
+    assert_eq!(pref(3), (Some(Colour::Black), Mild));
+}
+
+fn z() -> (u32, char, char) {
+    (0, '-', 'Z')
+}

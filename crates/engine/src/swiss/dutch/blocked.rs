@@ -10,9 +10,11 @@ use std::fmt;
 /// pairing (one matching per entrant); above it, the players left out by one maximal pairing
 /// are named.
 const EXACT_SEARCH_LIMIT: usize = 100;
-/// At most this many blocked players are described, and at most this many pairing numbers
-/// listed per criterion: the message stays short for any input.
+/// At most this many pairing numbers are listed per criterion: the message stays short for
+/// any input.
 const MAX_LISTED: usize = 12;
+/// At most this many blocked players are described one by one.
+const MAX_PLAYERS_LISTED: usize = 6;
 
 /// One player that cannot be given an opponent (or the bye) in a complete pairing, and what
 /// rules out the others.
@@ -40,6 +42,8 @@ pub struct BlockedPlayer {
 /// pairing).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Blocked {
+    /// For an odd field, the entrants who may receive the pairing-allocated bye (C.2).
+    pub bye_candidates: Option<Vec<u32>>,
     /// The players, by pairing number.
     pub players: Vec<BlockedPlayer>,
 }
@@ -54,10 +58,19 @@ fn list(ids: &[u32]) -> String {
 
 impl fmt::Display for Blocked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.bye_candidates {
+            Some(c) if c.is_empty() => write!(f, "odd field, and nobody may have the bye (C.2); ")?,
+            Some(c) => write!(
+                f,
+                "odd field, and only {} may have the bye (C.2); ",
+                list(c)
+            )?,
+            None => {}
+        }
         if self.players.is_empty() {
             return write!(f, "the players cannot all be paired");
         }
-        for (i, b) in self.players.iter().take(MAX_LISTED).enumerate() {
+        for (i, b) in self.players.iter().take(MAX_PLAYERS_LISTED).enumerate() {
             if i > 0 {
                 write!(f, "; ")?;
             }
@@ -91,8 +104,12 @@ impl fmt::Display for Blocked {
                 write!(f, " ({})", why.join("; "))?;
             }
         }
-        if self.players.len() > MAX_LISTED {
-            write!(f, "; and {} more players", self.players.len() - MAX_LISTED)?;
+        if self.players.len() > MAX_PLAYERS_LISTED {
+            write!(
+                f,
+                "; and {} more players",
+                self.players.len() - MAX_PLAYERS_LISTED
+            )?;
         }
         Ok(())
     }
@@ -210,7 +227,17 @@ pub(crate) fn diagnose(players: &[Entrant]) -> Blocked {
         .collect::<Vec<_>>();
     let mut players_out = players_out;
     players_out.sort_by_key(|b| b.player);
+    let bye_candidates = odd.then(|| {
+        let mut c: Vec<u32> = players
+            .iter()
+            .filter(|p| !p.bye_received)
+            .map(|p| p.id)
+            .collect();
+        c.sort_unstable();
+        c
+    });
     Blocked {
+        bye_candidates,
         players: players_out,
     }
 }

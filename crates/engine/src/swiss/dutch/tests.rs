@@ -449,8 +449,9 @@ fn unpairable_odd_round_names_the_player_who_cannot_have_a_second_bye() {
     );
     assert_eq!(
         refusal(&t),
-        "round 4: no pairing satisfies the absolute criteria: player 2 cannot be paired \
-         (C.1: has played 1, 3; no opponent left; C.2: has had a bye or a forfeit win)"
+        "round 4: no pairing satisfies the absolute criteria: odd field, and only 1, 3 may \
+         have the bye (C.2); player 2 cannot be paired (C.1: has played 1, 3; no opponent \
+         left; C.2: has had a bye or a forfeit win)"
     );
 }
 

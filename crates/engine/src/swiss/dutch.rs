@@ -9,8 +9,11 @@
 //! collapsed-scoregroup step is needed. Colours follow E.1–E.5 and boards are ordered by the
 //! Handling Rules (score of the higher player, sum of scores, rank of the higher player).
 
+mod blocked;
 mod bracket;
 mod players;
+
+pub use blocked::{Blocked, BlockedPlayer};
 
 use super::trf::{Colour, Tournament};
 use bracket::{Bracket, Matcher};
@@ -47,11 +50,14 @@ pub enum PairError {
         /// The unknown opponent.
         opponent: u32,
     },
-    /// No pairing satisfies the absolute criteria C.1–C.3.
-    #[error("round {round}: no pairing satisfies the absolute criteria")]
+    /// No pairing satisfies the absolute criteria C.1–C.3; `blocked` names the players that
+    /// cannot all be paired and the criteria in their way.
+    #[error("round {round}: no pairing satisfies the absolute criteria: {blocked}")]
     NoValidPairing {
         /// The round.
         round: u32,
+        /// Who cannot be paired, and why.
+        blocked: Blocked,
     },
     /// The caller stopped the calculation before it ended.
     #[error("the pairing was stopped before it ended")]
@@ -91,7 +97,12 @@ pub fn pair_round_until(
     if stop.stopped() {
         return Err(PairError::Stopped);
     }
-    choose_bye_score(&mut players).ok_or(PairError::NoValidPairing { round })?;
+    if choose_bye_score(&mut players).is_none() {
+        return Err(PairError::NoValidPairing {
+            round,
+            blocked: blocked::diagnose(&players),
+        });
+    }
     let initial_white = t.initial_colour != Some(Colour::Black);
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, p) in players.iter().enumerate() {
@@ -128,7 +139,10 @@ pub fn pair_round_until(
         }
     }
     if byes.len() > 1 || (byes.len() == 1 && !players[byes[0]].bye_ok) {
-        return Err(PairError::NoValidPairing { round });
+        return Err(PairError::NoValidPairing {
+            round,
+            blocked: blocked::diagnose(&players),
+        });
     }
     let mut boards: Vec<(usize, usize)> = pairs
         .into_iter()

@@ -258,6 +258,9 @@ impl Tournament {
     }
 }
 
+/// The most players a TRF file holds: pairing numbers have four digits.
+pub const MAX_PLAYERS: usize = 9_999;
+
 /// Why a TRF file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TrfError {
@@ -270,6 +273,15 @@ pub enum TrfError {
         field: &'static str,
         /// What is wrong.
         message: String,
+    },
+    /// More player lines than a TRF file can number (four-digit pairing numbers).
+    #[error(
+        "line {line}: player {}: a TRF file holds at most {MAX_PLAYERS} players",
+        MAX_PLAYERS + 1
+    )]
+    TooManyPlayers {
+        /// 1-based line number of the first player line beyond the maximum.
+        line: usize,
     },
     /// Two player lines carry the same pairing number.
     #[error("line {line}: pairing number {id} is used twice")]
@@ -462,6 +474,9 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
                 t.layout.push(Line::InitialColour);
             }
             "001" => {
+                if t.players.len() == MAX_PLAYERS {
+                    return Err(TrfError::TooManyPlayers { line: line_no });
+                }
                 let p = parse_player(raw, line_no)?;
                 if !seen.insert(p.id) {
                     return Err(TrfError::DuplicateId {

@@ -92,6 +92,8 @@ struct Layout {
     two_rounds: bool,
     ppb_or_lpb: bool,
     min_score: i64,
+    /// Width of the per-pair fields: enough for a count of every player of the bracket
+    /// (MDPs and residents), as a field may count up to two players per pair.
     bb: u32,
     lbb: u32,
     sd_total: u32,
@@ -136,13 +138,16 @@ impl Layout {
             sd_pos.insert(d, total);
             total += bit_length(c);
         }
-        // Minimise the unplayed rounds of the PAB assignee: in the bracket whose residents are
-        // the bye candidates, every candidate that gets paired earns its surplus of unplayed
-        // rounds over the fewest, so the maximum matching leaves out (gives the bye to) a
-        // candidate with as few unplayed rounds as possible.
+        // Minimise the unplayed rounds of the PAB assignee: in the bracket that holds the bye
+        // candidates, every candidate that gets paired earns its surplus of unplayed rounds
+        // over the fewest, so the maximum matching leaves out (gives the bye to) a candidate
+        // with as few unplayed rounds as possible. The candidates may be residents or, when
+        // everyone below the bye score group is ineligible, players moved down into the
+        // bracket: both count.
         let candidates: Vec<u32> = b
-            .residents
+            .mdps
             .iter()
+            .chain(&b.residents)
             .filter(|&&r| p[r].bye_ok)
             .map(|&r| p[r].unplayed)
             .collect();
@@ -165,7 +170,7 @@ impl Layout {
             two_rounds: b.round > 2,
             ppb_or_lpb: b.lower.is_empty(),
             min_score,
-            bb: bit_length(b.residents.len()),
+            bb: bit_length(b.mdps.len() + b.residents.len()),
             lbb: bit_length(b.lower.len()),
             sd_total: total,
             sd_pos,

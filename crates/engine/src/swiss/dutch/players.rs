@@ -115,14 +115,25 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
         let whites = colours.iter().filter(|&&c| c).count() as i64;
         let diff = 2 * whites - colours.len() as i64;
         let double = colours.len() > 1 && colours[colours.len() - 1] == colours[colours.len() - 2];
-        let side = if diff > 0 {
+        // A.6: a colour difference beyond ±1 asks for the other colour; otherwise the same
+        // colour in the last two games asks for the other one, even against a difference of
+        // ±1 (W W W B B wants white, absolutely); then the difference; then alternation.
+        let by_diff = if diff > 0 {
             Some(Colour::Black)
         } else if diff < 0 {
             Some(Colour::White)
         } else {
-            colours
-                .last()
-                .map(|&w| if w { Colour::Black } else { Colour::White })
+            None
+        };
+        let after_last = colours
+            .last()
+            .map(|&w| if w { Colour::Black } else { Colour::White });
+        let side = if diff.abs() > 1 {
+            by_diff
+        } else if double {
+            after_last
+        } else {
+            by_diff.or(after_last)
         };
         let strength = if side.is_none() {
             Strength::None

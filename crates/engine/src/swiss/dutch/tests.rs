@@ -343,3 +343,167 @@ fn a_forfeit_loss_is_no_float_a_forfeit_win_is_a_downfloat() {
     assert_eq!(float(2), (Down, No));
     assert_eq!(float(6), (Up, No));
 }
+
+#[test]
+fn bye_from_a_higher_score_group_goes_to_the_moved_down_player_with_fewest_unplayed_rounds() {
+    // Round 4, three entrants (4–7 are absent): 1 and 2 on 2 points, 3 on 1 point. 3 had the
+    // pairing-allocated bye in round 1, so it cannot have another (C.2): the bye must come from
+    // the 2-point group. 1 and 2 have met, so both move down into 3's bracket as MDPs, where
+    // one of them plays 3 and the other gets the bye. Both may receive it, but 2 did not play
+    // round 1 (a half-point bye) while 1 played every round: the PAB assignee has as few
+    // unplayed rounds as possible, so 1 gets the bye and 2 plays 3. Nobody floated in rounds
+    // 2–3. The colour criteria alone would have chosen the other way: 1 (W B W) wants black,
+    // 2 and 3 (W B each) both want white, so 1-3 has no colour conflict while 2-3 has one.
+    // Colours of 2-3: both mild white, the same colour history (E.3 cannot decide); E.4 gives
+    // the higher-ranked 2 its white.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(4, 'w', '1'), (5, 'b', '='), (2, 'w', '=')]),
+            player(2, &[(0, '-', 'H'), (7, 'w', '1'), (1, 'b', '=')]),
+            player(3, &[(0, '-', 'U'), (4, 'w', '0'), (5, 'b', '0')]),
+            player(4, &[(1, 'b', '0'), (3, 'b', '1'), z, z]),
+            player(5, &[(6, 'b', '1'), (1, 'w', '='), (3, 'w', '1'), z]),
+            player(6, &[(5, 'w', '0'), z, z, z]),
+            player(7, &[(0, '-', 'H'), (2, 'b', '0'), z, z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(next_round(&t), 4);
+    assert_eq!(pair_round(&t, 4).unwrap(), vec![b(2, 3), b(1, 0)]);
+}
+
+/// The error text of an unpairable round.
+fn refusal(t: &Tournament) -> String {
+    pair_round(t, next_round(t)).unwrap_err().to_string()
+}
+
+#[test]
+fn unpairable_round_names_the_player_who_has_met_everyone() {
+    // Round 4, entrants 1–4 (5–8 are absent). 1 has played 2, 3 and 4 (C.1); 2, 3 and 4 have
+    // not met each other, so any two of them could play. Every pairing leaves 1 out: only 1
+    // is named. (bbpPairings also finds no valid pairing for this file.)
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(2, 'w', '='), (3, 'b', '='), (4, 'w', '=')]),
+            player(2, &[(1, 'b', '='), (5, 'w', '='), (6, 'b', '=')]),
+            player(3, &[(5, 'w', '='), (1, 'w', '='), (7, 'b', '=')]),
+            player(4, &[(6, 'b', '='), (7, 'w', '='), (1, 'b', '=')]),
+            player(5, &[(3, 'b', '='), (2, 'b', '='), (8, 'w', '='), z]),
+            player(6, &[(4, 'w', '='), (8, 'b', '='), (2, 'w', '='), z]),
+            player(7, &[(8, 'w', '='), (4, 'b', '='), (3, 'w', '='), z]),
+            player(8, &[(7, 'b', '='), (6, 'w', '='), (5, 'b', '='), z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(
+        refusal(&t),
+        "round 4: no pairing satisfies the absolute criteria: player 1 cannot be paired \
+         (C.1: has played 2, 3, 4; no opponent left)"
+    );
+}
+
+#[test]
+fn unpairable_round_names_two_players_with_the_same_absolute_colour() {
+    // Round 3 of 5, entrants 1 and 2 (3–6 are absent). Both had black twice: colour difference
+    // −2, an absolute preference for white; neither is a topscorer (not the last round), so
+    // C.3 forbids them to meet, and they have no one else.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(3, 'b', '='), (5, 'b', '=')]),
+            player(2, &[(4, 'b', '='), (6, 'b', '=')]),
+            player(3, &[(1, 'w', '='), (4, 'w', '='), z]),
+            player(4, &[(2, 'w', '='), (3, 'b', '='), z]),
+            player(5, &[(6, 'w', '='), (1, 'w', '='), z]),
+            player(6, &[(5, 'b', '='), (2, 'w', '='), z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(
+        refusal(&t),
+        "round 3: no pairing satisfies the absolute criteria: player 1 cannot be paired \
+         (C.3: 2 must also have white; no opponent left); player 2 cannot be paired \
+         (C.3: 1 must also have white; no opponent left)"
+    );
+}
+
+#[test]
+fn unpairable_odd_round_names_the_player_who_cannot_have_a_second_bye() {
+    // Round 4, entrants 1, 2 and 3 (4–6 are absent): an odd field, so one of them gets the
+    // bye. 1-2 and 2-3 were played; 1-3 was not. Giving 2 the bye would let 1 play 3, but 2
+    // won round 3 by forfeit (C.2: no second bye); giving 1 or 3 the bye leaves 2 with an
+    // opponent it has met. 2 is left out by every pairing.
+    let z = (0, '-', 'Z');
+    let t = tournament(
+        vec![
+            player(1, &[(2, 'w', '='), (5, 'b', '='), (4, 'w', '=')]),
+            player(2, &[(1, 'b', '='), (3, 'w', '='), (6, 'w', '+')]),
+            player(3, &[(4, 'w', '='), (2, 'b', '='), (5, 'w', '=')]),
+            player(4, &[(3, 'b', '='), (6, 'w', '='), (1, 'b', '='), z]),
+            player(5, &[(6, 'w', '='), (1, 'w', '='), (3, 'b', '='), z]),
+            player(6, &[(5, 'b', '='), (4, 'b', '='), (2, 'b', '-'), z]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(
+        refusal(&t),
+        "round 4: no pairing satisfies the absolute criteria: odd field, and only 1, 3 may \
+         have the bye (C.2); player 2 cannot be paired (C.1: has played 1, 3; no opponent \
+         left; C.2: has had a bye or a forfeit win)"
+    );
+}
+
+#[test]
+fn the_same_colour_twice_outweighs_a_colour_difference_of_one() {
+    // Round 6: player 1 had white, white, white, black, black. Colour difference +1 would ask
+    // for black, but A.6 a: the same colour in the two latest games gives an absolute
+    // preference for the other colour, here white. Player 2 (W W W B, difference +2 with
+    // alternation after the last black) has an absolute preference for black: the difference
+    // beyond ±1 decides. Player 3 (B W, difference 0) alternates: a mild preference for black.
+    let t = tournament(
+        vec![
+            player(
+                1,
+                &[
+                    (4, 'w', '='),
+                    (5, 'w', '='),
+                    (6, 'w', '='),
+                    (7, 'b', '='),
+                    (8, 'b', '='),
+                ],
+            ),
+            player(
+                2,
+                &[
+                    (4, 'w', '='),
+                    (5, 'w', '='),
+                    (6, 'w', '='),
+                    (7, 'b', '='),
+                    (0, '-', 'H'),
+                ],
+            ),
+            player(3, &[(4, 'b', '='), (5, 'w', '='), z(), z(), z()]),
+            player(4, &[]),
+            player(5, &[]),
+            player(6, &[]),
+            player(7, &[]),
+            player(8, &[]),
+        ],
+        Colour::White,
+    );
+    let e = players::entrants(&t, 6).unwrap();
+    let pref = |id: u32| {
+        let p = e.iter().find(|p| p.id == id).unwrap();
+        (p.side, p.strength)
+    };
+    use players::Strength::{Absolute, Mild};
+    assert_eq!(pref(1), (Some(Colour::White), Absolute));
+    assert_eq!(pref(2), (Some(Colour::Black), Absolute));
+    assert_eq!(pref(3), (Some(Colour::Black), Mild));
+}
+
+fn z() -> (u32, char, char) {
+    (0, '-', 'Z')
+}

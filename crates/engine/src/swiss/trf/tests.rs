@@ -143,3 +143,21 @@ fn round_trips_every_vector_file_losslessly() {
         );
     }
 }
+
+#[test]
+fn refuses_a_player_beyond_the_four_digit_numbers_naming_its_line() {
+    // 9,999 players fit (pairing numbers 1–9999); the 10,000th player line, line 10,001 after
+    // the name line, is refused before it is read.
+    let mut text = String::from("012 Big open\n");
+    for id in 1..=9_999u32 {
+        text.push_str(&format!("001 {id:>4}      Player {id}\n"));
+    }
+    assert_eq!(parse_trf(&text).unwrap().players.len(), 9_999);
+    text.push_str("001 9999      One too many\n");
+    let err = parse_trf(&text).unwrap_err();
+    assert_eq!(err, TrfError::TooManyPlayers { line: 10_001 });
+    assert_eq!(
+        err.to_string(),
+        "line 10001: player 10000: a TRF file holds at most 9999 players"
+    );
+}

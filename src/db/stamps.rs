@@ -2,7 +2,7 @@
 //! competition (or other scope) whose computed reads it changes, so every process sharing the
 //! database knows its cached answers are stale.
 //!
-//! A service states what it changed with [`touch`]; the write transaction ([`write`]) raises
+//! A service states what it changed with [`touch`]; the write transaction ([`write()`]) raises
 //! those stamps itself just before it commits, in the same transaction, so the change and the
 //! new stamp become visible together and no write can commit its rows without them. Where a
 //! write must queue behind concurrent writers of the same scope (the stamp's row lock on

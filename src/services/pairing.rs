@@ -14,7 +14,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
 use crate::db::models::players;
 use crate::db::now_utc;
-use crate::db::schema::{competitions as cm, games, rounds as rs};
+use crate::db::schema::{games, rounds as rs};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::attendance as att;
@@ -293,15 +293,6 @@ fn audit(
     Ok(())
 }
 
-fn load_comp(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    cm::table
-        .find(id)
-        .select(Competition::as_select())
-        .first(c)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("no competition {id}")))
-}
-
 /// Checks `If-Match` against a round: the header must name the round's current version
 /// (`"round-<id>-v<version>…"`, as `GET …/rounds/{n}` sends it) or be `*`.
 pub fn check_round_if_match(header: Option<&str>, round: &Round) -> ApiResult<()> {
@@ -333,7 +324,7 @@ pub fn generate(
     bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = load_comp(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" {
@@ -550,7 +541,7 @@ pub fn replace(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = load_comp(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" && round.status != "paired" {
@@ -634,7 +625,7 @@ pub fn remove(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    load_comp(c, comp_id)?;
+    crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();

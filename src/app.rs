@@ -54,12 +54,12 @@ impl AppState {
     {
         let pool = self.pool.clone();
         let (r, bumped) = web::block(move || {
-            crate::cache::take_bump();
+            crate::db::stamps::take_raised();
             let r = pool
                 .get()
                 .map_err(ApiError::from)
                 .and_then(|mut c| f(&mut c));
-            (r, crate::cache::take_bump())
+            (r, crate::db::stamps::take_raised())
         })
         .await?;
         // a write that changed what cached reads show answers only once no process can still
@@ -71,13 +71,13 @@ impl AppState {
         r
     }
 
-    /// Runs blocking database work in one transaction (all or nothing).
+    /// Runs blocking database work in one write transaction (all or nothing), which raises
+    /// the cache stamps of what the work touched as it commits ([`crate::db::stamps::write`]).
     pub async fn tx<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
-        use diesel::Connection;
         let turn = match &self.write_queue {
             Some(q) => Some(q.clone().lock_owned().await),
             None => None,
@@ -85,10 +85,7 @@ impl AppState {
         self.db(move |conn| {
             // the turn is held until the transaction ended, even if the client went away
             let _turn = turn;
-            conn.transaction(|c| {
-                crate::db::take_write_lock(c)?;
-                f(c)
-            })
+            crate::db::stamps::write(conn, f)
         })
         .await
     }

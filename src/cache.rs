@@ -182,23 +182,6 @@ impl Versions {
     }
 }
 
-thread_local! {
-    /// Whether this thread bumped a cache stamp since [`take_bump`] was last called.
-    static BUMPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Notes that the database work running on this thread bumped a cache stamp (called by
-/// `bump_stamp`), so the request must wait out the version reuse before it answers
-/// ([`LookupDb::write_wait`]).
-pub fn note_bump() {
-    BUMPED.with(|b| b.set(true));
-}
-
-/// Whether this thread bumped a cache stamp since the last call (and forgets it).
-pub fn take_bump() -> bool {
-    BUMPED.with(|b| b.replace(false))
-}
-
 /// The two copies of the SQLite WAL-index header (<https://www.sqlite.org/walformat.html>).
 pub type WalHeader = [u8; 96];
 
@@ -584,18 +567,6 @@ mod tests {
         db.record_recent(1, Instant::now(), &version(5));
         assert_eq!(db.reusable(1).unwrap().0.stamp, 5);
         assert!(db.write_wait().is_some());
-    }
-
-    #[test]
-    fn a_stamp_bump_is_noted_per_thread() {
-        take_bump();
-        assert!(!take_bump());
-        note_bump();
-        std::thread::spawn(|| assert!(!take_bump(), "another thread's work"))
-            .join()
-            .unwrap();
-        assert!(take_bump());
-        assert!(!take_bump(), "forgotten once taken");
     }
 
     #[test]

@@ -335,7 +335,7 @@ pub async fn update_game_moves(
     let im = if_match(&req)?;
     let actor = a.principal.label;
     let row = state
-        .tx(move |c| svc::set_moves(c, id, &b, im.as_deref(), &actor))
+        .tx(move |c| svc::set_moves(c, id, &b, &im, &actor))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", svc::moves_etag(&row)))

@@ -212,8 +212,8 @@ pub async fn create_keizer_pairing_calculation(
     let out = state
         .calc
         .run(admission.0, "keizer-pairing", move |_| {
-            // the command line's own entry point, so both answer the same JSON
-            crate::cli::keizer_pairing::answer_within(&v.to_string(), &limits)
+            // the command line's entry point too, so both answer the same JSON
+            crate::services::calc::keizer_pairing(v, &limits)
                 .map(|(json, _)| json)
                 .map_err(engine_error)
         })

@@ -1,20 +1,17 @@
 //! Competitions and their entrants (docs/rules/README.md): kinds `keizer`, `swiss` (Dutch or Double-Swiss),
 //! `round_robin`, `knockout`; discipline, parameters, tie-breaks, time control and rule flags.
 
-use crate::api::{Body, check_if_match, etag, if_match};
+use crate::api::{Body, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Entrant, NewCompetition, NewEntrant};
-use crate::db::models::{players, ratings};
-use crate::db::now_utc;
-use crate::db::schema::{competitions as cm, entrants as en, games, rounds};
+use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::services::competitions::{
-    Settings, TimeControl, default_rules, default_tiebreaks, seed_order, seed_rating, validate,
+    self as svc, Settings, TimeControl, default_rules, default_tiebreaks, validate,
 };
+pub use crate::services::competitions::{entrants_in_seed_order, load};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -159,16 +156,6 @@ pub struct UpdateCompetition {
     pub rounds_planned: Option<i32>,
 }
 
-/// Loads a competition or 404.
-pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    cm::table
-        .find(id)
-        .select(Competition::as_select())
-        .first(c)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("no competition {id}")))
-}
-
 fn check_half(kind: &str, half: &Option<String>, errs: &mut Vec<FieldError>) {
     match (kind, half.as_deref()) {
         ("keizer", None | Some("winter") | Some("summer")) => {}
@@ -224,10 +211,9 @@ pub async fn create_competition(
             .unwrap_or_else(|| default_rules(&b.kind, system.as_deref())),
     };
     let mut errs = Vec::new();
-    let name = b.name.trim().to_string();
-    if name.is_empty() || name.chars().count() > 100 {
-        errs.push(FieldError::new("name", "must be 1–100 characters"));
-    }
+    let name = crate::services::input::name("name", &b.name)
+        .map_err(|e| errs.push(e))
+        .unwrap_or_default();
     check_half(&b.kind, &b.half, &mut errs);
     if let Some(n) = b.rounds_planned
         && !(1..=99).contains(&n)
@@ -240,54 +226,15 @@ pub async fn create_competition(
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
-    let half = b.half.clone();
-    let seeded_from = b.seeded_from;
-    let rounds_planned = b.rounds_planned;
-    let comp = state
-        .tx(move |c| {
-            crate::api::seasons::load(c, season_id)?;
-            if let Some(w) = seeded_from {
-                let winter = load(c, w)
-                    .map_err(|_| ApiError::invalid("seeded_from", format!("no competition {w}")))?;
-                if winter.season_id != season_id
-                    || winter.kind != "keizer"
-                    || winter.half.as_deref() != Some("winter")
-                {
-                    return Err(ApiError::invalid(
-                        "seeded_from",
-                        "must be the winter Keizer half of the same season",
-                    ));
-                }
-                if settings.kind != "keizer" || half.as_deref() != Some("summer") {
-                    return Err(ApiError::invalid(
-                        "seeded_from",
-                        "only a summer Keizer half is seeded from a winter half",
-                    ));
-                }
-            }
-            let now = now_utc();
-            Ok(diesel::insert_into(cm::table)
-                .values(&NewCompetition {
-                    season_id,
-                    name,
-                    kind: settings.kind,
-                    discipline: settings.discipline,
-                    system: settings.system,
-                    half,
-                    seeded_from,
-                    params: settings.params.to_string(),
-                    tiebreaks: serde_json::to_string(&settings.tiebreaks).unwrap_or_default(),
-                    time_control: serde_json::to_string(&settings.time_control).unwrap_or_default(),
-                    rules: settings.rules.to_string(),
-                    rounds_planned,
-                    version: 1,
-                    created_at: now,
-                    updated_at: now,
-                })
-                .returning(cm::all_columns)
-                .get_result::<Competition>(c)?)
-        })
-        .await?;
+    let spec = svc::NewCompetitionSpec {
+        season_id,
+        name,
+        settings,
+        half: b.half.clone(),
+        seeded_from: b.seeded_from,
+        rounds_planned: b.rounds_planned,
+    };
+    let comp = state.tx(move |c| svc::create(c, spec)).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/competitions/{}", comp.id)))
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
@@ -304,16 +251,7 @@ pub async fn list_competitions(
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state
-        .db(move |c| {
-            crate::api::seasons::load(c, id)?;
-            Ok(cm::table
-                .filter(cm::season_id.eq(id))
-                .order(cm::id)
-                .select(Competition::as_select())
-                .load(c)?)
-        })
-        .await?;
+    let rows = state.db(move |c| svc::of_season(c, id)).await?;
     Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<Vec<_>>()))
 }
 
@@ -357,62 +295,15 @@ pub async fn update_competition(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let im = if_match(&req)?;
-    let comp = state
-        .tx(move |c| {
-            let cur = load(c, id)?;
-            check_if_match(im.as_deref(), &etag("competition", cur.id, cur.version))?;
-            let v = view(cur.clone());
-            let settings = Settings {
-                kind: v.kind.clone(),
-                discipline: v.discipline.clone(),
-                system: v.system.clone(),
-                params: b.params.clone().unwrap_or(v.params.clone()),
-                tiebreaks: b.tiebreaks.clone().unwrap_or(v.tiebreaks.clone()),
-                time_control: b.time_control.clone().unwrap_or(v.time_control.clone()),
-                rules: b.rules.clone().unwrap_or(v.rules.clone()),
-            };
-            validate(&settings)?;
-            let started: i64 = rounds::table
-                .filter(rounds::competition_id.eq(id))
-                .filter(rounds::status.ne("planned"))
-                .count()
-                .get_result(c)?;
-            if started > 0
-                && (b.params.is_some() || b.tiebreaks.is_some() || b.time_control.is_some())
-            {
-                return Err(ApiError::Conflict(
-                    "parameters, tie-breaks and time control are fixed once a round is paired"
-                        .into(),
-                ));
-            }
-            let name = match b.name {
-                Some(n) if n.trim().is_empty() || n.chars().count() > 100 => {
-                    return Err(ApiError::invalid("name", "must be 1–100 characters"));
-                }
-                Some(n) => n.trim().to_string(),
-                None => cur.name,
-            };
-            if b.rounds_planned.is_some_and(|n| !(1..=99).contains(&n)) {
-                return Err(ApiError::invalid("rounds_planned", "must be from 1 to 99"));
-            }
-            diesel::update(cm::table.find(id))
-                .set((
-                    cm::name.eq(name),
-                    cm::params.eq(settings.params.to_string()),
-                    cm::tiebreaks
-                        .eq(serde_json::to_string(&settings.tiebreaks).unwrap_or_default()),
-                    cm::time_control
-                        .eq(serde_json::to_string(&settings.time_control).unwrap_or_default()),
-                    cm::rules.eq(settings.rules.to_string()),
-                    cm::rounds_planned.eq(b.rounds_planned.or(cur.rounds_planned)),
-                    cm::version.eq(cm::version + 1),
-                    cm::updated_at.eq(now_utc()),
-                ))
-                .execute(c)?;
-            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
-            load(c, id)
-        })
-        .await?;
+    let changes = svc::CompetitionChanges {
+        name: b.name,
+        params: b.params,
+        tiebreaks: b.tiebreaks,
+        time_control: b.time_control,
+        rules: b.rules,
+        rounds_planned: b.rounds_planned,
+    };
+    let comp = state.tx(move |c| svc::update(c, id, &im, changes)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
         .json(view(comp)))
@@ -460,33 +351,19 @@ pub struct AddEntrants {
     pub entrants: Vec<EntryRequest>,
 }
 
-/// The entrants of a competition in seed order.
-pub fn entrants_in_seed_order(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Entrant>> {
-    let mut rows: Vec<Entrant> = en::table
-        .filter(en::competition_id.eq(competition))
-        .select(Entrant::as_select())
-        .load(c)?;
-    seed_order(&mut rows);
-    Ok(rows)
-}
-
 fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>> {
-    let rows = entrants_in_seed_order(c, competition)?;
-    let mut out = Vec::with_capacity(rows.len());
-    for (i, e) in rows.into_iter().enumerate() {
-        let name = players::by_id(c, e.player_id)?
-            .map(|p| p.name)
-            .unwrap_or_default();
-        out.push(EntrantView {
+    Ok(svc::entrants_named(c, competition)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, (e, name))| EntrantView {
             seed: i + 1,
             player_id: e.player_id,
             name,
             rating: e.rating,
             joins_at: e.joins_at,
             excused_before: e.excused_before,
-        });
-    }
-    Ok(out)
+        })
+        .collect())
 }
 
 /// Enters players (in order of entry); each gets the rating on the seeding date.
@@ -512,88 +389,18 @@ pub async fn create_entrants(
         return Err(ApiError::invalid("entrants", "must not be empty"));
     }
     let limits = state.config.limits;
+    let entries: Vec<svc::Entry> = b
+        .entrants
+        .iter()
+        .map(|e| svc::Entry {
+            player_id: e.player_id,
+            joins_at: e.joins_at,
+            excused_before: e.excused_before,
+        })
+        .collect();
     let views = state
         .tx(move |c| {
-            let comp = load(c, id)?;
-            let season = crate::api::seasons::load(c, comp.season_id)?;
-            let (source, date) = seed_rating(&comp, season.opening_date);
-            // the engines' work limits hold for stored competitions too: pairing and
-            // standings on request never run on a field larger than a calculator accepts
-            let (var, limit) = match comp.kind.as_str() {
-                "keizer" => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
-                "round_robin" => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
-                _ => ("LIMIT_SWISS_PLAYERS", limits.swiss_players),
-            };
-            let entered: i64 = en::table
-                .filter(en::competition_id.eq(id))
-                .count()
-                .get_result(c)?;
-            crate::limits::check(
-                "entrants",
-                "entrants",
-                entered as usize + b.entrants.len(),
-                var,
-                limit,
-            )?;
-            // the competition's stamp first (the cached standings show the entrants): its row
-            // lock (Postgres; SQLite holds the write lock already) queues concurrent entries,
-            // so each seeds after the entrants entered before it (no two with one seed)
-            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
-            let mut next_seed: i32 = en::table
-                .filter(en::competition_id.eq(id))
-                .select(diesel::dsl::max(en::seed))
-                .first::<Option<i32>>(c)?
-                .unwrap_or(0);
-            let mut errs = Vec::new();
-            for (i, e) in b.entrants.iter().enumerate() {
-                match players::by_id(c, e.player_id)? {
-                    None => errs.push(FieldError::new(
-                        format!("entrants[{i}].player_id"),
-                        format!("no player {}", e.player_id),
-                    )),
-                    Some(p) if !p.active => errs.push(FieldError::new(
-                        format!("entrants[{i}].player_id"),
-                        format!("player {} is inactive", p.id),
-                    )),
-                    Some(_) => {}
-                }
-                if e.joins_at.is_some_and(|j| !(1..=99).contains(&j)) {
-                    errs.push(FieldError::new(
-                        format!("entrants[{i}].joins_at"),
-                        "must be from 1 to 99",
-                    ));
-                }
-                if e.excused_before.is_some_and(|x| !(0..=99).contains(&x)) {
-                    errs.push(FieldError::new(
-                        format!("entrants[{i}].excused_before"),
-                        "must be from 0 to 99",
-                    ));
-                }
-            }
-            if !errs.is_empty() {
-                return Err(ApiError::validation(errs));
-            }
-            for e in &b.entrants {
-                next_seed += 1;
-                let rating = ratings::on_date(c, e.player_id, source, date)?.map(|r| r.value);
-                diesel::insert_into(en::table)
-                    .values(&NewEntrant {
-                        competition_id: id,
-                        player_id: e.player_id,
-                        seed: next_seed,
-                        rating,
-                        joins_at: e.joins_at.unwrap_or(1),
-                        excused_before: e.excused_before.unwrap_or(0),
-                        created_at: now_utc(),
-                    })
-                    .execute(c)
-                    .map_err(|err| match ApiError::from(err) {
-                        ApiError::Conflict(_) => {
-                            ApiError::Conflict(format!("player {} is already entered", e.player_id))
-                        }
-                        other => other,
-                    })?;
-            }
+            svc::enter(c, id, &entries, &limits)?;
             entrant_views(c, id)
         })
         .await?;
@@ -635,33 +442,6 @@ pub async fn delete_entrant(
     path: web::Path<(i64, i64)>,
 ) -> ApiResult<HttpResponse> {
     let (id, player) = path.into_inner();
-    state
-        .tx(move |c| {
-            let played: i64 = games::table
-                .inner_join(rounds::table)
-                .filter(rounds::competition_id.eq(id))
-                .filter(games::white_id.eq(player).or(games::black_id.eq(player)))
-                .count()
-                .get_result(c)?;
-            if played > 0 {
-                return Err(ApiError::Conflict(format!(
-                    "player {player} already has games in competition {id}"
-                )));
-            }
-            let n = diesel::delete(
-                en::table
-                    .filter(en::competition_id.eq(id))
-                    .filter(en::player_id.eq(player)),
-            )
-            .execute(c)?;
-            if n == 0 {
-                return Err(ApiError::NotFound(format!(
-                    "player {player} is not entered in competition {id}"
-                )));
-            }
-            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
-            Ok(())
-        })
-        .await?;
+    state.tx(move |c| svc::withdraw(c, id, player)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

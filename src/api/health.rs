@@ -31,56 +31,14 @@ pub async fn healthz() -> HttpResponse {
                headers(("Retry-After" = u64, description = "Seconds to wait before asking again")))))]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    state.tx(check).await.map_err(|e| {
-        if !matches!(e, ApiError::Unavailable(_)) {
-            tracing::error!(cause = %e, "readiness check failed");
-        }
-        ApiError::Unavailable(UNAVAILABLE.into())
-    })?;
+    state
+        .tx(crate::services::health::check)
+        .await
+        .map_err(|e| {
+            if !matches!(e, ApiError::Unavailable(_)) {
+                tracing::error!(cause = %e, "readiness check failed");
+            }
+            ApiError::Unavailable(UNAVAILABLE.into())
+        })?;
     Ok(HttpResponse::Ok().json(Health { status: "ok" }))
-}
-
-/// The readiness checks, inside a write transaction.
-fn check(c: &mut crate::db::DbConn) -> ApiResult<()> {
-    use crate::db::schema::{login_attempts as la, users};
-    use diesel::migration::MigrationSource;
-    use diesel::prelude::*;
-    use diesel::result::Error::RollbackTransaction;
-    use diesel_migrations::MigrationHarness;
-    let expected = crate::db::migrations_for(c);
-    let expected = MigrationSource::<crate::db::MultiBackend>::migrations(&expected)
-        .map_err(|e| ApiError::Internal(format!("embedded migrations: {e}")))?;
-    let applied = c
-        .applied_migrations()
-        .map_err(|e| ApiError::Internal(format!("applied migrations: {e}")))?;
-    let missing: Vec<String> = expected
-        .iter()
-        .map(|m| m.name().version().to_string())
-        .filter(|v| !applied.iter().any(|a| a.to_string() == *v))
-        .collect();
-    if !missing.is_empty() {
-        return Err(ApiError::Internal(format!(
-            "the database lacks the migrations {missing:?}"
-        )));
-    }
-    users::table.select(users::id).first::<i64>(c).optional()?;
-    // a write that is rolled back: refused by a read-only file or server
-    let now = crate::db::now_utc();
-    let written = c.transaction::<(), _, _>(|c| {
-        diesel::insert_into(la::table)
-            .values((
-                la::key.eq("#readiness"),
-                la::attempts.eq(0),
-                la::since.eq(now),
-                la::strikes.eq(0),
-                la::expires.eq(now),
-            ))
-            .execute(c)?;
-        Err(RollbackTransaction)
-    });
-    match written {
-        Err(RollbackTransaction) => Ok(()),
-        Err(e) => Err(e.into()),
-        Ok(()) => Ok(()),
-    }
 }

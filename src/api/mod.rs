@@ -11,7 +11,6 @@ pub mod auth;
 pub mod calc;
 pub mod calendar;
 pub mod competitions;
-pub mod date;
 pub mod health;
 pub mod pairings;
 pub mod players;
@@ -29,6 +28,9 @@ use actix_web::HttpRequest;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+pub use crate::services::date;
+pub use crate::services::input::nul_refused;
+pub use crate::services::version::{ExpectedVersion, check_if_match, etag};
 pub use players::double_option;
 
 /// Registers every `/api/v1` operation.
@@ -142,13 +144,8 @@ impl PageParams {
     }
 }
 
-/// A strong ETag for a resource version.
-pub fn etag(kind: &str, id: i64, version: i64) -> String {
-    format!("\"{kind}-{id}-v{version}\"")
-}
-
 /// The `If-Match` header's value, if any (400 when unreadable).
-pub fn if_match(req: &HttpRequest) -> ApiResult<Option<String>> {
+pub fn if_match(req: &HttpRequest) -> ApiResult<ExpectedVersion> {
     req.headers()
         .get(actix_web::http::header::IF_MATCH)
         .map(|h| {
@@ -157,20 +154,7 @@ pub fn if_match(req: &HttpRequest) -> ApiResult<Option<String>> {
                 .map_err(|_| ApiError::BadRequest("If-Match is not readable".into()))
         })
         .transpose()
-}
-
-/// Checks an `If-Match` value against the current ETag: absent is allowed, a mismatch is 412.
-pub fn check_if_match(header: Option<&str>, current: &str) -> ApiResult<()> {
-    let Some(v) = header else {
-        return Ok(());
-    };
-    if v.trim() == "*" || v.split(',').any(|t| t.trim() == current) {
-        Ok(())
-    } else {
-        Err(ApiError::PreconditionFailed(format!(
-            "If-Match {v} does not match the current version {current}"
-        )))
-    }
+        .map(ExpectedVersion::from_if_match)
 }
 
 /// A JSON request body whose errors are reported only when the handler asks for it, so that
@@ -221,11 +205,6 @@ fn parse_body<T: serde::de::DeserializeOwned>(text: &str) -> ApiResult<T> {
     }
     serde_json::from_str(text)
         .map_err(|e| crate::app::json_error(actix_web::error::JsonPayloadError::Deserialize(e)))
-}
-
-/// 422: the field holds the NUL character.
-pub fn nul_refused(field: &str) -> ApiError {
-    ApiError::invalid(field, "must not contain the NUL character (U+0000)")
 }
 
 /// The JSON pointer (RFC 6901) of the first key or string under `at` that holds the NUL

@@ -50,7 +50,7 @@ pub async fn create_pairing(
     let actor = auth.principal.label.clone();
     let view = state
         .tx(move |c| {
-            let round = pairing::generate(c, id, number, &tz, &actor, im.as_deref(), bye_seed)?;
+            let round = pairing::generate(c, id, number, &tz, &actor, &im, bye_seed)?;
             round_view(c, round, true)
         })
         .await?;
@@ -86,7 +86,7 @@ pub async fn replace_pairing(
     let actor = auth.principal.label.clone();
     let view = state
         .tx(move |c| {
-            let round = pairing::replace(c, id, number, &hand, &tz, &actor, im.as_deref())?;
+            let round = pairing::replace(c, id, number, &hand, &tz, &actor, &im)?;
             round_view(c, round, true)
         })
         .await?;
@@ -117,7 +117,7 @@ pub async fn delete_pairing(
     let actor = auth.principal.label.clone();
     let view = state
         .tx(move |c| {
-            let round = pairing::remove(c, id, number, &actor, im.as_deref())?;
+            let round = pairing::remove(c, id, number, &actor, &im)?;
             round_view(c, round, true)
         })
         .await?;

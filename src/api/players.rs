@@ -1,6 +1,6 @@
 //! Players (docs/rules/README.md#players-and-ratings): public reads without contact data; writes for leaders and admins.
 
-use crate::api::{PageParams, check_if_match, etag};
+use crate::api::{PageParams, etag};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader, MaybeAuth, Role};
 use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
@@ -8,7 +8,6 @@ use crate::db::models::ratings;
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
-use diesel::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
@@ -170,9 +169,8 @@ fn check_digits(field: &str, v: &Option<String>, errs: &mut Vec<FieldError>) {
 }
 
 fn check_name(name: &str, errs: &mut Vec<FieldError>) {
-    let n = name.trim();
-    if n.is_empty() || n.chars().count() > 200 {
-        errs.push(FieldError::new("name", "must be 1–200 characters"));
+    if let Err(e) = crate::services::input::bounded_name("name", name, 200) {
+        errs.push(e);
     }
 }
 
@@ -275,7 +273,7 @@ pub async fn create_player(
     let now = now_utc();
     let p = state
         .tx(move |c| {
-            Ok(players::insert(
+            crate::services::players::create(
                 c,
                 &NewPlayer {
                     name: b.name.trim().to_string(),
@@ -289,7 +287,7 @@ pub async fn create_player(
                     created_at: now,
                     updated_at: now,
                 },
-            )?)
+            )
         })
         .await?;
     Ok(HttpResponse::Created()
@@ -307,23 +305,7 @@ async fn apply_changes(
     let if_match = crate::api::if_match(req)?;
     let (p, r) = state
         .tx(move |c| {
-            let cur = players::by_id(c, id)?
-                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            check_if_match(if_match.as_deref(), &etag("player", cur.id, cur.version))?;
-            let p = players::update(c, id, &changes, now_utc())?;
-            if changes.name.is_some() || changes.membership.is_some() {
-                // standings show the name and count a flexible player's absences differently:
-                // every competition the player is entered in gets a new version
-                use crate::db::schema::entrants;
-                let comps: Vec<i64> = entrants::table
-                    .filter(entrants::player_id.eq(id))
-                    .select(entrants::competition_id)
-                    .distinct()
-                    .load(c)?;
-                for comp in comps {
-                    crate::db::models::competition::bump_stamp(c, &format!("competition:{comp}"))?;
-                }
-            }
+            let p = crate::services::players::change(c, id, &if_match, &changes)?;
             let r = ratings_of(c, &[id])?.remove(&id).unwrap_or_default();
             Ok((p, r))
         })

@@ -4,18 +4,13 @@ use crate::api::rounds::PlayerRef;
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
-use crate::db::models::competition::{
-    Competition, NewAuditEntry, NewCompetition, NewEntrant, NewRound, audit, bump_stamp,
-};
-use crate::db::now_utc;
-use crate::db::schema::{competitions as cm, entrants as en, prize_lists as pl, rounds};
+use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::prizes as svc;
 use crate::services::standings as st;
 use actix_web::{HttpResponse, get, post, web};
-use clubcomp_engine::keizer::playoffs::{MatchId, playoff_groups};
+use clubcomp_engine::keizer::playoffs::MatchId;
 use clubcomp_engine::keizer::prizes::{Half, Prize};
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -185,18 +180,13 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
 }
 
 fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
-    let row: Option<(String, String, chrono::NaiveDateTime)> = pl::table
-        .filter(pl::competition_id.eq(comp))
-        .select((pl::body, pl::finalized_by, pl::finalized_at))
-        .first(c)
-        .optional()?;
-    Ok(match row {
-        Some((body, by, at)) => {
-            let mut list: PrizeList = serde_json::from_str(&body)
+    Ok(match svc::finalized(c, comp)? {
+        Some(f) => {
+            let mut list: PrizeList = serde_json::from_str(&f.body)
                 .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
             list.finalized = true;
-            list.finalized_by = Some(by);
-            list.finalized_at = Some(at.and_utc());
+            list.finalized_by = Some(f.by);
+            list.finalized_at = Some(f.at.and_utc());
             Some(list)
         }
         None => None,
@@ -219,7 +209,7 @@ pub async fn get_prizes(
     let id = path.into_inner();
     let list = state
         .tx(move |c| {
-            let comp = crate::api::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, id)?;
             match stored(c, id)? {
                 Some(l) => Ok(l),
                 None => compute_prizes(c, &comp),
@@ -248,44 +238,9 @@ pub async fn finalize_prizes(
     let actor = a.principal.label.clone();
     let list = state
         .tx(move |c| {
-            let comp = crate::api::competitions::load(c, id)?;
-            if stored(c, id)?.is_some() {
-                return Err(ApiError::Conflict(format!(
-                    "the prizes of competition {id} are already finalized"
-                )));
-            }
-            svc::require_finished(c, &comp)?;
-            let list = compute_prizes(c, &comp)?;
-            let body = serde_json::to_string(&list).unwrap_or_default();
-            let now = now_utc();
-            diesel::insert_into(pl::table)
-                .values((
-                    pl::competition_id.eq(id),
-                    pl::body.eq(&body),
-                    pl::finalized_by.eq(&actor),
-                    pl::finalized_at.eq(now),
-                ))
-                .execute(c)
-                .map_err(|e| match ApiError::from(e) {
-                    ApiError::Conflict(_) => ApiError::Conflict(format!(
-                        "the prizes of competition {id} are already finalized"
-                    )),
-                    other => other,
-                })?;
-            audit(
-                c,
-                &NewAuditEntry {
-                    entity: "competition".into(),
-                    entity_id: id,
-                    action: "prizes_finalized".into(),
-                    actor: actor.clone(),
-                    at: now,
-                    old_value: None,
-                    new_value: Some(body),
-                    reason: None,
-                },
-            )?;
-            bump_stamp(c, &format!("competition:{id}"))?;
+            svc::finalize(c, id, &actor, |c, comp| {
+                Ok(serde_json::to_string(&compute_prizes(c, comp)?).unwrap_or_default())
+            })?;
             stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
         })
         .await?;
@@ -465,125 +420,7 @@ pub async fn create_playoffs(
     let actor = a.principal.label.clone();
     let view = state
         .tx(move |c| {
-            let s = crate::api::seasons::load(c, season)?;
-            let summers: Vec<Competition> = cm::table
-                .filter(cm::season_id.eq(season))
-                .filter(cm::kind.eq("keizer"))
-                .filter(cm::half.eq("summer"))
-                .order(cm::id)
-                .select(Competition::as_select())
-                .load(c)?;
-            let summer = match summers.as_slice() {
-                [one] => one.clone(),
-                [] => {
-                    return Err(ApiError::Conflict(format!(
-                        "season {season} has no summer Keizer half"
-                    )));
-                }
-                _ => {
-                    return Err(ApiError::Conflict(format!(
-                        "season {season} has several summer Keizer halves"
-                    )));
-                }
-            };
-            let knockouts: Vec<Competition> = cm::table
-                .filter(cm::season_id.eq(season))
-                .filter(cm::kind.eq("knockout"))
-                .select(Competition::as_select())
-                .load(c)?;
-            if knockouts
-                .iter()
-                .any(|k| svc::playoff_params(k).is_ok_and(|p| p.summer_competition == summer.id))
-            {
-                return Err(ApiError::Conflict(format!(
-                    "the playoffs of season {season} already exist"
-                )));
-            }
-            svc::require_finished(c, &summer)?;
-            let (_, outcome) = svc::keizer_prizes(c, &summer)?;
-            if outcome.playoff_places.len() < 2 {
-                return Err(ApiError::Conflict(
-                    "fewer than two eligible players: no playoffs".into(),
-                ));
-            }
-            let draw = playoff_groups(&outcome.playoff_places);
-            // docs/rules/keizer.md#playoffs Decision: colours by lot, seed stored (53 bits, exact in JSON)
-            let params = svc::PlayoffParams {
-                summer_competition: summer.id,
-                colour_seed: rand::random::<u64>() >> 11,
-                draw,
-            };
-            let now = now_utc();
-            let comp = diesel::insert_into(cm::table)
-                .values(&NewCompetition {
-                    season_id: season,
-                    name: format!("Playoffs {}", s.name),
-                    kind: "knockout".into(),
-                    discipline: summer.discipline.clone(),
-                    system: None,
-                    half: None,
-                    seeded_from: None,
-                    params: serde_json::to_string(&params).unwrap_or_default(),
-                    tiebreaks: "[]".into(),
-                    time_control: summer.time_control.clone(),
-                    rules: summer.rules.clone(),
-                    rounds_planned: Some(2),
-                    version: 1,
-                    created_at: now,
-                    updated_at: now,
-                })
-                .returning(cm::all_columns)
-                .get_result::<Competition>(c)?;
-            let mut seed = 0;
-            for g in &params.draw.groups {
-                for p in &g.seeds {
-                    seed += 1;
-                    diesel::insert_into(en::table)
-                        .values(&NewEntrant {
-                            competition_id: comp.id,
-                            player_id: p.parse().unwrap_or_default(),
-                            seed,
-                            rating: None,
-                            joins_at: 1,
-                            excused_before: 0,
-                            created_at: now,
-                        })
-                        .execute(c)?;
-                }
-            }
-            for number in 1..=2 {
-                diesel::insert_into(rounds::table)
-                        .values(&NewRound {
-                            competition_id: comp.id,
-                            number,
-                            evening_id: None,
-                            date: None,
-                            status: "paired".into(),
-                            pairing_meta: Some(
-                                serde_json::json!({"playoffs": if number == 1 { "semi-finals" } else { "finals" },
-                                    "colour_seed": params.colour_seed})
-                                .to_string(),
-                            ),
-                            version: 1,
-                            updated_at: now,
-                        })
-                        .execute(c)?;
-            }
-            // the first games; deciders and finals follow from the results (sync)
-            svc::sync_playoff_games(c, &comp)?;
-            audit(
-                c,
-                &NewAuditEntry {
-                    entity: "competition".into(),
-                    entity_id: comp.id,
-                    action: "playoffs_created".into(),
-                    actor,
-                    at: now,
-                    old_value: None,
-                    new_value: Some(comp.params.clone()),
-                    reason: None,
-                },
-            )?;
+            let comp = svc::create_playoffs(c, season, &actor)?;
             playoffs_view(c, &comp)
         })
         .await?;
@@ -609,7 +446,7 @@ pub async fn get_playoffs(
     let id = path.into_inner();
     let view = state
         .db(move |c| {
-            let comp = crate::api::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, id)?;
             playoffs_view(c, &comp)
         })
         .await?;

@@ -98,7 +98,7 @@ pub async fn put_game_result(
     let actor = a.principal.label.clone();
     let view = state
         .tx(move |c| {
-            let e = results::enter(c, id, im.as_deref(), &b, &actor)?;
+            let e = results::enter(c, id, &im, &b, &actor)?;
             Ok(ResultView {
                 game: game_view(c, e.game)?,
                 note: e.note,
@@ -149,7 +149,7 @@ pub async fn get_competition_audit(
     let id = path.into_inner();
     let rows = state
         .db(move |c| {
-            crate::api::competitions::load(c, id)?;
+            crate::services::competitions::load(c, id)?;
             let ids = results::game_ids(c, id)?;
             let mut rows = audit_of(c, "game", &ids)?;
             rows.extend(audit_of(c, "competition", &[id])?);

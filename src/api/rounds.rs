@@ -5,15 +5,12 @@ use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
 use crate::db::DbConn;
-use crate::db::models::competition::{Game, NewRound, Round};
+use crate::db::models::competition::{Game, Round};
 use crate::db::models::players;
-use crate::db::now_utc;
-use crate::db::schema::rounds as r;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::rounds::{self, is_public};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -172,46 +169,7 @@ pub async fn create_round(
     }
     let view = state
         .tx(move |c| {
-            let comp = crate::api::competitions::load(c, id)?;
-            let mut date = date;
-            if let Some(e) = b.evening_id {
-                let ev = crate::api::calendar::load_evening(c, e)
-                    .map_err(|_| ApiError::invalid("evening_id", format!("no evening {e}")))?;
-                if ev.season_id != comp.season_id {
-                    return Err(ApiError::invalid(
-                        "evening_id",
-                        "the evening belongs to another season",
-                    ));
-                }
-                date = date.or(Some(ev.date));
-            }
-            // the competition's stamp first: its row lock (Postgres; SQLite holds the write
-            // lock already) queues concurrent creations, so each numbers its round after the
-            // ones created before it instead of failing on a number taken meanwhile
-            crate::db::models::competition::bump_stamp(c, &format!("competition:{id}"))?;
-            let next: i32 = r::table
-                .filter(r::competition_id.eq(id))
-                .select(diesel::dsl::max(r::number))
-                .first::<Option<i32>>(c)?
-                .unwrap_or(0)
-                + 1;
-            let round = diesel::insert_into(r::table)
-                .values(&NewRound {
-                    competition_id: id,
-                    number: b.number.unwrap_or(next),
-                    evening_id: b.evening_id,
-                    date,
-                    status: "planned".into(),
-                    pairing_meta: None,
-                    version: 1,
-                    updated_at: now_utc(),
-                })
-                .returning(r::all_columns)
-                .get_result::<Round>(c)
-                .map_err(|e| match ApiError::from(e) {
-                    ApiError::Conflict(_) => ApiError::Conflict("that round number exists".into()),
-                    other => other,
-                })?;
+            let round = rounds::create(c, id, b.number, b.evening_id, date)?;
             round_view(c, round, true)
         })
         .await?;

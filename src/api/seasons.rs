@@ -3,13 +3,12 @@
 use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
-use crate::db::models::competition::{NewSeason, Season};
-use crate::db::now_utc;
-use crate::db::schema::seasons as s;
-use crate::error::{ApiError, ApiResult, Problem};
+use crate::db::models::competition::Season;
+use crate::error::{ApiResult, Problem};
+use crate::services::seasons as svc;
+pub use crate::services::seasons::load;
 use actix_web::{HttpResponse, get, post, web};
 use chrono::NaiveDate;
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -48,16 +47,6 @@ pub struct CreateSeason {
     pub opening_date: String,
 }
 
-/// Loads a season or 404.
-pub fn load(c: &mut crate::db::DbConn, id: i64) -> ApiResult<Season> {
-    s::table
-        .find(id)
-        .select(Season::as_select())
-        .first(c)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))
-}
-
 /// Creates a season.
 #[utoipa::path(tag = "seasons", request_body = CreateSeason,
     responses((status = 201, description = "Created", body = SeasonView),
@@ -73,23 +62,9 @@ pub async fn create_season(
     body: Body<CreateSeason>,
 ) -> ApiResult<HttpResponse> {
     let b = body.into_inner()?;
-    let name = b.name.trim().to_string();
-    if name.is_empty() || name.chars().count() > 100 {
-        return Err(ApiError::invalid("name", "must be 1–100 characters"));
-    }
+    let name = crate::services::input::checked_name("name", &b.name)?;
     let opening = crate::api::date::parse("opening_date", &b.opening_date)?;
-    let season = state
-        .tx(move |c| {
-            Ok(diesel::insert_into(s::table)
-                .values(&NewSeason {
-                    name,
-                    opening_date: opening,
-                    created_at: now_utc(),
-                })
-                .returning(s::all_columns)
-                .get_result::<Season>(c)?)
-        })
-        .await?;
+    let season = state.tx(move |c| svc::create(c, name, opening)).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/seasons/{}", season.id)))
         .json(SeasonView::from(season)))
@@ -100,14 +75,7 @@ pub async fn create_season(
     responses((status = 200, description = "Seasons", body = Vec<SeasonView>)))]
 #[get("/seasons")]
 pub async fn list_seasons(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let rows = state
-        .db(|c| {
-            Ok(s::table
-                .order(s::opening_date.desc())
-                .select(Season::as_select())
-                .load(c)?)
-        })
-        .await?;
+    let rows = state.db(svc::list).await?;
     Ok(HttpResponse::Ok().json(rows.into_iter().map(SeasonView::from).collect::<Vec<_>>()))
 }
 

@@ -2,8 +2,7 @@
 
 use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, format_roles, parse_roles};
-use crate::db::models::service_tokens::{self, NewServiceToken, ServiceToken};
-use crate::db::now_utc;
+use crate::db::models::service_tokens::{self, ServiceToken};
 use crate::error::{ApiError, ApiResult, Problem};
 use actix_web::{HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
@@ -106,15 +105,12 @@ pub async fn create_service_token(
     let creator = auth.principal.user_id;
     let record = state
         .tx(move |c| {
-            Ok(service_tokens::insert(
+            crate::services::service_tokens::create(
                 c,
-                &NewServiceToken {
-                    name: &name,
-                    roles: &format_roles(&[Role::RatingSync]),
-                    created_by: creator,
-                    created_at: now_utc(),
-                },
-            )?)
+                &name,
+                &format_roles(&[Role::RatingSync]),
+                creator,
+            )
         })
         .await?;
     let (token, exp) = state.jwt.issue(
@@ -145,13 +141,7 @@ pub async fn revoke_service_token(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     state
-        .tx(move |c| {
-            if service_tokens::by_id(c, id)?.is_none() {
-                return Err(ApiError::NotFound(format!("no service token {id}")));
-            }
-            service_tokens::revoke(c, id, now_utc())?;
-            Ok(())
-        })
+        .tx(move |c| crate::services::service_tokens::revoke(c, id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

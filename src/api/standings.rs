@@ -442,7 +442,7 @@ fn version_lookup(
                             Some(s) => s,
                             None => {
                                 // first read of this competition: it exists, and its fixed seed
-                                let comp = crate::api::competitions::load(c, id)?;
+                                let comp = crate::services::competitions::load(c, id)?;
                                 db.remember_seed(id, comp.seeded_from);
                                 comp.seeded_from
                             }
@@ -508,9 +508,8 @@ async fn read<T: Send + 'static>(
     let inm = if_none_match(req);
     state
         .db(move |c| {
-            use diesel::Connection;
-            c.transaction(|c| {
-                let comp = crate::api::competitions::load(c, id)?;
+            crate::db::snapshot(c, |c| {
+                let comp = crate::services::competitions::load(c, id)?;
                 let etag = read_etag(c, &comp, doc, after)?;
                 if not_modified(inm.as_deref(), &etag) {
                     return Ok(Read::NotModified(etag));
@@ -591,10 +590,9 @@ pub async fn serve_cached(
             let after = key.arg.and_then(|a| u32::try_from(a).ok());
             let entry = state
                 .db(move |c| {
-                    use diesel::Connection;
                     // recompute the version inside the same snapshot as the body
-                    c.transaction(|c| {
-                        let comp = crate::api::competitions::load(c, id)?;
+                    crate::db::snapshot(c, |c| {
+                        let comp = crate::services::competitions::load(c, id)?;
                         let v = version_of(c, comp.id, comp.seeded_from)?;
                         let (body, tag) = compute(c, &comp, &v)?;
                         let tag = tag.unwrap_or_else(|| etag_of(&v, key.doc, after));

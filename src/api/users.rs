@@ -2,14 +2,11 @@
 
 use crate::api::PageParams;
 use crate::app::AppState;
-use crate::auth::{Admin, Auth, Role, format_roles, hash_password, parse_roles};
+use crate::auth::{Admin, Auth, Role, hash_password, parse_roles};
 use crate::db::models::users::{self, User};
-use crate::db::now_utc;
-use crate::db::schema::users as u;
-use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::services::users::{MIN_PASSWORD, parse_role_names};
+use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::users::MIN_PASSWORD;
 use actix_web::{HttpResponse, get, patch, post, web};
-use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -170,39 +167,16 @@ pub async fn update_user(
     let me = auth.principal.user_id;
     let user = state
         .tx(move |c| {
-            let mut errs: Vec<FieldError> = Vec::new();
-            let roles = b.roles.as_ref().map(|r| parse_role_names(r, &mut errs));
-            if !errs.is_empty() {
-                return Err(ApiError::validation(errs));
-            }
-            let existing =
-                users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
-            if me == Some(id)
-                && (b.active == Some(false)
-                    || roles.as_ref().is_some_and(|r| !r.contains(&Role::Admin)))
-            {
-                return Err(ApiError::Conflict(
-                    "an admin cannot disable or demote their own account".into(),
-                ));
-            }
-            if let Some(Some(pid)) = b.player_id
-                && crate::db::models::players::by_id(c, pid)?.is_none()
-            {
-                return Err(ApiError::invalid("player_id", format!("no player {pid}")));
-            }
-            // disabling and re-enabling end every token issued before
-            let active = b.active.unwrap_or(existing.active);
-            let generation = existing.token_generation + i64::from(active != existing.active);
-            diesel::update(u::table.find(existing.id))
-                .set((
-                    u::token_generation.eq(generation),
-                    u::player_id.eq(b.player_id.unwrap_or(existing.player_id)),
-                    u::roles.eq(roles.map(|r| format_roles(&r)).unwrap_or(existing.roles)),
-                    u::active.eq(active),
-                    u::updated_at.eq(now_utc()),
-                ))
-                .execute(c)?;
-            users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
+            crate::services::users::update_user(
+                c,
+                id,
+                me,
+                crate::services::users::UserChanges {
+                    roles: b.roles,
+                    active: b.active,
+                    player_id: b.player_id,
+                },
+            )
         })
         .await?;
     Ok(HttpResponse::Ok().json(UserView::from(user)))
@@ -234,20 +208,7 @@ pub async fn reset_password(
     }
     let hash = web::block(move || hash_password(&pw)).await??;
     state
-        .tx(move |c| {
-            let n = diesel::update(u::table.find(id))
-                .set((
-                    u::password_hash.eq(hash),
-                    // ends every token issued before
-                    u::token_generation.eq(u::token_generation + 1),
-                    u::updated_at.eq(now_utc()),
-                ))
-                .execute(c)?;
-            if n == 0 {
-                return Err(ApiError::NotFound(format!("no user {id}")));
-            }
-            Ok(())
-        })
+        .tx(move |c| crate::services::users::set_password_hash(c, id, &hash))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -9,36 +9,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::limits::WorkLimits;
-
-use clubcomp_engine::attendance::{AttendanceInput, attendance};
-use clubcomp_engine::calendar::{CalendarInput, propose_calendar};
-use clubcomp_engine::keizer::pairing::{HandPairing, PairingInput, pair_evening, validate_pairing};
+use crate::services::calc::{self, KeizerPairingInputError};
 
 /// Arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Input JSON file; standard input when omitted.
     pub file: Option<PathBuf>,
-}
-
-/// What went wrong with the input itself.
-#[derive(Debug, thiserror::Error)]
-enum InputError {
-    #[error("cannot read input: {0}")]
-    Read(#[from] std::io::Error),
-    #[error("input is not valid JSON: {0}")]
-    Json(#[from] serde_json::Error),
-    #[error("input must be a JSON object")]
-    NotAnObject,
-    #[error("unknown mode {0:?} (expected \"pair\", \"validate\", \"calendar\" or \"attendance\")")]
-    Mode(String),
-    #[error("\"pairing\" (the hand-made pairing) is required in validate mode")]
-    MissingPairing,
-    #[error("{0}")]
-    Limit(String),
 }
 
 /// Runs one request given as JSON text; returns the JSON answer and whether it is a success.
@@ -49,69 +29,9 @@ pub fn answer(text: &str) -> Result<(Value, bool), String> {
 
 /// [`answer`] within the given work limits.
 pub fn answer_within(text: &str, limits: &WorkLimits) -> Result<(Value, bool), String> {
-    answer_inner(text, limits).map_err(|e| e.to_string())
-}
-
-fn answer_inner(text: &str, limits: &WorkLimits) -> Result<(Value, bool), InputError> {
-    let mut v: Value = serde_json::from_str(text)?;
-    crate::calc_input::keizer_pairing(&v, limits).map_err(|e| InputError::Limit(e.to_string()))?;
-    let obj = v.as_object_mut().ok_or(InputError::NotAnObject)?;
-    let mode = match obj.remove("mode") {
-        None => "pair".to_string(),
-        Some(Value::String(s)) => s,
-        Some(other) => return Err(InputError::Mode(other.to_string())),
-    };
-    match mode.as_str() {
-        "pair" => {
-            let input: PairingInput = serde_json::from_value(v)?;
-            Ok(match pair_evening(&input) {
-                Ok(p) => (json!({ "ok": true, "pairing": p }), true),
-                Err(e) => (
-                    json!({ "ok": false, "error": e, "message": e.to_string() }),
-                    false,
-                ),
-            })
-        }
-        "validate" => {
-            let hand = obj.remove("pairing").ok_or(InputError::MissingPairing)?;
-            let hand: HandPairing = serde_json::from_value(hand)?;
-            let input: PairingInput = serde_json::from_value(v)?;
-            let violations = validate_pairing(&input, &hand);
-            let list: Vec<Value> = violations
-                .iter()
-                .map(|x| {
-                    let mut j = serde_json::to_value(x).unwrap_or(Value::Null);
-                    if let Some(o) = j.as_object_mut() {
-                        o.insert("message".into(), Value::String(x.to_string()));
-                    }
-                    j
-                })
-                .collect();
-            let valid = list.is_empty();
-            Ok((json!({ "valid": valid, "violations": list }), valid))
-        }
-        "calendar" => {
-            let input: CalendarInput = serde_json::from_value(v)?;
-            Ok(match propose_calendar(&input) {
-                Ok(evenings) => (json!({ "ok": true, "evenings": evenings }), true),
-                Err(e) => (
-                    json!({ "ok": false, "error": e, "message": e.to_string() }),
-                    false,
-                ),
-            })
-        }
-        "attendance" => {
-            let input: AttendanceInput = serde_json::from_value(v)?;
-            Ok(match attendance(&input) {
-                Ok(a) => (json!({ "ok": true, "attendance": a }), true),
-                Err(e) => (
-                    json!({ "ok": false, "error": e, "message": e.to_string() }),
-                    false,
-                ),
-            })
-        }
-        other => Err(InputError::Mode(other.to_string())),
-    }
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| KeizerPairingInputError::Json(e).to_string())?;
+    calc::keizer_pairing(v, limits).map_err(|e| e.to_string())
 }
 
 /// Runs the command.
@@ -119,7 +39,7 @@ pub fn run(args: Args) -> ExitCode {
     let text = match super::read_input(args.file.as_deref()) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{}", InputError::Read(e));
+            eprintln!("cannot read input: {e}");
             return ExitCode::from(2);
         }
     };

@@ -4,6 +4,7 @@
 
 pub mod models;
 pub mod schema;
+pub mod stamps;
 
 use diesel::prelude::*;
 use diesel::r2d2::R2D2Connection;
@@ -302,6 +303,17 @@ pub fn take_write_lock(conn: &mut DbConn) -> QueryResult<()> {
             .execute(c)?;
     }
     Ok(())
+}
+
+/// Runs `f` in one transaction, so that its reads see one snapshot of the database.
+pub fn snapshot<T, E>(
+    conn: &mut DbConn,
+    f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    conn.transaction(f)
 }
 
 /// Current UTC time truncated to microseconds (Postgres `TIMESTAMP` precision).

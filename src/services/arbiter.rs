@@ -5,8 +5,9 @@
 //! ([`lock_game`]), so concurrent appends to a log never lose an event.
 
 use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit, bump_stamp};
+use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit};
 use crate::db::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::competitions::{TimeControl, default_rules};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
@@ -190,7 +191,7 @@ pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<GameCtx> {
 /// so concurrent writers queue (a row lock on Postgres, the write lock on SQLite) and each
 /// sees the log as the previous one left it.
 pub fn lock_game(c: &mut DbConn, id: i64) -> ApiResult<()> {
-    bump_stamp(c, &format!("game-arbiter:{id}"))?;
+    crate::db::stamps::touch_now(c, Scope::GameArbiter(id))?;
     Ok(())
 }
 
@@ -667,7 +668,7 @@ pub fn moves_of(c: &mut DbConn, game: i64) -> ApiResult<Option<MovesRow>> {
 
 /// The ETag of a game's stored moves.
 pub fn moves_etag(row: &MovesRow) -> String {
-    crate::api::etag("moves", row.game_id, row.version)
+    crate::services::version::etag("moves", row.game_id, row.version)
 }
 
 /// FIDE 9.5.3: when the log holds a claim (a) whose declared move is not played yet, the
@@ -695,7 +696,7 @@ pub fn set_moves(
     c: &mut DbConn,
     game: i64,
     input: &MovesInput,
-    if_match: Option<&str>,
+    expected: &crate::services::version::ExpectedVersion,
     actor: &str,
 ) -> ApiResult<MovesRow> {
     check_record_size(input)?;
@@ -716,7 +717,7 @@ pub fn set_moves(
     let old = moves_of(c, game)?;
     let row = match &old {
         Some(o) => {
-            crate::api::check_if_match(if_match, &moves_etag(o))?;
+            expected.check(&moves_etag(o))?;
             diesel::update(game_moves::table.find(game))
                 .set((
                     game_moves::format.eq(format),
@@ -731,7 +732,7 @@ pub fn set_moves(
                 .get_result::<MovesRow>(c)?
         }
         None => {
-            if if_match.is_some_and(|v| v.trim() != "*") {
+            if expected.is_conditional() {
                 return Err(ApiError::PreconditionFailed(
                     "If-Match given but the game has no moves recorded yet".into(),
                 ));

@@ -21,6 +21,7 @@ use crate::db::models::competition::{Attendance, Competition, NewAttendance, Rou
 use crate::db::models::players;
 use crate::db::schema::attendance as at;
 use crate::db::schema::rounds;
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::attendance::{
@@ -115,7 +116,7 @@ pub fn round_context(
     let mut date = round.date;
     let mut start = default_start;
     if let Some(e) = round.evening_id
-        && let Ok(ev) = crate::api::calendar::load_evening(c, e)
+        && let Ok(ev) = crate::services::calendar::load_evening(c, e)
     {
         date = date.or(Some(ev.date));
         start = NaiveTime::parse_from_str(&ev.start_time, "%H:%M").unwrap_or(default_start);
@@ -168,7 +169,7 @@ pub fn set_deadline_rule(
             ad::deadline_time.eq(time),
         ))
         .execute(c)?;
-    crate::db::models::competition::bump_stamp(c, &format!("competition:{competition}"))?;
+    crate::db::stamps::touch(c, Scope::Competition(competition))?;
     Ok(())
 }
 
@@ -275,7 +276,7 @@ pub fn evaluate(
 /// The entrants of a competition with their membership, in seed order.
 pub fn entrant_memberships(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(i64, Membership)>> {
     let mut out = Vec::new();
-    for e in crate::api::competitions::entrants_in_seed_order(c, competition)? {
+    for e in crate::services::competitions::entrants_in_seed_order(c, competition)? {
         let m = players::by_id(c, e.player_id)?
             .map(|p| membership_of(&p.membership))
             .unwrap_or(Membership::Fixed);
@@ -321,7 +322,7 @@ pub fn statuses_in(
         .first(c)
         .optional()?
         .ok_or_else(|| ApiError::NotFound(format!("no round {round}")))?;
-    let comp = crate::api::competitions::load(c, r.competition_id)?;
+    let comp = crate::services::competitions::load(c, r.competition_id)?;
     let ctx = round_context(c, &comp, &r, time_zone)?;
     let list: Vec<(i64, Membership)> = players
         .iter()
@@ -448,6 +449,6 @@ pub fn record(
             note: ch.note.clone(),
         })
         .execute(c)?;
-    crate::db::models::competition::bump_stamp(c, &format!("competition:{}", comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(pa)
 }

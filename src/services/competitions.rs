@@ -1,8 +1,12 @@
 //! Competitions: validation of kinds, systems, parameters, tie-break lists, time controls and
 //! rule flags (docs/rules/README.md#time-controls, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain), and the seed order of entrants.
 
+use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant};
+use crate::db::schema::{competitions as cm, entrants as en};
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -257,4 +261,352 @@ pub fn seed_rating(
     };
     let date = chrono::NaiveDate::from_ymd_opt(year, 9, 1).unwrap_or(season_opening);
     (source, date)
+}
+
+/// Loads a competition or 404.
+pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
+    cm::table
+        .find(id)
+        .select(Competition::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no competition {id}")))
+}
+
+/// The entrants of a competition in seed order.
+pub fn entrants_in_seed_order(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Entrant>> {
+    let mut rows: Vec<Entrant> = en::table
+        .filter(en::competition_id.eq(competition))
+        .select(Entrant::as_select())
+        .load(c)?;
+    seed_order(&mut rows);
+    Ok(rows)
+}
+
+/// A new competition whose fields were checked (name, half, planned rounds, settings).
+#[derive(Debug)]
+pub struct NewCompetitionSpec {
+    /// The season it belongs to.
+    pub season_id: i64,
+    /// Its name, trimmed.
+    pub name: String,
+    /// Its validated settings.
+    pub settings: Settings,
+    /// Keizer: `winter` or `summer`.
+    pub half: Option<String>,
+    /// The winter half a summer half is seeded from.
+    pub seeded_from: Option<i64>,
+    /// Planned number of rounds.
+    pub rounds_planned: Option<i32>,
+}
+
+/// Creates a competition in the caller's transaction: 404 without the season; a summer Keizer
+/// half may be seeded only from the winter Keizer half of the same season (422 naming
+/// `seeded_from`).
+pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition> {
+    use crate::db::models::competition::NewCompetition;
+    let NewCompetitionSpec {
+        season_id,
+        name,
+        settings,
+        half,
+        seeded_from,
+        rounds_planned,
+    } = spec;
+    crate::services::seasons::load(c, season_id)?;
+    if let Some(w) = seeded_from {
+        let winter = load(c, w)
+            .map_err(|_| ApiError::invalid("seeded_from", format!("no competition {w}")))?;
+        if winter.season_id != season_id
+            || winter.kind != "keizer"
+            || winter.half.as_deref() != Some("winter")
+        {
+            return Err(ApiError::invalid(
+                "seeded_from",
+                "must be the winter Keizer half of the same season",
+            ));
+        }
+        if settings.kind != "keizer" || half.as_deref() != Some("summer") {
+            return Err(ApiError::invalid(
+                "seeded_from",
+                "only a summer Keizer half is seeded from a winter half",
+            ));
+        }
+    }
+    let now = crate::db::now_utc();
+    Ok(diesel::insert_into(cm::table)
+        .values(&NewCompetition {
+            season_id,
+            name,
+            kind: settings.kind,
+            discipline: settings.discipline,
+            system: settings.system,
+            half,
+            seeded_from,
+            params: settings.params.to_string(),
+            tiebreaks: serde_json::to_string(&settings.tiebreaks).unwrap_or_default(),
+            time_control: serde_json::to_string(&settings.time_control).unwrap_or_default(),
+            rules: settings.rules.to_string(),
+            rounds_planned,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        })
+        .returning(cm::all_columns)
+        .get_result::<Competition>(c)?)
+}
+
+/// The competitions of a season (404 when there is no such season).
+pub fn of_season(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
+    crate::services::seasons::load(c, season)?;
+    Ok(cm::table
+        .filter(cm::season_id.eq(season))
+        .order(cm::id)
+        .select(Competition::as_select())
+        .load(c)?)
+}
+
+/// The settings a competition was stored with (its stored JSON is written by this module).
+pub fn stored_settings(cur: &Competition) -> Settings {
+    Settings {
+        kind: cur.kind.clone(),
+        discipline: cur.discipline.clone(),
+        system: cur.system.clone(),
+        params: serde_json::from_str(&cur.params).unwrap_or(Value::Null),
+        tiebreaks: serde_json::from_str(&cur.tiebreaks).unwrap_or_default(),
+        time_control: serde_json::from_str(&cur.time_control)
+            .unwrap_or_else(|_| TimeControl::club_default()),
+        rules: serde_json::from_str(&cur.rules).unwrap_or(Value::Null),
+    }
+}
+
+/// Changes to a competition's settings, as requested.
+#[derive(Debug, Default)]
+pub struct CompetitionChanges {
+    /// New name (checked here: 1–100 characters after trimming).
+    pub name: Option<String>,
+    /// New engine parameters.
+    pub params: Option<Value>,
+    /// New tie-break list.
+    pub tiebreaks: Option<Vec<String>>,
+    /// New time control.
+    pub time_control: Option<TimeControl>,
+    /// New rule flags.
+    pub rules: Option<Value>,
+    /// New planned number of rounds (1–99).
+    pub rounds_planned: Option<i32>,
+}
+
+/// Changes a competition's settings in the caller's transaction: 412 on a stale `If-Match`,
+/// 422 on invalid settings, 409 when parameters, tie-breaks or time control change after a
+/// round was paired.
+pub fn update(
+    c: &mut DbConn,
+    id: i64,
+    expected: &crate::services::version::ExpectedVersion,
+    ch: CompetitionChanges,
+) -> ApiResult<Competition> {
+    use crate::db::schema::rounds;
+    let cur = load(c, id)?;
+    expected.check(&crate::services::version::etag(
+        "competition",
+        cur.id,
+        cur.version,
+    ))?;
+    let stored = stored_settings(&cur);
+    let settings = Settings {
+        params: ch.params.clone().unwrap_or(stored.params),
+        tiebreaks: ch.tiebreaks.clone().unwrap_or(stored.tiebreaks),
+        time_control: ch.time_control.clone().unwrap_or(stored.time_control),
+        rules: ch.rules.clone().unwrap_or(stored.rules),
+        ..stored
+    };
+    validate(&settings)?;
+    let started: i64 = rounds::table
+        .filter(rounds::competition_id.eq(id))
+        .filter(rounds::status.ne("planned"))
+        .count()
+        .get_result(c)?;
+    if started > 0 && (ch.params.is_some() || ch.tiebreaks.is_some() || ch.time_control.is_some()) {
+        return Err(ApiError::Conflict(
+            "parameters, tie-breaks and time control are fixed once a round is paired".into(),
+        ));
+    }
+    let name = match ch.name {
+        Some(n) => crate::services::input::checked_name("name", &n)?,
+        None => cur.name,
+    };
+    if ch.rounds_planned.is_some_and(|n| !(1..=99).contains(&n)) {
+        return Err(ApiError::invalid("rounds_planned", "must be from 1 to 99"));
+    }
+    diesel::update(cm::table.find(id))
+        .set((
+            cm::name.eq(name),
+            cm::params.eq(settings.params.to_string()),
+            cm::tiebreaks.eq(serde_json::to_string(&settings.tiebreaks).unwrap_or_default()),
+            cm::time_control.eq(serde_json::to_string(&settings.time_control).unwrap_or_default()),
+            cm::rules.eq(settings.rules.to_string()),
+            cm::rounds_planned.eq(ch.rounds_planned.or(cur.rounds_planned)),
+            cm::version.eq(cm::version + 1),
+            cm::updated_at.eq(crate::db::now_utc()),
+        ))
+        .execute(c)?;
+    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    load(c, id)
+}
+
+/// One entry of a player into a competition.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// The player.
+    pub player_id: i64,
+    /// The round from which the player takes part (default 1).
+    pub joins_at: Option<i32>,
+    /// Excused absences already used earlier in the season (default 0).
+    pub excused_before: Option<i32>,
+}
+
+/// Enters players (in order of entry) in the caller's transaction; each gets the rating on the
+/// seeding date. 422 naming each bad entry, or over the work limit of the competition's kind;
+/// 409 when a player is entered already.
+pub fn enter(
+    c: &mut DbConn,
+    id: i64,
+    entries: &[Entry],
+    limits: &crate::limits::WorkLimits,
+) -> ApiResult<()> {
+    use crate::db::models::competition::NewEntrant;
+    use crate::db::models::{players, ratings};
+    let comp = load(c, id)?;
+    let season = crate::services::seasons::load(c, comp.season_id)?;
+    let (source, date) = seed_rating(&comp, season.opening_date);
+    // the engines' work limits hold for stored competitions too: pairing and
+    // standings on request never run on a field larger than a calculator accepts
+    let (var, limit) = match comp.kind.as_str() {
+        "keizer" => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
+        "round_robin" => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
+        _ => ("LIMIT_SWISS_PLAYERS", limits.swiss_players),
+    };
+    let entered: i64 = en::table
+        .filter(en::competition_id.eq(id))
+        .count()
+        .get_result(c)?;
+    crate::limits::check(
+        "entrants",
+        "entrants",
+        entered as usize + entries.len(),
+        var,
+        limit,
+    )?;
+    // the competition's stamp first (the cached standings show the entrants): its row
+    // lock (Postgres; SQLite holds the write lock already) queues concurrent entries,
+    // so each seeds after the entrants entered before it (no two with one seed)
+    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    let mut next_seed: i32 = en::table
+        .filter(en::competition_id.eq(id))
+        .select(diesel::dsl::max(en::seed))
+        .first::<Option<i32>>(c)?
+        .unwrap_or(0);
+    let mut errs = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        match players::by_id(c, e.player_id)? {
+            None => errs.push(FieldError::new(
+                format!("entrants[{i}].player_id"),
+                format!("no player {}", e.player_id),
+            )),
+            Some(p) if !p.active => errs.push(FieldError::new(
+                format!("entrants[{i}].player_id"),
+                format!("player {} is inactive", p.id),
+            )),
+            Some(_) => {}
+        }
+        if e.joins_at.is_some_and(|j| !(1..=99).contains(&j)) {
+            errs.push(FieldError::new(
+                format!("entrants[{i}].joins_at"),
+                "must be from 1 to 99",
+            ));
+        }
+        if e.excused_before.is_some_and(|x| !(0..=99).contains(&x)) {
+            errs.push(FieldError::new(
+                format!("entrants[{i}].excused_before"),
+                "must be from 0 to 99",
+            ));
+        }
+    }
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    for e in entries {
+        next_seed += 1;
+        let rating = ratings::on_date(c, e.player_id, source, date)?.map(|r| r.value);
+        diesel::insert_into(en::table)
+            .values(&NewEntrant {
+                competition_id: id,
+                player_id: e.player_id,
+                seed: next_seed,
+                rating,
+                joins_at: e.joins_at.unwrap_or(1),
+                excused_before: e.excused_before.unwrap_or(0),
+                created_at: crate::db::now_utc(),
+            })
+            .execute(c)
+            .map_err(|err| match ApiError::from(err) {
+                ApiError::Conflict(_) => {
+                    ApiError::Conflict(format!("player {} is already entered", e.player_id))
+                }
+                other => other,
+            })?;
+    }
+    Ok(())
+}
+
+/// The entrants of a competition in seed order, each with the player's name.
+pub fn entrants_named(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(Entrant, String)>> {
+    let rows = entrants_in_seed_order(c, competition)?;
+    let mut out = Vec::with_capacity(rows.len());
+    for e in rows {
+        let name = crate::db::models::players::by_id(c, e.player_id)?
+            .map(|p| p.name)
+            .unwrap_or_default();
+        out.push((e, name));
+    }
+    Ok(out)
+}
+
+/// Withdraws an entrant who has no games yet (409 otherwise; 404 when not entered).
+pub fn withdraw(c: &mut DbConn, id: i64, player: i64) -> ApiResult<()> {
+    use crate::db::schema::{games, rounds};
+    let played: i64 = games::table
+        .inner_join(rounds::table)
+        .filter(rounds::competition_id.eq(id))
+        .filter(games::white_id.eq(player).or(games::black_id.eq(player)))
+        .count()
+        .get_result(c)?;
+    if played > 0 {
+        return Err(ApiError::Conflict(format!(
+            "player {player} already has games in competition {id}"
+        )));
+    }
+    let n = diesel::delete(
+        en::table
+            .filter(en::competition_id.eq(id))
+            .filter(en::player_id.eq(player)),
+    )
+    .execute(c)?;
+    if n == 0 {
+        return Err(ApiError::NotFound(format!(
+            "player {player} is not entered in competition {id}"
+        )));
+    }
+    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    Ok(())
+}
+
+/// The discipline of a competition for the result codes.
+pub fn discipline(c: &Competition) -> clubcomp_engine::round_robin::Discipline {
+    if c.discipline == "draughts" {
+        clubcomp_engine::round_robin::Discipline::Draughts
+    } else {
+        clubcomp_engine::round_robin::Discipline::Chess
+    }
 }

@@ -15,6 +15,7 @@ use crate::db::models::competition::{
 use crate::db::models::players::{self, NewPlayer, Player};
 use crate::db::models::users;
 use crate::db::now_utc;
+use crate::db::stamps::Scope;
 use crate::error::ApiResult;
 use crate::services::ratings::{RatingList, RatingRow, push};
 use diesel::prelude::*;
@@ -291,16 +292,16 @@ fn seed_season(c: &mut DbConn) -> ApiResult<String> {
         })
         .returning(s::all_columns)
         .get_result::<Season>(c)?;
-    let body = crate::api::calendar::GenerateCalendar {
+    let body = crate::services::calendar::GenerateCalendar {
         knsb_round_dates: KNSB_ROUNDS.iter().map(|d| d.to_string()).collect(),
         closed_dates: CLOSED.iter().map(|d| d.to_string()).collect(),
         extra_rapid_dates: vec![],
         season_end: None,
         replace: false,
     };
-    let input = crate::api::calendar::calendar_input(season.opening_date, &body)?;
-    let rows = crate::api::calendar::proposed_rows(season.id, &input)?;
-    let evenings = crate::api::calendar::store_calendar(c, season.id, &rows, false)?;
+    let input = crate::services::calendar::calendar_input(season.opening_date, &body)?;
+    let rows = crate::services::calendar::proposed_rows(season.id, &input)?;
+    let evenings = crate::services::calendar::store_calendar(c, season.id, &rows, false)?;
 
     // the club's 60 players, in the order the demo created them
     let knsb: Vec<String> = (0..60).map(|i| format!("84{:05}", 1000 + i)).collect();
@@ -524,7 +525,7 @@ fn seed_keizer(
             ranking = last.standings.iter().map(|r| r.id.clone()).collect();
         }
     }
-    crate::db::models::competition::bump_stamp(c, &format!("competition:{}", comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "Keizer winter: 60 entrants, {KEIZER_COMPLETED} evenings completed, 1 published"
     ))
@@ -628,7 +629,7 @@ fn seed_rapid(
         }
         state.rounds.push(rec);
     }
-    crate::db::models::competition::bump_stamp(c, &format!("competition:{}", comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "rapid: {RAPID_PLAYERS} players, {RAPID_ROUNDS} rounds completed"
     ))
@@ -705,7 +706,7 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
             )?;
         }
     }
-    crate::db::models::competition::bump_stamp(c, &format!("competition:{}", comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "draughts: {} players, {} rounds completed",
         ids.len(),

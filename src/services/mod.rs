@@ -2,13 +2,23 @@
 
 pub mod arbiter;
 pub mod attendance;
+pub mod calc;
+pub mod calendar;
 pub mod competitions;
+pub mod credentials;
+pub mod date;
 pub mod demo;
+pub mod health;
+pub mod input;
 pub mod pairing;
+pub mod players;
 pub mod prizes;
 pub mod ratings;
 pub mod results;
 pub mod rounds;
+pub mod seasons;
 pub mod secrets;
+pub mod service_tokens;
 pub mod standings;
 pub mod users;
+pub mod version;

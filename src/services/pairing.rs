@@ -14,7 +14,8 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
 use crate::db::models::players;
 use crate::db::now_utc;
-use crate::db::schema::{competitions as cm, games, rounds as rs};
+use crate::db::schema::{games, rounds as rs};
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::attendance as att;
 use crate::services::rounds;
@@ -115,7 +116,7 @@ fn present(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiRe
 }
 
 fn entrants(c: &mut DbConn, comp: i64) -> ApiResult<Vec<Entrant>> {
-    crate::api::competitions::entrants_in_seed_order(c, comp)
+    crate::services::competitions::entrants_in_seed_order(c, comp)
 }
 
 mod keizer;
@@ -264,10 +265,7 @@ fn set_meta(c: &mut DbConn, round: &Round, meta: Option<&Value>) -> ApiResult<()
             rs::updated_at.eq(now_utc()),
         ))
         .execute(c)?;
-    crate::db::models::competition::bump_stamp(
-        c,
-        &format!("competition:{}", round.competition_id),
-    )?;
+    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
     Ok(())
 }
 
@@ -293,15 +291,6 @@ fn audit(
         },
     )?;
     Ok(())
-}
-
-fn load_comp(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    cm::table
-        .find(id)
-        .select(Competition::as_select())
-        .first(c)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("no competition {id}")))
 }
 
 /// Checks `If-Match` against a round: the header must name the round's current version
@@ -331,13 +320,13 @@ pub fn generate(
     number: i32,
     tz: &str,
     actor: &str,
-    if_match: Option<&str>,
+    expected: &crate::services::version::ExpectedVersion,
     bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = load_comp(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
-    check_round_if_match(if_match, &round)?;
+    check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" {
         return Err(ApiError::Conflict(format!(
             "round {number} is {}; only a planned round can be paired",
@@ -549,12 +538,12 @@ pub fn replace(
     hand: &HandPairing,
     tz: &str,
     actor: &str,
-    if_match: Option<&str>,
+    expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = load_comp(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
-    check_round_if_match(if_match, &round)?;
+    check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" && round.status != "paired" {
         return Err(ApiError::Conflict(format!(
             "round {number} is {}; a pairing can be changed only before it is published",
@@ -633,12 +622,12 @@ pub fn remove(
     comp_id: i64,
     number: i32,
     actor: &str,
-    if_match: Option<&str>,
+    expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    load_comp(c, comp_id)?;
+    crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
-    check_round_if_match(if_match, &round)?;
+    check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();
     rounds::transition(c, &round, "paired", "planned")?;
     diesel::delete(games::table.filter(games::round_id.eq(round.id))).execute(c)?;

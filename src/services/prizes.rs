@@ -8,14 +8,19 @@
 //! 3 = final) and `game_no` 1 for the game, 2 for the decider.
 
 use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Game, NewGame, Round, bump_stamp};
+use crate::db::models::competition::{
+    Competition, Game, NewAuditEntry, NewCompetition, NewEntrant, NewGame, NewRound, Round, audit,
+};
 use crate::db::now_utc;
-use crate::db::schema::games;
+use crate::db::schema::{
+    competitions as cm, entrants as en, games, prize_lists as pl, rounds as rd,
+};
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::services::rounds;
 use crate::services::standings as st;
 use clubcomp_engine::keizer::playoffs::{
-    EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state,
+    EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state, playoff_groups,
 };
 use clubcomp_engine::keizer::prizes::{self, Half, PrizeOutcome};
 use diesel::prelude::*;
@@ -205,6 +210,204 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             })
             .execute(c)?;
     }
-    bump_stamp(c, &format!("competition:{}", comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(())
+}
+
+/// A stored (finalized) prize list.
+#[derive(Debug, Clone)]
+pub struct Finalized {
+    /// The list as JSON.
+    pub body: String,
+    /// Who finalized it.
+    pub by: String,
+    /// When.
+    pub at: chrono::NaiveDateTime,
+}
+
+/// The finalized prize list of a competition, if stored.
+pub fn finalized(c: &mut DbConn, comp: i64) -> ApiResult<Option<Finalized>> {
+    let row: Option<(String, String, chrono::NaiveDateTime)> = pl::table
+        .filter(pl::competition_id.eq(comp))
+        .select((pl::body, pl::finalized_by, pl::finalized_at))
+        .first(c)
+        .optional()?;
+    Ok(row.map(|(body, by, at)| Finalized { body, by, at }))
+}
+
+/// Finalizes the prize list of competition `id` in the caller's transaction: every round must
+/// be completed; `compute` gives the list (as JSON) that is stored, audited and from then on
+/// shown. A second finalize is 409.
+pub fn finalize(
+    c: &mut DbConn,
+    id: i64,
+    actor: &str,
+    compute: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<String>,
+) -> ApiResult<()> {
+    let comp = crate::services::competitions::load(c, id)?;
+    if finalized(c, id)?.is_some() {
+        return Err(ApiError::Conflict(format!(
+            "the prizes of competition {id} are already finalized"
+        )));
+    }
+    require_finished(c, &comp)?;
+    let body = compute(c, &comp)?;
+    let now = now_utc();
+    diesel::insert_into(pl::table)
+        .values((
+            pl::competition_id.eq(id),
+            pl::body.eq(&body),
+            pl::finalized_by.eq(actor),
+            pl::finalized_at.eq(now),
+        ))
+        .execute(c)
+        .map_err(|e| match ApiError::from(e) {
+            ApiError::Conflict(_) => ApiError::Conflict(format!(
+                "the prizes of competition {id} are already finalized"
+            )),
+            other => other,
+        })?;
+    audit(
+        c,
+        &NewAuditEntry {
+            entity: "competition".into(),
+            entity_id: id,
+            action: "prizes_finalized".into(),
+            actor: actor.to_string(),
+            at: now,
+            old_value: None,
+            new_value: Some(body),
+            reason: None,
+        },
+    )?;
+    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    Ok(())
+}
+
+/// Creates the playoffs of a season in the caller's transaction (docs/rules/keizer.md#playoffs):
+/// a `knockout` competition from the summer half's final standings and prize eligibility, with
+/// the groups of four (colour seed stored), round 1 for the semi-finals and round 2 for the
+/// finals, and the first games. 409 without one finished summer half, with fewer than two
+/// eligible players, or when the playoffs exist.
+pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Competition> {
+    let s = crate::services::seasons::load(c, season)?;
+    let summers: Vec<Competition> = cm::table
+        .filter(cm::season_id.eq(season))
+        .filter(cm::kind.eq("keizer"))
+        .filter(cm::half.eq("summer"))
+        .order(cm::id)
+        .select(Competition::as_select())
+        .load(c)?;
+    let summer = match summers.as_slice() {
+        [one] => one.clone(),
+        [] => {
+            return Err(ApiError::Conflict(format!(
+                "season {season} has no summer Keizer half"
+            )));
+        }
+        _ => {
+            return Err(ApiError::Conflict(format!(
+                "season {season} has several summer Keizer halves"
+            )));
+        }
+    };
+    let knockouts: Vec<Competition> = cm::table
+        .filter(cm::season_id.eq(season))
+        .filter(cm::kind.eq("knockout"))
+        .select(Competition::as_select())
+        .load(c)?;
+    if knockouts
+        .iter()
+        .any(|k| playoff_params(k).is_ok_and(|p| p.summer_competition == summer.id))
+    {
+        return Err(ApiError::Conflict(format!(
+            "the playoffs of season {season} already exist"
+        )));
+    }
+    require_finished(c, &summer)?;
+    let (_, outcome) = keizer_prizes(c, &summer)?;
+    if outcome.playoff_places.len() < 2 {
+        return Err(ApiError::Conflict(
+            "fewer than two eligible players: no playoffs".into(),
+        ));
+    }
+    let draw = playoff_groups(&outcome.playoff_places);
+    // docs/rules/keizer.md#playoffs Decision: colours by lot, seed stored (53 bits, exact in JSON)
+    let params = PlayoffParams {
+        summer_competition: summer.id,
+        colour_seed: rand::random::<u64>() >> 11,
+        draw,
+    };
+    let now = now_utc();
+    let comp = diesel::insert_into(cm::table)
+        .values(&NewCompetition {
+            season_id: season,
+            name: format!("Playoffs {}", s.name),
+            kind: "knockout".into(),
+            discipline: summer.discipline.clone(),
+            system: None,
+            half: None,
+            seeded_from: None,
+            params: serde_json::to_string(&params).unwrap_or_default(),
+            tiebreaks: "[]".into(),
+            time_control: summer.time_control.clone(),
+            rules: summer.rules.clone(),
+            rounds_planned: Some(2),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        })
+        .returning(cm::all_columns)
+        .get_result::<Competition>(c)?;
+    let mut seed = 0;
+    for g in &params.draw.groups {
+        for p in &g.seeds {
+            seed += 1;
+            diesel::insert_into(en::table)
+                .values(&NewEntrant {
+                    competition_id: comp.id,
+                    player_id: p.parse().unwrap_or_default(),
+                    seed,
+                    rating: None,
+                    joins_at: 1,
+                    excused_before: 0,
+                    created_at: now,
+                })
+                .execute(c)?;
+        }
+    }
+    for number in 1..=2 {
+        diesel::insert_into(rd::table)
+                .values(&NewRound {
+                    competition_id: comp.id,
+                    number,
+                    evening_id: None,
+                    date: None,
+                    status: "paired".into(),
+                    pairing_meta: Some(
+                        serde_json::json!({"playoffs": if number == 1 { "semi-finals" } else { "finals" },
+                            "colour_seed": params.colour_seed})
+                        .to_string(),
+                    ),
+                    version: 1,
+                    updated_at: now,
+                })
+                .execute(c)?;
+    }
+    // the first games; deciders and finals follow from the results (sync)
+    sync_playoff_games(c, &comp)?;
+    audit(
+        c,
+        &NewAuditEntry {
+            entity: "competition".into(),
+            entity_id: comp.id,
+            action: "playoffs_created".into(),
+            actor: actor.to_string(),
+            at: now,
+            old_value: None,
+            new_value: Some(comp.params.clone()),
+            reason: None,
+        },
+    )?;
+    Ok(comp)
 }

@@ -56,7 +56,7 @@ pub struct RatingList {
     #[schema(value_type = RatingSource)]
     pub source: String,
     /// The list's date (YYYY-MM-DD, years 1900–2200).
-    #[schema(value_type = crate::api::date::ApiDate)]
+    #[schema(value_type = crate::services::date::ApiDate)]
     pub list_date: String,
     /// The rows (at least one).
     #[schema(min_items = 1)]
@@ -93,7 +93,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
             format!("must be one of {}", SOURCES.join(", ")),
         ));
     }
-    let date = crate::api::date::field("list_date", &list.list_date);
+    let date = crate::services::date::field("list_date", &list.list_date);
     if let Err(e) = &date {
         errs.push(e.clone());
     }
@@ -259,7 +259,10 @@ pub fn parse_knsb_csv(bytes: &[u8]) -> ApiResult<Vec<RatingRow>> {
     };
     let text = text.trim_start_matches('\u{feff}');
     if let Some(i) = text.lines().position(|l| l.contains('\0')) {
-        return Err(crate::api::nul_refused(&format!("line {}", i + 1)));
+        return Err(crate::services::input::nul_refused(&format!(
+            "line {}",
+            i + 1
+        )));
     }
     let mut lines = text
         .lines()

@@ -3,16 +3,17 @@
 //! rule, optimistic concurrency on the game's version, and an audit entry for every change.
 
 use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit, bump_stamp};
+use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
 use crate::db::now_utc;
 use crate::db::schema::{competitions, games, rounds};
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// Termination word for a game lost by an arbiter's decision (Keizer, docs/rules/keizer.md#scoring).
-pub const ARBITER_DECISION: &str = "arbiter_decision";
+pub use crate::services::competitions::discipline;
+pub use crate::services::rounds::ARBITER_DECISION;
 
 crate::openapi::string_enum_schema!(
     pub ResultCode,
@@ -70,15 +71,6 @@ pub struct Entered {
     pub note: Option<String>,
     /// The competition the game belongs to.
     pub competition: Competition,
-}
-
-/// The discipline of a competition for the result codes.
-pub fn discipline(c: &Competition) -> Discipline {
-    if c.discipline == "draughts" {
-        Discipline::Draughts
-    } else {
-        Discipline::Chess
-    }
 }
 
 /// Loads a game with its round and competition, or 404.
@@ -211,7 +203,7 @@ pub fn check(
 pub fn enter(
     c: &mut DbConn,
     id: i64,
-    if_match: Option<&str>,
+    expected: &crate::services::version::ExpectedVersion,
     input: &ResultInput,
     actor: &str,
 ) -> ApiResult<Entered> {
@@ -223,14 +215,18 @@ pub fn enter(
         .set(games::version.eq(games::version))
         .execute(c)?;
     let (game, mut round, comp) = load_game(c, id)?;
-    crate::api::check_if_match(if_match, &crate::api::etag("game", game.id, game.version))?;
+    expected.check(&crate::services::version::etag(
+        "game",
+        game.id,
+        game.version,
+    ))?;
     // a playoff result decides which games are due from all the group's results: take the
     // competition's stamp (its row lock on Postgres) before reading them, so results of two
     // games entered at once are synced one after the other and the later sees the earlier
     // (else both semi-finals decided at once could leave the final uncreated)
     let knockout = comp.kind == "knockout";
     if knockout {
-        bump_stamp(c, &format!("competition:{}", comp.id))?;
+        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
         round.status = round_status(c, round.id)?;
     }
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {
@@ -320,7 +316,7 @@ pub fn enter(
     if knockout {
         crate::services::prizes::sync_playoff_games(c, &comp)?;
     } else {
-        bump_stamp(c, &format!("competition:{}", comp.id))?;
+        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
         // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
         // from here on: a completion that committed after the round was read above made this
         // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock

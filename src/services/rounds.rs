@@ -5,8 +5,12 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Game, Round};
 use crate::db::now_utc;
 use crate::db::schema::{games, rounds};
+use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use diesel::prelude::*;
+
+/// Termination word for a game lost by an arbiter's decision (Keizer, docs/rules/keizer.md#scoring).
+pub const ARBITER_DECISION: &str = "arbiter_decision";
 
 /// Round statuses in order.
 pub const STATUSES: [&str; 4] = ["planned", "paired", "published", "completed"];
@@ -66,14 +70,63 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
             round.number
         )));
     }
-    crate::db::models::competition::bump_stamp(
-        c,
-        &format!("competition:{}", round.competition_id),
-    )?;
+    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
     Ok(())
 }
 
 /// Whether the public may see a round's games (published or completed).
 pub fn is_public(status: &str) -> bool {
     status == "published" || status == "completed"
+}
+
+/// Creates a round of competition `id` in the caller's transaction, numbered after the last one
+/// unless `number` is given (409 when taken); an evening of another season is refused (422).
+pub fn create(
+    c: &mut DbConn,
+    id: i64,
+    number: Option<i32>,
+    evening_id: Option<i64>,
+    mut date: Option<chrono::NaiveDate>,
+) -> ApiResult<Round> {
+    use crate::db::models::competition::NewRound;
+    let comp = crate::services::competitions::load(c, id)?;
+    if let Some(e) = evening_id {
+        let ev = crate::services::calendar::load_evening(c, e)
+            .map_err(|_| ApiError::invalid("evening_id", format!("no evening {e}")))?;
+        if ev.season_id != comp.season_id {
+            return Err(ApiError::invalid(
+                "evening_id",
+                "the evening belongs to another season",
+            ));
+        }
+        date = date.or(Some(ev.date));
+    }
+    // the competition's stamp first: its row lock (Postgres; SQLite holds the write
+    // lock already) queues concurrent creations, so each numbers its round after the
+    // ones created before it instead of failing on a number taken meanwhile
+    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    let next: i32 = rounds::table
+        .filter(rounds::competition_id.eq(id))
+        .select(diesel::dsl::max(rounds::number))
+        .first::<Option<i32>>(c)?
+        .unwrap_or(0)
+        + 1;
+    let round = diesel::insert_into(rounds::table)
+        .values(&NewRound {
+            competition_id: id,
+            number: number.unwrap_or(next),
+            evening_id,
+            date,
+            status: "planned".into(),
+            pairing_meta: None,
+            version: 1,
+            updated_at: now_utc(),
+        })
+        .returning(rounds::all_columns)
+        .get_result::<Round>(c)
+        .map_err(|e| match ApiError::from(e) {
+            ApiError::Conflict(_) => ApiError::Conflict("that round number exists".into()),
+            other => other,
+        })?;
+    Ok(round)
 }

@@ -7,15 +7,16 @@
 //! 1, 2, 3, … that are `completed`, or `published` with a result on every game. A round that
 //! does not count ends the run, so evenings always replay in order (docs/rules/keizer.md#recalculation).
 
-use crate::api::competitions::entrants_in_seed_order;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::db::schema::competitions as cm;
 use crate::error::{ApiError, ApiResult};
 use crate::services::attendance::{Status, statuses};
-use crate::services::results::{ARBITER_DECISION, discipline};
+use crate::services::competitions::discipline;
+use crate::services::competitions::entrants_in_seed_order;
 use crate::services::rounds;
+use crate::services::rounds::ARBITER_DECISION;
 use clubcomp_engine::fixed::Fixed;
 use clubcomp_engine::keizer::standings as ks;
 use clubcomp_engine::round_robin as rr;
@@ -122,7 +123,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     let mut excused_before = std::collections::BTreeMap::new();
     let mut placed = std::collections::HashSet::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::api::competitions::load(c, w)?;
+        let winter = crate::services::competitions::load(c, w)?;
         let wi = keizer_input(c, &winter)?;
         let computed = ks::compute(&wi.input)
             .map_err(|e| ApiError::Conflict(format!("winter half {w}: {e}")))?;
@@ -261,7 +262,7 @@ pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
     )
     .set(cm::params.eq(params.to_string()))
     .execute(c)?;
-    crate::api::competitions::load(c, comp.id)
+    crate::services::competitions::load(c, comp.id)
 }
 
 /// Builds the round-robin scenario: entrants in seed order (pairing numbers), the games with

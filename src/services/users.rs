@@ -1,9 +1,9 @@
 //! Accounts: creation with validated e-mail, password and roles; the bootstrap admin.
 
-use crate::auth::{Role, format_roles, hash_password};
 use crate::db::models::users::{self, NewUser, User};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::services::credentials::{Role, format_roles, hash_password};
 
 /// Minimum password length.
 pub const MIN_PASSWORD: usize = 8;
@@ -90,6 +90,66 @@ pub fn bootstrap_admin(conn: &mut DbConn, email: &str, password: &str) -> ApiRes
     if users::by_email(conn, email)?.is_none() {
         create_user(conn, email, password, &["admin".to_string()])?;
         tracing::info!(email = %email.to_lowercase(), "bootstrap admin created");
+    }
+    Ok(())
+}
+
+/// Changes to an account, as requested.
+#[derive(Debug, Default)]
+pub struct UserChanges {
+    /// New role names (replace the old list).
+    pub roles: Option<Vec<String>>,
+    /// Enable or disable the account.
+    pub active: Option<bool>,
+    /// Link to a player (`Some(None)` unlinks).
+    pub player_id: Option<Option<i64>>,
+}
+
+/// Changes an account in the caller's transaction; `me` is the admin making the change, who
+/// cannot disable or demote their own account (409). Disabling and re-enabling end every
+/// token issued before.
+pub fn update_user(c: &mut DbConn, id: i64, me: Option<i64>, ch: UserChanges) -> ApiResult<User> {
+    let mut errs: Vec<FieldError> = Vec::new();
+    let roles = ch.roles.as_ref().map(|r| parse_role_names(r, &mut errs));
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    let existing =
+        users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
+    if me == Some(id)
+        && (ch.active == Some(false) || roles.as_ref().is_some_and(|r| !r.contains(&Role::Admin)))
+    {
+        return Err(ApiError::Conflict(
+            "an admin cannot disable or demote their own account".into(),
+        ));
+    }
+    if let Some(Some(pid)) = ch.player_id
+        && crate::db::models::players::by_id(c, pid)?.is_none()
+    {
+        return Err(ApiError::invalid("player_id", format!("no player {pid}")));
+    }
+    // disabling and re-enabling end every token issued before
+    let active = ch.active.unwrap_or(existing.active);
+    let generation = existing.token_generation + i64::from(active != existing.active);
+    users::update(
+        c,
+        existing.id,
+        &users::UserUpdate {
+            token_generation: generation,
+            player_id: ch.player_id.unwrap_or(existing.player_id),
+            roles: roles.map(|r| format_roles(&r)).unwrap_or(existing.roles),
+            active,
+            updated_at: now_utc(),
+        },
+    )?;
+    users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
+}
+
+/// Sets an account's password hash and ends every token issued to it before (404 when there
+/// is no such account).
+pub fn set_password_hash(c: &mut DbConn, id: i64, hash: &str) -> ApiResult<()> {
+    if users::set_password_hash(c, id, hash, now_utc())? == 0 {
+        return Err(ApiError::NotFound(format!("no user {id}")));
     }
     Ok(())
 }

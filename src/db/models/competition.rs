@@ -263,30 +263,6 @@ pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec
         .load(conn)
 }
 
-/// Bumps the cache stamp of a scope (e.g. `competition:7`) so cached reads are refreshed in
-/// every process sharing the database.
-pub fn bump_stamp(conn: &mut DbConn, scope: &str) -> QueryResult<i64> {
-    crate::cache::note_bump();
-    let n = diesel::update(cache_stamps::table.find(scope))
-        .set(cache_stamps::stamp.eq(cache_stamps::stamp + 1))
-        .execute(conn)?;
-    if n == 0 {
-        // first write of this scope; a concurrent first insert loses to the unique key and
-        // then updates, inside a savepoint
-        let inserted = conn.transaction(|c| {
-            diesel::insert_into(cache_stamps::table)
-                .values((cache_stamps::scope.eq(scope), cache_stamps::stamp.eq(1_i64)))
-                .execute(c)
-        });
-        if inserted.is_err() {
-            diesel::update(cache_stamps::table.find(scope))
-                .set(cache_stamps::stamp.eq(cache_stamps::stamp + 1))
-                .execute(conn)?;
-        }
-    }
-    stamp(conn, scope)
-}
-
 /// The current cache stamp of a scope (0 when never written). Run on the concrete backend
 /// connection, so the prepared statement is cached (every read of the standings asks).
 pub fn stamp(conn: &mut DbConn, scope: &str) -> QueryResult<i64> {

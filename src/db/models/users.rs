@@ -76,3 +76,43 @@ pub fn list(conn: &mut DbConn, limit: i64, offset: i64) -> QueryResult<(Vec<User
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     users::table.count().get_result(conn)
 }
+
+/// The fields an account change writes.
+#[derive(Debug)]
+pub struct UserUpdate {
+    pub token_generation: i64,
+    pub player_id: Option<i64>,
+    pub roles: String,
+    pub active: bool,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Writes an account change; returns the number of rows changed.
+pub fn update(conn: &mut DbConn, id: i64, u: &UserUpdate) -> QueryResult<usize> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::token_generation.eq(u.token_generation),
+            users::player_id.eq(u.player_id),
+            users::roles.eq(&u.roles),
+            users::active.eq(u.active),
+            users::updated_at.eq(u.updated_at),
+        ))
+        .execute(conn)
+}
+
+/// Sets a password hash and raises the token generation (every older token ends); returns the
+/// number of rows changed.
+pub fn set_password_hash(
+    conn: &mut DbConn,
+    id: i64,
+    hash: &str,
+    at: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::password_hash.eq(hash),
+            users::token_generation.eq(users::token_generation + 1),
+            users::updated_at.eq(at),
+        ))
+        .execute(conn)
+}

@@ -672,7 +672,7 @@ pub fn decide_claim(
     check_note("note", input.note.as_deref())?;
     // a write first (SQLite takes the write lock before any read; one more lock row on
     // Postgres, always taken before the game's), then the game's lock
-    bump_stamp(c, "arbiter-decisions")?;
+    crate::db::stamps::touch_now(c, Scope::ArbiterDecisions)?;
     let claim = load_claim(c, id)?;
     lock_game(c, claim.game_id)?;
     let ctx = load_game(c, claim.game_id)?;

@@ -32,7 +32,7 @@ fn half_of(comp: &Competition) -> Half {
 fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32)>> {
     let mut out = Vec::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::api::competitions::load(c, w)?;
+        let winter = crate::services::competitions::load(c, w)?;
         let last = rounds::list(c, w)?
             .iter()
             .map(|r| r.number)
@@ -50,7 +50,7 @@ fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32
 /// The season's playing evenings (docs/rules/keizer.md#calendar: every Friday that is not a rapid
 /// evening and not closed, so free Fridays count too), by date. Empty without a calendar.
 fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>> {
-    let mut dates: Vec<NaiveDate> = crate::api::calendar::evenings_of(c, comp.season_id)?
+    let mut dates: Vec<NaiveDate> = crate::services::calendar::evenings_of(c, comp.season_id)?
         .into_iter()
         .filter(|e| !matches!(e.kind.as_str(), "rapid" | "closed"))
         .map(|e| e.date)
@@ -63,7 +63,7 @@ fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>
 fn round_date(c: &mut DbConn, r: &Round) -> Option<NaiveDate> {
     r.date.or_else(|| {
         r.evening_id
-            .and_then(|e| crate::api::calendar::load_evening(c, e).ok())
+            .and_then(|e| crate::services::calendar::load_evening(c, e).ok())
             .map(|e| e.date)
     })
 }

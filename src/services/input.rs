@@ -1,0 +1,35 @@
+//! Input rules shared by several resources, each coded once.
+
+use crate::error::{ApiError, FieldError};
+
+/// 422: the field holds the NUL character.
+pub fn nul_refused(field: &str) -> ApiError {
+    ApiError::invalid(field, "must not contain the NUL character (U+0000)")
+}
+
+/// The longest name of a season, competition or player, in characters.
+pub const NAME_MAX: usize = 100;
+
+/// A name as stored: leading and trailing blanks dropped, then 1–100 characters (so not only
+/// blanks), or a field error naming `field`. Seasons and competitions.
+pub fn name(field: &str, raw: &str) -> Result<String, FieldError> {
+    bounded_name(field, raw, NAME_MAX)
+}
+
+/// [`name`] with another longest length (players: 200 characters).
+pub fn bounded_name(field: &str, raw: &str, max: usize) -> Result<String, FieldError> {
+    let name = raw.trim();
+    if name.is_empty() || name.chars().count() > max {
+        Err(FieldError::new(
+            field,
+            format!("must be 1–{max} characters"),
+        ))
+    } else {
+        Ok(name.to_string())
+    }
+}
+
+/// [`name`] as a 422 problem.
+pub fn checked_name(field: &str, raw: &str) -> Result<String, ApiError> {
+    name(field, raw).map_err(|e| ApiError::validation(vec![e]))
+}

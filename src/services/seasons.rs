@@ -1,0 +1,40 @@
+//! Seasons (docs/rules/keizer.md#calendar): created by the leader, read by everyone. The
+//! calendar of a season is `calendar.rs`.
+
+use crate::db::DbConn;
+use crate::db::models::competition::{NewSeason, Season};
+use crate::db::now_utc;
+use crate::db::schema::seasons as s;
+use crate::error::{ApiError, ApiResult};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+
+/// Loads a season or 404.
+pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Season> {
+    s::table
+        .find(id)
+        .select(Season::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no season {id}")))
+}
+
+/// Creates a season (the name already checked).
+pub fn create(c: &mut DbConn, name: String, opening_date: NaiveDate) -> ApiResult<Season> {
+    Ok(diesel::insert_into(s::table)
+        .values(&NewSeason {
+            name,
+            opening_date,
+            created_at: now_utc(),
+        })
+        .returning(s::all_columns)
+        .get_result::<Season>(c)?)
+}
+
+/// Every season, newest first.
+pub fn list(c: &mut DbConn) -> ApiResult<Vec<Season>> {
+    Ok(s::table
+        .order(s::opening_date.desc())
+        .select(Season::as_select())
+        .load(c)?)
+}

@@ -1,0 +1,56 @@
+//! Versions of stored rows as the HTTP layer shows them: a strong ETag per row version, and
+//! the check of an `If-Match` condition against the current one (412 when stale).
+
+use crate::error::{ApiError, ApiResult};
+
+/// A strong ETag for a resource version.
+pub fn etag(kind: &str, id: i64, version: i64) -> String {
+    format!("\"{kind}-{id}-v{version}\"")
+}
+
+/// Checks an `If-Match` value against the current ETag: absent is allowed, a mismatch is 412.
+pub fn check_if_match(header: Option<&str>, current: &str) -> ApiResult<()> {
+    let Some(v) = header else {
+        return Ok(());
+    };
+    if v.trim() == "*" || v.split(',').any(|t| t.trim() == current) {
+        Ok(())
+    } else {
+        Err(ApiError::PreconditionFailed(format!(
+            "If-Match {v} does not match the current version {current}"
+        )))
+    }
+}
+
+/// The version a write expects of the row it changes, as the handler read it from the
+/// `If-Match` header: any version when the header is absent or `*`, else one of the ETags it
+/// lists. Services compare it with the row's current ETag ([`ExpectedVersion::check`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExpectedVersion(Option<String>);
+
+impl ExpectedVersion {
+    /// No condition: any version.
+    pub fn any() -> ExpectedVersion {
+        ExpectedVersion(None)
+    }
+
+    /// From the value of an `If-Match` header (`None`: no header).
+    pub fn from_if_match(header: Option<String>) -> ExpectedVersion {
+        ExpectedVersion(header)
+    }
+
+    /// The condition as the header stated it (`None`: none).
+    pub fn as_header(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+
+    /// Whether a particular version is expected (a header other than `*`).
+    pub fn is_conditional(&self) -> bool {
+        self.0.as_deref().is_some_and(|v| v.trim() != "*")
+    }
+
+    /// 412 unless the row's current ETag `current` is expected.
+    pub fn check(&self, current: &str) -> ApiResult<()> {
+        check_if_match(self.0.as_deref(), current)
+    }
+}

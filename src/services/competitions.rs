@@ -408,11 +408,8 @@ pub fn update(
 ) -> ApiResult<Competition> {
     use crate::db::schema::rounds;
     let cur = load(c, id)?;
-    expected.check(&crate::services::version::etag(
-        "competition",
-        cur.id,
-        cur.version,
-    ))?;
+    // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
+    // fail without its If-Match fails the same way with a wrong one), the state after it
     let stored = stored_settings(&cur);
     let settings = Settings {
         params: ch.params.clone().unwrap_or(stored.params),
@@ -422,6 +419,18 @@ pub fn update(
         ..stored
     };
     validate(&settings)?;
+    let name = match ch.name {
+        Some(n) => crate::services::input::checked_name("name", &n)?,
+        None => cur.name.clone(),
+    };
+    if ch.rounds_planned.is_some_and(|n| !(1..=99).contains(&n)) {
+        return Err(ApiError::invalid("rounds_planned", "must be from 1 to 99"));
+    }
+    expected.check(&crate::services::version::etag(
+        "competition",
+        cur.id,
+        cur.version,
+    ))?;
     let started: i64 = rounds::table
         .filter(rounds::competition_id.eq(id))
         .filter(rounds::status.ne("planned"))
@@ -431,13 +440,6 @@ pub fn update(
         return Err(ApiError::Conflict(
             "parameters, tie-breaks and time control are fixed once a round is paired".into(),
         ));
-    }
-    let name = match ch.name {
-        Some(n) => crate::services::input::checked_name("name", &n)?,
-        None => cur.name,
-    };
-    if ch.rounds_planned.is_some_and(|n| !(1..=99).contains(&n)) {
-        return Err(ApiError::invalid("rounds_planned", "must be from 1 to 99"));
     }
     diesel::update(cm::table.find(id))
         .set((

@@ -215,6 +215,30 @@ pub fn enter(
         .set(games::version.eq(games::version))
         .execute(c)?;
     let (game, mut round, comp) = load_game(c, id)?;
+    // the content first (RFC 9110 13.2.1: a request that would fail without its If-Match fails
+    // the same way with a wrong one), then the precondition, then the state of the round
+    let reason = input
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string);
+    let has_reason = reason.is_some();
+    let mut errs = Vec::new();
+    if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+        errs.push(FieldError::new("reason", "must be at most 500 characters"));
+    }
+    let checked = match check(&comp, &game, input) {
+        Err(ApiError::Validation { errors, .. }) => {
+            errs.extend(errors);
+            None
+        }
+        Err(e) => return Err(e),
+        Ok(v) => Some(v),
+    };
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
     expected.check(&crate::services::version::etag(
         "game",
         game.id,
@@ -235,34 +259,12 @@ pub fn enter(
             round.number, round.status
         )));
     }
-    let reason = input
-        .reason
-        .as_deref()
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .map(str::to_string);
-    let has_reason = reason.is_some();
-    let mut errs = Vec::new();
-    if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
-        errs.push(FieldError::new("reason", "must be at most 500 characters"));
-    }
     // docs/rules/arbiter.md#results-and-corrections: a correction after the evening is completed is allowed, with a reason
     if round.status == "completed" && reason.is_none() {
-        errs.push(FieldError::new(
+        return Err(ApiError::validation(vec![FieldError::new(
             "reason",
             "required: the round is completed, so this is a correction (docs/rules/arbiter.md#results-and-corrections)",
-        ));
-    }
-    let checked = match check(&comp, &game, input) {
-        Err(ApiError::Validation { errors, .. }) => {
-            errs.extend(errors);
-            None
-        }
-        Err(e) => return Err(e),
-        Ok(v) => Some(v),
-    };
-    if !errs.is_empty() {
-        return Err(ApiError::validation(errs));
+        )]));
     }
     let (new, note) = checked.ok_or_else(|| ApiError::Internal("unchecked result".into()))?;
     let old = Snapshot {

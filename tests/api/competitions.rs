@@ -2,6 +2,7 @@
 
 use crate::helpers::*;
 use actix_web::http::{Method, StatusCode};
+use actix_web::test::TestRequest;
 use serde_json::json;
 
 #[actix_web::test]
@@ -86,6 +87,16 @@ async fn season_competition_entrants_and_rounds() {
         );
         assert_eq!(r.body["errors"][0]["field"], "rounds_planned");
     }
+    // a bad change is refused for its content even with a stale If-Match (422, not 412)
+    let stale = TestRequest::default()
+        .method(Method::PATCH)
+        .uri(&comp_url)
+        .insert_header(("Authorization", format!("Bearer {leader}")))
+        .insert_header(("If-Match", "\"competition-0-v0\""));
+    let r = app
+        .send(stale.set_json(json!({"time_control": {"periods": []}})))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = planned(30).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["rounds_planned"], 30);

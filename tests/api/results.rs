@@ -294,8 +294,16 @@ async fn chess_results_status_if_match_corrections_and_audit() {
     .await;
     let g = ids[0];
 
-    // planned round: no results yet (409), nothing changed
+    // a malformed result is refused for its content even with a stale If-Match (422, not
+    // 412): the precondition is looked at only for a request that could succeed
     let before = game_state(&app, g).await;
+    let stale = Some("\"game-0-v0\"");
+    let r = put_result(&app, &arbiter, g, json!({"result": "9-9"}), stale).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "result");
+    let r = put_result(&app, &arbiter, g, json!({"result": "1-0"}), stale).await;
+    assert_eq!(r.status, StatusCode::PRECONDITION_FAILED, "{}", r.text);
+    // planned round: no results yet (409), nothing changed
     let r = put_result(&app, &arbiter, g, json!({"result": "1-0"}), None).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert_eq!(game_state(&app, g).await, before);

@@ -506,6 +506,52 @@ async fn tiebreaks_of_a_trf() {
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "trf");
+
+    // Rating-based tie-breaks: A's only game over the board was a win against 1900: ARO 1900,
+    // TPR 1900 + 800 (100 %); B lost to 2000: ARO 2000, TPR 2000 − 800.
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": text, "tiebreaks": ["ARO", "tpr", "BH/C1"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["tiebreaks"], json!(["PTS", "ARO", "TPR", "BH-C1"]));
+    assert_eq!(num(&r.body["rows"][0]["values"][1]), 1900.0);
+    assert_eq!(num(&r.body["rows"][0]["values"][2]), 2700.0);
+    assert_eq!(num(&r.body["rows"][1]["values"][2]), 1200.0);
+    // B unrated: no value without a rating for unrated players, 1500 with one.
+    let unrated = trf(&[
+        trf_player(1, "A", 2000, &[(2, 'w', '1'), (0, '-', 'H')]),
+        trf_player(2, "B", 0, &[(1, 'b', '0'), (0, '-', 'U')]),
+    ]);
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": unrated, "tiebreaks": ["ARO"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.body["rows"][0]["values"][1].is_null(), "{}", r.text);
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": unrated, "tiebreaks": ["ARO"], "unrated_rating": 1500}),
+        )
+        .await;
+    assert_eq!(num(&r.body["rows"][0]["values"][1]), 1500.0);
+    let r = app
+        .post(
+            "/api/v1/calc/tiebreaks",
+            None,
+            json!({"trf": unrated, "unrated_rating": 5000}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "unrated_rating");
 }
 
 /// An engine that panics answers 422 and the worker keeps serving.

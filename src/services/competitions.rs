@@ -20,10 +20,12 @@ pub const DISCIPLINES: [&str; 2] = ["chess", "draughts"];
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Period {
-    /// Moves in the period (absent for the final period).
+    /// Moves in the period, 1–200 (absent for the final period).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 200)]
     pub moves: Option<u32>,
-    /// Minutes per player.
+    /// Minutes per player, 0–600.
+    #[schema(minimum = 0, maximum = 600)]
     pub minutes: u32,
 }
 
@@ -32,14 +34,16 @@ pub struct Period {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"periods": [{"moves": 40, "minutes": 90}, {"minutes": 30}], "increment_seconds": 30, "increment_from_move": 1}))]
 pub struct TimeControl {
-    /// The periods (at least one), the last one without a move count.
-    #[schema(min_items = 1)]
+    /// The periods (one to five), the last one without a move count.
+    #[schema(min_items = 1, max_items = 5)]
     pub periods: Vec<Period>,
-    /// Increment per move in seconds (0: none).
+    /// Increment per move in seconds, 0–600 (0: none).
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 600)]
     pub increment_seconds: u32,
-    /// The move from which the increment applies (default 1).
+    /// The move from which the increment applies, 1–200 (default 1).
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 200)]
     pub increment_from_move: u32,
 }
 
@@ -71,8 +75,35 @@ impl TimeControl {
         if self.periods.is_empty() {
             errs.push(FieldError::new("time_control.periods", "must not be empty"));
         }
+        if self.periods.len() > 5 {
+            errs.push(FieldError::new("time_control.periods", "at most 5 periods"));
+        }
+        if self.increment_seconds > 600 {
+            errs.push(FieldError::new(
+                "time_control.increment_seconds",
+                "must be from 0 to 600",
+            ));
+        }
+        if !(1..=200).contains(&self.increment_from_move) {
+            errs.push(FieldError::new(
+                "time_control.increment_from_move",
+                "must be from 1 to 200",
+            ));
+        }
         for (i, p) in self.periods.iter().enumerate() {
             let last = i + 1 == self.periods.len();
+            if p.minutes > 600 {
+                errs.push(FieldError::new(
+                    format!("time_control.periods[{i}].minutes"),
+                    "must be from 0 to 600",
+                ));
+            }
+            if p.moves.is_some_and(|m| !(1..=200).contains(&m)) {
+                errs.push(FieldError::new(
+                    format!("time_control.periods[{i}].moves"),
+                    "must be from 1 to 200",
+                ));
+            }
             if p.minutes == 0 && !(last && self.increment_seconds > 0) {
                 errs.push(FieldError::new(
                     format!("time_control.periods[{i}].minutes"),

@@ -97,6 +97,34 @@ async fn season_competition_entrants_and_rounds() {
         .send(stale.set_json(json!({"time_control": {"periods": []}})))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    // a time control's numbers are bounded as the document says
+    let r = app
+        .req(
+            Method::PATCH,
+            &comp_url,
+            Some(&leader),
+            Some(
+                json!({"time_control": {"periods": [{"moves": 201, "minutes": 90},
+                {"minutes": 601}], "increment_seconds": 601, "increment_from_move": 0}}),
+            ),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let fields: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "time_control.increment_seconds",
+            "time_control.increment_from_move",
+            "time_control.periods[0].moves",
+            "time_control.periods[1].minutes"
+        ]
+    );
     let r = planned(30).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["rounds_planned"], 30);

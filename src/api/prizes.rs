@@ -184,7 +184,8 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
     Ok(out)
 }
 
-fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
+/// The finalized prize list of a competition, once stored.
+pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
     let row: Option<(String, String, chrono::NaiveDateTime)> = pl::table
         .filter(pl::competition_id.eq(comp))
         .select((pl::body, pl::finalized_by, pl::finalized_at))

@@ -4,6 +4,7 @@ pub mod arbiter;
 pub mod attendance;
 pub mod competitions;
 pub mod demo;
+pub mod pages;
 pub mod pairing;
 pub mod prizes;
 pub mod ratings;

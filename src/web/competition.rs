@@ -409,12 +409,32 @@ fn tiebreak_name(ctx: &Ctx, acr: &str) -> String {
         "KS" => "Koya",
         "PS" => ctx.t("Progressieve score", "Progressive score"),
         "TPR" => ctx.t("Toernooiprestatie", "Tournament performance rating"),
+        "wins" => ctx.t("Aantal winstpartijen", "Number of wins"),
+        "plusremise_balance" => ctx.t("Saldo plus- en minremises", "Plusremises minus minremises"),
+        "plusremises" => ctx.t("Aantal plusremises", "Number of plusremises"),
+        "mutual" => ctx.t("Onderling resultaat", "Mutual result"),
+        "direct_encounter" => ctx.t("Onderling resultaat", "Direct encounter"),
+        "sonneborn_berger" => "Sonneborn-Berger",
+        "ranking_order" => ctx.t("Ranglijstvolgorde", "Ranking order"),
         _ => "",
     };
     if name.is_empty() {
         base
     } else {
         name.to_string()
+    }
+}
+
+/// A short column head for a round-robin tie-break.
+fn short_tiebreak(ctx: &Ctx, key: &str) -> String {
+    match key {
+        "wins" => ctx.t("Winst", "Wins").into(),
+        "plusremise_balance" => ctx.t("Saldo +R", "+R bal.").into(),
+        "plusremises" => "+R".into(),
+        "mutual" | "direct_encounter" => ctx.t("Onderl.", "DE").into(),
+        "sonneborn_berger" => "SB".into(),
+        "ranking_order" => ctx.t("Rangl.", "Rank").into(),
+        other => other.replace('_', " "),
     }
 }
 
@@ -442,12 +462,23 @@ fn round_robin_tables(
 ) -> Markup {
     let draughts = p.competition.discipline == "draughts";
     let caption = format!("{} {after}", ctx.t("Eindstand-volgorde", "Standings"));
-    let tb: Vec<String> = t
+    // the tie-break columns in the competition's own order (the JSON object is keyed by name)
+    let present: Vec<String> = t
         .rows
         .first()
         .and_then(|r| r.tiebreaks.as_object())
         .map(|o| o.keys().cloned().collect())
         .unwrap_or_default();
+    let mut tb: Vec<String> = serde_json::from_str::<Vec<String>>(&p.competition.tiebreaks)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|k| present.contains(k))
+        .collect();
+    for k in present {
+        if !tb.contains(&k) {
+            tb.push(k);
+        }
+    }
     let tables: Vec<String> = t
         .rows
         .iter()
@@ -480,7 +511,7 @@ fn round_robin_tables(
                         th scope="col" { abbr title="plusremises" { "+R" } }
                         th scope="col" { abbr title="minremises" { "−R" } }
                     }
-                    @for k in &tb { th scope="col" { abbr title=(tiebreak_name(ctx, k)) { (k) } } }
+                    @for k in &tb { th scope="col" { abbr title=(tiebreak_name(ctx, k)) { (short_tiebreak(ctx, k)) } } }
                     @for k in &tables { th scope="col" { (ctx.t("Meesterpunten ", "Master points ")) (k) } }
                     th scope="col" { (ctx.t("Prijzengeld", "Prize money")) }
                     th scope="col" { (ctx.t("Rechten", "Rights")) }

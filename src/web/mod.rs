@@ -27,31 +27,31 @@ pub use i18n::Lang;
 /// The served stylesheet (screen, phone and A4 print).
 pub const STYLESHEET: &str = include_str!("style.css");
 
+/// GET or HEAD (a HEAD answer has the headers of the GET and no body).
+fn get() -> actix_web::Route {
+    use actix_web::guard;
+    web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
+}
+
 /// Registers the pages under `/club`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/club")
-            .route("", web::get().to(front::page))
-            .route("/", web::get().to(front::page))
-            .route("/style.css", web::get().to(stylesheet))
-            .route("/seasons/{id}", web::get().to(season::archive))
-            .route("/seasons/{id}/calendar", web::get().to(season::calendar))
-            .route("/competitions/{id}", web::get().to(competition::overview))
+            .route("", get().to(front::page))
+            .route("/", get().to(front::page))
+            .route("/style.css", get().to(stylesheet))
+            .route("/seasons/{id}", get().to(season::archive))
+            .route("/seasons/{id}/calendar", get().to(season::calendar))
+            .route("/competitions/{id}", get().to(competition::overview))
             .route(
                 "/competitions/{id}/standings",
-                web::get().to(competition::standings),
+                get().to(competition::standings),
             )
-            .route(
-                "/competitions/{id}/prizes",
-                web::get().to(competition::prizes),
-            )
-            .route(
-                "/competitions/{id}/attendance",
-                web::get().to(attendance::page),
-            )
-            .route("/evenings/{id}", web::get().to(evening::page))
-            .route("/evenings/{id}/slips", web::get().to(evening::slips))
-            .route("/players/{id}", web::get().to(player::page))
+            .route("/competitions/{id}/prizes", get().to(competition::prizes))
+            .route("/competitions/{id}/attendance", get().to(attendance::page))
+            .route("/evenings/{id}", get().to(evening::page))
+            .route("/evenings/{id}/slips", get().to(evening::slips))
+            .route("/players/{id}", get().to(player::page))
             .default_service(web::to(not_found)),
     );
 }

@@ -477,9 +477,18 @@ async fn bad_query_and_unknown_pages_are_answered_as_html() {
         r.header("content-type").as_deref(),
         Some("application/problem+json")
     );
-    // only GET
+    // only GET and HEAD
     let r = app.send(TestRequest::post().uri("/club/x")).await;
     assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(r.header("allow").as_deref(), Some("GET, HEAD"));
+    let r = app
+        .send(
+            TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri("/club/"),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
 }
 
 #[actix_web::test]

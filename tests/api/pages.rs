@@ -7,7 +7,6 @@
 use crate::helpers::*;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
-use serde_json::Value;
 
 /// The demo club's ids: season and the Keizer, rapid and draughts competitions.
 struct Demo {

@@ -339,15 +339,15 @@ fn keizer_table(ctx: &Ctx, after: &str, k: &crate::api::standings::KeizerStandin
                 tbody {
                     @for r in &k.rows {
                         tr {
-                            td class="num" { (r.rank) }
+                            td { (r.rank) }
                             th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
-                            td class="num" { (r.value) }
-                            td class="num" { (decimal(ctx, &r.score)) }
-                            td class="num" { (r.played) }
-                            td class="num" { (decimal(ctx, &r.game_points)) }
-                            td class="num" { (r.byes) }
-                            td class="num" { (r.excused) }
-                            td class="num" { (r.unexcused) }
+                            td { (r.value) }
+                            td { (decimal(ctx, &r.score)) }
+                            td { (r.played) }
+                            td { (decimal(ctx, &r.game_points)) }
+                            td { (r.byes) }
+                            td { (r.excused) }
+                            td { (r.unexcused) }
                             td { @if r.eligible { (ctx.t("ja", "yes")) } @else { (ctx.t("nee", "no")) } }
                         }
                     }

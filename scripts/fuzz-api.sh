@@ -21,19 +21,12 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   "$venv/bin/pip" install --quiet "schemathesis==4.32.5"
 fi
 work=$(mktemp -d)
-pid=""
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-export DATABASE_URL="${FUZZ_DATABASE_URL:-sqlite://$work/fuzz.sqlite3}" DATA_DIR="$work" \
-  JWT_SECRET="fuzz-secret-fuzz-secret-fuzz-secret-0001"
-# the demo club and season, so that the ids the fuzzer tries (small integers first) find
-# players, competitions, rounds and games to read and change, not only 404s
-"$bin" demo > "$work/demo.log" 2>&1 || { echo "demo seeding failed:"; cat "$work/demo.log"; exit 1; }
-BIND_ADDR="127.0.0.1:$port" \
+server_pid=""
+trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+. scripts/demo-server.sh
+DEMO_DATABASE_URL="${FUZZ_DATABASE_URL:-}" start_demo_server "$bin" "$port" "$work" \
   BOOTSTRAP_ADMIN_EMAIL=fuzz-admin@club.example BOOTSTRAP_ADMIN_PASSWORD=fuzz-password \
-  LOGIN_MAX_FAILURES=1000 RUST_LOG=warn "$bin" serve > "$work/server.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.2; done
-if ! curl -fs "http://127.0.0.1:$port/readyz" >/dev/null; then echo "server did not start:"; cat "$work/server.log"; exit 1; fi
+  LOGIN_MAX_FAILURES=1000
 token=$(curl -fs -X POST "http://127.0.0.1:$port/api/v1/auth/login" -H 'content-type: application/json' \
   -d '{"email":"fuzz-admin@club.example","password":"fuzz-password"}' \
   | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])')

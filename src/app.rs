@@ -300,6 +300,7 @@ pub fn build_app(
                 .finish()
         }),
     )
+    .configure(crate::web::configure)
     .default_service(web::to(not_found_or_405))
     .wrap(from_fn(refuse_nul))
     .wrap(cors)

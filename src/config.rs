@@ -58,6 +58,10 @@ pub struct Config {
     /// `CALC_TIME_BUDGET_MS`: run time of one calculation before it is stopped (default
     /// 10000).
     pub calc_time_budget: std::time::Duration,
+    /// `FRAME_ANCESTORS`: the sites that may show the club pages (`/club/…`) in a frame, as
+    /// the CSP `frame-ancestors` sources, space-separated (`'self'`, `https://club.example`,
+    /// `https://*.club.example`); default `'none'`: no site may.
+    pub frame_ancestors: String,
 }
 
 impl Default for Config {
@@ -83,6 +87,7 @@ impl Default for Config {
             calc_workers: crate::limits::CalcPool::default_workers(),
             calc_queue: 4 * crate::limits::CalcPool::default_workers(),
             calc_time_budget: std::time::Duration::from_secs(10),
+            frame_ancestors: "'none'".into(),
         }
     }
 }
@@ -235,8 +240,65 @@ impl Config {
                 Err(_) => errs.push(format!("CLUB_TIMEZONE: {v:?} is not an IANA time zone")),
             }
         }
+        if let Some(v) = nonempty("FRAME_ANCESTORS") {
+            match frame_ancestors(&v) {
+                Ok(f) => c.frame_ancestors = f,
+                Err(e) => errs.push(format!("FRAME_ANCESTORS: {e}")),
+            }
+        }
         if errs.is_empty() { Ok(c) } else { Err(errs) }
     }
+}
+
+/// Checks a `FRAME_ANCESTORS` value: `'none'` alone, or space-separated sources, each `'self'`
+/// or an `http(s)://` origin whose host may start with `*.`; returns it normalised (single
+/// spaces).
+pub fn frame_ancestors(v: &str) -> Result<String, String> {
+    // `none` and `self` without their quotes (lost easily in a shell or `.env`) mean the same
+    let parts: Vec<&str> = v
+        .split_whitespace()
+        .map(|p| match p {
+            "none" => "'none'",
+            "self" => "'self'",
+            other => other,
+        })
+        .collect();
+    if parts.is_empty() || parts.len() > 32 {
+        return Err("give 'none', 'self' or 1 to 32 origins".into());
+    }
+    if parts.contains(&"'none'") {
+        return if parts.len() == 1 {
+            Ok("'none'".into())
+        } else {
+            Err("'none' cannot be combined with other sources".into())
+        };
+    }
+    for p in &parts {
+        if *p == "'self'" {
+            continue;
+        }
+        let rest = p
+            .strip_prefix("https://")
+            .or_else(|| p.strip_prefix("http://"))
+            .ok_or_else(|| format!("{p:?} is not 'self' or an http(s):// origin"))?;
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((h, port)) => (h, Some(port)),
+            None => (rest, None),
+        };
+        let host = host.strip_prefix("*.").unwrap_or(host);
+        let host_ok = !host.is_empty()
+            && host.len() <= 253
+            && host
+                .split('.')
+                .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+        let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok_and(|n| n > 0));
+        if !host_ok || !port_ok {
+            return Err(format!(
+                "{p:?} is not an origin (scheme://host[:port], no path)"
+            ));
+        }
+    }
+    Ok(parts.join(" "))
 }
 
 /// Reads the `LIMIT_*` variables into `l`.
@@ -373,6 +435,34 @@ mod tests {
             "CALC_TIME_BUDGET_MS",
         ] {
             assert!(errs.contains(k), "{k} not named in {errs}");
+        }
+    }
+
+    #[test]
+    fn frame_ancestors_are_checked() {
+        assert_eq!(cfg(&[]).unwrap().frame_ancestors, "'none'");
+        assert_eq!(
+            cfg(&[("FRAME_ANCESTORS", "none")]).unwrap().frame_ancestors,
+            "'none'"
+        );
+        let c = cfg(&[(
+            "FRAME_ANCESTORS",
+            " 'self'   https://club.example https://*.schaak.nl:8443 ",
+        )]);
+        assert_eq!(
+            c.unwrap().frame_ancestors,
+            "'self' https://club.example https://*.schaak.nl:8443"
+        );
+        for bad in [
+            "'none' https://club.example",
+            "club.example",
+            "https://club.example/path",
+            "https://club.example; script-src *",
+            "https://club.example:99999",
+            "*",
+        ] {
+            let e = cfg(&[("FRAME_ANCESTORS", bad)]).unwrap_err();
+            assert!(e[0].starts_with("FRAME_ANCESTORS"), "{bad}: {e:?}");
         }
     }
 }

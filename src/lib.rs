@@ -3,7 +3,7 @@
 //! The pure rule engines (no I/O, no clock, no unseeded randomness) are the crate
 //! `clubcomp_engine` (`crates/engine`);
 //! `cli` is the command-line front that runs them without a server; `api`, `services` and
-//! `db` are the HTTP service (see docs/architecture.md: HTTP → services → the engine crate, db).
+//! `db` are the HTTP service and `web` the club's published HTML pages (see docs/architecture.md: HTTP → services → the engine crate, db).
 
 pub mod api;
 pub mod app;
@@ -18,3 +18,4 @@ pub mod limits;
 pub mod openapi;
 pub mod services;
 pub mod telemetry;
+pub mod web;

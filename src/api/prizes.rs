@@ -179,7 +179,8 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
     Ok(out)
 }
 
-fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
+/// The finalized prize list of a competition, once stored.
+pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
     Ok(match svc::finalized(c, comp)? {
         Some(f) => {
             let mut list: PrizeList = serde_json::from_str(&f.body)

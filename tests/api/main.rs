@@ -15,6 +15,7 @@ mod errors;
 mod foundation;
 mod input_checks;
 mod limits;
+mod pages;
 mod pairings;
 mod players;
 mod prizes;

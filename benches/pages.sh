@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The club's standings page against its JSON: the 60-player Keizer standings of the demo club
+# as HTML (/club/competitions/{id}/standings) and as JSON (/api/v1/competitions/{id}/standings),
+# measured with wrk on a release build, in alternating rounds, with and without gzip.
+# Usage: benches/pages.sh [seconds-per-run] [connections] [rounds]   (default 5 32 5)
+# Environment: BACKENDS, PG_ADMIN_URL, BIN as for benches/load.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+conns=${2:-32}
+rounds=${3:-5}
+bin=${BIN:-${CARGO_TARGET_DIR:-target}/release/clubcomp}
+port=${LOAD_PORT:-18096}
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 2; }
+[ -x "$bin" ] || cargo build --release --locked
+# shellcheck source=benches/service.sh
+. benches/service.sh
+export JWT_SECRET=load-secret-load-secret-load-secret-0001 RUST_LOG=warn
+
+rps() { # url [wrk args...]
+  local url=$1; shift
+  wrk -t2 -c"$conns" -d"${secs}s" "$@" "$url" | awk '/Requests\/sec/ {print $2}'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+bench() { # backend database-url
+  local be=$1
+  start_service "$be" "$2"
+  local season comp json page
+  season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
+  comp=$(curl -fs "$base/api/v1/seasons/$season/competitions" | python3 -c '
+import sys,json
+print(next(c["id"] for c in json.load(sys.stdin) if c["kind"]=="keizer"))')
+  json="$base/api/v1/competitions/$comp/standings"
+  page="$base/club/competitions/$comp/standings"
+  echo "$be: ${secs}s per run, $conns connections, $(nproc) cores;" \
+    "JSON $(curl -fs "$json" | wc -c) bytes, page $(curl -fs "$page" | wc -c) bytes"
+  local gz=(-H 'Accept-Encoding: gzip, deflate, br')
+  for _ in $(seq 1 "$rounds"); do
+    for what in json page; do
+      local url=$json; [ $what = page ] && url=$page
+      echo "$(rps "$url" "${gz[@]}")" >> "$work/$be.$what.gz"
+      echo "$(rps "$url")" >> "$work/$be.$what.plain"
+    done
+  done
+  for enc in gz plain; do
+    local j p
+    j=$(median < "$work/$be.json.$enc"); p=$(median < "$work/$be.page.$enc")
+    printf '  %-6s JSON %10s req/s   page %10s req/s   page/JSON %s\n' "$enc" "$j" "$p" \
+      "$(python3 -c "print(f'{$p/$j:.0%}')")"
+  done
+  stop_service
+}
+
+bench_backends

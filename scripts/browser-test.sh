@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The club pages in a real browser: headless Chromium (Debian's package, installed when
+# missing) loads every page type of the demo club at phone (390 px) and desktop (1280 px)
+# width and fails on any console message (a CSP violation or a page error shows there);
+# checks the first place of the Keizer standings and the board count of an evening against
+# the JSON API in the rendered DOM; prints the 60-player Keizer standings to PDF and requires
+# exactly one A4 page. Screenshots and PDFs go to target/ci-artifacts/pages/.
+# Usage: scripts/browser-test.sh [BINARY]   (default: target/debug/clubcomp)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-target/debug/clubcomp}
+port=${BROWSER_PORT:-18091}
+out=${ARTIFACTS:-target/ci-artifacts/pages}
+mkdir -p "$out"
+if ! command -v chromium >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    chromium poppler-utils fonts-dejavu-core >/dev/null
+fi
+work=$(mktemp -d)
+server_pid=""
+trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+. scripts/demo-server.sh
+start_demo_server "$bin" "$port" "$work"
+base="http://127.0.0.1:$port"
+
+# a fresh profile per run, no network beyond the page, no first-run or background traffic
+browse() {
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/profile" \
+    --enable-logging=stderr --v=0 "$@"
+}
+
+json() { curl -fs "$base$1"; }
+py() { python3 -c "$1"; }
+
+season=$(json /api/v1/seasons | py 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
+comps=$(json "/api/v1/seasons/$season/competitions")
+comp_id() { echo "$comps" | py "import sys,json; print(next(c['id'] for c in json.load(sys.stdin) if c['kind']=='$1'))"; }
+keizer=$(comp_id keizer); rapid=$(comp_id swiss); draughts=$(comp_id round_robin)
+evening=$(json "/api/v1/competitions/$keizer/rounds/6" | py 'import sys,json; print(json.load(sys.stdin)["evening_id"])')
+player=$(json "/api/v1/competitions/$keizer/standings" | py 'import sys,json; print(json.load(sys.stdin)["keizer"]["rows"][0]["player_id"])')
+
+pages=(
+  "front:/club/"
+  "season:/club/seasons/$season"
+  "calendar:/club/seasons/$season/calendar"
+  "competition:/club/competitions/$keizer"
+  "standings-keizer:/club/competitions/$keizer/standings"
+  "standings-swiss:/club/competitions/$rapid/standings"
+  "standings-round-robin:/club/competitions/$draughts/standings"
+  "prizes:/club/competitions/$keizer/prizes"
+  "evening:/club/evenings/$evening"
+  "slips:/club/evenings/$evening/slips"
+  "player:/club/players/$player"
+  "embed:/club/competitions/$keizer/standings?embed=1&lang=en"
+)
+status=0
+for entry in "${pages[@]}"; do
+  name=${entry%%:*}; path=${entry#*:}
+  for width in 390 1280; do
+    log="$work/$name-$width.log"
+    browse --window-size="$width,900" --screenshot="$out/$name-$width.png" "$base$path" 2>"$log" >/dev/null || {
+      echo "FAIL $name at ${width}px: chromium failed"; tail -n 5 "$log"; status=1; continue; }
+    if grep -q "CONSOLE" "$log"; then
+      echo "FAIL $name at ${width}px: console messages:"; grep "CONSOLE" "$log"; status=1
+    else
+      echo "ok   $name at ${width}px"
+    fi
+  done
+done
+
+# the rendered DOM against the JSON API
+browse --dump-dom "$base/club/competitions/$keizer/standings" 2>/dev/null > "$work/standings.html"
+json "/api/v1/competitions/$keizer/standings" > "$work/standings.json"
+python3 - "$work/standings.html" "$work/standings.json" <<'PY' || status=1
+import sys, json, re
+html = open(sys.argv[1]).read()
+data = json.load(open(sys.argv[2]))
+table = html[html.index('<table class="standings keizer"'):]
+table = table[:table.index('</table>')]
+rows = re.findall(r'<tr>(.*?)</tr>', table[table.index('<tbody>'):], re.S)
+first = re.sub(r'<[^>]+>', '', re.findall(r'<th scope="row">(.*?)</th>', rows[0], re.S)[0]).strip()
+want = data["keizer"]["rows"][0]["name"]
+print(f"standings: {len(rows)} rows, first place {first!r} (JSON: {want!r}, {len(data['keizer']['rows'])} rows)")
+sys.exit(0 if first == want and len(rows) == len(data["keizer"]["rows"]) == 60 else 1)
+PY
+browse --dump-dom "$base/club/evenings/$evening" 2>/dev/null > "$work/evening.html"
+boards=$(grep -o '<tr class="board">' "$work/evening.html" | wc -l)
+want=0
+for c in $keizer $rapid $draughts; do
+  for n in $(json "/api/v1/competitions/$c/rounds" | py "import sys,json; print(' '.join(str(r['number']) for r in json.load(sys.stdin) if r['evening_id']==$evening))"); do
+    want=$((want + $(json "/api/v1/competitions/$c/rounds/$n" | py 'import sys,json; print(len(json.load(sys.stdin)["games"]))')))
+  done
+done
+echo "evening: $boards boards on the page, $want in the JSON"
+[ "$boards" -eq "$want" ] && [ "$want" -gt 0 ] || status=1
+
+# print: the 60-player Keizer standings on exactly one A4 page; the pairing list and slips
+# printed for a look
+for doc in "standings-keizer:/club/competitions/$keizer/standings" "evening:/club/evenings/$evening" \
+           "slips:/club/evenings/$evening/slips"; do
+  name=${doc%%:*}; path=${doc#*:}
+  browse --no-pdf-header-footer --print-to-pdf="$out/$name.pdf" "$base$path" 2>/dev/null >/dev/null
+done
+pages_n=$(pdfinfo "$out/standings-keizer.pdf" | awk '/^Pages:/ {print $2}')
+size=$(pdfinfo "$out/standings-keizer.pdf" | awk -F': *' '/^Page size:/ {print $2}')
+echo "print: Keizer standings on $pages_n page(s) of $size"
+[ "$pages_n" = "1" ] || { echo "FAIL: the standings need $pages_n pages"; status=1; }
+case "$size" in *"(A4)"*) ;; *) echo "FAIL: not A4"; status=1 ;; esac
+echo "pairing list: $(pdfinfo "$out/evening.pdf" | awk '/^Pages:/ {print $2}') page(s); slips: $(pdfinfo "$out/slips.pdf" | awk '/^Pages:/ {print $2}') page(s)"
+if grep -q "panicked" "$work/server.log"; then echo "server log shows a panic"; status=1; fi
+[ $status -eq 0 ] && echo "browser test passed; artefacts in $out"
+exit $status

@@ -1,0 +1,564 @@
+//! The reads behind the club's published pages (`/club/…`, rendered by `crate::web`): every
+//! page gets its data here, from the same service and model functions the JSON API uses, so a
+//! page shows exactly what the API answers. Public data only: names, games, results,
+//! standings, the calendar and ratings — never contact data.
+
+use crate::api::prizes::{PlayoffsView, PrizeList};
+use crate::api::rounds::RoundView;
+use crate::api::standings::StandingsView;
+use crate::db::DbConn;
+use crate::db::models::competition::{Competition, Evening, Round, Season};
+use crate::db::models::ratings::Rating;
+use crate::error::{ApiError, ApiResult};
+use chrono::NaiveDate;
+use diesel::prelude::*;
+
+/// All seasons, newest first.
+pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
+    use crate::db::schema::seasons as s;
+    Ok(s::table
+        .order((s::opening_date.desc(), s::id.desc()))
+        .select(Season::as_select())
+        .load(c)?)
+}
+
+/// One season or 404.
+pub fn season(c: &mut DbConn, id: i64) -> ApiResult<Season> {
+    crate::api::seasons::load(c, id)
+}
+
+/// The competitions of a season, in the order they were created.
+pub fn competitions_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
+    use crate::db::schema::competitions as cm;
+    Ok(cm::table
+        .filter(cm::season_id.eq(season))
+        .order(cm::id)
+        .select(Competition::as_select())
+        .load(c)?)
+}
+
+/// One competition or 404.
+pub fn competition(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
+    crate::api::competitions::load(c, id)
+}
+
+/// A round with the competition it belongs to.
+#[derive(Debug)]
+pub struct CompetitionRound {
+    /// The competition.
+    pub competition: Competition,
+    /// The round, its games shown only once published.
+    pub round: RoundView,
+}
+
+/// The front page: the newest season, its next evening with what is played on it, its
+/// competitions and the calendar from that evening on.
+#[derive(Debug)]
+pub struct Front {
+    /// The newest season (none before the first is created).
+    pub season: Option<Season>,
+    /// The next evening: the first one with a round paired or published but not completed,
+    /// else the first on or after `today`.
+    pub next: Option<Evening>,
+    /// The rounds of the next evening.
+    pub next_rounds: Vec<CompetitionRound>,
+    /// The season's competitions.
+    pub competitions: Vec<Competition>,
+    /// The calendar from the next evening on (at most `upcoming` evenings).
+    pub upcoming: Vec<Evening>,
+    /// Older seasons (the archive).
+    pub archive: Vec<Season>,
+}
+
+/// The rounds of every competition of `evening`'s season played on that evening.
+pub fn rounds_on(c: &mut DbConn, evening: &Evening) -> ApiResult<Vec<CompetitionRound>> {
+    let mut out = Vec::new();
+    for comp in competitions_of(c, evening.season_id)? {
+        for r in crate::services::rounds::list(c, comp.id)? {
+            if r.evening_id == Some(evening.id) {
+                let round = crate::api::rounds::round_view(c, r, false)?;
+                out.push(CompetitionRound {
+                    competition: comp.clone(),
+                    round,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The data of the front page (`today` in the club's time zone).
+pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Front> {
+    let mut all = seasons(c)?;
+    if all.is_empty() {
+        return Ok(Front {
+            season: None,
+            next: None,
+            next_rounds: vec![],
+            competitions: vec![],
+            upcoming: vec![],
+            archive: vec![],
+        });
+    }
+    let season = all.remove(0);
+    let competitions = competitions_of(c, season.id)?;
+    let evenings = crate::api::calendar::evenings_of(c, season.id)?;
+    // an evening with a round paired or published and not completed is the one in play
+    let mut in_play: Option<i64> = None;
+    for comp in &competitions {
+        for r in crate::services::rounds::list(c, comp.id)? {
+            if (r.status == "paired" || r.status == "published")
+                && let Some(e) = r.evening_id
+            {
+                let date = evenings.iter().find(|x| x.id == e).map(|x| x.date);
+                let best =
+                    in_play.and_then(|b| evenings.iter().find(|x| x.id == b).map(|x| x.date));
+                if best.is_none() || date < best {
+                    in_play = Some(e);
+                }
+            }
+        }
+    }
+    let next = match in_play {
+        Some(id) => evenings.iter().find(|e| e.id == id).cloned(),
+        None => evenings
+            .iter()
+            .find(|e| e.date >= today && e.kind != "closed")
+            .cloned(),
+    };
+    let next_rounds = match &next {
+        Some(e) => rounds_on(c, e)?,
+        None => vec![],
+    };
+    let upcoming = match &next {
+        Some(n) => evenings
+            .iter()
+            .filter(|e| e.date >= n.date)
+            .take(upcoming)
+            .cloned()
+            .collect(),
+        None => vec![],
+    };
+    Ok(Front {
+        season: Some(season),
+        next,
+        next_rounds,
+        competitions,
+        upcoming,
+        archive: all,
+    })
+}
+
+/// A season's calendar.
+#[derive(Debug)]
+pub struct Calendar {
+    /// The season.
+    pub season: Season,
+    /// Its evenings by date.
+    pub evenings: Vec<Evening>,
+}
+
+/// The calendar of season `id` (404 when there is none).
+pub fn calendar(c: &mut DbConn, id: i64) -> ApiResult<Calendar> {
+    let season = season(c, id)?;
+    let evenings = crate::api::calendar::evenings_of(c, id)?;
+    Ok(Calendar { season, evenings })
+}
+
+/// One competition's line in a season archive: its leaders.
+#[derive(Debug)]
+pub struct ArchiveLine {
+    /// The competition.
+    pub competition: Competition,
+    /// Rounds counted so far.
+    pub rounds_counted: u32,
+    /// The first three (name and player id), from its standings or playoffs.
+    pub podium: Vec<(i64, String)>,
+    /// The club champion, for the playoffs.
+    pub champion: Option<(i64, String)>,
+}
+
+/// A season archive: every competition with its leaders.
+#[derive(Debug)]
+pub struct Archive {
+    /// The season.
+    pub season: Season,
+    /// Its competitions.
+    pub lines: Vec<ArchiveLine>,
+}
+
+/// The archive page of season `id`.
+pub fn archive(c: &mut DbConn, id: i64) -> ApiResult<Archive> {
+    let season = season(c, id)?;
+    let mut lines = Vec::new();
+    for comp in competitions_of(c, id)? {
+        let mut line = ArchiveLine {
+            competition: comp.clone(),
+            rounds_counted: 0,
+            podium: vec![],
+            champion: None,
+        };
+        if comp.kind == "knockout" {
+            if let Ok(p) = crate::api::prizes::playoffs_view(c, &comp) {
+                line.champion = p.club_champion.map(|x| (x.id, x.name));
+            }
+        } else if let Ok(v) = crate::api::standings::standings_view(c, &comp, None) {
+            line.rounds_counted = v.rounds_counted;
+            line.podium = podium(&v);
+        }
+        lines.push(line);
+    }
+    Ok(Archive { season, lines })
+}
+
+/// The first three of a table.
+fn podium(v: &StandingsView) -> Vec<(i64, String)> {
+    if let Some(k) = &v.keizer {
+        return k
+            .rows
+            .iter()
+            .take(3)
+            .map(|r| (r.player_id, r.name.clone()))
+            .collect();
+    }
+    if let Some(t) = &v.round_robin {
+        return t
+            .rows
+            .iter()
+            .take(3)
+            .map(|r| (r.player_id, r.name.clone()))
+            .collect();
+    }
+    if let Some(s) = &v.swiss {
+        return s
+            .rows
+            .iter()
+            .take(3)
+            .map(|r| (r.player_id, r.name.clone()))
+            .collect();
+    }
+    vec![]
+}
+
+/// A competition's page: its rounds and entrants.
+#[derive(Debug)]
+pub struct CompetitionPage {
+    /// The competition.
+    pub competition: Competition,
+    /// Its season.
+    pub season: Season,
+    /// Its rounds by number.
+    pub rounds: Vec<Round>,
+    /// Entrants in seed order: player id, name, rating at entry.
+    pub entrants: Vec<(i64, String, Option<i32>)>,
+    /// The season's playoffs, for a summer half.
+    pub playoffs: Option<i64>,
+}
+
+/// The data of a competition's page.
+pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<CompetitionPage> {
+    let season = season(c, comp.season_id)?;
+    let rounds = crate::services::rounds::list(c, comp.id)?;
+    let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
+    let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
+    let playoffs = if comp.half.as_deref() == Some("summer") {
+        competitions_of(c, comp.season_id)?
+            .into_iter()
+            .find(|x| x.kind == "knockout")
+            .map(|x| x.id)
+    } else {
+        None
+    };
+    Ok(CompetitionPage {
+        competition: comp.clone(),
+        season,
+        rounds,
+        entrants: entrants
+            .iter()
+            .map(|e| {
+                (
+                    e.player_id,
+                    names.get(&e.player_id).cloned().unwrap_or_default(),
+                    e.rating,
+                )
+            })
+            .collect(),
+        playoffs,
+    })
+}
+
+/// A competition's standings with what the page shows beside them.
+#[derive(Debug)]
+pub struct StandingsPage {
+    /// The competition.
+    pub competition: Competition,
+    /// The standings, as the JSON API answers them.
+    pub standings: StandingsView,
+    /// Round robin: the entrants in seed order (the cross table's order), id and name.
+    pub seed_order: Vec<(i64, String)>,
+}
+
+/// The standings of `comp` after round `after` (default the last counted).
+pub fn standings(
+    c: &mut DbConn,
+    comp: &Competition,
+    after: Option<u32>,
+) -> ApiResult<StandingsPage> {
+    let standings = crate::api::standings::standings_view(c, comp, after)?;
+    let seed_order = if comp.kind == "round_robin" {
+        let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
+        let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
+        entrants
+            .iter()
+            .map(|e| {
+                (
+                    e.player_id,
+                    names.get(&e.player_id).cloned().unwrap_or_default(),
+                )
+            })
+            .collect()
+    } else {
+        vec![]
+    };
+    Ok(StandingsPage {
+        competition: comp.clone(),
+        standings,
+        seed_order,
+    })
+}
+
+/// What the prizes page of a competition shows.
+#[derive(Debug)]
+pub enum Prizes {
+    /// A Keizer half or round robin: its prize list (finalized or provisional).
+    List(Box<PrizeList>),
+    /// The playoffs (a knockout competition).
+    Playoffs(Box<PlayoffsView>),
+}
+
+/// The prizes of a Keizer half or round robin, or the playoffs of a knockout competition.
+pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
+    if comp.kind == "knockout" {
+        return Ok(Prizes::Playoffs(Box::new(
+            crate::api::prizes::playoffs_view(c, comp)?,
+        )));
+    }
+    let list = match crate::api::prizes::stored(c, comp.id)? {
+        Some(l) => l,
+        None => crate::api::prizes::compute_prizes(c, comp)?,
+    };
+    Ok(Prizes::List(Box::new(list)))
+}
+
+/// An evening page: the evening and the rounds of every competition played on it.
+#[derive(Debug)]
+pub struct EveningPage {
+    /// The evening.
+    pub evening: Evening,
+    /// Its season.
+    pub season: Season,
+    /// The rounds on it (games only once published).
+    pub rounds: Vec<CompetitionRound>,
+}
+
+/// The evening `id` (404 when there is none).
+pub fn evening(c: &mut DbConn, id: i64) -> ApiResult<EveningPage> {
+    let evening = crate::api::calendar::load_evening(c, id)?;
+    let season = season(c, evening.season_id)?;
+    let rounds = rounds_on(c, &evening)?;
+    Ok(EveningPage {
+        evening,
+        season,
+        rounds,
+    })
+}
+
+/// One game on a player's card.
+#[derive(Debug, Clone)]
+pub struct CardGame {
+    /// Round number.
+    pub round: i32,
+    /// Date.
+    pub date: Option<NaiveDate>,
+    /// The evening, if on the calendar.
+    pub evening_id: Option<i64>,
+    /// Board.
+    pub board: i32,
+    /// Whether the player had white (or the bye).
+    pub white: bool,
+    /// The opponent (none for a bye).
+    pub opponent: Option<(i64, String)>,
+    /// The result code, once entered.
+    pub result: Option<String>,
+}
+
+/// A player's Keizer evening: place and score after it.
+#[derive(Debug, Clone)]
+pub struct KeizerEvening {
+    /// Evening (round) number.
+    pub number: u32,
+    /// Place after it.
+    pub rank: u32,
+    /// Keizer score after it, 4 decimals.
+    pub score: String,
+    /// The value of that place.
+    pub value: i64,
+}
+
+/// A player's record in one competition.
+#[derive(Debug)]
+pub struct CardCompetition {
+    /// The competition.
+    pub competition: Competition,
+    /// Games in round order (published rounds only).
+    pub games: Vec<CardGame>,
+    /// Keizer: place and score after every evening.
+    pub keizer: Vec<KeizerEvening>,
+    /// Place in the current standings (Swiss, round robin, Keizer).
+    pub place: Option<String>,
+}
+
+/// A player's card.
+#[derive(Debug)]
+pub struct PlayerCard {
+    /// Player id.
+    pub id: i64,
+    /// Name (no contact data is read out).
+    pub name: String,
+    /// Rating history, oldest first.
+    pub ratings: Vec<Rating>,
+    /// Competitions the player entered, newest season first.
+    pub competitions: Vec<CardCompetition>,
+}
+
+/// The card of player `id` (404 when there is none).
+pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
+    let p = crate::db::models::players::by_id(c, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+    let mut ratings = crate::db::models::ratings::history(c, id, None)?;
+    ratings.sort_by_key(|r| (r.list_date, r.source.clone()));
+    let mut competitions = Vec::new();
+    for s in seasons(c)? {
+        for comp in competitions_of(c, s.id)? {
+            let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
+            if !entrants.iter().any(|e| e.player_id == id) {
+                continue;
+            }
+            let mut games = Vec::new();
+            for (r, gs) in crate::services::standings::public_rounds(c, comp.id)? {
+                for g in gs {
+                    let white = g.white_id == Some(id);
+                    if !white && g.black_id != Some(id) {
+                        continue;
+                    }
+                    let opp = if white { g.black_id } else { g.white_id };
+                    let opponent = match opp {
+                        Some(o) => Some((
+                            o,
+                            crate::services::standings::names(c, [o])?
+                                .remove(&o)
+                                .unwrap_or_default(),
+                        )),
+                        None => None,
+                    };
+                    games.push(CardGame {
+                        round: r.number,
+                        date: r.date,
+                        evening_id: r.evening_id,
+                        board: g.board,
+                        white,
+                        opponent,
+                        result: g.result.clone(),
+                    });
+                }
+            }
+            let mut keizer = Vec::new();
+            let mut place = None;
+            if comp.kind == "keizer" {
+                let input = crate::services::standings::keizer_input(c, &comp)?.input;
+                let out = crate::services::standings::keizer_compute(&input)?;
+                let key = id.to_string();
+                for (i, e) in out.iter().enumerate() {
+                    if let Some(r) = e.standings.iter().find(|r| r.id == key) {
+                        keizer.push(KeizerEvening {
+                            number: i as u32 + 1,
+                            rank: r.rank,
+                            score: r.score.to_string(),
+                            value: r.value,
+                        });
+                    }
+                }
+                place = keizer.last().map(|k| k.rank.to_string());
+            } else if comp.kind != "knockout"
+                && let Ok(v) = crate::api::standings::standings_view(c, &comp, None)
+            {
+                place = v
+                    .swiss
+                    .as_ref()
+                    .and_then(|s| s.rows.iter().find(|r| r.player_id == id))
+                    .map(|r| r.place.clone())
+                    .or_else(|| {
+                        v.round_robin
+                            .as_ref()
+                            .and_then(|t| t.rows.iter().find(|r| r.player_id == id))
+                            .map(|r| r.place.to_string())
+                    });
+            }
+            competitions.push(CardCompetition {
+                competition: comp,
+                games,
+                keizer,
+                place,
+            });
+        }
+    }
+    Ok(PlayerCard {
+        id: p.id,
+        name: p.name,
+        ratings,
+        competitions,
+    })
+}
+
+/// One member's attendance over a competition's evenings so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttendanceLine {
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Games played over the board.
+    pub played: u32,
+    /// Pairing byes.
+    pub byes: u32,
+    /// Absences with notice.
+    pub excused: u32,
+    /// Absences without notice.
+    pub unexcused: u32,
+}
+
+/// The attendance of every entrant of a Keizer competition after its last counted evening,
+/// in standings order, with the number of evenings counted.
+pub fn attendance(c: &mut DbConn, comp: &Competition) -> ApiResult<(u32, Vec<AttendanceLine>)> {
+    if comp.kind != "keizer" {
+        return Err(ApiError::Conflict(format!(
+            "attendance bars are kept for Keizer competitions, not {}",
+            comp.kind
+        )));
+    }
+    let v = crate::api::standings::standings_view(c, comp, None)?;
+    let rows = v.keizer.map(|k| k.rows).unwrap_or_default();
+    Ok((
+        v.rounds_counted,
+        rows.into_iter()
+            .map(|r| AttendanceLine {
+                player_id: r.player_id,
+                name: r.name,
+                played: r.played,
+                byes: r.byes,
+                excused: r.excused,
+                unexcused: r.unexcused,
+            })
+            .collect(),
+    ))
+}

@@ -1,0 +1,700 @@
+//! A competition's pages: its overview (rounds, entrants), its standings (Keizer with value
+//! and score; Swiss with the tie-break columns; round robin with the colour-coded cross
+//! table, plusremises marked, master points, prize money and rights) and its prizes or
+//! playoffs. All three are served from the read cache under the competition's version, with
+//! the JSON standings' ETag and `If-None-Match` behaviour.
+
+use super::layout::{Ctx, frame, scroll};
+use super::{PageQuery, answer, page_query, path_id, secure};
+use crate::api::standings::StandingsView;
+use crate::app::AppState;
+use crate::db::DbConn;
+use crate::db::models::competition::Competition;
+use crate::error::ApiResult;
+use crate::services::pages::{self, CompetitionPage, Prizes, StandingsPage};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+use serde_json::Value;
+
+/// The cache document names: page × language × embedded.
+const DOCS: [[&str; 4]; 3] = [
+    [
+        "page-competition-nl",
+        "page-competition-nl-embed",
+        "page-competition-en",
+        "page-competition-en-embed",
+    ],
+    [
+        "page-standings-nl",
+        "page-standings-nl-embed",
+        "page-standings-en",
+        "page-standings-en-embed",
+    ],
+    [
+        "page-prizes-nl",
+        "page-prizes-nl-embed",
+        "page-prizes-en",
+        "page-prizes-en-embed",
+    ],
+];
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Overview = 0,
+    Standings = 1,
+    Prizes = 2,
+}
+
+type Render = fn(&Ctx, &mut DbConn, &Competition) -> ApiResult<Markup>;
+
+async fn cached(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    raw: String,
+    kind: Kind,
+    suffix: &'static str,
+    render: Render,
+) -> HttpResponse {
+    let r = async {
+        let q: PageQuery = page_query(&req, matches!(kind, Kind::Standings))?;
+        let id = path_id(&raw).map_err(|e| (q.lang, e))?;
+        let variant = match (q.lang, q.embed) {
+            (super::Lang::Nl, false) => 0,
+            (super::Lang::Nl, true) => 1,
+            (super::Lang::En, false) => 2,
+            (super::Lang::En, true) => 3,
+        };
+        let key = crate::cache::Key {
+            competition: id,
+            doc: DOCS[kind as usize][variant],
+            arg: q.after.map(i64::from),
+        };
+        let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
+        let mut res = crate::api::standings::serve_cached(&state, &req, key, move |c, comp, _| {
+            let markup = render(&ctx, c, comp)?;
+            Ok((markup.into_string().into_bytes(), None))
+        })
+        .await
+        .map_err(|e| (q.lang, e))?;
+        if res.status().is_success() {
+            res.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            );
+            res.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        }
+        secure(&mut res, &state, q.lang);
+        Ok(res)
+    }
+    .await;
+    answer(&req, &state, r)
+}
+
+pub(super) async fn overview(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    cached(
+        req,
+        state,
+        path.into_inner(),
+        Kind::Overview,
+        "",
+        |ctx, c, comp| Ok(render_overview(ctx, &pages::competition_page(c, comp)?)),
+    )
+    .await
+}
+
+pub(super) async fn standings(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    cached(
+        req,
+        state,
+        path.into_inner(),
+        Kind::Standings,
+        "/standings",
+        |ctx, c, comp| {
+            Ok(render_standings(
+                ctx,
+                &pages::standings(c, comp, ctx.after)?,
+            ))
+        },
+    )
+    .await
+}
+
+pub(super) async fn prizes(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    cached(
+        req,
+        state,
+        path.into_inner(),
+        Kind::Prizes,
+        "/prizes",
+        |ctx, c, comp| Ok(render_prizes(ctx, comp, &pages::prizes(c, comp)?)),
+    )
+    .await
+}
+
+/// The links between a competition's pages.
+fn tabs(ctx: &Ctx, comp: &Competition) -> Markup {
+    let id = comp.id;
+    html! {
+        nav class="tabs" aria-label=(ctx.t("Competitie", "Competition")) {
+            a href=(ctx.href(&format!("/club/competitions/{id}"))) { (ctx.t("Overzicht", "Overview")) }
+            @if comp.kind != "knockout" {
+                a href=(ctx.href(&format!("/club/competitions/{id}/standings"))) { (ctx.t("Stand", "Standings")) }
+            }
+            @if comp.kind != "swiss" {
+                a href=(ctx.href(&format!("/club/competitions/{id}/prizes"))) {
+                    @if comp.kind == "knockout" { (ctx.t("Play-offs", "Play-offs")) } @else { (ctx.t("Prijzen", "Prizes")) }
+                }
+            }
+        }
+    }
+}
+
+fn subtitle(ctx: &Ctx, comp: &Competition) -> Markup {
+    html! {
+        p class="muted" {
+            (ctx.lang.competition_kind(&comp.kind, comp.system.as_deref()))
+            @if let Some(h) = &comp.half { ", " (ctx.lang.half(h)) }
+            " · " (if comp.discipline == "draughts" { ctx.t("dammen", "draughts") } else { ctx.t("schaken", "chess") })
+        }
+    }
+}
+
+fn render_overview(ctx: &Ctx, p: &CompetitionPage) -> Markup {
+    let comp = &p.competition;
+    let rounds_caption = ctx.t("Rondes", "Rounds");
+    let entrants_caption = format!(
+        "{} ({})",
+        ctx.t(
+            "Deelnemers op plaatsingsvolgorde",
+            "Entrants in seeding order"
+        ),
+        p.entrants.len()
+    );
+    frame(
+        ctx,
+        &comp.name,
+        html! {
+            (subtitle(ctx, comp))
+            p class="muted" { (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}", p.season.id))) { (p.season.name) } }
+            (tabs(ctx, comp))
+            section aria-labelledby="rounds" {
+                h2 id="rounds" { (rounds_caption) }
+                @if p.rounds.is_empty() { p { (ctx.t("Nog geen rondes.", "No rounds yet.")) } }
+                @else {
+                    (scroll(rounds_caption, html! {
+                        table {
+                            caption { (rounds_caption) }
+                            thead { tr {
+                                th scope="col" { (ctx.t("Ronde", "Round")) }
+                                th scope="col" { (ctx.t("Datum", "Date")) }
+                                th scope="col" { (ctx.t("Status", "Status")) }
+                            } }
+                            tbody {
+                                @for r in &p.rounds {
+                                    tr {
+                                        th scope="row" class="num" { (r.number) }
+                                        td {
+                                            @match (r.evening_id, r.date) {
+                                                (Some(e), Some(d)) => a href=(ctx.href(&format!("/club/evenings/{e}"))) { (ctx.lang.date(d)) },
+                                                (None, Some(d)) => (ctx.lang.date(d)),
+                                                _ => "—",
+                                            }
+                                        }
+                                        td { (ctx.lang.status(&r.status)) }
+                                    }
+                                }
+                            }
+                        }
+                    }))
+                }
+            }
+            section aria-labelledby="entrants" {
+                h2 id="entrants" { (ctx.t("Deelnemers", "Entrants")) }
+                (scroll(&entrants_caption, html! {
+                    table class="compact" {
+                        caption { (entrants_caption) }
+                        thead { tr {
+                            th scope="col" { "#" }
+                            th scope="col" { (ctx.t("Naam", "Name")) }
+                            th scope="col" { (ctx.t("Rating", "Rating")) }
+                        } }
+                        tbody {
+                            @for (i, (id, name, rating)) in p.entrants.iter().enumerate() {
+                                tr {
+                                    td class="num" { (i + 1) }
+                                    th scope="row" { a href=(ctx.href(&format!("/club/players/{id}"))) { (name) } }
+                                    td class="num" { @if let Some(r) = rating { (r) } @else { "—" } }
+                                }
+                            }
+                        }
+                    }
+                }))
+            }
+        },
+    )
+}
+
+/// A JSON number or string as shown (decimals with a comma in Dutch).
+fn num(ctx: &Ctx, v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    decimal(ctx, &s)
+}
+
+/// A decimal text as shown: trailing zeros of a fraction dropped, a comma in Dutch.
+fn decimal(ctx: &Ctx, s: &str) -> String {
+    let t = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    };
+    let t = if t.is_empty() || t == "-" { "0" } else { t };
+    match ctx.lang {
+        super::Lang::Nl => t.replace('.', ","),
+        super::Lang::En => t.to_string(),
+    }
+}
+
+fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
+    let comp = &p.competition;
+    let v: &StandingsView = &p.standings;
+    let after = if v.after == 0 {
+        ctx.t("vóór de eerste ronde", "before the first round")
+            .to_string()
+    } else if comp.kind == "keizer" {
+        format!("{} {}", ctx.t("na avond", "after evening"), v.after)
+    } else {
+        format!("{} {}", ctx.t("na ronde", "after round"), v.after)
+    };
+    let title = format!("{} — {}", comp.name, ctx.t("stand", "standings"));
+    frame(
+        ctx,
+        &title,
+        html! {
+            (subtitle(ctx, comp))
+            (tabs(ctx, comp))
+            @if v.rounds_counted > 1 {
+                nav class="rounds" aria-label=(ctx.t("Stand na ronde", "Standings after round")) {
+                    (ctx.t("Stand na ronde:", "Standings after round:")) " "
+                    @for n in 1..=v.rounds_counted {
+                        @if n == v.after { strong aria-current="page" { (n) } }
+                        @else { a href=(format!("{}&after={n}", ctx.href(&ctx.path))) { (n) } }
+                        " "
+                    }
+                }
+            }
+            @if let Some(k) = &v.keizer { (keizer_table(ctx, &after, k)) }
+            @if let Some(s) = &v.swiss { (swiss_table(ctx, &after, s)) }
+            @if let Some(t) = &v.round_robin { (round_robin_tables(ctx, &after, p, t)) }
+        },
+    )
+}
+
+fn keizer_table(ctx: &Ctx, after: &str, k: &crate::api::standings::KeizerStandings) -> Markup {
+    let caption = format!(
+        "{} {after} ({} {})",
+        ctx.t("Keizerstand", "Keizer standings"),
+        k.rows.len(),
+        ctx.t("deelnemers", "entrants")
+    );
+    html! {
+        @if !k.converged {
+            p class="note" {
+                (ctx.t("Deze avond kwam de Keizerberekening niet tot rust; de score is het gemiddelde over de cyclus.",
+                       "The Keizer calculation did not settle this evening; the score is the average over the cycle."))
+            }
+        }
+        (scroll(&caption, html! {
+            table class="standings keizer" {
+                caption { (caption) }
+                thead { tr {
+                    th scope="col" { abbr title=(ctx.t("Plaats", "Place")) { (ctx.t("Pl.", "Pl.")) } }
+                    th scope="col" { (ctx.t("Naam", "Name")) }
+                    th scope="col" { (ctx.t("Waarde", "Value")) }
+                    th scope="col" { (ctx.t("Keizerscore", "Keizer score")) }
+                    th scope="col" { abbr title=(ctx.t("Gespeeld", "Played")) { (ctx.t("Gesp.", "Pld")) } }
+                    th scope="col" { abbr title=(ctx.t("Bordpunten", "Game points")) { (ctx.t("Pnt", "Pts")) } }
+                    th scope="col" { (ctx.t("Vrij", "Bye")) }
+                    th scope="col" { abbr title=(ctx.t("Afgemeld", "Afgemeld (absent with notice)")) { (ctx.t("Afgem.", "Afgem.")) } }
+                    th scope="col" { abbr title=(ctx.t("Zonder afmelding afwezig", "Absent without notice")) { (ctx.t("Z.afm.", "No notice")) } }
+                    th scope="col" { abbr title=(ctx.t("Komt in aanmerking voor een prijs", "Eligible for a prize")) { (ctx.t("Prijs", "Prize")) } }
+                } }
+                tbody {
+                    @for r in &k.rows {
+                        tr {
+                            td { (r.rank) }
+                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
+                            td { (r.value) }
+                            td { (decimal(ctx, &r.score)) }
+                            td { (r.played) }
+                            td { (decimal(ctx, &r.game_points)) }
+                            td { (r.byes) }
+                            td { (r.excused) }
+                            td { (r.unexcused) }
+                            td { @if r.eligible { (ctx.t("ja", "yes")) } @else { (ctx.t("nee", "no")) } }
+                        }
+                    }
+                }
+            }
+        }))
+    }
+}
+
+fn swiss_table(ctx: &Ctx, after: &str, s: &crate::api::standings::SwissStandings) -> Markup {
+    let caption = format!("{} {after}", ctx.t("Stand", "Standings"));
+    html! {
+        @if s.playoff_for_first {
+            p class="note" { (ctx.t("De eerste plaats is gedeeld: een barrage beslist.", "First place is shared: a play-off decides.")) }
+        }
+        (scroll(&caption, html! {
+            table class="standings swiss" {
+                caption { (caption) }
+                thead { tr {
+                    th scope="col" { abbr title=(ctx.t("Plaats", "Place")) { (ctx.t("Pl.", "Pl.")) } }
+                    th scope="col" { (ctx.t("Naam", "Name")) }
+                    @for t in &s.tiebreaks {
+                        th scope="col" { abbr title=(tiebreak_name(ctx, t)) { (t) } }
+                    }
+                } }
+                tbody {
+                    @for r in &s.rows {
+                        tr {
+                            td class="num" { (r.place) }
+                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
+                            @for t in &s.tiebreaks {
+                                td class="num" { (num(ctx, r.values.get(t).unwrap_or(&Value::Null))) }
+                            }
+                        }
+                    }
+                }
+            }
+        }))
+        p class="muted" { (ctx.t("Tiebreaks volgens FIDE (C.07), in deze volgorde.", "Tie-breaks after FIDE (C.07), in this order.")) }
+    }
+}
+
+/// The full name of a tie-break acronym.
+fn tiebreak_name(ctx: &Ctx, acr: &str) -> String {
+    let base = acr.split('/').next().unwrap_or(acr);
+    let base = base.trim_start_matches('C').to_string();
+    let name = match acr {
+        "PTS" => ctx.t("Punten", "Points"),
+        "BH" | "BH/C1" => "Buchholz",
+        "SB" => "Sonneborn-Berger",
+        "ARO" => ctx.t(
+            "Gemiddelde rating tegenstanders",
+            "Average rating of opponents",
+        ),
+        "DE" => ctx.t("Onderling resultaat", "Direct encounter"),
+        "WIN" => ctx.t("Aantal winstpartijen", "Number of wins"),
+        "BPG" => ctx.t("Partijen met zwart", "Games with black"),
+        "BWG" => ctx.t("Winstpartijen met zwart", "Wins with black"),
+        "KS" => "Koya",
+        "PS" => ctx.t("Progressieve score", "Progressive score"),
+        "TPR" => ctx.t("Toernooiprestatie", "Tournament performance rating"),
+        "wins" => ctx.t("Aantal winstpartijen", "Number of wins"),
+        "plusremise_balance" => ctx.t("Saldo plus- en minremises", "Plusremises minus minremises"),
+        "plusremises" => ctx.t("Aantal plusremises", "Number of plusremises"),
+        "mutual" => ctx.t("Onderling resultaat", "Mutual result"),
+        "direct_encounter" => ctx.t("Onderling resultaat", "Direct encounter"),
+        "sonneborn_berger" => "Sonneborn-Berger",
+        "ranking_order" => ctx.t("Ranglijstvolgorde", "Ranking order"),
+        _ => "",
+    };
+    if name.is_empty() {
+        base
+    } else {
+        name.to_string()
+    }
+}
+
+/// A short column head for a round-robin tie-break.
+fn short_tiebreak(ctx: &Ctx, key: &str) -> String {
+    match key {
+        "wins" => ctx.t("Winst", "Wins").into(),
+        "plusremise_balance" => ctx.t("Saldo +R", "+R bal.").into(),
+        "plusremises" => "+R".into(),
+        "mutual" | "direct_encounter" => ctx.t("Onderl.", "DE").into(),
+        "sonneborn_berger" => "SB".into(),
+        "ranking_order" => ctx.t("Rangl.", "Rank").into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// The class of a cross-table cell (its last game when two were played): win, draw, loss,
+/// plusremise, minremise or forfeit.
+fn cell_class(s: &str, draughts: bool) -> &'static str {
+    let last = s.split(' ').next_back().unwrap_or("");
+    match (last, draughts) {
+        ("", _) => "",
+        ("+" | "-", _) => "res forfeit",
+        ("1+", true) => "res plus",
+        ("1-", true) => "res min",
+        ("2", true) | ("1", false) => "res win",
+        ("1", true) | ("½", false) => "res draw",
+        ("0", _) => "res loss",
+        _ => "res",
+    }
+}
+
+fn round_robin_tables(
+    ctx: &Ctx,
+    after: &str,
+    p: &StandingsPage,
+    t: &crate::api::standings::RoundRobinStandings,
+) -> Markup {
+    let draughts = p.competition.discipline == "draughts";
+    let caption = format!("{} {after}", ctx.t("Eindstand-volgorde", "Standings"));
+    // the tie-break columns in the competition's own order (the JSON object is keyed by name)
+    let present: Vec<String> = t
+        .rows
+        .first()
+        .and_then(|r| r.tiebreaks.as_object())
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut tb: Vec<String> = serde_json::from_str::<Vec<String>>(&p.competition.tiebreaks)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|k| present.contains(k))
+        .collect();
+    for k in present {
+        if !tb.contains(&k) {
+            tb.push(k);
+        }
+    }
+    let tables: Vec<String> = t
+        .rows
+        .iter()
+        .filter_map(|r| r.points_tables.as_object())
+        .flat_map(|o| o.keys().cloned())
+        .fold(Vec::new(), |mut acc, k| {
+            if !acc.contains(&k) {
+                acc.push(k);
+            }
+            acc
+        });
+    let place_of = |id: i64| t.rows.iter().find(|r| r.player_id == id).map(|r| r.place);
+    let cross_caption = ctx.t(
+        "Kruistabel (rij: wat de speler scoorde tegen de speler van de kolom)",
+        "Cross table (row: what the player scored against the player of the column)",
+    );
+    html! {
+        (scroll(&caption, html! {
+            table class="standings rr" {
+                caption { (caption) }
+                thead { tr {
+                    th scope="col" { abbr title=(ctx.t("Plaats", "Place")) { (ctx.t("Pl.", "Pl.")) } }
+                    th scope="col" { (ctx.t("Naam", "Name")) }
+                    th scope="col" { abbr title=(ctx.t("Punten", "Points")) { (ctx.t("Pnt", "Pts")) } }
+                    th scope="col" { abbr title=(ctx.t("Partijen", "Games")) { (ctx.t("P", "G")) } }
+                    th scope="col" { abbr title=(ctx.t("Gewonnen", "Won")) { (ctx.t("W", "W")) } }
+                    th scope="col" { abbr title=(ctx.t("Remise", "Drawn")) { (ctx.t("R", "D")) } }
+                    th scope="col" { abbr title=(ctx.t("Verloren", "Lost")) { (ctx.t("V", "L")) } }
+                    @if draughts {
+                        th scope="col" { abbr title="plusremises" { "+R" } }
+                        th scope="col" { abbr title="minremises" { "−R" } }
+                    }
+                    @for k in &tb { th scope="col" { abbr title=(tiebreak_name(ctx, k)) { (short_tiebreak(ctx, k)) } } }
+                    @for k in &tables { th scope="col" { (ctx.t("Meesterpunten ", "Master points ")) (k) } }
+                    th scope="col" { (ctx.t("Prijzengeld", "Prize money")) }
+                    th scope="col" { (ctx.t("Rechten", "Rights")) }
+                } }
+                tbody {
+                    @for r in &t.rows {
+                        tr {
+                            td class="num" { (r.place) @if !r.shared_with.is_empty() { "=" } }
+                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
+                            td class="num" { (decimal(ctx, &r.points.to_string())) }
+                            td class="num" { (r.games) }
+                            td class="num" { (r.wins) }
+                            td class="num" { (r.draws) }
+                            td class="num" { (r.losses) }
+                            @if draughts {
+                                td class="num" { (r.plusremises) }
+                                td class="num" { (r.minremises) }
+                            }
+                            @for k in &tb { td class="num" { (num(ctx, r.tiebreaks.get(k).unwrap_or(&Value::Null))) } }
+                            @for k in &tables { td class="num" { (num(ctx, r.points_tables.get(k).unwrap_or(&Value::Null))) } }
+                            td class="num" { (decimal(ctx, &r.prize_money)) }
+                            td { (r.rights.join(", ")) }
+                        }
+                    }
+                }
+            }
+        }))
+        h2 { (ctx.t("Kruistabel", "Cross table")) }
+        (scroll(cross_caption, html! {
+            table class="cross" {
+                caption { (cross_caption) }
+                thead { tr {
+                    th scope="col" { "#" }
+                    th scope="col" { (ctx.t("Naam", "Name")) }
+                    @for i in 1..=p.seed_order.len() { th scope="col" class="num" { (i) } }
+                    th scope="col" { abbr title=(ctx.t("Plaats", "Place")) { (ctx.t("Pl.", "Pl.")) } }
+                } }
+                tbody {
+                    @for (i, (id, name)) in p.seed_order.iter().enumerate() {
+                        tr {
+                            td class="num" { (i + 1) }
+                            th scope="row" { (name) }
+                            @for (j, cell) in t.cross_table.get(i).map(|r| r.as_slice()).unwrap_or(&[]).iter().enumerate() {
+                                @if i == j { td class="self" { span class="sr" { "—" } } }
+                                @else { td class=(cell_class(cell, draughts)) { (cell) } }
+                            }
+                            td class="num" { @if let Some(pl) = place_of(*id) { (pl) } }
+                        }
+                    }
+                }
+            }
+        }))
+        p class="legend" {
+            (ctx.t("Kleuren: ", "Colours: "))
+            span class="res win" { (if draughts { "2" } else { "1" }) } " " (ctx.t("winst", "win")) ", "
+            span class="res draw" { (if draughts { "1" } else { "½" }) } " remise, "
+            @if draughts {
+                span class="res plus" { "1+" } " plusremise, "
+                span class="res min" { "1−" } " minremise, "
+            }
+            span class="res loss" { "0" } " " (ctx.t("verlies", "loss")) ", "
+            span class="res forfeit" { "+ / −" } " " (ctx.t("reglementair", "reglementair (forfeit)")) "."
+        }
+    }
+}
+
+fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
+    let title = match p {
+        Prizes::Playoffs(_) => format!("{} — {}", comp.name, ctx.t("play-offs", "play-offs")),
+        Prizes::List(_) => format!("{} — {}", comp.name, ctx.t("prijzen", "prizes")),
+    };
+    frame(
+        ctx,
+        &title,
+        html! {
+            (subtitle(ctx, comp))
+            (tabs(ctx, comp))
+            @match p {
+                Prizes::List(l) => {
+                    @if l.finalized {
+                        p { (ctx.t("Definitief vastgesteld", "Finalized"))
+                            @if let Some(at) = l.finalized_at { " " (crate::services::attendance::local(at, &crate::services::attendance::default_time_zone())) } "." }
+                    } @else {
+                        p class="note" { (ctx.t("Voorlopig: berekend uit de huidige stand.", "Provisional: computed from the current standings.")) }
+                    }
+                    @if let Some(k) = &l.keizer {
+                        @let cap = ctx.t("Prijswinnaars", "Prize winners");
+                        (scroll(cap, html! {
+                            table {
+                                caption { (cap) }
+                                thead { tr { th scope="col" { (ctx.t("Prijs", "Prize")) } th scope="col" { (ctx.t("Naam", "Name")) } } }
+                                tbody {
+                                    @for a in &k.awards {
+                                        tr { th scope="row" { (ctx.lang.prize(&a.prize)) } td { a href=(ctx.href(&format!("/club/players/{}", a.player_id))) { (a.name) } } }
+                                    }
+                                }
+                            }
+                        }))
+                        @if !k.playoff_places.is_empty() {
+                            h2 { (ctx.t("Plaatsen in de play-offs", "Play-off places")) }
+                            ol { @for n in &k.playoff_places { li { (n.name) } } }
+                        }
+                        @if !k.not_eligible.is_empty() {
+                            h2 { (ctx.t("Niet in aanmerking (te vaak zonder afmelding afwezig)", "Not eligible (absent without notice too often)")) }
+                            ul { @for n in &k.not_eligible { li { (n.name) } } }
+                        }
+                    }
+                    @if let Some(rows) = &l.round_robin {
+                        @let cap = ctx.t("Prijzengeld, meesterpunten en rechten", "Prize money, master points and rights");
+                        (scroll(cap, html! {
+                            table {
+                                caption { (cap) }
+                                thead { tr {
+                                    th scope="col" { (ctx.t("Pl.", "Pl.")) }
+                                    th scope="col" { (ctx.t("Naam", "Name")) }
+                                    th scope="col" { (ctx.t("Meesterpunten", "Master points")) }
+                                    th scope="col" { (ctx.t("Prijzengeld", "Prize money")) }
+                                    th scope="col" { (ctx.t("Rechten", "Rights")) }
+                                } }
+                                tbody {
+                                    @for r in rows {
+                                        tr {
+                                            td class="num" { (r.place) }
+                                            th scope="row" { (r.name) }
+                                            td {
+                                                @if let Some(o) = r.points_tables.as_object() {
+                                                    @for (k, v) in o { (k) ": " (num(ctx, v)) " " }
+                                                }
+                                            }
+                                            td class="num" { (decimal(ctx, &r.prize_money)) }
+                                            td { (r.rights.join(", ")) }
+                                        }
+                                    }
+                                }
+                            }
+                        }))
+                    }
+                }
+                Prizes::Playoffs(v) => {
+                    @if let Some(c) = &v.club_champion {
+                        p class="champion" { (ctx.t("Clubkampioen: ", "Club champion: ")) strong { (c.name) } }
+                    }
+                    @for g in &v.groups {
+                        section {
+                            h2 { (ctx.t("Groep", "Group")) " " (g.number) }
+                            p { (ctx.t("Geplaatst: ", "Seeds: "))
+                                @for (i, s) in g.seeds.iter().enumerate() { @if i > 0 { ", " } (s.name) } }
+                            @let cap = format!("{} {}", ctx.t("Partijen van groep", "Games of group"), g.number);
+                            (scroll(&cap, html! {
+                                table {
+                                    caption { (cap) }
+                                    thead { tr {
+                                        th scope="col" { (ctx.t("Wedstrijd", "Match")) }
+                                        th scope="col" { (ctx.t("Partij", "Game")) }
+                                        th scope="col" { (ctx.t("Wit", "White")) }
+                                        th scope="col" { (ctx.t("Zwart", "Black")) }
+                                        th scope="col" { (ctx.t("Uitslag", "Result")) }
+                                    } }
+                                    tbody {
+                                        @for m in &g.matches {
+                                            @for x in &m.games {
+                                                tr {
+                                                    th scope="row" { (match m.id.as_str() { "final" => ctx.t("finale", "final"), "semi1" => ctx.t("halve finale 1–4", "semi-final 1–4"), _ => ctx.t("halve finale 2–3", "semi-final 2–3") }) }
+                                                    td { (x.game) @if x.decider { " (" (ctx.t("beslissing", "decider")) ")" } }
+                                                    td { (x.white.name) }
+                                                    td { (x.black.name) }
+                                                    td { @match x.outcome.as_deref() {
+                                                        Some("white_wins") => "1-0",
+                                                        Some("black_wins") => "0-1",
+                                                        Some("draw") => "½-½",
+                                                        _ => "",
+                                                    } }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }))
+                            @if let Some(w) = &g.winner { p { (ctx.t("Winnaar: ", "Winner: ")) (w.name) } }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}

@@ -1,0 +1,184 @@
+//! An evening: every board of every competition played on it, with the results as they come
+//! in (the pairing list for the notice board), and one pairing slip per board for the arbiter.
+
+use super::layout::{Ctx, frame, scroll};
+use super::{answer, html, page_query, path_id, read};
+use crate::api::rounds::GameView;
+use crate::app::AppState;
+use crate::services::pages::{self, CompetitionRound, EveningPage};
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+
+async fn serve(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    raw: String,
+    slips: bool,
+) -> HttpResponse {
+    let r = async {
+        let q = page_query(&req, false)?;
+        let id = path_id(&raw).map_err(|e| (q.lang, e))?;
+        let data = read(&state, move |c| pages::evening(c, id))
+            .await
+            .map_err(|e| (q.lang, e))?;
+        let path = if slips {
+            format!("/club/evenings/{id}/slips")
+        } else {
+            format!("/club/evenings/{id}")
+        };
+        let ctx = Ctx::new(q, path);
+        let m = if slips {
+            render_slips(&ctx, &data)
+        } else {
+            render(&ctx, &data)
+        };
+        Ok(html(&req, &state, q.lang, m.into_string()))
+    }
+    .await;
+    answer(&req, &state, r)
+}
+
+pub(super) async fn page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    serve(req, state, path.into_inner(), false).await
+}
+
+pub(super) async fn slips(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    serve(req, state, path.into_inner(), true).await
+}
+
+fn round_heading(ctx: &Ctx, r: &CompetitionRound) -> String {
+    let word = if r.competition.kind == "keizer" {
+        ctx.t("avond", "evening")
+    } else {
+        ctx.t("ronde", "round")
+    };
+    format!("{}, {word} {}", r.competition.name, r.round.number)
+}
+
+fn result_cell(ctx: &Ctx, g: &GameView) -> Markup {
+    html! {
+        @match (&g.result, &g.black) {
+            (Some(r), _) => (ctx.lang.result(r)),
+            (None, None) => (ctx.lang.result("bye")),
+            (None, Some(_)) => span class="pending" { (ctx.t("nog niet binnen", "not yet in")) },
+        }
+    }
+}
+
+fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
+    let ev = &e.evening;
+    let title = format!(
+        "{} — {}",
+        ctx.lang.evening_kind(&ev.kind),
+        ctx.lang.date(ev.date)
+    );
+    let boards: usize = e.rounds.iter().map(|r| r.round.games.len()).sum();
+    frame(
+        ctx,
+        &title,
+        html! {
+            p class="muted" {
+                (ctx.t("Aanvang", "Start")) " " (ev.start_time) " · "
+                (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", e.season.id))) { (e.season.name) }
+                @if boards > 0 {
+                    " · " a href=(ctx.href(&format!("/club/evenings/{}/slips", ev.id))) { (ctx.t("Wedstrijdbriefjes", "Pairing slips")) }
+                }
+            }
+            @if let Some(n) = &ev.note { p { (n) } }
+            @if e.rounds.is_empty() {
+                p { (ctx.t("Op deze avond wordt geen competitieronde gespeeld.", "No competition round is played on this evening.")) }
+            }
+            @for r in &e.rounds {
+                section class="round" {
+                    @let heading = round_heading(ctx, r);
+                    h2 { (heading) }
+                    p class="muted" { (ctx.lang.status(&r.round.status)) }
+                    @if r.round.games.is_empty() {
+                        p { (ctx.t("De indeling is nog niet gepubliceerd.", "The pairings are not published yet.")) }
+                    } @else {
+                        @let cap = format!("{} — {}", ctx.t("Indeling en uitslagen", "Pairings and results"), heading);
+                        (scroll(&cap, html! {
+                            table class="pairings" data-competition=(r.competition.id) {
+                                caption { (cap) }
+                                thead { tr {
+                                    th scope="col" { (ctx.t("Bord", "Board")) }
+                                    th scope="col" { (ctx.t("Wit", "White")) }
+                                    th scope="col" { (ctx.t("Zwart", "Black")) }
+                                    th scope="col" { (ctx.t("Uitslag", "Result")) }
+                                } }
+                                tbody {
+                                    @for g in &r.round.games {
+                                        tr class="board" {
+                                            th scope="row" class="num" {
+                                                (g.board) @if g.game_no > 1 { "." (g.game_no) }
+                                            }
+                                            td { @if let Some(w) = &g.white { a href=(ctx.href(&format!("/club/players/{}", w.id))) { (w.name) } } }
+                                            td { @if let Some(b) = &g.black { a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) } } @else { "—" } }
+                                            td { (result_cell(ctx, g)) }
+                                        }
+                                    }
+                                }
+                            }
+                        }))
+                    }
+                }
+            }
+        },
+    )
+}
+
+fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {
+    let ev = &e.evening;
+    let title = format!(
+        "{} — {}",
+        ctx.t("Wedstrijdbriefjes", "Pairing slips"),
+        ctx.lang.date(ev.date)
+    );
+    frame(
+        ctx,
+        &title,
+        html! {
+            p class="muted noprint" {
+                (ctx.t("Eén briefje per bord; print op A4 en knip langs de lijnen.",
+                       "One slip per board; print on A4 and cut along the lines."))
+                " " a href=(ctx.href(&format!("/club/evenings/{}", ev.id))) { (ctx.t("Terug naar de avond", "Back to the evening")) }
+            }
+            div class="slips" {
+                @for r in &e.rounds {
+                    @let heading = round_heading(ctx, r);
+                    @let draughts = r.competition.discipline == "draughts";
+                    @for g in r.round.games.iter().filter(|g| g.black.is_some()) {
+                        section class="slip" aria-label=(format!("{} {} {}", heading, ctx.t("bord", "board"), g.board)) {
+                            p class="slip-head" {
+                                strong { (ctx.t("Bord", "Board")) " " (g.board) @if g.game_no > 1 { "." (g.game_no) } }
+                                " · " (heading) " · " (ctx.lang.short_date(ev.date))
+                            }
+                            table class="slip-players" {
+                                caption class="sr" { (ctx.t("Spelers", "Players")) }
+                                tbody {
+                                    tr { th scope="row" { (ctx.t("Wit", "White")) } td { @if let Some(w) = &g.white { (w.name) } } td class="sign" { (ctx.t("paraaf", "initials")) } }
+                                    tr { th scope="row" { (ctx.t("Zwart", "Black")) } td { @if let Some(b) = &g.black { (b.name) } } td class="sign" { (ctx.t("paraaf", "initials")) } }
+                                }
+                            }
+                            p class="boxes" {
+                                (ctx.t("Uitslag: ", "Result: "))
+                                @for code in (if draughts { ["2-0", "1-1", "0-2"] } else { ["1-0", "½-½", "0-1"] }) {
+                                    span class="box" { "☐ " (code) } " "
+                                }
+                                @if draughts { span class="box" { "☐ 1+ – 1−" } " " span class="box" { "☐ 1− – 1+" } }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}

@@ -1,0 +1,115 @@
+//! The club's front page: the next evening and what is played on it, the competitions of the
+//! season, the calendar from the next evening on, and the archive of older seasons.
+
+use super::layout::{Ctx, frame};
+use super::{answer, html, page_query, read, today};
+use crate::app::AppState;
+use crate::services::pages::{self, Front};
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+
+/// How many evenings of the calendar the front page lists.
+const UPCOMING: usize = 8;
+
+pub(super) async fn page_handler(req: &HttpRequest, state: &web::Data<AppState>) -> super::Page {
+    let q = page_query(req, false)?;
+    let day = today(state);
+    let data = read(state, move |c| pages::front(c, day, UPCOMING))
+        .await
+        .map_err(|e| (q.lang, e))?;
+    let ctx = Ctx::new(q, "/club/");
+    Ok(html(req, state, q.lang, render(&ctx, &data).into_string()))
+}
+
+pub(super) async fn page(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    let r = page_handler(&req, &state).await;
+    answer(&req, &state, r)
+}
+
+fn render(ctx: &Ctx, f: &Front) -> Markup {
+    let title = match &f.season {
+        Some(s) => format!("{} {}", ctx.t("Seizoen", "Season"), s.name),
+        None => ctx.t("De club", "The club").to_string(),
+    };
+    let body = html! {
+        @if f.season.is_none() {
+            p { (ctx.t("Er is nog geen seizoen.", "There is no season yet.")) }
+        }
+        @if let Some(s) = &f.season {
+            section aria-labelledby="next" {
+                h2 id="next" { (ctx.t("Volgende avond", "Next evening")) }
+                @match &f.next {
+                    Some(e) => {
+                        p class="next" {
+                            a href=(ctx.href(&format!("/club/evenings/{}", e.id))) {
+                                (ctx.lang.date(e.date))
+                            }
+                            ", " (e.start_time) " · " (ctx.lang.evening_kind(&e.kind))
+                            @if let Some(n) = e.number { " " (n) }
+                        }
+                        @if let Some(note) = &e.note { p { (note) } }
+                        @if !f.next_rounds.is_empty() {
+                            ul {
+                                @for r in &f.next_rounds {
+                                    li {
+                                        (r.competition.name) ", " (ctx.t("ronde", "round")) " " (r.round.number)
+                                        ": " (ctx.lang.status(&r.round.status))
+                                        @if !r.round.games.is_empty() {
+                                            " — " (r.round.games.len()) " " (ctx.t("borden", "boards"))
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    None => p { (ctx.t("Geen speelavonden meer dit seizoen.", "No more evenings this season.")) }
+                }
+            }
+            section aria-labelledby="comps" {
+                h2 id="comps" { (ctx.t("Competities", "Competitions")) }
+                @if f.competitions.is_empty() {
+                    p { (ctx.t("Nog geen competities.", "No competitions yet.")) }
+                }
+                ul class="cards" {
+                    @for c in &f.competitions {
+                        li {
+                            a href=(ctx.href(&format!("/club/competitions/{}", c.id))) { (c.name) }
+                            br;
+                            span class="muted" { (ctx.lang.competition_kind(&c.kind, c.system.as_deref())) }
+                            @if c.kind != "knockout" {
+                                " · "
+                                a href=(ctx.href(&format!("/club/competitions/{}/standings", c.id))) {
+                                    (ctx.t("stand", "standings"))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            section aria-labelledby="cal" {
+                h2 id="cal" { (ctx.t("Kalender", "Calendar")) }
+                (super::season::evening_table(ctx, ctx.t("De komende avonden", "The coming evenings"), &f.upcoming))
+                p {
+                    a href=(ctx.href(&format!("/club/seasons/{}/calendar", s.id))) {
+                        (ctx.t("De hele kalender", "The whole calendar"))
+                    }
+                    " · "
+                    a href=(ctx.href(&format!("/club/seasons/{}", s.id))) {
+                        (ctx.t("Overzicht van het seizoen", "Season overview"))
+                    }
+                }
+            }
+            @if !f.archive.is_empty() {
+                section aria-labelledby="archive" {
+                    h2 id="archive" { (ctx.t("Archief", "Archive")) }
+                    ul {
+                        @for s in &f.archive {
+                            li { a href=(ctx.href(&format!("/club/seasons/{}", s.id))) { (ctx.t("Seizoen", "Season")) " " (s.name) } }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    frame(ctx, &title, body)
+}

@@ -1,0 +1,237 @@
+//! Dutch and English for the pages. The club is Dutch: Dutch is the default, and the rule
+//! terms (Keizer, plusremise, afgemeld, reglementair) stay Dutch in English too.
+
+use chrono::{Datelike, NaiveDate};
+
+/// A page language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// Dutch (the default).
+    Nl,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// `nl` or `en` (case-insensitive).
+    pub fn parse(s: &str) -> Option<Lang> {
+        match s.to_ascii_lowercase().as_str() {
+            "nl" => Some(Lang::Nl),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// The language tag.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Nl => "nl",
+            Lang::En => "en",
+        }
+    }
+
+    /// The Dutch or the English text.
+    pub fn t(self, nl: &'static str, en: &'static str) -> &'static str {
+        match self {
+            Lang::Nl => nl,
+            Lang::En => en,
+        }
+    }
+
+    /// A date with its weekday, e.g. `vrijdag 11 september 2026` / `Friday 11 September 2026`.
+    pub fn date(self, d: NaiveDate) -> String {
+        let wd = d.weekday().num_days_from_monday() as usize;
+        let m = d.month0() as usize;
+        match self {
+            Lang::Nl => format!("{} {} {} {}", NL_DAYS[wd], d.day(), NL_MONTHS[m], d.year()),
+            Lang::En => format!("{} {} {} {}", EN_DAYS[wd], d.day(), EN_MONTHS[m], d.year()),
+        }
+    }
+
+    /// A short date, e.g. `11 sep` / `11 Sep`.
+    pub fn short_date(self, d: NaiveDate) -> String {
+        let m = d.month0() as usize;
+        match self {
+            Lang::Nl => format!("{} {}", d.day(), &NL_MONTHS[m][..3]),
+            Lang::En => format!("{} {}", d.day(), &EN_MONTHS[m][..3]),
+        }
+    }
+
+    /// The name of an evening kind.
+    pub fn evening_kind(self, kind: &str) -> &'static str {
+        match kind {
+            "keizer" => "Keizer",
+            "rapid" => self.t("Rapid", "Rapid"),
+            "closed" => self.t("Gesloten", "Closed"),
+            "playoff" => self.t("Play-off", "Play-off"),
+            "blitz" => self.t("Snelschaken", "Blitz"),
+            "free" => self.t("Vrij spelen", "Free play"),
+            _ => "—",
+        }
+    }
+
+    /// The name of a competition kind (with its system).
+    pub fn competition_kind(self, kind: &str, system: Option<&str>) -> &'static str {
+        match (kind, system) {
+            ("keizer", _) => self.t("Keizercompetitie", "Keizer competition"),
+            ("swiss", Some("double_swiss")) => {
+                self.t("Double-Swiss (rapid)", "Double-Swiss (rapid)")
+            }
+            ("swiss", _) => self.t("Zwitsers systeem", "Swiss system"),
+            ("round_robin", Some("double")) => {
+                self.t("Dubbelrondig gesloten toernooi", "Double round robin")
+            }
+            ("round_robin", _) => self.t("Gesloten toernooi", "Round robin"),
+            ("knockout", _) => self.t("Play-offs (knock-out)", "Play-offs (knockout)"),
+            _ => "—",
+        }
+    }
+
+    /// The name of a half.
+    pub fn half(self, half: &str) -> &'static str {
+        match half {
+            "winter" => self.t("winterhelft", "winter half"),
+            "summer" => self.t("zomerhelft", "summer half"),
+            _ => "",
+        }
+    }
+
+    /// The name of a round status.
+    pub fn status(self, status: &str) -> &'static str {
+        match status {
+            "planned" => self.t("gepland", "planned"),
+            "paired" => self.t(
+                "ingedeeld (nog niet gepubliceerd)",
+                "paired (not yet published)",
+            ),
+            "published" => self.t("gepubliceerd", "published"),
+            "completed" => self.t("afgesloten", "completed"),
+            _ => "—",
+        }
+    }
+
+    /// How a result code reads on a page: `½` for halves; a bye, forfeits (reglementair) and
+    /// the draughts remises named.
+    pub fn result(self, code: &str) -> String {
+        match code {
+            "1/2-1/2" | "½-½" => "½-½".into(),
+            "bye" => self.t("vrij", "bye").into(),
+            "+/-" => "+/− (reglementair)".into(),
+            "-/+" => "−/+ (reglementair)".into(),
+            "-/-" => "−/− (reglementair)".into(),
+            "1+-1-" => "1+ – 1− (plusremise)".into(),
+            "1--1+" => "1− – 1+ (plusremise)".into(),
+            other => other.into(),
+        }
+    }
+
+    /// The name of a prize.
+    pub fn prize(self, p: &str) -> &'static str {
+        match p {
+            "winter_champion" => self.t("Winterkampioen", "Winter champion"),
+            "silver" => self.t("Zilver (2e)", "Silver (2nd)"),
+            "bronze" => self.t("Brons (3e)", "Bronze (3rd)"),
+            "best_of_the_rest" => self.t("Beste van de rest", "Best of the rest"),
+            "summer_champion" => self.t("Zomerkampioen", "Summer champion"),
+            _ => "—",
+        }
+    }
+}
+
+const NL_DAYS: [&str; 7] = [
+    "maandag",
+    "dinsdag",
+    "woensdag",
+    "donderdag",
+    "vrijdag",
+    "zaterdag",
+    "zondag",
+];
+const EN_DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+const NL_MONTHS: [&str; 12] = [
+    "januari",
+    "februari",
+    "maart",
+    "april",
+    "mei",
+    "juni",
+    "juli",
+    "augustus",
+    "september",
+    "oktober",
+    "november",
+    "december",
+];
+const EN_MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// The language an `Accept-Language` header prefers among Dutch and English (by q-value,
+/// then order); Dutch when it names neither. Only the first 32 entries are read.
+pub fn from_accept_language(header: Option<&str>) -> Lang {
+    let Some(h) = header else { return Lang::Nl };
+    let mut best: Option<(f32, Lang)> = None;
+    for part in h.split(',').take(32) {
+        let mut it = part.split(';').map(str::trim);
+        let tag = it.next().unwrap_or("");
+        let q = it
+            .find_map(|p| p.strip_prefix("q="))
+            .and_then(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let primary = tag.split('-').next().unwrap_or("");
+        let Some(lang) = Lang::parse(primary) else {
+            continue;
+        };
+        if q > 0.0 && best.is_none_or(|(bq, _)| q > bq) {
+            best = Some((q, lang));
+        }
+    }
+    best.map_or(Lang::Nl, |(_, l)| l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_language_picks_by_quality() {
+        assert_eq!(from_accept_language(None), Lang::Nl);
+        assert_eq!(from_accept_language(Some("de-DE,de;q=0.9")), Lang::Nl);
+        assert_eq!(
+            from_accept_language(Some("en-GB,en;q=0.9,nl;q=0.8")),
+            Lang::En
+        );
+        assert_eq!(
+            from_accept_language(Some("en;q=0.5, nl-BE;q=0.7")),
+            Lang::Nl
+        );
+        assert_eq!(from_accept_language(Some("fr, en;q=0")), Lang::Nl);
+    }
+
+    #[test]
+    fn dates_read_in_both_languages() {
+        let d = NaiveDate::from_ymd_opt(2026, 9, 11).unwrap();
+        assert_eq!(Lang::Nl.date(d), "vrijdag 11 september 2026");
+        assert_eq!(Lang::En.date(d), "Friday 11 September 2026");
+        assert_eq!(Lang::Nl.short_date(d), "11 sep");
+    }
+}

@@ -1,0 +1,143 @@
+//! The page frame: `<html lang>`, the viewport, the stylesheet, the site chrome (header,
+//! navigation, language switch, footer) — left out with `?embed=1` — and the error page.
+
+use super::Lang;
+use actix_web::http::StatusCode;
+use maud::{DOCTYPE, Markup, html};
+
+/// What a template needs to know about the request: language, embedding and the page's own
+/// path (for the language switch).
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// The language.
+    pub lang: Lang,
+    /// Without the site chrome.
+    pub embed: bool,
+    /// The page's path (without the query).
+    pub path: String,
+    /// The `after` of a standings page.
+    pub after: Option<u32>,
+}
+
+impl Ctx {
+    /// A context for a page at `path`.
+    pub fn new(q: super::PageQuery, path: impl Into<String>) -> Ctx {
+        Ctx {
+            lang: q.lang,
+            embed: q.embed,
+            path: path.into(),
+            after: q.after,
+        }
+    }
+
+    /// The Dutch or English text.
+    pub fn t(&self, nl: &'static str, en: &'static str) -> &'static str {
+        self.lang.t(nl, en)
+    }
+
+    /// A link to another page that keeps the language and the embedding.
+    pub fn href(&self, path: &str) -> String {
+        let mut s = format!("{path}?lang={}", self.lang.code());
+        if self.embed {
+            s.push_str("&embed=1");
+        }
+        s
+    }
+
+    /// This page in `lang`.
+    fn switch(&self, lang: Lang) -> String {
+        let mut s = format!("{}?lang={}", self.path, lang.code());
+        if self.embed {
+            s.push_str("&embed=1");
+        }
+        if let Some(a) = self.after {
+            s.push_str(&format!("&after={a}"));
+        }
+        s
+    }
+}
+
+/// A whole page: `title` in the head and as the first heading, `body` below it.
+pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
+    let other = match ctx.lang {
+        Lang::Nl => Lang::En,
+        Lang::En => Lang::Nl,
+    };
+    html! {
+        (DOCTYPE)
+        html lang=(ctx.lang.code()) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="color-scheme" content="light";
+                title { (title) " · clubcomp" }
+                link rel="stylesheet" href="/club/style.css";
+            }
+            body class=[ctx.embed.then_some("embed")] {
+                @if !ctx.embed {
+                    a class="skip" href="#main" { (ctx.t("Naar de inhoud", "Skip to content")) }
+                    header class="site" {
+                        nav aria-label=(ctx.t("Hoofdmenu", "Main menu")) {
+                            a href=(ctx.href("/club/")) class="home" { (ctx.t("De club", "The club")) }
+                            " "
+                            a href=(ctx.switch(other)) hreflang=(other.code()) lang=(other.code()) class="lang" {
+                                (ctx.t("English", "Nederlands"))
+                            }
+                        }
+                    }
+                }
+                main id="main" {
+                    h1 { (title) }
+                    (body)
+                }
+                @if !ctx.embed {
+                    footer class="site" {
+                        p {
+                            (ctx.t("Gepubliceerd met clubcomp. Tijden in de tijdzone van de club.",
+                                   "Published with clubcomp. Times in the club's time zone."))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The error page.
+pub fn error(lang: Lang, status: StatusCode, detail: Option<&str>) -> Markup {
+    let title = match status.as_u16() {
+        404 => lang.t("Pagina niet gevonden", "Page not found"),
+        400 | 422 => lang.t("Ongeldige aanvraag", "Invalid request"),
+        401 => lang.t("Inloggen vereist", "Login required"),
+        403 => lang.t("Geen toegang", "No access"),
+        405 => lang.t("Methode niet toegestaan", "Method not allowed"),
+        409 => lang.t(
+            "Niet beschikbaar voor deze competitie",
+            "Not available for this competition",
+        ),
+        503 => lang.t("Even geduld", "Please wait"),
+        _ => lang.t("Er ging iets mis", "Something went wrong"),
+    };
+    let ctx = Ctx {
+        lang,
+        embed: false,
+        path: "/club/".into(),
+        after: None,
+    };
+    frame(
+        &ctx,
+        title,
+        html! {
+            p class="status" { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
+            @if let Some(d) = detail { p class="detail" { (d) } }
+            p { a href=(ctx.href("/club/")) { (lang.t("Naar de voorpagina", "To the front page")) } }
+        },
+    )
+}
+
+/// A table wrapped so that it scrolls sideways on a narrow screen (a focusable region).
+pub fn scroll(label: &str, table: Markup) -> Markup {
+    html! {
+        div class="scroll" role="region" aria-label=(label) tabindex="0" { (table) }
+    }
+}

@@ -1,0 +1,348 @@
+//! The club's published pages under `/club/`: server-rendered HTML (maud templates, checked
+//! at compile time), no JavaScript, in Dutch or English, printable on A4 and embeddable in an
+//! iframe with `?embed=1` (docs/api-guide.md#club-pages).
+//!
+//! Every page reads through `crate::services::pages`. Competition pages are served from the
+//! read cache under the competition's version, with the same ETag and `If-None-Match`
+//! behaviour as the JSON standings; the other pages carry an ETag of their content. Errors are
+//! HTML pages (a client that asks for `application/problem+json` gets that instead).
+
+mod attendance;
+mod competition;
+mod evening;
+mod front;
+pub mod i18n;
+mod layout;
+mod player;
+mod season;
+mod svg;
+
+use crate::app::AppState;
+use crate::error::ApiError;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, web};
+pub use i18n::Lang;
+
+/// The served stylesheet (screen, phone and A4 print).
+pub const STYLESHEET: &str = include_str!("style.css");
+
+/// GET or HEAD (a HEAD answer has the headers of the GET and no body).
+fn get() -> actix_web::Route {
+    use actix_web::guard;
+    web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
+}
+
+/// Registers the pages under `/club`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/club")
+            .route("", get().to(front::page))
+            .route("/", get().to(front::page))
+            .route("/style.css", get().to(stylesheet))
+            .route("/seasons/{id}", get().to(season::archive))
+            .route("/seasons/{id}/calendar", get().to(season::calendar))
+            .route("/competitions/{id}", get().to(competition::overview))
+            .route(
+                "/competitions/{id}/standings",
+                get().to(competition::standings),
+            )
+            .route("/competitions/{id}/prizes", get().to(competition::prizes))
+            .route("/competitions/{id}/attendance", get().to(attendance::page))
+            .route("/evenings/{id}", get().to(evening::page))
+            .route("/evenings/{id}/slips", get().to(evening::slips))
+            .route("/players/{id}", get().to(player::page))
+            .default_service(web::to(not_found)),
+    );
+}
+
+/// What every page's query string may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct PageQuery {
+    /// The language (from `lang`, else `Accept-Language`, else Dutch).
+    pub lang: Lang,
+    /// `embed=1`: without the site chrome, for an iframe.
+    pub embed: bool,
+    /// `after`: standings after this round (standings page only).
+    pub after: Option<u32>,
+}
+
+/// The most parameters a page's query string may hold, and the longest value.
+const MAX_PARAMS: usize = 8;
+const MAX_VALUE: usize = 16;
+
+/// Reads and checks the query string: `lang` (`nl`, `en`), `embed` (`0`, `1`) and, where
+/// `after` is allowed, `after` (1–999); anything else is refused naming the parameter.
+pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (Lang, ApiError)> {
+    let fallback = i18n::from_accept_language(
+        req.headers()
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(|q| q.into_inner())
+        .map_err(|e| {
+            (
+                fallback,
+                ApiError::BadRequest(format!("invalid query string: {e}")),
+            )
+        })?;
+    if pairs.len() > MAX_PARAMS {
+        return Err((
+            fallback,
+            ApiError::invalid("query", format!("at most {MAX_PARAMS} parameters")),
+        ));
+    }
+    let mut q = PageQuery {
+        lang: fallback,
+        embed: false,
+        after: None,
+    };
+    let mut errs = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (k, v) in &pairs {
+        if !seen.insert(k.as_str()) {
+            errs.push((k.clone(), "given more than once".to_string()));
+            continue;
+        }
+        if v.len() > MAX_VALUE {
+            errs.push((k.clone(), format!("at most {MAX_VALUE} characters")));
+            continue;
+        }
+        match k.as_str() {
+            "lang" => match Lang::parse(v) {
+                Some(l) => q.lang = l,
+                None => errs.push(("lang".into(), "must be nl or en".into())),
+            },
+            "embed" => match v.as_str() {
+                "1" => q.embed = true,
+                "0" => q.embed = false,
+                _ => errs.push(("embed".into(), "must be 0 or 1".into())),
+            },
+            "after" if allow_after => match v.parse::<u32>() {
+                Ok(n) if (1..=999).contains(&n) => q.after = Some(n),
+                _ => errs.push((
+                    "after".into(),
+                    "must be a round number from 1 to 999".into(),
+                )),
+            },
+            other => {
+                let name: String = other.chars().take(32).collect();
+                errs.push((name, "unknown parameter".into()));
+            }
+        }
+    }
+    if errs.is_empty() {
+        Ok(q)
+    } else {
+        let detail = errs
+            .iter()
+            .map(|(k, m)| format!("{k}: {m}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Err((
+            q.lang,
+            ApiError::Validation {
+                detail: format!("invalid query parameter: {detail}"),
+                errors: errs
+                    .into_iter()
+                    .map(|(k, m)| crate::error::FieldError::new(&k, m))
+                    .collect(),
+            },
+        ))
+    }
+}
+
+/// A path id: digits only, else the page does not exist.
+pub fn path_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0 && raw.len() <= 18 && raw.chars().all(|c| c.is_ascii_digit()))
+        .ok_or_else(|| ApiError::NotFound(format!("no page for {raw:?}")))
+}
+
+/// The Content-Security-Policy of every page: nothing but the served stylesheet and inline
+/// SVG, no scripts, and framing only by the configured ancestors.
+pub fn csp(frame_ancestors: &str) -> String {
+    format!(
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
+         form-action 'none'; frame-ancestors {frame_ancestors}"
+    )
+}
+
+/// Adds the headers every page carries: CSP (and `X-Frame-Options: DENY` when no site may
+/// frame the page), `nosniff`, the referrer policy, the language and `Vary`.
+pub fn secure(res: &mut HttpResponse, state: &AppState, lang: Lang) {
+    let h = res.headers_mut();
+    let fa = &state.config.frame_ancestors;
+    if let Ok(v) = HeaderValue::from_str(&csp(fa)) {
+        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    if fa == "'none'" {
+        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    h.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(lang.code()),
+    );
+    h.insert(
+        header::VARY,
+        HeaderValue::from_static("Accept-Language, Accept-Encoding"),
+    );
+}
+
+/// The ETag of a page body: a hash of its content.
+pub fn content_etag(body: &str) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(body.as_bytes());
+    let hex: String = d.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("\"page-{hex}\"")
+}
+
+/// A rendered page with a content ETag: 304 when `If-None-Match` matches.
+pub fn html(req: &HttpRequest, state: &AppState, lang: Lang, body: String) -> HttpResponse {
+    let tag = content_etag(&body);
+    let inm = crate::api::standings::if_none_match(req);
+    let mut res = if crate::api::standings::not_modified(inm.as_deref(), &tag) {
+        HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish()
+    } else {
+        HttpResponse::Ok()
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .content_type("text/html; charset=utf-8")
+            .body(body)
+    };
+    secure(&mut res, state, lang);
+    res
+}
+
+/// Whether the client asked for problem+json rather than a page.
+fn wants_problem(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| {
+            (a.contains("application/problem+json") || a.contains("application/json"))
+                && !a.contains("text/html")
+        })
+}
+
+/// An error as an HTML page in `lang` (or as problem+json to a client that asks for it).
+pub fn error_page(req: &HttpRequest, state: &AppState, lang: Lang, err: ApiError) -> HttpResponse {
+    use actix_web::ResponseError;
+    let status = err.status_code();
+    let mut res = if wants_problem(req) {
+        err.error_response()
+    } else {
+        let detail = match &err {
+            // the cause of an internal error stays in the log
+            ApiError::Internal(_) => {
+                tracing::error!(cause = %err, "page failed");
+                None
+            }
+            other => Some(other.to_string()),
+        };
+        let body = layout::error(lang, status, detail.as_deref()).into_string();
+        let mut b = HttpResponse::build(status);
+        b.content_type("text/html; charset=utf-8");
+        if status == StatusCode::UNAUTHORIZED {
+            b.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        if let ApiError::Unavailable(_) | ApiError::Busy { .. } = err {
+            b.insert_header((header::RETRY_AFTER, "1"));
+        }
+        b.body(body)
+    };
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    secure(&mut res, state, lang);
+    res
+}
+
+/// The outcome of a page handler.
+pub type Page = Result<HttpResponse, (Lang, ApiError)>;
+
+/// Answers a page handler's outcome (an error as an error page).
+pub fn answer(req: &HttpRequest, state: &AppState, page: Page) -> HttpResponse {
+    match page {
+        Ok(r) => r,
+        Err((lang, e)) => error_page(req, state, lang, e),
+    }
+}
+
+async fn not_found(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    let lang = page_query(&req, false)
+        .map(|q| q.lang)
+        .unwrap_or_else(|(l, _)| l);
+    if req.method() != actix_web::http::Method::GET && req.method() != actix_web::http::Method::HEAD
+    {
+        let mut r = error_page(
+            &req,
+            &state,
+            lang,
+            ApiError::MethodNotAllowed {
+                detail: format!(
+                    "{} is not allowed on the club pages; allowed: GET",
+                    req.method()
+                ),
+                allow: "GET".into(),
+            },
+        );
+        r.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return r;
+    }
+    error_page(
+        &req,
+        &state,
+        lang,
+        ApiError::NotFound(format!("no page at {}", req.path())),
+    )
+}
+
+async fn stylesheet(req: HttpRequest) -> HttpResponse {
+    let tag = content_etag(STYLESHEET);
+    let inm = crate::api::standings::if_none_match(&req);
+    if crate::api::standings::not_modified(inm.as_deref(), &tag) {
+        return HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish();
+    }
+    HttpResponse::Ok()
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .content_type("text/css; charset=utf-8")
+        .body(STYLESHEET)
+}
+
+/// Today in the club's time zone.
+pub fn today(state: &AppState) -> chrono::NaiveDate {
+    chrono::Utc::now()
+        .with_timezone(&state.config.club_timezone)
+        .date_naive()
+}
+
+/// Runs a page's read on the blocking pool in one read transaction (the reads of a page see
+/// one snapshot).
+pub async fn read<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    f: impl FnOnce(&mut crate::db::DbConn) -> crate::error::ApiResult<T> + Send + 'static,
+) -> crate::error::ApiResult<T> {
+    state
+        .db(move |c| {
+            use diesel::Connection;
+            c.transaction(f)
+        })
+        .await
+}

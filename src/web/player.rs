@@ -1,0 +1,189 @@
+//! A player's card: per competition the games and results, the place, and for Keizer the
+//! place and score after every evening; charts of the Keizer place, the Keizer score and the
+//! rating history, each followed by a table of the same numbers. No contact data.
+
+use super::layout::{Ctx, frame, scroll};
+use super::svg::line_chart;
+use super::{answer, html, page_query, path_id, read};
+use crate::app::AppState;
+use crate::services::pages::{self, PlayerCard};
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+
+pub(super) async fn page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    let r = async {
+        let q = page_query(&req, false)?;
+        let id = path_id(&path).map_err(|e| (q.lang, e))?;
+        let data = read(&state, move |c| pages::player(c, id))
+            .await
+            .map_err(|e| (q.lang, e))?;
+        let ctx = Ctx::new(q, format!("/club/players/{id}"));
+        Ok(html(
+            &req,
+            &state,
+            q.lang,
+            render(&ctx, &data).into_string(),
+        ))
+    }
+    .await;
+    answer(&req, &state, r)
+}
+
+/// The result from the player's side: `1`, `½`, `0` (chess) or `2`, `1`, `0` (draughts), a
+/// forfeit `+`/`−`, a bye.
+fn own_result(ctx: &Ctx, code: &str, white: bool) -> String {
+    let (w, b) = match code {
+        "bye" => return ctx.lang.result("bye"),
+        "1/2-1/2" | "½-½" => ("½", "½"),
+        "+/-" => ("+", "−"),
+        "-/+" => ("−", "+"),
+        "-/-" => ("−", "−"),
+        "1+-1-" => ("1+", "1−"),
+        "1--1+" => ("1−", "1+"),
+        other => match other.split_once('-') {
+            Some((a, b)) => (a, b),
+            None => (other, ""),
+        },
+    };
+    (if white { w } else { b }).to_string()
+}
+
+fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
+    frame(
+        ctx,
+        &p.name,
+        html! {
+            @if p.competitions.is_empty() {
+                p { (ctx.t("Nog geen competities gespeeld.", "No competitions played yet.")) }
+            }
+            @for cc in &p.competitions {
+                @let comp = &cc.competition;
+                section class="card" {
+                    h2 {
+                        a href=(ctx.href(&format!("/club/competitions/{}", comp.id))) { (comp.name) }
+                    }
+                    @if let Some(pl) = &cc.place {
+                        p { (ctx.t("Plaats in de stand: ", "Place in the standings: ")) strong { (pl) } }
+                    }
+                    @if !cc.keizer.is_empty() {
+                        @let id = format!("k{}", comp.id);
+                        @let places: Vec<(String, f64)> = cc.keizer.iter().map(|k| (k.number.to_string(), f64::from(k.rank))).collect();
+                        @let scores: Vec<(String, f64)> = cc.keizer.iter().map(|k| (k.number.to_string(), k.score.parse::<f64>().unwrap_or(0.0))).collect();
+                        div class="charts" {
+                            figure {
+                                (line_chart(&format!("{id}-place"), &format!("{} — {}", ctx.t("Keizerplaats per avond (1 bovenaan)", "Keizer place per evening (1 at the top)"), p.name), &places, true))
+                                figcaption { (ctx.t("Plaats na elke avond", "Place after each evening")) }
+                            }
+                            figure {
+                                (line_chart(&format!("{id}-score"), &format!("{} — {}", ctx.t("Keizerscore per avond", "Keizer score per evening"), p.name), &scores, false))
+                                figcaption { (ctx.t("Keizerscore na elke avond", "Keizer score after each evening")) }
+                            }
+                        }
+                        @let cap = ctx.t("Keizerplaats en -score per avond", "Keizer place and score per evening");
+                        (scroll(cap, html! {
+                            table class="compact" {
+                                caption { (cap) }
+                                thead { tr {
+                                    th scope="col" { (ctx.t("Avond", "Evening")) }
+                                    th scope="col" { (ctx.t("Plaats", "Place")) }
+                                    th scope="col" { (ctx.t("Waarde", "Value")) }
+                                    th scope="col" { (ctx.t("Keizerscore", "Keizer score")) }
+                                } }
+                                tbody {
+                                    @for k in &cc.keizer {
+                                        tr {
+                                            th scope="row" class="num" { (k.number) }
+                                            td class="num" { (k.rank) }
+                                            td class="num" { (k.value) }
+                                            td class="num" { (k.score) }
+                                        }
+                                    }
+                                }
+                            }
+                        }))
+                    }
+                    @if cc.games.is_empty() {
+                        p { (ctx.t("Nog geen gepubliceerde partijen.", "No published games yet.")) }
+                    } @else {
+                        @let cap = format!("{} — {}", ctx.t("Partijen", "Games"), comp.name);
+                        (scroll(&cap, html! {
+                            table class="games" {
+                                caption { (cap) }
+                                thead { tr {
+                                    th scope="col" { (ctx.t("Ronde", "Round")) }
+                                    th scope="col" { (ctx.t("Datum", "Date")) }
+                                    th scope="col" { (ctx.t("Bord", "Board")) }
+                                    th scope="col" { (ctx.t("Kleur", "Colour")) }
+                                    th scope="col" { (ctx.t("Tegenstander", "Opponent")) }
+                                    th scope="col" { (ctx.t("Uitslag", "Result")) }
+                                } }
+                                tbody {
+                                    @for g in &cc.games {
+                                        tr {
+                                            th scope="row" class="num" { (g.round) }
+                                            td {
+                                                @match (g.evening_id, g.date) {
+                                                    (Some(e), Some(d)) => a href=(ctx.href(&format!("/club/evenings/{e}"))) { (ctx.lang.short_date(d)) },
+                                                    (None, Some(d)) => (ctx.lang.short_date(d)),
+                                                    _ => "",
+                                                }
+                                            }
+                                            td class="num" { (g.board) }
+                                            td { @if g.opponent.is_none() { "—" } @else if g.white { (ctx.t("wit", "white")) } @else { (ctx.t("zwart", "black")) } }
+                                            td {
+                                                @match &g.opponent {
+                                                    Some((id, name)) => a href=(ctx.href(&format!("/club/players/{id}"))) { (name) },
+                                                    None => (ctx.lang.result("bye")),
+                                                }
+                                            }
+                                            td class="num" {
+                                                @match &g.result {
+                                                    Some(r) => (own_result(ctx, r, g.white)),
+                                                    None => span class="pending" { "…" },
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }))
+                    }
+                }
+            }
+            @if !p.ratings.is_empty() {
+                section class="card" {
+                    h2 { (ctx.t("Ratingverloop", "Rating history")) }
+                    @let pts: Vec<(String, f64)> = p.ratings.iter().map(|r| (r.list_date.format("%Y-%m").to_string(), f64::from(r.value))).collect();
+                    figure {
+                        (line_chart("rating", &format!("{} — {}", ctx.t("Rating per ratinglijst", "Rating per rating list"), p.name), &pts, false))
+                        figcaption { (ctx.t("Rating per lijst", "Rating per list")) }
+                    }
+                    @let cap = ctx.t("Ratings per lijst", "Ratings per list");
+                    (scroll(cap, html! {
+                        table class="compact" {
+                            caption { (cap) }
+                            thead { tr {
+                                th scope="col" { (ctx.t("Lijst", "List")) }
+                                th scope="col" { (ctx.t("Bron", "Source")) }
+                                th scope="col" { (ctx.t("Rating", "Rating")) }
+                            } }
+                            tbody {
+                                @for r in &p.ratings {
+                                    tr {
+                                        th scope="row" { (ctx.lang.date(r.list_date)) }
+                                        td { (r.source) }
+                                        td class="num" { (r.value) }
+                                    }
+                                }
+                            }
+                        }
+                    }))
+                }
+            }
+        },
+    )
+}

@@ -1,0 +1,172 @@
+//! A season's calendar and its archive page (every competition with its leaders).
+
+use super::layout::{Ctx, frame, scroll};
+use super::{answer, html, page_query, path_id, read};
+use crate::app::AppState;
+use crate::db::models::competition::Evening;
+use crate::services::pages::{self, Archive, Calendar};
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+
+/// The evenings as a table: date, start, kind, number, note.
+pub(super) fn evening_table(ctx: &Ctx, caption: &str, evenings: &[Evening]) -> Markup {
+    scroll(
+        caption,
+        html! {
+            table class="calendar" {
+                caption { (caption) }
+                thead {
+                    tr {
+                        th scope="col" { (ctx.t("Datum", "Date")) }
+                        th scope="col" { (ctx.t("Aanvang", "Start")) }
+                        th scope="col" { (ctx.t("Avond", "Evening")) }
+                        th scope="col" { (ctx.t("Opmerking", "Note")) }
+                    }
+                }
+                tbody {
+                    @for e in evenings {
+                        tr class=(format!("kind-{}", e.kind)) {
+                            th scope="row" {
+                                @if e.kind == "closed" {
+                                    (ctx.lang.date(e.date))
+                                } @else {
+                                    a href=(ctx.href(&format!("/club/evenings/{}", e.id))) { (ctx.lang.date(e.date)) }
+                                }
+                            }
+                            td { @if e.kind != "closed" { (e.start_time) } }
+                            td {
+                                (ctx.lang.evening_kind(&e.kind))
+                                @if let Some(n) = e.number { " " (n) }
+                                @if let Some(h) = &e.half { " (" (ctx.lang.half(h)) ")" }
+                            }
+                            td { @if let Some(n) = &e.note { (n) } }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}
+
+pub(super) async fn calendar(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    let r = async {
+        let q = page_query(&req, false)?;
+        let id = path_id(&path).map_err(|e| (q.lang, e))?;
+        let data = read(&state, move |c| pages::calendar(c, id))
+            .await
+            .map_err(|e| (q.lang, e))?;
+        let ctx = Ctx::new(q, format!("/club/seasons/{id}/calendar"));
+        Ok(html(
+            &req,
+            &state,
+            q.lang,
+            render_calendar(&ctx, &data).into_string(),
+        ))
+    }
+    .await;
+    answer(&req, &state, r)
+}
+
+fn render_calendar(ctx: &Ctx, c: &Calendar) -> Markup {
+    let title = format!("{} {}", ctx.t("Kalender", "Calendar"), c.season.name);
+    let caption = format!(
+        "{} {} ({} {})",
+        ctx.t("Speelavonden van seizoen", "Evenings of season"),
+        c.season.name,
+        c.evenings.len(),
+        ctx.t("avonden", "evenings")
+    );
+    frame(
+        ctx,
+        &title,
+        html! {
+            p {
+                (ctx.t("Opening van het seizoen:", "Season opening:")) " " (ctx.lang.date(c.season.opening_date)) ". "
+                (ctx.t("Afmelden kan tot de dag vóór de avond, 18:00.",
+                       "Afmelden (sending notice of absence) is possible until 18:00 the day before."))
+            }
+            (evening_table(ctx, &caption, &c.evenings))
+            p { a href=(format!("/api/v1/seasons/{}/calendar.ics", c.season.id)) { (ctx.t("Kalender als iCalendar-bestand", "Calendar as an iCalendar file")) } }
+        },
+    )
+}
+
+pub(super) async fn archive(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> HttpResponse {
+    let r = async {
+        let q = page_query(&req, false)?;
+        let id = path_id(&path).map_err(|e| (q.lang, e))?;
+        let data = read(&state, move |c| pages::archive(c, id))
+            .await
+            .map_err(|e| (q.lang, e))?;
+        let ctx = Ctx::new(q, format!("/club/seasons/{id}"));
+        Ok(html(
+            &req,
+            &state,
+            q.lang,
+            render_archive(&ctx, &data).into_string(),
+        ))
+    }
+    .await;
+    answer(&req, &state, r)
+}
+
+fn render_archive(ctx: &Ctx, a: &Archive) -> Markup {
+    let title = format!("{} {}", ctx.t("Seizoen", "Season"), a.season.name);
+    let caption = ctx.t(
+        "De competities van het seizoen en hun koplopers",
+        "The season's competitions and their leaders",
+    );
+    frame(
+        ctx,
+        &title,
+        html! {
+            (scroll(caption, html! {
+                table class="archive" {
+                    caption { (caption) }
+                    thead {
+                        tr {
+                            th scope="col" { (ctx.t("Competitie", "Competition")) }
+                            th scope="col" { (ctx.t("Rondes", "Rounds")) }
+                            th scope="col" { "1" }
+                            th scope="col" { "2" }
+                            th scope="col" { "3" }
+                        }
+                    }
+                    tbody {
+                        @for l in &a.lines {
+                            tr {
+                                th scope="row" {
+                                    a href=(ctx.href(&format!("/club/competitions/{}", l.competition.id))) { (l.competition.name) }
+                                }
+                                td class="num" { (l.rounds_counted) }
+                                @if let Some((id, name)) = &l.champion {
+                                    td colspan="3" {
+                                        (ctx.t("Clubkampioen: ", "Club champion: "))
+                                        a href=(ctx.href(&format!("/club/players/{id}"))) { (name) }
+                                    }
+                                } @else {
+                                    @for i in 0..3 {
+                                        td {
+                                            @if let Some((id, name)) = l.podium.get(i) {
+                                                a href=(ctx.href(&format!("/club/players/{id}"))) { (name) }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }))
+            p { a href=(ctx.href(&format!("/club/seasons/{}/calendar", a.season.id))) { (ctx.t("Kalender", "Calendar")) } }
+        },
+    )
+}

@@ -1,0 +1,653 @@
+//! The club pages (`/club/…`) on the demo club: the facts they show are checked against the
+//! JSON API (first place and value, number of rows, boards of an evening, cross-table
+//! results), not against the renderer; plus headers (CSP, framing, ETag, language), errors as
+//! HTML, the leader-only attendance view, no e-mail anywhere, and an HTML snapshot of every
+//! page type (`UPDATE_SNAPSHOTS=1` rewrites them).
+
+use crate::helpers::*;
+use actix_web::http::StatusCode;
+use actix_web::test::TestRequest;
+
+/// The demo club's ids: season and the Keizer, rapid and draughts competitions.
+struct Demo {
+    season: i64,
+    keizer: i64,
+    rapid: i64,
+    draughts: i64,
+}
+
+async fn seed<S, B>(app: &TestApp<S>) -> Demo
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    app.with_conn(|c| clubcomp::services::demo::seed(c).unwrap())
+        .await;
+    let seasons = app.get("/api/v1/seasons", None).await;
+    let season = seasons.body[0]["id"].as_i64().unwrap();
+    let comps = app
+        .get(&format!("/api/v1/seasons/{season}/competitions"), None)
+        .await;
+    let find = |kind: &str| {
+        comps
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["kind"] == kind)
+            .unwrap()["id"]
+            .as_i64()
+            .unwrap()
+    };
+    Demo {
+        season,
+        keizer: find("keizer"),
+        rapid: find("swiss"),
+        draughts: find("round_robin"),
+    }
+}
+
+/// The text of an HTML fragment without its tags, entities of the renderer decoded, spaces
+/// collapsed.
+fn text(fragment: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for ch in fragment.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The body rows of the first table whose opening tag contains `marker`, as cell texts.
+fn table_rows(html: &str, marker: &str) -> Vec<Vec<String>> {
+    let start = html
+        .find(&format!("<table class=\"{marker}"))
+        .unwrap_or_else(|| panic!("no table {marker}"));
+    let end = start + html[start..].find("</table>").unwrap();
+    let table = &html[start..end];
+    let body = &table[table.find("<tbody>").unwrap()..];
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<t")
+                .skip(1)
+                .filter(|c| c.starts_with('d') || c.starts_with('h'))
+                .map(|c| text(&format!("<t{c}")))
+                .collect()
+        })
+        .collect()
+}
+
+async fn page<S, B>(app: &TestApp<S>, path: &str) -> Resp
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    let r = app.send(TestRequest::get().uri(path)).await;
+    assert_eq!(r.status, StatusCode::OK, "{path}: {}", r.text);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("text/html; charset=utf-8"),
+        "{path}"
+    );
+    r
+}
+
+#[actix_web::test]
+async fn keizer_standings_page_shows_the_json_standings() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let json = app
+        .get(
+            &format!("/api/v1/competitions/{}/standings", d.keizer),
+            None,
+        )
+        .await;
+    let rows = json.body["keizer"]["rows"].as_array().unwrap();
+    let entrants = app
+        .get(&format!("/api/v1/competitions/{}/entrants", d.keizer), None)
+        .await;
+    let r = page(&app, &format!("/club/competitions/{}/standings", d.keizer)).await;
+    let html_rows = table_rows(&r.text, "standings keizer");
+    // one row per entrant (the demo's 60 players), as many as the JSON has
+    assert_eq!(html_rows.len(), entrants.body.as_array().unwrap().len());
+    assert_eq!(html_rows.len(), 60);
+    assert_eq!(html_rows.len(), rows.len());
+    // the first place: rank, name and value as the JSON's first row; the score in Dutch
+    // notation (comma, trailing zeros dropped)
+    let first = &html_rows[0];
+    assert_eq!(first[0], "1");
+    assert_eq!(first[1], rows[0]["name"].as_str().unwrap());
+    assert_eq!(first[2], rows[0]["value"].to_string());
+    let score: f64 = rows[0]["score"].as_str().unwrap().parse().unwrap();
+    let shown: f64 = first[3].replace(',', ".").parse().unwrap();
+    assert_eq!(shown, score);
+    // every row in the JSON's order
+    for (h, j) in html_rows.iter().zip(rows) {
+        assert_eq!(h[1], j["name"].as_str().unwrap());
+        assert_eq!(h[2], j["value"].to_string());
+    }
+    // the caption names the evening counted
+    assert!(r.text.contains(&format!(
+        "Keizerstand na avond {} (60 deelnemers)",
+        json.body["after"]
+    )));
+}
+
+#[actix_web::test]
+async fn other_standings_pages_follow_the_json() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    // Swiss: first place and the tie-break columns in the JSON's order
+    let json = app
+        .get(&format!("/api/v1/competitions/{}/standings", d.rapid), None)
+        .await;
+    let r = page(&app, &format!("/club/competitions/{}/standings", d.rapid)).await;
+    let rows = table_rows(&r.text, "standings swiss");
+    let jrows = json.body["swiss"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), jrows.len());
+    assert_eq!(rows[0][1], jrows[0]["name"].as_str().unwrap());
+    for t in json.body["swiss"]["tiebreaks"].as_array().unwrap() {
+        assert!(
+            r.text.contains(&format!(">{}</abbr>", t.as_str().unwrap())),
+            "{t}"
+        );
+    }
+    // round robin: order and points; every cross-table cell as the JSON's, plusremises marked
+    let json = app
+        .get(
+            &format!("/api/v1/competitions/{}/standings", d.draughts),
+            None,
+        )
+        .await;
+    let t = &json.body["round_robin"];
+    let r = page(
+        &app,
+        &format!("/club/competitions/{}/standings", d.draughts),
+    )
+    .await;
+    let rows = table_rows(&r.text, "standings rr");
+    assert_eq!(rows.len(), 12);
+    for (h, j) in rows.iter().zip(t["rows"].as_array().unwrap()) {
+        assert_eq!(h[1], j["name"].as_str().unwrap());
+    }
+    let cross = table_rows(&r.text, "cross");
+    let jcross = t["cross_table"].as_array().unwrap();
+    assert_eq!(cross.len(), jcross.len());
+    for (i, (h, j)) in cross.iter().zip(jcross).enumerate() {
+        for (k, cell) in j.as_array().unwrap().iter().enumerate() {
+            if i != k {
+                assert_eq!(h[2 + k], cell.as_str().unwrap(), "row {i} col {k}");
+            }
+        }
+    }
+    let plus = jcross
+        .iter()
+        .flat_map(|r| r.as_array().unwrap())
+        .filter(|c| c.as_str().unwrap().ends_with("1+"))
+        .count();
+    assert_eq!(r.text.matches("<td class=\"res plus\">").count(), plus);
+}
+
+#[actix_web::test]
+async fn evening_page_and_slips_show_every_board() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    // the evening of the Keizer's published round 6 (its boards without results yet) and
+    // of completed round 5
+    for number in [5, 6] {
+        let round = app
+            .get(
+                &format!("/api/v1/competitions/{}/rounds/{number}", d.keizer),
+                None,
+            )
+            .await;
+        let evening = round.body["evening_id"].as_i64().unwrap();
+        // every competition's games on that evening, from the JSON
+        let mut games = 0;
+        let mut byes = 0;
+        for comp in [d.keizer, d.rapid, d.draughts] {
+            let rounds = app
+                .get(&format!("/api/v1/competitions/{comp}/rounds"), None)
+                .await;
+            for r in rounds.body.as_array().unwrap() {
+                if r["evening_id"].as_i64() == Some(evening) {
+                    let full = app
+                        .get(
+                            &format!("/api/v1/competitions/{comp}/rounds/{}", r["number"]),
+                            None,
+                        )
+                        .await;
+                    for g in full.body["games"].as_array().unwrap() {
+                        games += 1;
+                        if g["black"].is_null() {
+                            byes += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(games > 0);
+        let r = page(&app, &format!("/club/evenings/{evening}")).await;
+        assert_eq!(r.text.matches("<tr class=\"board\">").count(), games);
+        let pending = r.text.matches("nog niet binnen").count();
+        if number == 6 {
+            assert_eq!(pending, games - byes, "round 6 has no results yet");
+        } else {
+            assert_eq!(pending, 0);
+        }
+        let slips = page(&app, &format!("/club/evenings/{evening}/slips")).await;
+        assert_eq!(
+            slips.text.matches("<section class=\"slip\"").count(),
+            games - byes
+        );
+    }
+}
+
+#[actix_web::test]
+async fn player_card_shows_games_and_keizer_evenings() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let json = app
+        .get(
+            &format!("/api/v1/competitions/{}/standings", d.keizer),
+            None,
+        )
+        .await;
+    let top = &json.body["keizer"]["rows"][0];
+    let id = top["player_id"].as_i64().unwrap();
+    let r = page(&app, &format!("/club/players/{id}")).await;
+    assert!(
+        r.text
+            .contains(&format!("<h1>{}</h1>", top["name"].as_str().unwrap()))
+    );
+    // the Keizer table: one row per evening counted, the last with the JSON's place and value
+    let after = json.body["after"].as_u64().unwrap() as usize;
+    let start = r.text.find("<table class=\"compact\"").unwrap();
+    let k = table_rows(&r.text[start..], "compact");
+    assert_eq!(k.len(), after);
+    let last = k.last().unwrap();
+    assert_eq!(last[1], top["rank"].to_string());
+    assert_eq!(last[2], top["value"].to_string());
+    assert_eq!(last[3], top["score"].as_str().unwrap());
+    // the games: as many as the player played, had a bye or is paired for (published)
+    let games = table_rows(&r.text, "games");
+    let played = top["played"].as_u64().unwrap() + top["byes"].as_u64().unwrap();
+    assert!(games.len() as u64 >= played, "{games:?}");
+    // three charts (place, score, rating), each with a title for screen readers
+    assert_eq!(r.text.matches("<svg class=\"chart\"").count(), 3);
+    assert_eq!(r.text.matches("role=\"img\"").count(), 3);
+    // an unknown player: an HTML 404
+    let r = app
+        .send(TestRequest::get().uri("/club/players/999999"))
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    assert!(r.text.contains("Pagina niet gevonden"));
+}
+
+/// Every page type of the demo club (path, snapshot name).
+fn all_pages(d: &Demo, evening: i64, player: i64) -> Vec<(String, &'static str)> {
+    vec![
+        ("/club/".into(), "front"),
+        (format!("/club/seasons/{}", d.season), "season"),
+        (format!("/club/seasons/{}/calendar", d.season), "calendar"),
+        (format!("/club/competitions/{}", d.keizer), "competition"),
+        (
+            format!("/club/competitions/{}/standings", d.keizer),
+            "standings-keizer",
+        ),
+        (
+            format!("/club/competitions/{}/standings", d.rapid),
+            "standings-swiss",
+        ),
+        (
+            format!("/club/competitions/{}/standings", d.draughts),
+            "standings-round-robin",
+        ),
+        (
+            format!("/club/competitions/{}/prizes", d.keizer),
+            "prizes-keizer",
+        ),
+        (
+            format!("/club/competitions/{}/prizes", d.draughts),
+            "prizes-round-robin",
+        ),
+        (format!("/club/evenings/{evening}"), "evening"),
+        (format!("/club/evenings/{evening}/slips"), "slips"),
+        (format!("/club/players/{player}"), "player"),
+    ]
+}
+
+async fn keizer_evening<S, B>(app: &TestApp<S>, d: &Demo, round: u32) -> i64
+where
+    S: AppService<B>,
+    B: actix_web::body::MessageBody,
+{
+    app.get(
+        &format!("/api/v1/competitions/{}/rounds/{round}", d.keizer),
+        None,
+    )
+    .await
+    .body["evening_id"]
+        .as_i64()
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn every_page_without_email_with_csp_in_both_languages() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let evening = keizer_evening(&app, &d, 6).await;
+    for (path, _) in all_pages(&d, evening, 1) {
+        for q in ["", "?lang=en", "?embed=1", "?lang=en&embed=1"] {
+            let r = page(&app, &format!("{path}{q}")).await;
+            assert!(!r.text.contains('@'), "{path}{q} shows an @");
+            assert!(!r.text.contains("<script"), "{path}{q}");
+            let csp = r.header("content-security-policy").unwrap();
+            assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+            assert!(csp.contains("default-src 'none'") && !csp.contains("unsafe-inline"));
+            assert_eq!(r.header("x-frame-options").as_deref(), Some("DENY"));
+            assert!(r.header("etag").is_some(), "{path}{q}");
+            let lang = if q.contains("en") { "en" } else { "nl" };
+            assert!(
+                r.text.contains(&format!("<html lang=\"{lang}\">")),
+                "{path}{q}"
+            );
+            assert_eq!(r.header("content-language").as_deref(), Some(lang));
+            assert!(r.text.contains("name=\"viewport\""));
+            let embedded = q.contains("embed");
+            assert_eq!(r.text.contains("<header"), !embedded, "{path}{q}");
+            assert_eq!(
+                r.text.contains("Hoofdmenu") || r.text.contains("Main menu"),
+                !embedded
+            );
+            // every table has a caption and its header cells a scope
+            assert_eq!(
+                r.text.matches("<table").count(),
+                r.text.matches("<caption").count(),
+                "{path}{q}"
+            );
+            assert_eq!(
+                r.text.matches("<th>").count(),
+                0,
+                "{path}{q}: a header cell without scope"
+            );
+        }
+    }
+    // Accept-Language when no lang is given; lang wins over it
+    let r = app
+        .send(
+            TestRequest::get()
+                .uri(&format!("/club/competitions/{}/standings", d.keizer))
+                .insert_header(("Accept-Language", "en-GB,en;q=0.9,nl;q=0.5")),
+        )
+        .await;
+    assert!(r.text.contains("<html lang=\"en\">") && r.text.contains("Keizer standings"));
+    let r = app
+        .send(
+            TestRequest::get()
+                .uri("/club/?lang=nl")
+                .insert_header(("Accept-Language", "en")),
+        )
+        .await;
+    assert!(r.text.contains("<html lang=\"nl\">"));
+}
+
+#[actix_web::test]
+async fn bad_query_and_unknown_pages_are_answered_as_html() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let standings = format!("/club/competitions/{}/standings", d.keizer);
+    for (q, field) in [
+        ("?lang=de", "lang"),
+        ("?embed=yes", "embed"),
+        ("?after=0", "after"),
+        ("?after=abc", "after"),
+        ("?colour=red", "colour"),
+        ("?lang=en&lang=nl", "lang"),
+    ] {
+        let r = app
+            .send(TestRequest::get().uri(&format!("{standings}{q}")))
+            .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{q}");
+        assert!(r.header("content-type").unwrap().starts_with("text/html"));
+        assert!(r.text.contains(&format!("{field}:")), "{q}: {}", r.text);
+    }
+    // `after` beyond the evenings counted: the standings' own rule, naming `after`
+    let r = app
+        .send(TestRequest::get().uri(&format!("{standings}?after=99")))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text.contains("after"));
+    // `after` is for the standings only
+    let r = app.send(TestRequest::get().uri("/club/?after=1")).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // a client asking for problem+json gets it, naming the parameter
+    let r = app
+        .send(
+            TestRequest::get()
+                .uri(&format!("{standings}?lang=xx"))
+                .insert_header(("Accept", "application/problem+json")),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/problem+json")
+    );
+    assert_eq!(r.body["errors"][0]["field"], "lang");
+    // unknown ids and paths: HTML 404 in the asked language
+    for p in [
+        "/club/competitions/999999",
+        "/club/competitions/999999/standings",
+        "/club/evenings/999999",
+        "/club/seasons/999999/calendar",
+        "/club/players/abc",
+        "/club/nothing-here",
+    ] {
+        let r = app
+            .send(TestRequest::get().uri(&format!("{p}?lang=en")))
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{p}");
+        assert!(
+            r.header("content-type").unwrap().starts_with("text/html"),
+            "{p}"
+        );
+        assert!(r.text.contains("Page not found"), "{p}");
+        assert!(r.header("content-security-policy").is_some());
+    }
+    // the API keeps answering problem+json
+    let r = app.get("/api/v1/competitions/999999", None).await;
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/problem+json")
+    );
+    // only GET and HEAD
+    let r = app.send(TestRequest::post().uri("/club/x")).await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(r.header("allow").as_deref(), Some("GET, HEAD"));
+    let r = app
+        .send(
+            TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri("/club/"),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+}
+
+#[actix_web::test]
+async fn competition_pages_are_cached_and_etagged_like_the_json() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let path = format!("/club/competitions/{}/standings", d.keizer);
+    let first = page(&app, &path).await;
+    let tag = first.header("etag").unwrap();
+    let json = app
+        .get(
+            &format!("/api/v1/competitions/{}/standings", d.keizer),
+            None,
+        )
+        .await;
+    assert_ne!(Some(tag.clone()), json.header("etag"));
+    let again = app
+        .send(
+            TestRequest::get()
+                .uri(&path)
+                .insert_header(("If-None-Match", tag.clone())),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    // the English page is another document
+    let en = page(&app, &format!("{path}?lang=en")).await;
+    assert_ne!(en.header("etag"), Some(tag.clone()));
+    // a result entered changes the competition's version, so the page's tag
+    let round = app
+        .get(&format!("/api/v1/competitions/{}/rounds/6", d.keizer), None)
+        .await;
+    let game = round.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| !g["black"].is_null())
+        .unwrap();
+    let arbiter = app.token(&["arbiter"]).await;
+    let r = app
+        .send(
+            TestRequest::put()
+                .uri(&format!("/api/v1/games/{}/result", game["id"]))
+                .insert_header(("Authorization", format!("Bearer {arbiter}")))
+                .insert_header((
+                    "If-Match",
+                    format!("\"game-{}-v{}\"", game["id"], game["version"]),
+                ))
+                .set_json(serde_json::json!({"result": "1-0"})),
+        )
+        .await;
+    assert!(r.status.is_success(), "{}", r.text);
+    let after = app
+        .send(
+            TestRequest::get()
+                .uri(&path)
+                .insert_header(("If-None-Match", tag.clone())),
+        )
+        .await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(after.header("etag"), Some(tag));
+    // other pages: a tag of their content
+    let cal = page(&app, &format!("/club/seasons/{}/calendar", d.season)).await;
+    let r = app
+        .send(
+            TestRequest::get()
+                .uri(&format!("/club/seasons/{}/calendar", d.season))
+                .insert_header(("If-None-Match", cal.header("etag").unwrap())),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_MODIFIED);
+}
+
+#[actix_web::test]
+async fn frame_ancestors_come_from_the_configuration() {
+    let app = spawn_with(|c| c.frame_ancestors = "https://club.example 'self'".into()).await;
+    let r = page(&app, "/club/?embed=1").await;
+    let csp = r.header("content-security-policy").unwrap();
+    assert!(
+        csp.ends_with("frame-ancestors https://club.example 'self'"),
+        "{csp}"
+    );
+    assert_eq!(r.header("x-frame-options"), None);
+    assert!(!r.text.contains("<header"));
+}
+
+#[actix_web::test]
+async fn attendance_bars_are_for_the_leader() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let path = format!("/club/competitions/{}/attendance", d.keizer);
+    let r = app.send(TestRequest::get().uri(&path)).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    let member = app.token(&["member"]).await;
+    let r = app.get(&path, Some(&member)).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    let leader = app.token(&["leader"]).await;
+    let r = app.get(&path, Some(&leader)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(
+        r.header("cache-control").as_deref(),
+        Some("private, no-store")
+    );
+    let rows = table_rows(&r.text, "attendance");
+    let json = app
+        .get(
+            &format!("/api/v1/competitions/{}/standings", d.keizer),
+            None,
+        )
+        .await;
+    let jrows = json.body["keizer"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), jrows.len());
+    for (h, j) in rows.iter().zip(jrows) {
+        assert_eq!(h[0], j["name"].as_str().unwrap());
+        assert_eq!(h[1], j["played"].to_string());
+        assert_eq!(h[2], j["byes"].to_string());
+        assert_eq!(h[3], j["excused"].to_string());
+        assert_eq!(h[4], j["unexcused"].to_string());
+    }
+    assert_eq!(r.text.matches("<svg class=\"bar\"").count(), jrows.len());
+    assert!(!r.text.contains('@'));
+    // not on the anonymous pages
+    let s = page(&app, &format!("/club/competitions/{}", d.keizer)).await;
+    assert!(!s.text.contains("/attendance"));
+}
+
+/// The snapshot directory.
+const SNAPSHOTS: &str = "tests/snapshots/pages";
+
+#[actix_web::test]
+async fn html_snapshots_of_every_page_type() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let evening = keizer_evening(&app, &d, 6).await;
+    let json = app
+        .get(
+            &format!("/api/v1/competitions/{}/standings", d.keizer),
+            None,
+        )
+        .await;
+    let player = json.body["keizer"]["rows"][0]["player_id"]
+        .as_i64()
+        .unwrap();
+    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
+    let mut stale = Vec::new();
+    for (path, name) in all_pages(&d, evening, player) {
+        let r = page(&app, &path).await;
+        // one tag per line, so a change shows as a readable diff
+        let body = r.text.replace("><", ">\n<") + "\n";
+        let file = format!("{SNAPSHOTS}/{name}.html");
+        if update {
+            std::fs::create_dir_all(SNAPSHOTS).unwrap();
+            std::fs::write(&file, &body).unwrap();
+        }
+        if std::fs::read_to_string(&file).unwrap_or_default() != body {
+            stale.push(file);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale snapshots {stale:?}: look at the change, then run `UPDATE_SNAPSHOTS=1 cargo test --test api html_snapshots` and commit them"
+    );
+}

@@ -10,7 +10,6 @@ pub mod date;
 pub mod demo;
 pub mod health;
 pub mod input;
-pub mod pages;
 pub mod pairing;
 pub mod players;
 pub mod prizes;

@@ -11,7 +11,7 @@ use crate::app::AppState;
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::ApiResult;
-use crate::services::pages::{self, CompetitionPage, Prizes, StandingsPage};
+use crate::web::data::{self as pages, CompetitionPage, Prizes, StandingsPage};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};

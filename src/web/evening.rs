@@ -5,7 +5,7 @@ use super::layout::{Ctx, frame, scroll};
 use super::{answer, html, page_query, path_id, read};
 use crate::api::rounds::GameView;
 use crate::app::AppState;
-use crate::services::pages::{self, CompetitionRound, EveningPage};
+use crate::web::data::{self as pages, CompetitionRound, EveningPage};
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

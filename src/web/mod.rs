@@ -2,13 +2,14 @@
 //! at compile time), no JavaScript, in Dutch or English, printable on A4 and embeddable in an
 //! iframe with `?embed=1` (docs/api-guide.md#club-pages).
 //!
-//! Every page reads through `crate::services::pages`. Competition pages are served from the
+//! Every page reads through `crate::web::data`. Competition pages are served from the
 //! read cache under the competition's version, with the same ETag and `If-None-Match`
 //! behaviour as the JSON standings; the other pages carry an ETag of their content. Errors are
 //! HTML pages (a client that asks for `application/problem+json` gets that instead).
 
 mod attendance;
 mod competition;
+pub mod data;
 mod evening;
 mod front;
 pub mod i18n;

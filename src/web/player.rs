@@ -6,7 +6,7 @@ use super::layout::{Ctx, frame, scroll};
 use super::svg::line_chart;
 use super::{answer, html, page_query, path_id, read};
 use crate::app::AppState;
-use crate::services::pages::{self, PlayerCard};
+use crate::web::data::{self as pages, PlayerCard};
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

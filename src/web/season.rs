@@ -4,7 +4,7 @@ use super::layout::{Ctx, frame, scroll};
 use super::{answer, html, page_query, path_id, read};
 use crate::app::AppState;
 use crate::db::models::competition::Evening;
-use crate::services::pages::{self, Archive, Calendar};
+use crate::web::data::{self as pages, Archive, Calendar};
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

@@ -1,6 +1,8 @@
-//! The reads behind the club's published pages (`/club/…`, rendered by `crate::web`): every
-//! page gets its data here, from the same service and model functions the JSON API uses, so a
-//! page shows exactly what the API answers. Public data only: names, games, results,
+//! The reads behind the club's published pages (`/club/…`): every page gets its data here,
+//! from the same view builders and services the JSON API uses, so a page shows exactly what
+//! the API answers. Like the handlers of `src/api`, the pages sit above the services and read
+//! nothing the services do not offer, except two plain lists (seasons, a season's
+//! competitions). Public data only: names, games, results,
 //! standings, the calendar and ratings — never contact data.
 
 use crate::api::prizes::{PlayoffsView, PrizeList};

@@ -43,6 +43,8 @@ pub struct AppState {
     /// The bounded pool the calculators run on (`CALC_WORKERS`, `CALC_QUEUE`,
     /// `CALC_TIME_BUDGET_MS`).
     pub calc: crate::limits::CalcPool,
+    /// The club pages' Content-Security-Policy, made once from `FRAME_ANCESTORS`.
+    pub page_csp: actix_web::http::header::HeaderValue,
 }
 
 impl AppState {
@@ -340,6 +342,10 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
             config.calc_time_budget,
         ),
         password_checks: std::sync::atomic::AtomicU64::new(0),
+        page_csp: actix_web::http::header::HeaderValue::from_str(&crate::web::csp(
+            &config.frame_ancestors,
+        ))
+        .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?,
         config,
         routes,
         cache: crate::cache::ReadCache::new(1024),

@@ -70,8 +70,9 @@ async fn cached(
             doc: DOCS[kind as usize][variant],
             arg: q.after.map(i64::from),
         };
-        let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
+        // the context is made only when the page is rendered (a cache miss)
         let mut res = crate::api::standings::serve_cached(&state, &req, key, move |c, comp, _| {
+            let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
             let markup = render(&ctx, c, comp)?;
             Ok((markup.into_string().into_bytes(), None))
         })

@@ -176,9 +176,7 @@ pub fn csp(frame_ancestors: &str) -> String {
 pub fn secure(res: &mut HttpResponse, state: &AppState, lang: Lang) {
     let h = res.headers_mut();
     let fa = &state.config.frame_ancestors;
-    if let Ok(v) = HeaderValue::from_str(&csp(fa)) {
-        h.insert(header::CONTENT_SECURITY_POLICY, v);
-    }
+    h.insert(header::CONTENT_SECURITY_POLICY, state.page_csp.clone());
     if fa == "'none'" {
         h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }

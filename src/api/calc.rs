@@ -81,12 +81,26 @@ pub async fn create_keizer_calculation(
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
     use clubcomp_engine::keizer::scenario::run_scenario_until;
+    scenario_calculation(admission, &state, body, "keizer", run_scenario_until).await
+}
+
+/// Runs `engine` on a Keizer scenario (the work limits checked first) on the calculator pool.
+async fn scenario_calculation<T: Serialize + Send + 'static>(
+    admission: CalcAdmission,
+    state: &AppState,
+    body: Body<Value>,
+    name: &'static str,
+    engine: fn(
+        &Value,
+        &dyn clubcomp_engine::stop::Stop,
+    ) -> Result<T, clubcomp_engine::keizer::scenario::ScenarioError>,
+) -> ApiResult<HttpResponse> {
     let v = body.into_inner()?;
     calc_input::keizer_scenario(&v, &state.config.limits)?;
     let out = state
         .calc
-        .run(admission.0, "keizer", move |stop| {
-            run_scenario_until(&v, stop).map_err(scenario_error)
+        .run(admission.0, name, move |stop| {
+            engine(&v, stop).map_err(scenario_error)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))
@@ -129,15 +143,7 @@ pub async fn create_keizer_prizes_calculation(
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
     use clubcomp_engine::keizer::preview::prizes_preview;
-    let v = body.into_inner()?;
-    calc_input::keizer_scenario(&v, &state.config.limits)?;
-    let out = state
-        .calc
-        .run(admission.0, "keizer-prizes", move |stop| {
-            prizes_preview(&v, stop).map_err(scenario_error)
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(out))
+    scenario_calculation(admission, &state, body, "keizer-prizes", prizes_preview).await
 }
 
 /// Round-robin standings, points tables, prize money, rights and cross table

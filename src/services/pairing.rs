@@ -55,7 +55,7 @@ pub fn two_games(comp: &Competition) -> bool {
 }
 
 /// Player names for messages: `Name (#id)`.
-fn names(c: &mut DbConn, ids: &[i64]) -> ApiResult<Vec<String>> {
+pub(super) fn names(c: &mut DbConn, ids: &[i64]) -> ApiResult<Vec<String>> {
     let mut out = Vec::new();
     for &id in ids {
         let n = players::by_id(c, id)?.map(|p| p.name).unwrap_or_default();

@@ -547,6 +547,76 @@ async fn swiss_dutch_pairs_checked_in_players_with_a_bye() {
     assert_eq!(r.body["pairing"]["system"], "dutch");
 }
 
+/// Two players who met in round 1 cannot meet again (C.1): the refusal of round 2 names both
+/// players and the criterion, and nothing is stored.
+#[actix_web::test]
+async fn an_unpairable_swiss_round_names_the_players_and_the_criterion() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = setup(
+        &app,
+        &leader,
+        json!({"name": "Duel", "kind": "swiss", "system": "dutch", "rounds_planned": 3}),
+        &[("Anna", "guest"), ("Bram", "guest")],
+    )
+    .await;
+    for n in 1..=2 {
+        add_round(&app, &leader, cid, FUTURE).await;
+        let marks: Vec<Value> = p
+            .iter()
+            .map(|x| json!({"player_id": x, "mark": "present"}))
+            .collect();
+        let r = app
+            .post(
+                &format!("/api/v1/competitions/{cid}/rounds/{n}/check-ins"),
+                Some(&leader),
+                json!({ "marks": marks }),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    finish_round(&app, &leader, cid, 1, &["1-0"]).await;
+    let before = state_of(&app).await;
+    let r = app
+        .post(
+            &format!("/api/v1/competitions/{cid}/rounds/2/pairing"),
+            Some(&leader),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(detail.contains("C.1"), "{detail}");
+    let messages: Vec<&str> = r.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Anna") && m.contains("has already played Bram")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Bram") && m.contains("has already played Anna")),
+        "{messages:?}"
+    );
+    assert_eq!(state_of(&app).await, before, "nothing stored");
+}
+
 #[actix_web::test]
 async fn swiss_dutch_first_round_of_four() {
     let app = spawn().await;

@@ -6,7 +6,7 @@ use super::{BoardPlan, Plan, earlier, entrants, no_pairing, present};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
 use clubcomp_engine::double_swiss as ds;
 use clubcomp_engine::fixed::Fixed;
@@ -151,12 +151,60 @@ pub(super) fn dutch(
     let n = past.len() as u32 + 1;
     let boards = match dutch::pair_round(&t, n) {
         Ok(b) => b,
-        Err(dutch::PairError::NoValidPairing { .. }) => {
-            return Err(no_pairing(
-                c,
-                &present_ids,
-                "no Dutch pairing satisfies the absolute criteria C.1–C.3",
-            )?);
+        Err(dutch::PairError::NoValidPairing { blocked, .. }) => {
+            let name = |c: &mut DbConn, n: u32| -> ApiResult<String> {
+                let id = ents[n as usize - 1].player_id;
+                Ok(super::names(c, &[id])?.concat())
+            };
+            let mut errors = Vec::new();
+            for b in &blocked.players {
+                let mut why = Vec::new();
+                let group = |c: &mut DbConn, ns: &[u32]| -> ApiResult<String> {
+                    Ok(ns
+                        .iter()
+                        .map(|&n| name(c, n))
+                        .collect::<ApiResult<Vec<_>>>()?
+                        .join(", "))
+                };
+                if !b.met.is_empty() {
+                    why.push(format!("has already played {} (C.1)", group(c, &b.met)?));
+                }
+                if !b.same_absolute_colour.is_empty() {
+                    why.push(format!(
+                        "has the same absolute colour preference as {} (C.3)",
+                        group(c, &b.same_absolute_colour)?
+                    ));
+                }
+                if b.no_second_bye {
+                    why.push("may not receive a second bye (C.2)".into());
+                }
+                errors.push(FieldError::new(
+                    "players",
+                    format!(
+                        "{} cannot be paired: {}",
+                        name(c, b.player)?,
+                        why.join("; ")
+                    ),
+                ));
+            }
+            if errors.is_empty() {
+                return Err(no_pairing(
+                    c,
+                    &present_ids,
+                    "no Dutch pairing satisfies the absolute criteria C.1–C.3",
+                )?);
+            }
+            return Err(ApiError::Validation {
+                detail: format!(
+                    "no Dutch pairing satisfies the absolute criteria C.1–C.3: {}",
+                    errors
+                        .iter()
+                        .map(|e| e.message.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                ),
+                errors,
+            });
         }
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };

@@ -1,8 +1,8 @@
 //! An evening: every board of every competition played on it, with the results as they come
 //! in (the pairing list for the notice board), and one pairing slip per board for the arbiter.
 
+use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use super::{answer, html, page_query, path_id, read};
 use crate::api::rounds::GameView;
 use crate::app::AppState;
 use crate::web::data::{self as pages, CompetitionRound, EveningPage};
@@ -15,27 +15,21 @@ async fn serve(
     raw: String,
     slips: bool,
 ) -> HttpResponse {
-    let r = async {
-        let q = page_query(&req, false)?;
-        let id = path_id(&raw).map_err(|e| (q.lang, e))?;
-        let data = read(&state, move |c| pages::evening(c, id))
-            .await
-            .map_err(|e| (q.lang, e))?;
-        let path = if slips {
+    let url = |id| {
+        if slips {
             format!("/club/evenings/{id}/slips")
         } else {
             format!("/club/evenings/{id}")
-        };
-        let ctx = Ctx::new(q, path);
-        let m = if slips {
-            render_slips(&ctx, &data)
+        }
+    };
+    let draw = |ctx: &Ctx, data: &EveningPage| {
+        if slips {
+            render_slips(ctx, data)
         } else {
-            render(&ctx, &data)
-        };
-        Ok(html(&req, &state, q.lang, m.into_string()))
-    }
-    .await;
-    answer(&req, &state, r)
+            render(ctx, data)
+        }
+    };
+    id_page(&req, &state, &raw, url, pages::evening, draw).await
 }
 
 pub(super) async fn page(

@@ -345,3 +345,27 @@ pub async fn read<T: Send + 'static>(
         })
         .await
 }
+
+/// A page about one object named by its id in the path, not cached: the query checked, the
+/// id read, the data loaded by `load` in one read transaction and rendered by `render` at the
+/// page path `url(id)`, answered with a content ETag (or an HTML error page).
+pub async fn id_page<T: Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    raw: &str,
+    url: impl FnOnce(i64) -> String,
+    load: fn(&mut crate::db::DbConn, i64) -> crate::error::ApiResult<T>,
+    render: impl FnOnce(&layout::Ctx, &T) -> maud::Markup,
+) -> HttpResponse {
+    let r = async {
+        let q = page_query(req, false)?;
+        let id = path_id(raw).map_err(|e| (q.lang, e))?;
+        let data = read(state, move |c| load(c, id))
+            .await
+            .map_err(|e| (q.lang, e))?;
+        let ctx = layout::Ctx::new(q, url(id));
+        Ok(html(req, state, q.lang, render(&ctx, &data).into_string()))
+    }
+    .await;
+    answer(req, state, r)
+}

@@ -2,9 +2,9 @@
 //! place and score after every evening; charts of the Keizer place, the Keizer score and the
 //! rating history, each followed by a table of the same numbers. No contact data.
 
+use super::id_page;
 use super::layout::{Ctx, frame, scroll};
 use super::svg::line_chart;
-use super::{answer, html, page_query, path_id, read};
 use crate::app::AppState;
 use crate::web::data::{self as pages, PlayerCard};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -15,22 +15,8 @@ pub(super) async fn page(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> HttpResponse {
-    let r = async {
-        let q = page_query(&req, false)?;
-        let id = path_id(&path).map_err(|e| (q.lang, e))?;
-        let data = read(&state, move |c| pages::player(c, id))
-            .await
-            .map_err(|e| (q.lang, e))?;
-        let ctx = Ctx::new(q, format!("/club/players/{id}"));
-        Ok(html(
-            &req,
-            &state,
-            q.lang,
-            render(&ctx, &data).into_string(),
-        ))
-    }
-    .await;
-    answer(&req, &state, r)
+    let url = |id| format!("/club/players/{id}");
+    id_page(&req, &state, &path, url, pages::player, render).await
 }
 
 /// The result from the player's side: `1`, `½`, `0` (chess) or `2`, `1`, `0` (draughts), a

@@ -1,7 +1,7 @@
 //! A season's calendar and its archive page (every competition with its leaders).
 
+use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use super::{answer, html, page_query, path_id, read};
 use crate::app::AppState;
 use crate::db::models::competition::Evening;
 use crate::web::data::{self as pages, Archive, Calendar};
@@ -53,22 +53,8 @@ pub(super) async fn calendar(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> HttpResponse {
-    let r = async {
-        let q = page_query(&req, false)?;
-        let id = path_id(&path).map_err(|e| (q.lang, e))?;
-        let data = read(&state, move |c| pages::calendar(c, id))
-            .await
-            .map_err(|e| (q.lang, e))?;
-        let ctx = Ctx::new(q, format!("/club/seasons/{id}/calendar"));
-        Ok(html(
-            &req,
-            &state,
-            q.lang,
-            render_calendar(&ctx, &data).into_string(),
-        ))
-    }
-    .await;
-    answer(&req, &state, r)
+    let url = |id| format!("/club/seasons/{id}/calendar");
+    id_page(&req, &state, &path, url, pages::calendar, render_calendar).await
 }
 
 fn render_calendar(ctx: &Ctx, c: &Calendar) -> Markup {
@@ -100,22 +86,8 @@ pub(super) async fn archive(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> HttpResponse {
-    let r = async {
-        let q = page_query(&req, false)?;
-        let id = path_id(&path).map_err(|e| (q.lang, e))?;
-        let data = read(&state, move |c| pages::archive(c, id))
-            .await
-            .map_err(|e| (q.lang, e))?;
-        let ctx = Ctx::new(q, format!("/club/seasons/{id}"));
-        Ok(html(
-            &req,
-            &state,
-            q.lang,
-            render_archive(&ctx, &data).into_string(),
-        ))
-    }
-    .await;
-    answer(&req, &state, r)
+    let url = |id| format!("/club/seasons/{id}");
+    id_page(&req, &state, &path, url, pages::archive, render_archive).await
 }
 
 fn render_archive(ctx: &Ctx, a: &Archive) -> Markup {

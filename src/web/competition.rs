@@ -17,25 +17,38 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 use serde_json::Value;
 
-/// The cache document names: page × language × embedded.
-const DOCS: [[&str; 4]; 3] = [
+/// The cache document names: page × language × embedded × language chosen in the query
+/// (whose links carry the language on).
+const DOCS: [[&str; 8]; 3] = [
     [
         "page-competition-nl",
         "page-competition-nl-embed",
         "page-competition-en",
         "page-competition-en-embed",
+        "page-competition-nl-lang",
+        "page-competition-nl-embed-lang",
+        "page-competition-en-lang",
+        "page-competition-en-embed-lang",
     ],
     [
         "page-standings-nl",
         "page-standings-nl-embed",
         "page-standings-en",
         "page-standings-en-embed",
+        "page-standings-nl-lang",
+        "page-standings-nl-embed-lang",
+        "page-standings-en-lang",
+        "page-standings-en-embed-lang",
     ],
     [
         "page-prizes-nl",
         "page-prizes-nl-embed",
         "page-prizes-en",
         "page-prizes-en-embed",
+        "page-prizes-nl-lang",
+        "page-prizes-nl-embed-lang",
+        "page-prizes-en-lang",
+        "page-prizes-en-embed-lang",
     ],
 ];
 
@@ -59,12 +72,9 @@ async fn cached(
     let r = async {
         let q: PageQuery = page_query(&req, matches!(kind, Kind::Standings))?;
         let id = path_id(&raw).map_err(|e| (q.lang, e))?;
-        let variant = match (q.lang, q.embed) {
-            (super::Lang::Nl, false) => 0,
-            (super::Lang::Nl, true) => 1,
-            (super::Lang::En, false) => 2,
-            (super::Lang::En, true) => 3,
-        };
+        let variant = usize::from(q.lang_chosen) * 4
+            + usize::from(matches!(q.lang, super::Lang::En)) * 2
+            + usize::from(q.embed);
         let key = crate::cache::Key {
             competition: id,
             doc: DOCS[kind as usize][variant],
@@ -296,7 +306,7 @@ fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
                     (ctx.t("Stand na ronde:", "Standings after round:")) " "
                     @for n in 1..=v.rounds_counted {
                         @if n == v.after { strong aria-current="page" { (n) } }
-                        @else { a href=(format!("{}&after={n}", ctx.href(&ctx.path))) { (n) } }
+                        @else { a href=(ctx.href_with(&ctx.path, &format!("after={n}"))) { (n) } }
                         " "
                     }
                 }

@@ -11,6 +11,8 @@ use maud::{DOCTYPE, Markup, html};
 pub struct Ctx {
     /// The language.
     pub lang: Lang,
+    /// Whether the language was chosen in the query (then links keep it).
+    pub lang_chosen: bool,
     /// Without the site chrome.
     pub embed: bool,
     /// The page's path (without the query).
@@ -24,6 +26,7 @@ impl Ctx {
     pub fn new(q: super::PageQuery, path: impl Into<String>) -> Ctx {
         Ctx {
             lang: q.lang,
+            lang_chosen: q.lang_chosen,
             embed: q.embed,
             path: path.into(),
             after: q.after,
@@ -35,11 +38,30 @@ impl Ctx {
         self.lang.t(nl, en)
     }
 
-    /// A link to another page that keeps the language and the embedding.
+    /// A link to another page that keeps the embedding and a language chosen in the query
+    /// (a language that came from `Accept-Language` comes from it again on the next page).
     pub fn href(&self, path: &str) -> String {
-        let mut s = format!("{path}?lang={}", self.lang.code());
+        self.href_with(path, "")
+    }
+
+    /// [`Ctx::href`] with a further query parameter (`name=value`; empty for none) first.
+    pub fn href_with(&self, path: &str, param: &str) -> String {
+        let mut s = path.to_string();
+        let mut sep = '?';
+        if !param.is_empty() {
+            s.push(sep);
+            s.push_str(param);
+            sep = '&';
+        }
+        if self.lang_chosen {
+            s.push(sep);
+            s.push_str("lang=");
+            s.push_str(self.lang.code());
+            sep = '&';
+        }
         if self.embed {
-            s.push_str("&embed=1");
+            s.push(sep);
+            s.push_str("embed=1");
         }
         s
     }
@@ -120,6 +142,7 @@ pub fn error(lang: Lang, status: StatusCode, detail: Option<&str>) -> Markup {
     };
     let ctx = Ctx {
         lang,
+        lang_chosen: true,
         embed: false,
         path: "/club/".into(),
         after: None,

@@ -62,6 +62,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 pub struct PageQuery {
     /// The language (from `lang`, else `Accept-Language`, else Dutch).
     pub lang: Lang,
+    /// Whether the language was chosen with `lang` (then the page's links carry it on;
+    /// otherwise each page follows `Accept-Language` again, and the links stay short).
+    pub lang_chosen: bool,
     /// `embed=1`: without the site chrome, for an iframe.
     pub embed: bool,
     /// `after`: standings after this round (standings page only).
@@ -80,6 +83,15 @@ pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (La
             .get(header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok()),
     );
+    let mut q = PageQuery {
+        lang: fallback,
+        lang_chosen: false,
+        embed: false,
+        after: None,
+    };
+    if req.query_string().is_empty() {
+        return Ok(q);
+    }
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map(|q| q.into_inner())
         .map_err(|e| {
@@ -94,11 +106,6 @@ pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (La
             ApiError::invalid("query", format!("at most {MAX_PARAMS} parameters")),
         ));
     }
-    let mut q = PageQuery {
-        lang: fallback,
-        embed: false,
-        after: None,
-    };
     let mut errs = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (k, v) in &pairs {
@@ -112,7 +119,10 @@ pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (La
         }
         match k.as_str() {
             "lang" => match Lang::parse(v) {
-                Some(l) => q.lang = l,
+                Some(l) => {
+                    q.lang = l;
+                    q.lang_chosen = true;
+                }
                 None => errs.push(("lang".into(), "must be nl or en".into())),
             },
             "embed" => match v.as_str() {

@@ -371,6 +371,27 @@ async fn every_page_without_email_with_csp_in_both_languages() {
             assert!(r.text.contains("name=\"viewport\""));
             let embedded = q.contains("embed");
             assert_eq!(r.text.contains("<header"), !embedded, "{path}{q}");
+            // links to other club pages keep the embedding and a language chosen in the
+            // query; a language negotiated from Accept-Language is negotiated again
+            let links: Vec<&str> = r
+                .text
+                .split("href=\"/club/")
+                .skip(1)
+                .map(|l| &l[..l.find('"').unwrap()])
+                .filter(|l| !l.starts_with("style.css"))
+                .collect();
+            for l in &links {
+                let l = l.replace("&amp;", "&");
+                let switch = l.contains("lang=") && !l.contains(&format!("lang={lang}"));
+                if !switch {
+                    assert_eq!(
+                        l.contains(&format!("lang={lang}")),
+                        q.contains("lang"),
+                        "{path}{q}: {l}"
+                    );
+                }
+                assert_eq!(l.contains("embed=1"), embedded, "{path}{q}: {l}");
+            }
             assert_eq!(
                 r.text.contains("Hoofdmenu") || r.text.contains("Main menu"),
                 !embedded

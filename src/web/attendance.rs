@@ -47,7 +47,7 @@ pub(super) async fn page(
         .await
         .map_err(|e| (q.lang, e))?;
         let ctx = Ctx::new(q, format!("/club/competitions/{id}/attendance"));
-        let body = render(&ctx, &comp.name, evenings, &lines).into_string();
+        let body = super::layout::finish(render(&ctx, &comp.name, evenings, &lines));
         let mut res = HttpResponse::Ok()
             .insert_header((header::CACHE_CONTROL, "private, no-store"))
             .content_type("text/html; charset=utf-8")

@@ -84,7 +84,7 @@ async fn cached(
         let mut res = crate::api::standings::serve_cached(&state, &req, key, move |c, comp, _| {
             let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
             let markup = render(&ctx, c, comp)?;
-            Ok((markup.into_string().into_bytes(), None))
+            Ok((super::layout::finish(markup).into_bytes(), None))
         })
         .await
         .map_err(|e| (q.lang, e))?;

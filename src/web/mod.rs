@@ -261,7 +261,7 @@ pub fn error_page(req: &HttpRequest, state: &AppState, lang: Lang, err: ApiError
             }
             other => Some(other.to_string()),
         };
-        let body = layout::error(lang, status, detail.as_deref()).into_string();
+        let body = layout::finish(layout::error(lang, status, detail.as_deref()));
         let mut b = HttpResponse::build(status);
         b.content_type("text/html; charset=utf-8");
         if status == StatusCode::UNAUTHORIZED {
@@ -374,7 +374,12 @@ pub async fn id_page<T: Send + 'static>(
             .await
             .map_err(|e| (q.lang, e))?;
         let ctx = layout::Ctx::new(q, url(id));
-        Ok(html(req, state, q.lang, render(&ctx, &data).into_string()))
+        Ok(html(
+            req,
+            state,
+            q.lang,
+            layout::finish(render(&ctx, &data)),
+        ))
     }
     .await;
     answer(req, state, r)

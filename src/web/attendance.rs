@@ -52,7 +52,7 @@ pub(super) async fn page(
             .insert_header((header::CACHE_CONTROL, "private, no-store"))
             .content_type("text/html; charset=utf-8")
             .body(body);
-        secure(&mut res, &state, q.lang);
+        secure(&mut res, &state);
         res.headers_mut().insert(
             header::VARY,
             header::HeaderValue::from_static("Accept-Language, Authorization"),

@@ -96,7 +96,7 @@ async fn cached(
             res.headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         }
-        secure(&mut res, &state, q.lang);
+        secure(&mut res, &state);
         Ok(res)
     }
     .await;

@@ -18,12 +18,7 @@ pub(super) async fn page_handler(req: &HttpRequest, state: &web::Data<AppState>)
         .await
         .map_err(|e| (q.lang, e))?;
     let ctx = Ctx::new(q, "/club/");
-    Ok(html(
-        req,
-        state,
-        q.lang,
-        super::layout::finish(render(&ctx, &data)),
-    ))
+    Ok(html(req, state, super::layout::finish(render(&ctx, &data))))
 }
 
 pub(super) async fn page(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {

@@ -106,6 +106,7 @@ pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="color-scheme" content="light";
+                meta name="referrer" content="same-origin";
                 title { (title) " · clubcomp" }
                 link rel="stylesheet" href="/club/style.css";
             }

@@ -41,16 +41,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("", get().to(front::page))
             .route("/", get().to(front::page))
             .route("/style.css", get().to(stylesheet))
-            .route("/seasons/{id}", get().to(season::archive))
-            .route("/seasons/{id}/calendar", get().to(season::calendar))
-            .route("/competitions/{id}", get().to(competition::overview))
+            // the most requested pages first: each route with an id is tried in turn
             .route(
                 "/competitions/{id}/standings",
                 get().to(competition::standings),
             )
+            .route("/evenings/{id}", get().to(evening::page))
+            .route("/competitions/{id}", get().to(competition::overview))
+            .route("/seasons/{id}", get().to(season::archive))
+            .route("/seasons/{id}/calendar", get().to(season::calendar))
             .route("/competitions/{id}/prizes", get().to(competition::prizes))
             .route("/competitions/{id}/attendance", get().to(attendance::page))
-            .route("/evenings/{id}", get().to(evening::page))
             .route("/evenings/{id}/slips", get().to(evening::slips))
             .route("/players/{id}", get().to(player::page))
             .default_service(web::to(not_found)),
@@ -181,26 +182,16 @@ pub fn csp(frame_ancestors: &str) -> String {
     )
 }
 
-/// Adds the headers every page carries: CSP (and `X-Frame-Options: DENY` when no site may
-/// frame the page), `nosniff`, the referrer policy, the language and `Vary`.
-pub fn secure(res: &mut HttpResponse, state: &AppState, lang: Lang) {
+/// Adds the headers every page carries: CSP (whose `frame-ancestors` decides who may frame
+/// the page), `nosniff` and `Vary`. The language and the referrer policy are in the page's
+/// own markup (`<html lang>`, `<meta name="referrer">`), so every page answer carries no
+/// more headers than it needs.
+pub fn secure(res: &mut HttpResponse, state: &AppState) {
     let h = res.headers_mut();
-    let fa = &state.config.frame_ancestors;
     h.insert(header::CONTENT_SECURITY_POLICY, state.page_csp.clone());
-    if fa == "'none'" {
-        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    }
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
-    h.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(lang.code()),
     );
     h.insert(
         header::VARY,
@@ -217,7 +208,7 @@ pub fn content_etag(body: &str) -> String {
 }
 
 /// A rendered page with a content ETag: 304 when `If-None-Match` matches.
-pub fn html(req: &HttpRequest, state: &AppState, lang: Lang, body: String) -> HttpResponse {
+pub fn html(req: &HttpRequest, state: &AppState, body: String) -> HttpResponse {
     let tag = content_etag(&body);
     let inm = crate::api::standings::if_none_match(req);
     let mut res = if crate::api::standings::not_modified(inm.as_deref(), &tag) {
@@ -231,7 +222,7 @@ pub fn html(req: &HttpRequest, state: &AppState, lang: Lang, body: String) -> Ht
             .content_type("text/html; charset=utf-8")
             .body(body)
     };
-    secure(&mut res, state, lang);
+    secure(&mut res, state);
     res
 }
 
@@ -274,7 +265,7 @@ pub fn error_page(req: &HttpRequest, state: &AppState, lang: Lang, err: ApiError
     };
     res.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    secure(&mut res, state, lang);
+    secure(&mut res, state);
     res
 }
 
@@ -374,12 +365,7 @@ pub async fn id_page<T: Send + 'static>(
             .await
             .map_err(|e| (q.lang, e))?;
         let ctx = layout::Ctx::new(q, url(id));
-        Ok(html(
-            req,
-            state,
-            q.lang,
-            layout::finish(render(&ctx, &data)),
-        ))
+        Ok(html(req, state, layout::finish(render(&ctx, &data))))
     }
     .await;
     answer(req, state, r)

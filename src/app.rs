@@ -290,23 +290,25 @@ pub fn build_app(
         .service(api::health::readyz)
         .service(scope("/api/v1").configure(configure_api))
         .split_for_parts();
-    app.service(
-        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
-            .url("/api-docs/openapi.json", (*spec).clone()),
-    )
-    .route(
-        "/docs",
-        web::get().to(|| async {
-            HttpResponse::PermanentRedirect()
-                .insert_header(("Location", "/docs/"))
-                .finish()
-        }),
-    )
-    .configure(crate::web::configure)
-    .default_service(web::to(not_found_or_405))
-    .wrap(from_fn(refuse_nul))
-    .wrap(cors)
-    .wrap(from_fn(request_context))
+    // the club pages before the interactive documentation: its pattern is tried on every
+    // path that reaches it
+    app.configure(crate::web::configure)
+        .service(
+            utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+                .url("/api-docs/openapi.json", (*spec).clone()),
+        )
+        .route(
+            "/docs",
+            web::get().to(|| async {
+                HttpResponse::PermanentRedirect()
+                    .insert_header(("Location", "/docs/"))
+                    .finish()
+            }),
+        )
+        .default_service(web::to(not_found_or_405))
+        .wrap(from_fn(refuse_nul))
+        .wrap(cors)
+        .wrap(from_fn(request_context))
 }
 
 /// Builds the shared state: pool, migrations, JWT key, bootstrap admin.

@@ -581,6 +581,40 @@ pub async fn serve_cached(
     + Send
     + 'static,
 ) -> ApiResult<HttpResponse> {
+    serve_cached_as(state, req, key, CachedType::JSON, compute).await
+}
+
+/// The media type and `Vary` of a cached document's answer.
+#[derive(Debug, Clone, Copy)]
+pub struct CachedType {
+    /// The `Content-Type`.
+    pub content_type: &'static str,
+    /// The `Vary` (it names `Accept-Encoding`: the answer may be gzip-compressed).
+    pub vary: &'static str,
+}
+
+impl CachedType {
+    /// A JSON document.
+    pub const JSON: CachedType = CachedType {
+        content_type: "application/json",
+        vary: "Accept-Encoding",
+    };
+}
+
+/// [`serve_cached`] for a document of another media type.
+pub async fn serve_cached_as(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    key: crate::cache::Key,
+    kind: CachedType,
+    compute: impl FnOnce(
+        &mut DbConn,
+        &Competition,
+        &CompetitionVersion,
+    ) -> ApiResult<(Vec<u8>, Option<String>)>
+    + Send
+    + 'static,
+) -> ApiResult<HttpResponse> {
     use actix_web::http::header::{self, HeaderValue};
     let id = key.competition;
     let version = competition_version(state, id).await?;
@@ -613,7 +647,7 @@ pub async fn serve_cached(
     } else {
         &entry.tag
     };
-    let vary = (header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    let vary = (header::VARY, HeaderValue::from_static(kind.vary));
     if let Some(inm) = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -632,7 +666,7 @@ pub async fn serve_cached(
         .insert_header((header::ETAG, tag.clone()))
         .insert_header((
             header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
+            HeaderValue::from_static(kind.content_type),
         ));
     Ok(match (&entry.gzip, gz) {
         (Some(z), true) => res

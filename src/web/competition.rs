@@ -52,6 +52,12 @@ const DOCS: [[&str; 8]; 3] = [
     ],
 ];
 
+/// A page's media type and `Vary` in the read cache's answer.
+const PAGE: crate::api::standings::CachedType = crate::api::standings::CachedType {
+    content_type: "text/html; charset=utf-8",
+    vary: super::PAGE_VARY,
+};
+
 #[derive(Clone, Copy)]
 enum Kind {
     Overview = 0,
@@ -81,18 +87,15 @@ async fn cached(
             arg: q.after.map(i64::from),
         };
         // the context is made only when the page is rendered (a cache miss)
-        let mut res = crate::api::standings::serve_cached(&state, &req, key, move |c, comp, _| {
-            let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
-            let markup = render(&ctx, c, comp)?;
-            Ok((super::layout::finish(markup).into_bytes(), None))
-        })
-        .await
-        .map_err(|e| (q.lang, e))?;
+        let mut res =
+            crate::api::standings::serve_cached_as(&state, &req, key, PAGE, move |c, comp, _| {
+                let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
+                let markup = render(&ctx, c, comp)?;
+                Ok((super::layout::finish(markup).into_bytes(), None))
+            })
+            .await
+            .map_err(|e| (q.lang, e))?;
         if res.status().is_success() {
-            res.headers_mut().insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/html; charset=utf-8"),
-            );
             res.headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         }

@@ -193,11 +193,13 @@ pub fn secure(res: &mut HttpResponse, state: &AppState) {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    h.insert(
-        header::VARY,
-        HeaderValue::from_static("Accept-Language, Accept-Encoding"),
-    );
+    if !h.contains_key(header::VARY) {
+        h.insert(header::VARY, HeaderValue::from_static(PAGE_VARY));
+    }
 }
+
+/// The `Vary` of every page: its language and its compression follow the request.
+pub const PAGE_VARY: &str = "Accept-Language, Accept-Encoding";
 
 /// The ETag of a page body: a hash of its content.
 pub fn content_etag(body: &str) -> String {

@@ -21,13 +21,9 @@ async fn q_won(app: &TestApp, arbiter: &str, game: i64) {
 async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     let a = spawn().await;
     let b = spawn_beside(&a).await;
-    let PBeatQ {
-        arbiter,
-        comp,
-        players: [p, q],
-        game,
-    } = p_beat_q(&a).await;
-    let url = paths::standings(comp);
+    let pq = p_beat_q(&a).await;
+    let (arbiter, [p, q], game) = (pq.arbiter, pq.players, pq.game);
+    let url = paths::standings(pq.comp);
     // both instances compute and cache the standings: P won (1 × Q's value 59 = 59)
     let before_b = b.get(&url, None).await;
     assert_eq!(before_b.status, StatusCode::OK, "{}", before_b.text);
@@ -70,13 +66,9 @@ async fn a_reused_version_never_hides_an_answered_write() {
     let reuse = std::time::Duration::from_millis(300);
     let a = spawn_with(|c| c.read_version_reuse = reuse).await;
     let b = spawn_beside_with(&a, |c| c.read_version_reuse = reuse).await;
-    let PBeatQ {
-        arbiter,
-        comp,
-        players: [p, q],
-        game,
-    } = p_beat_q(&a).await;
-    let url = paths::standings(comp);
+    let pq = p_beat_q(&a).await;
+    let (arbiter, [p, q], game) = (pq.arbiter, pq.players, pq.game);
+    let url = paths::standings(pq.comp);
     let before = b.get(&url, None).await;
     assert_eq!(before.body["keizer"]["rows"][0]["player_id"], p);
     let again = b.get(&url, None).await;

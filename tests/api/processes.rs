@@ -233,13 +233,9 @@ fn keep_db(db: &TestDb) -> TestDb {
 #[actix_web::test]
 async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_once() {
     let app = spawn().await;
-    let PBeatQ {
-        arbiter,
-        comp,
-        players: [p, q],
-        game,
-    } = p_beat_q(&app).await;
-    let url = paths::standings(comp);
+    let pq = p_beat_q(&app).await;
+    let (arbiter, [p, q], game) = (pq.arbiter, pq.players, pq.game);
+    let url = paths::standings(pq.comp);
     let a = Server::start(&app._db.url, &[]);
     let b = Server::start(&app._db.url, &[]);
 
@@ -319,7 +315,7 @@ async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_
         );
         assert_eq!(z304.status, 304);
         // the published pairing read through B shows the new result as well
-        let pairing = b.req("GET", &paths::round(comp, 1), None, None);
+        let pairing = b.req("GET", &paths::round(pq.comp, 1), None, None);
         assert_eq!(pairing.status, 200, "{}", pairing.text);
         assert_eq!(
             pairing.json()["games"][0]["result"],

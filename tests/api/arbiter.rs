@@ -2,7 +2,7 @@
 //! the moves, quickplay-finish refusals and decisions, appeals. Expected values are worked out
 //! by hand in the comments.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use clubcomp::db::models::competition::{NewCompetition, NewGame, NewRound};
 use clubcomp::db::models::players::NewPlayer;
@@ -16,19 +16,15 @@ use serde_json::{Value, json};
 
 /// A competition of the given discipline with one round and `n` games between two players;
 /// returns (game ids, white player id, black player id).
-async fn games_in<S, B>(
-    app: &TestApp<S>,
+async fn games_in(
+    app: &TestApp,
     kind: &str,
     system: Option<&str>,
     discipline: &str,
     time_control: Value,
     rules: Value,
     n: i32,
-) -> (Vec<i64>, i64, i64)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+) -> (Vec<i64>, i64, i64) {
     let (kind, system, discipline) = (
         kind.to_string(),
         system.map(str::to_string),
@@ -125,11 +121,7 @@ where
 }
 
 /// Rows in the arbiter tables and the audit log.
-async fn arbiter_counts<S, B>(app: &TestApp<S>) -> Vec<i64>
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn arbiter_counts(app: &TestApp) -> Vec<i64> {
     app.with_conn(|c| {
         vec![
             game_events::table.count().get_result::<i64>(c).unwrap(),
@@ -140,6 +132,24 @@ where
         ]
     })
     .await
+}
+
+/// Three games of a single round robin of draughts under the KNDB championship's clock
+/// (120 minutes for 50 moves, 60 for 25, then the rest with 20 seconds a move from move 76).
+async fn kndb_games(app: &TestApp) -> Vec<i64> {
+    let clock = json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
+                       "increment_seconds": 20, "increment_from_move": 76});
+    let (g, _, _) = games_in(
+        app,
+        "round_robin",
+        Some("single"),
+        "draughts",
+        clock,
+        json!({}),
+        3,
+    )
+    .await;
+    g
 }
 
 fn no_increment() -> Value {
@@ -181,23 +191,12 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     // After 6...Nb8 the position (White to move) stands for the 2nd time only: invalid.
     let pgn12 =
         "[Event \"club\"]\n1. e4 Nf6 2. e5 d5 3. Nf3 Nc6 4. Ng1 Nb8 5. Nf3 Nc6 6. Ng1 Nb8 *";
-    let r = app
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/moves", g[0]),
-            Some(&arb),
-            Some(json!({"pgn": pgn12})),
-        )
-        .await;
+    let r = app.record_moves(&arb, g[0], json!({"pgn": pgn12})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["plies"], 12);
     let etag = r.header("etag").unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            json!({"kind": "threefold_repetition"}),
-        )
+        .claim(&arb, g[0], json!({"kind": "threefold_repetition"}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["valid"], false);
@@ -214,7 +213,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     let stale = app
         .send(
             actix_web::test::TestRequest::put()
-                .uri(&format!("/api/v1/games/{}/moves", g[0]))
+                .uri(&paths::moves(g[0]))
                 .insert_header(("Authorization", format!("Bearer {arb}")))
                 .insert_header(("If-Match", "\"moves-0-v9\""))
                 .set_json(json!({"pgn": pgn16})),
@@ -229,7 +228,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     let r = app
         .send(
             actix_web::test::TestRequest::put()
-                .uri(&format!("/api/v1/games/{}/moves", g[0]))
+                .uri(&paths::moves(g[0]))
                 .insert_header(("Authorization", format!("Bearer {arb}")))
                 .insert_header(("If-Match", etag))
                 .set_json(json!({"pgn": pgn16})),
@@ -241,11 +240,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
         (json!(16), json!(2))
     );
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            json!({"kind": "threefold_repetition"}),
-        )
+        .claim(&arb, g[0], json!({"kind": "threefold_repetition"}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["valid"], true, "{}", r.text);
@@ -258,17 +253,15 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     );
     assert_eq!(cited(&json!([r.body["check"]["claimed"]])), vec!["8...Nb8"]);
     // the log holds the 16 moves, two claims and their decisions; the game is over
-    let log = app
-        .get(&format!("/api/v1/games/{}/events", g[0]), Some(&arb))
-        .await;
+    let log = app.get(&paths::events(g[0]), Some(&arb)).await;
     assert_eq!(log.status, StatusCode::OK);
     assert_eq!(log.body["events"].as_array().unwrap().len(), 16 + 4);
     assert_eq!(log.body["state"]["result"], json!({"outcome": "draw"}));
     assert_eq!(log.body["state"]["added_seconds"], json!([0, 120]));
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/events", g[0]),
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[0],
             json!({"event": {"type": "time_added", "to": "white", "seconds": 60}}),
         )
         .await;
@@ -283,9 +276,9 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
         "Nf6", "Ng1", "Ng8",
     ];
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[1]),
-            Some(&arb),
+        .claim(
+            &arb,
+            g[1],
             json!({"kind": "threefold_repetition", "declared_move": "Nf6",
                    "moves": {"san": moves[..9]}}),
         )
@@ -302,14 +295,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     let before = arbiter_counts(&app).await;
     let mut other: Vec<&str> = moves[..9].to_vec();
     other.push("Nc6");
-    let r = app
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/moves", g[1]),
-            Some(&arb),
-            Some(json!({"san": other})),
-        )
-        .await;
+    let r = app.record_moves(&arb, g[1], json!({"san": other})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(
         rule_of(&r).starts_with("rule declared_move_not_played"),
@@ -317,9 +303,9 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
         r.text
     );
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/events", g[1]),
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[1],
             json!({"event": {"type": "move", "by": "black", "notation": "Nc6"}}),
         )
         .await;
@@ -332,21 +318,10 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     assert_eq!(arbiter_counts(&app).await, before);
     // Claim (b) after 8...Ng8: the initial board with White to move stood at the start (with
     // all castling rights: a different position), after 4...Ng8, 6...Ng8 and now: 3 times.
-    let r = app
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/moves", g[1]),
-            Some(&arb),
-            Some(json!({"san": moves})),
-        )
-        .await;
+    let r = app.record_moves(&arb, g[1], json!({"san": moves})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[1]),
-            Some(&arb),
-            json!({"kind": "threefold_repetition"}),
-        )
+        .claim(&arb, g[1], json!({"kind": "threefold_repetition"}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["valid"], true, "{}", r.text);
@@ -354,9 +329,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
         cited(&r.body["check"]["earlier"]),
         vec!["4...Ng8", "6...Ng8"]
     );
-    let claims = app
-        .get(&format!("/api/v1/games/{}/claims", g[1]), Some(&arb))
-        .await;
+    let claims = app.get(&paths::claims(g[1]), Some(&arb)).await;
     let st: Vec<&str> = claims
         .body
         .as_array()
@@ -370,9 +343,9 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
 
     // --- claim (a) with the start position among the occurrences, and finality
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[2]),
-            Some(&arb),
+        .claim(
+            &arb,
+            g[2],
             json!({"kind": "threefold_repetition", "declared_move": "Ng8",
                    "moves": {"san": ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]}}),
         )
@@ -382,11 +355,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     assert_eq!(cited(&r.body["check"]["earlier"]), vec!["start", "2...Ng8"]);
     let id = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/claims/{id}/decision"),
-            Some(&arb),
-            json!({"decision": "reject"}),
-        )
+        .decide_claim(&arb, id, json!({"decision": "reject"}))
         .await;
     assert_eq!(
         r.status,
@@ -403,21 +372,11 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
 async fn a_lasting_three_men_advantage_is_a_plusremise_when_the_arbiter_upholds_it() {
     let app = spawn().await;
     let arb = app.token(&["arbiter"]).await;
-    let (g, _, _) = games_in(
-        &app,
-        "round_robin",
-        Some("single"),
-        "draughts",
-        json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
-               "increment_seconds": 20, "increment_from_move": 76}),
-        json!({}),
-        3,
-    )
-    .await;
+    let g = kndb_games(&app).await;
     let claim = |game: i64, fen: &str| {
         let body = json!({"kind": "draughts_lasting_advantage",
             "moves": {"pdn": "50-45 1-6", "start_fen": fen}});
-        (format!("/api/v1/games/{game}/claims"), body)
+        (paths::claims(game), body)
     };
     // White: men 46, 47, 48 and a king (3 + 2 = 5), Black: a king (2): three ahead
     let (url, body) = claim(g[0], "W:W46,47,48,K50:BK1");
@@ -429,9 +388,9 @@ async fn a_lasting_three_men_advantage_is_a_plusremise_when_the_arbiter_upholds_
     assert_eq!(r.body["check"]["material"], json!([5, 2]));
     let id = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/claims/{id}/decision"),
-            Some(&arb),
+        .decide_claim(
+            &arb,
+            id,
             json!({"decision": "accept", "note": "the black king cannot stop the three men"}),
         )
         .await;
@@ -455,18 +414,14 @@ async fn a_lasting_three_men_advantage_is_a_plusremise_when_the_arbiter_upholds_
     let r = app.post(&url, Some(&arb), body).await;
     let id = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/claims/{id}/decision"),
-            Some(&arb),
-            json!({"decision": "reject"}),
-        )
+        .decide_claim(&arb, id, json!({"decision": "reject"}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["status"], "rejected");
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/events", g[2]),
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[2],
             json!({"event": {"type": "move", "by": "white", "notation": "45-50"}}),
         )
         .await;
@@ -477,17 +432,7 @@ async fn a_lasting_three_men_advantage_is_a_plusremise_when_the_arbiter_upholds_
 async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rules() {
     let app = spawn().await;
     let arb = app.token(&["arbiter"]).await;
-    let (g, _, _) = games_in(
-        &app,
-        "round_robin",
-        Some("single"),
-        "draughts",
-        json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
-               "increment_seconds": 20, "increment_from_move": 76}),
-        json!({}),
-        3,
-    )
-    .await;
+    let g = kndb_games(&app).await;
     // White: men 46, 47, 48 and a king on 50; Black: a king on 1. The kings shuttle 50-45-50
     // and 1-6-1: no capture is ever possible (45 and 1 lie on one diagonal, but at its ends),
     // no man moves. Material: White 3 + 2 = 5, Black 2: three men ahead → plusremise White.
@@ -497,33 +442,22 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     // a chess claim in a draughts game is refused, nothing stored
     let before = arbiter_counts(&app).await;
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
+        .claim(
+            &arb,
+            g[0],
             json!({"kind": "threefold_repetition", "moves": {"pdn": plies(4), "start_fen": fen}}),
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "kind");
     // SAN moves for a draughts game: refused
-    let r = app
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/moves", g[0]),
-            Some(&arb),
-            Some(json!({"san": ["e4"]})),
-        )
-        .await;
+    let r = app.record_moves(&arb, g[0], json!({"san": ["e4"]})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(arbiter_counts(&app).await, before);
 
     // after 24 moves each (48 half-moves) the claim is early: rejected, no time in draughts
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            json!({"kind": "draughts_twenty_five_moves", "moves": {"pdn": plies(48), "start_fen": fen}}),
-        )
+        .claim(&arb, g[0], json!({"kind": "draughts_twenty_five_moves", "moves": {"pdn": plies(48), "start_fen": fen}}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["valid"], false);
@@ -532,21 +466,12 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     assert_eq!(r.body["opponent_extra_seconds"], 0);
     // 25 moves each: valid, plusremise for White
     let r = app
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/moves", g[0]),
-            Some(&arb),
-            Some(json!({"pdn": plies(50), "start_fen": fen})),
-        )
+        .record_moves(&arb, g[0], json!({"pdn": plies(50), "start_fen": fen}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["plies"], 50);
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            json!({"kind": "draughts_twenty_five_moves"}),
-        )
+        .claim(&arb, g[0], json!({"kind": "draughts_twenty_five_moves"}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["valid"], true);
@@ -561,7 +486,6 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     // --- proposals (game 2): made right after one's own move; cannot be withdrawn; a
     // rejected proposer may not repeat it until the opponent has made that same proposal.
     let ev = |e: Value| json!({"event": e});
-    let path = format!("/api/v1/games/{}/events", g[1]);
     let ok = [
         json!({"type": "move", "by": "white", "notation": "32-28"}),
         json!({"type": "proposal", "by": "white", "kind": "plusremise"}),
@@ -570,14 +494,14 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
         json!({"type": "move", "by": "white"}),
     ];
     for e in ok {
-        let r = app.post(&path, Some(&arb), ev(e)).await;
+        let r = app.record_event(&arb, g[1], ev(e)).await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     }
     let before = arbiter_counts(&app).await;
     let r = app
-        .post(
-            &path,
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[1],
             ev(json!({"type": "proposal", "by": "white", "kind": "plusremise"})),
         )
         .await;
@@ -588,11 +512,7 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
         r.text
     );
     let r = app
-        .post(
-            &path,
-            Some(&arb),
-            ev(json!({"type": "draw_offer", "by": "white"})),
-        )
+        .record_event(&arb, g[1], ev(json!({"type": "draw_offer", "by": "white"})))
         .await;
     assert!(rule_of(&r).starts_with("rule wrong_game"), "{}", r.text);
     assert_eq!(
@@ -602,19 +522,15 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     );
     // a draw proposal is allowed; it cannot be withdrawn; accepted before 40 moves: 0-0
     let r = app
-        .post(
-            &path,
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[1],
             ev(json!({"type": "proposal", "by": "white", "kind": "draw"})),
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let r = app
-        .post(
-            &path,
-            Some(&arb),
-            ev(json!({"type": "withdraw", "by": "white"})),
-        )
+        .record_event(&arb, g[1], ev(json!({"type": "withdraw", "by": "white"})))
         .await;
     assert!(
         rule_of(&r).starts_with("rule cannot_withdraw"),
@@ -622,11 +538,7 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
         r.text
     );
     let r = app
-        .post(
-            &path,
-            Some(&arb),
-            ev(json!({"type": "accept", "by": "black"})),
-        )
+        .record_event(&arb, g[1], ev(json!({"type": "accept", "by": "black"})))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["state"]["result"], json!({"outcome": "both_lost"}));
@@ -645,19 +557,14 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
 
     // --- a proposal not made right after one's own move (game 3): irregular but valid, the
     // opponent may accept it (KNDB)
-    let path = format!("/api/v1/games/{}/events", g[2]);
     let r = app
-        .post(
-            &path,
-            Some(&arb),
-            ev(json!({"type": "move", "by": "white"})),
-        )
+        .record_event(&arb, g[2], ev(json!({"type": "move", "by": "white"})))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let r = app
-        .post(
-            &path,
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[2],
             ev(json!({"type": "proposal", "by": "black", "kind": "draw"})),
         )
         .await;
@@ -665,11 +572,7 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     assert_eq!(r.body["state"]["pending"]["by"], "black");
     assert_eq!(r.body["state"]["pending"]["regular"], false, "{}", r.text);
     let r = app
-        .post(
-            &path,
-            Some(&arb),
-            ev(json!({"type": "accept", "by": "white"})),
-        )
+        .record_event(&arb, g[2], ev(json!({"type": "accept", "by": "white"})))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["state"]["result"], json!({"outcome": "both_lost"}));
@@ -709,9 +612,7 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
     for n in [0_u64, 1001, 2_147_483_647, 4_294_967_295] {
         let mut c = claim(60_000);
         c["move_number"] = json!(n);
-        let r = app
-            .post(&format!("/api/v1/games/{}/claims", g[0]), Some(&arb), c)
-            .await;
+        let r = app.claim(&arb, g[0], c).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -725,13 +626,7 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
         (rapid[0], 60_000, "rule_not_applied"),
         (inc[0], 60_000, "final_period_has_increment"),
     ] {
-        let r = app
-            .post(
-                &format!("/api/v1/games/{game}/claims"),
-                Some(&arb),
-                claim(ms),
-            )
-            .await;
+        let r = app.claim(&arb, game, claim(ms)).await;
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         assert!(rule_of(&r).contains(refusal), "{refusal}: {}", r.text);
     }
@@ -742,22 +637,16 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
     );
 
     // postponed with two minutes for the opponent, later accepted; then final
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            claim(90_000),
-        )
-        .await;
+    let r = app.claim(&arb, g[0], claim(90_000)).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["status"], "pending");
     assert_eq!(r.body["valid"], Value::Null);
     let id = r.body["id"].as_i64().unwrap();
     // while the claim waits no move can be recorded
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/events", g[0]),
-            Some(&arb),
+        .record_event(
+            &arb,
+            g[0],
             json!({"event": {"type": "move", "by": "white"}}),
         )
         .await;
@@ -769,10 +658,7 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
     let decide = |d: Value| {
         let app = &app;
         let arb = arb.clone();
-        async move {
-            app.post(&format!("/api/v1/claims/{id}/decision"), Some(&arb), d)
-                .await
-        }
+        async move { app.decide_claim(&arb, id, d).await }
     };
     let r = decide(json!({"decision": "postpone", "opponent_two_minutes": true})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -801,9 +687,9 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
 
     // rejected at once: Black (the opponent) gets two minutes, recorded in the log
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[1]),
-            Some(&arb),
+        .claim(
+            &arb,
+            g[1],
             json!({"kind": "quickplay_finish", "claimant": "white", "remaining_ms": 100_000,
                      "move_number": 45, "decision": {"decision": "reject"}}),
         )
@@ -816,35 +702,21 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
         ),
         (json!("rejected"), json!(120))
     );
-    let log = app
-        .get(&format!("/api/v1/games/{}/events", g[1]), Some(&arb))
-        .await;
+    let log = app.get(&paths::events(g[1]), Some(&arb)).await;
     // 44 moves each were placed before White's 45th move, then the claim and the decision
     assert_eq!(log.body["events"].as_array().unwrap().len(), 88 + 2);
     assert_eq!(log.body["state"]["added_seconds"], json!([0, 120]));
     assert_eq!(log.body["state"]["result"], Value::Null);
     let r = app
-        .post(
-            &format!("/api/v1/claims/{}/decision", r.body["id"]),
-            Some(&arb),
-            json!({"decision": "accept"}),
-        )
+        .decide_claim(&arb, &r.body["id"], json!({"decision": "accept"}))
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT);
 
     // roles and bad input
     let member = app.token(&["member"]).await;
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[2]),
-            Some(&member),
-            claim(1000),
-        )
-        .await;
+    let r = app.claim(&member, g[2], claim(1000)).await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
-    let r = app
-        .post(&format!("/api/v1/games/{}/claims", g[2]), None, claim(1000))
-        .await;
+    let r = app.post(&paths::claims(g[2]), None, claim(1000)).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     let before = arbiter_counts(&app).await;
     for bad in [
@@ -855,13 +727,7 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
         json!({"kind": "threefold_repetition", "moves": {"san": ["e4", "e5", "Ke3"]}}),
         json!({"kind": "nonsense"}),
     ] {
-        let r = app
-            .post(
-                &format!("/api/v1/games/{}/claims", g[2]),
-                Some(&arb),
-                bad.clone(),
-            )
-            .await;
+        let r = app.claim(&arb, g[2], bad.clone()).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -869,9 +735,7 @@ async fn quickplay_finish_refusals_decisions_and_finality() {
             r.text
         );
     }
-    let r = app
-        .post("/api/v1/games/999999/claims", Some(&arb), claim(1000))
-        .await;
+    let r = app.claim(&arb, 999999, claim(1000)).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert_eq!(arbiter_counts(&app).await, before);
 }
@@ -883,9 +747,9 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     let admin = app.token(&["admin"]).await;
     let (g, white, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
+        .claim(
+            &arb,
+            g[0],
             json!({"kind": "quickplay_finish", "claimant": "white", "remaining_ms": 100_000,
                      "decision": {"decision": "reject"}}),
         )
@@ -893,15 +757,11 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let claim = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(&format!("/api/v1/games/{}/events", g[0]), Some(&arb),
-              json!({"event": {"type": "time_added", "to": "white", "seconds": 60}, "note": "clock fault"}))
+        .record_event(&arb, g[0], json!({"event": {"type": "time_added", "to": "white", "seconds": 60}, "note": "clock fault"}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let time_event = r.body["event"]["id"].as_i64().unwrap();
-    let first_event = app
-        .get(&format!("/api/v1/games/{}/events", g[0]), Some(&arb))
-        .await
-        .body["events"][0]["id"]
+    let first_event = app.get(&paths::events(g[0]), Some(&arb)).await.body["events"][0]["id"]
         .as_i64()
         .unwrap();
 
@@ -909,7 +769,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     let stranger = app.token(&["member"]).await;
     let r = app
         .post(
-            &format!("/api/v1/claims/{claim}/appeal"),
+            &paths::claim_appeal(claim),
             Some(&stranger),
             json!({"grounds": "unfair"}),
         )
@@ -936,11 +796,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
         json!({}),
     ] {
         let r = app
-            .post(
-                &format!("/api/v1/claims/{claim}/appeal"),
-                Some(&player),
-                bad.clone(),
-            )
+            .post(&paths::claim_appeal(claim), Some(&player), bad.clone())
             .await;
         assert_eq!(
             r.status,
@@ -952,7 +808,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     // the claim event itself is not an arbiter's decision
     let r = app
         .post(
-            &format!("/api/v1/events/{first_event}/appeal"),
+            &paths::event_appeal(first_event),
             Some(&arb),
             json!({"grounds": "x"}),
         )
@@ -962,7 +818,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
 
     let r = app
         .post(
-            &format!("/api/v1/claims/{claim}/appeal"),
+            &paths::claim_appeal(claim),
             Some(&player),
             json!({"grounds": "I had 1:40 left and no way to lose"}),
         )
@@ -972,7 +828,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     assert_eq!(r.body["claim_id"], claim);
     let r = app
         .post(
-            &format!("/api/v1/events/{time_event}/appeal"),
+            &paths::event_appeal(time_event),
             Some(&arb),
             json!({"grounds": "too little time"}),
         )
@@ -982,7 +838,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     // the board decides once
     let r = app
         .post(
-            &format!("/api/v1/appeals/{appeal}/decision"),
+            &paths::appeal_decision(appeal),
             Some(&arb),
             json!({"ruling": "upheld"}),
         )
@@ -990,7 +846,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     let r = app
         .post(
-            &format!("/api/v1/appeals/{appeal}/decision"),
+            &paths::appeal_decision(appeal),
             Some(&admin),
             json!({"ruling": "dismissed", "reason": "the position was lost"}),
         )
@@ -999,15 +855,13 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     assert_eq!(r.body["ruling"], "dismissed");
     let r = app
         .post(
-            &format!("/api/v1/appeals/{appeal}/decision"),
+            &paths::appeal_decision(appeal),
             Some(&admin),
             json!({"ruling": "upheld"}),
         )
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    let list = app
-        .get(&format!("/api/v1/games/{}/appeals", g[0]), Some(&arb))
-        .await;
+    let list = app.get(&paths::game_appeals(g[0]), Some(&arb)).await;
     assert_eq!(list.body.as_array().unwrap().len(), 2);
 
     // 9 days after the decision is too late (8 calendar days in Amsterdam)
@@ -1021,7 +875,7 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
     let before = arbiter_counts(&app).await;
     let r = app
         .post(
-            &format!("/api/v1/claims/{claim}/appeal"),
+            &paths::claim_appeal(claim),
             Some(&player),
             json!({"grounds": "again"}),
         )
@@ -1036,11 +890,11 @@ async fn concurrent_appends_lose_no_event() {
     let app = spawn().await;
     let arb = app.token(&["arbiter"]).await;
     let (g, _, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
-    let path = format!("/api/v1/games/{}/events", g[0]);
+    let path = paths::events(g[0]);
     let sends = (1..=6).map(|i| {
-        app.post(
-            &path,
-            Some(&arb),
+        app.record_event(
+            &arb,
+            g[0],
             json!({"event": {"type": "time_added", "to": "black", "seconds": i * 10}}),
         )
     });
@@ -1070,13 +924,7 @@ async fn fifty_move_claim_counts_the_start_fen_clock() {
     let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 96 60";
     let claim =
         |san: Vec<&str>| json!({"kind": "fifty_moves", "moves": {"san": san, "start_fen": fen}});
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            claim(vec!["Ra2", "Kd8"]),
-        )
-        .await;
+    let r = app.claim(&arb, g[0], claim(vec!["Ra2", "Kd8"])).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(
         (
@@ -1086,11 +934,7 @@ async fn fifty_move_claim_counts_the_start_fen_clock() {
         (json!(false), json!(98))
     );
     let r = app
-        .post(
-            &format!("/api/v1/games/{}/claims", g[0]),
-            Some(&arb),
-            claim(vec!["Ra2", "Kd8", "Ra1", "Ke8"]),
-        )
+        .claim(&arb, g[0], claim(vec!["Ra2", "Kd8", "Ra1", "Ke8"]))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(
@@ -1120,8 +964,8 @@ async fn move_records_hold_at_most_2000_half_moves() {
     let app = spawn_with(|c| c.max_body_bytes = 8 << 20).await;
     let arb = app.token(&["arbiter"]).await;
     let (g, _, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
-    let moves = format!("/api/v1/games/{}/moves", g[0]);
-    let claims = format!("/api/v1/games/{}/claims", g[0]);
+    let moves = paths::moves(g[0]);
+    let claims = paths::claims(g[0]);
     let before = arbiter_counts(&app).await;
     let refused = |r: &Resp, field: &str, limit: &str| {
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
@@ -1183,9 +1027,7 @@ async fn move_records_hold_at_most_2000_half_moves() {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["valid"], true);
     assert_eq!(r.body["check"]["occurrences"], 501);
-    let log = app
-        .get(&format!("/api/v1/games/{}/events", g[0]), Some(&arb))
-        .await;
+    let log = app.get(&paths::events(g[0]), Some(&arb)).await;
     assert_eq!(log.body["events"].as_array().map(Vec::len), Some(2002));
     assert_eq!(log.body["state"]["moves"], json!([1000, 1000]));
 }
@@ -1217,12 +1059,11 @@ async fn a_game_log_holds_at_most_4000_events() {
     })
     .await;
     let add = json!({"event": {"type": "time_added", "to": "black", "seconds": 30}});
-    let path = format!("/api/v1/games/{game}/events");
-    let r = app.post(&path, Some(&arb), add.clone()).await;
+    let r = app.record_event(&arb, game, add.clone()).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["state"]["added_seconds"], json!([3999, 30]));
     let before = arbiter_counts(&app).await;
-    let r = app.post(&path, Some(&arb), add).await;
+    let r = app.record_event(&arb, game, add).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "event");
     assert!(rule_of(&r).contains("4000"), "{}", r.text);

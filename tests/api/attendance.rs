@@ -1,46 +1,9 @@
 //! Attendance (docs/rules/keizer.md#attendance-and-deadlines, docs/rules/rapid-blitz.md#the-rapid-competition): own sign-up/sign-off with deadlines, the leader on a player's behalf,
 //! force majeure, check-in, history and who may read it; the status contract.
 
-use crate::helpers::*;
-use crate::pairings::{add_round, setup, state_of};
+use crate::support::*;
 use actix_web::http::StatusCode;
 use serde_json::{Value, json};
-
-/// A token for a member account linked to `player`.
-async fn member_of<S, B>(app: &TestApp<S>, player: i64) -> String
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    let email = format!("m-{}@club.example", uuid::Uuid::new_v4().simple());
-    let user = app
-        .with_conn(move |c| {
-            use clubcomp::db::schema::users;
-            use diesel::prelude::*;
-            let u = clubcomp::services::users::create_user(
-                c,
-                &email,
-                "password123",
-                &["member".to_string()],
-            )
-            .unwrap();
-            diesel::update(users::table.find(u.id))
-                .set(users::player_id.eq(Some(player)))
-                .execute(c)
-                .unwrap();
-            u
-        })
-        .await;
-    app.state
-        .jwt
-        .issue(
-            format!("user:{}", user.id),
-            vec![],
-            chrono::Duration::minutes(10),
-        )
-        .unwrap()
-        .0
-}
 
 fn statuses(body: &Value) -> Vec<(i64, String)> {
     body.as_array()
@@ -58,22 +21,20 @@ fn statuses(body: &Value) -> Vec<(i64, String)> {
 #[actix_web::test]
 async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
     let unlinked = app.token(&["member"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[("Fixed Fred", "fixed"), ("Flex Flora", "flexible")],
-    )
-    .await;
+    let (cid, p) =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members(&[("Fixed Fred", "fixed"), ("Flex Flora", "flexible")])
+            .create(&app, &leader)
+            .await
+            .parts();
     let (fred, flora) = (p[0], p[1]);
     add_round(&app, &leader, cid, "2099-01-02").await; // deadline ahead
     add_round(&app, &leader, cid, "2020-01-03").await; // deadline (2020-01-02 18:00) passed
-    let me_fred = member_of(&app, fred).await;
-    let me_flora = member_of(&app, flora).await;
-    let own = format!("/api/v1/competitions/{cid}/attendance/me");
+    let me_fred = app.member_token(fred).await;
+    let me_flora = app.member_token(flora).await;
+    let own = paths::attendance_me(cid);
 
     // roles and linking
     assert_eq!(
@@ -93,7 +54,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     assert_eq!(r.body["errors"][0]["field"], "account");
     let r = app
         .post(
-            &format!("/api/v1/competitions/{cid}/attendance"),
+            &paths::attendance(cid),
             Some(&me_fred),
             json!({"player_id": flora, "action": "sign_up", "rounds": [1], "channel": "phone"}),
         )
@@ -160,7 +121,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     // the leader may record the late sign-up (by phone)
     let r = app
         .post(
-            &format!("/api/v1/competitions/{cid}/attendance"),
+            &paths::attendance(cid),
             Some(&leader),
             json!({"player_id": flora, "action": "sign_up", "rounds": [2], "channel": "phone"}),
         )
@@ -170,7 +131,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     // the arbiter grants force majeure for Fred's late sign-off → absent with notice
     let r = app
         .post(
-            &format!("/api/v1/competitions/{cid}/rounds/2/check-ins"),
+            &paths::check_ins(cid, 2),
             Some(&arbiter),
             json!({"marks": [{"player_id": fred, "mark": "force_majeure"}]}),
         )
@@ -189,7 +150,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     // the leader's bad channel is named
     let r = app
         .post(
-            &format!("/api/v1/competitions/{cid}/attendance"),
+            &paths::attendance(cid),
             Some(&leader),
             json!({"player_id": flora, "action": "sign_up", "rounds": [2], "channel": "pigeon"}),
         )
@@ -197,7 +158,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     assert_eq!(r.body["errors"][0]["field"], "channel");
 
     // history: leader and arbiter see everything, with who / when / channel
-    let url = format!("/api/v1/competitions/{cid}/rounds/2/attendance");
+    let url = paths::round_attendance(cid, 2);
     let r = app.get(&url, Some(&arbiter)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["deadline"], "2020-01-02T17:00:00Z");
@@ -287,17 +248,16 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
 #[actix_web::test]
 async fn check_in_closes_fifteen_minutes_before_the_round() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let (cid, p) = CompetitionBuilder::new(
         json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss"}),
-        &[("R1", "fixed"), ("R2", "fixed")],
     )
-    .await;
+    .members_of("fixed", &["R1", "R2"])
+    .create(&app, &leader)
+    .await
+    .parts();
     add_round(&app, &leader, cid, "2020-01-03").await;
-    let url = format!("/api/v1/competitions/{cid}/rounds/1/check-ins");
+    let url = paths::check_ins(cid, 1);
     let before = state_of(&app).await;
     let r = app
         .post(
@@ -344,21 +304,20 @@ async fn check_in_closes_fifteen_minutes_before_the_round() {
 async fn the_deadline_is_configurable_per_competition() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, _) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[("A", "fixed")],
-    )
-    .await;
+    let cid =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members(&[("A", "fixed")])
+            .create(&app, &leader)
+            .await
+            .comp;
     add_round(&app, &leader, cid, "2099-01-02").await;
-    let url = format!("/api/v1/competitions/{cid}/rounds/1/attendance");
+    let url = paths::round_attendance(cid, 1);
     // default: the day before at 18:00 Amsterdam (CET, UTC+1) = 17:00 UTC
     assert_eq!(
         app.get(&url, Some(&leader)).await.body["deadline"],
         "2099-01-01T17:00:00Z"
     );
-    let rule = format!("/api/v1/competitions/{cid}/attendance-deadline");
+    let rule = paths::attendance_deadline(cid);
     let r = app
         .req(
             actix_web::http::Method::PUT,

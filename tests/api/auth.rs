@@ -1,7 +1,7 @@
 //! Login, tokens and the role matrix of every protected operation (derived from the OpenAPI
 //! security annotations, so a new endpoint is covered as soon as it is documented).
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use base64::Engine;
 use serde_json::{Value, json};
@@ -13,44 +13,31 @@ async fn login_me_and_wrong_password() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;
     let r = app
-        .post("/api/v1/users", Some(&admin), json!({"email": "Leader@Club.example", "password": "longenough", "roles": ["leader", "arbiter"]}))
+        .create_user(&admin, json!({"email": "Leader@Club.example", "password": "longenough", "roles": ["leader", "arbiter"]}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert!(r.body.get("password_hash").is_none());
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "leader@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "leader@club.example", "password": "longenough"}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let token = r.body["token"].as_str().unwrap().to_string();
-    let me = app.get("/api/v1/auth/me", Some(&token)).await;
+    let me = app.me(&token).await;
     assert_eq!(me.body["name"], "leader@club.example");
     assert_eq!(me.body["roles"], json!(["leader", "arbiter"]));
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "leader@club.example", "password": "wrong-one"}),
-        )
+        .login(json!({"email": "leader@club.example", "password": "wrong-one"}))
         .await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     assert!(!r.text.contains("argon2"));
 }
 
 /// Creates an account with password `longenough` through the API (as an admin); its id.
-async fn account<S, B>(app: &TestApp<S>, email: &str, role: &str) -> i64
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn account(app: &TestApp, email: &str, role: &str) -> i64 {
     let admin = app.token(&["admin"]).await;
     let r = app
-        .post(
-            "/api/v1/users",
-            Some(&admin),
+        .create_user(
+            &admin,
             json!({"email": email, "password": "longenough", "roles": [role]}),
         )
         .await;
@@ -65,20 +52,12 @@ async fn failed_logins_are_throttled_per_account() {
     // test config allows 3 failures per account
     for _ in 0..3 {
         let r = app
-            .post(
-                "/api/v1/auth/login",
-                None,
-                json!({"email": "m@club.example", "password": "nope-nope"}),
-            )
+            .login(json!({"email": "m@club.example", "password": "nope-nope"}))
             .await;
         assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     }
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "m@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "m@club.example", "password": "longenough"}))
         .await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
     assert!(r.header("retry-after").is_some());
@@ -92,11 +71,7 @@ async fn a_burst_of_concurrent_guesses_is_throttled_too() {
     let app = spawn().await;
     account(&app, "burst@club.example", "member").await;
     let guesses = (0..12).map(|i| {
-        app.post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "burst@club.example", "password": format!("guess-{i}")}),
-        )
+        app.login(json!({"email": "burst@club.example", "password": format!("guess-{i}")}))
     });
     let codes: Vec<StatusCode> = futures_util::future::join_all(guesses)
         .await
@@ -113,11 +88,7 @@ async fn a_burst_of_concurrent_guesses_is_throttled_too() {
         .count();
     assert_eq!((checked, refused), (3, 9), "{codes:?}");
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "burst@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "burst@club.example", "password": "longenough"}))
         .await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
 }
@@ -131,20 +102,14 @@ async fn failed_logins_count_across_instances() {
     account(&a, "two@club.example", "member").await;
     let wrong = json!({"email": "two@club.example", "password": "wrong-wrong"});
     for app_status in [
-        a.post("/api/v1/auth/login", None, wrong.clone())
-            .await
-            .status,
-        b.post("/api/v1/auth/login", None, wrong.clone())
-            .await
-            .status,
-        a.post("/api/v1/auth/login", None, wrong.clone())
-            .await
-            .status,
+        a.login(wrong.clone()).await.status,
+        b.login(wrong.clone()).await.status,
+        a.login(wrong.clone()).await.status,
     ] {
         assert_eq!(app_status, StatusCode::UNAUTHORIZED);
     }
     let right = json!({"email": "two@club.example", "password": "longenough"});
-    let r = b.post("/api/v1/auth/login", None, right).await;
+    let r = b.login(right).await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
 }
 
@@ -154,17 +119,13 @@ async fn failed_logins_count_across_instances() {
 /// by writing one.
 #[actix_web::test]
 async fn failed_logins_are_throttled_per_client_behind_a_trusted_proxy() {
-    async fn attempts<S, B>(app: &TestApp<S>, from: &str, n: usize) -> Vec<StatusCode>
-    where
-        S: AppService<B>,
-        B: actix_web::body::MessageBody,
-    {
+    async fn attempts(app: &TestApp, from: &str, n: usize) -> Vec<StatusCode> {
         let mut out = Vec::new();
         for i in 0..n {
             let r = app
                 .send(
                     actix_web::test::TestRequest::post()
-                        .uri("/api/v1/auth/login")
+                        .uri(paths::LOGIN)
                         .peer_addr("127.0.0.1:40000".parse().unwrap())
                         .insert_header(("X-Forwarded-For", from))
                         .set_json(json!({"email": format!("nobody{i}@club.example"),
@@ -215,7 +176,7 @@ async fn forged_expired_and_foreign_tokens_are_401() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;
     assert_eq!(
-        app.get("/api/v1/users", Some(&admin)).await.status,
+        app.get(paths::USERS, Some(&admin)).await.status,
         StatusCode::OK
     );
     let now = chrono::Utc::now().timestamp();
@@ -226,7 +187,7 @@ async fn forged_expired_and_foreign_tokens_are_401() {
         b64(&claims)
     );
     assert_eq!(
-        app.get("/api/v1/users", Some(&none)).await.status,
+        app.get(paths::USERS, Some(&none)).await.status,
         StatusCode::UNAUTHORIZED
     );
     let foreign =
@@ -235,7 +196,7 @@ async fn forged_expired_and_foreign_tokens_are_401() {
         .issue("user:1".into(), vec![], chrono::Duration::minutes(5))
         .unwrap();
     assert_eq!(
-        app.get("/api/v1/users", Some(&t)).await.status,
+        app.get(paths::USERS, Some(&t)).await.status,
         StatusCode::UNAUTHORIZED
     );
     let (expired, _) = app
@@ -244,10 +205,10 @@ async fn forged_expired_and_foreign_tokens_are_401() {
         .issue("user:1".into(), vec![], chrono::Duration::seconds(-5))
         .unwrap();
     assert_eq!(
-        app.get("/api/v1/users", Some(&expired)).await.status,
+        app.get(paths::USERS, Some(&expired)).await.status,
         StatusCode::UNAUTHORIZED
     );
-    let r = app.get("/api/v1/users", Some("garbage")).await;
+    let r = app.get(paths::USERS, Some("garbage")).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     assert_eq!(r.header("www-authenticate").as_deref(), Some("Bearer"));
 }
@@ -274,7 +235,7 @@ async fn other_algorithms_issuers_missing_claims_and_tampering_are_401() {
     };
     let users = |t: String| {
         let app = &app;
-        async move { app.get("/api/v1/users", Some(&t)).await.status }
+        async move { app.get(paths::USERS, Some(&t)).await.status }
     };
     // the control: the same claims signed again with the service's key and algorithm pass, so
     // every refusal below is for the one thing changed
@@ -335,50 +296,35 @@ async fn disabled_user_and_revoked_service_token_stop_at_once() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;
     let r = app
-        .post(
-            "/api/v1/users",
-            Some(&admin),
+        .create_user(
+            &admin,
             json!({"email": "l@club.example", "password": "longenough", "roles": ["leader"]}),
         )
         .await;
     let id = r.body["id"].as_i64().unwrap();
     let login = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "l@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "l@club.example", "password": "longenough"}))
         .await;
     let lt = login.body["token"].as_str().unwrap().to_string();
-    assert_eq!(
-        app.get("/api/v1/auth/me", Some(&lt)).await.status,
-        StatusCode::OK
-    );
+    assert_eq!(app.me(&lt).await.status, StatusCode::OK);
     let r = app
         .req(
             Method::PATCH,
-            &format!("/api/v1/users/{id}"),
+            &paths::user(id),
             Some(&admin),
             Some(json!({"active": false})),
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(
-        app.get("/api/v1/auth/me", Some(&lt)).await.status,
-        StatusCode::UNAUTHORIZED
-    );
+    assert_eq!(app.me(&lt).await.status, StatusCode::UNAUTHORIZED);
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "l@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "l@club.example", "password": "longenough"}))
         .await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
 
     let r = app
         .post(
-            "/api/v1/service-tokens",
+            paths::SERVICE_TOKENS,
             Some(&admin),
             json!({"name": "knsb sync"}),
         )
@@ -387,34 +333,23 @@ async fn disabled_user_and_revoked_service_token_stop_at_once() {
     let st = r.body["token"].as_str().unwrap().to_string();
     let sid = r.body["id"].as_i64().unwrap();
     let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": [{"knsb_number": "1", "value": 1500}]});
-    let r = app
-        .req(
-            Method::PUT,
-            "/api/v1/ratings",
-            Some(&st),
-            Some(list.clone()),
-        )
-        .await;
+    let r = app.push_ratings(&st, list.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // a service token is not a leader
     assert_eq!(
-        app.post("/api/v1/players", Some(&st), json!({"name": "X"}))
-            .await
-            .status,
+        app.create_player(&st, json!({"name": "X"})).await.status,
         StatusCode::FORBIDDEN
     );
     let r = app
         .req(
             Method::DELETE,
-            &format!("/api/v1/service-tokens/{sid}"),
+            &paths::service_token(sid),
             Some(&admin),
             None,
         )
         .await;
     assert_eq!(r.status, StatusCode::NO_CONTENT);
-    let r = app
-        .req(Method::PUT, "/api/v1/ratings", Some(&st), Some(list))
-        .await;
+    let r = app.push_ratings(&st, list).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
 }
 
@@ -423,38 +358,29 @@ async fn role_changes_apply_to_existing_tokens() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;
     let r = app
-        .post(
-            "/api/v1/users",
-            Some(&admin),
+        .create_user(
+            &admin,
             json!({"email": "x@club.example", "password": "longenough", "roles": ["member"]}),
         )
         .await;
     let id = r.body["id"].as_i64().unwrap();
     let login = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "x@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "x@club.example", "password": "longenough"}))
         .await;
     let t = login.body["token"].as_str().unwrap().to_string();
     assert_eq!(
-        app.post("/api/v1/players", Some(&t), json!({"name": "P"}))
-            .await
-            .status,
+        app.create_player(&t, json!({"name": "P"})).await.status,
         StatusCode::FORBIDDEN
     );
     app.req(
         Method::PATCH,
-        &format!("/api/v1/users/{id}"),
+        &paths::user(id),
         Some(&admin),
         Some(json!({"roles": ["leader"]})),
     )
     .await;
     assert_eq!(
-        app.post("/api/v1/players", Some(&t), json!({"name": "P"}))
-            .await
-            .status,
+        app.create_player(&t, json!({"name": "P"})).await.status,
         StatusCode::CREATED
     );
 }
@@ -522,14 +448,10 @@ async fn auth_matrix_of_every_protected_operation() {
 }
 
 /// Logs in to `email` with `password` from `peer`; the response.
-async fn login_from<S, B>(app: &TestApp<S>, peer: &str, email: &str, password: &str) -> Resp
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn login_from(app: &TestApp, peer: &str, email: &str, password: &str) -> Resp {
     app.send(
         actix_web::test::TestRequest::post()
-            .uri("/api/v1/auth/login")
+            .uri(paths::LOGIN)
             .peer_addr(format!("{peer}:40000").parse().unwrap())
             .set_json(json!({"email": email, "password": password})),
     )
@@ -574,7 +496,7 @@ async fn every_login_runs_one_password_verification() {
     let r = app
         .req(
             Method::PATCH,
-            &format!("/api/v1/users/{off}"),
+            &paths::user(off),
             Some(&admin),
             Some(json!({"active": false})),
         )
@@ -623,9 +545,9 @@ async fn password_reset_disabling_and_re_enabling_end_earlier_tokens() {
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         r.body["token"].as_str().unwrap().to_string()
     };
-    let me = |t: String| async move { app.get("/api/v1/auth/me", Some(&t)).await.status };
+    let me = |t: String| async move { app.me(&t).await.status };
     let patch = |active: bool| async move {
-        let path = format!("/api/v1/users/{id}");
+        let path = paths::user(id);
         let body = json!({"active": active});
         app.req(Method::PATCH, &path, Some(admin), Some(body)).await
     };
@@ -634,7 +556,7 @@ async fn password_reset_disabling_and_re_enabling_end_earlier_tokens() {
     assert_eq!(me(before.clone()).await, StatusCode::OK);
     let r = app
         .post(
-            &format!("/api/v1/users/{id}/password"),
+            &paths::user_password(id),
             Some(admin),
             json!({"password": "brand-new-secret"}),
         )

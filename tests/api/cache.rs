@@ -1,44 +1,17 @@
 //! The standings read cache: two instances on one database (as two processes behind a load
 //! balancer) — a result written through one is visible in the other's standings at once.
 
-use crate::helpers::*;
-use crate::results::{keizer_winter, round};
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use serde_json::json;
 
-/// A Keizer winter of P and Q with one completed evening, P beat Q: the arbiter's token, the
-/// standings URL, the players and the game.
-async fn p_beat_q<S, B>(app: &TestApp<S>) -> (String, String, [i64; 2], i64)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    let (leader, arbiter, fx) = keizer_winter(app, &["P", "Q"]).await;
-    let (p, q) = (fx.players[0], fx.players[1]);
-    let games = round(
-        app,
-        &leader,
-        fx.comp,
-        vec![(p, Some(q), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
-    (arbiter, url, [p, q], games[0])
-}
-
 /// The arbiter corrects the result of `game` through `app`: Q won.
-async fn q_won<S, B>(app: &TestApp<S>, arbiter: &str, game: i64)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn q_won(app: &TestApp, arbiter: &str, game: i64) {
     let r = app
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{game}/result"),
-            Some(arbiter),
-            Some(json!({"result": "0-1", "reason": "scoresheet checked"})),
+        .enter_result(
+            arbiter,
+            game,
+            json!({"result": "0-1", "reason": "scoresheet checked"}),
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -48,7 +21,9 @@ where
 async fn a_write_through_one_instance_is_seen_by_the_other_at_once() {
     let a = spawn().await;
     let b = spawn_beside(&a).await;
-    let (arbiter, url, [p, q], game) = p_beat_q(&a).await;
+    let pq = p_beat_q(&a).await;
+    let (arbiter, [p, q], game) = (pq.arbiter, pq.players, pq.game);
+    let url = paths::standings(pq.comp);
     // both instances compute and cache the standings: P won (1 × Q's value 59 = 59)
     let before_b = b.get(&url, None).await;
     assert_eq!(before_b.status, StatusCode::OK, "{}", before_b.text);
@@ -91,7 +66,9 @@ async fn a_reused_version_never_hides_an_answered_write() {
     let reuse = std::time::Duration::from_millis(300);
     let a = spawn_with(|c| c.read_version_reuse = reuse).await;
     let b = spawn_beside_with(&a, |c| c.read_version_reuse = reuse).await;
-    let (arbiter, url, [p, q], game) = p_beat_q(&a).await;
+    let pq = p_beat_q(&a).await;
+    let (arbiter, [p, q], game) = (pq.arbiter, pq.players, pq.game);
+    let url = paths::standings(pq.comp);
     let before = b.get(&url, None).await;
     assert_eq!(before.body["keizer"]["rows"][0]["player_id"], p);
     let again = b.get(&url, None).await;
@@ -126,14 +103,14 @@ async fn renaming_an_entrant_gives_the_standings_a_new_version() {
         "completed",
     )
     .await;
-    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let url = paths::standings(fx.comp);
     let before = b.get(&url, None).await;
     assert_eq!(before.status, StatusCode::OK, "{}", before.text);
     assert!(!before.text.contains("Petra Renamed"));
     let r = a
         .req(
             Method::PATCH,
-            &format!("/api/v1/players/{p}"),
+            &paths::player(p),
             Some(&leader),
             Some(json!({"name": "Petra Renamed"})),
         )
@@ -159,8 +136,8 @@ async fn published_pairings_are_cached_and_follow_every_write() {
         "published",
     )
     .await;
-    let one = format!("/api/v1/competitions/{}/rounds/1", fx.comp);
-    let list = format!("/api/v1/competitions/{}/rounds", fx.comp);
+    let one = paths::round(fx.comp, 1);
+    let list = paths::rounds(fx.comp);
     // the public reads the published pairing through B (computed and cached there)
     let before = b.get(&one, None).await;
     assert_eq!(before.status, StatusCode::OK, "{}", before.text);
@@ -184,12 +161,7 @@ async fn published_pairings_are_cached_and_follow_every_write() {
 
     // a result entered through A is in B's pairing at once, with the game's new version
     let res = a
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/result", games[0]),
-            Some(&arbiter),
-            Some(json!({"result": "1-0"})),
-        )
+        .enter_result(&arbiter, games[0], json!({"result": "1-0"}))
         .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text);
     let after = b.get(&one, None).await;
@@ -211,12 +183,7 @@ async fn published_pairings_are_cached_and_follow_every_write() {
     assert_eq!(stale.status, StatusCode::OK, "the old version is no 304");
     // the second result, and the round completed through A: B shows it at once
     let res = a
-        .req(
-            Method::PUT,
-            &format!("/api/v1/games/{}/result", games[1]),
-            Some(&arbiter),
-            Some(json!({"result": "1/2-1/2"})),
-        )
+        .enter_result(&arbiter, games[1], json!({"result": "1/2-1/2"}))
         .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text);
     let done = a
@@ -229,13 +196,7 @@ async fn published_pairings_are_cached_and_follow_every_write() {
     // the leader does
     let cached = b.get(&list, None).await;
     assert_eq!(cached.body.as_array().map(Vec::len), Some(1));
-    let created = a
-        .post(
-            &format!("/api/v1/competitions/{}/rounds", fx.comp),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let created = a.create_round(&leader, fx.comp, json!({})).await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
     let listed = b.get(&list, None).await;
     assert_eq!(
@@ -248,7 +209,7 @@ async fn published_pairings_are_cached_and_follow_every_write() {
 
     // the round's ETag read through the cache is the If-Match of the pairing writes: the
     // leader pairs round 2 with it, and the same tag is stale afterwards
-    let r2 = format!("/api/v1/competitions/{}/rounds/2", fx.comp);
+    let r2 = paths::round(fx.comp, 2);
     let planned = b.get(&r2, Some(&leader)).await;
     assert_eq!(planned.status, StatusCode::OK, "{}", planned.text);
     let r2_tag = planned.header("etag").unwrap();

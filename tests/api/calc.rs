@@ -1,7 +1,7 @@
 //! The stateless calculators: the command line's formats over HTTP, worked examples from the
 //! engines' documentation, 422 naming the evening / player / line, and nothing stored.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
@@ -41,7 +41,7 @@ fn trf(lines: &[String]) -> String {
 
 fn pair_request(system: &str, body: &str, accept: &str) -> TestRequest {
     TestRequest::post()
-        .uri(&format!("/api/v1/calc/pair?system={system}"))
+        .uri(&paths::calc_pair(system))
         .insert_header(("Content-Type", "text/plain"))
         .insert_header(("Accept", accept.to_string()))
         .set_payload(body.to_string())
@@ -54,9 +54,8 @@ async fn keizer_scenario_worked_by_hand() {
     // a (seed 1, value 60) beats b (value 59): a earns 59, b the fixed 5 for a loss; the
     // ranking a, b is already sorted by score, so it converges at once.
     let r = app
-        .post(
-            "/api/v1/calc/keizer",
-            None,
+        .calc(
+            "keizer",
             json!({"players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}],
                    "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]}),
         )
@@ -71,9 +70,8 @@ async fn keizer_scenario_worked_by_hand() {
 
     // an unknown result code: 422 naming the evening and the players
     let r = app
-        .post(
-            "/api/v1/calc/keizer",
-            None,
+        .calc(
+            "keizer",
             json!({"players": [{"id": "a"}, {"id": "b"}],
                    "evenings": [{"games": [{"white": "a", "black": "b", "result": "2-0"}]}]}),
         )
@@ -85,13 +83,13 @@ async fn keizer_scenario_worked_by_hand() {
         "{detail}"
     );
     // not an object at all
-    let r = app.post("/api/v1/calc/keizer", None, json!([1, 2])).await;
+    let r = app.calc("keizer", json!([1, 2])).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     // malformed JSON is 400
     let r = app
         .send(
             TestRequest::post()
-                .uri("/api/v1/calc/keizer")
+                .uri(&paths::calc("keizer"))
                 .insert_header(("Content-Type", "application/json"))
                 .set_payload("{"),
         )
@@ -105,9 +103,8 @@ async fn round_robin_scenario() {
     let app = spawn().await;
     // a: 1 + ½ = 1.5; b: ½ + ½ = 1; c: ½ + 0 = 0.5
     let r = app
-        .post(
-            "/api/v1/calc/round-robin",
-            None,
+        .calc(
+            "round-robin",
             json!({"discipline": "chess", "players": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
                    "games": [{"round": 1, "white": "b", "black": "c", "result": "½-½"},
                              {"round": 2, "white": "c", "black": "a", "result": "0-1"},
@@ -125,9 +122,8 @@ async fn round_robin_scenario() {
     assert_eq!(num(&r.body["standings"][0]["points"]), 1.5);
     // a draughts result in a chess field names the round and the players
     let r = app
-        .post(
-            "/api/v1/calc/round-robin",
-            None,
+        .calc(
+            "round-robin",
             json!({"discipline": "draughts", "players": [{"id": "a"}, {"id": "b"}],
                    "games": [{"round": 1, "white": "a", "black": "b", "result": "1-0"}]}),
         )
@@ -142,11 +138,7 @@ async fn round_robin_scenario() {
         r.text
     );
     let r = app
-        .post(
-            "/api/v1/calc/round-robin",
-            None,
-            json!({"discipline": "go", "players": []}),
-        )
+        .calc("round-robin", json!({"discipline": "go", "players": []}))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     // draughts without `tiebreaks` (the chain ends in lots) and without `lots_seed`: ranked
@@ -154,9 +146,8 @@ async fn round_robin_scenario() {
     let game = |round: u32, w: &str, b: &str, res: &str| json!({"round": round, "white": w, "black": b, "result": res});
     let field = json!([{"id": "a"}, {"id": "b"}, {"id": "c"}]);
     let r = app
-        .post(
-            "/api/v1/calc/round-robin",
-            None,
+        .calc(
+            "round-robin",
             json!({"discipline": "draughts", "players": field,
                    "games": [game(1, "b", "c", "2-0"), game(2, "c", "a", "0-2"),
                              game(3, "a", "b", "2-0")]}),
@@ -166,9 +157,8 @@ async fn round_robin_scenario() {
     assert_eq!(r.body["standings"][2]["id"], "c");
     // ... and refused, naming the tied players, when one does (b and c drew, both lost to a)
     let r = app
-        .post(
-            "/api/v1/calc/round-robin",
-            None,
+        .calc(
+            "round-robin",
             json!({"discipline": "draughts", "players": field,
                    "games": [game(1, "b", "c", "1-1"), game(2, "c", "a", "0-2"),
                              game(3, "a", "b", "2-0")]}),
@@ -192,9 +182,7 @@ async fn keizer_pairing_same_json_as_the_command_line() {
         "ranking": [{"id": "a", "present": true}, {"id": "b", "present": true},
                     {"id": "c", "present": true}, {"id": "d", "present": true}],
         "history": [{"a": "a", "b": "b", "evening": 1, "half": "winter"}]});
-    let r = app
-        .post("/api/v1/calc/keizer-pairing", None, input.clone())
-        .await;
+    let r = app.calc("keizer-pairing", input.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["ok"], true);
     assert_eq!(r.body["pairing"]["boards"][0]["white"], "a");
@@ -205,9 +193,8 @@ async fn keizer_pairing_same_json_as_the_command_line() {
 
     // a hand pairing that repeats a–b is a rule answer, not an input error
     let r = app
-        .post(
-            "/api/v1/calc/keizer-pairing",
-            None,
+        .calc(
+            "keizer-pairing",
             json!({"mode": "validate", "evening": 3, "half": "winter",
                    "ranking": [{"id": "a", "present": true}, {"id": "b", "present": true}],
                    "history": [{"a": "a", "b": "b", "evening": 1, "half": "winter"}],
@@ -217,13 +204,7 @@ async fn keizer_pairing_same_json_as_the_command_line() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["valid"], false);
     assert_eq!(r.body["violations"][0]["rule"], "half_limit");
-    let r = app
-        .post(
-            "/api/v1/calc/keizer-pairing",
-            None,
-            json!({"mode": "dance"}),
-        )
-        .await;
+    let r = app.calc("keizer-pairing", json!({"mode": "dance"})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.body["detail"].as_str().unwrap().contains("dance"));
 }
@@ -246,9 +227,7 @@ async fn keizer_prizes_from_a_scenario() {
                 {"games": [{"white": "a", "black": "c", "result": "1-0"},
                            {"white": "b", "black": "d", "result": "1-0"}], "unexcused": ["e"]}]})
     };
-    let r = app
-        .post("/api/v1/calc/keizer-prizes", None, scenario("winter"))
-        .await;
+    let r = app.calc("keizer-prizes", scenario("winter")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["not_eligible"], json!(["e"]));
     let prizes: Vec<(String, String)> = r.body["awards"]
@@ -269,9 +248,7 @@ async fn keizer_prizes_from_a_scenario() {
 
     let mut summer = scenario("summer");
     summer["playoff_seed"] = json!(11);
-    let r = app
-        .post("/api/v1/calc/keizer-prizes", None, summer.clone())
-        .await;
+    let r = app.calc("keizer-prizes", summer.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["awards"][0]["prize"], "summer_champion");
     assert_eq!(r.body["awards"][0]["id"], "a");
@@ -303,14 +280,12 @@ async fn keizer_prizes_from_a_scenario() {
     let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(cli, r.body);
 
-    let r = app
-        .post("/api/v1/calc/keizer-prizes", None, scenario("autumn"))
-        .await;
+    let r = app.calc("keizer-prizes", scenario("autumn")).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "half");
     let mut winter = scenario("winter");
     winter["playoff_seed"] = json!(1);
-    let r = app.post("/api/v1/calc/keizer-prizes", None, winter).await;
+    let r = app.calc("keizer-prizes", winter).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "playoff_seed");
 }
@@ -349,7 +324,7 @@ async fn dutch_round_one_json_and_text() {
     let r = app
         .send(
             TestRequest::post()
-                .uri("/api/v1/calc/pair")
+                .uri(&paths::calc("pair"))
                 .set_payload(trf(&four)),
         )
         .await;
@@ -474,9 +449,8 @@ async fn tiebreaks_of_a_trf() {
         trf_player(2, "B", 1900, &[(1, 'b', '0'), (0, '-', 'U')]),
     ]);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": text, "tiebreaks": ["PTS", "DE"]}),
         )
         .await;
@@ -485,34 +459,29 @@ async fn tiebreaks_of_a_trf() {
     assert_eq!(num(&r.body["rows"][0]["values"][0]), 1.5);
     assert_eq!(num(&r.body["rows"][1]["values"][0]), 1.0);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": text, "tiebreaks": ["XYZ"], "rules": "1999", "games_per_round": 0}),
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": text, "tiebreaks": ["PTS", "XYZ"]}),
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "tiebreaks[1]");
-    let r = app
-        .post("/api/v1/calc/tiebreaks", None, json!({"trf": "001 x"}))
-        .await;
+    let r = app.calc("tiebreaks", json!({"trf": "001 x"})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "trf");
 
     // Rating-based tie-breaks: A's only game over the board was a win against 1900: ARO 1900,
     // TPR 1900 + 800 (100 %); B lost to 2000: ARO 2000, TPR 2000 − 800.
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": text, "tiebreaks": ["ARO", "tpr", "BH/C1"]}),
         )
         .await;
@@ -527,28 +496,19 @@ async fn tiebreaks_of_a_trf() {
         trf_player(2, "B", 0, &[(1, 'b', '0'), (0, '-', 'U')]),
     ]);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
-            json!({"trf": unrated, "tiebreaks": ["ARO"]}),
-        )
+        .calc("tiebreaks", json!({"trf": unrated, "tiebreaks": ["ARO"]}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert!(r.body["rows"][0]["values"][1].is_null(), "{}", r.text);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": unrated, "tiebreaks": ["ARO"], "unrated_rating": 1500}),
         )
         .await;
     assert_eq!(num(&r.body["rows"][0]["values"][1]), 1500.0);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
-            json!({"trf": unrated, "unrated_rating": 5000}),
-        )
+        .calc("tiebreaks", json!({"trf": unrated, "unrated_rating": 5000}))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "unrated_rating");
@@ -569,11 +529,7 @@ async fn a_panicking_engine_is_a_422() {
         other => panic!("{other:?}"),
     }
     let r = app
-        .post(
-            "/api/v1/calc/keizer",
-            None,
-            json!({"players": [], "evenings": []}),
-        )
+        .calc("keizer", json!({"players": [], "evenings": []}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 }

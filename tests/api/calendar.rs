@@ -1,14 +1,10 @@
 //! Calendar generation (docs/rules/keizer.md#calendar) and the iCalendar feed (RFC 5545).
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-async fn evening_count<S, B>(app: &TestApp<S>) -> i64
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn evening_count(app: &TestApp) -> i64 {
     app.with_conn(|c| {
         use clubcomp::db::schema::evenings;
         use diesel::{QueryDsl, RunQueryDsl};
@@ -36,16 +32,12 @@ fn knsb() -> Value {
 async fn generate_store_and_replace() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let r = app
-        .post(
-            "/api/v1/seasons",
-            Some(&leader),
-            // Saturday 5 September 2026
-            json!({"name": "2026-2027", "opening_date": "2026-09-05"}),
-        )
+    let season = SeasonBuilder::new()
+        .name("2026-2027")
+        .opening_date("2026-09-05") // a Saturday
+        .create(&app, &leader)
         .await;
-    let season = r.body["id"].as_i64().unwrap();
-    let url = format!("/api/v1/seasons/{season}/calendar");
+    let url = paths::calendar(season);
 
     // bad dates: every field named, nothing written
     let r = app
@@ -57,12 +49,7 @@ async fn generate_store_and_replace() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    let fields: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = r.errors("field");
     assert_eq!(
         fields,
         ["knsb_round_dates[1]", "closed_dates[0]", "season_end"]
@@ -134,9 +121,7 @@ async fn generate_store_and_replace() {
     assert_eq!(on("2027-04-30")["kind"], "playoff");
     assert_eq!(on("2027-04-30")["number"], 2);
     // the JSON calendar lists the same
-    let listed = app
-        .get(&format!("/api/v1/seasons/{season}/evenings"), None)
-        .await;
+    let listed = app.get(&paths::evenings(season), None).await;
     assert_eq!(listed.body.as_array().unwrap().len(), 42);
 
     // a second generation is a conflict unless replace
@@ -161,24 +146,18 @@ async fn generate_store_and_replace() {
     // once a round uses an evening, the calendar is no longer replaced
     let evening_id = r.body[0]["id"].as_i64().unwrap();
     let comp = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
+        .create_competition(
+            &leader,
+            season,
             json!({"name": "Keizer winter", "kind": "keizer", "half": "winter"}),
         )
         .await;
     let comp = comp.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/competitions/{comp}/rounds"),
-            Some(&leader),
-            json!({"evening_id": evening_id}),
-        )
+        .create_round(&leader, comp, json!({"evening_id": evening_id}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let before = app
-        .get(&format!("/api/v1/seasons/{season}/evenings"), None)
-        .await;
+    let before = app.get(&paths::evenings(season), None).await;
     let r = app
         .post(
             &url,
@@ -188,9 +167,7 @@ async fn generate_store_and_replace() {
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert_eq!(
-        app.get(&format!("/api/v1/seasons/{season}/evenings"), None)
-            .await
-            .body,
+        app.get(&paths::evenings(season), None).await.body,
         before.body
     );
 
@@ -205,7 +182,7 @@ async fn generate_store_and_replace() {
         StatusCode::UNAUTHORIZED
     );
     assert_eq!(
-        app.post("/api/v1/seasons/999999/calendar", Some(&leader), json!({}))
+        app.generate_calendar(&leader, 999999, json!({}))
             .await
             .status,
         StatusCode::NOT_FOUND
@@ -220,20 +197,15 @@ fn unfold(text: &str) -> String {
 async fn icalendar_feed() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let season = app
-        .post(
-            "/api/v1/seasons",
-            Some(&leader),
-            json!({"name": "2026-2027", "opening_date": "2026-09-05"}),
-        )
-        .await
-        .body["id"]
-        .as_i64()
-        .unwrap();
+    let season = SeasonBuilder::new()
+        .name("2026-2027")
+        .opening_date("2026-09-05")
+        .create(&app, &leader)
+        .await;
     let evs = app
-        .post(
-            &format!("/api/v1/seasons/{season}/calendar"),
-            Some(&leader),
+        .generate_calendar(
+            &leader,
+            season,
             json!({"knsb_round_dates": knsb(), "closed_dates": ["2026-12-25"]}),
         )
         .await
@@ -245,14 +217,14 @@ async fn icalendar_feed() {
     let r = app
         .req(
             Method::PATCH,
-            &format!("/api/v1/evenings/{first}"),
+            &paths::evening(first),
             Some(&leader),
             Some(json!({"note": note})),
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 
-    let url = format!("/api/v1/seasons/{season}/calendar.ics");
+    let url = paths::calendar_ics(season);
     let r = app.get(&url, None).await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(
@@ -295,9 +267,7 @@ async fn icalendar_feed() {
     let again = unfold(&app.get(&url, None).await.text);
     assert_eq!(uids(&again), a);
     assert_eq!(
-        app.get("/api/v1/seasons/999999/calendar.ics", None)
-            .await
-            .status,
+        app.get(&paths::calendar_ics(999999), None).await.status,
         StatusCode::NOT_FOUND
     );
 }

@@ -1,6 +1,6 @@
 //! Seasons, competitions, entrants and the round status machine.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::TestRequest;
 use serde_json::json;
@@ -11,18 +11,16 @@ async fn season_competition_entrants_and_rounds() {
     let leader = app.token(&["leader"]).await;
     let admin = app.token(&["admin"]).await;
     let r = app
-        .post(
-            "/api/v1/seasons",
-            Some(&leader),
+        .create_season(
+            &leader,
             json!({"name": "2026-2027", "opening_date": "2026-09-04"}),
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let season = r.body["id"].as_i64().unwrap();
     assert_eq!(
-        app.post(
-            "/api/v1/seasons",
-            Some(&leader),
+        app.create_season(
+            &leader,
             json!({"name": "2026-2027", "opening_date": "2026-09-04"})
         )
         .await
@@ -31,20 +29,12 @@ async fn season_competition_entrants_and_rounds() {
     );
 
     // invalid settings are named field by field, nothing written
-    let before = app
-        .get(&format!("/api/v1/seasons/{season}/competitions"), None)
-        .await;
+    let before = app.get(&paths::season_competitions(season), None).await;
     let r = app
-        .post(&format!("/api/v1/seasons/{season}/competitions"), Some(&leader),
-              json!({"name": "X", "kind": "swiss", "system": "monrad", "tiebreaks": ["NOPE"], "params": [], "half": "winter"}))
+        .create_competition(&leader, season, json!({"name": "X", "kind": "swiss", "system": "monrad", "tiebreaks": ["NOPE"], "params": [], "half": "winter"}))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    let fields: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = r.errors("field");
     assert!(
         fields.contains(&"half")
             && fields.contains(&"system")
@@ -53,22 +43,21 @@ async fn season_competition_entrants_and_rounds() {
         "{fields:?}"
     );
     assert_eq!(
-        app.get(&format!("/api/v1/seasons/{season}/competitions"), None)
+        app.get(&paths::season_competitions(season), None)
             .await
             .body,
         before.body
     );
 
     let r = app
-        .post(&format!("/api/v1/seasons/{season}/competitions"), Some(&leader),
-              json!({"name": "Keizer winter", "kind": "keizer", "half": "winter", "params": {"top_value": 50}}))
+        .create_competition(&leader, season, json!({"name": "Keizer winter", "kind": "keizer", "half": "winter", "params": {"top_value": 50}}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let comp = r.body["id"].as_i64().unwrap();
     assert_eq!(r.body["time_control"]["periods"][0]["moves"], 40);
     assert_eq!(r.body["rules"]["quickplay_finish"], true);
     // the planned rounds are checked on a change as on creation
-    let comp_url = format!("/api/v1/competitions/{comp}");
+    let comp_url = paths::competition(comp);
     let planned = |n: i64| {
         app.req(
             Method::PATCH,
@@ -110,12 +99,7 @@ async fn season_competition_entrants_and_rounds() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    let fields: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = r.errors("field");
     assert_eq!(
         fields,
         [
@@ -129,9 +113,9 @@ async fn season_competition_entrants_and_rounds() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["rounds_planned"], 30);
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
+        .create_competition(
+            &leader,
+            season,
             json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss"}),
         )
         .await;
@@ -145,30 +129,18 @@ async fn season_competition_entrants_and_rounds() {
     let mut ids = vec![];
     for (name, knsb) in [("Low", "1"), ("High", "2"), ("Unrated", "3"), ("Mid", "4")] {
         let p = app
-            .post(
-                "/api/v1/players",
-                Some(&leader),
-                json!({"name": name, "knsb_number": knsb}),
-            )
+            .create_player(&leader, json!({"name": name, "knsb_number": knsb}))
             .await;
         ids.push(p.body["id"].as_i64().unwrap());
     }
     let list = json!({"source": "KNSB", "list_date": "2026-08-01", "ratings": [
         {"knsb_number": "1", "value": 1500}, {"knsb_number": "2", "value": 2000}, {"knsb_number": "4", "value": 1700}]});
-    app.req(Method::PUT, "/api/v1/ratings", Some(&admin), Some(list))
-        .await;
+    app.push_ratings(&admin, list).await;
     // a list after 1 September does not count for the seeding
     let later = json!({"source": "KNSB", "list_date": "2026-10-01", "ratings": [{"knsb_number": "1", "value": 2100}]});
-    app.req(Method::PUT, "/api/v1/ratings", Some(&admin), Some(later))
-        .await;
+    app.push_ratings(&admin, later).await;
     let body = json!({"entrants": ids.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{comp}/entrants"),
-            Some(&leader),
-            body.clone(),
-        )
-        .await;
+    let r = app.add_entrants(&leader, comp, body.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let names: Vec<&str> = r
         .body
@@ -179,42 +151,24 @@ async fn season_competition_entrants_and_rounds() {
         .collect();
     assert_eq!(names, ["High", "Mid", "Low", "Unrated"]);
     let r = app
-        .post(
-            &format!("/api/v1/competitions/{comp}/entrants"),
-            Some(&leader),
-            json!({"entrants": [{"player_id": ids[0]}]}),
-        )
+        .add_entrants(&leader, comp, json!({"entrants": [{"player_id": ids[0]}]}))
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT);
 
     // rounds: planned → publish is a conflict until paired
     let r = app
-        .post(
-            &format!("/api/v1/competitions/{comp}/rounds"),
-            Some(&leader),
-            json!({"date": "2026-09-11"}),
-        )
+        .create_round(&leader, comp, json!({"date": "2026-09-11"}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["number"], 1);
     assert_eq!(r.body["status"], "planned");
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{comp}/rounds/1/publish"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.publish_round(&leader, comp, 1).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert!(r.body["detail"].as_str().unwrap().contains("planned"));
-    let r = app
-        .get(&format!("/api/v1/competitions/{comp}/rounds"), None)
-        .await;
+    let r = app.get(&paths::rounds(comp), None).await;
     assert_eq!(r.body[0]["status"], "planned");
     assert_eq!(
-        app.get(&format!("/api/v1/competitions/{comp}/rounds/9"), None)
-            .await
-            .status,
+        app.get(&paths::round(comp, 9), None).await.status,
         StatusCode::NOT_FOUND
     );
 }

@@ -1,7 +1,7 @@
 //! Concurrent writers lose nothing and never see a 5xx (SQLite queues writers on its busy
 //! timeout; Postgres runs them in parallel).
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use futures_util::future::join_all;
 use serde_json::json;
@@ -12,9 +12,8 @@ async fn concurrent_player_creation_loses_nothing() {
     let leader = app.token(&["leader"]).await;
     let before = app.counts().await[1];
     let reqs = (0..24).map(|i| {
-        app.post(
-            "/api/v1/players",
-            Some(&leader),
+        app.create_player(
+            &leader,
             json!({"name": format!("Player {i}"), "knsb_number": format!("77{i:04}")}),
         )
     });
@@ -32,24 +31,15 @@ async fn same_rating_list_pushed_concurrently_is_idempotent() {
     let sync = app.token(&["rating_sync"]).await;
     let mut rows = vec![];
     for i in 0..20 {
-        app.post(
-            "/api/v1/players",
-            Some(&leader),
+        app.create_player(
+            &leader,
             json!({"name": format!("P{i}"), "knsb_number": format!("66{i:04}")}),
         )
         .await;
         rows.push(json!({"knsb_number": format!("66{i:04}"), "value": 1500 + i}));
     }
     let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": rows});
-    let results = join_all((0..6).map(|_| {
-        app.req(
-            Method::PUT,
-            "/api/v1/ratings",
-            Some(&sync),
-            Some(list.clone()),
-        )
-    }))
-    .await;
+    let results = join_all((0..6).map(|_| app.push_ratings(&sync, list.clone()))).await;
     let mut inserted = 0;
     for r in &results {
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -69,7 +59,6 @@ async fn same_rating_list_pushed_concurrently_is_idempotent() {
 /// Results entered at once on different games of one round: every one is stored and audited.
 #[actix_web::test]
 async fn concurrent_results_on_different_games_lose_nothing() {
-    use crate::results::{keizer_winter, round};
     let app = spawn().await;
     let names = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"];
     let (leader, arbiter, fx) = keizer_winter(&app, &names).await;
@@ -79,10 +68,7 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         .collect();
     let games = round(&app, &leader, fx.comp, boards, "published").await;
     let codes = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"];
-    let urls: Vec<String> = games
-        .iter()
-        .map(|g| format!("/api/v1/games/{g}/result"))
-        .collect();
+    let urls: Vec<String> = games.iter().map(paths::result).collect();
     let writes = urls.iter().zip(codes).map(|(url, code)| {
         app.req(
             Method::PUT,
@@ -94,12 +80,7 @@ async fn concurrent_results_on_different_games_lose_nothing() {
     for r in join_all(writes).await {
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     }
-    let round = app
-        .get(
-            &format!("/api/v1/competitions/{}/rounds/1", fx.comp),
-            Some(&leader),
-        )
-        .await;
+    let round = app.get(&paths::round(fx.comp, 1), Some(&leader)).await;
     let stored: Vec<String> = round.body["games"]
         .as_array()
         .unwrap()
@@ -115,10 +96,7 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         );
     }
     let audit = app
-        .get(
-            &format!("/api/v1/competitions/{}/audit", fx.comp),
-            Some(&leader),
-        )
+        .get(&paths::competition_audit(fx.comp), Some(&leader))
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
     // exactly one `result_entered` entry per game, with the result entered
@@ -254,10 +232,9 @@ async fn a_sqlite_write_waits_for_its_turn_in_the_write_queue() {
 /// another took meanwhile), and players entered at once each get a seed of their own.
 #[actix_web::test]
 async fn concurrent_round_creation_and_entries_number_in_turn() {
-    use crate::results::keizer_winter;
     let app = spawn().await;
     let (leader, _, fx) = keizer_winter(&app, &["A"]).await;
-    let rounds = format!("/api/v1/competitions/{}/rounds", fx.comp);
+    let rounds = paths::rounds(fx.comp);
     let created = join_all((0..6).map(|_| app.post(&rounds, Some(&leader), json!({})))).await;
     let mut numbers = Vec::new();
     for r in &created {
@@ -270,16 +247,12 @@ async fn concurrent_round_creation_and_entries_number_in_turn() {
     let mut players = Vec::new();
     for i in 0..10 {
         let p = app
-            .post(
-                "/api/v1/players",
-                Some(&leader),
-                json!({"name": format!("Late {i}")}),
-            )
+            .create_player(&leader, json!({"name": format!("Late {i}")}))
             .await;
         assert_eq!(p.status, StatusCode::CREATED, "{}", p.text);
         players.push(p.body["id"].as_i64().unwrap());
     }
-    let entrants = format!("/api/v1/competitions/{}/entrants", fx.comp);
+    let entrants = paths::entrants(fx.comp);
     let entered = join_all(players.iter().map(|p| {
         app.post(
             &entrants,
@@ -325,8 +298,8 @@ async fn concurrent_round_creation_and_entries_number_in_turn() {
 async fn concurrent_calendar_generation_queues() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let season = crate::results::season(&app, &leader).await;
-    let url = format!("/api/v1/seasons/{season}/calendar");
+    let season = SeasonBuilder::new().create(&app, &leader).await;
+    let url = paths::calendar(season);
     let first = join_all((0..4).map(|_| app.post(&url, Some(&leader), json!({})))).await;
     let mut codes: Vec<u16> = first.iter().map(|r| r.status.as_u16()).collect();
     codes.sort();
@@ -345,9 +318,7 @@ async fn concurrent_calendar_generation_queues() {
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
         assert_eq!(r.body.as_array().unwrap().len(), evenings);
     }
-    let list = app
-        .get(&format!("/api/v1/seasons/{season}/evenings"), Some(&leader))
-        .await;
+    let list = app.get(&paths::evenings(season), Some(&leader)).await;
     assert_eq!(
         list.body.as_array().unwrap().len(),
         evenings,
@@ -361,16 +332,15 @@ async fn concurrent_calendar_generation_queues() {
 #[actix_web::test]
 async fn playoff_semi_finals_decided_at_once_make_the_final() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let (season, four, summer) = crate::prizes::summer_of_four(&app, &leader).await;
-    let r = crate::prizes::playoffs_of_four(&app, &leader, season, four, summer).await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let (season, four, summer) = summer_of_four(&app, &leader).await;
+    let r = playoffs_of_four(&app, &leader, season, four, summer).await;
     let comp = r.body["competition_id"].as_i64().unwrap();
     let semis = &r.body["groups"][0]["matches"];
     let urls: Vec<String> = (0..2)
         .map(|m| {
             let g = semis[m]["games"][0]["game_id"].as_i64().unwrap();
-            format!("/api/v1/games/{g}/result")
+            paths::result(g)
         })
         .collect();
     let writes = urls.iter().map(|url| {
@@ -384,9 +354,7 @@ async fn playoff_semi_finals_decided_at_once_make_the_final() {
     for r in join_all(writes).await {
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     }
-    let v = app
-        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
-        .await;
+    let v = app.get(&paths::playoffs(comp), None).await;
     let g = &v.body["groups"][0];
     assert_eq!(
         g["next"],
@@ -403,12 +371,7 @@ async fn playoff_semi_finals_decided_at_once_make_the_final() {
 
 /// A Keizer winter half of A and B with one published game: `(leader, arbiter, the game's
 /// result URL)`.
-async fn one_game_in_play<S, B>(app: &TestApp<S>) -> (String, String, String)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    use crate::results::{keizer_winter, round};
+async fn one_game_in_play(app: &TestApp) -> (String, String, String) {
     let (leader, arbiter, fx) = keizer_winter(app, &["A", "B"]).await;
     let games = round(
         app,
@@ -418,7 +381,7 @@ where
         "published",
     )
     .await;
-    let url = format!("/api/v1/games/{}/result", games[0]);
+    let url = paths::result(games[0]);
     (leader, arbiter, url)
 }
 

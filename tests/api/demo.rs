@@ -1,6 +1,6 @@
 //! `clubcomp demo`: deterministic, idempotent, and visible through the public endpoints.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::StatusCode;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -41,22 +41,16 @@ async fn demo_twice_and_public_reads() {
     assert_eq!(first[1], 72);
     assert_eq!(&first[3..8], &[1, 42, 3, 93, 23]);
 
-    let seasons = app.get("/api/v1/seasons", None).await;
+    let seasons = app.get(paths::SEASONS, None).await;
     assert_eq!(seasons.body[0]["name"], "2026-2027");
     let season = seasons.body[0]["id"].as_i64().unwrap();
-    let evs = app
-        .get(&format!("/api/v1/seasons/{season}/evenings"), None)
-        .await;
+    let evs = app.get(&paths::evenings(season), None).await;
     assert_eq!(evs.body.as_array().unwrap().len(), 42);
-    let ics = app
-        .get(&format!("/api/v1/seasons/{season}/calendar.ics"), None)
-        .await;
+    let ics = app.get(&paths::calendar_ics(season), None).await;
     assert_eq!(ics.status, StatusCode::OK);
     assert_eq!(ics.text.matches("BEGIN:VEVENT").count(), 42);
 
-    let comps = app
-        .get(&format!("/api/v1/seasons/{season}/competitions"), None)
-        .await;
+    let comps = app.get(&paths::season_competitions(season), None).await;
     let comps: Vec<Value> = match &comps.body {
         Value::Array(a) => a.clone(),
         other => other["items"].as_array().unwrap().clone(),
@@ -73,17 +67,13 @@ async fn demo_twice_and_public_reads() {
 
     // Keizer: 60 entrants; rounds 1–5 completed, 6 published, 7–10 planned; the first
     // evening is the first Friday after the opening, 11 September 2026.
-    let entrants = app
-        .get(&format!("/api/v1/competitions/{keizer}/entrants"), None)
-        .await;
+    let entrants = app.get(&paths::entrants(keizer), None).await;
     let n = match &entrants.body {
         Value::Array(a) => a.len(),
         other => other["items"].as_array().unwrap().len(),
     };
     assert_eq!(n, 60);
-    let rounds = app
-        .get(&format!("/api/v1/competitions/{keizer}/rounds"), None)
-        .await;
+    let rounds = app.get(&paths::rounds(keizer), None).await;
     let list = match &rounds.body {
         Value::Array(a) => a.clone(),
         other => other["items"].as_array().unwrap().clone(),
@@ -109,9 +99,7 @@ async fn demo_twice_and_public_reads() {
     // result, and nobody plays twice on one evening
     let mut met = HashSet::new();
     for k in 1..=5 {
-        let r = app
-            .get(&format!("/api/v1/competitions/{keizer}/rounds/{k}"), None)
-            .await;
+        let r = app.get(&paths::round(keizer, k), None).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         let games = r.body["games"].as_array().unwrap();
         assert!(games.len() > 20, "round {k}: {} boards", games.len());
@@ -138,9 +126,7 @@ async fn demo_twice_and_public_reads() {
     // has entered the games' results the leader can complete it
     let arbiter = app.token(&["arbiter"]).await;
     let leader = app.token(&["leader"]).await;
-    let r = app
-        .get(&format!("/api/v1/competitions/{keizer}/rounds/6"), None)
-        .await;
+    let r = app.get(&paths::round(keizer, 6), None).await;
     for g in r.body["games"].as_array().unwrap() {
         if g["black"].is_null() {
             assert_eq!(g["result"], "bye", "{g}");
@@ -150,7 +136,7 @@ async fn demo_twice_and_public_reads() {
         let put = app
             .req(
                 actix_web::http::Method::PUT,
-                &format!("/api/v1/games/{}/result", g["id"]),
+                &paths::result(&g["id"]),
                 Some(&arbiter),
                 Some(serde_json::json!({"result": "1/2-1/2"})),
             )
@@ -159,7 +145,7 @@ async fn demo_twice_and_public_reads() {
     }
     let done = app
         .post(
-            &format!("/api/v1/competitions/{keizer}/rounds/6/complete"),
+            &paths::complete(keizer, 6),
             Some(&leader),
             serde_json::json!({}),
         )
@@ -167,13 +153,11 @@ async fn demo_twice_and_public_reads() {
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
 
     // rapid: 21 players, round 1 = 10 matches of two games + the bye
-    let r = app
-        .get(&format!("/api/v1/competitions/{rapid}/rounds/1"), None)
-        .await;
+    let r = app.get(&paths::round(rapid, 1), None).await;
     assert_eq!(r.body["games"].as_array().unwrap().len(), 21);
     assert_eq!(r.body["status"], "completed");
     assert!(
-        app.get(&format!("/api/v1/competitions/{rapid}/rounds/3"), None)
+        app.get(&paths::round(rapid, 3), None)
             .await
             .status
             .is_client_error()
@@ -182,9 +166,7 @@ async fn demo_twice_and_public_reads() {
     // draughts: 12 players, 11 Berger rounds of 6 games, everyone meets everyone once
     let mut pairs = HashSet::new();
     for k in 1..=11 {
-        let r = app
-            .get(&format!("/api/v1/competitions/{draughts}/rounds/{k}"), None)
-            .await;
+        let r = app.get(&paths::round(draughts, k), None).await;
         let games = r.body["games"].as_array().unwrap();
         assert_eq!(games.len(), 6);
         for g in games {

@@ -1,6 +1,6 @@
 //! Every error is application/problem+json with the right status.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::TestRequest;
 use serde_json::json;
@@ -31,7 +31,7 @@ async fn unknown_route_is_404() {
 #[actix_web::test]
 async fn wrong_method_is_405() {
     let app = spawn().await;
-    let r = app.req(Method::DELETE, "/api/v1/players", None, None).await;
+    let r = app.req(Method::DELETE, paths::PLAYERS, None, None).await;
     assert_problem(&r, StatusCode::METHOD_NOT_ALLOWED);
     assert!(r.body["detail"].as_str().unwrap().contains("GET"));
     assert_eq!(r.header("allow").as_deref(), Some("GET, POST"));
@@ -44,16 +44,14 @@ async fn malformed_json_is_400_and_wrong_shape_is_422() {
     let r = app
         .send(
             TestRequest::post()
-                .uri("/api/v1/players")
+                .uri(paths::PLAYERS)
                 .insert_header(("Authorization", format!("Bearer {leader}")))
                 .insert_header(("Content-Type", "application/json"))
                 .set_payload("{\"name\": "),
         )
         .await;
     assert_problem(&r, StatusCode::BAD_REQUEST);
-    let r = app
-        .post("/api/v1/players", Some(&leader), json!({"name": 5}))
-        .await;
+    let r = app.create_player(&leader, json!({"name": 5})).await;
     assert_problem(&r, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
@@ -62,9 +60,7 @@ async fn oversized_body_is_413() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
     let big = "x".repeat(100 * 1024);
-    let r = app
-        .post("/api/v1/players", Some(&leader), json!({"name": big}))
-        .await;
+    let r = app.create_player(&leader, json!({"name": big})).await;
     assert_problem(&r, StatusCode::PAYLOAD_TOO_LARGE);
 }
 
@@ -74,19 +70,13 @@ async fn validation_names_each_field() {
     let leader = app.token(&["leader"]).await;
     let before = app.counts().await;
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
+        .create_player(
+            &leader,
             json!({"name": "", "knsb_number": "12a", "membership": "vip"}),
         )
         .await;
     assert_problem(&r, StatusCode::UNPROCESSABLE_ENTITY);
-    let fields: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = r.errors("field");
     assert_eq!(fields, ["name", "knsb_number", "membership"]);
     assert_eq!(app.counts().await, before);
 }

@@ -2,8 +2,8 @@
 //! bodies, query strings, paths and imports) and dates with four-digit years in 1900–2200.
 //! A refusal is a 422 naming the field and changes nothing.
 
-use crate::helpers::*;
-use actix_web::http::{Method, StatusCode};
+use crate::support::*;
+use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
 
@@ -29,39 +29,28 @@ async fn a_nul_character_is_refused_wherever_a_string_comes_in() {
 
     // JSON bodies: named by JSON pointer, nested ones too, keys included
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
-            json!({"name": "Jan\u{0}", "membership": "fixed"}),
-        )
+        .create_player(&leader, json!({"name": "Jan\u{0}", "membership": "fixed"}))
         .await;
     assert_eq!(field(&r), "/name");
     let r = app
-        .req(
-            Method::PUT,
-            "/api/v1/ratings",
-            Some(&sync),
-            Some(json!({"source": "KNSB", "list_date": "2026-11-01",
+        .push_ratings(
+            &sync,
+            json!({"source": "KNSB", "list_date": "2026-11-01",
                 "ratings": [{"knsb_number": "8400001", "value": 1800},
-                            {"knsb_number": "84\u{0}02", "value": 1700}]})),
+                            {"knsb_number": "84\u{0}02", "value": 1700}]}),
         )
         .await;
     assert_eq!(field(&r), "/ratings/1/knsb_number");
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
+        .create_player(
+            &leader,
             json!({"name": "Jan", "membership": "fixed", "x\u{0}": 1}),
         )
         .await;
     assert_eq!(field(&r), "/x\\u0000");
     // the anonymous login too (it reaches the users table)
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "a\u{0}@club.example", "password": "password123"}),
-        )
+        .login(json!({"email": "a\u{0}@club.example", "password": "password123"}))
         .await;
     assert_eq!(field(&r), "/email");
 
@@ -77,7 +66,7 @@ async fn a_nul_character_is_refused_wherever_a_string_comes_in() {
     let r = app
         .send(
             TestRequest::post()
-                .uri("/api/v1/ratings/knsb-import?list_date=2026-10-01")
+                .uri(&paths::knsb_import("2026-10-01"))
                 .insert_header(("Authorization", format!("Bearer {sync}")))
                 .insert_header(("Content-Type", "text/csv"))
                 .set_payload(csv),
@@ -88,9 +77,8 @@ async fn a_nul_character_is_refused_wherever_a_string_comes_in() {
 
     // a backslash followed by "u0000" is ordinary text, stored as written
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
+        .create_player(
+            &leader,
             json!({"name": "Jan \\u0000", "membership": "fixed"}),
         )
         .await;
@@ -117,30 +105,22 @@ async fn dates_have_four_digit_years_in_1900_to_2200_everywhere() {
     let season_with = |d: &str| json!({"name": format!("season {d}"), "opening_date": d});
 
     for bad in BAD_DATES {
-        let r = app
-            .post("/api/v1/seasons", Some(&leader), season_with(bad))
-            .await;
+        let r = app.create_season(&leader, season_with(bad)).await;
         assert_eq!(field(&r), "opening_date", "{bad}");
     }
-    let seasons = app.get("/api/v1/seasons", None).await;
+    let seasons = app.get(paths::SEASONS, None).await;
     assert_eq!(
         seasons.body.as_array().map(Vec::len),
         Some(0),
         "{}",
         seasons.text
     );
-    let r = app
-        .post("/api/v1/seasons", Some(&leader), season_with("2026-09-04"))
-        .await;
+    let r = app.create_season(&leader, season_with("2026-09-04")).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let season = r.body["id"].as_i64().unwrap();
 
     let p = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
-            json!({"name": "Jan", "membership": "fixed"}),
-        )
+        .create_player(&leader, json!({"name": "Jan", "membership": "fixed"}))
         .await;
     let player = p.body["id"].as_i64().unwrap();
     let before = app.counts().await;
@@ -148,27 +128,22 @@ async fn dates_have_four_digit_years_in_1900_to_2200_everywhere() {
         let esc = bad.replace('+', "%2B");
         // a query parameter
         let r = app
-            .get(
-                &format!("/api/v1/players/{player}/rating?source=KNSB&date={esc}"),
-                None,
-            )
+            .get(&paths::player_rating(player, "KNSB", &esc), None)
             .await;
         assert_eq!(field(&r), "date", "{bad}");
         // a rating list, pushed and imported
         let r = app
-            .req(
-                Method::PUT,
-                "/api/v1/ratings",
-                Some(&sync),
-                Some(json!({"source": "KNSB", "list_date": bad,
-                    "ratings": [{"knsb_number": "8400001", "value": 1800}]})),
+            .push_ratings(
+                &sync,
+                json!({"source": "KNSB", "list_date": bad,
+                    "ratings": [{"knsb_number": "8400001", "value": 1800}]}),
             )
             .await;
         assert_eq!(field(&r), "list_date", "{bad}");
         let r = app
             .send(
                 TestRequest::post()
-                    .uri(&format!("/api/v1/ratings/knsb-import?list_date={esc}"))
+                    .uri(&paths::knsb_import(&esc))
                     .insert_header(("Authorization", format!("Bearer {sync}")))
                     .insert_header(("Content-Type", "text/csv"))
                     .set_payload("Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S\r\n"),
@@ -177,25 +152,19 @@ async fn dates_have_four_digit_years_in_1900_to_2200_everywhere() {
         assert_eq!(field(&r), "list_date", "{bad}");
         // the calendar
         let r = app
-            .post(
-                &format!("/api/v1/seasons/{season}/calendar"),
-                Some(&leader),
+            .generate_calendar(
+                &leader,
+                season,
                 json!({"closed_dates": ["2026-12-24", bad]}),
             )
             .await;
         assert_eq!(field(&r), "closed_dates[1]", "{bad}");
         let r = app
-            .post(
-                &format!("/api/v1/seasons/{season}/calendar"),
-                Some(&leader),
-                json!({"season_end": bad}),
-            )
+            .generate_calendar(&leader, season, json!({"season_end": bad}))
             .await;
         assert_eq!(field(&r), "season_end", "{bad}");
     }
     assert_eq!(app.counts().await, before);
-    let evenings = app
-        .get(&format!("/api/v1/seasons/{season}/evenings"), None)
-        .await;
+    let evenings = app.get(&paths::evenings(season), None).await;
     assert_eq!(evenings.body, Value::Array(vec![]), "{}", evenings.text);
 }

@@ -2,7 +2,7 @@
 //! before any engine runs, the inputs that once took the process down answered at once, and a
 //! spent time budget or a full pool answered 503 with `Retry-After`.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
@@ -38,7 +38,7 @@ fn field(n: u32) -> String {
 
 fn pair(body: impl Into<Vec<u8>>) -> TestRequest {
     TestRequest::post()
-        .uri("/api/v1/calc/pair")
+        .uri(&paths::calc("pair"))
         .insert_header(("Content-Type", "text/plain"))
         .set_payload(body.into())
 }
@@ -63,9 +63,8 @@ async fn the_old_attacks_are_refused_at_once() {
         .collect();
     let t = Instant::now();
     let r = app
-        .post(
-            "/api/v1/calc/round-robin",
-            None,
+        .calc(
+            "round-robin",
             json!({"discipline": "chess", "players": players, "games": []}),
         )
         .await;
@@ -89,11 +88,7 @@ async fn the_old_attacks_are_refused_at_once() {
         .map(|i| json!({"id": format!("p{i}"), "present": true}))
         .collect();
     let r = app
-        .post(
-            "/api/v1/calc/keizer-pairing",
-            None,
-            json!({"evening": 1, "half": "winter", "bye_seed": 1, "ranking": ranking, "history": []}),
-        )
+        .calc("keizer-pairing", json!({"evening": 1, "half": "winter", "bye_seed": 1, "ranking": ranking, "history": []}))
         .await;
     refused(&r, "LIMIT_KEIZER_PLAYERS");
     assert_eq!(r.body["errors"][0]["field"], "ranking");
@@ -129,13 +124,9 @@ async fn every_limit_is_named_and_configurable() {
         &app.send(pair(three_rounds.clone())).await,
         "LIMIT_SWISS_ROUNDS",
     );
-    let r = app
-        .post("/api/v1/calc/tiebreaks", None, json!({"trf": three_rounds}))
-        .await;
+    let r = app.calc("tiebreaks", json!({"trf": three_rounds})).await;
     refused(&r, "LIMIT_SWISS_ROUNDS");
-    let r = app
-        .post("/api/v1/calc/tiebreaks", None, json!({"trf": field(7)}))
-        .await;
+    let r = app.calc("tiebreaks", json!({"trf": field(7)})).await;
     refused(&r, "LIMIT_SWISS_PLAYERS");
     // round robin: players, games, lists of places
     let ids = |n: usize| -> Vec<Value> { (0..n).map(|i| json!({"id": format!("p{i}")})).collect() };
@@ -146,18 +137,12 @@ async fn every_limit_is_named_and_configurable() {
         json!({"discipline": "chess", "players": players, "games": games,
                "prize_money": vec![1; money]})
     };
-    let r = app
-        .post("/api/v1/calc/round-robin", None, rr(ids(5), 0, 0))
-        .await;
+    let r = app.calc("round-robin", rr(ids(5), 0, 0)).await;
     refused(&r, "LIMIT_ROUND_ROBIN_PLAYERS");
-    let r = app
-        .post("/api/v1/calc/round-robin", None, rr(ids(4), 4, 0))
-        .await;
+    let r = app.calc("round-robin", rr(ids(4), 4, 0)).await;
     refused(&r, "LIMIT_ROUND_ROBIN_GAMES");
     assert_eq!(r.body["errors"][0]["field"], "games");
-    let r = app
-        .post("/api/v1/calc/round-robin", None, rr(ids(4), 0, 5))
-        .await;
+    let r = app.calc("round-robin", rr(ids(4), 0, 5)).await;
     assert_eq!(r.body["errors"][0]["field"], "prize_money", "{}", r.text);
     // Keizer scenario: players, evenings, a list longer than the field
     let kz = |players: usize, evenings: usize| {
@@ -166,34 +151,23 @@ async fn every_limit_is_named_and_configurable() {
             .collect();
         json!({"players": players, "evenings": vec![json!({"games": []}); evenings]})
     };
-    refused(
-        &app.post("/api/v1/calc/keizer", None, kz(5, 1)).await,
-        "LIMIT_KEIZER_PLAYERS",
-    );
-    refused(
-        &app.post("/api/v1/calc/keizer", None, kz(2, 3)).await,
-        "LIMIT_KEIZER_EVENINGS",
-    );
+    refused(&app.calc("keizer", kz(5, 1)).await, "LIMIT_KEIZER_PLAYERS");
+    refused(&app.calc("keizer", kz(2, 3)).await, "LIMIT_KEIZER_EVENINGS");
     let r = app
-        .post(
-            "/api/v1/calc/keizer",
-            None,
+        .calc(
+            "keizer",
             json!({"players": [{"id": "a"}, {"id": "b"}],
                    "evenings": [{"games": [], "byes": ["a", "b", "a"]}]}),
         )
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.body["errors"][0]["field"], "evenings[0].byes");
-    assert_eq!(
-        app.post("/api/v1/calc/keizer", None, kz(4, 2)).await.status,
-        StatusCode::OK
-    );
+    assert_eq!(app.calc("keizer", kz(4, 2)).await.status, StatusCode::OK);
     // Keizer pairing: history
     let meeting = json!({"a": "p0", "b": "p1", "evening": 1, "half": "winter"});
     let r = app
-        .post(
-            "/api/v1/calc/keizer-pairing",
-            None,
+        .calc(
+            "keizer-pairing",
             json!({"evening": 2, "half": "winter", "bye_seed": 1,
                    "ranking": [{"id": "p0", "present": true}, {"id": "p1", "present": true}],
                    "history": vec![meeting; 3]}),
@@ -234,7 +208,7 @@ async fn a_pairing_file_whose_rounds_disagree_is_refused() {
     );
     // the Double-Swiss reads the same file the same way
     let r = app
-        .send(pair(twice).uri("/api/v1/calc/pair?system=double_swiss"))
+        .send(pair(twice).uri(&paths::calc_pair("double_swiss")))
         .await;
     refused(&r, "round 1: player 3 is paired with player 2");
 }
@@ -255,9 +229,7 @@ async fn an_empty_or_binary_trf_is_refused() {
         refused(&r, needle);
     }
     for trf in ["", "\n", "\u{0}\u{1}PK\u{3}\u{4}"] {
-        let r = app
-            .post("/api/v1/calc/tiebreaks", None, json!({"trf": trf}))
-            .await;
+        let r = app.calc("tiebreaks", json!({"trf": trf})).await;
         assert_eq!(
             r.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -275,26 +247,23 @@ async fn tie_break_lists_without_repeats_and_bounded() {
     let app = spawn().await;
     let trf = field(2);
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": trf, "tiebreaks": ["PTS", "BH-M1", "bh/m1"]}),
         )
         .await;
     refused(&r, "listed twice");
     assert_eq!(r.body["errors"][0]["field"], "tiebreaks[2]");
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": trf, "tiebreaks": vec!["SB"; 5_000]}),
         )
         .await;
     refused(&r, "more than the limit of 16");
     let r = app
-        .post(
-            "/api/v1/calc/tiebreaks",
-            None,
+        .calc(
+            "tiebreaks",
             json!({"trf": trf, "tiebreaks": ["PTS", "BH-M1", "SB"]}),
         )
         .await;
@@ -326,7 +295,7 @@ async fn a_full_pool_refuses_before_reading_the_body() {
     .await;
     let bad_json = || {
         TestRequest::post()
-            .uri("/api/v1/calc/keizer")
+            .uri(&paths::calc("keizer"))
             .insert_header(("Content-Type", "application/json"))
             .set_payload("{not json")
     };
@@ -348,18 +317,14 @@ async fn a_full_pool_refuses_before_reading_the_body() {
 async fn stored_competitions_hold_the_same_player_limits() {
     let app = spawn_with(|c| c.limits.keizer_players = 3).await;
     let leader = app.token(&["leader"]).await;
-    let r = app
-        .post(
-            "/api/v1/seasons",
-            Some(&leader),
-            json!({"name": "2026-2027", "opening_date": "2026-09-04"}),
-        )
+    let season = SeasonBuilder::new()
+        .name("2026-2027")
+        .create(&app, &leader)
         .await;
-    let season = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
+        .create_competition(
+            &leader,
+            season,
             json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
         )
         .await;
@@ -368,16 +333,12 @@ async fn stored_competitions_hold_the_same_player_limits() {
     let mut ids = vec![];
     for i in 0..4 {
         let p = app
-            .post(
-                "/api/v1/players",
-                Some(&leader),
-                json!({"name": format!("Player {i}")}),
-            )
+            .create_player(&leader, json!({"name": format!("Player {i}")}))
             .await;
         ids.push(p.body["id"].as_i64().unwrap());
     }
     let entrants = |ids: &[i64]| json!({"entrants": ids.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
-    let url = format!("/api/v1/competitions/{comp}/entrants");
+    let url = paths::entrants(comp);
     let r = app.post(&url, Some(&leader), entrants(&ids[..2])).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = app.post(&url, Some(&leader), entrants(&ids[2..])).await;

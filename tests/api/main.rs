@@ -1,6 +1,6 @@
 //! The one integration-test binary: the real application over a fresh database per test.
 
-mod helpers;
+mod support;
 
 mod arbiter;
 mod attendance;
@@ -13,6 +13,7 @@ mod concurrency;
 mod demo;
 mod errors;
 mod foundation;
+mod health;
 mod input_checks;
 mod limits;
 mod pages;
@@ -23,5 +24,5 @@ mod processes;
 mod ratings;
 mod readiness;
 mod results;
-mod season;
 mod standings;
+mod whole_season;

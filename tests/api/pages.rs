@@ -4,7 +4,7 @@
 //! HTML, the leader-only attendance view, no e-mail anywhere, and an HTML snapshot of every
 //! page type (`UPDATE_SNAPSHOTS=1` rewrites them).
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 
@@ -16,18 +16,12 @@ struct Demo {
     draughts: i64,
 }
 
-async fn seed<S, B>(app: &TestApp<S>) -> Demo
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn seed(app: &TestApp) -> Demo {
     app.with_conn(|c| clubcomp::services::demo::seed(c).unwrap())
         .await;
-    let seasons = app.get("/api/v1/seasons", None).await;
+    let seasons = app.get(paths::SEASONS, None).await;
     let season = seasons.body[0]["id"].as_i64().unwrap();
-    let comps = app
-        .get(&format!("/api/v1/seasons/{season}/competitions"), None)
-        .await;
+    let comps = app.get(&paths::season_competitions(season), None).await;
     let find = |kind: &str| {
         comps
             .body
@@ -91,11 +85,7 @@ fn table_rows(html: &str, marker: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-async fn page<S, B>(app: &TestApp<S>, path: &str) -> Resp
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn page(app: &TestApp, path: &str) -> Resp {
     let r = app.send(TestRequest::get().uri(path)).await;
     assert_eq!(r.status, StatusCode::OK, "{path}: {}", r.text);
     assert_eq!(
@@ -110,17 +100,10 @@ where
 async fn keizer_standings_page_shows_the_json_standings() {
     let app = spawn().await;
     let d = seed(&app).await;
-    let json = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings", d.keizer),
-            None,
-        )
-        .await;
+    let json = app.standings(d.keizer).await;
     let rows = json.body["keizer"]["rows"].as_array().unwrap();
-    let entrants = app
-        .get(&format!("/api/v1/competitions/{}/entrants", d.keizer), None)
-        .await;
-    let r = page(&app, &format!("/club/competitions/{}/standings", d.keizer)).await;
+    let entrants = app.get(&paths::entrants(d.keizer), None).await;
+    let r = page(&app, &paths::club::standings(d.keizer)).await;
     let html_rows = table_rows(&r.text, "standings keizer");
     // one row per entrant (the demo's 60 players), as many as the JSON has
     assert_eq!(html_rows.len(), entrants.body.as_array().unwrap().len());
@@ -152,10 +135,8 @@ async fn other_standings_pages_follow_the_json() {
     let app = spawn().await;
     let d = seed(&app).await;
     // Swiss: first place and the tie-break columns in the JSON's order
-    let json = app
-        .get(&format!("/api/v1/competitions/{}/standings", d.rapid), None)
-        .await;
-    let r = page(&app, &format!("/club/competitions/{}/standings", d.rapid)).await;
+    let json = app.standings(d.rapid).await;
+    let r = page(&app, &paths::club::standings(d.rapid)).await;
     let rows = table_rows(&r.text, "standings swiss");
     let jrows = json.body["swiss"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), jrows.len());
@@ -167,18 +148,9 @@ async fn other_standings_pages_follow_the_json() {
         );
     }
     // round robin: order and points; every cross-table cell as the JSON's, plusremises marked
-    let json = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings", d.draughts),
-            None,
-        )
-        .await;
+    let json = app.standings(d.draughts).await;
     let t = &json.body["round_robin"];
-    let r = page(
-        &app,
-        &format!("/club/competitions/{}/standings", d.draughts),
-    )
-    .await;
+    let r = page(&app, &paths::club::standings(d.draughts)).await;
     let rows = table_rows(&r.text, "standings rr");
     assert_eq!(rows.len(), 12);
     for (h, j) in rows.iter().zip(t["rows"].as_array().unwrap()) {
@@ -209,28 +181,16 @@ async fn evening_page_and_slips_show_every_board() {
     // the evening of the Keizer's published round 6 (its boards without results yet) and
     // of completed round 5
     for number in [5, 6] {
-        let round = app
-            .get(
-                &format!("/api/v1/competitions/{}/rounds/{number}", d.keizer),
-                None,
-            )
-            .await;
+        let round = app.get(&paths::round(d.keizer, number), None).await;
         let evening = round.body["evening_id"].as_i64().unwrap();
         // every competition's games on that evening, from the JSON
         let mut games = 0;
         let mut byes = 0;
         for comp in [d.keizer, d.rapid, d.draughts] {
-            let rounds = app
-                .get(&format!("/api/v1/competitions/{comp}/rounds"), None)
-                .await;
+            let rounds = app.get(&paths::rounds(comp), None).await;
             for r in rounds.body.as_array().unwrap() {
                 if r["evening_id"].as_i64() == Some(evening) {
-                    let full = app
-                        .get(
-                            &format!("/api/v1/competitions/{comp}/rounds/{}", r["number"]),
-                            None,
-                        )
-                        .await;
+                    let full = app.get(&paths::round(comp, &r["number"]), None).await;
                     for g in full.body["games"].as_array().unwrap() {
                         games += 1;
                         if g["black"].is_null() {
@@ -241,7 +201,7 @@ async fn evening_page_and_slips_show_every_board() {
             }
         }
         assert!(games > 0);
-        let r = page(&app, &format!("/club/evenings/{evening}")).await;
+        let r = page(&app, &paths::club::evening(evening)).await;
         assert_eq!(r.text.matches("<tr class=\"board\">").count(), games);
         let pending = r.text.matches("nog niet binnen").count();
         if number == 6 {
@@ -249,7 +209,7 @@ async fn evening_page_and_slips_show_every_board() {
         } else {
             assert_eq!(pending, 0);
         }
-        let slips = page(&app, &format!("/club/evenings/{evening}/slips")).await;
+        let slips = page(&app, &paths::club::slips(evening)).await;
         assert_eq!(
             slips.text.matches("<section class=\"slip\"").count(),
             games - byes
@@ -261,15 +221,10 @@ async fn evening_page_and_slips_show_every_board() {
 async fn player_card_shows_games_and_keizer_evenings() {
     let app = spawn().await;
     let d = seed(&app).await;
-    let json = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings", d.keizer),
-            None,
-        )
-        .await;
+    let json = app.standings(d.keizer).await;
     let top = &json.body["keizer"]["rows"][0];
     let id = top["player_id"].as_i64().unwrap();
-    let r = page(&app, &format!("/club/players/{id}")).await;
+    let r = page(&app, &paths::club::player(id)).await;
     assert!(
         r.text
             .contains(&format!("<h1>{}</h1>", top["name"].as_str().unwrap()))
@@ -292,7 +247,7 @@ async fn player_card_shows_games_and_keizer_evenings() {
     assert_eq!(r.text.matches("role=\"img\"").count(), 3);
     // an unknown player: an HTML 404
     let r = app
-        .send(TestRequest::get().uri("/club/players/999999"))
+        .send(TestRequest::get().uri(&paths::club::player(999999)))
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert!(r.header("content-type").unwrap().starts_with("text/html"));
@@ -302,47 +257,23 @@ async fn player_card_shows_games_and_keizer_evenings() {
 /// Every page type of the demo club (path, snapshot name).
 fn all_pages(d: &Demo, evening: i64, player: i64) -> Vec<(String, &'static str)> {
     vec![
-        ("/club/".into(), "front"),
-        (format!("/club/seasons/{}", d.season), "season"),
-        (format!("/club/seasons/{}/calendar", d.season), "calendar"),
-        (format!("/club/competitions/{}", d.keizer), "competition"),
-        (
-            format!("/club/competitions/{}/standings", d.keizer),
-            "standings-keizer",
-        ),
-        (
-            format!("/club/competitions/{}/standings", d.rapid),
-            "standings-swiss",
-        ),
-        (
-            format!("/club/competitions/{}/standings", d.draughts),
-            "standings-round-robin",
-        ),
-        (
-            format!("/club/competitions/{}/prizes", d.keizer),
-            "prizes-keizer",
-        ),
-        (
-            format!("/club/competitions/{}/prizes", d.draughts),
-            "prizes-round-robin",
-        ),
-        (format!("/club/evenings/{evening}"), "evening"),
-        (format!("/club/evenings/{evening}/slips"), "slips"),
-        (format!("/club/players/{player}"), "player"),
+        (paths::CLUB.into(), "front"),
+        (paths::club::season(d.season), "season"),
+        (paths::club::calendar(d.season), "calendar"),
+        (paths::club::competition(d.keizer), "competition"),
+        (paths::club::standings(d.keizer), "standings-keizer"),
+        (paths::club::standings(d.rapid), "standings-swiss"),
+        (paths::club::standings(d.draughts), "standings-round-robin"),
+        (paths::club::prizes(d.keizer), "prizes-keizer"),
+        (paths::club::prizes(d.draughts), "prizes-round-robin"),
+        (paths::club::evening(evening), "evening"),
+        (paths::club::slips(evening), "slips"),
+        (paths::club::player(player), "player"),
     ]
 }
 
-async fn keizer_evening<S, B>(app: &TestApp<S>, d: &Demo, round: u32) -> i64
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    app.get(
-        &format!("/api/v1/competitions/{}/rounds/{round}", d.keizer),
-        None,
-    )
-    .await
-    .body["evening_id"]
+async fn keizer_evening(app: &TestApp, d: &Demo, round: u32) -> i64 {
+    app.get(&paths::round(d.keizer, round), None).await.body["evening_id"]
         .as_i64()
         .unwrap()
 }
@@ -419,7 +350,7 @@ async fn every_page_without_email_with_csp_in_both_languages() {
     let r = app
         .send(
             TestRequest::get()
-                .uri(&format!("/club/competitions/{}/standings", d.keizer))
+                .uri(&paths::club::standings(d.keizer))
                 .insert_header(("Accept-Language", "en-GB,en;q=0.9,nl;q=0.5")),
         )
         .await;
@@ -438,7 +369,7 @@ async fn every_page_without_email_with_csp_in_both_languages() {
 async fn bad_query_and_unknown_pages_are_answered_as_html() {
     let app = spawn().await;
     let d = seed(&app).await;
-    let standings = format!("/club/competitions/{}/standings", d.keizer);
+    let standings = paths::club::standings(d.keizer);
     for (q, field) in [
         ("?lang=de", "lang"),
         ("?embed=yes", "embed"),
@@ -498,7 +429,7 @@ async fn bad_query_and_unknown_pages_are_answered_as_html() {
         assert!(r.header("content-security-policy").is_some());
     }
     // the API keeps answering problem+json
-    let r = app.get("/api/v1/competitions/999999", None).await;
+    let r = app.get(&paths::competition(999999), None).await;
     assert_eq!(
         r.header("content-type").as_deref(),
         Some("application/problem+json")
@@ -511,7 +442,7 @@ async fn bad_query_and_unknown_pages_are_answered_as_html() {
         .send(
             TestRequest::default()
                 .method(actix_web::http::Method::HEAD)
-                .uri("/club/"),
+                .uri(paths::CLUB),
         )
         .await;
     assert_eq!(r.status, StatusCode::OK);
@@ -521,15 +452,10 @@ async fn bad_query_and_unknown_pages_are_answered_as_html() {
 async fn competition_pages_are_cached_and_etagged_like_the_json() {
     let app = spawn().await;
     let d = seed(&app).await;
-    let path = format!("/club/competitions/{}/standings", d.keizer);
+    let path = paths::club::standings(d.keizer);
     let first = page(&app, &path).await;
     let tag = first.header("etag").unwrap();
-    let json = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings", d.keizer),
-            None,
-        )
-        .await;
+    let json = app.standings(d.keizer).await;
     assert_ne!(Some(tag.clone()), json.header("etag"));
     let again = app
         .send(
@@ -543,9 +469,7 @@ async fn competition_pages_are_cached_and_etagged_like_the_json() {
     let en = page(&app, &format!("{path}?lang=en")).await;
     assert_ne!(en.header("etag"), Some(tag.clone()));
     // a result entered changes the competition's version, so the page's tag
-    let round = app
-        .get(&format!("/api/v1/competitions/{}/rounds/6", d.keizer), None)
-        .await;
+    let round = app.get(&paths::round(d.keizer, 6), None).await;
     let game = round.body["games"]
         .as_array()
         .unwrap()
@@ -556,7 +480,7 @@ async fn competition_pages_are_cached_and_etagged_like_the_json() {
     let r = app
         .send(
             TestRequest::put()
-                .uri(&format!("/api/v1/games/{}/result", game["id"]))
+                .uri(&paths::result(&game["id"]))
                 .insert_header(("Authorization", format!("Bearer {arbiter}")))
                 .insert_header((
                     "If-Match",
@@ -576,11 +500,11 @@ async fn competition_pages_are_cached_and_etagged_like_the_json() {
     assert_eq!(after.status, StatusCode::OK);
     assert_ne!(after.header("etag"), Some(tag));
     // other pages: a tag of their content
-    let cal = page(&app, &format!("/club/seasons/{}/calendar", d.season)).await;
+    let cal = page(&app, &paths::club::calendar(d.season)).await;
     let r = app
         .send(
             TestRequest::get()
-                .uri(&format!("/club/seasons/{}/calendar", d.season))
+                .uri(&paths::club::calendar(d.season))
                 .insert_header(("If-None-Match", cal.header("etag").unwrap())),
         )
         .await;
@@ -603,7 +527,7 @@ async fn frame_ancestors_come_from_the_configuration() {
 async fn attendance_bars_are_for_the_leader() {
     let app = spawn().await;
     let d = seed(&app).await;
-    let path = format!("/club/competitions/{}/attendance", d.keizer);
+    let path = paths::club::attendance(d.keizer);
     let r = app.send(TestRequest::get().uri(&path)).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     assert!(r.header("content-type").unwrap().starts_with("text/html"));
@@ -618,12 +542,7 @@ async fn attendance_bars_are_for_the_leader() {
         Some("private, no-store")
     );
     let rows = table_rows(&r.text, "attendance");
-    let json = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings", d.keizer),
-            None,
-        )
-        .await;
+    let json = app.standings(d.keizer).await;
     let jrows = json.body["keizer"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), jrows.len());
     for (h, j) in rows.iter().zip(jrows) {
@@ -636,7 +555,7 @@ async fn attendance_bars_are_for_the_leader() {
     assert_eq!(r.text.matches("<svg class=\"bar\"").count(), jrows.len());
     assert!(!r.text.contains('@'));
     // not on the anonymous pages
-    let s = page(&app, &format!("/club/competitions/{}", d.keizer)).await;
+    let s = page(&app, &paths::club::competition(d.keizer)).await;
     assert!(!s.text.contains("/attendance"));
 }
 
@@ -648,12 +567,7 @@ async fn html_snapshots_of_every_page_type() {
     let app = spawn().await;
     let d = seed(&app).await;
     let evening = keizer_evening(&app, &d, 6).await;
-    let json = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings", d.keizer),
-            None,
-        )
-        .await;
+    let json = app.standings(d.keizer).await;
     let player = json.body["keizer"]["rows"][0]["player_id"]
         .as_i64()
         .unwrap();

@@ -2,151 +2,9 @@
 //! pairings with validation and override, taking a pairing back. Expected pairings are worked
 //! out by hand from docs/rules/keizer.md#scoring, docs/rules/keizer.md#pairing and the FIDE rules (comments show the working).
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use serde_json::{Value, json};
-
-/// A season with one competition and named players entered in this order (all unrated, so the
-/// seed order is the order of entry). Returns (competition id, player ids).
-pub async fn setup<S, B>(
-    app: &TestApp<S>,
-    leader: &str,
-    comp: Value,
-    players: &[(&str, &str)],
-) -> (i64, Vec<i64>)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    // the season and the entries come from the shared fixtures of results.rs; only the
-    // players differ (a membership each)
-    let season = crate::results::season(app, leader).await;
-    let mut ids = vec![];
-    for (name, membership) in players {
-        let p = app
-            .post(
-                "/api/v1/players",
-                Some(leader),
-                json!({"name": name, "membership": membership}),
-            )
-            .await;
-        assert_eq!(p.status, StatusCode::CREATED, "{}", p.text);
-        ids.push(p.body["id"].as_i64().unwrap());
-    }
-    let cid = crate::results::competition(app, leader, season, comp, &ids).await;
-    (cid, ids)
-}
-
-/// Adds a round on `date`.
-pub async fn add_round<S, B>(app: &TestApp<S>, leader: &str, cid: i64, date: &str) -> i64
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds"),
-            Some(leader),
-            json!({"date": date}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    r.body["number"].as_i64().unwrap()
-}
-
-/// Row counts of games, attendance and audit entries, and the rounds' statuses.
-pub async fn state_of<S, B>(app: &TestApp<S>) -> (i64, i64, i64, Vec<String>)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    app.with_conn(|c| {
-        use clubcomp::db::schema::*;
-        use diesel::prelude::*;
-        (
-            games::table.count().get_result::<i64>(c).unwrap(),
-            attendance::table.count().get_result::<i64>(c).unwrap(),
-            audit_log::table.count().get_result::<i64>(c).unwrap(),
-            rounds::table
-                .order(rounds::id)
-                .select(rounds::status)
-                .load::<String>(c)
-                .unwrap(),
-        )
-    })
-    .await
-}
-
-/// One stored game: (board, game_no, white, black, result).
-pub type Row = (i64, i64, i64, Option<i64>, Option<String>);
-
-/// (board, game_no, white, black, result) of the round's games as the leader sees them.
-pub fn boards(round: &Value) -> Vec<Row> {
-    round["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            (
-                g["board"].as_i64().unwrap(),
-                g["game_no"].as_i64().unwrap(),
-                g["white"]["id"].as_i64().unwrap(),
-                g["black"]["id"].as_i64(),
-                g["result"].as_str().map(str::to_string),
-            )
-        })
-        .collect()
-}
-
-/// Sets results directly (the results API belongs to another part) and completes the round.
-pub async fn finish_round<S, B>(app: &TestApp<S>, leader: &str, cid: i64, n: i64, results: &[&str])
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/{n}/publish"),
-            Some(leader),
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let res: Vec<String> = results.iter().map(|s| s.to_string()).collect();
-    app.with_conn(move |c| {
-        use clubcomp::db::schema::{games, rounds};
-        use diesel::prelude::*;
-        let rid: i64 = rounds::table
-            .filter(rounds::competition_id.eq(cid))
-            .filter(rounds::number.eq(n as i32))
-            .select(rounds::id)
-            .first(c)
-            .unwrap();
-        let ids: Vec<i64> = games::table
-            .filter(games::round_id.eq(rid))
-            .filter(games::black_id.is_not_null())
-            .order((games::board, games::game_no))
-            .select(games::id)
-            .load(c)
-            .unwrap();
-        assert_eq!(ids.len(), res.len());
-        for (id, r) in ids.into_iter().zip(res) {
-            diesel::update(games::table.find(id))
-                .set(games::result.eq(Some(r)))
-                .execute(c)
-                .unwrap();
-        }
-    })
-    .await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/{n}/complete"),
-            Some(leader),
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-}
 
 const FUTURE: &str = "2099-01-02";
 
@@ -155,21 +13,14 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
     let member = app.token(&["member"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[
-            ("A", "fixed"),
-            ("B", "fixed"),
-            ("C", "fixed"),
-            ("D", "fixed"),
-            ("E", "fixed"),
-        ],
-    )
-    .await;
+    let (cid, p) =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members_of("fixed", &["A", "B", "C", "D", "E"])
+            .create(&app, &leader)
+            .await
+            .parts();
     add_round(&app, &leader, cid, FUTURE).await;
-    let url = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    let url = paths::pairing(cid, 1);
     assert_eq!(
         app.post(&url, None, json!({})).await.status,
         StatusCode::UNAUTHORIZED
@@ -201,9 +52,7 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
         ]
     );
     // pairings are not public before publishing
-    let public = app
-        .get(&format!("/api/v1/competitions/{cid}/rounds/1"), None)
-        .await;
+    let public = app.get(&paths::round(cid, 1), None).await;
     assert_eq!(public.body["games"], json!([]));
     // a second generate is a conflict and changes nothing
     let before = state_of(&app).await;
@@ -260,18 +109,10 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
     let r = app.post(&url, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["pairing"]["bye_seed_source"], "os");
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/publish"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.publish_round(&leader, cid, 1).await;
     assert_eq!(r.status, StatusCode::OK);
     // after publishing: public, and no more changes
-    let public = app
-        .get(&format!("/api/v1/competitions/{cid}/rounds/1"), None)
-        .await;
+    let public = app.get(&paths::round(cid, 1), None).await;
     assert_eq!(public.body["games"].as_array().unwrap().len(), 3);
     let hand = json!({"boards": [{"white": p[0], "black": p[1]}, {"white": p[2], "black": p[3]}], "bye": p[4]});
     let r = app.req(Method::PUT, &url, Some(&leader), Some(hand)).await;
@@ -308,23 +149,17 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
 async fn keizer_second_round_uses_standings_constraints_and_colours() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[
-            ("A", "fixed"),
-            ("B", "fixed"),
-            ("C", "fixed"),
-            ("D", "fixed"),
-        ],
-    )
-    .await;
+    let (cid, p) =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members_of("fixed", &["A", "B", "C", "D"])
+            .create(&app, &leader)
+            .await
+            .parts();
     let (a, b, c, d) = (p[0], p[1], p[2], p[3]);
     add_round(&app, &leader, cid, FUTURE).await;
     add_round(&app, &leader, cid, "2099-01-09").await;
-    let url1 = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
-    let url2 = format!("/api/v1/competitions/{cid}/rounds/2/pairing");
+    let url1 = paths::pairing(cid, 1);
+    let url2 = paths::pairing(cid, 2);
     // round 2 cannot be generated before round 1 is completed
     let r = app.post(&url2, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
@@ -356,12 +191,7 @@ async fn keizer_second_round_uses_standings_constraints_and_colours() {
         .req(Method::PUT, &url2, Some(&leader), Some(hand.clone()))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    let fields: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = r.errors("field");
     // each board breaks two rules: once per half, and 5 evenings between meetings
     assert_eq!(
         fields,
@@ -419,32 +249,19 @@ async fn keizer_second_round_uses_standings_constraints_and_colours() {
 async fn keizer_no_pairing_names_the_players() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, _) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[("Anna Alpha", "fixed"), ("Bert Beta", "fixed")],
-    )
-    .await;
+    let cid =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members_of("fixed", &["Anna Alpha", "Bert Beta"])
+            .create(&app, &leader)
+            .await
+            .comp;
     add_round(&app, &leader, cid, FUTURE).await;
     add_round(&app, &leader, cid, "2099-01-09").await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     finish_round(&app, &leader, cid, 1, &["½-½"]).await;
     let before = state_of(&app).await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/2/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, cid, 2, json!({})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let detail = r.body["detail"].as_str().unwrap();
     assert!(
@@ -458,22 +275,14 @@ async fn keizer_no_pairing_names_the_players() {
 async fn concurrent_generate_requests_store_exactly_one_pairing() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, _) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[
-            ("A", "fixed"),
-            ("B", "fixed"),
-            ("C", "fixed"),
-            ("D", "fixed"),
-            ("E", "fixed"),
-            ("F", "fixed"),
-        ],
-    )
-    .await;
+    let cid =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members_of("fixed", &["A", "B", "C", "D", "E", "F"])
+            .create(&app, &leader)
+            .await
+            .comp;
     add_round(&app, &leader, cid, FUTURE).await;
-    let url = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    let url = paths::pairing(cid, 1);
     let reqs = (0..6).map(|_| app.post(&url, Some(&leader), json!({})));
     let results = futures_util::future::join_all(reqs).await;
     let ok = results.iter().filter(|r| r.status.is_success()).count();
@@ -503,22 +312,21 @@ async fn concurrent_generate_requests_store_exactly_one_pairing() {
 #[actix_web::test]
 async fn swiss_dutch_pairs_checked_in_players_with_a_bye() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let (cid, p) = CompetitionBuilder::new(
         json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "rounds_planned": 5}),
-        &[
-            ("P1", "guest"),
-            ("P2", "guest"),
-            ("P3", "fixed"),
-            ("P4", "flexible"),
-        ],
     )
-    .await;
+    .members(&[
+        ("P1", "guest"),
+        ("P2", "guest"),
+        ("P3", "fixed"),
+        ("P4", "flexible"),
+    ])
+    .create(&app, &leader)
+    .await
+    .parts();
     add_round(&app, &leader, cid, FUTURE).await;
-    let url = format!("/api/v1/competitions/{cid}/rounds/1/pairing");
+    let url = paths::pairing(cid, 1);
     // nobody checked in yet
     let r = app.post(&url, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
@@ -526,11 +334,7 @@ async fn swiss_dutch_pairs_checked_in_players_with_a_bye() {
         {"player_id": p[0], "mark": "present"}, {"player_id": p[1], "mark": "present"},
         {"player_id": p[2], "mark": "absent"}, {"player_id": p[3], "mark": "present"}]});
     let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/check-ins"),
-            Some(&arbiter),
-            marks,
-        )
+        .post(&paths::check_ins(cid, 1), Some(&arbiter), marks)
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = app.post(&url, Some(&leader), json!({})).await;
@@ -553,54 +357,26 @@ async fn swiss_dutch_pairs_checked_in_players_with_a_bye() {
 async fn an_unpairable_swiss_round_names_the_players_and_the_criterion() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
+    let (cid, p) = CompetitionBuilder::new(
         json!({"name": "Duel", "kind": "swiss", "system": "dutch", "rounds_planned": 3}),
-        &[("Anna", "guest"), ("Bram", "guest")],
     )
-    .await;
+    .members_of("guest", &["Anna", "Bram"])
+    .create(&app, &leader)
+    .await
+    .parts();
     for n in 1..=2 {
         add_round(&app, &leader, cid, FUTURE).await;
-        let marks: Vec<Value> = p
-            .iter()
-            .map(|x| json!({"player_id": x, "mark": "present"}))
-            .collect();
-        let r = app
-            .post(
-                &format!("/api/v1/competitions/{cid}/rounds/{n}/check-ins"),
-                Some(&leader),
-                json!({ "marks": marks }),
-            )
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        check_in_all(&app, &leader, cid, n, &p).await;
     }
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     finish_round(&app, &leader, cid, 1, &["1-0"]).await;
     let before = state_of(&app).await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/2/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, cid, 2, json!({})).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let detail = r.body["detail"].as_str().unwrap();
     assert!(detail.contains("C.1"), "{detail}");
-    let messages: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["message"].as_str().unwrap())
-        .collect();
+    let messages = r.errors("message");
     assert_eq!(messages.len(), 2, "{messages:?}");
     assert!(
         messages
@@ -621,38 +397,16 @@ async fn an_unpairable_swiss_round_names_the_players_and_the_criterion() {
 async fn swiss_dutch_first_round_of_four() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
+    let (cid, p) = CompetitionBuilder::new(
         json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "rounds_planned": 3}),
-        &[
-            ("P1", "guest"),
-            ("P2", "guest"),
-            ("P3", "guest"),
-            ("P4", "guest"),
-        ],
     )
-    .await;
+    .members_of("guest", &["P1", "P2", "P3", "P4"])
+    .create(&app, &leader)
+    .await
+    .parts();
     add_round(&app, &leader, cid, FUTURE).await;
-    let marks: Vec<Value> = p
-        .iter()
-        .map(|x| json!({"player_id": x, "mark": "present"}))
-        .collect();
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/check-ins"),
-            Some(&leader),
-            json!({ "marks": marks }),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    check_in_all(&app, &leader, cid, 1, &p).await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     // S1 = {1, 2}, S2 = {3, 4}: 1–3 and 2–4; board 1 the top seed white, board 2 alternates
     assert_eq!(
@@ -667,35 +421,17 @@ async fn swiss_dutch_first_round_of_four() {
 #[actix_web::test]
 async fn double_swiss_two_games_with_colours_swapped() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let (cid, p) = CompetitionBuilder::new(
         json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss", "rounds_planned": 9}),
-        &[("R1", "fixed"), ("R2", "fixed"), ("R3", "fixed")],
     )
-    .await;
+    .members_of("fixed", &["R1", "R2", "R3"])
+    .create(&app, &leader)
+    .await
+    .parts();
     add_round(&app, &leader, cid, FUTURE).await;
-    let marks: Vec<Value> = p
-        .iter()
-        .map(|x| json!({"player_id": x, "mark": "present"}))
-        .collect();
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/check-ins"),
-            Some(&arbiter),
-            json!({ "marks": marks }),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    check_in_all(&app, &arbiter, cid, 1, &p).await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let b = boards(&r.body);
     // three players: one match of two games (colours swapped) and the bye
@@ -716,22 +452,17 @@ async fn double_swiss_two_games_with_colours_swapped() {
 async fn round_robin_follows_the_berger_table() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
+    let (cid, p) = CompetitionBuilder::new(
         json!({"name": "NK", "kind": "round_robin", "discipline": "draughts", "system": "double"}),
-        &[
-            ("D1", "fixed"),
-            ("D2", "fixed"),
-            ("D3", "fixed"),
-            ("D4", "fixed"),
-        ],
     )
-    .await;
+    .members_of("fixed", &["D1", "D2", "D3", "D4"])
+    .create(&app, &leader)
+    .await
+    .parts();
     for _ in 0..4 {
         add_round(&app, &leader, cid, FUTURE).await;
     }
-    let url_of = |n: i64| format!("/api/v1/competitions/{cid}/rounds/{n}/pairing");
+    let url_of = |n: i64| paths::pairing(cid, n);
     // FIDE Berger table for 4: round 1: 1–4, 2–3; round 2: 4–3, 1–2; the second cycle
     // (round 4 = round 1) with colours reversed: 4–1, 3–2.
     let r = app.post(&url_of(2), Some(&leader), json!({})).await;
@@ -769,39 +500,32 @@ async fn round_robin_follows_the_berger_table() {
 async fn keizer_pairs_only_who_attends() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = setup(
-        &app,
-        &leader,
-        json!({"name": "Keizer", "kind": "keizer", "half": "winter"}),
-        &[
-            ("A", "fixed"),
-            ("B", "fixed"),
-            ("C", "fixed"),
-            ("D", "fixed"),
-            ("F", "flexible"),
-            ("G", "flexible"),
-        ],
-    )
-    .await;
+    let (cid, p) =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members(&[
+                ("A", "fixed"),
+                ("B", "fixed"),
+                ("C", "fixed"),
+                ("D", "fixed"),
+                ("F", "flexible"),
+                ("G", "flexible"),
+            ])
+            .create(&app, &leader)
+            .await
+            .parts();
     add_round(&app, &leader, cid, FUTURE).await;
     // D (fixed) signs off, F (flexible) signs up, G (flexible) does nothing
     for (player, action) in [(p[3], "sign_off"), (p[4], "sign_up")] {
         let r = app
             .post(
-                &format!("/api/v1/competitions/{cid}/attendance"),
+                &paths::attendance(cid),
                 Some(&leader),
                 json!({"player_id": player, "action": action, "rounds": [1], "channel": "email"}),
             )
             .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     }
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{cid}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     // present in seed order: A, B, C, F (F unrated and new: inserted at the bottom, docs/rules/keizer.md#entrants)
     assert_eq!(
@@ -818,61 +542,31 @@ async fn keizer_pairs_only_who_attends() {
 async fn keizer_summer_half_starts_in_the_winter_order_with_season_history() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (winter, p) = setup(
-        &app,
-        &leader,
+    let (winter, p) = CompetitionBuilder::new(
         json!({"name": "Winter", "kind": "keizer", "half": "winter", "rounds_planned": 10}),
-        &[
-            ("A", "fixed"),
-            ("B", "fixed"),
-            ("C", "fixed"),
-            ("D", "fixed"),
-        ],
     )
-    .await;
+    .members_of("fixed", &["A", "B", "C", "D"])
+    .create(&app, &leader)
+    .await
+    .parts();
     let (a, b, c, d) = (p[0], p[1], p[2], p[3]);
     add_round(&app, &leader, winter, FUTURE).await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{winter}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, winter, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     finish_round(&app, &leader, winter, 1, &["0-1", "1-0"]).await;
-    let season = app
-        .get(&format!("/api/v1/competitions/{winter}"), None)
-        .await
-        .body["season_id"]
+    let season = app.get(&paths::competition(winter), None).await.body["season_id"]
         .as_i64()
         .unwrap();
-    let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
-            json!({"name": "Summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let summer = r.body["id"].as_i64().unwrap();
-    let body = json!({"entrants": p.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{summer}/entrants"),
-            Some(&leader),
-            body,
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let summer = CompetitionBuilder::new(
+        json!({"name": "Summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
+    )
+    .in_season(season)
+    .entrants(&p)
+    .create(&app, &leader)
+    .await
+    .comp;
     add_round(&app, &leader, summer, "2099-06-05").await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{summer}/rounds/1/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, summer, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     // winter final order B, C, A, D (worked out in keizer_second_round_…); summer evening 1 is
     // season evening 11 (after the winter's 10); B–A and C–D met 9 evenings ago in the other
@@ -900,23 +594,20 @@ async fn keizer_summer_half_starts_in_the_winter_order_with_season_history() {
 async fn keizer_repeat_counts_playing_evenings_of_the_calendar() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (winter, p) = setup(
-        &app,
-        &leader,
+    let (winter, p) = CompetitionBuilder::new(
         json!({"name": "Winter", "kind": "keizer", "half": "winter", "rounds_planned": 10}),
-        &[("A", "fixed"), ("B", "fixed")],
     )
-    .await;
-    let season = app
-        .get(&format!("/api/v1/competitions/{winter}"), None)
-        .await
-        .body["season_id"]
+    .members_of("fixed", &["A", "B"])
+    .create(&app, &leader)
+    .await
+    .parts();
+    let season = app.get(&paths::competition(winter), None).await.body["season_id"]
         .as_i64()
         .unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/calendar"),
-            Some(&leader),
+        .generate_calendar(
+            &leader,
+            season,
             json!({"knsb_round_dates": [], "closed_dates": ["2026-09-25", "2026-10-09",
                    "2026-10-23", "2026-11-06", "2026-11-20", "2026-12-04"]}),
         )
@@ -929,7 +620,7 @@ async fn keizer_repeat_counts_playing_evenings_of_the_calendar() {
     assert_eq!(on("2027-01-22")["number"], 3);
     let round = |cid: i64, number: i64, date: &str| {
         let body = json!({"number": number, "date": date});
-        let url = format!("/api/v1/competitions/{cid}/rounds");
+        let url = paths::rounds(cid);
         let leader = leader.clone();
         let app = &app;
         async move {
@@ -938,41 +629,19 @@ async fn keizer_repeat_counts_playing_evenings_of_the_calendar() {
         }
     };
     round(winter, 8, "2026-12-11").await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{winter}/rounds/8/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, winter, 8, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     finish_round(&app, &leader, winter, 8, &["1-0"]).await;
-    let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
-            json!({"name": "Summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let summer = r.body["id"].as_i64().unwrap();
-    let body = json!({"entrants": p.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{summer}/entrants"),
-            Some(&leader),
-            body,
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let summer = CompetitionBuilder::new(
+        json!({"name": "Summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
+    )
+    .in_season(season)
+    .entrants(&p)
+    .create(&app, &leader)
+    .await
+    .comp;
     round(summer, 3, "2027-01-22").await;
-    let r = app
-        .post(
-            &format!("/api/v1/competitions/{summer}/rounds/3/pairing"),
-            Some(&leader),
-            json!({}),
-        )
-        .await;
+    let r = app.generate_pairing(&leader, summer, 3, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     // counted from the opening Friday (4 Sep, a free evening): 4, 11, 18 Sep, 2, 16, 30 Oct,
     // 13, 27 Nov make 11 Dec the 9th playing evening and 22 Jan the 15th

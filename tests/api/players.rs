@@ -1,6 +1,6 @@
 //! Players: public reads without contact data, leader writes, search, pagination, If-Match.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::TestRequest;
 use serde_json::json;
@@ -19,7 +19,7 @@ async fn create_read_search_and_paginate() {
     .enumerate()
     {
         let r = app
-            .post("/api/v1/players", Some(&leader), json!({"name": name, "knsb_number": format!("84{i:05}"), "email": format!("p{i}@x.org"), "phone": "0612345678"}))
+            .create_player(&leader, json!({"name": name, "knsb_number": format!("84{i:05}"), "email": format!("p{i}@x.org"), "phone": "0612345678"}))
             .await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
         assert_eq!(r.body["membership"], "fixed");
@@ -38,10 +38,10 @@ async fn create_read_search_and_paginate() {
     assert!(!r.text.contains("@x.org") && !r.text.contains("0612345678"));
     // member: still no contact data
     let member = app.token(&["member"]).await;
-    let r = app.get("/api/v1/players", Some(&member)).await;
+    let r = app.get(paths::PLAYERS, Some(&member)).await;
     assert!(!r.text.contains("@x.org"));
     // leader sees contact data
-    let r = app.get("/api/v1/players", Some(&leader)).await;
+    let r = app.get(paths::PLAYERS, Some(&leader)).await;
     assert!(r.text.contains("p0@x.org"));
     // pagination
     let r = app.get("/api/v1/players?per_page=3&page=2", None).await;
@@ -69,19 +69,11 @@ async fn create_read_search_and_paginate() {
 async fn duplicate_knsb_number_is_409_and_changes_nothing() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    app.post(
-        "/api/v1/players",
-        Some(&leader),
-        json!({"name": "A", "knsb_number": "123"}),
-    )
-    .await;
+    app.create_player(&leader, json!({"name": "A", "knsb_number": "123"}))
+        .await;
     let before = app.counts().await;
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
-            json!({"name": "B", "knsb_number": "123"}),
-        )
+        .create_player(&leader, json!({"name": "B", "knsb_number": "123"}))
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert_eq!(app.counts().await, before);
@@ -92,20 +84,16 @@ async fn update_with_if_match_and_deactivate() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(&leader),
-            json!({"name": "Eva", "email": "eva@x.org"}),
-        )
+        .create_player(&leader, json!({"name": "Eva", "email": "eva@x.org"}))
         .await;
     let id = r.body["id"].as_i64().unwrap();
     let etag = r.header("etag").unwrap();
-    let r = app.get(&format!("/api/v1/players/{id}"), None).await;
+    let r = app.get(&paths::player(id), None).await;
     assert_eq!(r.header("etag").as_deref(), Some(etag.as_str()));
 
     let patch = |tag: &str, body: serde_json::Value| {
         TestRequest::patch()
-            .uri(&format!("/api/v1/players/{id}"))
+            .uri(&paths::player(id))
             .insert_header(("Authorization", format!("Bearer {leader}")))
             .insert_header(("If-Match", tag.to_string()))
             .set_json(body)
@@ -124,23 +112,18 @@ async fn update_with_if_match_and_deactivate() {
     // the old ETag is stale now
     let r = app.send(patch(&etag, json!({"name": "Lost update"}))).await;
     assert_eq!(r.status, StatusCode::PRECONDITION_FAILED);
-    let r = app.get(&format!("/api/v1/players/{id}"), None).await;
+    let r = app.get(&paths::player(id), None).await;
     assert_eq!(r.body["name"], "Eva Smit");
 
     let r = app
-        .req(
-            Method::DELETE,
-            &format!("/api/v1/players/{id}"),
-            Some(&leader),
-            None,
-        )
+        .req(Method::DELETE, &paths::player(id), Some(&leader), None)
         .await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.body["active"], false);
     let r = app.get("/api/v1/players?active=true", None).await;
     assert_eq!(r.body["total"], 0);
     assert_eq!(
-        app.get("/api/v1/players/999", None).await.status,
+        app.get(&paths::player(999), None).await.status,
         StatusCode::NOT_FOUND
     );
 }

@@ -1,31 +1,19 @@
 //! Prizes (Keizer winter half, round robin), finalization, and the playoffs from a summer half
 //! seeded from the winter.
 
-use crate::helpers::*;
-use crate::results::{competition, players, round, season, setup};
+use crate::support::*;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
-use serde_json::{Value, json};
-
-fn ids(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["player_id"].as_i64().unwrap())
-        .collect()
-}
+use serde_json::json;
 
 #[actix_web::test]
 async fn keizer_winter_prizes_and_finalize() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["A", "B", "C", "D", "E"],
-    )
-    .await;
+    let fx = CompetitionBuilder::keizer()
+        .players(&["A", "B", "C", "D", "E"])
+        .create(&app, &leader)
+        .await;
     let [a, b, c, d, e] = fx.players[..] else {
         panic!()
     };
@@ -49,7 +37,7 @@ async fn keizer_winter_prizes_and_finalize() {
         "published",
     )
     .await;
-    let url = format!("/api/v1/competitions/{}/prizes", fx.comp);
+    let url = paths::prizes(fx.comp);
     let r = app.get(&url, None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let k = &r.body["keizer"];
@@ -87,7 +75,7 @@ async fn keizer_winter_prizes_and_finalize() {
     );
     let r = app.post(&fin, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    crate::results::advance(&app, fx.comp, 2, "published", "completed").await;
+    advance(&app, fx.comp, 2, "published", "completed").await;
     let r = app.post(&fin, Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["finalized"], true);
@@ -100,10 +88,7 @@ async fn keizer_winter_prizes_and_finalize() {
     );
     // the finalization is in the competition's audit
     let r = app
-        .get(
-            &format!("/api/v1/competitions/{}/audit", fx.comp),
-            Some(&leader),
-        )
+        .get(&paths::competition_audit(fx.comp), Some(&leader))
         .await;
     assert!(
         r.body
@@ -118,44 +103,30 @@ async fn keizer_winter_prizes_and_finalize() {
 async fn round_robin_prizes_and_kinds_without_prizes() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "NK", "kind": "round_robin", "discipline": "draughts",
-               "params": {"prize_money": [90, 60], "points_tables": [{"name": "grandmaster", "by_place": [3, 2, 1]}]}}),
-        &["A", "B", "C"],
-    )
-    .await;
+    let params = json!({"prize_money": [90, 60],
+                        "points_tables": [{"name": "grandmaster", "by_place": [3, 2, 1]}]});
+    let fx = CompetitionBuilder::round_robin()
+        .set("name", "NK")
+        .set("discipline", "draughts")
+        .set("params", params)
+        .players(&["A", "B", "C"])
+        .create(&app, &leader)
+        .await;
     let (a, b, c) = (fx.players[0], fx.players[1], fx.players[2]);
-    round(
+    completed_rounds(
         &app,
         &leader,
         fx.comp,
-        vec![(a, Some(b), Some("1-1"))],
-        "completed",
-    )
-    .await;
-    round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(b, Some(c), Some("2-0"))],
-        "completed",
-    )
-    .await;
-    round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(c, Some(a), Some("0-2"))],
-        "completed",
+        vec![
+            vec![(a, Some(b), Some("1-1"))],
+            vec![(b, Some(c), Some("2-0"))],
+            vec![(c, Some(a), Some("0-2"))],
+        ],
     )
     .await;
     // a 3 (1 win), b 3 (1 win), mutual 1–1, ranking order equal → lots; c 0
     // prize money: a and b share places 1–2: (90 + 60) / 2 = 75 each; grandmaster (3+2)/2 = 2.5
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/prizes", fx.comp), None)
-        .await;
+    let r = app.get(&paths::prizes(fx.comp), None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let rows = r.body["round_robin"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
@@ -165,102 +136,24 @@ async fn round_robin_prizes_and_kinds_without_prizes() {
     assert_eq!(rows[2]["player_id"], c);
     assert_eq!(rows[2]["prize_money"], "0");
     // a Swiss has no prize rules here
-    let s = setup(
-        &app,
-        &leader,
-        json!({"name": "B", "kind": "swiss", "system": "dutch"}),
-        &[],
-    )
-    .await;
+    let s = CompetitionBuilder::swiss("dutch")
+        .set("name", "B")
+        .players(&[])
+        .create(&app, &leader)
+        .await;
     assert_eq!(
-        app.get(&format!("/api/v1/competitions/{}/prizes", s.comp), None)
-            .await
-            .status,
+        app.get(&paths::prizes(s.comp), None).await.status,
         StatusCode::CONFLICT
     );
-}
-
-/// A season with players A–D, a completed winter Keizer half of one evening and the summer
-/// half seeded from it (not played yet): `(season, [a, b, c, d], summer)`.
-pub async fn summer_of_four<S, B>(app: &TestApp<S>, leader: &str) -> (i64, [i64; 4], i64)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    let season = season(app, leader).await;
-    let ps = players(app, leader, &["A", "B", "C", "D"]).await;
-    let [a, b, c, d] = ps[..] else { panic!() };
-    let winter = competition(
-        app,
-        leader,
-        season,
-        json!({"name": "W", "kind": "keizer", "half": "winter"}),
-        &ps,
-    )
-    .await;
-    // winter: R0 [a60 b59 c58 d57]: b beats a, c beats d: b 60, c 57, a 5, d 5 → [b c a d]:
-    // b = 58, c = 57 → fixed. Final order b, c, a, d.
-    round(
-        app,
-        leader,
-        winter,
-        vec![(a, Some(b), Some("0-1")), (c, Some(d), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let summer = competition(
-        app,
-        leader,
-        season,
-        json!({"name": "S", "kind": "keizer", "half": "summer", "seeded_from": winter}),
-        &ps,
-    )
-    .await;
-    // the summer half starts in the winter's final order
-    let r = app
-        .get(&format!("/api/v1/competitions/{summer}/standings"), None)
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(ids(&r.body["keizer"]["rows"]), [b, c, a, d]);
-    (season, [a, b, c, d], summer)
-}
-
-/// Plays the summer half of [`summer_of_four`] (c and b win: final order c, b, a, d) and
-/// creates the season's playoffs (201).
-pub async fn playoffs_of_four<S, B>(
-    app: &TestApp<S>,
-    leader: &str,
-    season: i64,
-    [a, b, c, d]: [i64; 4],
-    summer: i64,
-) -> Resp
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    // summer: [b60 c59 a58 d57]: c beats a, b beats d: c 58, b 57 → [c b a d] → fixed
-    round(
-        app,
-        leader,
-        summer,
-        vec![(c, Some(a), Some("1-0")), (b, Some(d), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let url = format!("/api/v1/seasons/{season}/playoffs");
-    let r = app.post(&url, Some(leader), json!({})).await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    r
 }
 
 #[actix_web::test]
 async fn playoffs_from_the_summer_half() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
     let (season, [a, b, c, d], summer) = summer_of_four(&app, &leader).await;
     // no playoffs before the summer is finished
-    let url = format!("/api/v1/seasons/{season}/playoffs");
+    let url = paths::season_playoffs(season);
     assert_eq!(
         app.post(&url, Some(&leader), json!({})).await.status,
         StatusCode::CONFLICT
@@ -290,7 +183,7 @@ async fn playoffs_from_the_summer_half() {
 
     let put = |game: i64, result: &str| {
         TestRequest::put()
-            .uri(&format!("/api/v1/games/{game}/result"))
+            .uri(&paths::result(game))
             .insert_header(("Authorization", format!("Bearer {arbiter}")))
             .set_json(json!({"result": result}))
     };
@@ -304,9 +197,7 @@ async fn playoffs_from_the_summer_half() {
         ))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let v = app
-        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
-        .await;
+    let v = app.get(&paths::playoffs(comp), None).await;
     let decider = &v.body["groups"][0]["matches"][0]["games"][1];
     assert_eq!(decider["decider"], true);
     let r = app
@@ -320,9 +211,7 @@ async fn playoffs_from_the_summer_half() {
         .send(put(semi2["games"][0]["game_id"].as_i64().unwrap(), "1-0"))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let v = app
-        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
-        .await;
+    let v = app.get(&paths::playoffs(comp), None).await;
     let g = &v.body["groups"][0];
     assert_eq!(g["matches"][0]["winner"]["id"], black_of_decider);
     assert_eq!(g["matches"][1]["winner"]["id"], white2);
@@ -334,9 +223,7 @@ async fn playoffs_from_the_summer_half() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     let r = app.send(put(fin["game_id"].as_i64().unwrap(), "1-0")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let v = app
-        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
-        .await;
+    let v = app.get(&paths::playoffs(comp), None).await;
     assert_eq!(v.body["club_champion"]["id"], fin_white);
     assert_eq!(v.body["groups"][0]["next"], json!([]));
     // correcting semi 2 would change a finalist of the played final: 409, nothing changed
@@ -344,15 +231,11 @@ async fn playoffs_from_the_summer_half() {
         .send(put(semi2["games"][0]["game_id"].as_i64().unwrap(), "0-1"))
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    let again = app
-        .get(&format!("/api/v1/competitions/{comp}/playoffs"), None)
-        .await;
+    let again = app.get(&paths::playoffs(comp), None).await;
     assert_eq!(again.body, v.body);
     // not a playoff competition
     assert_eq!(
-        app.get(&format!("/api/v1/competitions/{summer}/playoffs"), None)
-            .await
-            .status,
+        app.get(&paths::playoffs(summer), None).await.status,
         StatusCode::CONFLICT
     );
 }

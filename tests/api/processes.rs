@@ -5,8 +5,7 @@
 //! process holding no secrets. Fixtures are made in-process on the same database; the
 //! children get the tests' JWT secret, so the fixtures' tokens are valid for them.
 
-use crate::helpers::*;
-use crate::results::{keizer_winter, round};
+use crate::support::*;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -69,7 +68,7 @@ impl Server {
         };
         let started = Instant::now();
         loop {
-            if let Ok(r) = try_http(port, "GET", "/readyz", None, &[], None)
+            if let Ok(r) = try_http(port, "GET", paths::READY, None, &[], None)
                 && r.status == 200
             {
                 return s;
@@ -234,17 +233,9 @@ fn keep_db(db: &TestDb) -> TestDb {
 #[actix_web::test]
 async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_once() {
     let app = spawn().await;
-    let (leader, arbiter, fx) = keizer_winter(&app, &["P", "Q"]).await;
-    let (p, q) = (fx.players[0], fx.players[1]);
-    let games = round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(p, Some(q), Some("1-0"))],
-        "completed",
-    )
-    .await;
-    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let pq = p_beat_q(&app).await;
+    let (arbiter, [p, q], game) = (pq.arbiter, pq.players, pq.game);
+    let url = paths::standings(pq.comp);
     let a = Server::start(&app._db.url, &[]);
     let b = Server::start(&app._db.url, &[]);
 
@@ -272,7 +263,7 @@ async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_
         let (code, winner) = if i % 2 == 0 { ("0-1", q) } else { ("1-0", p) };
         let w = a.req(
             "PUT",
-            &format!("/api/v1/games/{}/result", games[0]),
+            &paths::result(game),
             Some(&arbiter),
             Some(&json!({"result": code, "reason": format!("correction {i}")})),
         );
@@ -324,12 +315,7 @@ async fn two_processes_one_database_a_write_through_one_is_seen_by_the_other_at_
         );
         assert_eq!(z304.status, 304);
         // the published pairing read through B shows the new result as well
-        let pairing = b.req(
-            "GET",
-            &format!("/api/v1/competitions/{}/rounds/1", fx.comp),
-            None,
-            None,
-        );
+        let pairing = b.req("GET", &paths::round(pq.comp, 1), None, None);
         assert_eq!(pairing.status, 200, "{}", pairing.text);
         assert_eq!(
             pairing.json()["games"][0]["result"],
@@ -429,7 +415,7 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
                     match try_http(
                         port,
                         "PUT",
-                        &format!("/api/v1/games/{game}/result"),
+                        &paths::result(game),
                         Some(&arbiter),
                         &[],
                         Some(&body),
@@ -503,12 +489,7 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
         "the cache stamp moved once per stored write"
     );
     // and the restarted server answers with the stored results
-    let r = server.req(
-        "GET",
-        &format!("/api/v1/competitions/{}/rounds/1", fx.comp),
-        Some(&leader),
-        None,
-    );
+    let r = server.req("GET", &paths::round(fx.comp, 1), Some(&leader), None);
     assert_eq!(r.status, 200, "{}", r.text);
     let shown: Vec<Option<String>> = r.json()["games"]
         .as_array()
@@ -543,7 +524,7 @@ async fn logs_and_responses_hold_no_secrets() {
     let login = |email: &str, pw: &str| {
         server.req(
             "POST",
-            "/api/v1/auth/login",
+            paths::LOGIN,
             None,
             Some(&json!({"email": email, "password": pw})),
         )
@@ -569,7 +550,7 @@ async fn logs_and_responses_hold_no_secrets() {
     secrets.push(member_pw.into());
     let r = server.req(
         "POST",
-        "/api/v1/users",
+        paths::USERS,
         Some(&admin),
         Some(&json!({"email": "member@club.example", "password": member_pw, "roles": ["member"]})),
     );
@@ -585,7 +566,7 @@ async fn logs_and_responses_hold_no_secrets() {
     secrets.push(new_pw.into());
     let r = server.req(
         "POST",
-        &format!("/api/v1/users/{member_id}/password"),
+        &paths::user_password(member_id),
         Some(&admin),
         Some(&json!({"password": new_pw})),
     );
@@ -602,22 +583,22 @@ async fn logs_and_responses_hold_no_secrets() {
     // a service token, used once
     let r = server.req(
         "POST",
-        "/api/v1/service-tokens",
+        paths::SERVICE_TOKENS,
         Some(&admin),
         Some(&json!({"name": "rating sync"})),
     );
     assert_eq!(r.status, 201, "{}", r.text);
     let service = r.json()["token"].as_str().expect("token").to_string();
     secrets.push(service.clone());
-    let r = server.req("GET", "/api/v1/auth/me", Some(&service), None);
+    let r = server.req("GET", paths::ME, Some(&service), None);
     assert_eq!(r.status, 200, "{}", r.text);
     responses.push(r);
     // everything that shows users
     for (path, token) in [
-        ("/api/v1/users", &admin),
-        ("/api/v1/auth/me", &admin),
-        ("/api/v1/auth/me", &member),
-        ("/api/v1/service-tokens", &admin),
+        (paths::USERS, &admin),
+        (paths::ME, &admin),
+        (paths::ME, &member),
+        (paths::SERVICE_TOKENS, &admin),
     ] {
         let r = server.req("GET", path, Some(token), None);
         assert_eq!(r.status, 200, "{path}: {}", r.text);
@@ -625,7 +606,7 @@ async fn logs_and_responses_hold_no_secrets() {
     }
     let r = server.req(
         "PATCH",
-        &format!("/api/v1/users/{member_id}"),
+        &paths::user(member_id),
         Some(&admin),
         Some(&json!({"roles": ["member", "leader"]})),
     );
@@ -639,7 +620,7 @@ async fn logs_and_responses_hold_no_secrets() {
 
     let log = server.log_text();
     assert!(
-        log.contains("/api/v1/auth/login") && log.contains("/api/v1/users"),
+        log.contains(paths::LOGIN) && log.contains(paths::USERS),
         "the requests are logged: {log}"
     );
     assert!(

@@ -1,28 +1,16 @@
 //! Ratings: history, rating on a date, the bulk push (atomic, idempotent), the KNSB CSV.
 
-use crate::helpers::*;
-use actix_web::http::{Method, StatusCode};
+use crate::support::*;
+use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::json;
 
-async fn two_players<S, B>(app: &TestApp<S>, leader: &str) -> (i64, i64)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn two_players(app: &TestApp, leader: &str) -> (i64, i64) {
     let a = app
-        .post(
-            "/api/v1/players",
-            Some(leader),
-            json!({"name": "A", "knsb_number": "8400001"}),
-        )
+        .create_player(leader, json!({"name": "A", "knsb_number": "8400001"}))
         .await;
     let b = app
-        .post(
-            "/api/v1/players",
-            Some(leader),
-            json!({"name": "B", "fide_id": "1234567"}),
-        )
+        .create_player(leader, json!({"name": "B", "fide_id": "1234567"}))
         .await;
     (
         a.body["id"].as_i64().unwrap(),
@@ -40,23 +28,14 @@ async fn push_twice_changes_nothing_the_second_time() {
         {"knsb_number": "8400001", "value": 1834},
         {"fide_id": "1234567", "value": 2011},
         {"knsb_number": "9999999", "value": 1500}]});
-    let r = app
-        .req(
-            Method::PUT,
-            "/api/v1/ratings",
-            Some(&sync),
-            Some(list.clone()),
-        )
-        .await;
+    let r = app.push_ratings(&sync, list.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(
         r.body,
         json!({"inserted": 2, "updated": 0, "unchanged": 0, "unknown": 1, "unknown_ids": ["knsb:9999999"]})
     );
     let before = app.counts().await;
-    let r = app
-        .req(Method::PUT, "/api/v1/ratings", Some(&sync), Some(list))
-        .await;
+    let r = app.push_ratings(&sync, list).await;
     assert_eq!(
         r.body,
         json!({"inserted": 0, "updated": 0, "unchanged": 2, "unknown": 1, "unknown_ids": ["knsb:9999999"]})
@@ -64,11 +43,9 @@ async fn push_twice_changes_nothing_the_second_time() {
     assert_eq!(app.counts().await, before);
     // a changed value is an update
     let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": [{"knsb_number": "8400001", "value": 1840}]});
-    let r = app
-        .req(Method::PUT, "/api/v1/ratings", Some(&sync), Some(list))
-        .await;
+    let r = app.push_ratings(&sync, list).await;
     assert_eq!(r.body["updated"], 1);
-    let r = app.get(&format!("/api/v1/players/{a}"), None).await;
+    let r = app.get(&paths::player(a), None).await;
     assert_eq!(r.body["ratings"]["KNSB"], 1840);
 }
 
@@ -84,16 +61,9 @@ async fn malformed_list_is_rejected_whole_with_row_errors() {
         {"knsb_number": "8400001", "fide_id": "1", "value": 1},
         {"fide_id": "1234567", "value": 9000},
         {"knsb_number": "8400001", "value": 1700}]});
-    let r = app
-        .req(Method::PUT, "/api/v1/ratings", Some(&sync), Some(list))
-        .await;
+    let r = app.push_ratings(&sync, list).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    let fields: Vec<&str> = r.body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = r.errors("field");
     assert_eq!(
         fields,
         [
@@ -108,9 +78,7 @@ async fn malformed_list_is_rejected_whole_with_row_errors() {
     // a row names its number by leaving the other property out; an explicit null is refused
     let list = json!({"source": "KNSB", "list_date": "2026-11-01",
         "ratings": [{"fide_id": "1234567", "knsb_number": null, "value": 1500}]});
-    let r = app
-        .req(Method::PUT, "/api/v1/ratings", Some(&sync), Some(list))
-        .await;
+    let r = app.push_ratings(&sync, list).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(app.counts().await, before, "nothing written");
 }
@@ -127,14 +95,9 @@ async fn history_and_rating_on_date() {
         ("2026-11-01", 1790),
     ] {
         let list = json!({"source": "KNSB", "list_date": d, "ratings": [{"knsb_number": "8400001", "value": v}]});
-        assert_eq!(
-            app.req(Method::PUT, "/api/v1/ratings", Some(&admin), Some(list))
-                .await
-                .status,
-            StatusCode::OK
-        );
+        assert_eq!(app.push_ratings(&admin, list).await.status, StatusCode::OK);
     }
-    let r = app.get(&format!("/api/v1/players/{a}/ratings"), None).await;
+    let r = app.get(&paths::player_ratings(a), None).await;
     let values: Vec<i64> = r
         .body
         .as_array()
@@ -145,32 +108,20 @@ async fn history_and_rating_on_date() {
     assert_eq!(values, [1790, 1820, 1800], "newest first");
     // on 1 October the newest list dated on or before it is 1 September's
     let r = app
-        .get(
-            &format!("/api/v1/players/{a}/rating?source=KNSB&date=2026-10-01"),
-            None,
-        )
+        .get(&paths::player_rating(a, "KNSB", "2026-10-01"), None)
         .await;
     assert_eq!(r.body["value"], 1820);
     assert_eq!(r.body["list_date"], "2026-09-01");
     let r = app
-        .get(
-            &format!("/api/v1/players/{a}/rating?source=KNSB&date=2026-09-01"),
-            None,
-        )
+        .get(&paths::player_rating(a, "KNSB", "2026-09-01"), None)
         .await;
     assert_eq!(r.body["value"], 1820, "a list dated on the day counts");
     let r = app
-        .get(
-            &format!("/api/v1/players/{a}/rating?source=KNSB&date=2026-06-30"),
-            None,
-        )
+        .get(&paths::player_rating(a, "KNSB", "2026-06-30"), None)
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let r = app
-        .get(
-            &format!("/api/v1/players/{a}/rating?source=FOO&date=2026-06-30"),
-            None,
-        )
+        .get(&paths::player_rating(a, "FOO", "2026-06-30"), None)
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
@@ -187,7 +138,7 @@ async fn knsb_csv_import() {
     );
     let req = |body: Vec<u8>| {
         TestRequest::post()
-            .uri("/api/v1/ratings/knsb-import?list_date=2026-10-01")
+            .uri(&paths::knsb_import("2026-10-01"))
             .insert_header(("Authorization", format!("Bearer {sync}")))
             .insert_header(("Content-Type", "text/csv"))
             .set_payload(body)
@@ -197,10 +148,7 @@ async fn knsb_csv_import() {
     assert_eq!(r.body["inserted"], 1);
     assert_eq!(r.body["unknown"], 1);
     let r = app
-        .get(
-            &format!("/api/v1/players/{a}/rating?source=KNSB&date=2026-10-01"),
-            None,
-        )
+        .get(&paths::player_rating(a, "KNSB", "2026-10-01"), None)
         .await;
     assert_eq!(r.body["value"], 1777);
     let before = app.counts().await;

@@ -2,7 +2,7 @@
 //! without the database's own words, when the schema is gone, the database refuses writes or
 //! cannot be reached; and while it cannot be reached the circuit answers without waiting.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::StatusCode;
 use diesel::RunQueryDsl;
 use serde_json::json;
@@ -48,7 +48,7 @@ fn is_postgres(url: &str) -> bool {
 async fn a_database_recreated_empty_is_not_ready() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;
-    assert_eq!(app.get("/readyz", None).await.status, StatusCode::OK);
+    assert_eq!(app.get(paths::READY, None).await.status, StatusCode::OK);
     let pg = is_postgres(&app._db.url);
     app.with_conn(move |c| {
         if pg {
@@ -84,15 +84,11 @@ async fn a_database_recreated_empty_is_not_ready() {
         }
     })
     .await;
-    assert_unavailable(&app.get("/readyz", None).await, "readyz");
-    assert_unavailable(&app.get("/api/v1/players", None).await, "players");
-    assert_unavailable(&app.get("/api/v1/users", Some(&admin)).await, "token check");
+    assert_unavailable(&app.get(paths::READY, None).await, "readyz");
+    assert_unavailable(&app.get(paths::PLAYERS, None).await, "players");
+    assert_unavailable(&app.get(paths::USERS, Some(&admin)).await, "token check");
     let r = app
-        .post(
-            "/api/v1/auth/login",
-            None,
-            json!({"email": "a@club.example", "password": "longenough"}),
-        )
+        .login(json!({"email": "a@club.example", "password": "longenough"}))
         .await;
     assert_unavailable(&r, "login");
 }
@@ -128,26 +124,18 @@ async fn a_read_only_database_is_not_ready() {
     }
 }
 
-async fn refuses_writes<S, B>(app: &TestApp<S>, leader: &str)
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+async fn refuses_writes(app: &TestApp, leader: &str) {
     // a pool may first hand out a session that was just ended
-    let mut r = app.get("/readyz", None).await;
+    let mut r = app.get(paths::READY, None).await;
     for _ in 0..8 {
         if r.status != StatusCode::OK {
             break;
         }
-        r = app.get("/readyz", None).await;
+        r = app.get(paths::READY, None).await;
     }
     assert_unavailable(&r, "readyz");
     let r = app
-        .post(
-            "/api/v1/players",
-            Some(leader),
-            json!({"name": "Write Refused"}),
-        )
+        .create_player(leader, json!({"name": "Write Refused"}))
         .await;
     assert_unavailable(&r, "write");
 }
@@ -161,16 +149,16 @@ async fn a_database_that_is_gone_fails_fast() {
     let Some((admin_url, name)) = app._db.pg_admin.clone() else {
         return;
     };
-    assert_eq!(app.get("/readyz", None).await.status, StatusCode::OK);
+    assert_eq!(app.get(paths::READY, None).await.status, StatusCode::OK);
     let mut c = <diesel::PgConnection as diesel::Connection>::establish(&admin_url).unwrap();
     diesel::sql_query(format!("DROP DATABASE {name} WITH (FORCE)"))
         .execute(&mut c)
         .unwrap();
     for i in 0..4 {
-        assert_unavailable(&app.get("/readyz", None).await, &format!("readyz {i}"));
+        assert_unavailable(&app.get(paths::READY, None).await, &format!("readyz {i}"));
     }
     // the pool keeps trying to connect in the background, and each failure keeps the circuit
     // open: requests are refused without waiting on the pool
     assert!(app.state.pool.circuit().is_open());
-    assert_unavailable(&app.get("/api/v1/players", None).await, "players");
+    assert_unavailable(&app.get(paths::PLAYERS, None).await, "players");
 }

@@ -2,8 +2,7 @@
 //! `?after`, CSV; round robin with tie-breaks, lots seed and prize money; Swiss tie-breaks;
 //! TRF export.
 
-use crate::helpers::*;
-use crate::results::{attendance, round, round_games, setup};
+use crate::support::*;
 use actix_web::http::StatusCode;
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
@@ -28,17 +27,13 @@ fn table(body: &Value) -> Vec<(i64, i64, String)> {
 #[actix_web::test]
 async fn keizer_standings_match_the_worked_example_and_replay_corrections() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer", "half": "winter"}),
-        &["A", "B", "C"],
-    )
-    .await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let fx = CompetitionBuilder::keizer()
+        .players(&["A", "B", "C"])
+        .create(&app, &leader)
+        .await;
     let (a, b, c) = (fx.players[0], fx.players[1], fx.players[2]);
-    let url = format!("/api/v1/competitions/{}/standings", fx.comp);
+    let url = paths::standings(fx.comp);
 
     // before any evening: the seed order (order of entry, all unrated), values 60, 59, 58
     let r = app.get(&url, None).await;
@@ -72,7 +67,7 @@ async fn keizer_standings_match_the_worked_example_and_replay_corrections() {
     )
     .await;
     attendance(&app, fx.comp, 2, a, "sign_off").await;
-    crate::results::advance(&app, fx.comp, 2, "paired", "published").await;
+    advance(&app, fx.comp, 2, "paired", "published").await;
     // published with every result in: counts
     let r = app.get(&url, None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -126,12 +121,7 @@ async fn keizer_standings_match_the_worked_example_and_replay_corrections() {
     assert!(r.text.is_empty());
 
     // CSV: header and one line per player, same ETag rules
-    let r = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings.csv", fx.comp),
-            None,
-        )
-        .await;
+    let r = app.get(&paths::standings_csv(fx.comp), None).await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.header("content-type").unwrap().starts_with("text/csv"));
     let lines: Vec<&str> = r.text.split("\r\n").filter(|l| !l.is_empty()).collect();
@@ -149,7 +139,7 @@ async fn keizer_standings_match_the_worked_example_and_replay_corrections() {
     let r = app
         .send(
             TestRequest::put()
-                .uri(&format!("/api/v1/games/{}/result", e1[0]))
+                .uri(&paths::result(e1[0]))
                 .insert_header(("Authorization", format!("Bearer {arbiter}")))
                 .set_json(json!({"result": "0-1", "reason": "wrong score sheet"})),
         )
@@ -178,13 +168,10 @@ async fn keizer_standings_match_the_worked_example_and_replay_corrections() {
 async fn keizer_cycle_is_reported() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = setup(
-        &app,
-        &leader,
-        json!({"name": "K", "kind": "keizer"}),
-        &["A", "B"],
-    )
-    .await;
+    let fx = CompetitionBuilder::new(json!({"name": "K", "kind": "keizer"}))
+        .players(&["A", "B"])
+        .create(&app, &leader)
+        .await;
     round(
         &app,
         &leader,
@@ -193,9 +180,7 @@ async fn keizer_cycle_is_reported() {
         "completed",
     )
     .await;
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
-        .await;
+    let r = app.standings(fx.comp).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["keizer"]["converged"], false);
     assert_eq!(r.body["keizer"]["cycle_length"], 2);
@@ -212,43 +197,27 @@ async fn keizer_cycle_is_reported() {
 async fn round_robin_standings_prize_money_and_lots_seed() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = setup(
-        &app,
-        &leader,
+    let fx = CompetitionBuilder::new(
         json!({"name": "NK", "kind": "round_robin", "discipline": "draughts",
                "params": {"prize_money": [100, 50, 30],
                           "rights": [{"name": "champion", "kind": "title", "places": 1}]}}),
-        &["A", "B", "C"],
     )
+    .players(&["A", "B", "C"])
+    .create(&app, &leader)
     .await;
     let (a, b, c) = (fx.players[0], fx.players[1], fx.players[2]);
-    round(
+    completed_rounds(
         &app,
         &leader,
         fx.comp,
-        vec![(a, Some(b), Some("2-0"))],
-        "completed",
+        vec![
+            vec![(a, Some(b), Some("2-0"))],
+            vec![(b, Some(c), Some("1+-1-"))],
+            vec![(c, Some(a), Some("0-2"))],
+        ],
     )
     .await;
-    round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(b, Some(c), Some("1+-1-"))],
-        "completed",
-    )
-    .await;
-    round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![(c, Some(a), Some("0-2"))],
-        "completed",
-    )
-    .await;
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
-        .await;
+    let r = app.standings(fx.comp).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let rows = r.body["round_robin"]["rows"].as_array().unwrap();
     // a 4 points; b and c 1 each, no wins; b's plusremise balance +1 beats c's −1
@@ -277,32 +246,17 @@ async fn round_robin_standings_prize_money_and_lots_seed() {
     assert_eq!(rows[2]["prize_money"], "40");
     assert_eq!(rows[0]["rights"], json!(["champion"]));
     // the lots tie-break got a seed, stored once
-    let comp = app
-        .get(&format!("/api/v1/competitions/{}", fx.comp), None)
-        .await;
+    let comp = app.get(&paths::competition(fx.comp), None).await;
     let seed = comp.body["params"]["lots_seed"].clone();
     assert!(seed.is_u64(), "{}", comp.text);
-    app.get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
-        .await;
-    let comp = app
-        .get(&format!("/api/v1/competitions/{}", fx.comp), None)
-        .await;
+    app.standings(fx.comp).await;
+    let comp = app.get(&paths::competition(fx.comp), None).await;
     assert_eq!(comp.body["params"]["lots_seed"], seed);
     // after round 1: a 2, b 0, c 0 (b, c still tied up to the lots, which decide)
-    let r = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings?after=1", fx.comp),
-            None,
-        )
-        .await;
+    let r = app.get(&paths::standings_after(fx.comp, 1), None).await;
     assert_eq!(r.body["round_robin"]["rows"][0]["points"], 2);
     // CSV
-    let r = app
-        .get(
-            &format!("/api/v1/competitions/{}/standings.csv", fx.comp),
-            None,
-        )
-        .await;
+    let r = app.get(&paths::standings_csv(fx.comp), None).await;
     let lines: Vec<&str> = r.text.split("\r\n").filter(|l| !l.is_empty()).collect();
     assert_eq!(lines.len(), 4);
     assert!(
@@ -316,39 +270,30 @@ async fn round_robin_standings_prize_money_and_lots_seed() {
 async fn swiss_tiebreaks_and_trf_export() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = setup(
-        &app,
-        &leader,
+    let fx = CompetitionBuilder::new(
         json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "tiebreaks": ["BH"]}),
-        &["P1", "P2", "P3", "P4"],
     )
+    .players(&["P1", "P2", "P3", "P4"])
+    .create(&app, &leader)
     .await;
     let p = &fx.players;
-    round(
+    completed_rounds(
         &app,
         &leader,
         fx.comp,
         vec![
-            (p[0], Some(p[1]), Some("1-0")),
-            (p[2], Some(p[3]), Some("1/2-1/2")),
+            vec![
+                (p[0], Some(p[1]), Some("1-0")),
+                (p[2], Some(p[3]), Some("1/2-1/2")),
+            ],
+            vec![
+                (p[0], Some(p[2]), Some("1-0")),
+                (p[3], Some(p[1]), Some("0-1")),
+            ],
         ],
-        "completed",
     )
     .await;
-    round(
-        &app,
-        &leader,
-        fx.comp,
-        vec![
-            (p[0], Some(p[2]), Some("1-0")),
-            (p[3], Some(p[1]), Some("0-1")),
-        ],
-        "completed",
-    )
-    .await;
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
-        .await;
+    let r = app.standings(fx.comp).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // points p1 2, p2 1, p3 ½, p4 ½; Buchholz p3 = ½ (p4) + 2 (p1) = 2.5, p4 = ½ + 1 = 1.5
     let rows = r.body["swiss"]["rows"].as_array().unwrap();
@@ -374,13 +319,11 @@ async fn swiss_tiebreaks_and_trf_export() {
     assert_eq!(r.body["swiss"]["tiebreaks"], json!(["PTS", "BH"]));
 
     // TRF of a Swiss with a pairing-allocated bye: U, never F
-    let fx2 = setup(
-        &app,
-        &leader,
-        json!({"name": "Rapid", "kind": "swiss", "system": "dutch"}),
-        &["X", "Y", "Z"],
-    )
-    .await;
+    let fx2 = CompetitionBuilder::swiss("dutch")
+        .set("name", "Rapid")
+        .players(&["X", "Y", "Z"])
+        .create(&app, &leader)
+        .await;
     let q = &fx2.players;
     round(
         &app,
@@ -390,9 +333,7 @@ async fn swiss_tiebreaks_and_trf_export() {
         "published",
     )
     .await;
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/trf", fx2.comp), None)
-        .await;
+    let r = app.get(&paths::trf(fx2.comp), None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert!(r.header("etag").is_some());
     let lines: Vec<&str> = r.text.lines().collect();
@@ -407,19 +348,15 @@ async fn swiss_tiebreaks_and_trf_export() {
     // the shared TRF reader reads it back
     assert!(clubcomp_engine::swiss::trf::parse_trf(&r.text).is_ok());
     // TRF is for Swiss and round robin only
-    let k = setup(&app, &leader, json!({"name": "K", "kind": "keizer"}), &[]).await;
+    let k = CompetitionBuilder::new(json!({"name": "K", "kind": "keizer"}))
+        .players(&[])
+        .create(&app, &leader)
+        .await;
     assert_eq!(
-        app.get(&format!("/api/v1/competitions/{}/trf", k.comp), None)
-            .await
-            .status,
+        app.get(&paths::trf(k.comp), None).await.status,
         StatusCode::CONFLICT
     );
-    assert_eq!(
-        app.get("/api/v1/competitions/999999/standings", None)
-            .await
-            .status,
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(app.standings(999999).await.status, StatusCode::NOT_FOUND);
 }
 
 /// Double-Swiss (docs/rules/rapid-blitz.md#double-swiss): two games per round, a bye worth both games (`U` twice), and a
@@ -428,12 +365,11 @@ async fn swiss_tiebreaks_and_trf_export() {
 async fn double_swiss_two_games_per_round_and_trf() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = setup(
-        &app,
-        &leader,
+    let fx = CompetitionBuilder::new(
         json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss", "rounds_planned": 9}),
-        &["X", "Y", "Z"],
     )
+    .players(&["X", "Y", "Z"])
+    .create(&app, &leader)
     .await;
     let [x, y, z] = fx.players[..] else { panic!() };
     round_games(
@@ -457,9 +393,7 @@ async fn double_swiss_two_games_per_round_and_trf() {
     )
     .await;
     // X 1 + ½ = 1.5, Y ½, Z the bye: 2 points (docs/rules/rapid-blitz.md)
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/standings", fx.comp), None)
-        .await;
+    let r = app.standings(fx.comp).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["rounds_counted"], 1);
     let got: Vec<(i64, f64)> = r.body["swiss"]["rows"]
@@ -474,9 +408,7 @@ async fn double_swiss_two_games_per_round_and_trf() {
         })
         .collect();
     assert_eq!(got, [(z, 2.0), (x, 1.5), (y, 0.5)]);
-    let r = app
-        .get(&format!("/api/v1/competitions/{}/trf", fx.comp), None)
-        .await;
+    let r = app.get(&paths::trf(fx.comp), None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert!(r.text.contains("XXR 18"), "{}", r.text);
     assert!(r.text.contains("092 DOUBLESWISS"));

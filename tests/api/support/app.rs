@@ -2,7 +2,7 @@
 //! by default, a fresh Postgres database when `TEST_DATABASE_URL` is set.
 
 use actix_http::Request;
-use actix_web::body::MessageBody;
+use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::{Method, StatusCode};
 use actix_web::test;
@@ -10,23 +10,49 @@ use clubcomp::app::{AppState, build_app, build_state};
 use clubcomp::config::Config;
 use clubcomp::db::DbConn;
 use diesel::{Connection, RunQueryDsl};
+use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 use std::sync::Arc;
 
-/// The test application's service (what [`spawn`] builds), for helpers generic over it.
-pub trait AppService<B>:
-    Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>
-{
-}
+/// The test application's service: any body boxed, so that one type serves every test.
+pub type AppService = Box<
+    dyn Service<
+            Request,
+            Response = ServiceResponse<BoxBody>,
+            Error = actix_web::Error,
+            Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>,
+        >,
+>;
 
-impl<T, B> AppService<B> for T where
-    T: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+/// Wraps the application's service, boxing its answers' bodies and its futures.
+struct Boxed<S>(S);
+
+impl<S, B> Service<Request> for Boxed<S>
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    S::Future: 'static,
+    B: MessageBody + 'static,
 {
+    type Response = ServiceResponse<BoxBody>;
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(
+        &self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&self, req: Request) -> Self::Future {
+        let call = self.0.call(req);
+        Box::pin(async move { call.await.map(ServiceResponse::map_into_boxed_body) })
+    }
 }
 
 /// A running test application.
-pub struct TestApp<S> {
-    pub svc: S,
+pub struct TestApp {
+    pub svc: AppService,
     pub state: actix_web::web::Data<AppState>,
     pub _db: TestDb,
 }
@@ -59,6 +85,16 @@ pub struct Resp {
 }
 
 impl Resp {
+    /// One member (`field` or `message`) of each entry of a problem's `errors`, in order.
+    pub fn errors(&self, member: &str) -> Vec<&str> {
+        self.body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e[member].as_str().unwrap())
+            .collect()
+    }
+
     pub fn header(&self, name: &str) -> Option<String> {
         self.headers
             .get(name)
@@ -114,70 +150,46 @@ pub fn test_config(url: &str) -> Config {
     }
 }
 
-pub async fn spawn() -> TestApp<
-    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
-> {
+pub async fn spawn() -> TestApp {
     spawn_with(|_| {}).await
 }
 
 /// [`spawn`] with the test configuration changed by `edit`.
-pub async fn spawn_with(
-    edit: impl FnOnce(&mut Config),
-) -> TestApp<
-    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
-> {
-    let db = fresh_db();
-    let mut config = test_config(&db.url);
-    edit(&mut config);
-    let state = build_state(config).expect("state");
-    let spec = Arc::new(clubcomp::app::openapi());
-    let svc = test::init_service(build_app(state.clone(), spec)).await;
-    TestApp {
-        svc,
-        state,
-        _db: db,
-    }
+pub async fn spawn_with(edit: impl FnOnce(&mut Config)) -> TestApp {
+    start(fresh_db(), edit).await
 }
 
 /// A second application instance on the database of `other` (its own pool and read cache),
 /// standing in for a second service process behind a load balancer.
-pub async fn spawn_beside<T>(
-    other: &TestApp<T>,
-) -> TestApp<
-    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
-> {
+pub async fn spawn_beside(other: &TestApp) -> TestApp {
     spawn_beside_with(other, |_| {}).await
 }
 
 /// [`spawn_beside`] with the test configuration changed by `edit`.
-pub async fn spawn_beside_with<T>(
-    other: &TestApp<T>,
-    edit: impl FnOnce(&mut Config),
-) -> TestApp<
-    impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error>,
-> {
+pub async fn spawn_beside_with(other: &TestApp, edit: impl FnOnce(&mut Config)) -> TestApp {
     let db = TestDb {
         url: other._db.url.clone(),
         _dir: None,
         pg_admin: None,
     };
+    start(db, edit).await
+}
+
+/// The application over `db`, configured by the test configuration changed by `edit`.
+async fn start(db: TestDb, edit: impl FnOnce(&mut Config)) -> TestApp {
     let mut config = test_config(&db.url);
     edit(&mut config);
     let state = build_state(config).expect("state");
     let spec = Arc::new(clubcomp::app::openapi());
     let svc = test::init_service(build_app(state.clone(), spec)).await;
     TestApp {
-        svc,
+        svc: Box::new(Boxed(svc)),
         state,
         _db: db,
     }
 }
 
-impl<S, B> TestApp<S>
-where
-    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
-    B: MessageBody,
-{
+impl TestApp {
     /// Sends a request; `body` as JSON when given.
     pub async fn req(
         &self,
@@ -233,14 +245,39 @@ where
                 clubcomp::services::users::create_user(c, &email, "password123", &roles).unwrap()
             })
             .await;
+        self.token_of(user.id)
+    }
+
+    /// Creates a member account linked to `player` directly and returns a token for it.
+    pub async fn member_token(&self, player: i64) -> String {
+        let email = format!("m-{}@club.example", uuid::Uuid::new_v4().simple());
+        let user = self
+            .with_conn(move |c| {
+                use clubcomp::db::schema::users;
+                use diesel::prelude::*;
+                let u = clubcomp::services::users::create_user(
+                    c,
+                    &email,
+                    "password123",
+                    &["member".to_string()],
+                )
+                .unwrap();
+                diesel::update(users::table.find(u.id))
+                    .set(users::player_id.eq(Some(player)))
+                    .execute(c)
+                    .unwrap();
+                u
+            })
+            .await;
+        self.token_of(user.id)
+    }
+
+    /// A fresh ten-minute token of user `id`.
+    fn token_of(&self, id: i64) -> String {
         let (t, _) = self
             .state
             .jwt
-            .issue(
-                format!("user:{}", user.id),
-                vec![],
-                chrono::Duration::minutes(10),
-            )
+            .issue(format!("user:{id}"), vec![], chrono::Duration::minutes(10))
             .unwrap();
         t
     }

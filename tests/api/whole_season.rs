@@ -3,53 +3,17 @@
 //! standings compared after every evening with the standings engine run on the same data
 //! (`docs/formats/keizer-scenario.md`), pairing constraints, prizes and the playoffs.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::TestRequest;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// A token for a member account linked to `player`.
-async fn member_of<S, B>(app: &TestApp<S>, player: i64) -> String
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
-    let email = format!("m-{}@club.example", uuid::Uuid::new_v4().simple());
-    let user = app
-        .with_conn(move |c| {
-            use clubcomp::db::schema::users;
-            use diesel::prelude::*;
-            let u = clubcomp::services::users::create_user(
-                c,
-                &email,
-                "password123",
-                &["member".to_string()],
-            )
-            .unwrap();
-            diesel::update(users::table.find(u.id))
-                .set(users::player_id.eq(Some(player)))
-                .execute(c)
-                .unwrap();
-            u
-        })
-        .await;
-    app.state
-        .jwt
-        .issue(
-            format!("user:{}", user.id),
-            vec![],
-            chrono::Duration::minutes(10),
-        )
-        .unwrap()
-        .0
-}
-
 /// A PUT of a game result by `token`.
 fn put_result(token: &str, game: i64, result: &str) -> TestRequest {
     TestRequest::default()
         .method(Method::PUT)
-        .uri(&format!("/api/v1/games/{game}/result"))
+        .uri(&paths::result(game))
         .insert_header(("Authorization", format!("Bearer {token}")))
         .set_json(json!({ "result": result }))
 }
@@ -117,8 +81,8 @@ struct HalfOutcome {
 /// Plays the 10 Keizer evenings of one half through the API and compares the standings with
 /// the engine after every evening; checks the pairing constraints.
 #[allow(clippy::too_many_arguments)]
-async fn play_half<S, B>(
-    app: &TestApp<S>,
+async fn play_half(
+    app: &TestApp,
     leader: &str,
     arbiter: &str,
     member: &str,
@@ -128,11 +92,7 @@ async fn play_half<S, B>(
     scenario_players: Vec<Value>,
     excused_before: Value,
     seed: u64,
-) -> HalfOutcome
-where
-    S: AppService<B>,
-    B: actix_web::body::MessageBody,
-{
+) -> HalfOutcome {
     let mut rng = Lcg(seed);
     let flex = players[11];
     let self_signer = players[3];
@@ -145,11 +105,7 @@ where
     for (k, &eid) in evenings.iter().enumerate() {
         let n = (k + 1) as i64;
         let r = app
-            .post(
-                &format!("/api/v1/competitions/{cid}/rounds"),
-                Some(leader),
-                json!({ "evening_id": eid }),
-            )
+            .create_round(leader, cid, json!({ "evening_id": eid }))
             .await;
         assert_eq!(r.status, StatusCode::CREATED, "evening {n}: {}", r.text);
         assert_eq!(r.body["number"], n);
@@ -158,7 +114,7 @@ where
             let p = players[(k * 5 + 1) % 11];
             let r = app
                 .post(
-                    &format!("/api/v1/competitions/{cid}/attendance"),
+                    &paths::attendance(cid),
                     Some(leader),
                     json!({"player_id": p, "action": "sign_off", "rounds": [n], "channel": "email"}),
                 )
@@ -170,7 +126,7 @@ where
         if k == 1 || k == 6 {
             let r = app
                 .post(
-                    &format!("/api/v1/competitions/{cid}/attendance/me"),
+                    &paths::attendance_me(cid),
                     Some(member),
                     json!({"action": "sign_off", "rounds": [n]}),
                 )
@@ -183,14 +139,14 @@ where
         if k % 3 != 2 {
             let r = app
                 .post(
-                    &format!("/api/v1/competitions/{cid}/attendance"),
+                    &paths::attendance(cid),
                     Some(leader),
                     json!({"player_id": flex, "action": "sign_up", "rounds": [n], "channel": "email"}),
                 )
                 .await;
             assert_eq!(r.status, StatusCode::OK, "evening {n}: {}", r.text);
         }
-        let base = format!("/api/v1/competitions/{cid}/rounds/{n}");
+        let base = paths::round(cid, n);
         // the bye is drawn in public with a seed the leader announces (docs/rules/keizer.md#byes), which keeps
         // this test reproducible; the seed is stored with the candidates
         let bye_seed = seed * 100 + n as u64;
@@ -212,12 +168,7 @@ where
                 .map(|v| v.as_i64().unwrap())
                 .collect();
             assert!(order.len() >= 9, "evening {n}: pairing order {order:?}");
-            let st = app
-                .get(
-                    &format!("/api/v1/competitions/{cid}/standings?after={}", n - 1),
-                    None,
-                )
-                .await;
+            let st = app.get(&paths::standings_after(cid, n - 1), None).await;
             assert_eq!(st.status, StatusCode::OK, "{}", st.text);
             let ranked: Vec<i64> = api_table(&st.body)
                 .iter()
@@ -340,9 +291,7 @@ where
             .unwrap_or_else(|e| panic!("evening {n}: scenario rejected: {e}\n{scenario}"));
         let out = serde_json::to_value(&out).unwrap();
         last = out["evenings"][k].clone();
-        let st = app
-            .get(&format!("/api/v1/competitions/{cid}/standings"), None)
-            .await;
+        let st = app.standings(cid).await;
         assert_eq!(st.status, StatusCode::OK, "{}", st.text);
         assert_eq!(st.body["rounds_counted"], n, "{}", st.text);
         assert_eq!(
@@ -357,24 +306,22 @@ where
 #[actix_web::test]
 async fn a_whole_keizer_season_through_the_api() {
     let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
-    let arbiter = app.token(&["arbiter"]).await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
     let admin = app.token(&["admin"]).await;
 
     // the season and its calendar (Friday 3 September 2027; made-up KNSB Saturdays)
     let r = app
-        .post(
-            "/api/v1/seasons",
-            Some(&leader),
+        .create_season(
+            &leader,
             json!({"name": "2027-2028", "opening_date": "2027-09-03"}),
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let season = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/calendar"),
-            Some(&leader),
+        .generate_calendar(
+            &leader,
+            season,
             json!({"knsb_round_dates": ["2027-09-25", "2027-10-16", "2027-11-06", "2027-11-27",
                                         "2027-12-18", "2028-01-29", "2028-02-19", "2028-03-11",
                                         "2028-04-08"],
@@ -405,11 +352,7 @@ async fn a_whole_keizer_season_through_the_api() {
         let membership = if i == 11 { "flexible" } else { "fixed" };
         let knsb = format!("84000{i:02}");
         let p = app
-            .post(
-                "/api/v1/players",
-                Some(&leader),
-                json!({"name": format!("Player {i:02}"), "knsb_number": knsb, "membership": membership}),
-            )
+            .create_player(&leader, json!({"name": format!("Player {i:02}"), "knsb_number": knsb, "membership": membership}))
             .await;
         assert_eq!(p.status, StatusCode::CREATED, "{}", p.text);
         let id = p.body["id"].as_i64().unwrap();
@@ -420,11 +363,9 @@ async fn a_whole_keizer_season_through_the_api() {
         players.push(id);
     }
     let r = app
-        .req(
-            Method::PUT,
-            "/api/v1/ratings",
-            Some(&admin),
-            Some(json!({"source": "KNSB", "list_date": "2027-08-01", "ratings": ratings})),
+        .push_ratings(
+            &admin,
+            json!({"source": "KNSB", "list_date": "2027-08-01", "ratings": ratings}),
         )
         .await;
     assert!(r.status.is_success(), "{}", r.text);
@@ -433,34 +374,24 @@ async fn a_whole_keizer_season_through_the_api() {
     let entrants =
         json!({"entrants": players.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
+        .create_competition(
+            &leader,
+            season,
             json!({"name": "Keizer winter", "kind": "keizer", "half": "winter"}),
         )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let winter = r.body["id"].as_i64().unwrap();
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/competitions"),
-            Some(&leader),
-            json!({"name": "Keizer summer", "kind": "keizer", "half": "summer", "seeded_from": winter}),
-        )
+        .create_competition(&leader, season, json!({"name": "Keizer summer", "kind": "keizer", "half": "summer", "seeded_from": winter}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let summer = r.body["id"].as_i64().unwrap();
     for cid in [winter, summer] {
-        let r = app
-            .post(
-                &format!("/api/v1/competitions/{cid}/entrants"),
-                Some(&leader),
-                entrants.clone(),
-            )
-            .await;
+        let r = app.add_entrants(&leader, cid, entrants.clone()).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     }
-    let member = member_of(&app, players[3]).await;
+    let member = app.member_token(players[3]).await;
 
     // winter: seed order by rating (all distinct), highest first
     let mut by_rating = players.clone();
@@ -515,9 +446,7 @@ async fn a_whole_keizer_season_through_the_api() {
 
     // prizes: the champion is the top eligible player of the final standings
     for (cid, prize) in [(winter, "winter_champion"), (summer, "summer_champion")] {
-        let st = app
-            .get(&format!("/api/v1/competitions/{cid}/standings"), None)
-            .await;
+        let st = app.standings(cid).await;
         let top = st.body["keizer"]["rows"]
             .as_array()
             .unwrap()
@@ -525,36 +454,26 @@ async fn a_whole_keizer_season_through_the_api() {
             .find(|r| r["eligible"] == true)
             .map(|r| r["player_id"].as_i64().unwrap())
             .expect("an eligible player");
-        let r = app
-            .get(&format!("/api/v1/competitions/{cid}/prizes"), None)
-            .await;
+        let r = app.get(&paths::prizes(cid), None).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         let first = &r.body["keizer"]["awards"][0];
         assert_eq!(first["prize"], prize, "{}", r.text);
         assert_eq!(first["player_id"], top, "{}", r.text);
     }
     let r = app
-        .post(
-            &format!("/api/v1/competitions/{winter}/prizes/finalize"),
-            Some(&leader),
-            json!({}),
-        )
+        .post(&paths::finalize_prizes(winter), Some(&leader), json!({}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["finalized"], true);
 
     // playoffs: play the next games until every group has a winner
     let r = app
-        .post(
-            &format!("/api/v1/seasons/{season}/playoffs"),
-            Some(&leader),
-            json!({}),
-        )
+        .post(&paths::season_playoffs(season), Some(&leader), json!({}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let ko = r.body["competition_id"].as_i64().unwrap();
     assert!(!r.body["groups"].as_array().unwrap().is_empty());
-    let url = format!("/api/v1/competitions/{ko}/playoffs");
+    let url = paths::playoffs(ko);
     let mut rng = Lcg(7);
     let mut v = app.get(&url, None).await;
     for _ in 0..40 {

@@ -1,0 +1,521 @@
+//! Builders for the fixtures: a club's people ([`ClubBuilder`]), a season ([`SeasonBuilder`]),
+//! a competition of any kind with its players ([`CompetitionBuilder`]), and the rounds,
+//! results and attendance that the tests set up around them. Every fixture goes through the
+//! HTTP API, except games, results and round moves that a test states directly (inserted
+//! through the services), so a test can start from any position of a competition.
+
+use super::app::{Resp, TestApp};
+use super::paths;
+use actix_web::http::StatusCode;
+use clubcomp::db::models::competition::{NewAttendance, NewGame};
+use clubcomp::db::schema::games;
+use diesel::prelude::*;
+use serde_json::{Value, json};
+
+/// The club's officials, each a bearer token of an account of that role. An administrator, a
+/// member or an account of several roles: [`TestApp::token`]; a member linked to a player:
+/// [`TestApp::member_token`].
+pub struct Club {
+    pub leader: String,
+    pub arbiter: String,
+}
+
+/// Builds a [`Club`]: the leader's account first, then the arbiter's.
+#[derive(Default)]
+pub struct ClubBuilder;
+
+impl ClubBuilder {
+    pub fn new() -> Self {
+        Self
+    }
+
+    pub async fn build(self, app: &TestApp) -> Club {
+        let leader = app.token(&["leader"]).await;
+        let arbiter = app.token(&["arbiter"]).await;
+        Club { leader, arbiter }
+    }
+}
+
+/// Builds a season: a fresh name and an opening date of 4 September 2026 by default.
+pub struct SeasonBuilder {
+    name: String,
+    opening_date: String,
+}
+
+impl Default for SeasonBuilder {
+    fn default() -> Self {
+        Self {
+            name: format!("S{}", uuid::Uuid::new_v4().simple()),
+            opening_date: "2026-09-04".into(),
+        }
+    }
+}
+
+impl SeasonBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn name(mut self, name: &str) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    pub fn opening_date(mut self, date: &str) -> Self {
+        self.opening_date = date.into();
+        self
+    }
+
+    /// Creates the season (201) and returns its id.
+    pub async fn create(self, app: &TestApp, leader: &str) -> i64 {
+        let body = json!({"name": self.name, "opening_date": self.opening_date});
+        let r = app.create_season(leader, body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        r.body["id"].as_i64().unwrap()
+    }
+}
+
+/// A season, a competition and its entrants (in order of entry).
+pub struct Fx {
+    pub season: i64,
+    pub comp: i64,
+    pub players: Vec<i64>,
+}
+
+impl Fx {
+    /// (competition, players).
+    pub fn parts(self) -> (i64, Vec<i64>) {
+        (self.comp, self.players)
+    }
+}
+
+/// Builds a competition: its body as the API takes it, the season it belongs to (a fresh one
+/// by default) and its entrants: new players (entered in the order given) and existing ones.
+pub struct CompetitionBuilder {
+    body: Value,
+    season: Option<i64>,
+    new_players: Vec<Value>,
+    entrants: Vec<i64>,
+}
+
+impl CompetitionBuilder {
+    /// A competition with the API body `body`.
+    pub fn new(body: Value) -> Self {
+        Self {
+            body,
+            season: None,
+            new_players: vec![],
+            entrants: vec![],
+        }
+    }
+
+    /// The winter half of a Keizer competition named K.
+    pub fn keizer() -> Self {
+        Self::new(json!({"name": "K", "kind": "keizer", "half": "winter"}))
+    }
+
+    /// A Swiss competition with `system` (`dutch` or `double_swiss`).
+    pub fn swiss(system: &str) -> Self {
+        Self::new(json!({"name": "Swiss", "kind": "swiss", "system": system}))
+    }
+
+    /// A round robin.
+    pub fn round_robin() -> Self {
+        Self::new(json!({"name": "RR", "kind": "round_robin"}))
+    }
+
+    /// Sets a field of the body (`name`, `half`, `seeded_from`, `settings`, …).
+    pub fn set(mut self, field: &str, value: impl Into<Value>) -> Self {
+        self.body[field] = value.into();
+        self
+    }
+
+    /// In the existing season `season`.
+    pub fn in_season(mut self, season: i64) -> Self {
+        self.season = Some(season);
+        self
+    }
+
+    /// New players named `names`, entered in this order.
+    pub fn players(mut self, names: &[&str]) -> Self {
+        self.new_players
+            .extend(names.iter().map(|n| json!({"name": n})));
+        self
+    }
+
+    /// New players with a membership each (`fixed`, `flexible`), entered in this order.
+    pub fn members(mut self, members: &[(&str, &str)]) -> Self {
+        self.new_players.extend(
+            members
+                .iter()
+                .map(|(n, m)| json!({"name": n, "membership": m})),
+        );
+        self
+    }
+
+    /// New players named `names`, all with `membership`, entered in this order.
+    pub fn members_of(mut self, membership: &str, names: &[&str]) -> Self {
+        self.new_players.extend(
+            names
+                .iter()
+                .map(|n| json!({"name": n, "membership": membership})),
+        );
+        self
+    }
+
+    /// Existing players, entered after the new ones.
+    pub fn entrants(mut self, players: &[i64]) -> Self {
+        self.entrants.extend_from_slice(players);
+        self
+    }
+
+    /// Creates the season (unless given), the players, the competition and the entries.
+    pub async fn create(self, app: &TestApp, leader: &str) -> Fx {
+        let season = match self.season {
+            Some(s) => s,
+            None => SeasonBuilder::new().create(app, leader).await,
+        };
+        let mut players = Vec::new();
+        for p in self.new_players {
+            let r = app.create_player(leader, p).await;
+            assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+            players.push(r.body["id"].as_i64().unwrap());
+        }
+        players.extend(self.entrants);
+        let r = app.create_competition(leader, season, self.body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        let comp = r.body["id"].as_i64().unwrap();
+        if !players.is_empty() {
+            let entries: Vec<Value> = players.iter().map(|p| json!({"player_id": p})).collect();
+            let r = app
+                .add_entrants(leader, comp, json!({"entrants": entries}))
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        }
+        Fx {
+            season,
+            comp,
+            players,
+        }
+    }
+}
+
+/// A leader's and an arbiter's token and a Keizer winter competition of `names`.
+pub async fn keizer_winter(app: &TestApp, names: &[&str]) -> (String, String, Fx) {
+    let club = ClubBuilder::new().build(app).await;
+    let fx = CompetitionBuilder::keizer()
+        .players(names)
+        .create(app, &club.leader)
+        .await;
+    (club.leader, club.arbiter, fx)
+}
+
+/// A Keizer winter of P and Q with one completed evening in which P beat Q, and the
+/// arbiter's token.
+pub struct PBeatQ {
+    pub arbiter: String,
+    pub comp: i64,
+    pub players: [i64; 2],
+    /// The game of the evening.
+    pub game: i64,
+}
+
+pub async fn p_beat_q(app: &TestApp) -> PBeatQ {
+    let (leader, arbiter, fx) = keizer_winter(app, &["P", "Q"]).await;
+    let (p, q) = (fx.players[0], fx.players[1]);
+    let games = round(
+        app,
+        &leader,
+        fx.comp,
+        vec![(p, Some(q), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    PBeatQ {
+        arbiter,
+        comp: fx.comp,
+        players: [p, q],
+        game: games[0],
+    }
+}
+
+/// The ids of the rows of a standings table, in order.
+pub fn ids(rows: &Value) -> Vec<i64> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["player_id"].as_i64().unwrap())
+        .collect()
+}
+
+/// Adds the next round with `games` (white, black, result) on boards 1, 2, … and moves it to
+/// `status`. Returns the game ids.
+pub async fn round(
+    app: &TestApp,
+    leader: &str,
+    comp: i64,
+    games_: Boards<'_>,
+    status: &str,
+) -> Vec<i64> {
+    let games_ = games_
+        .into_iter()
+        .enumerate()
+        .map(|(i, (w, b, r))| (i as i32 + 1, 1, w, b, r))
+        .collect();
+    round_games(app, leader, comp, games_, status).await
+}
+
+/// The games of a round on boards 1, 2, …: white, black (none: a bye), result.
+pub type Boards<'a> = Vec<(i64, Option<i64>, Option<&'a str>)>;
+
+/// Adds one completed round per entry of `rounds`, in order (as [`round`] does).
+pub async fn completed_rounds(app: &TestApp, leader: &str, comp: i64, rounds: Vec<Boards<'_>>) {
+    for games in rounds {
+        round(app, leader, comp, games, "completed").await;
+    }
+}
+
+/// A game to insert: board, game number, white, black (none: a bye), result.
+pub type GameSpec<'a> = (i32, i32, i64, Option<i64>, Option<&'a str>);
+
+type OwnedSpec = (i32, i32, i64, Option<i64>, Option<String>);
+
+/// Adds the next round with `games` (board, game number, white, black, result) and moves it
+/// to `status`. Returns the game ids.
+pub async fn round_games(
+    app: &TestApp,
+    leader: &str,
+    comp: i64,
+    games_: Vec<GameSpec<'_>>,
+    status: &str,
+) -> Vec<i64> {
+    let r = app.create_round(leader, comp, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let number = r.body["number"].as_i64().unwrap() as i32;
+    let games_: Vec<OwnedSpec> = games_
+        .into_iter()
+        .map(|(bd, n, w, b, r)| (bd, n, w, b, r.map(str::to_string)))
+        .collect();
+    let status = status.to_string();
+    app.with_conn(move |c| {
+        use clubcomp::services::rounds;
+        let round = rounds::load(c, comp, number).unwrap();
+        let mut ids = Vec::new();
+        for (board, game_no, w, b, res) in games_ {
+            let id: i64 = diesel::insert_into(games::table)
+                .values(&NewGame {
+                    round_id: round.id,
+                    board,
+                    game_no,
+                    white_id: Some(w),
+                    black_id: b,
+                    result: if b.is_none() { Some("bye".into()) } else { res },
+                    termination: None,
+                    move_count: None,
+                    version: 1,
+                    updated_at: clubcomp::db::now_utc(),
+                })
+                .returning(games::id)
+                .get_result(c)
+                .unwrap();
+            ids.push(id);
+        }
+        let order = ["planned", "paired", "published", "completed"];
+        let target = order.iter().position(|s| *s == status).unwrap();
+        for k in 0..target {
+            rounds::transition(c, &round, order[k], order[k + 1]).unwrap();
+        }
+        ids
+    })
+    .await
+}
+
+/// Marks `players` present at round `number` (200), as `token` (a leader or an arbiter).
+pub async fn check_in_all(app: &TestApp, token: &str, comp: i64, number: i64, players: &[i64]) {
+    let marks: Vec<Value> = players
+        .iter()
+        .map(|x| json!({"player_id": x, "mark": "present"}))
+        .collect();
+    let r = app
+        .post(
+            &paths::check_ins(comp, number),
+            Some(token),
+            json!({ "marks": marks }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+/// Records an attendance action for a player in round `number`.
+pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, action: &str) {
+    let action = action.to_string();
+    app.with_conn(move |c| {
+        let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
+        diesel::insert_into(clubcomp::db::schema::attendance::table)
+            .values(&NewAttendance {
+                round_id: round.id,
+                player_id: player,
+                action,
+                channel: "email".into(),
+                recorded_by: "test".into(),
+                at: clubcomp::db::now_utc(),
+                note: None,
+            })
+            .execute(c)
+            .unwrap();
+    })
+    .await
+}
+
+/// Moves round `number` from `from` to `to`.
+pub async fn advance(app: &TestApp, comp: i64, number: i32, from: &str, to: &str) {
+    let (from, to) = (from.to_string(), to.to_string());
+    app.with_conn(move |c| {
+        let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
+        clubcomp::services::rounds::transition(c, &round, &from, &to).unwrap();
+    })
+    .await
+}
+
+/// Adds a round on `date`.
+pub async fn add_round(app: &TestApp, leader: &str, cid: i64, date: &str) -> i64 {
+    let r = app.create_round(leader, cid, json!({"date": date})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r.body["number"].as_i64().unwrap()
+}
+
+/// Row counts of games, attendance and audit entries, and the rounds' statuses.
+pub async fn state_of(app: &TestApp) -> (i64, i64, i64, Vec<String>) {
+    app.with_conn(|c| {
+        use clubcomp::db::schema::*;
+        use diesel::prelude::*;
+        (
+            games::table.count().get_result::<i64>(c).unwrap(),
+            attendance::table.count().get_result::<i64>(c).unwrap(),
+            audit_log::table.count().get_result::<i64>(c).unwrap(),
+            rounds::table
+                .order(rounds::id)
+                .select(rounds::status)
+                .load::<String>(c)
+                .unwrap(),
+        )
+    })
+    .await
+}
+
+/// One stored game: (board, game_no, white, black, result).
+pub type Row = (i64, i64, i64, Option<i64>, Option<String>);
+
+/// (board, game_no, white, black, result) of the round's games as the leader sees them.
+pub fn boards(round: &Value) -> Vec<Row> {
+    round["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["board"].as_i64().unwrap(),
+                g["game_no"].as_i64().unwrap(),
+                g["white"]["id"].as_i64().unwrap(),
+                g["black"]["id"].as_i64(),
+                g["result"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+/// Sets results directly (the results API belongs to another part) and completes the round.
+pub async fn finish_round(app: &TestApp, leader: &str, cid: i64, n: i64, results: &[&str]) {
+    let r = app.publish_round(leader, cid, n).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let res: Vec<String> = results.iter().map(|s| s.to_string()).collect();
+    app.with_conn(move |c| {
+        use clubcomp::db::schema::{games, rounds};
+        use diesel::prelude::*;
+        let rid: i64 = rounds::table
+            .filter(rounds::competition_id.eq(cid))
+            .filter(rounds::number.eq(n as i32))
+            .select(rounds::id)
+            .first(c)
+            .unwrap();
+        let ids: Vec<i64> = games::table
+            .filter(games::round_id.eq(rid))
+            .filter(games::black_id.is_not_null())
+            .order((games::board, games::game_no))
+            .select(games::id)
+            .load(c)
+            .unwrap();
+        assert_eq!(ids.len(), res.len());
+        for (id, r) in ids.into_iter().zip(res) {
+            diesel::update(games::table.find(id))
+                .set(games::result.eq(Some(r)))
+                .execute(c)
+                .unwrap();
+        }
+    })
+    .await;
+    let r = app.complete_round(leader, cid, n).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+/// A season with players A–D, a completed winter Keizer half of one evening and the summer
+/// half seeded from it (not played yet): `(season, [a, b, c, d], summer)`.
+pub async fn summer_of_four(app: &TestApp, leader: &str) -> (i64, [i64; 4], i64) {
+    let Fx {
+        season,
+        comp: winter,
+        players: ps,
+    } = CompetitionBuilder::keizer()
+        .set("name", "W")
+        .players(&["A", "B", "C", "D"])
+        .create(app, leader)
+        .await;
+    let [a, b, c, d] = ps[..] else { panic!() };
+    // winter: R0 [a60 b59 c58 d57]: b beats a, c beats d: b 60, c 57, a 5, d 5 → [b c a d]:
+    // b = 58, c = 57 → fixed. Final order b, c, a, d.
+    round(
+        app,
+        leader,
+        winter,
+        vec![(a, Some(b), Some("0-1")), (c, Some(d), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let summer = CompetitionBuilder::new(
+        json!({"name": "S", "kind": "keizer", "half": "summer", "seeded_from": winter}),
+    )
+    .in_season(season)
+    .entrants(&ps)
+    .create(app, leader)
+    .await
+    .comp;
+    // the summer half starts in the winter's final order
+    let r = app.standings(summer).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(ids(&r.body["keizer"]["rows"]), [b, c, a, d]);
+    (season, [a, b, c, d], summer)
+}
+
+/// Plays the summer half of [`summer_of_four`] (c and b win: final order c, b, a, d) and
+/// creates the season's playoffs (201).
+pub async fn playoffs_of_four(
+    app: &TestApp,
+    leader: &str,
+    season: i64,
+    [a, b, c, d]: [i64; 4],
+    summer: i64,
+) -> Resp {
+    // summer: [b60 c59 a58 d57]: c beats a, b beats d: c 58, b 57 → [c b a d] → fixed
+    round(
+        app,
+        leader,
+        summer,
+        vec![(c, Some(a), Some("1-0")), (b, Some(d), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let url = paths::season_playoffs(season);
+    let r = app.post(&url, Some(leader), json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r
+}

@@ -1,0 +1,133 @@
+//! The typed test client: one method per endpoint the tests drive, each returning the whole
+//! [`Resp`] (the test asserts on it). The token is the caller's bearer token; the URLs come
+//! from [`paths`]. A test that sends an odd request on purpose (no token, a wrong method, a
+//! malformed path) uses [`TestApp::req`] or [`TestApp::send`] instead.
+
+use super::app::{Resp, TestApp};
+use super::paths;
+use actix_web::http::Method;
+use serde_json::Value;
+use std::fmt::Display;
+
+impl TestApp {
+    async fn post_as(&self, token: &str, path: &str, body: Value) -> Resp {
+        self.req(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    async fn put_as(&self, token: &str, path: &str, body: Value) -> Resp {
+        self.req(Method::PUT, path, Some(token), Some(body)).await
+    }
+
+    /// `POST /auth/login` with `{"email", "password"}`.
+    pub async fn login(&self, body: Value) -> Resp {
+        self.req(Method::POST, paths::LOGIN, None, Some(body)).await
+    }
+
+    /// `GET /auth/me`.
+    pub async fn me(&self, token: &str) -> Resp {
+        self.get(paths::ME, Some(token)).await
+    }
+
+    pub async fn create_user(&self, token: &str, body: Value) -> Resp {
+        self.post_as(token, paths::USERS, body).await
+    }
+
+    pub async fn create_player(&self, token: &str, body: Value) -> Resp {
+        self.post_as(token, paths::PLAYERS, body).await
+    }
+
+    /// `PUT /ratings`: a rating list.
+    pub async fn push_ratings(&self, token: &str, body: Value) -> Resp {
+        self.put_as(token, paths::RATINGS, body).await
+    }
+
+    pub async fn create_season(&self, token: &str, body: Value) -> Resp {
+        self.post_as(token, paths::SEASONS, body).await
+    }
+
+    /// `POST /seasons/{season}/calendar`: generates the season's evenings.
+    pub async fn generate_calendar(&self, token: &str, season: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::calendar(season), body).await
+    }
+
+    pub async fn create_competition(&self, token: &str, season: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::season_competitions(season), body)
+            .await
+    }
+
+    /// `POST /competitions/{comp}/entrants` with `{"entrants": [...]}`.
+    pub async fn add_entrants(&self, token: &str, comp: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::entrants(comp), body).await
+    }
+
+    pub async fn create_round(&self, token: &str, comp: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::rounds(comp), body).await
+    }
+
+    /// `POST /competitions/{comp}/rounds/{number}/pairing`: generates the pairing.
+    pub async fn generate_pairing(
+        &self,
+        token: &str,
+        comp: impl Display,
+        number: impl Display,
+        body: Value,
+    ) -> Resp {
+        self.post_as(token, &paths::pairing(comp, number), body)
+            .await
+    }
+
+    pub async fn publish_round(
+        &self,
+        token: &str,
+        comp: impl Display,
+        number: impl Display,
+    ) -> Resp {
+        self.post_as(token, &paths::publish(comp, number), serde_json::json!({}))
+            .await
+    }
+
+    pub async fn complete_round(
+        &self,
+        token: &str,
+        comp: impl Display,
+        number: impl Display,
+    ) -> Resp {
+        self.post_as(token, &paths::complete(comp, number), serde_json::json!({}))
+            .await
+    }
+
+    /// `PUT /games/{game}/result` without `If-Match`.
+    pub async fn enter_result(&self, token: &str, game: impl Display, body: Value) -> Resp {
+        self.put_as(token, &paths::result(game), body).await
+    }
+
+    /// `PUT /games/{game}/moves`: the move record.
+    pub async fn record_moves(&self, token: &str, game: impl Display, body: Value) -> Resp {
+        self.put_as(token, &paths::moves(game), body).await
+    }
+
+    /// `POST /games/{game}/events`: an arbiter's event in the game log.
+    pub async fn record_event(&self, token: &str, game: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::events(game), body).await
+    }
+
+    pub async fn claim(&self, token: &str, game: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::claims(game), body).await
+    }
+
+    pub async fn decide_claim(&self, token: &str, claim: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::claim_decision(claim), body)
+            .await
+    }
+
+    /// `POST /calc/{name}`: a calculator, without a token.
+    pub async fn calc(&self, name: &str, body: Value) -> Resp {
+        self.req(Method::POST, &paths::calc(name), None, Some(body))
+            .await
+    }
+
+    /// The public standings.
+    pub async fn standings(&self, comp: impl Display) -> Resp {
+        self.get(&paths::standings(comp), None).await
+    }
+}

@@ -1,0 +1,245 @@
+//! Every URL of the API and the club pages that the tests call, built in one place. A test
+//! that sends an odd request on purpose (a malformed path, a query string under test) writes
+//! it by hand.
+
+use std::fmt::Display;
+
+const API: &str = "/api/v1";
+
+pub const LOGIN: &str = "/api/v1/auth/login";
+pub const ME: &str = "/api/v1/auth/me";
+pub const USERS: &str = "/api/v1/users";
+pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";
+pub const PLAYERS: &str = "/api/v1/players";
+pub const RATINGS: &str = "/api/v1/ratings";
+pub const SEASONS: &str = "/api/v1/seasons";
+pub const HEALTH: &str = "/healthz";
+pub const READY: &str = "/readyz";
+pub const CLUB: &str = "/club/";
+
+/// The pairing calculator with `system`.
+pub fn calc_pair(system: impl Display) -> String {
+    format!("{API}/calc/pair?system={system}")
+}
+
+/// A calculator: `keizer`, `keizer-pairing`, `keizer-prizes`, `round-robin`, `tiebreaks`,
+/// `pair`.
+pub fn calc(name: &str) -> String {
+    format!("{API}/calc/{name}")
+}
+
+pub fn user(id: impl Display) -> String {
+    format!("{API}/users/{id}")
+}
+
+pub fn user_password(id: impl Display) -> String {
+    format!("{API}/users/{id}/password")
+}
+
+pub fn service_token(id: impl Display) -> String {
+    format!("{API}/service-tokens/{id}")
+}
+
+pub fn player(id: impl Display) -> String {
+    format!("{API}/players/{id}")
+}
+
+pub fn player_ratings(id: impl Display) -> String {
+    format!("{API}/players/{id}/ratings")
+}
+
+/// A player's rating from `source` on `date` (both as sent, already escaped).
+pub fn player_rating(id: impl Display, source: &str, date: impl Display) -> String {
+    format!("{API}/players/{id}/rating?source={source}&date={date}")
+}
+
+/// The KNSB rating-list import for the list of `list_date` (as sent, already escaped).
+pub fn knsb_import(list_date: impl Display) -> String {
+    format!("{API}/ratings/knsb-import?list_date={list_date}")
+}
+
+pub fn season_competitions(season: impl Display) -> String {
+    format!("{API}/seasons/{season}/competitions")
+}
+
+pub fn calendar(season: impl Display) -> String {
+    format!("{API}/seasons/{season}/calendar")
+}
+
+pub fn calendar_ics(season: impl Display) -> String {
+    format!("{API}/seasons/{season}/calendar.ics")
+}
+
+pub fn evenings(season: impl Display) -> String {
+    format!("{API}/seasons/{season}/evenings")
+}
+
+pub fn evening(id: impl Display) -> String {
+    format!("{API}/evenings/{id}")
+}
+
+pub fn season_playoffs(season: impl Display) -> String {
+    format!("{API}/seasons/{season}/playoffs")
+}
+
+pub fn competition(id: impl Display) -> String {
+    format!("{API}/competitions/{id}")
+}
+
+pub fn entrants(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/entrants")
+}
+
+pub fn competition_audit(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/audit")
+}
+
+pub fn attendance(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/attendance")
+}
+
+pub fn attendance_me(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/attendance/me")
+}
+
+pub fn attendance_deadline(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/attendance-deadline")
+}
+
+pub fn standings(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/standings")
+}
+
+/// The standings after round `after`.
+pub fn standings_after(comp: impl Display, after: impl Display) -> String {
+    format!("{API}/competitions/{comp}/standings?after={after}")
+}
+
+pub fn standings_csv(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/standings.csv")
+}
+
+pub fn trf(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/trf")
+}
+
+pub fn prizes(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/prizes")
+}
+
+pub fn finalize_prizes(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/prizes/finalize")
+}
+
+pub fn playoffs(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/playoffs")
+}
+
+pub fn rounds(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/rounds")
+}
+
+pub fn round(comp: impl Display, number: impl Display) -> String {
+    format!("{API}/competitions/{comp}/rounds/{number}")
+}
+
+pub fn pairing(comp: impl Display, number: impl Display) -> String {
+    format!("{}/pairing", round(comp, number))
+}
+
+pub fn publish(comp: impl Display, number: impl Display) -> String {
+    format!("{}/publish", round(comp, number))
+}
+
+pub fn complete(comp: impl Display, number: impl Display) -> String {
+    format!("{}/complete", round(comp, number))
+}
+
+pub fn check_ins(comp: impl Display, number: impl Display) -> String {
+    format!("{}/check-ins", round(comp, number))
+}
+
+pub fn round_attendance(comp: impl Display, number: impl Display) -> String {
+    format!("{}/attendance", round(comp, number))
+}
+
+pub fn result(game: impl Display) -> String {
+    format!("{API}/games/{game}/result")
+}
+
+pub fn moves(game: impl Display) -> String {
+    format!("{API}/games/{game}/moves")
+}
+
+pub fn events(game: impl Display) -> String {
+    format!("{API}/games/{game}/events")
+}
+
+pub fn claims(game: impl Display) -> String {
+    format!("{API}/games/{game}/claims")
+}
+
+pub fn game_appeals(game: impl Display) -> String {
+    format!("{API}/games/{game}/appeals")
+}
+
+pub fn game_audit(game: impl Display) -> String {
+    format!("{API}/games/{game}/audit")
+}
+
+pub fn claim_decision(claim: impl Display) -> String {
+    format!("{API}/claims/{claim}/decision")
+}
+
+pub fn claim_appeal(claim: impl Display) -> String {
+    format!("{API}/claims/{claim}/appeal")
+}
+
+pub fn event_appeal(event: impl Display) -> String {
+    format!("{API}/events/{event}/appeal")
+}
+
+pub fn appeal_decision(appeal: impl Display) -> String {
+    format!("{API}/appeals/{appeal}/decision")
+}
+
+/// The club pages.
+pub mod club {
+    use std::fmt::Display;
+
+    pub fn season(id: impl Display) -> String {
+        format!("/club/seasons/{id}")
+    }
+
+    pub fn calendar(season: impl Display) -> String {
+        format!("/club/seasons/{season}/calendar")
+    }
+
+    pub fn competition(id: impl Display) -> String {
+        format!("/club/competitions/{id}")
+    }
+
+    pub fn standings(comp: impl Display) -> String {
+        format!("/club/competitions/{comp}/standings")
+    }
+
+    pub fn prizes(comp: impl Display) -> String {
+        format!("/club/competitions/{comp}/prizes")
+    }
+
+    pub fn attendance(comp: impl Display) -> String {
+        format!("/club/competitions/{comp}/attendance")
+    }
+
+    pub fn evening(id: impl Display) -> String {
+        format!("/club/evenings/{id}")
+    }
+
+    pub fn slips(evening: impl Display) -> String {
+        format!("/club/evenings/{evening}/slips")
+    }
+
+    pub fn player(id: impl Display) -> String {
+        format!("/club/players/{id}")
+    }
+}

@@ -18,6 +18,7 @@ mod limits;
 mod pages;
 mod pairings;
 mod players;
+mod privacy;
 mod prizes;
 mod processes;
 mod ratings;

@@ -310,7 +310,7 @@ pub fn ics(name: &str, rows: &[Evening], dtstamp: &str) -> String {
     for e in rows {
         line("BEGIN:VEVENT");
         line(&format!(
-            "UID:evening-{}-season-{}@clubcomp",
+            "UID:clubcomp-evening-{}-season-{}",
             e.id, e.season_id
         ));
         line(&format!("DTSTAMP:{dtstamp}"));

@@ -80,7 +80,7 @@ pub struct PrizeList {
     pub finalized: bool,
     /// When it was finalized.
     pub finalized_at: Option<chrono::DateTime<chrono::Utc>>,
-    /// Who finalized it.
+    /// Who finalized it (the account); shown to the leader, the arbiter and the admin only.
     pub finalized_by: Option<String>,
     /// Keizer prizes.
     pub keizer: Option<KeizerPrizes>,
@@ -204,11 +204,12 @@ pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
         (status = 409, description = "No prize rules for this kind, or data that cannot be computed", body = Problem, content_type = "application/problem+json")))]
 #[get("/competitions/{id}/prizes")]
 pub async fn get_prizes(
+    auth: crate::auth::MaybeAuth,
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let list = state
+    let mut list = state
         .tx(move |c| {
             let comp = crate::services::competitions::load(c, id)?;
             match stored(c, id)? {
@@ -217,6 +218,17 @@ pub async fn get_prizes(
             }
         })
         .await?;
+    // who finalized the list is an account (an e-mail address): for the club's staff only
+    let staff = auth.0.as_ref().is_some_and(|p| {
+        p.has_any(&[
+            crate::auth::Role::Leader,
+            crate::auth::Role::Arbiter,
+            crate::auth::Role::Admin,
+        ])
+    });
+    if !staff {
+        list.finalized_by = None;
+    }
     Ok(HttpResponse::Ok().json(list))
 }
 

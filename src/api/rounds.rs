@@ -59,7 +59,8 @@ pub struct RoundView {
     pub status: String,
     /// Version.
     pub version: i64,
-    /// Pairing details (bye draw: seed and candidates; overrides), once paired.
+    /// Pairing details (bye draw: seed and candidates; overrides), once paired. Who generated
+    /// or entered the pairing (`generated_by`, `entered_by`) is shown to the staff only.
     #[schema(value_type = Option<Object>)]
     pub pairing: Option<serde_json::Value>,
     /// Games (the public sees them only once published).
@@ -128,6 +129,15 @@ pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<Roun
                 .pairing_meta
                 .as_deref()
                 .and_then(|m| serde_json::from_str(m).ok())
+                .map(|mut m: serde_json::Value| {
+                    // who generated or entered the pairing is an account (an e-mail
+                    // address): for the club's staff only
+                    if !insider && let Some(o) = m.as_object_mut() {
+                        o.remove("generated_by");
+                        o.remove("entered_by");
+                    }
+                    m
+                })
         } else {
             None
         },

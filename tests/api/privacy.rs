@@ -1,0 +1,200 @@
+//! No account e-mail or other contact data in any anonymous answer: every public GET of the
+//! OpenAPI document, on every object of the demo club.
+
+use crate::helpers::*;
+use actix_web::http::StatusCode;
+use serde_json::Value;
+
+/// The ids in a list answer (an array, or a page with `items`).
+fn ids(v: &Value, field: &str) -> Vec<i64> {
+    let list = v
+        .as_array()
+        .or_else(|| v["items"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    list.iter().filter_map(|x| x[field].as_i64()).collect()
+}
+
+#[actix_web::test]
+async fn no_public_answer_of_the_demo_club_shows_an_email() {
+    let app = spawn().await;
+    app.with_conn(|c| clubcomp::services::demo::seed(c).map(|_| ()))
+        .await
+        .unwrap();
+    // a finalized prize list, so that its finalizer is in a public answer
+    let leader = app.token(&["leader"]).await;
+    let seasons = app.get("/api/v1/seasons", None).await.body;
+    let mut competitions = Vec::new();
+    for s in ids(&seasons, "id") {
+        let list = app
+            .get(&format!("/api/v1/seasons/{s}/competitions"), None)
+            .await
+            .body;
+        competitions.extend(ids(&list, "id"));
+    }
+    assert!(competitions.len() >= 3, "{competitions:?}");
+    let mut finalized = 0;
+    for c in &competitions {
+        let r = app
+            .post(
+                &format!("/api/v1/competitions/{c}/prizes/finalize"),
+                Some(&leader),
+                serde_json::json!({}),
+            )
+            .await;
+        if r.status.is_success() {
+            finalized += 1;
+        }
+    }
+    assert!(finalized >= 1, "no prize list could be finalized");
+    // the Keizer evening in play finished and the next one paired and published by the
+    // leader, so that the pairing's author is in a public answer
+    let keizer = competitions[0];
+    let rounds = app
+        .get(&format!("/api/v1/competitions/{keizer}/rounds"), None)
+        .await
+        .body;
+    let open = rounds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["status"] == "published")
+        .and_then(|r| r["number"].as_i64())
+        .expect("the demo's Keizer has an evening in play");
+    let round = app
+        .get(
+            &format!("/api/v1/competitions/{keizer}/rounds/{open}"),
+            None,
+        )
+        .await
+        .body;
+    let arbiter = app.token(&["arbiter"]).await;
+    for g in round["games"].as_array().unwrap() {
+        if g["black"].is_null() || !g["result"].is_null() {
+            continue;
+        }
+        let r = app
+            .send(
+                actix_web::test::TestRequest::put()
+                    .uri(&format!("/api/v1/games/{}/result", g["id"]))
+                    .insert_header(("Authorization", format!("Bearer {arbiter}")))
+                    .insert_header((
+                        "If-Match",
+                        format!("\"game-{}-v{}\"", g["id"], g["version"]),
+                    ))
+                    .set_json(serde_json::json!({"result": "1-0"})),
+            )
+            .await;
+        assert!(r.status.is_success(), "{}", r.text);
+    }
+    let base = format!("/api/v1/competitions/{keizer}/rounds");
+    let r = app
+        .post(
+            &format!("{base}/{open}/complete"),
+            Some(&leader),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(r.status.is_success(), "complete: {}", r.text);
+    let next = open + 1;
+    let r = app
+        .post(
+            &format!("{base}/{next}/pairing"),
+            Some(&leader),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(r.status.is_success(), "pairing: {}", r.text);
+    let r = app
+        .post(
+            &format!("{base}/{next}/publish"),
+            Some(&leader),
+            serde_json::json!({}),
+        )
+        .await;
+    assert!(r.status.is_success(), "publish: {}", r.text);
+    let staff = app.get(&format!("{base}/{next}"), Some(&leader)).await;
+    assert!(staff.text.contains("\"generated_by\""), "{}", staff.text);
+
+    // every public GET path of the document, with the demo's ids filled in
+    let spec = app.get("/api-docs/openapi.json", None).await.body;
+    let mut players = Vec::new();
+    let mut page = 1;
+    loop {
+        let r = app
+            .get(&format!("/api/v1/players?page={page}&per_page=100"), None)
+            .await;
+        let got = ids(&r.body, "id");
+        if got.is_empty() {
+            break;
+        }
+        players.extend(got);
+        page += 1;
+    }
+    assert!(players.len() >= 60, "{}", players.len());
+    let mut urls = Vec::new();
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        let Some(get) = ops.get("get") else { continue };
+        let public = match get.get("security").or(spec.get("security")) {
+            None => true,
+            Some(s) => s
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r.as_object().unwrap().is_empty()),
+        };
+        if !public {
+            continue;
+        }
+        if path.starts_with("/api/v1/competitions/{id}/rounds/{number}") {
+            for c in &competitions {
+                let rounds = app
+                    .get(&format!("/api/v1/competitions/{c}/rounds"), None)
+                    .await
+                    .body;
+                for n in ids(&rounds, "number") {
+                    urls.push(
+                        path.replace("{id}", &c.to_string())
+                            .replace("{number}", &n.to_string()),
+                    );
+                }
+            }
+        } else if path.starts_with("/api/v1/competitions/{id}") {
+            for c in &competitions {
+                urls.push(path.replace("{id}", &c.to_string()));
+            }
+        } else if path.starts_with("/api/v1/seasons/{id}") {
+            for s in ids(&seasons, "id") {
+                urls.push(path.replace("{id}", &s.to_string()));
+            }
+        } else if path.starts_with("/api/v1/players/{id}") {
+            // the rating on a date needs its source and date
+            let query = if path.ends_with("/rating") {
+                "?source=KNSB&date=2026-12-01"
+            } else {
+                ""
+            };
+            for p in &players {
+                urls.push(format!("{}{query}", path.replace("{id}", &p.to_string())));
+            }
+        } else {
+            assert!(
+                !path.contains('{'),
+                "a public path this test does not fill in: {path}"
+            );
+            urls.push(path.clone());
+        }
+    }
+    assert!(urls.len() > 200, "{}", urls.len());
+    for url in &urls {
+        let r = app.get(url, None).await;
+        assert!(
+            // 404: a player without a rating of that source; 409: a document the
+            // competition's kind does not have
+            [StatusCode::OK, StatusCode::NOT_FOUND, StatusCode::CONFLICT].contains(&r.status),
+            "{url}: {}",
+            r.status
+        );
+        assert!(!r.text.contains('@'), "{url} shows an @: {}", r.text);
+    }
+}

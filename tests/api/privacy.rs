@@ -1,7 +1,7 @@
 //! No account e-mail or other contact data in any anonymous answer: every public GET of the
 //! OpenAPI document, on every object of the demo club.
 
-use crate::helpers::*;
+use crate::support::*;
 use actix_web::http::StatusCode;
 use serde_json::Value;
 
@@ -23,13 +23,10 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
         .unwrap();
     // a finalized prize list, so that its finalizer is in a public answer
     let leader = app.token(&["leader"]).await;
-    let seasons = app.get("/api/v1/seasons", None).await.body;
+    let seasons = app.get(paths::SEASONS, None).await.body;
     let mut competitions = Vec::new();
     for s in ids(&seasons, "id") {
-        let list = app
-            .get(&format!("/api/v1/seasons/{s}/competitions"), None)
-            .await
-            .body;
+        let list = app.get(&paths::season_competitions(s), None).await.body;
         competitions.extend(ids(&list, "id"));
     }
     assert!(competitions.len() >= 3, "{competitions:?}");
@@ -37,7 +34,7 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
     for c in &competitions {
         let r = app
             .post(
-                &format!("/api/v1/competitions/{c}/prizes/finalize"),
+                &paths::finalize_prizes(c),
                 Some(&leader),
                 serde_json::json!({}),
             )
@@ -50,10 +47,7 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
     // the Keizer evening in play finished and the next one paired and published by the
     // leader, so that the pairing's author is in a public answer
     let keizer = competitions[0];
-    let rounds = app
-        .get(&format!("/api/v1/competitions/{keizer}/rounds"), None)
-        .await
-        .body;
+    let rounds = app.get(&paths::rounds(keizer), None).await.body;
     let open = rounds
         .as_array()
         .unwrap()
@@ -61,59 +55,27 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
         .find(|r| r["status"] == "published")
         .and_then(|r| r["number"].as_i64())
         .expect("the demo's Keizer has an evening in play");
-    let round = app
-        .get(
-            &format!("/api/v1/competitions/{keizer}/rounds/{open}"),
-            None,
-        )
-        .await
-        .body;
+    let round = app.get(&paths::round(keizer, open), None).await.body;
     let arbiter = app.token(&["arbiter"]).await;
     for g in round["games"].as_array().unwrap() {
         if g["black"].is_null() || !g["result"].is_null() {
             continue;
         }
         let r = app
-            .send(
-                actix_web::test::TestRequest::put()
-                    .uri(&format!("/api/v1/games/{}/result", g["id"]))
-                    .insert_header(("Authorization", format!("Bearer {arbiter}")))
-                    .insert_header((
-                        "If-Match",
-                        format!("\"game-{}-v{}\"", g["id"], g["version"]),
-                    ))
-                    .set_json(serde_json::json!({"result": "1-0"})),
-            )
+            .enter_result(&arbiter, &g["id"], serde_json::json!({"result": "1-0"}))
             .await;
         assert!(r.status.is_success(), "{}", r.text);
     }
-    let base = format!("/api/v1/competitions/{keizer}/rounds");
-    let r = app
-        .post(
-            &format!("{base}/{open}/complete"),
-            Some(&leader),
-            serde_json::json!({}),
-        )
-        .await;
+    let r = app.complete_round(&leader, keizer, open).await;
     assert!(r.status.is_success(), "complete: {}", r.text);
     let next = open + 1;
     let r = app
-        .post(
-            &format!("{base}/{next}/pairing"),
-            Some(&leader),
-            serde_json::json!({}),
-        )
+        .generate_pairing(&leader, keizer, next, serde_json::json!({}))
         .await;
     assert!(r.status.is_success(), "pairing: {}", r.text);
-    let r = app
-        .post(
-            &format!("{base}/{next}/publish"),
-            Some(&leader),
-            serde_json::json!({}),
-        )
-        .await;
+    let r = app.publish_round(&leader, keizer, next).await;
     assert!(r.status.is_success(), "publish: {}", r.text);
-    let staff = app.get(&format!("{base}/{next}"), Some(&leader)).await;
+    let staff = app.get(&paths::round(keizer, next), Some(&leader)).await;
     assert!(staff.text.contains("\"generated_by\""), "{}", staff.text);
 
     // every public GET path of the document, with the demo's ids filled in
@@ -122,7 +84,10 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
     let mut page = 1;
     loop {
         let r = app
-            .get(&format!("/api/v1/players?page={page}&per_page=100"), None)
+            .get(
+                &format!("{}?page={page}&per_page=100", paths::PLAYERS),
+                None,
+            )
             .await;
         let got = ids(&r.body, "id");
         if got.is_empty() {
@@ -148,10 +113,7 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
         }
         if path.starts_with("/api/v1/competitions/{id}/rounds/{number}") {
             for c in &competitions {
-                let rounds = app
-                    .get(&format!("/api/v1/competitions/{c}/rounds"), None)
-                    .await
-                    .body;
+                let rounds = app.get(&paths::rounds(c), None).await.body;
                 for n in ids(&rounds, "number") {
                     urls.push(
                         path.replace("{id}", &c.to_string())

@@ -144,6 +144,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
                     id: p.id,
                     rating: e.rating,
                     joins_at: e.joins_at.max(1) as u32,
+                    withdrawn_from: None,
                 });
             }
         }
@@ -159,6 +160,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             id: e.player_id.to_string(),
             rating: e.rating,
             joins_at: e.joins_at.max(1) as u32,
+            withdrawn_from: None,
         });
     }
     let flexible: HashMap<i64, bool> = {

@@ -272,11 +272,13 @@ mod tests {
                     id: "a".into(),
                     rating: None,
                     joins_at: 1,
+                    withdrawn_from: None,
                 },
                 Entrant {
                     id: "b".into(),
                     rating: None,
                     joins_at: 3,
+                    withdrawn_from: None,
                 },
             ],
             evenings: vec![Evening::default(); 4],

@@ -22,6 +22,7 @@ fn season(seed: u64, n: usize, evenings: usize) -> Competition {
             id: format!("p{i}"),
             rating: Some(rng.random_range(1000..2400)),
             joins_at: 1,
+            withdrawn_from: None,
         })
         .collect();
     players.sort_by_key(|p| std::cmp::Reverse(p.rating));

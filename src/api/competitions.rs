@@ -324,6 +324,8 @@ pub struct EntrantView {
     pub joins_at: i32,
     /// Excused absences already used earlier in the season.
     pub excused_before: i32,
+    /// The first round the player no longer plays after withdrawing (`null`: not withdrawn).
+    pub withdrawn_from: Option<i32>,
 }
 
 /// One entry.
@@ -362,6 +364,7 @@ fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>
             rating: e.rating,
             joins_at: e.joins_at,
             excused_before: e.excused_before,
+            withdrawn_from: e.withdrawn_from,
         })
         .collect())
 }
@@ -444,4 +447,62 @@ pub async fn delete_entrant(
     let (id, player) = path.into_inner();
     state.tx(move |c| svc::withdraw(c, id, player)).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// A withdrawal: from a round, or from a date (the first round dated on or after it); with
+/// neither, from the first round not yet paired.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"from_round": 6, "reason": "moved abroad"}))]
+pub struct WithdrawRequest {
+    /// The first round the player no longer plays, 1–99; it and every later round must be
+    /// still unpaired.
+    #[schema(minimum = 1, maximum = 99)]
+    pub from_round: Option<i32>,
+    /// The date from which the player no longer plays (`YYYY-MM-DD`); not with `from_round`.
+    pub date: Option<String>,
+    /// Why (kept in the audit log), at most 500 characters.
+    #[schema(max_length = 500)]
+    pub reason: Option<String>,
+}
+
+/// Withdraws an entrant from a round not yet paired on (docs/rules/README.md#withdrawal): never
+/// paired again; earlier games stand and the standings apply the rule of the competition's
+/// kind; audited.
+#[utoipa::path(tag = "competitions", request_body = WithdrawRequest,
+    params(("id" = i64, Path, description = "Competition id"), ("player_id" = i64, Path, description = "Player id")),
+    responses((status = 200, description = "The entrants in seed order, the withdrawn one with `withdrawn_from`", body = Vec<EntrantView>),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Withdrawn already, or the round is already paired or published (named, with the player's board)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Not an entrant, a round already played or beyond the last one, a date without a round on or after it, or a bad field (named)", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["leader", "admin"])))]
+#[post("/competitions/{id}/entrants/{player_id}/withdraw")]
+pub async fn withdraw_entrant(
+    auth: Auth<Leader>,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    body: Body<WithdrawRequest>,
+) -> ApiResult<HttpResponse> {
+    let (id, player) = path.into_inner();
+    let b = body.into_inner()?;
+    let date = b
+        .date
+        .as_deref()
+        .map(|d| crate::services::date::parse("date", d))
+        .transpose()?;
+    let req = crate::services::withdrawal::Request {
+        from_round: b.from_round,
+        date,
+        reason: b.reason,
+    };
+    let actor = auth.principal.label.clone();
+    let views = state
+        .tx(move |c| {
+            crate::services::withdrawal::withdraw(c, id, player, &req, &actor)?;
+            entrant_views(c, id)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(views))
 }

@@ -65,6 +65,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(competitions::create_entrants)
         .service(competitions::list_entrants)
         .service(competitions::delete_entrant)
+        .service(competitions::withdraw_entrant)
         .service(calendar::list_evenings)
         .service(calendar::update_evening)
         .service(rounds::create_round)

@@ -133,7 +133,8 @@ pub async fn get_game_audit(
     Ok(HttpResponse::Ok().json(rows.into_iter().map(audit_view).collect::<Vec<_>>()))
 }
 
-/// The audit trail of every result of a competition, oldest first (leaders and arbiters).
+/// The audit trail of every result and withdrawal of a competition, oldest first (leaders and
+/// arbiters).
 #[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Competition id")),
     responses((status = 200, description = "Audit entries", body = Vec<AuditView>),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
@@ -153,6 +154,11 @@ pub async fn get_competition_audit(
             let ids = results::game_ids(c, id)?;
             let mut rows = audit_of(c, "game", &ids)?;
             rows.extend(audit_of(c, "competition", &[id])?);
+            let entrants: Vec<i64> = crate::services::competitions::entrants_in_seed_order(c, id)?
+                .iter()
+                .map(|e| e.id)
+                .collect();
+            rows.extend(audit_of(c, "entrant", &entrants)?);
             rows.sort_by_key(|r| r.id);
             Ok(rows)
         })

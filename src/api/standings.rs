@@ -47,8 +47,11 @@ pub struct KeizerRow {
     /// Absences without notice (forfeit no-shows included).
     pub unexcused: u32,
     /// Eligible for a prize after this evening (docs/rules/keizer.md#prizes: unexcused on at most 50% of the
-    /// evenings since entry).
+    /// evenings since entry; never after withdrawing).
     pub eligible: bool,
+    /// The evening from which the player withdrew (docs/rules/keizer.md#withdrawal); `null`
+    /// when they have not withdrawn by this evening.
+    pub withdrawn_from: Option<u32>,
 }
 
 /// A Keizer table after one evening.
@@ -104,6 +107,9 @@ pub struct RoundRobinRow {
     pub prize_money: String,
     /// Rights earned.
     pub rights: Vec<String>,
+    /// The round from which the player withdrew (docs/rules/draughts-championship.md#withdrawal:
+    /// results stand, the games still due are lost by forfeit); `null` when they did not.
+    pub withdrawn_from: Option<u32>,
 }
 
 /// A round-robin table.
@@ -113,6 +119,11 @@ pub struct RoundRobinStandings {
     pub rows: Vec<RoundRobinRow>,
     /// `cross_table[i][j]`: what the i-th entrant (seed order) scored against the j-th.
     pub cross_table: Vec<Vec<String>>,
+    /// What the withdrawal rule made of each withdrawal (docs/rules/draughts-championship.md#withdrawal):
+    /// `{player_id, from_round, played, due, rule, forfeits}`, `rule` being `results_annulled`
+    /// (the player has no row) or `remaining_forfeited`.
+    #[schema(value_type = Vec<Object>)]
+    pub withdrawals: Vec<Value>,
 }
 
 /// One row of a Swiss table.
@@ -131,6 +142,9 @@ pub struct SwissRow {
     /// Tie-break values by acronym (PTS first).
     #[schema(value_type = Object)]
     pub values: Value,
+    /// The round from which the player withdrew (absent from every later round; FIDE C.07
+    /// counts those rounds as unplayed); `null` when they did not.
+    pub withdrawn_from: Option<i32>,
 }
 
 /// A Swiss table.
@@ -221,7 +235,8 @@ pub fn standings_view(
                             byes: 0,
                             excused: 0,
                             unexcused: 0,
-                            eligible: true,
+                            eligible: p.withdrawn_from.is_none_or(|w| w > 1),
+                            withdrawn_from: p.withdrawn_from.filter(|&w| w <= 1),
                         }
                     })
                     .collect();
@@ -265,6 +280,7 @@ pub fn standings_view(
                             excused: r.excused,
                             unexcused: r.unexcused,
                             eligible: eligible.get(&r.id).copied().unwrap_or(false),
+                            withdrawn_from: r.withdrawn_from,
                         }
                     })
                     .collect(),
@@ -308,9 +324,24 @@ pub fn standings_view(
                         points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
                         prize_money: r.prize_money,
                         rights: r.rights,
+                        withdrawn_from: r.withdrawn_from,
                     })
                     .collect(),
                 cross_table: out.cross_table,
+                withdrawals: out
+                    .withdrawals
+                    .iter()
+                    .map(|w| {
+                        serde_json::json!({
+                            "player_id": w.id.parse::<i64>().unwrap_or_default(),
+                            "from_round": w.from_round,
+                            "played": w.played,
+                            "due": w.due,
+                            "rule": w.rule,
+                            "forfeits": w.forfeits,
+                        })
+                    })
+                    .collect(),
             });
         }
         "swiss" => {
@@ -321,6 +352,7 @@ pub fn standings_view(
             rounds.truncate(n as usize);
             let (st, ids) = svc::swiss_compute(c, comp, &rounds)?;
             let names = svc::names(c, ids.iter().copied())?;
+            let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
             let acr: Vec<String> = st
                 .tiebreaks
                 .iter()
@@ -345,6 +377,7 @@ pub fn standings_view(
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
                             values: Value::Object(values),
+                            withdrawn_from: withdrawn.get(&id).copied(),
                         }
                     })
                     .collect(),

@@ -96,6 +96,26 @@ mod tests {
         assert_eq!(v["cross_table"][1][1], "");
     }
 
+    #[test]
+    fn a_withdrawal_at_half_annuls_the_results() {
+        // chess, three players each due 2: c drew with a and withdrew from round 3 having
+        // played 1 of 2 — not more than half, so the draw is annulled; b beat a: b 1, a 0
+        let out = calc(
+            r#"{"discipline":"chess","players":[{"id":"a"},{"id":"b"},{"id":"c"}],
+                "games":[{"round":1,"white":"a","black":"c","result":"½-½"},
+                         {"round":2,"white":"b","black":"a","result":"1-0"}],
+                "tiebreaks":["wins"],
+                "withdrawn":[{"id":"c","from_round":3}]}"#,
+        )
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["standings"].as_array().unwrap().len(), 2);
+        assert_eq!(v["standings"][0]["id"], "b");
+        assert_eq!(v["standings"][1]["points"], 0);
+        assert_eq!(v["withdrawals"][0]["rule"], "results_annulled");
+        assert_eq!(v["cross_table"][0][2], "");
+    }
+
     /// The format's field names and a small draughts field worked by hand.
     #[test]
     fn scenario_format_end_to_end() {

@@ -112,6 +112,7 @@ diesel::table! {
         joins_at -> Integer,
         excused_before -> Integer,
         created_at -> Timestamp,
+        withdrawn_from -> Nullable<Integer>,
     }
 }
 

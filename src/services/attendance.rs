@@ -285,8 +285,8 @@ pub fn entrant_memberships(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(i
     Ok(out)
 }
 
-/// The engine's full answer for a round: deadline, check-in cut-off and every entrant's
-/// detailed status.
+/// The engine's full answer for a round: deadline, check-in cut-off and the detailed status
+/// of every entrant who has not withdrawn by the round.
 pub fn evening(
     c: &mut DbConn,
     comp: &Competition,
@@ -294,7 +294,12 @@ pub fn evening(
     time_zone: &str,
 ) -> ApiResult<engine::Attendance> {
     let ctx = round_context(c, comp, round, time_zone)?;
-    let players = entrant_memberships(c, comp.id)?;
+    // a player who withdrew by this round is no longer expected, nor paired
+    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let players: Vec<(i64, Membership)> = entrant_memberships(c, comp.id)?
+        .into_iter()
+        .filter(|(p, _)| !crate::services::withdrawal::gone(&withdrawn, *p, round.number))
+        .collect();
     evaluate(c, &ctx, round.id, &players, None)
 }
 

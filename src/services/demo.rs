@@ -369,6 +369,7 @@ fn seed_keizer(
                 id: key(p.id),
                 rating: *r,
                 joins_at: 1,
+                withdrawn_from: None,
             })
             .collect(),
         ..Default::default()

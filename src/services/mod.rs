@@ -22,3 +22,4 @@ pub mod service_tokens;
 pub mod standings;
 pub mod users;
 pub mod version;
+pub mod withdrawal;

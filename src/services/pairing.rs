@@ -154,9 +154,14 @@ fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<P
         ));
     };
     let id = |n: u32| ents[n as usize - 1].player_id;
+    // docs/rules/draughts-championship.md#withdrawal: the games of a player who withdrew are
+    // not paired (the standings annul or forfeit them); the opponent is free that round
+    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let gone = |p: i64| crate::services::withdrawal::gone(&withdrawn, p, round.number);
     let mut boards: Vec<BoardPlan> = sr
         .boards
         .iter()
+        .filter(|b| !gone(id(b.white)) && !gone(id(b.black)))
         .enumerate()
         .map(|(i, b)| BoardPlan {
             board: i as i32 + 1,
@@ -164,22 +169,28 @@ fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<P
             black: Some(id(b.black)),
         })
         .collect();
-    if let Some(b) = sr.bye {
+    if let Some(b) = sr.bye.filter(|&b| !gone(id(b))) {
         boards.push(BoardPlan {
             board: boards.len() as i32 + 1,
             white: id(b),
             black: None,
         });
     }
+    let left_out: Vec<Value> = ents
+        .iter()
+        .filter(|e| gone(e.player_id))
+        .map(|e| json!(e.player_id))
+        .collect();
     let numbers: Vec<Value> = ents
         .iter()
         .enumerate()
         .map(|(i, e)| json!({"number": i + 1, "player_id": e.player_id}))
         .collect();
-    Ok(Plan {
-        boards,
-        meta: json!({"system": "round_robin", "cycles": cycles, "berger_numbers": numbers}),
-    })
+    let mut meta = json!({"system": "round_robin", "cycles": cycles, "berger_numbers": numbers});
+    if !left_out.is_empty() {
+        meta["withdrawn"] = Value::from(left_out);
+    }
+    Ok(Plan { boards, meta })
 }
 
 /// Computes the pairing of `round` with the competition's engine.
@@ -390,7 +401,11 @@ fn generic_violations(
     let expected: HashSet<i64> = if comp.kind == "swiss" {
         present(c, comp, round, tz)?
     } else {
-        ents.clone()
+        let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+        ents.iter()
+            .copied()
+            .filter(|&p| !crate::services::withdrawal::gone(&withdrawn, p, round.number))
+            .collect()
     };
     let mut out = Vec::new();
     // meetings and byes in earlier rounds of this competition
@@ -487,9 +502,21 @@ fn generic_violations(
 fn hard_violations(
     c: &mut DbConn,
     comp: &Competition,
+    round: &Round,
     hand: &HandPairing,
 ) -> ApiResult<Vec<FieldError>> {
     let ents: HashSet<i64> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
+    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let mut gone = Vec::new();
+    for (k, b) in hand.boards.iter().enumerate() {
+        for (p, side) in [(b.white, "white"), (b.black, "black")] {
+            gone.push((p, format!("boards[{k}].{side}")));
+        }
+    }
+    if let Some(b) = hand.bye {
+        gone.push((b, "bye".to_string()));
+    }
+    gone.retain(|(p, _)| crate::services::withdrawal::gone(&withdrawn, *p, round.number));
     let mut out = Vec::new();
     if hand.boards.is_empty() && hand.bye.is_none() {
         out.push(FieldError::new("boards", "must not be empty"));
@@ -526,6 +553,17 @@ fn hard_violations(
     if let Some(b) = hand.bye {
         check(b, "bye".into(), &mut out);
     }
+    // docs/rules/README.md#withdrawal: no override pairs a player who withdrew
+    for (p, field) in gone {
+        let name = names(c, &[p])?.concat();
+        out.push(FieldError::new(
+            field,
+            format!(
+                "{name} withdrew from round {}: a withdrawn player is not paired again",
+                withdrawn[&p]
+            ),
+        ));
+    }
     Ok(out)
 }
 
@@ -550,7 +588,7 @@ pub fn replace(
             round.status
         )));
     }
-    let hard = hard_violations(c, &comp, hand)?;
+    let hard = hard_violations(c, &comp, &round, hand)?;
     if !hard.is_empty() {
         return Err(ApiError::validation(hard));
     }

@@ -144,6 +144,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
                     id: p.id,
                     rating: e.rating,
                     joins_at: e.joins_at.max(1) as u32,
+                    withdrawn_from: e.withdrawn_from.map(|w| w.max(1) as u32),
                 });
             }
         }
@@ -159,6 +160,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             id: e.player_id.to_string(),
             rating: e.rating,
             joins_at: e.joins_at.max(1) as u32,
+            withdrawn_from: e.withdrawn_from.map(|w| w.max(1) as u32),
         });
     }
     let flexible: HashMap<i64, bool> = {
@@ -198,6 +200,8 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
         let absent: Vec<(i64, bool)> = players
             .iter()
             .filter(|p| p.joins_at <= evening)
+            // a withdrawn player is no longer expected (docs/rules/keizer.md#withdrawal)
+            .filter(|p| p.withdrawn_from.is_none_or(|w| w > evening))
             .map(|p| pid(&p.id))
             .filter(|id| !listed.contains(id))
             .map(|id| (id, flexible.get(&id).copied().unwrap_or(false)))
@@ -297,6 +301,20 @@ pub fn round_robin_scenario(
         "games": games,
         "tiebreaks": serde_json::from_str::<Value>(&comp.tiebreaks).unwrap_or(Value::Null),
     });
+    // docs/rules/draughts-championship.md#withdrawal: the engine applies the rule
+    let withdrawn: Vec<Value> = entrants
+        .iter()
+        .filter_map(|e| {
+            e.withdrawn_from
+                .map(|w| serde_json::json!({"id": e.player_id.to_string(), "from_round": w.max(1)}))
+        })
+        .collect();
+    if !withdrawn.is_empty() {
+        s["withdrawn"] = Value::from(withdrawn);
+        if comp.system.as_deref() == Some("double") {
+            s["cycles"] = Value::from(2);
+        }
+    }
     for key in [
         "lots_seed",
         "lots_order",

@@ -27,3 +27,4 @@ mod readiness;
 mod results;
 mod standings;
 mod whole_season;
+mod withdrawal;

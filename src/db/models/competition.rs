@@ -112,6 +112,8 @@ pub struct Entrant {
     pub joins_at: i32,
     pub excused_before: i32,
     pub created_at: NaiveDateTime,
+    /// The first round the entrant no longer plays after withdrawing (`None`: not withdrawn).
+    pub withdrawn_from: Option<i32>,
 }
 
 /// Insert form.
@@ -261,6 +263,21 @@ pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec
         .order(audit_log::id)
         .select(AuditEntry::as_select())
         .load(conn)
+}
+
+/// The withdrawn entrants of a competition: player id → the first round they no longer play.
+pub fn withdrawals(
+    conn: &mut DbConn,
+    competition: i64,
+) -> QueryResult<std::collections::HashMap<i64, i32>> {
+    Ok(entrants::table
+        .filter(entrants::competition_id.eq(competition))
+        .filter(entrants::withdrawn_from.is_not_null())
+        .select((entrants::player_id, entrants::withdrawn_from))
+        .load::<(i64, Option<i32>)>(conn)?
+        .into_iter()
+        .filter_map(|(p, w)| w.map(|w| (p, w)))
+        .collect())
 }
 
 /// The current cache stamp of a scope (0 when never written). Run on the concrete backend

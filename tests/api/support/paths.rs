@@ -90,6 +90,10 @@ pub fn entrants(comp: impl Display) -> String {
     format!("{API}/competitions/{comp}/entrants")
 }
 
+pub fn withdraw(comp: impl Display, player: impl Display) -> String {
+    format!("{API}/competitions/{comp}/entrants/{player}/withdraw")
+}
+
 pub fn competition_audit(comp: impl Display) -> String {
     format!("{API}/competitions/{comp}/audit")
 }

@@ -37,12 +37,16 @@ pub struct PrizeCandidate {
     /// Game score: points from games played over the board (1, ½, 0).
     #[serde(with = "crate::keizer::standings::fixed_serde")]
     pub game_points: Fixed,
+    /// Withdrew from the competition (docs/rules/keizer.md#withdrawal): listed, never eligible.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
 }
 
 impl PrizeCandidate {
-    /// docs/rules/keizer.md#prizes: absent without notice on at most 50% of the evenings since entry.
+    /// docs/rules/keizer.md#prizes: absent without notice on at most 50% of the evenings since
+    /// entry, and not withdrawn (docs/rules/keizer.md#withdrawal).
     pub fn eligible(&self) -> bool {
-        2 * u64::from(self.unexcused) <= u64::from(self.evenings)
+        !self.withdrawn && 2 * u64::from(self.unexcused) <= u64::from(self.evenings)
     }
 }
 
@@ -106,6 +110,7 @@ pub fn candidates(c: &Competition, standings: &[EveningStandings]) -> Vec<PrizeC
                 unexcused: row.unexcused,
                 played: row.played,
                 game_points: row.game_points,
+                withdrawn: row.withdrawn_from.is_some(),
             }
         })
         .collect()
@@ -183,7 +188,21 @@ mod tests {
             unexcused,
             played,
             game_points: Fixed(halves * 5_000),
+            withdrawn: false,
         }
+    }
+
+    #[test]
+    fn a_withdrawn_player_is_never_eligible() {
+        // no absence at all, but withdrawn (docs/rules/keizer.md#withdrawal)
+        let w = PrizeCandidate {
+            withdrawn: true,
+            ..cand("w", 1, 0, 5, 10)
+        };
+        assert!(!w.eligible());
+        let out = award(Half::Winter, &[w, cand("a", 2, 0, 5, 6)]);
+        assert_eq!(out.not_eligible, ["w"]);
+        assert_eq!(out.eligible, ["a"]);
     }
 
     #[test]
@@ -272,11 +291,13 @@ mod tests {
                     id: "a".into(),
                     rating: None,
                     joins_at: 1,
+                    withdrawn_from: None,
                 },
                 Entrant {
                     id: "b".into(),
                     rating: None,
                     joins_at: 3,
+                    withdrawn_from: None,
                 },
             ],
             evenings: vec![Evening::default(); 4],

@@ -205,6 +205,7 @@ fn parse_player(i: usize, v: &Value) -> Result<Entrant, ScenarioError> {
         id,
         rating,
         joins_at,
+        withdrawn_from: None,
     })
 }
 

@@ -87,6 +87,11 @@ pub struct Entrant {
     /// First evening (1-based) the player is part of the competition.
     #[serde(default = "one")]
     pub joins_at: u32,
+    /// The first evening (1-based) the player no longer takes part after withdrawing
+    /// (docs/rules/keizer.md#withdrawal): not listed from then on, not booked as absent; the
+    /// results before it stand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn_from: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -178,6 +183,10 @@ pub struct StandingRow {
     pub excused: u32,
     /// Unexcused absences in this competition (forfeit no-shows included).
     pub unexcused: u32,
+    /// The evening from which the player withdrew (listed with the score so far, not eligible
+    /// for prizes); absent when the player has not withdrawn by this evening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn_from: Option<u32>,
 }
 
 /// The standings after one evening.
@@ -241,6 +250,24 @@ pub enum StandingsError {
         /// When the player joins.
         joins_at: u32,
     },
+    /// An evening names a player on or after the evening they withdrew from.
+    #[error("evening {evening}: player \"{player}\" withdrew from evening {withdrawn_from}")]
+    AfterWithdrawal {
+        /// Evening number.
+        evening: u32,
+        /// The id.
+        player: String,
+        /// The first evening the player no longer takes part.
+        withdrawn_from: u32,
+    },
+    /// `withdrawn_from` must be 1 or later.
+    #[error("player \"{player}\": withdrawn_from must be at least 1, not {withdrawn_from}")]
+    BadWithdrawnFrom {
+        /// The id.
+        player: String,
+        /// The value given.
+        withdrawn_from: u32,
+    },
     /// A player appears more than once on one evening.
     #[error("evening {evening}: player \"{player}\" appears more than once")]
     Twice {
@@ -298,6 +325,12 @@ fn validate(c: &Competition) -> Result<HashMap<&str, u32>, StandingsError> {
                 joins_at: p.joins_at,
             });
         }
+        if p.withdrawn_from == Some(0) {
+            return Err(StandingsError::BadWithdrawnFrom {
+                player: p.id.clone(),
+                withdrawn_from: 0,
+            });
+        }
         if index.insert(p.id.as_str(), i as u32).is_some() {
             return Err(StandingsError::DuplicatePlayer {
                 player: p.id.clone(),
@@ -332,6 +365,15 @@ fn validate(c: &Competition) -> Result<HashMap<&str, u32>, StandingsError> {
                     evening,
                     player: name.clone(),
                     joins_at,
+                });
+            }
+            if let Some(w) = c.players[i as usize].withdrawn_from
+                && w <= evening
+            {
+                return Err(StandingsError::AfterWithdrawal {
+                    evening,
+                    player: name.clone(),
+                    withdrawn_from: w,
                 });
             }
             if seen[i as usize] == evening {
@@ -389,7 +431,17 @@ pub fn compute_until(
                 }
             }
         }
-        let mut warnings = ledger.book(p, ev, &index, &ids, &ranking);
+        // a withdrawn player is no longer expected, so not booked as absent
+        let expected: Vec<u32> = ranking
+            .iter()
+            .copied()
+            .filter(|&i| {
+                c.players[i as usize]
+                    .withdrawn_from
+                    .is_none_or(|w| w > evening)
+            })
+            .collect();
+        let mut warnings = ledger.book(p, ev, &index, &ids, &expected);
         if let Some(w) = iterate::floor_warning(p, ranking.len()) {
             warnings.insert(0, w);
         }
@@ -415,6 +467,9 @@ pub fn compute_until(
                     byes: t.byes,
                     excused: t.excused,
                     unexcused: t.unexcused,
+                    withdrawn_from: c.players[i as usize]
+                        .withdrawn_from
+                        .filter(|&w| w <= evening),
                 }
             })
             .collect();
@@ -457,6 +512,7 @@ pub fn summer_start(winter: &Competition, winter_final: &EveningStandings) -> Se
             id: row.id.clone(),
             rating: rating.get(row.id.as_str()).copied().flatten(),
             joins_at: 1,
+            withdrawn_from: None,
         });
         let before = winter.excused_before.get(&row.id).copied().unwrap_or(0);
         if before + row.excused > 0 {

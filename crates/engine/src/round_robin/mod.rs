@@ -16,6 +16,7 @@ pub mod scenario;
 pub mod schedule;
 mod shares;
 mod standings;
+pub mod withdrawal;
 
 #[cfg(test)]
 mod tests;
@@ -29,6 +30,7 @@ pub use scenario::{
 };
 pub use schedule::{Board, ScheduleError, ScheduledRound, berger_table, schedule};
 pub use shares::format_amount;
+pub use withdrawal::{Withdrawal, WithdrawalOutcome, WithdrawalRule};
 
 use model::Model;
 use num_rational::Ratio;
@@ -127,6 +129,17 @@ pub enum Error {
         /// The value as given.
         value: String,
     },
+    /// A withdrawal that cannot be applied.
+    #[error("withdrawn: player `{id}` {reason}")]
+    Withdrawal {
+        /// The player.
+        id: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A number of cycles out of range.
+    #[error("cycles: must be from 1 to 10, not {0}")]
+    BadCycles(u32),
     /// Two points tables with the same name.
     #[error("points_tables: `{0}` is listed twice")]
     DuplicateTable(String),
@@ -194,8 +207,34 @@ fn draw_lots(m: &Model, s: &Scenario) -> Result<Option<standings::Lots>, Error> 
     }
 }
 
-/// Computes the standings, shares, rights and cross table of a round robin.
+/// Computes the standings, shares, rights and cross table of a round robin, with the
+/// withdrawal rule of docs/rules/draughts-championship.md#withdrawal applied first.
 pub fn compute(s: &Scenario) -> Result<Output, Error> {
+    let Some(applied) = withdrawal::apply(s)? else {
+        return compute_plain(s);
+    };
+    let mut out = compute_plain(&applied.scenario)?;
+    for row in &mut out.standings {
+        row.withdrawn_from = applied
+            .outcomes
+            .iter()
+            .find(|o| o.id == row.id)
+            .map(|o| o.from_round);
+    }
+    // the cross table keeps the pairing numbers of the scenario: annulled lines stay empty
+    let n = s.players.len();
+    let mut full = vec![vec![String::new(); n]; n];
+    for (a, &i) in applied.kept.iter().enumerate() {
+        for (b, &j) in applied.kept.iter().enumerate() {
+            full[i][j] = std::mem::take(&mut out.cross_table[a][b]);
+        }
+    }
+    out.cross_table = full;
+    out.withdrawals = applied.outcomes;
+    Ok(out)
+}
+
+fn compute_plain(s: &Scenario) -> Result<Output, Error> {
     let m = Model::build(s)?;
     let tiebreaks = s
         .tiebreaks
@@ -273,12 +312,14 @@ pub fn compute(s: &Scenario) -> Result<Output, Error> {
                 ),
                 prize_money: format_amount(&money[p]),
                 rights: rights[p].clone(),
+                withdrawn_from: None,
             }
         })
         .collect();
     Ok(Output {
         standings,
         cross_table: cross::cross_table(&m),
+        withdrawals: Vec::new(),
     })
 }
 

@@ -38,6 +38,13 @@ pub struct Scenario {
     /// Titles, qualifications and cuts.
     #[serde(default)]
     pub rights: Vec<Right>,
+    /// Players who withdrew, each from a round (docs/rules/draughts-championship.md#withdrawal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<super::withdrawal::Withdrawal>,
+    /// Cycles of the schedule (1 single, 2 double; default 1): with the number of players,
+    /// how many games each player is due when someone withdraws.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<u32>,
 }
 
 /// A player of the round robin.
@@ -177,6 +184,9 @@ pub struct Output {
     pub standings: Vec<Row>,
     /// `cross_table[i][j]`: what player i scored against player j (pairing-number order).
     pub cross_table: Vec<Vec<String>>,
+    /// What the withdrawal rule made of each withdrawal (absent when nobody withdrew).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawals: Vec<super::withdrawal::WithdrawalOutcome>,
 }
 
 /// One row of the final standings.
@@ -213,6 +223,9 @@ pub struct Row {
     pub prize_money: String,
     /// Rights earned, in the order of the scenario's `rights`.
     pub rights: Vec<String>,
+    /// The round from which the player withdrew (absent when they did not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn_from: Option<u32>,
 }
 
 /// A JSON object that keeps its keys in insertion order.

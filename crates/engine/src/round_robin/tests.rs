@@ -3,6 +3,7 @@
 mod championship;
 mod errors;
 mod properties;
+mod withdrawal;
 
 use super::*;
 
@@ -78,6 +79,8 @@ pub(super) fn draughts_from_grid(pairing: &[&str], rows: &str) -> Scenario {
         excluded_from_points: Vec::new(),
         prize_money: Vec::new(),
         rights: Vec::new(),
+        withdrawn: Vec::new(),
+        cycles: None,
     }
 }
 

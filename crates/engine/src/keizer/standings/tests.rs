@@ -8,6 +8,7 @@ fn player(id: &str, rating: Option<i32>, joins_at: u32) -> Entrant {
         id: id.to_string(),
         rating,
         joins_at,
+        withdrawn_from: None,
     }
 }
 
@@ -398,3 +399,67 @@ fn summer_starts_at_zero_in_winter_order_and_carries_excused() {
 }
 
 mod props;
+
+#[test]
+fn a_withdrawn_player_keeps_the_past_and_is_not_booked_absent() {
+    // p3 withdraws from evening 2 (docs/rules/keizer.md#withdrawal).
+    // Evening 1: p1 beats p3, p2 has the bye. R_0 = [p1 60, p2 59, p3 58]:
+    //   S_0 p1 = 58, p2 = 1×59 = 59, p3 = 5 → R_1 = [p2, p1, p3] (60, 59, 58):
+    //   S_1 p2 = 60, p1 = 58, p3 = 5 → R_2 = R_1, fixed.
+    // Evening 2: p1 beats p2; p3 is listed nowhere. R_0 = [p2 60, p1 59, p3 58]:
+    //   S_0 p1 = 58 + 60 = 118, p2 = 60 + 5 = 65, p3 = 5 → R_1 = [p1, p2, p3] (60, 59, 58):
+    //   S_1 p1 = 58 + 59 = 117, p2 = 59 + 5 = 64, p3 = 5 → fixed.
+    // p3 stays listed with the score of the win p1 took from them, and no absence is booked.
+    let mut ps = players(&["p1", "p2", "p3"]);
+    ps[2].withdrawn_from = Some(2);
+    let c = Competition {
+        players: ps,
+        evenings: vec![
+            Evening {
+                games: vec![game("p1", "p3", GameResult::WhiteWins)],
+                byes: strings(&["p2"]),
+                ..Evening::default()
+            },
+            Evening {
+                games: vec![game("p1", "p2", GameResult::WhiteWins)],
+                ..Evening::default()
+            },
+        ],
+        ..Competition::default()
+    };
+    let out = compute(&c).unwrap();
+    assert_eq!(
+        table(&out[0]),
+        [("p2", 60, pts(60)), ("p1", 59, pts(58)), ("p3", 58, pts(5))]
+    );
+    assert_eq!(out[0].standings[2].withdrawn_from, None);
+    assert_eq!(
+        table(&out[1]),
+        [
+            ("p1", 60, pts(117)),
+            ("p2", 59, pts(64)),
+            ("p3", 58, pts(5))
+        ]
+    );
+    let p3 = &out[1].standings[2];
+    assert_eq!(p3.withdrawn_from, Some(2));
+    assert_eq!((p3.played, p3.unexcused, p3.excused), (1, 0, 0));
+}
+
+#[test]
+fn a_withdrawn_player_cannot_be_listed_afterwards() {
+    let mut ps = players(&["p1", "p2"]);
+    ps[1].withdrawn_from = Some(1);
+    let c = Competition {
+        players: ps,
+        evenings: vec![Evening {
+            excused: strings(&["p2"]),
+            ..Evening::default()
+        }],
+        ..Competition::default()
+    };
+    assert_eq!(
+        compute(&c).unwrap_err().to_string(),
+        "evening 1: player \"p2\" withdrew from evening 1"
+    );
+}

@@ -70,6 +70,8 @@ fn random(n: usize, picks: &[usize], with_lots: bool) -> Scenario {
             slots: 2,
             prequalified: vec![ids[0].clone()],
         }],
+        withdrawn: Vec::new(),
+        cycles: None,
     }
 }
 

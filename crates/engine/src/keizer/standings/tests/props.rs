@@ -22,6 +22,7 @@ pub(crate) fn random_season(seed: u64, n: usize, evenings: usize, top: i64) -> C
             } else {
                 1
             },
+            withdrawn_from: None,
         })
         .collect();
     let mut excused_before = BTreeMap::new();

@@ -1,0 +1,1 @@
+ALTER TABLE entrants DROP COLUMN withdrawn_from;

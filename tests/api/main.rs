@@ -18,6 +18,7 @@ mod limits;
 mod pages;
 mod pairings;
 mod players;
+mod playoff;
 mod prizes;
 mod processes;
 mod ratings;

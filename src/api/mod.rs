@@ -14,6 +14,7 @@ pub mod competitions;
 pub mod health;
 pub mod pairings;
 pub mod players;
+pub mod playoff;
 pub mod prizes;
 pub mod ratings;
 pub mod results;
@@ -100,6 +101,9 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(prizes::finalize_prizes);
     cfg.service(prizes::create_playoffs);
     cfg.service(prizes::get_playoffs);
+    cfg.service(playoff::create_playoff);
+    cfg.service(playoff::get_playoff);
+    cfg.service(playoff::create_playoff_decision);
     cfg.service(arbiter::create_game_event);
     cfg.service(arbiter::list_game_events);
     cfg.service(arbiter::update_game_moves);

@@ -154,6 +154,9 @@ pub struct SwissStandings {
     pub tiebreaks: Vec<String>,
     /// First place still shared: settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks).
     pub playoff_for_first: bool,
+    /// The play-off for first, once created (final standings only): its games and outcome
+    /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
+    pub playoff: Option<crate::services::playoff::FirstPlacePlayoff>,
     /// Rows, best first.
     pub rows: Vec<SwissRow>,
 }
@@ -351,6 +354,11 @@ pub fn standings_view(
             view.after = n;
             rounds.truncate(n as usize);
             let (st, ids) = svc::swiss_compute(c, comp, &rounds)?;
+            let playoff = if n == view.rounds_counted {
+                crate::services::playoff::view(c, comp)?
+            } else {
+                None
+            };
             let names = svc::names(c, ids.iter().copied())?;
             let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
             let acr: Vec<String> = st
@@ -361,6 +369,7 @@ pub fn standings_view(
             view.swiss = Some(SwissStandings {
                 tiebreaks: acr.clone(),
                 playoff_for_first: st.playoff_for_first,
+                playoff,
                 rows: st
                     .rows
                     .into_iter()
@@ -904,7 +913,9 @@ pub async fn get_competition_trf(
                 comp.kind
             )));
         }
-        let rounds = svc::public_rounds(c, comp.id)?;
+        // the play-off for first is not a round of the tournament file
+        let mut rounds = svc::public_rounds(c, comp.id)?;
+        rounds.retain(|(r, _)| !crate::services::rounds::is_playoff_round(r));
         let (t, _) = svc::build_trf(c, comp, &rounds)?;
         Ok(clubcomp_engine::swiss::trf::write_trf(&t))
     })

@@ -12,6 +12,7 @@ pub mod health;
 pub mod input;
 pub mod pairing;
 pub mod players;
+pub mod playoff;
 pub mod prizes;
 pub mod ratings;
 pub mod results;

@@ -74,6 +74,16 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
     Ok(())
 }
 
+/// Whether a round holds the play-off for first of a Swiss (`pairing_meta` with
+/// `"playoff": "first"`, see `services::playoff`): it follows the final standings and is not
+/// one of their rounds.
+pub fn is_playoff_round(r: &Round) -> bool {
+    r.pairing_meta
+        .as_deref()
+        .and_then(|m| serde_json::from_str::<serde_json::Value>(m).ok())
+        .is_some_and(|m| m.get("playoff").and_then(|p| p.as_str()) == Some("first"))
+}
+
 /// Whether the public may see a round's games (published or completed).
 pub fn is_public(status: &str) -> bool {
     status == "published" || status == "completed"

@@ -40,7 +40,8 @@ fn round_counts(r: &Round, games: &[Game]) -> bool {
 pub fn counted_rounds(c: &mut DbConn, competition: i64) -> ApiResult<Vec<RoundGames>> {
     let mut out = Vec::new();
     for (k, r) in rounds::list(c, competition)?.into_iter().enumerate() {
-        if r.number != k as i32 + 1 {
+        // the play-off for first follows the final standings and is not one of their rounds
+        if r.number != k as i32 + 1 || rounds::is_playoff_round(&r) {
             break;
         }
         let games = rounds::games_of(c, r.id)?;

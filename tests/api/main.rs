@@ -19,6 +19,7 @@ mod limits;
 mod pages;
 mod pairings;
 mod players;
+mod playoff;
 mod privacy;
 mod prizes;
 mod processes;

@@ -94,6 +94,14 @@ pub fn withdraw(comp: impl Display, player: impl Display) -> String {
     format!("{API}/competitions/{comp}/entrants/{player}/withdraw")
 }
 
+pub fn first_place_playoff(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/playoff")
+}
+
+pub fn playoff_decision(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/playoff/decision")
+}
+
 pub fn competition_audit(comp: impl Display) -> String {
     format!("{API}/competitions/{comp}/audit")
 }

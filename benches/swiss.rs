@@ -2,8 +2,9 @@
 //!
 //! - `dutch_round5`: the FIDE Dutch engine pairing round 5 of a 9-round event
 //!   (`clubcomp_engine::swiss::generate`), 50 to 1,000 players.
-//! - `dutch_round5_large`: the same for 3,000, 5,000 and 9,999 players (the TRF maximum); they
-//!   take minutes per sample, so they run only with `CLUBCOMP_BENCH_LARGE=1`.
+//! - `dutch_round5_large`: the same for 3,000, 5,000 and 9,999 players (the TRF maximum), ten
+//!   samples each; they take from seconds to minutes per sample, so they run only with
+//!   `CLUBCOMP_BENCH_LARGE=1`.
 //! - `double_swiss`: the rapid's club field (60 players, all 9 rounds paired with their
 //!   results in between), and one round (round 5) of 1,000, 3,000 and 9,999 players.
 //!

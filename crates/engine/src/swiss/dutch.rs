@@ -6,8 +6,12 @@
 //! transpositions and exchanges of D.1–D.3 are imposed step by step (warm-started matching).
 //! Every player still unpaired below takes part in the matching with completion as the most
 //! significant weight, so a bracket never leaves the rest of the round unpairable (C.4) and no
-//! collapsed-scoregroup step is needed. Colours follow E.1–E.5 and boards are ordered by the
-//! Handling Rules (score of the higher player, sum of scores, rank of the higher player).
+//! collapsed-scoregroup step is needed. Of the pairs of those players (which all weigh the
+//! completion unit alone) the graph holds only a few per player, and every solve is certified
+//! optimal for the full graph by its duals (docs/decisions/0153-dutch-pruned-graph.md), so the
+//! graph grows with the bracket, not with the square of the field. Colours follow E.1–E.5
+//! and boards are ordered by the Handling Rules (score of the higher player, sum of scores,
+//! rank of the higher player).
 
 mod blocked;
 mod bracket;
@@ -89,6 +93,17 @@ pub fn pair_round_until(
     round: u32,
     stop: &dyn crate::stop::Stop,
 ) -> Result<Vec<Board>, PairError> {
+    pair_round_with(t, round, stop, bracket::FAR_PARTNERS)
+}
+
+/// [`pair_round_until`] with `far_partners` far pairs per player in each bracket's first graph
+/// (`usize::MAX`: every pair). The pairing is the same for every value; only the work differs.
+fn pair_round_with(
+    t: &Tournament,
+    round: u32,
+    stop: &dyn crate::stop::Stop,
+    far_partners: usize,
+) -> Result<Vec<Board>, PairError> {
     let played = t.rounds_in_file() as u32;
     if round == 0 || round > played + 1 {
         return Err(PairError::RoundOutOfRange { round, played });
@@ -129,6 +144,7 @@ pub fn pair_round_until(
             lower,
             rest,
             round,
+            far_partners,
         };
         let (bp, unpaired) = pair_bracket(&b)?;
         pairs.extend(bp);
@@ -204,8 +220,20 @@ fn choose_bye_score(players: &mut [Entrant]) -> Option<()> {
 }
 
 /// Whether the players outside `fixed` can all be paired (plus one bye for an odd count)
-/// under the absolute criteria (A.9 / C.4).
+/// under the absolute criteria (A.9 / C.4). First on a sparse part of the graph (each player
+/// with its next few compatible players): a perfect matching there is one of the whole graph.
+/// Only when there is none is the whole graph solved.
 fn completable(players: &[Entrant], fixed: &[(usize, usize)]) -> bool {
+    completable_in(players, fixed, Some(COMPLETION_PARTNERS))
+        || completable_in(players, fixed, None)
+}
+
+/// How many later compatible players each player is given in the sparse completion check.
+const COMPLETION_PARTNERS: usize = 12;
+
+/// [`completable`] over the pairs of each player with its first `partners` later compatible
+/// players (all of them for `None`).
+fn completable_in(players: &[Entrant], fixed: &[(usize, usize)], partners: Option<usize>) -> bool {
     let mut taken = vec![false; players.len()];
     for &(a, b) in fixed {
         taken[a] = true;
@@ -216,9 +244,14 @@ fn completable(players: &[Entrant], fixed: &[(usize, usize)]) -> bool {
     let with_bye = n % 2 == 1;
     let mut edges = Vec::new();
     for x in 0..n {
+        let mut kept = 0;
         for y in x + 1..n {
+            if partners == Some(kept) {
+                break;
+            }
             if compatible(&players[free[x]], &players[free[y]]) {
                 edges.push((x, y, 1u64));
+                kept += 1;
             }
         }
         if with_bye && players[free[x]].bye_ok {
@@ -235,8 +268,30 @@ type BracketResult = (Vec<(usize, usize)>, Vec<usize>);
 
 /// Pairs one bracket: returns its pairs (global indices) and its unpaired players (the
 /// downfloaters, or the bye in the last bracket), in pairing order.
+///
+/// The matching leaves out most pairs of players far below the bracket and checks every
+/// solution against the full graph; when a left-out pair could have mattered, the bracket is
+/// paired again with all far pairs of the players concerned (after two such attempts, of every
+/// player), so the result is always a maximum-weight matching of the full graph.
 fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
-    let mut m = Matcher::new(b)?;
+    let mut full: Vec<usize> = Vec::new();
+    for attempt in 0.. {
+        let mut m = Matcher::new(b, &full)?;
+        let out = pair_bracket_in(b, &mut m);
+        if m.violators.is_empty() {
+            return Ok(out);
+        }
+        if attempt >= 1 {
+            full = (0..m.verts.len()).collect();
+        } else {
+            full.extend(&m.violators);
+        }
+    }
+    unreachable!()
+}
+
+/// [`pair_bracket`] on one matching.
+fn pair_bracket_in(b: &Bracket, m: &mut Matcher) -> BracketResult {
     let nm = b.mdps.len();
     let nr = b.residents.len();
     let n = nm + nr + b.lower.len();
@@ -356,7 +411,7 @@ fn pair_bracket(b: &Bracket) -> Result<BracketResult, PairError> {
             _ => unpaired.push(m.verts[x]),
         }
     }
-    Ok((pairs_out, unpaired))
+    (pairs_out, unpaired)
 }
 
 /// Colour allocation E.1–E.5 for `a` (ranked higher) against `b`: true when `a` gets white.

@@ -214,6 +214,19 @@ impl<W: MatchWeight> Matching<W> {
         self.weight[k]
     }
 
+    /// The dual of `b` after the last solve: of a vertex (below `n`, doubled) or of a blossom
+    /// (numbered from `n` up). Every edge `x`–`y` has a non-negative slack
+    /// `dual(x) + dual(y) + 2 · (the duals of the blossoms around both) - 2 · weight`, zero on
+    /// matched edges.
+    pub fn dual(&self, b: usize) -> W {
+        self.dualvar[b]
+    }
+
+    /// The blossom immediately around `b` (a vertex or a blossom) after the last solve, if any.
+    pub fn blossom_parent(&self, b: usize) -> Option<usize> {
+        (self.blossomparent[b] >= 0).then(|| self.blossomparent[b] as usize)
+    }
+
     /// The edges at `x`, as (neighbour, edge) pairs in increasing neighbour order.
     pub fn neighbours(&self, x: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.neighbend[x]

@@ -45,6 +45,9 @@ pub(crate) struct Bracket<'a> {
     /// Every other unpaired player below the next scoregroup.
     pub rest: Vec<usize>,
     pub round: u32,
+    /// How many far partners each player gets in the graph before any is added back (see
+    /// [`candidate_pairs`]); `usize::MAX` keeps every pair.
+    pub far_partners: usize,
 }
 
 fn bit_length(n: usize) -> u32 {
@@ -323,11 +326,22 @@ impl Layout {
 /// it is not, either engine's result depends on its own tie-breaking). Checked against the
 /// former solve-from-scratch engine: identical pairings on all 424 reference vector rounds
 /// (up to 400 players) and on 200 seeded random tournaments of 9–150 players.
-pub(crate) struct Matcher {
+pub(crate) struct Matcher<'a> {
     pub verts: Vec<usize>,
     pub role: Vec<Role>,
     pub mate: Vec<Option<usize>>,
     g: Box<dyn Graph>,
+    players: &'a [Entrant],
+    /// The weight of every compatible pair that involves a player below the next scoregroup
+    /// or the bye: the completion unit alone.
+    far: Wide,
+    /// Players whose every other pair is gone (paired for good by [`Matcher::finalize`]).
+    closed: Vec<bool>,
+    /// Whether some far pairs were left out of the graph (see [`Matcher::new`]).
+    pruned: bool,
+    /// Vertices at which a left-out pair would have improved a solution: the bracket must be
+    /// paired again with all their far pairs. Once set, the matching is no longer solved.
+    pub violators: Vec<usize>,
 }
 
 /// The incremental matching in the narrowest weight width that holds the bracket's weights.
@@ -342,6 +356,12 @@ trait Graph {
     fn clear(&mut self, x: usize, keep: usize);
     /// Re-solves and returns the mates.
     fn solve(&mut self) -> Vec<Option<usize>>;
+    /// Whether the graph holds the pair `x`–`y` (of any weight, zero included).
+    fn exists(&self, x: usize, y: usize) -> bool;
+    /// The dual of a vertex (doubled) or of a blossom after the last solve.
+    fn dual(&self, b: usize) -> Wide;
+    /// The blossom immediately around `b` (a vertex or a blossom), if any.
+    fn blossom_parent(&self, b: usize) -> Option<usize>;
 }
 
 impl<const L: usize> Graph for Matching<Wide<L>> {
@@ -379,10 +399,23 @@ impl<const L: usize> Graph for Matching<Wide<L>> {
     fn solve(&mut self) -> Vec<Option<usize>> {
         Matching::solve(self)
     }
+    fn exists(&self, x: usize, y: usize) -> bool {
+        self.edge(x, y).is_some()
+    }
+    fn dual(&self, b: usize) -> Wide {
+        Matching::dual(self, b).resize()
+    }
+    fn blossom_parent(&self, b: usize) -> Option<usize> {
+        Matching::blossom_parent(self, b)
+    }
 }
 
-impl Matcher {
-    pub(crate) fn new(b: &Bracket) -> Result<Matcher, PairError> {
+impl<'a> Matcher<'a> {
+    /// The bracket's matching. Pairs of players of the bracket and the next scoregroup are all
+    /// in the graph; of the far pairs (a player below the next scoregroup or the bye), only
+    /// those of [`candidate_pairs`] (all far pairs of the players in `full`). Every solve is then
+    /// checked against the full graph (see [`Matcher::update`]).
+    pub(crate) fn new(b: &Bracket<'a>, full: &[usize]) -> Result<Matcher<'a>, PairError> {
         let lay = Layout::new(b);
         let p = b.players;
         let mut verts = Vec::new();
@@ -445,32 +478,147 @@ impl Matcher {
         };
         // Duals of the warm-started matching reach twice the largest weight: two more bits.
         let bits = max_weight.bit_len() + 4;
+        let (pairs, pruned) = candidate_pairs(p, &verts, &role, full, b.far_partners);
         let g: Box<dyn Graph> = if bits <= 64 {
-            build::<1>(n, &mut weight_of)
+            build::<1>(n, &pairs, &mut weight_of)
         } else if bits <= 128 {
-            build::<2>(n, &mut weight_of)
+            build::<2>(n, &pairs, &mut weight_of)
         } else if bits <= 192 {
-            build::<3>(n, &mut weight_of)
+            build::<3>(n, &pairs, &mut weight_of)
         } else if bits <= 256 {
-            build::<4>(n, &mut weight_of)
+            build::<4>(n, &pairs, &mut weight_of)
         } else if bits <= 384 {
-            build::<6>(n, &mut weight_of)
+            build::<6>(n, &pairs, &mut weight_of)
         } else {
-            build::<8>(n, &mut weight_of)
+            build::<8>(n, &pairs, &mut weight_of)
         };
         let mut m = Matcher {
             verts,
             role,
             mate: vec![None; n],
             g,
+            players: p,
+            far,
+            closed: vec![false; n],
+            pruned,
+            violators: Vec::new(),
         };
         m.update();
         Ok(m)
     }
 
-    /// Re-solves the matching (warm-started from the previous optimum).
+    /// Re-solves the matching (warm-started from the previous optimum), then checks that the
+    /// solution is optimal for the full graph too (see [`Matcher::certify`]); if not, records
+    /// the violators and stops solving.
     pub(crate) fn update(&mut self) {
+        if !self.violators.is_empty() {
+            return;
+        }
         self.mate = self.g.solve();
+        if self.pruned {
+            self.certify();
+        }
+    }
+
+    /// Optimality for the full graph. The solve leaves duals that are feasible for every pair
+    /// in the graph and tight on the matching (with blossom duals, all non-negative). They are
+    /// feasible for the full graph too, and then the matching is a maximum-weight matching of
+    /// the full graph (weak duality), when every left-out compatible pair `x`–`y` still open
+    /// (neither player paired for good) has a non-negative slack
+    /// `dual(x) + dual(y) + 2 · C - 2 · far`, where `C` sums the duals of the blossoms around
+    /// both: those around their innermost common blossom `B` (the root of the blossom forest,
+    /// `C = 0`, when there is none). So at each `B`, only pairs from different children of `B`
+    /// whose duals sum below `2 · far - 2 · C(B)` are looked at, and only when the smallest
+    /// duals of two children already do.
+    fn certify(&mut self) {
+        let n = self.verts.len();
+        let far = self.far;
+        let two_far = far.double();
+        // The blossom forest over the open vertices; node `2n` is the root.
+        let root = 2 * n;
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); root + 1];
+        let mut seen = vec![false; root];
+        for x in 0..n {
+            if self.closed[x] || self.role[x] == Role::Bye {
+                continue;
+            }
+            let mut v = x;
+            while !seen[v] {
+                seen[v] = true;
+                let p = self.g.blossom_parent(v).unwrap_or(root);
+                children[p].push(v);
+                if p == root {
+                    break;
+                }
+                v = p;
+            }
+        }
+        // Depth-first order from the root; the smallest vertex dual under each node and the
+        // sum `C` of the blossom duals from each node up.
+        let mut order = vec![root];
+        let mut i = 0;
+        while i < order.len() {
+            let v = order[i];
+            order.extend(children[v].iter().copied());
+            i += 1;
+        }
+        let mut cum = vec![Wide::ZERO; root + 1];
+        for &v in &order {
+            for &c in &children[v] {
+                if c >= n {
+                    cum[c] = cum[v] + self.g.dual(c);
+                }
+            }
+        }
+        let mut least: Vec<Option<Wide>> = vec![None; root + 1];
+        for &v in order.iter().rev() {
+            if v < n {
+                least[v] = Some(self.g.dual(v));
+            } else {
+                least[v] = children[v].iter().filter_map(|&c| least[c]).min();
+            }
+        }
+        let mut bad = vec![false; n];
+        for &b in order.iter().filter(|&&v| v >= n) {
+            if children[b].len() < 2 || cum[b].double() >= two_far {
+                continue;
+            }
+            let bound = two_far - cum[b].double();
+            let mut mins: Vec<Wide> = children[b].iter().filter_map(|&c| least[c]).collect();
+            mins.sort_unstable();
+            if mins[0] + mins[1] >= bound {
+                continue;
+            }
+            // The vertices under each child, by dual.
+            let mut under: Vec<(Wide, usize, usize)> = Vec::new();
+            for (k, &c) in children[b].iter().enumerate() {
+                let mut stack = vec![c];
+                while let Some(v) = stack.pop() {
+                    if v < n {
+                        under.push((self.g.dual(v), k, v));
+                    } else {
+                        stack.extend(children[v].iter().copied());
+                    }
+                }
+            }
+            under.sort_unstable();
+            for (i, &(dx, kx, x)) in under.iter().enumerate() {
+                for &(dy, ky, y) in &under[i + 1..] {
+                    if dx + dy >= bound {
+                        break;
+                    }
+                    if kx != ky
+                        && (self.role[x] == Role::Rest || self.role[y] == Role::Rest)
+                        && !self.g.exists(x, y)
+                        && compatible(&self.players[self.verts[x]], &self.players[self.verts[y]])
+                    {
+                        bad[x] = true;
+                        bad[y] = true;
+                    }
+                }
+            }
+        }
+        self.violators = (0..n).filter(|&x| bad[x]).collect();
     }
 
     /// Adds a signed amount to an existing edge.
@@ -514,6 +662,8 @@ impl Matcher {
     pub(crate) fn finalize(&mut self, x: usize, y: usize) {
         self.g.clear(x, y);
         self.g.clear(y, x);
+        self.closed[x] = true;
+        self.closed[y] = true;
     }
 
     /// The role of `x`'s current partner (its own role when unmatched).
@@ -540,20 +690,88 @@ impl Matcher {
     }
 }
 
-/// The candidate pairs of `n` vertices (`weight_of` gives a pair's weight, `None` for no edge)
-/// as an incremental matching in `L` limbs.
+/// How many far partners each vertex is given in the pruned graph: the first this many
+/// compatible players below the next scoregroup (for a player below the next scoregroup: the
+/// first this many after it).
+pub(crate) const FAR_PARTNERS: usize = 12;
+
+/// The pairs of the bracket's graph, in increasing order, and whether some far pairs were left
+/// out. In: every pair of two players of the bracket or the next scoregroup, every pair with
+/// the bye, every far pair of the players in `full`, and for every other player its first
+/// [`FAR_PARTNERS`] compatible players below the next scoregroup (after itself when it is one
+/// of them; `partners` instead of [`FAR_PARTNERS`] when given). Incompatible pairs are left to
+/// `weight_of`.
+fn candidate_pairs(
+    p: &[Entrant],
+    verts: &[usize],
+    role: &[Role],
+    full: &[usize],
+    partners: usize,
+) -> (Vec<(u32, u32)>, bool) {
+    let n = verts.len();
+    let near = role
+        .iter()
+        .take_while(|r| !matches!(r, Role::Rest | Role::Bye))
+        .count();
+    let rest_end = role.iter().position(|&r| r == Role::Bye).unwrap_or(n);
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for x in 0..near {
+        for y in x + 1..near {
+            pairs.push((x as u32, y as u32));
+        }
+    }
+    if rest_end < n {
+        for x in 0..rest_end {
+            pairs.push((x as u32, rest_end as u32));
+        }
+    }
+    let mut is_full = vec![false; n];
+    for &x in full {
+        is_full[x] = true;
+    }
+    let mut pruned = false;
+    for x in 0..rest_end {
+        let from = if x < near { near } else { x + 1 };
+        let mut kept = 0;
+        for y in from..rest_end {
+            if !is_full[x] && kept == partners {
+                pruned = true;
+                break;
+            }
+            if compatible(&p[verts[x]], &p[verts[y]]) {
+                pairs.push((x as u32, y as u32));
+                kept += 1;
+            }
+        }
+        if is_full[x] {
+            for y in near..x {
+                pairs.push((y as u32, x as u32));
+            }
+            if x >= near {
+                for y in 0..near {
+                    pairs.push((y as u32, x as u32));
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    (pairs, pruned)
+}
+
+/// The candidate `pairs` of `n` vertices (`weight_of` gives a pair's weight, `None` for no
+/// edge) as an incremental matching in `L` limbs.
 fn build<const L: usize>(
     n: usize,
+    pairs: &[(u32, u32)],
     weight_of: &mut dyn FnMut(usize, usize) -> Option<Wide>,
 ) -> Box<dyn Graph> {
     let mut ends = Vec::new();
     let mut ws: Vec<Wide<L>> = Vec::new();
-    for x in 0..n {
-        for y in x + 1..n {
-            if let Some(w) = weight_of(x, y) {
-                ends.push([x as u32, y as u32]);
-                ws.push(w.resize::<L>());
-            }
+    for &(x, y) in pairs {
+        if let Some(w) = weight_of(x as usize, y as usize) {
+            ends.push([x, y]);
+            ws.push(w.resize::<L>());
         }
     }
     Box::new(Matching::from_parts(n, ends, ws))

@@ -507,3 +507,28 @@ fn the_same_colour_twice_outweighs_a_colour_difference_of_one() {
 fn z() -> (u32, char, char) {
     (0, '-', 'Z')
 }
+
+/// Each bracket's graph starts with a few far pairs per player and adds back those its
+/// certificate asks for: with none, one or three to start with (many pairs added back, some
+/// brackets paired twice or three times), the rounds are paired as over the full graph.
+#[test]
+fn the_pruned_graph_pairs_as_the_full_graph() {
+    use crate::swiss::generate::random_tournament;
+    let mut rounds = 0;
+    for (n, seed) in [(24, 1), (41, 2), (80, 3), (63, 4)] {
+        for played in 1..=4 {
+            let t = random_tournament(n, played, 9, seed);
+            let round = played as u32 + 1;
+            let full = pair_round_with(&t, round, &crate::stop::Never, usize::MAX).unwrap();
+            for partners in [0, 1, 3] {
+                let pruned = pair_round_with(&t, round, &crate::stop::Never, partners).unwrap();
+                assert_eq!(
+                    pruned, full,
+                    "{n} players, round {round}, {partners} far pairs"
+                );
+            }
+            rounds += 1;
+        }
+    }
+    assert_eq!(rounds, 16);
+}

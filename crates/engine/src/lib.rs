@@ -13,6 +13,7 @@
 //! | [`calendar`], [`attendance`] | the season calendar, sign-up deadlines |
 //! | [`arbiter`] | chess and draughts moves, claims, game events, appeals |
 //! | [`fixed`] | exact decimal arithmetic in ten-thousandths |
+//! | [`matching`] | maximum-weight and maximum-cardinality matching, shared by the pairings |
 //!
 //! # Keizer standings
 //!
@@ -213,6 +214,7 @@ pub mod calendar;
 pub mod double_swiss;
 pub mod fixed;
 pub mod keizer;
+pub mod matching;
 #[cfg(test)]
 mod parser_fuzz;
 pub mod round_robin;

@@ -18,7 +18,6 @@
 //! [`State::tiebreak_input`] turns the results into the tie-break engine's input (two game
 //! rounds per match) for the standings of docs/rules/rapid-blitz.md#tie-breaks.
 
-mod matching;
 mod pairing;
 mod standings;
 

@@ -1,7 +1,7 @@
 //! The pairing procedure of the Double-Swiss system: bye, brackets from the top, colours.
 
-use super::matching::max_matching;
 use super::{ByeKind, Error, NextRound, Pairing, State};
+use crate::matching::cardinality::{Dense, matching_size};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,8 +126,11 @@ pub fn pair_next_round(state: &State) -> Result<NextRound, Error> {
         if set.len() % 2 == 1 {
             return false;
         }
-        let f = |i: usize, j: usize| compat(set[i], set[j]);
-        max_matching(set.len(), &f) * 2 == set.len()
+        let g = Dense {
+            n: set.len(),
+            joined: |i: usize, j: usize| compat(set[i], set[j]),
+        };
+        matching_size(&g) * 2 == set.len()
     };
     let unpairable = || Error::Unpairable {
         players: order.clone(),

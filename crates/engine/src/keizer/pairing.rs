@@ -6,8 +6,6 @@
 //! the bye draw uses only the seed in the input (ChaCha8), so the same input gives the same
 //! pairing.
 
-mod blossom;
-mod cardinality;
 mod constraints;
 mod optimal;
 #[cfg(test)]
@@ -22,6 +20,7 @@ pub use constraints::{Broken, Rule, Rules};
 pub use validate::{HandBoard, HandPairing, Violation, validate_pairing};
 
 use crate::keizer::entry::insert_entrant;
+use crate::matching::cardinality;
 use constraints::History;
 
 /// Identifier of a player (as the service stores it, in text form).

@@ -2,6 +2,7 @@
 //! matching: every pairing criterion gets its own bit field, so weights outgrow `u128` in
 //! large brackets. Only what the matching needs: add, subtract, halve, double, compare.
 
+use crate::matching::weighted::MatchWeight;
 use std::cmp::Ordering;
 
 /// An unsigned integer of `LIMBS` 64-bit limbs (512 bits by default), least significant limb
@@ -193,6 +194,25 @@ impl<const LIMBS: usize> Ord for Wide<LIMBS> {
 impl<const LIMBS: usize> PartialOrd for Wide<LIMBS> {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
+    }
+}
+
+/// The Dutch engine's composite weights in the one weighted matching.
+impl<const L: usize> MatchWeight for Wide<L> {
+    fn zero() -> Self {
+        Wide::ZERO
+    }
+    fn half(self) -> Self {
+        Wide::half(&self)
+    }
+    fn double(self) -> Self {
+        Wide::double(&self)
+    }
+    fn is_odd(self) -> bool {
+        Wide::is_odd(&self)
+    }
+    fn wrapping_sub(self, o: Self) -> Self {
+        self - o
     }
 }
 

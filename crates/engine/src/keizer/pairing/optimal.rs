@@ -9,9 +9,11 @@
 //!
 //! Method, exact:
 //! 1. Cost. Solve a minimum-cost perfect matching with the weighted blossom algorithm
-//!    ([`super::blossom`]) on the pairs at most `d` places apart. If the optimum found costs
-//!    less than `(d + 1)²`, no optimal matching of the full graph can use a longer pair (one
-//!    such pair alone would cost more), so it is the optimum of the full graph. Otherwise its
+//!    ([`crate::matching::weighted::max_weight_max_cardinality`], weights `d² + 1 − cost`,
+//!    so a perfect matching, when there is one, is found and is one of minimum cost) on the
+//!    pairs at most `d` places apart. If the optimum found costs less than `(d + 1)²`, no
+//!    optimal matching of the full graph can use a longer pair (one such pair alone would
+//!    cost more), so it is the optimum of the full graph. Otherwise its
 //!    cost `c` bounds the optimum, so no optimal pair is longer than `√c`: one more run with
 //!    `d = ⌊√c⌋` is exact. (Without a perfect matching `d` is doubled, up to the complete
 //!    graph.)
@@ -20,8 +22,12 @@
 //!    can still be completed at the optimal total cost (checked by another blossom run on the
 //!    remaining players). Then `i` and its partner are fixed. The current matching is always
 //!    optimal, so its partner for `i` is the fallback and only closer candidates are tried.
+//!
+//! Which of several optimal matchings a blossom run returns does not matter: the costs (and so
+//! the `d` of step 1) are those of the optimum, and step 2 ends, whatever optimal matching it
+//! starts from, at the lexicographically first optimal one, which is unique.
 
-use super::blossom::{Edge, max_weight_matching};
+use crate::matching::weighted::max_weight_max_cardinality;
 
 /// An optimal, lexicographically first perfect matching.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,18 +54,18 @@ fn solve(active: &[usize], d: usize, allowed: &[Vec<bool>]) -> Option<(Vec<(usiz
         return None;
     }
     let big = sq(d) + 1;
-    let mut edges: Vec<Edge> = Vec::new();
+    let mut edges: Vec<(usize, usize, u64)> = Vec::new();
     for (ai, &a) in active.iter().enumerate() {
         for (bi, &b) in active.iter().enumerate().skip(ai + 1) {
             if b - a > d {
                 break;
             }
             if allowed[a][b] {
-                edges.push((ai, bi, big - sq(b - a)));
+                edges.push((ai, bi, (big - sq(b - a)) as u64));
             }
         }
     }
-    let mate = max_weight_matching(active.len(), &edges, true);
+    let mate = max_weight_max_cardinality(active.len(), &edges);
     let mut pairs = Vec::with_capacity(active.len() / 2);
     let mut cost = 0;
     for (ai, m) in mate.iter().enumerate() {

@@ -537,18 +537,19 @@ proptest! {
     }
 }
 
-/// Size of a maximum matching among `ids` over the allowed pairs (weighted blossom with unit
-/// weights and maximum cardinality — independent of the cardinality module).
+/// Size of a maximum matching among `ids` over the allowed pairs (the weighted matching with
+/// unit weights, whose maximum weight is the maximum cardinality — independent of the
+/// cardinality module).
 fn max_pairs(inp: &PairingInput, ids: &[&String]) -> usize {
     let mut edges = Vec::new();
     for a in 0..ids.len() {
         for b in a + 1..ids.len() {
             if may_meet(inp, ids[a], ids[b]) {
-                edges.push((a, b, 1));
+                edges.push((a, b, 1u64));
             }
         }
     }
-    blossom::max_weight_matching(ids.len(), &edges, true)
+    crate::matching::weighted::max_weight_matching(ids.len(), &edges)
         .iter()
         .filter(|m| m.is_some())
         .count()

@@ -13,6 +13,7 @@
 //! | [`calendar`], [`attendance`] | the season calendar, sign-up deadlines |
 //! | [`arbiter`] | chess and draughts moves, claims, game events, appeals |
 //! | [`fixed`] | exact decimal arithmetic in ten-thousandths |
+//! | [`vocab`] | the shared vocabulary: colours, halves, disciplines, memberships, kinds, systems |
 //!
 //! # Keizer standings
 //!
@@ -219,3 +220,6 @@ pub mod round_robin;
 pub mod stop;
 pub mod swiss;
 pub mod tiebreaks;
+pub mod vocab;
+
+pub use vocab::{Colour, CompetitionKind, Discipline, Half, Membership, PairingSystem, UnknownValue};

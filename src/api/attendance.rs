@@ -572,7 +572,7 @@ pub async fn get_round_attendance(
                 players_out.push(PlayerStatus {
                     player_id: pid,
                     name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
-                    membership: row.map(|r| r.membership).unwrap_or_default(),
+                    membership: row.map(|r| r.membership.into()).unwrap_or_default(),
                     status: status_name(p.status),
                     paired: p.paired,
                 });

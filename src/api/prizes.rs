@@ -10,7 +10,8 @@ use crate::services::prizes as svc;
 use crate::services::standings as st;
 use actix_web::{HttpResponse, get, post, web};
 use clubcomp_engine::keizer::playoffs::MatchId;
-use clubcomp_engine::keizer::prizes::{Half, Prize};
+use clubcomp_engine::keizer::prizes::Prize;
+use clubcomp_engine::vocab::CompetitionKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -107,15 +108,15 @@ fn named(names: &HashMap<i64, String>, id: &str) -> Named {
 pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList> {
     let mut out = PrizeList {
         competition_id: comp.id,
-        kind: comp.kind.clone(),
+        kind: comp.kind.into(),
         finalized: false,
         finalized_at: None,
         finalized_by: None,
         keizer: None,
         round_robin: None,
     };
-    match comp.kind.as_str() {
-        "keizer" => {
+    match comp.kind {
+        CompetitionKind::Keizer => {
             let (half, o) = svc::keizer_prizes(c, comp)?;
             let ids = o
                 .eligible
@@ -124,12 +125,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                 .filter_map(|s| s.parse().ok());
             let names = st::names(c, ids)?;
             out.keizer = Some(KeizerPrizes {
-                half: if half == Half::Summer {
-                    "summer"
-                } else {
-                    "winter"
-                }
-                .into(),
+                half: half.into(),
                 awards: o
                     .awards
                     .iter()
@@ -147,7 +143,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                 playoff_places: o.playoff_places.iter().map(|i| named(&names, i)).collect(),
             });
         }
-        "round_robin" => {
+        CompetitionKind::RoundRobin => {
             let comp = st::ensure_lots_seed(c, comp)?;
             let s = st::round_robin_scenario(c, &comp, None)?;
             let o = st::round_robin_compute(&s)?;

@@ -9,6 +9,7 @@ use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use clubcomp_engine::keizer::prizes;
+use clubcomp_engine::vocab::CompetitionKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -183,15 +184,15 @@ pub fn standings_view(
 ) -> ApiResult<StandingsView> {
     let mut view = StandingsView {
         competition_id: comp.id,
-        kind: comp.kind.clone(),
+        kind: comp.kind.into(),
         rounds_counted: 0,
         after: 0,
         keizer: None,
         round_robin: None,
         swiss: None,
     };
-    match comp.kind.as_str() {
-        "keizer" => {
+    match comp.kind {
+        CompetitionKind::Keizer => {
             let input = svc::keizer_input(c, comp)?.input;
             let out = svc::keizer_compute(&input)?;
             let n = check_after(after, out.len())?;
@@ -270,7 +271,7 @@ pub fn standings_view(
                     .collect(),
             });
         }
-        "round_robin" => {
+        CompetitionKind::RoundRobin => {
             let comp = svc::ensure_lots_seed(c, comp)?;
             let played = svc::counted_rounds(c, comp.id)?.len();
             let n = check_after(after, played)?;
@@ -313,7 +314,7 @@ pub fn standings_view(
                 cross_table: out.cross_table,
             });
         }
-        "swiss" => {
+        CompetitionKind::Swiss => {
             let mut rounds = svc::counted_rounds(c, comp.id)?;
             let n = check_after(after, rounds.len())?;
             view.rounds_counted = rounds.len() as u32;
@@ -831,7 +832,10 @@ pub async fn get_competition_trf(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     match read(&state, &req, id, "trf", None, move |c, comp| {
-        if comp.kind != "swiss" && comp.kind != "round_robin" {
+        if !matches!(
+            comp.kind,
+            CompetitionKind::Swiss | CompetitionKind::RoundRobin
+        ) {
             return Err(ApiError::Conflict(format!(
                 "TRF export is for Swiss and round-robin competitions, not {}",
                 comp.kind

@@ -166,9 +166,9 @@ pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<GameCtx> {
         .filter(rounds::id.eq(game.round_id))
         .select(Competition::as_select())
         .first(c)?;
-    let kind = match competition.discipline.as_str() {
-        "draughts" => GameKind::Draughts,
-        _ => GameKind::Chess,
+    let kind = match competition.discipline {
+        clubcomp_engine::Discipline::Draughts => GameKind::Draughts,
+        clubcomp_engine::Discipline::Chess => GameKind::Chess,
     };
     Ok(GameCtx {
         game,

@@ -11,10 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-/// Competition kinds.
-pub const KINDS: [&str; 4] = ["keizer", "swiss", "round_robin", "knockout"];
-/// Disciplines.
-pub const DISCIPLINES: [&str; 2] = ["chess", "draughts"];
+use clubcomp_engine::vocab::{CompetitionKind, Discipline, Half, PairingSystem};
 
 /// One period of a time control.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -120,9 +117,10 @@ impl TimeControl {
     }
 }
 
-/// Validated settings of a competition.
+/// The settings of a competition as a request names them (kind, discipline and system as
+/// text), checked by [`validate`].
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub struct SettingsInput {
     /// `keizer`, `swiss`, `round_robin`, `knockout`.
     pub kind: String,
     /// `chess` or `draughts`.
@@ -139,29 +137,66 @@ pub struct Settings {
     pub rules: Value,
 }
 
-/// Validates kind-specific settings, naming each bad field.
-pub fn validate(s: &Settings) -> ApiResult<()> {
+/// Validated settings of a competition.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The kind.
+    pub kind: CompetitionKind,
+    /// The discipline.
+    pub discipline: Discipline,
+    /// Pairing system (a swiss or a round robin).
+    pub system: Option<PairingSystem>,
+    /// Engine parameters (JSON object).
+    pub params: Value,
+    /// Tie-break names.
+    pub tiebreaks: Vec<String>,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Rule flags, e.g. `{"quickplay_finish": false}`.
+    pub rules: Value,
+}
+
+impl Settings {
+    /// The settings in their request form (to check them again after a change).
+    pub fn input(&self) -> SettingsInput {
+        SettingsInput {
+            kind: self.kind.as_str().to_string(),
+            discipline: self.discipline.as_str().to_string(),
+            system: self.system.map(String::from),
+            params: self.params.clone(),
+            tiebreaks: self.tiebreaks.clone(),
+            time_control: self.time_control.clone(),
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+/// Validates kind-specific settings, naming each bad field, and gives them typed.
+pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
+    use CompetitionKind as K;
     let mut errs = Vec::new();
-    if !KINDS.contains(&s.kind.as_str()) {
+    let kind = s.kind.parse::<CompetitionKind>().ok();
+    if kind.is_none() {
         errs.push(FieldError::new(
             "kind",
-            format!("must be one of {}", KINDS.join(", ")),
+            format!("must be one of {}", CompetitionKind::NAMES.join(", ")),
         ));
     }
-    if !DISCIPLINES.contains(&s.discipline.as_str()) {
+    let discipline = s.discipline.parse::<Discipline>().ok();
+    if discipline.is_none() {
         errs.push(FieldError::new("discipline", "must be chess or draughts"));
     }
-    let systems: &[&str] = match s.kind.as_str() {
-        "swiss" => &["dutch", "double_swiss"],
-        "round_robin" => &["single", "double"],
-        _ => &[],
-    };
-    match (&s.system, systems.is_empty()) {
-        (Some(sys), false) if !systems.contains(&sys.as_str()) => errs.push(FieldError::new(
-            "system",
-            format!("for {} must be one of {}", s.kind, systems.join(", ")),
-        )),
-        (None, false) if s.kind == "swiss" => errs.push(FieldError::new(
+    let systems = kind.map(CompetitionKind::systems).unwrap_or_default();
+    let system = s.system.as_deref().map(str::parse::<PairingSystem>);
+    match (&system, systems.is_empty()) {
+        (Some(sys), false) if !sys.as_ref().is_ok_and(|sys| systems.contains(sys)) => {
+            let names: Vec<&str> = systems.iter().map(|s| s.as_str()).collect();
+            errs.push(FieldError::new(
+                "system",
+                format!("for {} must be one of {}", s.kind, names.join(", ")),
+            ))
+        }
+        (None, false) if kind == Some(K::Swiss) => errs.push(FieldError::new(
             "system",
             "a swiss needs dutch or double_swiss",
         )),
@@ -171,7 +206,7 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
         )),
         _ => {}
     }
-    if s.kind == "swiss" && s.discipline == "draughts" {
+    if kind == Some(K::Swiss) && discipline == Some(Discipline::Draughts) {
         errs.push(FieldError::new(
             "discipline",
             "swiss competitions are chess only",
@@ -179,14 +214,14 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
     }
     if !s.params.is_object() {
         errs.push(FieldError::new("params", "must be an object"));
-    } else if s.kind == "keizer" {
+    } else if kind == Some(K::Keizer) {
         let probe = serde_json::json!({"params": s.params, "players": [], "evenings": []});
         if let Err(e) = clubcomp_engine::keizer::scenario::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
-    match s.kind.as_str() {
-        "round_robin" => {
+    match kind {
+        Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
                 if serde_json::from_value::<clubcomp_engine::round_robin::scenario::Tiebreak>(
                     Value::String(t.clone()),
@@ -200,7 +235,7 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
                 }
             }
         }
-        "swiss" => {
+        Some(K::Swiss) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
                 if clubcomp_engine::tiebreaks::parse_tiebreaks(t).is_err() {
                     errs.push(FieldError::new(
@@ -230,17 +265,41 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
             "must be an object of true/false flags",
         ));
     }
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::validation(errs))
+    match (kind, discipline, system) {
+        (Some(kind), Some(discipline), None) if errs.is_empty() => Ok(Settings {
+            kind,
+            discipline,
+            system: None,
+            params: s.params.clone(),
+            tiebreaks: s.tiebreaks.clone(),
+            time_control: s.time_control.clone(),
+            rules: s.rules.clone(),
+        }),
+        (Some(kind), Some(discipline), Some(Ok(system))) if errs.is_empty() => Ok(Settings {
+            kind,
+            discipline,
+            system: Some(system),
+            params: s.params.clone(),
+            tiebreaks: s.tiebreaks.clone(),
+            time_control: s.time_control.clone(),
+            rules: s.rules.clone(),
+        }),
+        _ if errs.is_empty() => Err(ApiError::Internal(
+            "competition settings passed the checks unparsed".into(),
+        )),
+        _ => Err(ApiError::validation(errs)),
     }
 }
 
 /// The default tie-break list of a kind (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain).
-pub fn default_tiebreaks(kind: &str, discipline: &str, system: Option<&str>) -> Vec<String> {
-    let v: &[&str] = match (kind, discipline, system) {
-        ("round_robin", "draughts", _) => &[
+/// An unknown kind (a request about to be refused) has none.
+pub fn default_tiebreaks(
+    kind: Option<CompetitionKind>,
+    discipline: Option<Discipline>,
+) -> Vec<String> {
+    use CompetitionKind as K;
+    let v: &[&str] = match (kind, discipline) {
+        (Some(K::RoundRobin), Some(Discipline::Draughts)) => &[
             "wins",
             "plusremise_balance",
             "plusremises",
@@ -248,17 +307,18 @@ pub fn default_tiebreaks(kind: &str, discipline: &str, system: Option<&str>) -> 
             "ranking_order",
             "lots",
         ],
-        ("round_robin", _, _) => &["direct_encounter", "sonneborn_berger", "wins"],
+        (Some(K::RoundRobin), _) => &["direct_encounter", "sonneborn_berger", "wins"],
         // docs/rules/rapid-blitz.md#tie-breaks: rapid (double swiss) and blitz: direct encounter, median Buchholz, SB
-        ("swiss", _, _) => &["DE", "BH-M1", "SB"],
+        (Some(K::Swiss), _) => &["DE", "BH-M1", "SB"],
         _ => &[],
     };
     v.iter().map(|s| s.to_string()).collect()
 }
 
 /// Default rule flags (docs/rules/rapid-blitz.md#double-swiss, docs/rules/arbiter.md#quickplay-finish-fide-102): the quickplay-finish rule applies except in the rapid.
-pub fn default_rules(kind: &str, system: Option<&str>) -> Value {
-    let quickplay = !(kind == "swiss" && system == Some("double_swiss"));
+pub fn default_rules(kind: Option<CompetitionKind>, system: Option<PairingSystem>) -> Value {
+    let quickplay =
+        !(kind == Some(CompetitionKind::Swiss) && system == Some(PairingSystem::DoubleSwiss));
     serde_json::json!({"quickplay_finish": quickplay})
 }
 
@@ -280,9 +340,9 @@ pub fn seed_rating(
     season_opening: chrono::NaiveDate,
 ) -> (&'static str, chrono::NaiveDate) {
     use chrono::Datelike;
-    let source = match (c.discipline.as_str(), c.system.as_deref()) {
-        ("draughts", _) => "KNDB",
-        (_, Some("double_swiss")) => "KNSB-rapid",
+    let source = match (c.discipline, c.system) {
+        (Discipline::Draughts, _) => "KNDB",
+        (_, Some(PairingSystem::DoubleSwiss)) => "KNSB-rapid",
         _ => "KNSB",
     };
     let year = if season_opening.month() >= 7 {
@@ -323,8 +383,8 @@ pub struct NewCompetitionSpec {
     pub name: String,
     /// Its validated settings.
     pub settings: Settings,
-    /// Keizer: `winter` or `summer`.
-    pub half: Option<String>,
+    /// Keizer: the half.
+    pub half: Option<Half>,
     /// The winter half a summer half is seeded from.
     pub seeded_from: Option<i64>,
     /// Planned number of rounds.
@@ -346,18 +406,22 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
     } = spec;
     crate::services::seasons::load(c, season_id)?;
     if let Some(w) = seeded_from {
-        let winter = load(c, w)
-            .map_err(|_| ApiError::invalid("seeded_from", format!("no competition {w}")))?;
+        let winter = load(c, w).map_err(|e| match e {
+            ApiError::NotFound(_) => {
+                ApiError::invalid("seeded_from", format!("no competition {w}"))
+            }
+            other => other,
+        })?;
         if winter.season_id != season_id
-            || winter.kind != "keizer"
-            || winter.half.as_deref() != Some("winter")
+            || winter.kind != CompetitionKind::Keizer
+            || winter.half != Some(Half::Winter)
         {
             return Err(ApiError::invalid(
                 "seeded_from",
                 "must be the winter Keizer half of the same season",
             ));
         }
-        if settings.kind != "keizer" || half.as_deref() != Some("summer") {
+        if settings.kind != CompetitionKind::Keizer || half != Some(Half::Summer) {
             return Err(ApiError::invalid(
                 "seeded_from",
                 "only a summer Keizer half is seeded from a winter half",
@@ -369,10 +433,10 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
         .values(&NewCompetition {
             season_id,
             name,
-            kind: settings.kind,
-            discipline: settings.discipline,
-            system: settings.system,
-            half,
+            kind: settings.kind.into(),
+            discipline: settings.discipline.into(),
+            system: settings.system.map(String::from),
+            half: half.map(String::from),
             seeded_from,
             params: settings.params.to_string(),
             tiebreaks: serde_json::to_string(&settings.tiebreaks).unwrap_or_default(),
@@ -400,9 +464,9 @@ pub fn of_season(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
 /// The settings a competition was stored with (its stored JSON is written by this module).
 pub fn stored_settings(cur: &Competition) -> Settings {
     Settings {
-        kind: cur.kind.clone(),
-        discipline: cur.discipline.clone(),
-        system: cur.system.clone(),
+        kind: cur.kind,
+        discipline: cur.discipline,
+        system: cur.system,
         params: serde_json::from_str(&cur.params).unwrap_or(Value::Null),
         tiebreaks: serde_json::from_str(&cur.tiebreaks).unwrap_or_default(),
         time_control: serde_json::from_str(&cur.time_control)
@@ -442,14 +506,14 @@ pub fn update(
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
     let stored = stored_settings(&cur);
-    let settings = Settings {
+    let stored_input = stored.input();
+    let settings = validate(&SettingsInput {
         params: ch.params.clone().unwrap_or(stored.params),
         tiebreaks: ch.tiebreaks.clone().unwrap_or(stored.tiebreaks),
         time_control: ch.time_control.clone().unwrap_or(stored.time_control),
         rules: ch.rules.clone().unwrap_or(stored.rules),
-        ..stored
-    };
-    validate(&settings)?;
+        ..stored_input
+    })?;
     let name = match ch.name {
         Some(n) => crate::services::input::checked_name("name", &n)?,
         None => cur.name.clone(),
@@ -515,10 +579,12 @@ pub fn enter(
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and
     // standings on request never run on a field larger than a calculator accepts
-    let (var, limit) = match comp.kind.as_str() {
-        "keizer" => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
-        "round_robin" => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
-        _ => ("LIMIT_SWISS_PLAYERS", limits.swiss_players),
+    let (var, limit) = match comp.kind {
+        CompetitionKind::Keizer => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
+        CompetitionKind::RoundRobin => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
+        CompetitionKind::Swiss | CompetitionKind::Knockout => {
+            ("LIMIT_SWISS_PLAYERS", limits.swiss_players)
+        }
     };
     let entered: i64 = en::table
         .filter(en::competition_id.eq(id))
@@ -636,10 +702,6 @@ pub fn withdraw(c: &mut DbConn, id: i64, player: i64) -> ApiResult<()> {
 }
 
 /// The discipline of a competition for the result codes.
-pub fn discipline(c: &Competition) -> clubcomp_engine::round_robin::Discipline {
-    if c.discipline == "draughts" {
-        clubcomp_engine::round_robin::Discipline::Draughts
-    } else {
-        clubcomp_engine::round_robin::Discipline::Chess
-    }
+pub fn discipline(c: &Competition) -> Discipline {
+    c.discipline
 }

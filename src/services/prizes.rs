@@ -23,6 +23,7 @@ use clubcomp_engine::keizer::playoffs::{
     EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state, playoff_groups,
 };
 use clubcomp_engine::keizer::prizes::{self, Half, PrizeOutcome};
+use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -31,11 +32,7 @@ pub fn keizer_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<(Half, Pri
     let input = st::keizer_input(c, comp)?.input;
     let out = st::keizer_compute(&input)?;
     // a Keizer competition without a half is treated as a winter half (docs/decisions)
-    let half = if comp.half.as_deref() == Some("summer") {
-        Half::Summer
-    } else {
-        Half::Winter
-    };
+    let half = comp.half.unwrap_or(Half::Winter);
     Ok((half, prizes::award(half, &prizes::candidates(&input, &out))))
 }
 
@@ -70,7 +67,7 @@ pub struct PlayoffParams {
 
 /// Reads the playoff params of a knockout competition (409 when it is not a playoff).
 pub fn playoff_params(comp: &Competition) -> ApiResult<PlayoffParams> {
-    if comp.kind != "knockout" {
+    if comp.kind != CompetitionKind::Knockout {
         return Err(ApiError::Conflict(format!(
             "competition {} is a {}, not playoffs",
             comp.id, comp.kind
@@ -293,8 +290,8 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
     let s = crate::services::seasons::load(c, season)?;
     let summers: Vec<Competition> = cm::table
         .filter(cm::season_id.eq(season))
-        .filter(cm::kind.eq("keizer"))
-        .filter(cm::half.eq("summer"))
+        .filter(cm::kind.eq(CompetitionKind::Keizer.as_str()))
+        .filter(cm::half.eq(clubcomp_engine::Half::Summer.as_str()))
         .order(cm::id)
         .select(Competition::as_select())
         .load(c)?;
@@ -313,7 +310,7 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
     };
     let knockouts: Vec<Competition> = cm::table
         .filter(cm::season_id.eq(season))
-        .filter(cm::kind.eq("knockout"))
+        .filter(cm::kind.eq(CompetitionKind::Knockout.as_str()))
         .select(Competition::as_select())
         .load(c)?;
     if knockouts
@@ -343,8 +340,8 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
         .values(&NewCompetition {
             season_id: season,
             name: format!("Playoffs {}", s.name),
-            kind: "knockout".into(),
-            discipline: summer.discipline.clone(),
+            kind: CompetitionKind::Knockout.into(),
+            discipline: summer.discipline.into(),
             system: None,
             half: None,
             seeded_from: None,

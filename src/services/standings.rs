@@ -21,6 +21,7 @@ use clubcomp_engine::fixed::Fixed;
 use clubcomp_engine::keizer::standings as ks;
 use clubcomp_engine::round_robin as rr;
 use clubcomp_engine::swiss::trf;
+use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -164,7 +165,8 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     let flexible: HashMap<i64, bool> = {
         let mut m = HashMap::new();
         for e in &entrants {
-            let f = players::by_id(c, e.player_id)?.is_some_and(|p| p.membership == "flexible");
+            let f = players::by_id(c, e.player_id)?
+                .is_some_and(|p| p.membership == clubcomp_engine::Membership::Flexible);
             m.insert(e.player_id, f);
         }
         m
@@ -335,7 +337,7 @@ pub fn round_robin_compute(s: &rr::Scenario) -> ApiResult<rr::Output> {
 
 /// Games per round of a competition: 2 for a Double-Swiss (docs/rules/rapid-blitz.md#double-swiss).
 pub fn games_per_round(comp: &Competition) -> usize {
-    if comp.system.as_deref() == Some("double_swiss") {
+    if comp.system == Some(PairingSystem::DoubleSwiss) {
         2
     } else {
         1
@@ -434,8 +436,8 @@ pub fn build_trf(
             rounds,
         });
     }
-    let kind_line = match (comp.kind.as_str(), gpr) {
-        ("round_robin", _) => "092 ROUND ROBIN",
+    let kind_line = match (comp.kind, gpr) {
+        (CompetitionKind::RoundRobin, _) => "092 ROUND ROBIN",
         (_, 2) => "092 DOUBLESWISS",
         _ => "092 SWISS DUTCH",
     };

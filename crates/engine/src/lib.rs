@@ -222,4 +222,6 @@ pub mod swiss;
 pub mod tiebreaks;
 pub mod vocab;
 
-pub use vocab::{Colour, CompetitionKind, Discipline, Half, Membership, PairingSystem, UnknownValue};
+pub use vocab::{
+    Colour, CompetitionKind, Discipline, Half, Membership, PairingSystem, UnknownValue,
+};

@@ -1,5 +1,6 @@
 //! The shared vocabulary of the engines and the service: piece colours, season halves,
-//! disciplines, memberships, competition kinds and pairing systems. Each is an enum with one
+//! disciplines, memberships, competition kinds, pairing systems and the kinds of stored
+//! evenings. Each is an enum with one
 //! wire string per value (`as_str`, `FromStr`, `Display` and serde agree), so a value is parsed
 //! once where it enters and compared as an enum everywhere else.
 //!
@@ -236,6 +237,24 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// The kind of a stored evening of the season calendar.
+    EveningKind, "evening kind" {
+        /// A Keizer evening of the winter or summer half.
+        Keizer = "keizer",
+        /// A rapid evening.
+        Rapid = "rapid",
+        /// The venue is closed.
+        Closed = "closed",
+        /// A playoff evening.
+        Playoff = "playoff",
+        /// A blitz evening.
+        Blitz = "blitz",
+        /// A playing evening without a round of a competition.
+        Free = "free",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,7 +269,10 @@ mod tests {
             assert_eq!(&v.to_string(), name);
             assert_eq!(name.parse::<T>().unwrap(), *v);
             assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(name));
-            assert_eq!(serde_json::from_value::<T>(serde_json::json!(name)).unwrap(), *v);
+            assert_eq!(
+                serde_json::from_value::<T>(serde_json::json!(name)).unwrap(),
+                *v
+            );
         }
         for bad in ["", "Winter", "WHITE", "round-robin", "x"] {
             if names.contains(&bad) {
@@ -312,6 +334,14 @@ mod tests {
             [PairingSystem::Dutch, PairingSystem::DoubleSwiss]
         );
         assert!(CompetitionKind::Keizer.systems().is_empty());
+    }
+
+    #[test]
+    fn evening_kind() {
+        round_trips(
+            EveningKind::ALL,
+            &["keizer", "rapid", "closed", "playoff", "blitz", "free"],
+        );
     }
 
     #[test]

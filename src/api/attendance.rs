@@ -567,7 +567,7 @@ pub async fn get_round_attendance(
             let a = svc::evening(c, &comp, &round, &tz)?;
             let mut players_out = Vec::new();
             for p in &a.players {
-                let pid: i64 = p.player.parse().unwrap_or_default();
+                let pid = crate::ids::PlayerId::from_engine(&p.player)?.0;
                 let row = players::by_id(c, pid)?;
                 players_out.push(PlayerStatus {
                     player_id: pid,

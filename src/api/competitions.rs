@@ -76,9 +76,10 @@ pub struct CompetitionView {
     pub version: i64,
 }
 
-/// Converts a row (stored JSON is written by this module, so it parses).
-pub fn view(c: Competition) -> CompetitionView {
-    CompetitionView {
+/// Converts a row; a stored JSON column that does not decode is an internal error.
+pub fn view(c: Competition) -> ApiResult<CompetitionView> {
+    let settings = svc::stored_settings(&c)?;
+    Ok(CompetitionView {
         id: c.id,
         season_id: c.season_id,
         name: c.name,
@@ -87,14 +88,13 @@ pub fn view(c: Competition) -> CompetitionView {
         system: c.system.map(String::from),
         half: c.half.map(String::from),
         seeded_from: c.seeded_from,
-        params: serde_json::from_str(&c.params).unwrap_or(Value::Null),
-        tiebreaks: serde_json::from_str(&c.tiebreaks).unwrap_or_default(),
-        time_control: serde_json::from_str(&c.time_control)
-            .unwrap_or_else(|_| TimeControl::club_default()),
-        rules: serde_json::from_str(&c.rules).unwrap_or(Value::Null),
+        params: settings.params,
+        tiebreaks: settings.tiebreaks,
+        time_control: settings.time_control,
+        rules: settings.rules,
         rounds_planned: c.rounds_planned,
         version: c.version,
-    }
+    })
 }
 
 /// A new competition.
@@ -258,7 +258,7 @@ pub async fn create_competition(
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/competitions/{}", comp.id)))
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)))
+        .json(view(comp)?))
 }
 
 /// Lists the competitions of a season (public).
@@ -272,7 +272,7 @@ pub async fn list_competitions(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state.db(move |c| svc::of_season(c, id)).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<ApiResult<Vec<_>>>()?))
 }
 
 /// One competition (public).
@@ -288,7 +288,7 @@ pub async fn get_competition(
     let comp = state.db(move |c| load(c, id)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)))
+        .json(view(comp)?))
 }
 
 /// Changes a competition's settings. Parameters, tie-breaks and time control are fixed once a
@@ -326,7 +326,7 @@ pub async fn update_competition(
     let comp = state.tx(move |c| svc::update(c, id, &im, changes)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)))
+        .json(view(comp)?))
 }
 
 /// An entrant as shown.

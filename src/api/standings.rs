@@ -6,6 +6,7 @@ use crate::cache::CompetitionVersion;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, stamp};
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::PlayerId;
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use clubcomp_engine::keizer::prizes;
@@ -210,8 +211,8 @@ pub fn standings_view(
                     .filter(|p| p.joins_at <= 1)
                     .enumerate()
                     .map(|(i, p)| {
-                        let id: i64 = p.id.parse().unwrap_or_default();
-                        KeizerRow {
+                        let id = PlayerId::from_engine(&p.id)?.0;
+                        Ok(KeizerRow {
                             rank: i as u32 + 1,
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
@@ -223,9 +224,9 @@ pub fn standings_view(
                             excused: 0,
                             unexcused: 0,
                             eligible: true,
-                        }
+                        })
                     })
-                    .collect();
+                    .collect::<ApiResult<_>>()?;
                 view.keizer = Some(KeizerStandings {
                     converged: true,
                     iterations: 0,
@@ -253,8 +254,8 @@ pub fn standings_view(
                     .standings
                     .iter()
                     .map(|r| {
-                        let id: i64 = r.id.parse().unwrap_or_default();
-                        KeizerRow {
+                        let id = PlayerId::from_engine(&r.id)?.0;
+                        Ok(KeizerRow {
                             rank: r.rank,
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
@@ -266,9 +267,9 @@ pub fn standings_view(
                             excused: r.excused,
                             unexcused: r.unexcused,
                             eligible: eligible.get(&r.id).copied().unwrap_or(false),
-                        }
+                        })
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
             });
         }
         CompetitionKind::RoundRobin => {
@@ -288,29 +289,32 @@ pub fn standings_view(
                 rows: out
                     .standings
                     .into_iter()
-                    .map(|r| RoundRobinRow {
-                        place: r.place,
-                        player_id: r.id.parse().unwrap_or_default(),
-                        name: names.get(&r.id).cloned().unwrap_or_default(),
-                        shared_with: r
-                            .shared_with
-                            .iter()
-                            .filter_map(|x| x.parse().ok())
-                            .collect(),
-                        points: r.points,
-                        games: r.games,
-                        wins: r.wins,
-                        draws: r.draws,
-                        losses: r.losses,
-                        plusremises: r.plusremises,
-                        minremises: r.minremises,
-                        tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
-                        decided_by: r.decided_by,
-                        points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
-                        prize_money: r.prize_money,
-                        rights: r.rights,
+                    .map(|r| {
+                        Ok(RoundRobinRow {
+                            place: r.place,
+                            player_id: PlayerId::from_engine(&r.id)?.0,
+                            name: names.get(&r.id).cloned().unwrap_or_default(),
+                            shared_with: r
+                                .shared_with
+                                .iter()
+                                .map(|x| PlayerId::from_engine(x).map(|id| id.0))
+                                .collect::<ApiResult<_>>()?,
+                            points: r.points,
+                            games: r.games,
+                            wins: r.wins,
+                            draws: r.draws,
+                            losses: r.losses,
+                            plusremises: r.plusremises,
+                            minremises: r.minremises,
+                            tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
+                            decided_by: r.decided_by,
+                            points_tables: serde_json::to_value(&r.points_tables)
+                                .unwrap_or_default(),
+                            prize_money: r.prize_money,
+                            rights: r.rights,
+                        })
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
                 cross_table: out.cross_table,
             });
         }

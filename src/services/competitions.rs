@@ -461,18 +461,166 @@ pub fn of_season(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
         .load(c)?)
 }
 
-/// The settings a competition was stored with (its stored JSON is written by this module).
-pub fn stored_settings(cur: &Competition) -> Settings {
-    Settings {
+/// Reads one stored JSON column of a competition: text that does not decode is an internal
+/// error naming the competition and the column (the column is written by this module).
+fn stored_json<T: serde::de::DeserializeOwned>(
+    comp: &Competition,
+    column: &str,
+    text: &str,
+) -> ApiResult<T> {
+    serde_json::from_str(text).map_err(|e| {
+        ApiError::Internal(format!(
+            "competition {}: stored {column} do not decode: {e}",
+            comp.id
+        ))
+    })
+}
+
+/// The stored tie-break list of a competition (an internal error when it does not decode).
+pub fn stored_tiebreaks(comp: &Competition) -> ApiResult<Vec<String>> {
+    stored_json(comp, "tiebreaks", &comp.tiebreaks)
+}
+
+/// The settings a competition was stored with; a stored column that does not decode is an
+/// internal error, never a default.
+pub fn stored_settings(cur: &Competition) -> ApiResult<Settings> {
+    Ok(Settings {
         kind: cur.kind,
         discipline: cur.discipline,
         system: cur.system,
-        params: serde_json::from_str(&cur.params).unwrap_or(Value::Null),
-        tiebreaks: serde_json::from_str(&cur.tiebreaks).unwrap_or_default(),
-        time_control: serde_json::from_str(&cur.time_control)
-            .unwrap_or_else(|_| TimeControl::club_default()),
-        rules: serde_json::from_str(&cur.rules).unwrap_or(Value::Null),
+        params: Value::Object(stored_params(cur)?.object),
+        tiebreaks: stored_tiebreaks(cur)?,
+        time_control: stored_json(cur, "time control", &cur.time_control)?,
+        rules: stored_json(cur, "rules", &cur.rules)?,
+    })
+}
+
+/// Playoff settings stored in the knockout competition's params.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PlayoffParams {
+    /// The summer half the playoffs come from.
+    pub summer_competition: i64,
+    /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
+    pub colour_seed: u64,
+    /// The groups and the player without a group.
+    pub draw: clubcomp_engine::keizer::playoffs::PlayoffDraw,
+}
+
+/// The parameters of a Swiss (Dutch or Double-Swiss): none are read; any stored object is
+/// kept as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SwissParams;
+
+/// The parameters of a round robin the standings read: the drawing of lots and what the
+/// engine takes from them (checked by the engine when the standings are computed).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RoundRobinParams {
+    /// Seed of the drawing of lots, stored once when first needed.
+    #[serde(default)]
+    pub lots_seed: Option<Value>,
+    /// An order drawn by the arbiter (player ids), instead of a seed.
+    #[serde(default)]
+    pub lots_order: Option<Value>,
+    /// Points tables (e.g. master points) by place.
+    #[serde(default)]
+    pub points_tables: Option<Value>,
+    /// Players who take no points from the tables (player ids).
+    #[serde(default)]
+    pub excluded_from_points: Option<Value>,
+    /// Prize money by place.
+    #[serde(default)]
+    pub prize_money: Option<Value>,
+    /// Rights (qualifications) by place.
+    #[serde(default)]
+    pub rights: Option<Value>,
+}
+
+impl RoundRobinParams {
+    /// The stored keys the round-robin engine reads, with their values.
+    pub fn engine_keys(&self) -> [(&'static str, Option<&Value>); 6] {
+        [
+            ("lots_seed", self.lots_seed.as_ref()),
+            ("lots_order", self.lots_order.as_ref()),
+            ("points_tables", self.points_tables.as_ref()),
+            ("excluded_from_points", self.excluded_from_points.as_ref()),
+            ("prize_money", self.prize_money.as_ref()),
+            ("rights", self.rights.as_ref()),
+        ]
     }
+}
+
+/// The parameters of a knockout: the playoff draw once the prizes service made it (a
+/// knockout created through the API has none).
+#[derive(Debug, Clone, Default)]
+pub struct KnockoutParams {
+    /// The playoff settings, when the knockout holds playoffs.
+    pub playoff: Option<PlayoffParams>,
+}
+
+/// The parameters stored with a competition, decoded for its kind.
+#[derive(Debug, Clone)]
+pub enum CompetitionParams {
+    /// A Keizer half: the engine's scoring parameters.
+    Keizer(Box<clubcomp_engine::keizer::standings::Params>),
+    /// A Dutch-system Swiss.
+    Swiss(SwissParams),
+    /// A Double-Swiss.
+    DoubleSwiss(SwissParams),
+    /// A round robin.
+    RoundRobin(RoundRobinParams),
+    /// A knockout.
+    Knockout(KnockoutParams),
+}
+
+/// A competition's stored parameters: the object as stored (what the API shows) and its
+/// decoded form.
+#[derive(Debug, Clone)]
+pub struct StoredParams {
+    /// The stored JSON object.
+    pub object: serde_json::Map<String, Value>,
+    /// The parameters decoded for the competition's kind.
+    pub typed: CompetitionParams,
+}
+
+/// Decodes the parameters stored with a competition, once: text that is not a JSON object,
+/// Keizer parameters the engine does not accept, or a playoff draw that does not decode is an
+/// internal error naming the competition (the parameters were checked when they were stored).
+pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
+    let object: serde_json::Map<String, Value> = stored_json(comp, "params", &comp.params)?;
+    let bad = |e: &dyn std::fmt::Display| {
+        ApiError::Internal(format!(
+            "competition {}: stored params do not decode: {e}",
+            comp.id
+        ))
+    };
+    let typed = match (comp.kind, comp.system) {
+        (CompetitionKind::Keizer, _) => {
+            let probe =
+                serde_json::json!({"params": object.clone(), "players": [], "evenings": []});
+            let s =
+                clubcomp_engine::keizer::scenario::parse_scenario(&probe).map_err(|e| bad(&e))?;
+            CompetitionParams::Keizer(Box::new(s.params))
+        }
+        (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => {
+            CompetitionParams::DoubleSwiss(SwissParams)
+        }
+        (CompetitionKind::Swiss, _) => CompetitionParams::Swiss(SwissParams),
+        (CompetitionKind::RoundRobin, _) => CompetitionParams::RoundRobin(
+            serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?,
+        ),
+        (CompetitionKind::Knockout, _) => {
+            let playoff = if ["summer_competition", "colour_seed", "draw"]
+                .iter()
+                .any(|k| object.contains_key(*k))
+            {
+                Some(serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?)
+            } else {
+                None
+            };
+            CompetitionParams::Knockout(KnockoutParams { playoff })
+        }
+    };
+    Ok(StoredParams { object, typed })
 }
 
 /// Changes to a competition's settings, as requested.
@@ -505,7 +653,7 @@ pub fn update(
     let cur = load(c, id)?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
-    let stored = stored_settings(&cur);
+    let stored = stored_settings(&cur)?;
     let stored_input = stored.input();
     let settings = validate(&SettingsInput {
         params: ch.params.clone().unwrap_or(stored.params),
@@ -704,4 +852,103 @@ pub fn withdraw(c: &mut DbConn, id: i64, player: i64) -> ApiResult<()> {
 /// The discipline of a competition for the result codes.
 pub fn discipline(c: &Competition) -> Discipline {
     c.discipline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn comp(kind: CompetitionKind, system: Option<PairingSystem>, params: &str) -> Competition {
+        let now = chrono::NaiveDate::from_ymd_opt(2026, 9, 4)
+            .and_then(|d| d.and_hms_opt(20, 0, 0))
+            .unwrap_or_default();
+        Competition {
+            id: 7,
+            season_id: 1,
+            name: "c".into(),
+            kind,
+            discipline: Discipline::Chess,
+            system,
+            half: None,
+            seeded_from: None,
+            params: params.into(),
+            tiebreaks: "[]".into(),
+            time_control: serde_json::to_string(&TimeControl::club_default()).unwrap(),
+            rules: "{}".into(),
+            rounds_planned: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    fn internal(r: ApiResult<StoredParams>) -> String {
+        match r {
+            Err(ApiError::Internal(cause)) => cause,
+            other => panic!("expected an internal error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn params_decode_by_kind() {
+        use CompetitionKind as K;
+        let k = stored_params(&comp(K::Keizer, None, r#"{"top_value": 50}"#)).unwrap();
+        assert!(matches!(k.typed, CompetitionParams::Keizer(_)));
+        assert_eq!(
+            Value::Object(k.object),
+            serde_json::json!({"top_value": 50})
+        );
+        let s = stored_params(&comp(K::Swiss, Some(PairingSystem::Dutch), "{}")).unwrap();
+        assert!(matches!(s.typed, CompetitionParams::Swiss(SwissParams)));
+        let d = stored_params(&comp(K::Swiss, Some(PairingSystem::DoubleSwiss), "{}")).unwrap();
+        assert!(matches!(
+            d.typed,
+            CompetitionParams::DoubleSwiss(SwissParams)
+        ));
+        let r = stored_params(&comp(
+            K::RoundRobin,
+            Some(PairingSystem::Single),
+            r#"{"lots_seed": 12, "prize_money": ["100"]}"#,
+        ))
+        .unwrap();
+        match r.typed {
+            CompetitionParams::RoundRobin(p) => {
+                assert_eq!(p.lots_seed, Some(serde_json::json!(12)));
+                assert_eq!(p.prize_money, Some(serde_json::json!(["100"])));
+                assert_eq!(p.lots_order, None);
+            }
+            other => panic!("{other:?}"),
+        }
+        match stored_params(&comp(K::Knockout, None, "{}")).unwrap().typed {
+            CompetitionParams::Knockout(KnockoutParams { playoff: None }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn malformed_params_are_an_internal_error_naming_the_competition() {
+        use CompetitionKind as K;
+        for (kind, text) in [
+            (K::Keizer, r#"{"top_value": 50"#),
+            (K::Keizer, "[1, 2]"),
+            (K::Keizer, r#"{"top_value": "fifty"}"#),
+            (K::Swiss, "null"),
+            (K::RoundRobin, r#"{"lots_order": 1"#),
+            (K::Knockout, r#"{"summer_competition": "x"}"#),
+        ] {
+            let cause = internal(stored_params(&comp(kind, None, text)));
+            assert!(cause.starts_with("competition 7: stored params"), "{cause}");
+        }
+    }
+
+    #[test]
+    fn malformed_settings_columns_are_an_internal_error() {
+        let mut c = comp(CompetitionKind::Keizer, None, "{}");
+        assert_eq!(stored_settings(&c).unwrap().kind, CompetitionKind::Keizer);
+        c.tiebreaks = "[\"SB\"".into();
+        assert!(matches!(stored_settings(&c), Err(ApiError::Internal(_))));
+        c.tiebreaks = "[]".into();
+        c.time_control = "{}".into();
+        assert!(matches!(stored_settings(&c), Err(ApiError::Internal(_))));
+    }
 }

@@ -17,15 +17,16 @@ use crate::db::schema::{
 };
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::PlayerId;
+use crate::services::competitions::{CompetitionParams, KnockoutParams};
 use crate::services::rounds;
 use crate::services::standings as st;
 use clubcomp_engine::keizer::playoffs::{
-    EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state, playoff_groups,
+    EnteredResult, GroupState, MatchId, Outcome, group_state, playoff_groups,
 };
 use clubcomp_engine::keizer::prizes::{self, Half, PrizeOutcome};
 use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// The computed prizes of a Keizer half (ids are decimal player ids).
 pub fn keizer_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<(Half, PrizeOutcome)> {
@@ -54,16 +55,7 @@ pub fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     Ok(())
 }
 
-/// Playoff settings stored in the knockout competition's params.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PlayoffParams {
-    /// The summer half the playoffs come from.
-    pub summer_competition: i64,
-    /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
-    pub colour_seed: u64,
-    /// The groups and the player without a group.
-    pub draw: PlayoffDraw,
-}
+pub use crate::services::competitions::PlayoffParams;
 
 /// Reads the playoff params of a knockout competition (409 when it is not a playoff).
 pub fn playoff_params(comp: &Competition) -> ApiResult<PlayoffParams> {
@@ -73,12 +65,15 @@ pub fn playoff_params(comp: &Competition) -> ApiResult<PlayoffParams> {
             comp.id, comp.kind
         )));
     }
-    serde_json::from_str(&comp.params).map_err(|_| {
-        ApiError::Conflict(format!(
+    match crate::services::competitions::stored_params(comp)?.typed {
+        CompetitionParams::Knockout(KnockoutParams {
+            playoff: Some(playoff),
+        }) => Ok(playoff),
+        _ => Err(ApiError::Conflict(format!(
             "competition {} is a knockout without a playoff draw",
             comp.id
-        ))
-    })
+        ))),
+    }
 }
 
 fn match_no(m: MatchId) -> i32 {
@@ -150,8 +145,8 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     for s in &states {
         for m in &s.matches {
             for g in &m.games {
-                let white: i64 = g.white.parse().unwrap_or_default();
-                let black: i64 = g.black.parse().unwrap_or_default();
+                let white = PlayerId::from_engine(&g.white)?.0;
+                let black = PlayerId::from_engine(&g.black)?.0;
                 wanted.push((
                     s.group as i32 * 10 + match_no(m.id),
                     i32::from(g.game),
@@ -363,7 +358,7 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
             diesel::insert_into(en::table)
                 .values(&NewEntrant {
                     competition_id: comp.id,
-                    player_id: p.parse().unwrap_or_default(),
+                    player_id: PlayerId::from_engine(p)?.0,
                     seed,
                     rating: None,
                     joins_at: 1,

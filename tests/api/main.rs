@@ -25,3 +25,4 @@ mod readiness;
 mod results;
 mod season;
 mod standings;
+mod vocab;

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod ids;
 pub mod limits;
 pub mod openapi;
 pub mod services;

@@ -567,12 +567,12 @@ pub async fn get_round_attendance(
             let a = svc::evening(c, &comp, &round, &tz)?;
             let mut players_out = Vec::new();
             for p in &a.players {
-                let pid: i64 = p.player.parse().unwrap_or_default();
+                let pid = crate::ids::PlayerId::from_engine(&p.player)?.0;
                 let row = players::by_id(c, pid)?;
                 players_out.push(PlayerStatus {
                     player_id: pid,
                     name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
-                    membership: row.map(|r| r.membership).unwrap_or_default(),
+                    membership: row.map(|r| r.membership.into()).unwrap_or_default(),
                     status: status_name(p.status),
                     paired: p.paired,
                 });

@@ -14,6 +14,7 @@ pub use crate::services::calendar::{
 };
 use actix_web::{HttpRequest, HttpResponse, get, patch, post, web};
 use chrono::NaiveDate;
+use clubcomp_engine::vocab::EveningKind as StoredEveningKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -53,8 +54,8 @@ impl From<Evening> for EveningView {
             season_id: e.season_id,
             date: e.date,
             start_time: e.start_time,
-            kind: e.kind,
-            half: e.half,
+            kind: e.kind.into(),
+            half: e.half.map(String::from),
             number: e.number,
             note: e.note,
             version: e.version,
@@ -131,15 +132,17 @@ pub async fn update_evening(
     if b.start_time.as_deref().is_some_and(|t| !valid_time(t)) {
         errs.push(FieldError::new("start_time", "must be HH:MM"));
     }
-    if b.kind
-        .as_deref()
-        .is_some_and(|k| !EVENING_KINDS.contains(&k))
-    {
-        errs.push(FieldError::new(
-            "kind",
-            format!("must be one of {}", EVENING_KINDS.join(", ")),
-        ));
-    }
+    let kind = match b.kind.as_deref().map(str::parse::<StoredEveningKind>) {
+        Some(Ok(k)) => Some(k),
+        Some(Err(_)) => {
+            errs.push(FieldError::new(
+                "kind",
+                format!("must be one of {}", EVENING_KINDS.join(", ")),
+            ));
+            None
+        }
+        None => None,
+    };
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
@@ -147,7 +150,7 @@ pub async fn update_evening(
     let changes = svc::EveningChanges {
         date,
         start_time: b.start_time,
-        kind: b.kind,
+        kind,
         note: b.note,
     };
     let e = state
@@ -271,19 +274,15 @@ pub fn ics_fold(line: &str, out: &mut String) {
 
 /// The summary of an evening by kind.
 pub fn ics_summary(e: &Evening) -> String {
-    let half = match e.half.as_deref() {
-        Some("winter") => " winter",
-        Some("summer") => " summer",
-        _ => "",
-    };
+    let half = e.half.map(|h| format!(" {h}")).unwrap_or_default();
     let no = e.number.map(|n| format!(" {n}")).unwrap_or_default();
-    match e.kind.as_str() {
-        "keizer" => format!("Keizer{half} evening{no}"),
-        "rapid" => format!("Rapid evening{no}"),
-        "playoff" => format!("Playoffs round{no}"),
-        "blitz" => "Blitz championship".to_string(),
-        "closed" => "Club closed".to_string(),
-        _ => "Club evening".to_string(),
+    match e.kind {
+        StoredEveningKind::Keizer => format!("Keizer{half} evening{no}"),
+        StoredEveningKind::Rapid => format!("Rapid evening{no}"),
+        StoredEveningKind::Playoff => format!("Playoffs round{no}"),
+        StoredEveningKind::Blitz => "Blitz championship".to_string(),
+        StoredEveningKind::Closed => "Club closed".to_string(),
+        StoredEveningKind::Free => "Club evening".to_string(),
     }
 }
 
@@ -316,8 +315,8 @@ pub fn ics(name: &str, rows: &[Evening], dtstamp: &str) -> String {
         line(&format!("DTSTAMP:{dtstamp}"));
         let date = e.date.format("%Y%m%d");
         let time = chrono::NaiveTime::parse_from_str(&e.start_time, "%H:%M").ok();
-        match (e.kind.as_str(), time) {
-            ("closed", _) | (_, None) => {
+        match (e.kind, time) {
+            (StoredEveningKind::Closed, _) | (_, None) => {
                 line(&format!("DTSTART;VALUE=DATE:{date}"));
                 let next = e.date.succ_opt().unwrap_or(e.date).format("%Y%m%d");
                 line(&format!("DTEND;VALUE=DATE:{next}"));

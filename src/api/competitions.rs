@@ -8,10 +8,11 @@ use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::services::competitions::{
-    self as svc, Settings, TimeControl, default_rules, default_tiebreaks, validate,
+    self as svc, SettingsInput, TimeControl, default_rules, default_tiebreaks, validate,
 };
 pub use crate::services::competitions::{entrants_in_seed_order, load};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
+use clubcomp_engine::vocab as v;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -19,25 +20,25 @@ use utoipa::ToSchema;
 crate::openapi::string_enum_schema!(
     pub CompetitionKind,
     "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",
-    crate::services::competitions::KINDS
+    v::CompetitionKind::NAMES
 );
 
 crate::openapi::string_enum_schema!(
     pub Discipline,
     "A discipline: `chess` or `draughts`.",
-    crate::services::competitions::DISCIPLINES
+    v::Discipline::NAMES
 );
 
 crate::openapi::string_enum_schema!(
     pub PairingSystem,
     "A pairing system: `dutch` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
-    ["dutch", "double_swiss", "single", "double"]
+    v::PairingSystem::NAMES
 );
 
 crate::openapi::string_enum_schema!(
     pub KeizerHalf,
     "A half of a Keizer season: `winter` or `summer`.",
-    ["winter", "summer"]
+    v::Half::NAMES
 );
 
 /// A competition.
@@ -75,25 +76,25 @@ pub struct CompetitionView {
     pub version: i64,
 }
 
-/// Converts a row (stored JSON is written by this module, so it parses).
-pub fn view(c: Competition) -> CompetitionView {
-    CompetitionView {
+/// Converts a row; a stored JSON column that does not decode is an internal error.
+pub fn view(c: Competition) -> ApiResult<CompetitionView> {
+    let settings = svc::stored_settings(&c)?;
+    Ok(CompetitionView {
         id: c.id,
         season_id: c.season_id,
         name: c.name,
-        kind: c.kind,
-        discipline: c.discipline,
-        system: c.system,
-        half: c.half,
+        kind: c.kind.into(),
+        discipline: c.discipline.into(),
+        system: c.system.map(String::from),
+        half: c.half.map(String::from),
         seeded_from: c.seeded_from,
-        params: serde_json::from_str(&c.params).unwrap_or(Value::Null),
-        tiebreaks: serde_json::from_str(&c.tiebreaks).unwrap_or_default(),
-        time_control: serde_json::from_str(&c.time_control)
-            .unwrap_or_else(|_| TimeControl::club_default()),
-        rules: serde_json::from_str(&c.rules).unwrap_or(Value::Null),
+        params: settings.params,
+        tiebreaks: settings.tiebreaks,
+        time_control: settings.time_control,
+        rules: settings.rules,
         rounds_planned: c.rounds_planned,
         version: c.version,
-    }
+    })
 }
 
 /// A new competition.
@@ -156,15 +157,27 @@ pub struct UpdateCompetition {
     pub rounds_planned: Option<i32>,
 }
 
-fn check_half(kind: &str, half: &Option<String>, errs: &mut Vec<FieldError>) {
-    match (kind, half.as_deref()) {
-        ("keizer", None | Some("winter") | Some("summer")) => {}
-        ("keizer", Some(_)) => errs.push(FieldError::new("half", "must be winter or summer")),
-        (_, Some(_)) => errs.push(FieldError::new(
-            "half",
-            "only a Keizer competition has a half",
-        )),
-        _ => {}
+/// The half of a new competition: only a Keizer half has one.
+fn check_half(
+    kind: Option<v::CompetitionKind>,
+    half: Option<&str>,
+    errs: &mut Vec<FieldError>,
+) -> Option<v::Half> {
+    match (kind, half.map(|h| h.parse::<v::Half>())) {
+        (Some(v::CompetitionKind::Keizer), None) => None,
+        (Some(v::CompetitionKind::Keizer), Some(Ok(h))) => Some(h),
+        (Some(v::CompetitionKind::Keizer), Some(Err(_))) => {
+            errs.push(FieldError::new("half", "must be winter or summer"));
+            None
+        }
+        (_, Some(_)) => {
+            errs.push(FieldError::new(
+                "half",
+                "only a Keizer competition has a half",
+            ));
+            None
+        }
+        (_, None) => None,
     }
 }
 
@@ -187,12 +200,16 @@ pub async fn create_competition(
 ) -> ApiResult<HttpResponse> {
     let season_id = path.into_inner();
     let b = body.into_inner()?;
-    let discipline = b.discipline.clone().unwrap_or_else(|| "chess".into());
-    let system = b
-        .system
+    let discipline = b
+        .discipline
         .clone()
-        .or_else(|| (b.kind == "round_robin").then(|| "single".to_string()));
-    let settings = Settings {
+        .unwrap_or_else(|| v::Discipline::Chess.into());
+    let kind = b.kind.parse::<v::CompetitionKind>().ok();
+    let system = b.system.clone().or_else(|| {
+        (kind == Some(v::CompetitionKind::RoundRobin)).then(|| v::PairingSystem::Single.into())
+    });
+    let typed_system = system.as_deref().and_then(|s| s.parse().ok());
+    let input = SettingsInput {
         kind: b.kind.clone(),
         discipline: discipline.clone(),
         system: system.clone(),
@@ -200,7 +217,7 @@ pub async fn create_competition(
         tiebreaks: b
             .tiebreaks
             .clone()
-            .unwrap_or_else(|| default_tiebreaks(&b.kind, &discipline, system.as_deref())),
+            .unwrap_or_else(|| default_tiebreaks(kind, discipline.parse().ok())),
         time_control: b
             .time_control
             .clone()
@@ -208,29 +225,32 @@ pub async fn create_competition(
         rules: b
             .rules
             .clone()
-            .unwrap_or_else(|| default_rules(&b.kind, system.as_deref())),
+            .unwrap_or_else(|| default_rules(kind, typed_system)),
     };
     let mut errs = Vec::new();
     let name = crate::services::input::name("name", &b.name)
         .map_err(|e| errs.push(e))
         .unwrap_or_default();
-    check_half(&b.kind, &b.half, &mut errs);
+    let half = check_half(kind, b.half.as_deref(), &mut errs);
     if let Some(n) = b.rounds_planned
         && !(1..=99).contains(&n)
     {
         errs.push(FieldError::new("rounds_planned", "must be from 1 to 99"));
     }
-    if let Err(ApiError::Validation { errors, .. }) = validate(&settings) {
-        errs.extend(errors);
-    }
-    if !errs.is_empty() {
-        return Err(ApiError::validation(errs));
-    }
+    let settings = match validate(&input) {
+        Ok(settings) if errs.is_empty() => settings,
+        Ok(_) => return Err(ApiError::validation(errs)),
+        Err(ApiError::Validation { errors, .. }) => {
+            errs.extend(errors);
+            return Err(ApiError::validation(errs));
+        }
+        Err(other) => return Err(other),
+    };
     let spec = svc::NewCompetitionSpec {
         season_id,
         name,
         settings,
-        half: b.half.clone(),
+        half,
         seeded_from: b.seeded_from,
         rounds_planned: b.rounds_planned,
     };
@@ -238,7 +258,7 @@ pub async fn create_competition(
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/competitions/{}", comp.id)))
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)))
+        .json(view(comp)?))
 }
 
 /// Lists the competitions of a season (public).
@@ -252,7 +272,7 @@ pub async fn list_competitions(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state.db(move |c| svc::of_season(c, id)).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<ApiResult<Vec<_>>>()?))
 }
 
 /// One competition (public).
@@ -268,7 +288,7 @@ pub async fn get_competition(
     let comp = state.db(move |c| load(c, id)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)))
+        .json(view(comp)?))
 }
 
 /// Changes a competition's settings. Parameters, tie-breaks and time control are fixed once a
@@ -306,7 +326,7 @@ pub async fn update_competition(
     let comp = state.tx(move |c| svc::update(c, id, &im, changes)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)))
+        .json(view(comp)?))
 }
 
 /// An entrant as shown.

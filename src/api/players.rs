@@ -12,13 +12,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
-/// Membership types (docs/rules/README.md#players-and-ratings).
-pub const MEMBERSHIPS: [&str; 3] = ["fixed", "flexible", "guest"];
-
 crate::openapi::string_enum_schema!(
     pub Membership,
     "A membership type: `fixed`, `flexible` or `guest`.",
-    MEMBERSHIPS
+    clubcomp_engine::Membership::NAMES
 );
 
 /// A player as the API shows it. `email` and `phone` only for leaders and admins.
@@ -137,7 +134,7 @@ fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView 
         name: p.name,
         knsb_number: p.knsb_number,
         fide_id: p.fide_id,
-        membership: p.membership,
+        membership: p.membership.into(),
         active: p.active,
         ratings,
         email: if contact { p.email } else { None },
@@ -174,13 +171,15 @@ fn check_name(name: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
-fn check_membership(m: &str, errs: &mut Vec<FieldError>) {
-    if !MEMBERSHIPS.contains(&m) {
+fn check_membership(m: &str, errs: &mut Vec<FieldError>) -> Option<clubcomp_engine::Membership> {
+    let parsed = m.parse().ok();
+    if parsed.is_none() {
         errs.push(FieldError::new(
             "membership",
             "must be fixed, flexible or guest",
         ));
     }
+    parsed
 }
 
 /// Lists players (public), by name, with search and pagination.
@@ -265,11 +264,13 @@ pub async fn create_player(
     check_name(&b.name, &mut errs);
     check_digits("knsb_number", &b.knsb_number, &mut errs);
     check_digits("fide_id", &b.fide_id, &mut errs);
-    let membership = b.membership.clone().unwrap_or_else(|| "fixed".into());
-    check_membership(&membership, &mut errs);
-    if !errs.is_empty() {
+    let membership = match &b.membership {
+        Some(m) => check_membership(m, &mut errs),
+        None => Some(clubcomp_engine::Membership::Fixed),
+    };
+    let Some(membership) = membership.filter(|_| errs.is_empty()) else {
         return Err(ApiError::validation(errs));
-    }
+    };
     let now = now_utc();
     let p = state
         .tx(move |c| {
@@ -279,7 +280,7 @@ pub async fn create_player(
                     name: b.name.trim().to_string(),
                     knsb_number: b.knsb_number,
                     fide_id: b.fide_id,
-                    membership,
+                    membership: membership.into(),
                     active: true,
                     email: b.email,
                     phone: b.phone,
@@ -346,9 +347,10 @@ pub async fn update_player(
     if let Some(f) = &b.fide_id {
         check_digits("fide_id", f, &mut errs);
     }
-    if let Some(m) = &b.membership {
-        check_membership(m, &mut errs);
-    }
+    let membership = b
+        .membership
+        .as_deref()
+        .and_then(|m| check_membership(m, &mut errs));
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
@@ -356,7 +358,7 @@ pub async fn update_player(
         name: b.name.map(|n| n.trim().to_string()),
         knsb_number: b.knsb_number,
         fide_id: b.fide_id,
-        membership: b.membership,
+        membership: membership.map(String::from),
         active: b.active,
         email: b.email,
         phone: b.phone,

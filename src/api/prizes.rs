@@ -6,11 +6,13 @@ use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::PlayerId;
 use crate::services::prizes as svc;
 use crate::services::standings as st;
 use actix_web::{HttpResponse, get, post, web};
 use clubcomp_engine::keizer::playoffs::MatchId;
-use clubcomp_engine::keizer::prizes::{Half, Prize};
+use clubcomp_engine::keizer::prizes::Prize;
+use clubcomp_engine::vocab::CompetitionKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -95,27 +97,27 @@ fn prize_name(p: Prize) -> String {
         .unwrap_or_default()
 }
 
-fn named(names: &HashMap<i64, String>, id: &str) -> Named {
-    let player_id = id.parse().unwrap_or_default();
-    Named {
+fn named(names: &HashMap<i64, String>, id: &str) -> ApiResult<Named> {
+    let player_id = PlayerId::from_engine(id)?.0;
+    Ok(Named {
         player_id,
         name: names.get(&player_id).cloned().unwrap_or_default(),
-    }
+    })
 }
 
 /// Computes the prize list of a competition from its current standings.
 pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList> {
     let mut out = PrizeList {
         competition_id: comp.id,
-        kind: comp.kind.clone(),
+        kind: comp.kind.into(),
         finalized: false,
         finalized_at: None,
         finalized_by: None,
         keizer: None,
         round_robin: None,
     };
-    match comp.kind.as_str() {
-        "keizer" => {
+    match comp.kind {
+        CompetitionKind::Keizer => {
             let (half, o) = svc::keizer_prizes(c, comp)?;
             let ids = o
                 .eligible
@@ -124,30 +126,37 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                 .filter_map(|s| s.parse().ok());
             let names = st::names(c, ids)?;
             out.keizer = Some(KeizerPrizes {
-                half: if half == Half::Summer {
-                    "summer"
-                } else {
-                    "winter"
-                }
-                .into(),
+                half: half.into(),
                 awards: o
                     .awards
                     .iter()
                     .map(|a| {
-                        let n = named(&names, &a.id);
-                        AwardView {
+                        let n = named(&names, &a.id)?;
+                        Ok(AwardView {
                             prize: prize_name(a.prize),
                             player_id: n.player_id,
                             name: n.name,
-                        }
+                        })
                     })
-                    .collect(),
-                eligible: o.eligible.iter().map(|i| named(&names, i)).collect(),
-                not_eligible: o.not_eligible.iter().map(|i| named(&names, i)).collect(),
-                playoff_places: o.playoff_places.iter().map(|i| named(&names, i)).collect(),
+                    .collect::<ApiResult<_>>()?,
+                eligible: o
+                    .eligible
+                    .iter()
+                    .map(|i| named(&names, i))
+                    .collect::<ApiResult<_>>()?,
+                not_eligible: o
+                    .not_eligible
+                    .iter()
+                    .map(|i| named(&names, i))
+                    .collect::<ApiResult<_>>()?,
+                playoff_places: o
+                    .playoff_places
+                    .iter()
+                    .map(|i| named(&names, i))
+                    .collect::<ApiResult<_>>()?,
             });
         }
-        "round_robin" => {
+        CompetitionKind::RoundRobin => {
             let comp = st::ensure_lots_seed(c, comp)?;
             let s = st::round_robin_scenario(c, &comp, None)?;
             let o = st::round_robin_compute(&s)?;
@@ -159,15 +168,18 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
             out.round_robin = Some(
                 o.standings
                     .into_iter()
-                    .map(|r| RoundRobinPrize {
-                        place: r.place,
-                        player_id: r.id.parse().unwrap_or_default(),
-                        name: names.get(r.id.as_str()).cloned().unwrap_or_default(),
-                        points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
-                        prize_money: r.prize_money,
-                        rights: r.rights,
+                    .map(|r| {
+                        Ok(RoundRobinPrize {
+                            place: r.place,
+                            player_id: PlayerId::from_engine(&r.id)?.0,
+                            name: names.get(r.id.as_str()).cloned().unwrap_or_default(),
+                            points_tables: serde_json::to_value(&r.points_tables)
+                                .unwrap_or_default(),
+                            prize_money: r.prize_money,
+                            rights: r.rights,
+                        })
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
             );
         }
         other => {
@@ -341,12 +353,12 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
         .chain(p.draw.without_group.iter())
         .filter_map(|s| s.parse().ok());
     let names = st::names(c, ids)?;
-    let pr = |s: &str| {
-        let id: i64 = s.parse().unwrap_or_default();
-        PlayerRef {
+    let pr = |s: &str| -> ApiResult<PlayerRef> {
+        let id = PlayerId::from_engine(s)?.0;
+        Ok(PlayerRef {
             id,
             name: names.get(&id).cloned().unwrap_or_default(),
-        }
+        })
     };
     let mut groups = Vec::new();
     for (g, s) in p.draw.groups.iter().zip(&states) {
@@ -360,41 +372,44 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
                         MatchId::Semi2 => 2,
                         MatchId::Final => 3,
                     };
-                PlayoffMatchView {
+                Ok(PlayoffMatchView {
                     id: label(m.id),
                     players: m
                         .players
                         .as_ref()
-                        .map(|ps| ps.iter().map(|x| pr(x)).collect()),
+                        .map(|ps| ps.iter().map(|x| pr(x)).collect::<ApiResult<_>>())
+                        .transpose()?,
                     games: m
                         .games
                         .iter()
-                        .map(|x| PlayoffGameView {
-                            game: x.game,
-                            decider: x.decider,
-                            game_id: stored
-                                .iter()
-                                .find(|sg| sg.board == board && sg.game_no == i32::from(x.game))
-                                .map(|sg| sg.id),
-                            white: pr(&x.white),
-                            black: pr(&x.black),
-                            outcome: x.outcome.map(label),
+                        .map(|x| {
+                            Ok(PlayoffGameView {
+                                game: x.game,
+                                decider: x.decider,
+                                game_id: stored
+                                    .iter()
+                                    .find(|sg| sg.board == board && sg.game_no == i32::from(x.game))
+                                    .map(|sg| sg.id),
+                                white: pr(&x.white)?,
+                                black: pr(&x.black)?,
+                                outcome: x.outcome.map(label),
+                            })
                         })
-                        .collect(),
-                    winner: m.winner.as_deref().map(pr),
-                }
+                        .collect::<ApiResult<_>>()?,
+                    winner: m.winner.as_deref().map(pr).transpose()?,
+                })
             })
-            .collect();
+            .collect::<ApiResult<_>>()?;
         groups.push(PlayoffGroupView {
             number: g.number,
-            seeds: g.seeds.iter().map(|x| pr(x)).collect(),
+            seeds: g.seeds.iter().map(|x| pr(x)).collect::<ApiResult<_>>()?,
             matches,
             next: s
                 .next
                 .iter()
                 .map(|(m, n)| serde_json::json!({"match": label(m), "game": n}))
                 .collect(),
-            winner: s.winner.as_deref().map(pr),
+            winner: s.winner.as_deref().map(pr).transpose()?,
         });
     }
     let club_champion = groups
@@ -406,7 +421,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
         summer_competition_id: p.summer_competition,
         colour_seed: p.colour_seed,
         groups,
-        without_group: p.draw.without_group.as_deref().map(pr),
+        without_group: p.draw.without_group.as_deref().map(pr).transpose()?,
         club_champion,
     })
 }

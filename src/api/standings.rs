@@ -6,9 +6,11 @@ use crate::cache::CompetitionVersion;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, stamp};
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::PlayerId;
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use clubcomp_engine::keizer::prizes;
+use clubcomp_engine::vocab::CompetitionKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -200,15 +202,15 @@ pub fn standings_view(
 ) -> ApiResult<StandingsView> {
     let mut view = StandingsView {
         competition_id: comp.id,
-        kind: comp.kind.clone(),
+        kind: comp.kind.into(),
         rounds_counted: 0,
         after: 0,
         keizer: None,
         round_robin: None,
         swiss: None,
     };
-    match comp.kind.as_str() {
-        "keizer" => {
+    match comp.kind {
+        CompetitionKind::Keizer => {
             let input = svc::keizer_input(c, comp)?.input;
             let out = svc::keizer_compute(&input)?;
             let n = check_after(after, out.len())?;
@@ -226,8 +228,8 @@ pub fn standings_view(
                     .filter(|p| p.joins_at <= 1)
                     .enumerate()
                     .map(|(i, p)| {
-                        let id: i64 = p.id.parse().unwrap_or_default();
-                        KeizerRow {
+                        let id = PlayerId::from_engine(&p.id)?.0;
+                        Ok(KeizerRow {
                             rank: i as u32 + 1,
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
@@ -240,9 +242,9 @@ pub fn standings_view(
                             unexcused: 0,
                             eligible: p.withdrawn_from.is_none_or(|w| w > 1),
                             withdrawn_from: p.withdrawn_from.filter(|&w| w <= 1),
-                        }
+                        })
                     })
-                    .collect();
+                    .collect::<ApiResult<_>>()?;
                 view.keizer = Some(KeizerStandings {
                     converged: true,
                     iterations: 0,
@@ -270,8 +272,8 @@ pub fn standings_view(
                     .standings
                     .iter()
                     .map(|r| {
-                        let id: i64 = r.id.parse().unwrap_or_default();
-                        KeizerRow {
+                        let id = PlayerId::from_engine(&r.id)?.0;
+                        Ok(KeizerRow {
                             rank: r.rank,
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
@@ -284,12 +286,12 @@ pub fn standings_view(
                             unexcused: r.unexcused,
                             eligible: eligible.get(&r.id).copied().unwrap_or(false),
                             withdrawn_from: r.withdrawn_from,
-                        }
+                        })
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
             });
         }
-        "round_robin" => {
+        CompetitionKind::RoundRobin => {
             let comp = svc::ensure_lots_seed(c, comp)?;
             let played = svc::counted_rounds(c, comp.id)?.len();
             let n = check_after(after, played)?;
@@ -306,30 +308,33 @@ pub fn standings_view(
                 rows: out
                     .standings
                     .into_iter()
-                    .map(|r| RoundRobinRow {
-                        place: r.place,
-                        player_id: r.id.parse().unwrap_or_default(),
-                        name: names.get(&r.id).cloned().unwrap_or_default(),
-                        shared_with: r
-                            .shared_with
-                            .iter()
-                            .filter_map(|x| x.parse().ok())
-                            .collect(),
-                        points: r.points,
-                        games: r.games,
-                        wins: r.wins,
-                        draws: r.draws,
-                        losses: r.losses,
-                        plusremises: r.plusremises,
-                        minremises: r.minremises,
-                        tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
-                        decided_by: r.decided_by,
-                        points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
-                        prize_money: r.prize_money,
-                        rights: r.rights,
-                        withdrawn_from: r.withdrawn_from,
+                    .map(|r| {
+                        Ok(RoundRobinRow {
+                            place: r.place,
+                            player_id: PlayerId::from_engine(&r.id)?.0,
+                            name: names.get(&r.id).cloned().unwrap_or_default(),
+                            shared_with: r
+                                .shared_with
+                                .iter()
+                                .map(|x| PlayerId::from_engine(x).map(|id| id.0))
+                                .collect::<ApiResult<_>>()?,
+                            points: r.points,
+                            games: r.games,
+                            wins: r.wins,
+                            draws: r.draws,
+                            losses: r.losses,
+                            plusremises: r.plusremises,
+                            minremises: r.minremises,
+                            tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
+                            decided_by: r.decided_by,
+                            points_tables: serde_json::to_value(&r.points_tables)
+                                .unwrap_or_default(),
+                            prize_money: r.prize_money,
+                            rights: r.rights,
+                            withdrawn_from: r.withdrawn_from,
+                        })
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
                 cross_table: out.cross_table,
                 withdrawals: out
                     .withdrawals
@@ -347,7 +352,7 @@ pub fn standings_view(
                     .collect(),
             });
         }
-        "swiss" => {
+        CompetitionKind::Swiss => {
             let mut rounds = svc::counted_rounds(c, comp.id)?;
             let n = check_after(after, rounds.len())?;
             view.rounds_counted = rounds.len() as u32;
@@ -907,7 +912,10 @@ pub async fn get_competition_trf(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     match read(&state, &req, id, "trf", None, move |c, comp| {
-        if comp.kind != "swiss" && comp.kind != "round_robin" {
+        if !matches!(
+            comp.kind,
+            CompetitionKind::Swiss | CompetitionKind::RoundRobin
+        ) {
             return Err(ApiError::Conflict(format!(
                 "TRF export is for Swiss and round-robin competitions, not {}",
                 comp.kind

@@ -103,23 +103,13 @@ pub struct AppealRow {
 // ---------------------------------------------------------------------------------------
 // inputs
 
-/// A player's colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Colour {
-    /// White.
-    White,
-    /// Black.
-    Black,
-}
-
-impl From<Colour> for Side {
-    fn from(c: Colour) -> Side {
-        match c {
-            Colour::White => Side::White,
-            Colour::Black => Side::Black,
-        }
-    }
+/// The OpenAPI schemas of the shared vocabulary used by the arbiter's inputs.
+pub mod doc {
+    crate::openapi::string_enum_schema!(
+        pub Colour,
+        "A player's colour.",
+        clubcomp_engine::Colour::NAMES
+    );
 }
 
 /// The moves of a game: `pgn` or `san` for chess, `pdn` for draughts; exactly one.
@@ -176,9 +166,9 @@ pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<GameCtx> {
         .filter(rounds::id.eq(game.round_id))
         .select(Competition::as_select())
         .first(c)?;
-    let kind = match competition.discipline.as_str() {
-        "draughts" => GameKind::Draughts,
-        _ => GameKind::Chess,
+    let kind = match competition.discipline {
+        clubcomp_engine::Discipline::Draughts => GameKind::Draughts,
+        clubcomp_engine::Discipline::Chess => GameKind::Chess,
     };
     Ok(GameCtx {
         game,
@@ -363,13 +353,6 @@ fn json<T: Serialize>(v: &T) -> ApiResult<String> {
     serde_json::to_string(v).map_err(|e| internal("json", e))
 }
 
-fn side_str(s: Side) -> &'static str {
-    match s {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
-
 fn status_str(s: ClaimStatus) -> &'static str {
     match s {
         ClaimStatus::Pending => "pending",
@@ -454,7 +437,7 @@ fn insert_claim(
             claims::game_id.eq(log.game),
             claims::event_seq.eq(seq),
             claims::kind.eq(kind),
-            claims::claimant.eq(side_str(claimant)),
+            claims::claimant.eq(claimant.as_str()),
             claims::status.eq("pending"),
             claims::valid.eq(valid),
             claims::check_result.eq(check),

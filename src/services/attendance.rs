@@ -28,6 +28,7 @@ use clubcomp_engine::attendance::{
     self as engine, Action, AttendanceInput, Attendee, Change, Channel, DeadlineRule, EveningType,
     Membership, Recorder,
 };
+use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -88,10 +89,12 @@ pub fn default_time_zone() -> String {
 /// Keizer, round-robin and knockout rounds; check-in for the rapid (Double-Swiss) and for
 /// other Swiss competitions (the blitz).
 pub fn evening_type(comp: &Competition) -> EveningType {
-    match (comp.kind.as_str(), comp.system.as_deref()) {
-        ("swiss", Some("double_swiss")) => EveningType::Rapid,
-        ("swiss", _) => EveningType::Blitz,
-        _ => EveningType::Keizer,
+    match (comp.kind, comp.system) {
+        (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => EveningType::Rapid,
+        (CompetitionKind::Swiss, _) => EveningType::Blitz,
+        (CompetitionKind::Keizer | CompetitionKind::RoundRobin | CompetitionKind::Knockout, _) => {
+            EveningType::Keizer
+        }
     }
 }
 
@@ -229,15 +232,6 @@ fn to_change(a: &Attendance, date: NaiveDate) -> Option<Change> {
     })
 }
 
-/// Membership as the engine knows it.
-pub fn membership_of(s: &str) -> Membership {
-    match s {
-        "flexible" => Membership::Flexible,
-        "guest" => Membership::Guest,
-        _ => Membership::Fixed,
-    }
-}
-
 /// Runs the engine over the stored changes of `round` for `players` (plus `extra`, a change
 /// not stored yet, appended last).
 pub fn evaluate(
@@ -278,7 +272,7 @@ pub fn entrant_memberships(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(i
     let mut out = Vec::new();
     for e in crate::services::competitions::entrants_in_seed_order(c, competition)? {
         let m = players::by_id(c, e.player_id)?
-            .map(|p| membership_of(&p.membership))
+            .map(|p| p.membership)
             .unwrap_or(Membership::Fixed);
         out.push((e.player_id, m));
     }

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 /// Evening kinds.
-pub const EVENING_KINDS: [&str; 6] = ["keizer", "rapid", "closed", "playoff", "blitz", "free"];
+pub const EVENING_KINDS: &[&str] = clubcomp_engine::vocab::EveningKind::NAMES;
 
 /// Loads an evening or 404.
 pub fn load_evening(c: &mut DbConn, id: i64) -> ApiResult<Evening> {
@@ -152,24 +152,27 @@ pub fn proposed_rows(
     input: &clubcomp_engine::calendar::CalendarInput,
 ) -> ApiResult<Vec<NewEvening>> {
     use clubcomp_engine::calendar::{EveningKind, is_first_friday_of_january, propose_calendar};
-    use clubcomp_engine::keizer::pairing::Half;
     let proposal =
         propose_calendar(input).map_err(|e| ApiError::invalid("season_end", e.to_string()))?;
     let mut rapid_no = 0;
     Ok(proposal
         .into_iter()
         .map(|e| {
+            use clubcomp_engine::vocab::EveningKind as Stored;
             let (kind, note) = match e.kind {
-                EveningKind::Keizer => ("keizer", None),
-                EveningKind::Rapid => ("rapid", None),
-                EveningKind::Closed => ("closed", Some("The venue is closed".to_string())),
-                EveningKind::Playoff => ("playoff", None),
-                EveningKind::Opening => ("free", Some("Season opening (Schaak-Off)".to_string())),
+                EveningKind::Keizer => (Stored::Keizer, None),
+                EveningKind::Rapid => (Stored::Rapid, None),
+                EveningKind::Closed => (Stored::Closed, Some("The venue is closed".to_string())),
+                EveningKind::Playoff => (Stored::Playoff, None),
+                EveningKind::Opening => (
+                    Stored::Free,
+                    Some("Season opening (Schaak-Off)".to_string()),
+                ),
                 EveningKind::Free if is_first_friday_of_january(e.date) => (
-                    "free",
+                    Stored::Free,
                     Some("First Friday of January: the summer half may not start here".to_string()),
                 ),
-                EveningKind::Free => ("free", None),
+                EveningKind::Free => (Stored::Free, None),
             };
             // rapid evenings are numbered through the season (decision, docs/rules/keizer.md#calendar, docs/rules/rapid-blitz.md#double-swiss)
             let number = match e.kind {
@@ -186,11 +189,8 @@ pub fn proposed_rows(
                 season_id,
                 date: e.date,
                 start_time: start.format("%H:%M").to_string(),
-                kind: kind.to_string(),
-                half: e.half.map(|h| match h {
-                    Half::Winter => "winter".to_string(),
-                    Half::Summer => "summer".to_string(),
-                }),
+                kind: kind.into(),
+                half: e.half.map(String::from),
                 number,
                 note,
                 version: 1,
@@ -248,7 +248,7 @@ pub struct EveningChanges {
     /// New start time (HH:MM).
     pub start_time: Option<String>,
     /// New kind.
-    pub kind: Option<String>,
+    pub kind: Option<clubcomp_engine::vocab::EveningKind>,
     /// New note (`Some(None)` clears).
     pub note: Option<Option<String>>,
 }
@@ -270,7 +270,7 @@ pub fn update_evening(
         .set((
             ev::date.eq(ch.date.unwrap_or(cur.date)),
             ev::start_time.eq(ch.start_time.unwrap_or(cur.start_time)),
-            ev::kind.eq(ch.kind.unwrap_or(cur.kind)),
+            ev::kind.eq(ch.kind.unwrap_or(cur.kind).as_str()),
             ev::note.eq(ch.note.unwrap_or(cur.note)),
             ev::version.eq(ev::version + 1),
         ))

@@ -11,10 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-/// Competition kinds.
-pub const KINDS: [&str; 4] = ["keizer", "swiss", "round_robin", "knockout"];
-/// Disciplines.
-pub const DISCIPLINES: [&str; 2] = ["chess", "draughts"];
+use clubcomp_engine::vocab::{CompetitionKind, Discipline, Half, PairingSystem};
 
 /// One period of a time control.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -120,9 +117,10 @@ impl TimeControl {
     }
 }
 
-/// Validated settings of a competition.
+/// The settings of a competition as a request names them (kind, discipline and system as
+/// text), checked by [`validate`].
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub struct SettingsInput {
     /// `keizer`, `swiss`, `round_robin`, `knockout`.
     pub kind: String,
     /// `chess` or `draughts`.
@@ -139,29 +137,66 @@ pub struct Settings {
     pub rules: Value,
 }
 
-/// Validates kind-specific settings, naming each bad field.
-pub fn validate(s: &Settings) -> ApiResult<()> {
+/// Validated settings of a competition.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The kind.
+    pub kind: CompetitionKind,
+    /// The discipline.
+    pub discipline: Discipline,
+    /// Pairing system (a swiss or a round robin).
+    pub system: Option<PairingSystem>,
+    /// Engine parameters (JSON object).
+    pub params: Value,
+    /// Tie-break names.
+    pub tiebreaks: Vec<String>,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Rule flags, e.g. `{"quickplay_finish": false}`.
+    pub rules: Value,
+}
+
+impl Settings {
+    /// The settings in their request form (to check them again after a change).
+    pub fn input(&self) -> SettingsInput {
+        SettingsInput {
+            kind: self.kind.as_str().to_string(),
+            discipline: self.discipline.as_str().to_string(),
+            system: self.system.map(String::from),
+            params: self.params.clone(),
+            tiebreaks: self.tiebreaks.clone(),
+            time_control: self.time_control.clone(),
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+/// Validates kind-specific settings, naming each bad field, and gives them typed.
+pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
+    use CompetitionKind as K;
     let mut errs = Vec::new();
-    if !KINDS.contains(&s.kind.as_str()) {
+    let kind = s.kind.parse::<CompetitionKind>().ok();
+    if kind.is_none() {
         errs.push(FieldError::new(
             "kind",
-            format!("must be one of {}", KINDS.join(", ")),
+            format!("must be one of {}", CompetitionKind::NAMES.join(", ")),
         ));
     }
-    if !DISCIPLINES.contains(&s.discipline.as_str()) {
+    let discipline = s.discipline.parse::<Discipline>().ok();
+    if discipline.is_none() {
         errs.push(FieldError::new("discipline", "must be chess or draughts"));
     }
-    let systems: &[&str] = match s.kind.as_str() {
-        "swiss" => &["dutch", "double_swiss"],
-        "round_robin" => &["single", "double"],
-        _ => &[],
-    };
-    match (&s.system, systems.is_empty()) {
-        (Some(sys), false) if !systems.contains(&sys.as_str()) => errs.push(FieldError::new(
-            "system",
-            format!("for {} must be one of {}", s.kind, systems.join(", ")),
-        )),
-        (None, false) if s.kind == "swiss" => errs.push(FieldError::new(
+    let systems = kind.map(CompetitionKind::systems).unwrap_or_default();
+    let system = s.system.as_deref().map(str::parse::<PairingSystem>);
+    match (&system, systems.is_empty()) {
+        (Some(sys), false) if !sys.as_ref().is_ok_and(|sys| systems.contains(sys)) => {
+            let names: Vec<&str> = systems.iter().map(|s| s.as_str()).collect();
+            errs.push(FieldError::new(
+                "system",
+                format!("for {} must be one of {}", s.kind, names.join(", ")),
+            ))
+        }
+        (None, false) if kind == Some(K::Swiss) => errs.push(FieldError::new(
             "system",
             "a swiss needs dutch or double_swiss",
         )),
@@ -171,7 +206,7 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
         )),
         _ => {}
     }
-    if s.kind == "swiss" && s.discipline == "draughts" {
+    if kind == Some(K::Swiss) && discipline == Some(Discipline::Draughts) {
         errs.push(FieldError::new(
             "discipline",
             "swiss competitions are chess only",
@@ -179,14 +214,14 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
     }
     if !s.params.is_object() {
         errs.push(FieldError::new("params", "must be an object"));
-    } else if s.kind == "keizer" {
+    } else if kind == Some(K::Keizer) {
         let probe = serde_json::json!({"params": s.params, "players": [], "evenings": []});
         if let Err(e) = clubcomp_engine::keizer::scenario::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
-    match s.kind.as_str() {
-        "round_robin" => {
+    match kind {
+        Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
                 if serde_json::from_value::<clubcomp_engine::round_robin::scenario::Tiebreak>(
                     Value::String(t.clone()),
@@ -200,7 +235,7 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
                 }
             }
         }
-        "swiss" => {
+        Some(K::Swiss) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
                 if clubcomp_engine::tiebreaks::parse_tiebreaks(t).is_err() {
                     errs.push(FieldError::new(
@@ -230,17 +265,41 @@ pub fn validate(s: &Settings) -> ApiResult<()> {
             "must be an object of true/false flags",
         ));
     }
-    if errs.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::validation(errs))
+    match (kind, discipline, system) {
+        (Some(kind), Some(discipline), None) if errs.is_empty() => Ok(Settings {
+            kind,
+            discipline,
+            system: None,
+            params: s.params.clone(),
+            tiebreaks: s.tiebreaks.clone(),
+            time_control: s.time_control.clone(),
+            rules: s.rules.clone(),
+        }),
+        (Some(kind), Some(discipline), Some(Ok(system))) if errs.is_empty() => Ok(Settings {
+            kind,
+            discipline,
+            system: Some(system),
+            params: s.params.clone(),
+            tiebreaks: s.tiebreaks.clone(),
+            time_control: s.time_control.clone(),
+            rules: s.rules.clone(),
+        }),
+        _ if errs.is_empty() => Err(ApiError::Internal(
+            "competition settings passed the checks unparsed".into(),
+        )),
+        _ => Err(ApiError::validation(errs)),
     }
 }
 
 /// The default tie-break list of a kind (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain).
-pub fn default_tiebreaks(kind: &str, discipline: &str, system: Option<&str>) -> Vec<String> {
-    let v: &[&str] = match (kind, discipline, system) {
-        ("round_robin", "draughts", _) => &[
+/// An unknown kind (a request about to be refused) has none.
+pub fn default_tiebreaks(
+    kind: Option<CompetitionKind>,
+    discipline: Option<Discipline>,
+) -> Vec<String> {
+    use CompetitionKind as K;
+    let v: &[&str] = match (kind, discipline) {
+        (Some(K::RoundRobin), Some(Discipline::Draughts)) => &[
             "wins",
             "plusremise_balance",
             "plusremises",
@@ -248,17 +307,18 @@ pub fn default_tiebreaks(kind: &str, discipline: &str, system: Option<&str>) -> 
             "ranking_order",
             "lots",
         ],
-        ("round_robin", _, _) => &["direct_encounter", "sonneborn_berger", "wins"],
+        (Some(K::RoundRobin), _) => &["direct_encounter", "sonneborn_berger", "wins"],
         // docs/rules/rapid-blitz.md#tie-breaks: rapid (double swiss) and blitz: direct encounter, median Buchholz, SB
-        ("swiss", _, _) => &["DE", "BH-M1", "SB"],
+        (Some(K::Swiss), _) => &["DE", "BH-M1", "SB"],
         _ => &[],
     };
     v.iter().map(|s| s.to_string()).collect()
 }
 
 /// Default rule flags (docs/rules/rapid-blitz.md#double-swiss, docs/rules/arbiter.md#quickplay-finish-fide-102): the quickplay-finish rule applies except in the rapid.
-pub fn default_rules(kind: &str, system: Option<&str>) -> Value {
-    let quickplay = !(kind == "swiss" && system == Some("double_swiss"));
+pub fn default_rules(kind: Option<CompetitionKind>, system: Option<PairingSystem>) -> Value {
+    let quickplay =
+        !(kind == Some(CompetitionKind::Swiss) && system == Some(PairingSystem::DoubleSwiss));
     serde_json::json!({"quickplay_finish": quickplay})
 }
 
@@ -280,9 +340,9 @@ pub fn seed_rating(
     season_opening: chrono::NaiveDate,
 ) -> (&'static str, chrono::NaiveDate) {
     use chrono::Datelike;
-    let source = match (c.discipline.as_str(), c.system.as_deref()) {
-        ("draughts", _) => "KNDB",
-        (_, Some("double_swiss")) => "KNSB-rapid",
+    let source = match (c.discipline, c.system) {
+        (Discipline::Draughts, _) => "KNDB",
+        (_, Some(PairingSystem::DoubleSwiss)) => "KNSB-rapid",
         _ => "KNSB",
     };
     let year = if season_opening.month() >= 7 {
@@ -323,8 +383,8 @@ pub struct NewCompetitionSpec {
     pub name: String,
     /// Its validated settings.
     pub settings: Settings,
-    /// Keizer: `winter` or `summer`.
-    pub half: Option<String>,
+    /// Keizer: the half.
+    pub half: Option<Half>,
     /// The winter half a summer half is seeded from.
     pub seeded_from: Option<i64>,
     /// Planned number of rounds.
@@ -346,18 +406,22 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
     } = spec;
     crate::services::seasons::load(c, season_id)?;
     if let Some(w) = seeded_from {
-        let winter = load(c, w)
-            .map_err(|_| ApiError::invalid("seeded_from", format!("no competition {w}")))?;
+        let winter = load(c, w).map_err(|e| match e {
+            ApiError::NotFound(_) => {
+                ApiError::invalid("seeded_from", format!("no competition {w}"))
+            }
+            other => other,
+        })?;
         if winter.season_id != season_id
-            || winter.kind != "keizer"
-            || winter.half.as_deref() != Some("winter")
+            || winter.kind != CompetitionKind::Keizer
+            || winter.half != Some(Half::Winter)
         {
             return Err(ApiError::invalid(
                 "seeded_from",
                 "must be the winter Keizer half of the same season",
             ));
         }
-        if settings.kind != "keizer" || half.as_deref() != Some("summer") {
+        if settings.kind != CompetitionKind::Keizer || half != Some(Half::Summer) {
             return Err(ApiError::invalid(
                 "seeded_from",
                 "only a summer Keizer half is seeded from a winter half",
@@ -369,10 +433,10 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
         .values(&NewCompetition {
             season_id,
             name,
-            kind: settings.kind,
-            discipline: settings.discipline,
-            system: settings.system,
-            half,
+            kind: settings.kind.into(),
+            discipline: settings.discipline.into(),
+            system: settings.system.map(String::from),
+            half: half.map(String::from),
             seeded_from,
             params: settings.params.to_string(),
             tiebreaks: serde_json::to_string(&settings.tiebreaks).unwrap_or_default(),
@@ -397,18 +461,166 @@ pub fn of_season(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
         .load(c)?)
 }
 
-/// The settings a competition was stored with (its stored JSON is written by this module).
-pub fn stored_settings(cur: &Competition) -> Settings {
-    Settings {
-        kind: cur.kind.clone(),
-        discipline: cur.discipline.clone(),
-        system: cur.system.clone(),
-        params: serde_json::from_str(&cur.params).unwrap_or(Value::Null),
-        tiebreaks: serde_json::from_str(&cur.tiebreaks).unwrap_or_default(),
-        time_control: serde_json::from_str(&cur.time_control)
-            .unwrap_or_else(|_| TimeControl::club_default()),
-        rules: serde_json::from_str(&cur.rules).unwrap_or(Value::Null),
+/// Reads one stored JSON column of a competition: text that does not decode is an internal
+/// error naming the competition and the column (the column is written by this module).
+fn stored_json<T: serde::de::DeserializeOwned>(
+    comp: &Competition,
+    column: &str,
+    text: &str,
+) -> ApiResult<T> {
+    serde_json::from_str(text).map_err(|e| {
+        ApiError::Internal(format!(
+            "competition {}: stored {column} do not decode: {e}",
+            comp.id
+        ))
+    })
+}
+
+/// The stored tie-break list of a competition (an internal error when it does not decode).
+pub fn stored_tiebreaks(comp: &Competition) -> ApiResult<Vec<String>> {
+    stored_json(comp, "tiebreaks", &comp.tiebreaks)
+}
+
+/// The settings a competition was stored with; a stored column that does not decode is an
+/// internal error, never a default.
+pub fn stored_settings(cur: &Competition) -> ApiResult<Settings> {
+    Ok(Settings {
+        kind: cur.kind,
+        discipline: cur.discipline,
+        system: cur.system,
+        params: Value::Object(stored_params(cur)?.object),
+        tiebreaks: stored_tiebreaks(cur)?,
+        time_control: stored_json(cur, "time control", &cur.time_control)?,
+        rules: stored_json(cur, "rules", &cur.rules)?,
+    })
+}
+
+/// Playoff settings stored in the knockout competition's params.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PlayoffParams {
+    /// The summer half the playoffs come from.
+    pub summer_competition: i64,
+    /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
+    pub colour_seed: u64,
+    /// The groups and the player without a group.
+    pub draw: clubcomp_engine::keizer::playoffs::PlayoffDraw,
+}
+
+/// The parameters of a Swiss (Dutch or Double-Swiss): none are read; any stored object is
+/// kept as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SwissParams;
+
+/// The parameters of a round robin the standings read: the drawing of lots and what the
+/// engine takes from them (checked by the engine when the standings are computed).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RoundRobinParams {
+    /// Seed of the drawing of lots, stored once when first needed.
+    #[serde(default)]
+    pub lots_seed: Option<Value>,
+    /// An order drawn by the arbiter (player ids), instead of a seed.
+    #[serde(default)]
+    pub lots_order: Option<Value>,
+    /// Points tables (e.g. master points) by place.
+    #[serde(default)]
+    pub points_tables: Option<Value>,
+    /// Players who take no points from the tables (player ids).
+    #[serde(default)]
+    pub excluded_from_points: Option<Value>,
+    /// Prize money by place.
+    #[serde(default)]
+    pub prize_money: Option<Value>,
+    /// Rights (qualifications) by place.
+    #[serde(default)]
+    pub rights: Option<Value>,
+}
+
+impl RoundRobinParams {
+    /// The stored keys the round-robin engine reads, with their values.
+    pub fn engine_keys(&self) -> [(&'static str, Option<&Value>); 6] {
+        [
+            ("lots_seed", self.lots_seed.as_ref()),
+            ("lots_order", self.lots_order.as_ref()),
+            ("points_tables", self.points_tables.as_ref()),
+            ("excluded_from_points", self.excluded_from_points.as_ref()),
+            ("prize_money", self.prize_money.as_ref()),
+            ("rights", self.rights.as_ref()),
+        ]
     }
+}
+
+/// The parameters of a knockout: the playoff draw once the prizes service made it (a
+/// knockout created through the API has none).
+#[derive(Debug, Clone, Default)]
+pub struct KnockoutParams {
+    /// The playoff settings, when the knockout holds playoffs.
+    pub playoff: Option<PlayoffParams>,
+}
+
+/// The parameters stored with a competition, decoded for its kind.
+#[derive(Debug, Clone)]
+pub enum CompetitionParams {
+    /// A Keizer half: the engine's scoring parameters.
+    Keizer(Box<clubcomp_engine::keizer::standings::Params>),
+    /// A Dutch-system Swiss.
+    Swiss(SwissParams),
+    /// A Double-Swiss.
+    DoubleSwiss(SwissParams),
+    /// A round robin.
+    RoundRobin(RoundRobinParams),
+    /// A knockout.
+    Knockout(KnockoutParams),
+}
+
+/// A competition's stored parameters: the object as stored (what the API shows) and its
+/// decoded form.
+#[derive(Debug, Clone)]
+pub struct StoredParams {
+    /// The stored JSON object.
+    pub object: serde_json::Map<String, Value>,
+    /// The parameters decoded for the competition's kind.
+    pub typed: CompetitionParams,
+}
+
+/// Decodes the parameters stored with a competition, once: text that is not a JSON object,
+/// Keizer parameters the engine does not accept, or a playoff draw that does not decode is an
+/// internal error naming the competition (the parameters were checked when they were stored).
+pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
+    let object: serde_json::Map<String, Value> = stored_json(comp, "params", &comp.params)?;
+    let bad = |e: &dyn std::fmt::Display| {
+        ApiError::Internal(format!(
+            "competition {}: stored params do not decode: {e}",
+            comp.id
+        ))
+    };
+    let typed = match (comp.kind, comp.system) {
+        (CompetitionKind::Keizer, _) => {
+            let probe =
+                serde_json::json!({"params": object.clone(), "players": [], "evenings": []});
+            let s =
+                clubcomp_engine::keizer::scenario::parse_scenario(&probe).map_err(|e| bad(&e))?;
+            CompetitionParams::Keizer(Box::new(s.params))
+        }
+        (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => {
+            CompetitionParams::DoubleSwiss(SwissParams)
+        }
+        (CompetitionKind::Swiss, _) => CompetitionParams::Swiss(SwissParams),
+        (CompetitionKind::RoundRobin, _) => CompetitionParams::RoundRobin(
+            serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?,
+        ),
+        (CompetitionKind::Knockout, _) => {
+            let playoff = if ["summer_competition", "colour_seed", "draw"]
+                .iter()
+                .any(|k| object.contains_key(*k))
+            {
+                Some(serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?)
+            } else {
+                None
+            };
+            CompetitionParams::Knockout(KnockoutParams { playoff })
+        }
+    };
+    Ok(StoredParams { object, typed })
 }
 
 /// Changes to a competition's settings, as requested.
@@ -441,15 +653,15 @@ pub fn update(
     let cur = load(c, id)?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
-    let stored = stored_settings(&cur);
-    let settings = Settings {
+    let stored = stored_settings(&cur)?;
+    let stored_input = stored.input();
+    let settings = validate(&SettingsInput {
         params: ch.params.clone().unwrap_or(stored.params),
         tiebreaks: ch.tiebreaks.clone().unwrap_or(stored.tiebreaks),
         time_control: ch.time_control.clone().unwrap_or(stored.time_control),
         rules: ch.rules.clone().unwrap_or(stored.rules),
-        ..stored
-    };
-    validate(&settings)?;
+        ..stored_input
+    })?;
     let name = match ch.name {
         Some(n) => crate::services::input::checked_name("name", &n)?,
         None => cur.name.clone(),
@@ -515,10 +727,12 @@ pub fn enter(
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and
     // standings on request never run on a field larger than a calculator accepts
-    let (var, limit) = match comp.kind.as_str() {
-        "keizer" => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
-        "round_robin" => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
-        _ => ("LIMIT_SWISS_PLAYERS", limits.swiss_players),
+    let (var, limit) = match comp.kind {
+        CompetitionKind::Keizer => ("LIMIT_KEIZER_PLAYERS", limits.keizer_players),
+        CompetitionKind::RoundRobin => ("LIMIT_ROUND_ROBIN_PLAYERS", limits.round_robin_players),
+        CompetitionKind::Swiss | CompetitionKind::Knockout => {
+            ("LIMIT_SWISS_PLAYERS", limits.swiss_players)
+        }
     };
     let entered: i64 = en::table
         .filter(en::competition_id.eq(id))
@@ -636,10 +850,105 @@ pub fn withdraw(c: &mut DbConn, id: i64, player: i64) -> ApiResult<()> {
 }
 
 /// The discipline of a competition for the result codes.
-pub fn discipline(c: &Competition) -> clubcomp_engine::round_robin::Discipline {
-    if c.discipline == "draughts" {
-        clubcomp_engine::round_robin::Discipline::Draughts
-    } else {
-        clubcomp_engine::round_robin::Discipline::Chess
+pub fn discipline(c: &Competition) -> Discipline {
+    c.discipline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn comp(kind: CompetitionKind, system: Option<PairingSystem>, params: &str) -> Competition {
+        let now = chrono::NaiveDate::from_ymd_opt(2026, 9, 4)
+            .and_then(|d| d.and_hms_opt(20, 0, 0))
+            .unwrap_or_default();
+        Competition {
+            id: 7,
+            season_id: 1,
+            name: "c".into(),
+            kind,
+            discipline: Discipline::Chess,
+            system,
+            half: None,
+            seeded_from: None,
+            params: params.into(),
+            tiebreaks: "[]".into(),
+            time_control: serde_json::to_string(&TimeControl::club_default()).unwrap(),
+            rules: "{}".into(),
+            rounds_planned: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    fn internal(r: ApiResult<StoredParams>) -> String {
+        match r {
+            Err(ApiError::Internal(cause)) => cause,
+            other => panic!("expected an internal error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn params_decode_by_kind() {
+        use CompetitionKind as K;
+        let k = stored_params(&comp(K::Keizer, None, r#"{"top_value": 50}"#)).unwrap();
+        assert!(matches!(k.typed, CompetitionParams::Keizer(_)));
+        assert_eq!(
+            Value::Object(k.object),
+            serde_json::json!({"top_value": 50})
+        );
+        let s = stored_params(&comp(K::Swiss, Some(PairingSystem::Dutch), "{}")).unwrap();
+        assert!(matches!(s.typed, CompetitionParams::Swiss(SwissParams)));
+        let d = stored_params(&comp(K::Swiss, Some(PairingSystem::DoubleSwiss), "{}")).unwrap();
+        assert!(matches!(
+            d.typed,
+            CompetitionParams::DoubleSwiss(SwissParams)
+        ));
+        let r = stored_params(&comp(
+            K::RoundRobin,
+            Some(PairingSystem::Single),
+            r#"{"lots_seed": 12, "prize_money": ["100"]}"#,
+        ))
+        .unwrap();
+        match r.typed {
+            CompetitionParams::RoundRobin(p) => {
+                assert_eq!(p.lots_seed, Some(serde_json::json!(12)));
+                assert_eq!(p.prize_money, Some(serde_json::json!(["100"])));
+                assert_eq!(p.lots_order, None);
+            }
+            other => panic!("{other:?}"),
+        }
+        match stored_params(&comp(K::Knockout, None, "{}")).unwrap().typed {
+            CompetitionParams::Knockout(KnockoutParams { playoff: None }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn malformed_params_are_an_internal_error_naming_the_competition() {
+        use CompetitionKind as K;
+        for (kind, text) in [
+            (K::Keizer, r#"{"top_value": 50"#),
+            (K::Keizer, "[1, 2]"),
+            (K::Keizer, r#"{"top_value": "fifty"}"#),
+            (K::Swiss, "null"),
+            (K::RoundRobin, r#"{"lots_order": 1"#),
+            (K::Knockout, r#"{"summer_competition": "x"}"#),
+        ] {
+            let cause = internal(stored_params(&comp(kind, None, text)));
+            assert!(cause.starts_with("competition 7: stored params"), "{cause}");
+        }
+    }
+
+    #[test]
+    fn malformed_settings_columns_are_an_internal_error() {
+        let mut c = comp(CompetitionKind::Keizer, None, "{}");
+        assert_eq!(stored_settings(&c).unwrap().kind, CompetitionKind::Keizer);
+        c.tiebreaks = "[\"SB\"".into();
+        assert!(matches!(stored_settings(&c), Err(ApiError::Internal(_))));
+        c.tiebreaks = "[]".into();
+        c.time_control = "{}".into();
+        assert!(matches!(stored_settings(&c), Err(ApiError::Internal(_))));
     }
 }

@@ -18,6 +18,9 @@ use crate::db::now_utc;
 use crate::db::stamps::Scope;
 use crate::error::ApiResult;
 use crate::services::ratings::{RatingList, RatingRow, push};
+use clubcomp_engine::vocab::{
+    CompetitionKind, Discipline, EveningKind, Half as VHalf, Membership, PairingSystem,
+};
 use diesel::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -41,7 +44,11 @@ pub fn seed(conn: &mut DbConn) -> ApiResult<String> {
             let knsb = format!("84{:05}", 1000 + i);
             // ratings from about 2150 down to 1050, a few unrated
             let rating = 2150 - (i as i64) * 18 - ((i as i64 * 37) % 23);
-            let membership = if i % 7 == 6 { "flexible" } else { "fixed" };
+            let membership = if i % 7 == 6 {
+                Membership::Flexible
+            } else {
+                Membership::Fixed
+            };
             if players::by_knsb_numbers(c, std::slice::from_ref(&knsb))?.is_empty() {
                 let now = now_utc();
                 players::insert(
@@ -169,10 +176,10 @@ fn insert_competition(c: &mut DbConn, new: NewCompetition) -> ApiResult<Competit
 fn competition(
     season_id: i64,
     name: &str,
-    kind: &str,
-    discipline: &str,
-    system: Option<&str>,
-    half: Option<&str>,
+    kind: CompetitionKind,
+    discipline: Discipline,
+    system: Option<PairingSystem>,
+    half: Option<VHalf>,
     time_control: &serde_json::Value,
     rounds_planned: Option<i32>,
 ) -> NewCompetition {
@@ -183,14 +190,14 @@ fn competition(
         name: name.into(),
         kind: kind.into(),
         discipline: discipline.into(),
-        system: system.map(str::to_string),
-        half: half.map(str::to_string),
+        system: system.map(String::from),
+        half: half.map(String::from),
         seeded_from: None,
         params: "{}".into(),
-        tiebreaks: serde_json::to_string(&default_tiebreaks(kind, discipline, system))
+        tiebreaks: serde_json::to_string(&default_tiebreaks(Some(kind), Some(discipline)))
             .unwrap_or_else(|_| "[]".into()),
         time_control: time_control.to_string(),
-        rules: default_rules(kind, system).to_string(),
+        rules: default_rules(Some(kind), system).to_string(),
         rounds_planned,
         version: 1,
         created_at: now,
@@ -335,10 +342,10 @@ fn seed_keizer(
         competition(
             season_id,
             "Keizer winter 2026",
-            "keizer",
-            "chess",
+            CompetitionKind::Keizer,
+            Discipline::Chess,
             None,
-            Some("winter"),
+            Some(VHalf::Winter),
             &tc,
             Some(10),
         ),
@@ -360,7 +367,7 @@ fn seed_keizer(
     let key = |id: i64| format!("p{id}");
     let by_key: std::collections::HashMap<String, (i64, Option<i32>, bool)> = entrants
         .iter()
-        .map(|(p, r, _)| (key(p.id), (p.id, *r, p.membership == "flexible")))
+        .map(|(p, r, _)| (key(p.id), (p.id, *r, p.membership == Membership::Flexible)))
         .collect();
     let engine = ks::Competition {
         players: entrants
@@ -377,7 +384,7 @@ fn seed_keizer(
     let mut engine = engine;
     let winter: Vec<&Evening> = evenings
         .iter()
-        .filter(|e| e.kind == "keizer" && e.half.as_deref() == Some("winter"))
+        .filter(|e| e.kind == EveningKind::Keizer && e.half == Some(VHalf::Winter))
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(20_260_911);
     let mut colours: std::collections::HashMap<String, Vec<Colour>> = Default::default();
@@ -547,10 +554,10 @@ fn seed_rapid(
         competition(
             season_id,
             "Rapid winter 2026",
-            "swiss",
-            "chess",
-            Some("double_swiss"),
-            Some("winter"),
+            CompetitionKind::Swiss,
+            Discipline::Chess,
+            Some(PairingSystem::DoubleSwiss),
+            Some(VHalf::Winter),
             &tc,
             Some(9),
         ),
@@ -560,7 +567,10 @@ fn seed_rapid(
     for (i, p) in field.iter().enumerate() {
         insert_entrant(c, comp.id, p.id, i as i32 + 1, None)?;
     }
-    let rapid: Vec<&Evening> = evenings.iter().filter(|e| e.kind == "rapid").collect();
+    let rapid: Vec<&Evening> = evenings
+        .iter()
+        .filter(|e| e.kind == EveningKind::Rapid)
+        .collect();
     let mut state = ds::State {
         players: (1..=field.len() as u32)
             .map(|id| ds::Player {
@@ -645,9 +655,9 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
         competition(
             season_id,
             "NK dammen 2027",
-            "round_robin",
-            "draughts",
-            Some("single"),
+            CompetitionKind::RoundRobin,
+            Discipline::Draughts,
+            Some(PairingSystem::Single),
             None,
             &tc,
             Some(11),
@@ -662,7 +672,7 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
                 name: (*name).into(),
                 knsb_number: None,
                 fide_id: None,
-                membership: "guest".into(),
+                membership: Membership::Guest.into(),
                 active: true,
                 email: None,
                 phone: None,

@@ -20,6 +20,7 @@ use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::attendance as att;
 use crate::services::rounds;
 use clubcomp_engine::attendance::Membership;
+use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -51,7 +52,7 @@ pub fn lock_round(c: &mut DbConn, competition: i64, number: i32) -> ApiResult<()
 
 /// Whether the round holds two games per pairing (the rapid, docs/rules/rapid-blitz.md#double-swiss).
 pub fn two_games(comp: &Competition) -> bool {
-    comp.kind == "swiss" && comp.system.as_deref() == Some("double_swiss")
+    comp.kind == CompetitionKind::Swiss && comp.system == Some(PairingSystem::DoubleSwiss)
 }
 
 /// Player names for messages: `Name (#id)`.
@@ -136,7 +137,7 @@ pub struct Plan {
 fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Plan> {
     use clubcomp_engine::round_robin::schedule::schedule;
     let ents = entrants(c, comp.id)?;
-    let cycles = if comp.system.as_deref() == Some("double") {
+    let cycles = if comp.system == Some(PairingSystem::Double) {
         2
     } else {
         1
@@ -202,9 +203,9 @@ pub fn plan(
     tz: &str,
     bye_seed: Option<u64>,
 ) -> ApiResult<Plan> {
-    match (comp.kind.as_str(), comp.system.as_deref()) {
-        ("round_robin", _) => round_robin(c, comp, round),
-        ("keizer", _) => {
+    match (comp.kind, comp.system) {
+        (CompetitionKind::RoundRobin, _) => round_robin(c, comp, round),
+        (CompetitionKind::Keizer, _) => {
             require_completed(&earlier(c, comp.id, round.number)?)?;
             let (seed, source) = match bye_seed {
                 Some(s) => (s, "leader"),
@@ -220,15 +221,15 @@ pub fn plan(
             }
             Ok(p)
         }
-        ("swiss", Some("double_swiss")) => {
+        (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => {
             require_completed(&earlier(c, comp.id, round.number)?)?;
             swiss::double(c, comp, round, tz)
         }
-        ("swiss", _) => {
+        (CompetitionKind::Swiss, _) => {
             require_completed(&earlier(c, comp.id, round.number)?)?;
             swiss::dutch(c, comp, round, tz)
         }
-        (kind, _) => Err(ApiError::invalid(
+        (kind @ CompetitionKind::Knockout, _) => Err(ApiError::invalid(
             "kind",
             format!("a {kind} competition has no pairing engine"),
         )),
@@ -398,7 +399,7 @@ fn generic_violations(
     tz: &str,
 ) -> ApiResult<Vec<FieldError>> {
     let ents: HashSet<i64> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
-    let expected: HashSet<i64> = if comp.kind == "swiss" {
+    let expected: HashSet<i64> = if comp.kind == CompetitionKind::Swiss {
         present(c, comp, round, tz)?
     } else {
         let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
@@ -424,8 +425,8 @@ fn generic_violations(
             }
         }
     }
-    let max_meetings = match (comp.kind.as_str(), comp.system.as_deref()) {
-        ("round_robin", Some("double")) => 2,
+    let max_meetings = match (comp.kind, comp.system) {
+        (CompetitionKind::RoundRobin, Some(PairingSystem::Double)) => 2,
         _ => 1,
     };
     for (k, b) in hand.boards.iter().enumerate() {
@@ -439,7 +440,7 @@ fn generic_violations(
                     "repeat: {} and {} already met {n} time(s); the {} system forbids it",
                     b.white,
                     b.black,
-                    comp.system.as_deref().unwrap_or(&comp.kind)
+                    comp.system_or_kind()
                 ),
             ));
         }
@@ -468,7 +469,7 @@ fn generic_violations(
                 ),
             ));
         }
-        if comp.kind == "swiss" && had_bye.contains(&bye) {
+        if comp.kind == CompetitionKind::Swiss && had_bye.contains(&bye) {
             out.push(FieldError::new(
                 "bye",
                 format!("player {bye} already had the pairing-allocated bye (C.04.1 d)"),
@@ -592,7 +593,7 @@ pub fn replace(
     if !hard.is_empty() {
         return Err(ApiError::validation(hard));
     }
-    let broken = if comp.kind == "keizer" {
+    let broken = if comp.kind == CompetitionKind::Keizer {
         keizer::validate(c, &comp, &round, hand, tz)?
     } else {
         generic_violations(c, &comp, &round, hand, tz)?
@@ -628,7 +629,7 @@ pub fn replace(
         .map(|e| json!({"field": e.field, "rule": e.message}))
         .collect();
     let meta = json!({
-        "system": comp.system.clone().unwrap_or_else(|| comp.kind.clone()),
+        "system": comp.system_or_kind(),
         "manual": true,
         "override": !broken.is_empty(),
         "broken_rules": rules,

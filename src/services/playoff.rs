@@ -20,6 +20,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::services::rounds;
 use crate::services::standings as st;
 use clubcomp_engine::blitz::{PlayoffDecision, PlayoffResult, decide_playoff, first_place_playoff};
+use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -232,7 +233,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
 /// 409 unless the competition is a finished Swiss: every round completed, and as many as
 /// planned (`rounds_planned`) when a number is planned.
 fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::RoundGames>> {
-    if comp.kind != "swiss" {
+    if comp.kind != CompetitionKind::Swiss {
         return Err(ApiError::Conflict(format!(
             "a play-off for first is played in a Swiss competition; competition {} is a {}",
             comp.id, comp.kind

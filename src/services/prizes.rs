@@ -17,25 +17,23 @@ use crate::db::schema::{
 };
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::PlayerId;
+use crate::services::competitions::{CompetitionParams, KnockoutParams};
 use crate::services::rounds;
 use crate::services::standings as st;
 use clubcomp_engine::keizer::playoffs::{
-    EnteredResult, GroupState, MatchId, Outcome, PlayoffDraw, group_state, playoff_groups,
+    EnteredResult, GroupState, MatchId, Outcome, group_state, playoff_groups,
 };
 use clubcomp_engine::keizer::prizes::{self, Half, PrizeOutcome};
+use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// The computed prizes of a Keizer half (ids are decimal player ids).
 pub fn keizer_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<(Half, PrizeOutcome)> {
     let input = st::keizer_input(c, comp)?.input;
     let out = st::keizer_compute(&input)?;
     // a Keizer competition without a half is treated as a winter half (docs/decisions)
-    let half = if comp.half.as_deref() == Some("summer") {
-        Half::Summer
-    } else {
-        Half::Winter
-    };
+    let half = comp.half.unwrap_or(Half::Winter);
     Ok((half, prizes::award(half, &prizes::candidates(&input, &out))))
 }
 
@@ -57,31 +55,25 @@ pub fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     Ok(())
 }
 
-/// Playoff settings stored in the knockout competition's params.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PlayoffParams {
-    /// The summer half the playoffs come from.
-    pub summer_competition: i64,
-    /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
-    pub colour_seed: u64,
-    /// The groups and the player without a group.
-    pub draw: PlayoffDraw,
-}
+pub use crate::services::competitions::PlayoffParams;
 
 /// Reads the playoff params of a knockout competition (409 when it is not a playoff).
 pub fn playoff_params(comp: &Competition) -> ApiResult<PlayoffParams> {
-    if comp.kind != "knockout" {
+    if comp.kind != CompetitionKind::Knockout {
         return Err(ApiError::Conflict(format!(
             "competition {} is a {}, not playoffs",
             comp.id, comp.kind
         )));
     }
-    serde_json::from_str(&comp.params).map_err(|_| {
-        ApiError::Conflict(format!(
+    match crate::services::competitions::stored_params(comp)?.typed {
+        CompetitionParams::Knockout(KnockoutParams {
+            playoff: Some(playoff),
+        }) => Ok(playoff),
+        _ => Err(ApiError::Conflict(format!(
             "competition {} is a knockout without a playoff draw",
             comp.id
-        ))
-    })
+        ))),
+    }
 }
 
 fn match_no(m: MatchId) -> i32 {
@@ -153,8 +145,8 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     for s in &states {
         for m in &s.matches {
             for g in &m.games {
-                let white: i64 = g.white.parse().unwrap_or_default();
-                let black: i64 = g.black.parse().unwrap_or_default();
+                let white = PlayerId::from_engine(&g.white)?.0;
+                let black = PlayerId::from_engine(&g.black)?.0;
                 wanted.push((
                     s.group as i32 * 10 + match_no(m.id),
                     i32::from(g.game),
@@ -293,8 +285,8 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
     let s = crate::services::seasons::load(c, season)?;
     let summers: Vec<Competition> = cm::table
         .filter(cm::season_id.eq(season))
-        .filter(cm::kind.eq("keizer"))
-        .filter(cm::half.eq("summer"))
+        .filter(cm::kind.eq(CompetitionKind::Keizer.as_str()))
+        .filter(cm::half.eq(clubcomp_engine::Half::Summer.as_str()))
         .order(cm::id)
         .select(Competition::as_select())
         .load(c)?;
@@ -313,7 +305,7 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
     };
     let knockouts: Vec<Competition> = cm::table
         .filter(cm::season_id.eq(season))
-        .filter(cm::kind.eq("knockout"))
+        .filter(cm::kind.eq(CompetitionKind::Knockout.as_str()))
         .select(Competition::as_select())
         .load(c)?;
     if knockouts
@@ -343,8 +335,8 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
         .values(&NewCompetition {
             season_id: season,
             name: format!("Playoffs {}", s.name),
-            kind: "knockout".into(),
-            discipline: summer.discipline.clone(),
+            kind: CompetitionKind::Knockout.into(),
+            discipline: summer.discipline.into(),
             system: None,
             half: None,
             seeded_from: None,
@@ -366,7 +358,7 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
             diesel::insert_into(en::table)
                 .values(&NewEntrant {
                     competition_id: comp.id,
-                    player_id: p.parse().unwrap_or_default(),
+                    player_id: PlayerId::from_engine(p)?.0,
                     seed,
                     rating: None,
                     joins_at: 1,

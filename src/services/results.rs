@@ -9,6 +9,7 @@ use crate::db::schema::{competitions, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
+use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -168,7 +169,7 @@ pub fn check(
     if term.as_deref() == Some(ARBITER_DECISION) {
         // docs/rules/keizer.md#scoring: a game lost by an arbiter's decision is a Keizer rule; it needs a decisive
         // over-the-board code naming the winner.
-        if comp.kind != "keizer" {
+        if comp.kind != CompetitionKind::Keizer {
             return Err(ApiError::invalid(
                 "termination",
                 "arbiter_decision losses are a Keizer rule (docs/rules/keizer.md#scoring)",
@@ -181,7 +182,7 @@ pub fn check(
             ));
         }
     }
-    if comp.kind == "knockout" && conv.result == "-/-" {
+    if comp.kind == CompetitionKind::Knockout && conv.result == "-/-" {
         // docs/rules/keizer.md#playoffs: a playoff game always has a winner
         return Err(ApiError::invalid(
             "result",
@@ -248,7 +249,7 @@ pub fn enter(
     // competition's stamp (its row lock on Postgres) before reading them, so results of two
     // games entered at once are synced one after the other and the later sees the earlier
     // (else both semi-finals decided at once could leave the final uncreated)
-    let knockout = comp.kind == "knockout";
+    let knockout = comp.kind == CompetitionKind::Knockout;
     if knockout {
         crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
         round.status = round_status(c, round.id)?;

@@ -15,12 +15,16 @@ use crate::error::{ApiError, ApiResult};
 use crate::services::attendance::{Status, statuses};
 use crate::services::competitions::discipline;
 use crate::services::competitions::entrants_in_seed_order;
+use crate::services::competitions::{
+    CompetitionParams, RoundRobinParams, stored_params, stored_tiebreaks,
+};
 use crate::services::rounds;
 use crate::services::rounds::ARBITER_DECISION;
 use clubcomp_engine::fixed::Fixed;
 use clubcomp_engine::keizer::standings as ks;
 use clubcomp_engine::round_robin as rr;
 use clubcomp_engine::swiss::trf;
+use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -79,8 +83,9 @@ pub fn names(
     Ok(out)
 }
 
-fn pid(s: &str) -> i64 {
-    s.parse().unwrap_or_default()
+/// The stored player id of an engine's player (an internal error when it is no id).
+fn pid(s: &str) -> ApiResult<i64> {
+    Ok(crate::ids::PlayerId::from_engine(s)?.0)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -93,13 +98,30 @@ pub struct KeizerInput {
     pub input: ks::Competition,
 }
 
-/// The Keizer parameters stored with a competition (validated when stored).
+/// The Keizer parameters stored with a competition (validated when stored; an internal error
+/// when they no longer decode).
 pub fn keizer_params(comp: &Competition) -> ApiResult<ks::Params> {
-    let params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
-    let probe = serde_json::json!({"params": params, "players": [], "evenings": []});
-    clubcomp_engine::keizer::scenario::parse_scenario(&probe)
-        .map(|s| s.params)
-        .map_err(|e| ApiError::Conflict(format!("competition {}: params: {e}", comp.id)))
+    match stored_params(comp)?.typed {
+        CompetitionParams::Keizer(p) => Ok(*p),
+        _ => Err(ApiError::Conflict(format!(
+            "competition {} is a {}, not a Keizer half",
+            comp.id, comp.kind
+        ))),
+    }
+}
+
+/// The round-robin parameters stored with a competition.
+fn round_robin_params(
+    comp: &Competition,
+) -> ApiResult<(serde_json::Map<String, Value>, RoundRobinParams)> {
+    let stored = stored_params(comp)?;
+    match stored.typed {
+        CompetitionParams::RoundRobin(p) => Ok((stored.object, p)),
+        _ => Err(ApiError::Conflict(format!(
+            "competition {} is a {}, not a round robin",
+            comp.id, comp.kind
+        ))),
+    }
 }
 
 /// The Keizer game result of a stored game (docs/rules/keizer.md#scoring: `arbiter_decision` losses).
@@ -136,7 +158,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             },
         };
         for p in carry.players {
-            if let Some(e) = row_of.get(&pid(&p.id)) {
+            if let Some(e) = row_of.get(&pid(&p.id)?) {
                 placed.insert(e.player_id);
                 if let Some(n) = carry.excused_before.get(&p.id) {
                     excused_before.insert(p.id.clone(), *n);
@@ -167,7 +189,8 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     let flexible: HashMap<i64, bool> = {
         let mut m = HashMap::new();
         for e in &entrants {
-            let f = players::by_id(c, e.player_id)?.is_some_and(|p| p.membership == "flexible");
+            let f = players::by_id(c, e.player_id)?
+                .is_some_and(|p| p.membership == clubcomp_engine::Membership::Flexible);
             m.insert(e.player_id, f);
         }
         m
@@ -204,6 +227,8 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             // a withdrawn player is no longer expected (docs/rules/keizer.md#withdrawal)
             .filter(|p| p.withdrawn_from.is_none_or(|w| w > evening))
             .map(|p| pid(&p.id))
+            .collect::<ApiResult<Vec<i64>>>()?
+            .into_iter()
             .filter(|id| !listed.contains(id))
             .map(|id| (id, flexible.get(&id).copied().unwrap_or(false)))
             .collect();
@@ -249,23 +274,23 @@ fn ids_to_strings(v: &mut Value) {
 /// Makes sure a round robin that breaks ties by lots has a stored drawing: a seed is generated
 /// once and stored in the competition's params (`lots_seed`), docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain.
 pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competition> {
-    let tiebreaks: Vec<String> = serde_json::from_str(&comp.tiebreaks).unwrap_or_default();
-    let mut params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
+    let tiebreaks = stored_tiebreaks(comp)?;
+    let (mut object, params) = round_robin_params(comp)?;
     let needs = tiebreaks.iter().any(|t| t == "lots")
-        && params.get("lots_seed").is_none_or(Value::is_null)
-        && params.get("lots_order").is_none_or(Value::is_null);
-    if !needs || !params.is_object() {
+        && params.lots_seed.as_ref().is_none_or(Value::is_null)
+        && params.lots_order.as_ref().is_none_or(Value::is_null);
+    if !needs {
         return Ok(comp.clone());
     }
     // 53 bits: exact in every JSON reader
-    params["lots_seed"] = Value::from(rand::random::<u64>() >> 11);
+    object.insert("lots_seed".into(), Value::from(rand::random::<u64>() >> 11));
     // conditional on the params read, so two first readers store one seed
     diesel::update(
         cm::table
             .filter(cm::id.eq(comp.id))
             .filter(cm::params.eq(&comp.params)),
     )
-    .set(cm::params.eq(params.to_string()))
+    .set(cm::params.eq(Value::Object(object).to_string()))
     .execute(c)?;
     crate::services::competitions::load(c, comp.id)
 }
@@ -294,13 +319,13 @@ pub fn round_robin_scenario(
             }
         }
     }
-    let params: Value = serde_json::from_str(&comp.params).unwrap_or(Value::Null);
+    let (_, params) = round_robin_params(comp)?;
     let mut s = serde_json::json!({
         "discipline": comp.discipline,
         "players": entrants.iter().map(|e| serde_json::json!({
             "id": e.player_id.to_string(), "name": nm.get(&e.player_id)})).collect::<Vec<_>>(),
         "games": games,
-        "tiebreaks": serde_json::from_str::<Value>(&comp.tiebreaks).unwrap_or(Value::Null),
+        "tiebreaks": stored_tiebreaks(comp)?,
     });
     // docs/rules/draughts-championship.md#withdrawal: the engine applies the rule
     let withdrawn: Vec<Value> = entrants
@@ -312,19 +337,12 @@ pub fn round_robin_scenario(
         .collect();
     if !withdrawn.is_empty() {
         s["withdrawn"] = Value::from(withdrawn);
-        if comp.system.as_deref() == Some("double") {
+        if comp.system == Some(PairingSystem::Double) {
             s["cycles"] = Value::from(2);
         }
     }
-    for key in [
-        "lots_seed",
-        "lots_order",
-        "points_tables",
-        "excluded_from_points",
-        "prize_money",
-        "rights",
-    ] {
-        if let Some(v) = params.get(key) {
+    for (key, value) in params.engine_keys() {
+        if let Some(v) = value {
             s[key] = v.clone();
         }
     }
@@ -354,7 +372,7 @@ pub fn round_robin_compute(s: &rr::Scenario) -> ApiResult<rr::Output> {
 
 /// Games per round of a competition: 2 for a Double-Swiss (docs/rules/rapid-blitz.md#double-swiss).
 pub fn games_per_round(comp: &Competition) -> usize {
-    if comp.system.as_deref() == Some("double_swiss") {
+    if comp.system == Some(PairingSystem::DoubleSwiss) {
         2
     } else {
         1
@@ -453,8 +471,8 @@ pub fn build_trf(
             rounds,
         });
     }
-    let kind_line = match (comp.kind.as_str(), gpr) {
-        ("round_robin", _) => "092 ROUND ROBIN",
+    let kind_line = match (comp.kind, gpr) {
+        (CompetitionKind::RoundRobin, _) => "092 ROUND ROBIN",
         (_, 2) => "092 DOUBLESWISS",
         _ => "092 SWISS DUTCH",
     };
@@ -491,7 +509,7 @@ pub fn swiss_compute(
     rounds: &[RoundGames],
 ) -> ApiResult<(clubcomp_engine::tiebreaks::Standings, Vec<i64>)> {
     let (t, ids) = build_trf(c, comp, rounds)?;
-    let names: Vec<String> = serde_json::from_str(&comp.tiebreaks).unwrap_or_default();
+    let names = stored_tiebreaks(comp)?;
     let list = clubcomp_engine::tiebreaks::parse_tiebreaks(&names.join(","))
         .map_err(|e| ApiError::Conflict(format!("competition {}: tiebreaks: {e}", comp.id)))?;
     let input = clubcomp_engine::tiebreaks::trf::input_from_trf(&t);

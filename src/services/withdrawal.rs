@@ -15,6 +15,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
 use chrono::NaiveDate;
+use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 
 /// The longest reason, in characters.
@@ -54,13 +55,13 @@ fn last_round(
     c: &mut DbConn,
     comp: &crate::db::models::competition::Competition,
 ) -> ApiResult<Option<i32>> {
-    if comp.kind == "round_robin" {
+    if comp.kind == CompetitionKind::RoundRobin {
         let n: i64 = en::table
             .filter(en::competition_id.eq(comp.id))
             .count()
             .get_result(c)?;
         let per_cycle = if n % 2 == 0 { n - 1 } else { n };
-        let cycles = if comp.system.as_deref() == Some("double") {
+        let cycles = if comp.system == Some(PairingSystem::Double) {
             2
         } else {
             1

@@ -14,6 +14,7 @@ use crate::error::ApiResult;
 use crate::web::data::{self as pages, CompetitionPage, Prizes, StandingsPage};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
+use clubcomp_engine::vocab::{CompetitionKind, Discipline};
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -165,12 +166,12 @@ fn tabs(ctx: &Ctx, comp: &Competition) -> Markup {
     html! {
         nav class="tabs" aria-label=(ctx.t("Competitie", "Competition")) {
             a href=(ctx.href(&format!("/club/competitions/{id}"))) { (ctx.t("Overzicht", "Overview")) }
-            @if comp.kind != "knockout" {
+            @if comp.kind != CompetitionKind::Knockout {
                 a href=(ctx.href(&format!("/club/competitions/{id}/standings"))) { (ctx.t("Stand", "Standings")) }
             }
-            @if comp.kind != "swiss" {
+            @if comp.kind != CompetitionKind::Swiss {
                 a href=(ctx.href(&format!("/club/competitions/{id}/prizes"))) {
-                    @if comp.kind == "knockout" { (ctx.t("Play-offs", "Play-offs")) } @else { (ctx.t("Prijzen", "Prizes")) }
+                    @if comp.kind == CompetitionKind::Knockout { (ctx.t("Play-offs", "Play-offs")) } @else { (ctx.t("Prijzen", "Prizes")) }
                 }
             }
         }
@@ -180,9 +181,9 @@ fn tabs(ctx: &Ctx, comp: &Competition) -> Markup {
 fn subtitle(ctx: &Ctx, comp: &Competition) -> Markup {
     html! {
         p class="muted" {
-            (ctx.lang.competition_kind(&comp.kind, comp.system.as_deref()))
-            @if let Some(h) = &comp.half { ", " (ctx.lang.half(h)) }
-            " · " (if comp.discipline == "draughts" { ctx.t("dammen", "draughts") } else { ctx.t("schaken", "chess") })
+            (ctx.lang.competition_kind(comp.kind, comp.system))
+            @if let Some(h) = comp.half { ", " (ctx.lang.half(h)) }
+            " · " (ctx.lang.discipline(comp.discipline))
         }
     }
 }
@@ -292,7 +293,7 @@ fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
     let after = if v.after == 0 {
         ctx.t("vóór de eerste ronde", "before the first round")
             .to_string()
-    } else if comp.kind == "keizer" {
+    } else if comp.kind == CompetitionKind::Keizer {
         format!("{} {}", ctx.t("na avond", "after evening"), v.after)
     } else {
         format!("{} {}", ctx.t("na ronde", "after round"), v.after)
@@ -474,7 +475,7 @@ fn round_robin_tables(
     p: &StandingsPage,
     t: &crate::api::standings::RoundRobinStandings,
 ) -> Markup {
-    let draughts = p.competition.discipline == "draughts";
+    let draughts = p.competition.discipline == Discipline::Draughts;
     let caption = format!("{} {after}", ctx.t("Eindstand-volgorde", "Standings"));
     // the tie-break columns in the competition's own order (the JSON object is keyed by name)
     let present: Vec<String> = t

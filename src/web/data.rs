@@ -13,6 +13,7 @@ use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
 use chrono::NaiveDate;
+use clubcomp_engine::vocab::{CompetitionKind, Half};
 use diesel::prelude::*;
 
 /// All seasons, newest first.
@@ -125,7 +126,7 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
         Some(id) => evenings.iter().find(|e| e.id == id).cloned(),
         None => evenings
             .iter()
-            .find(|e| e.date >= today && e.kind != "closed")
+            .find(|e| e.date >= today && e.kind != clubcomp_engine::vocab::EveningKind::Closed)
             .cloned(),
     };
     let next_rounds = match &next {
@@ -200,7 +201,7 @@ pub fn archive(c: &mut DbConn, id: i64) -> ApiResult<Archive> {
             podium: vec![],
             champion: None,
         };
-        if comp.kind == "knockout" {
+        if comp.kind == CompetitionKind::Knockout {
             if let Ok(p) = crate::api::prizes::playoffs_view(c, &comp) {
                 line.champion = p.club_champion.map(|x| (x.id, x.name));
             }
@@ -263,10 +264,10 @@ pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
     let rounds = crate::services::rounds::list(c, comp.id)?;
     let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
     let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
-    let playoffs = if comp.half.as_deref() == Some("summer") {
+    let playoffs = if comp.half == Some(Half::Summer) {
         competitions_of(c, comp.season_id)?
             .into_iter()
-            .find(|x| x.kind == "knockout")
+            .find(|x| x.kind == CompetitionKind::Knockout)
             .map(|x| x.id)
     } else {
         None
@@ -307,7 +308,7 @@ pub fn standings(
     after: Option<u32>,
 ) -> ApiResult<StandingsPage> {
     let standings = crate::api::standings::standings_view(c, comp, after)?;
-    let seed_order = if comp.kind == "round_robin" {
+    let seed_order = if comp.kind == CompetitionKind::RoundRobin {
         let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
         let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
         entrants
@@ -340,7 +341,7 @@ pub enum Prizes {
 
 /// The prizes of a Keizer half or round robin, or the playoffs of a knockout competition.
 pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
-    if comp.kind == "knockout" {
+    if comp.kind == CompetitionKind::Knockout {
         return Ok(Prizes::Playoffs(Box::new(
             crate::api::prizes::playoffs_view(c, comp)?,
         )));
@@ -476,7 +477,7 @@ pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
             }
             let mut keizer = Vec::new();
             let mut place = None;
-            if comp.kind == "keizer" {
+            if comp.kind == CompetitionKind::Keizer {
                 let input = crate::services::standings::keizer_input(c, &comp)?.input;
                 let out = crate::services::standings::keizer_compute(&input)?;
                 let key = id.to_string();
@@ -491,7 +492,7 @@ pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
                     }
                 }
                 place = keizer.last().map(|k| k.rank.to_string());
-            } else if comp.kind != "knockout"
+            } else if comp.kind != CompetitionKind::Knockout
                 && let Ok(v) = crate::api::standings::standings_view(c, &comp, None)
             {
                 place = v
@@ -542,7 +543,7 @@ pub struct AttendanceLine {
 /// The attendance of every entrant of a Keizer competition after its last counted evening,
 /// in standings order, with the number of evenings counted.
 pub fn attendance(c: &mut DbConn, comp: &Competition) -> ApiResult<(u32, Vec<AttendanceLine>)> {
-    if comp.kind != "keizer" {
+    if comp.kind != CompetitionKind::Keizer {
         return Err(ApiError::Conflict(format!(
             "attendance bars are kept for Keizer competitions, not {}",
             comp.kind

@@ -49,7 +49,7 @@ pub(super) async fn slips(
 }
 
 fn round_heading(ctx: &Ctx, r: &CompetitionRound) -> String {
-    let word = if r.competition.kind == "keizer" {
+    let word = if r.competition.kind == clubcomp_engine::CompetitionKind::Keizer {
         ctx.t("avond", "evening")
     } else {
         ctx.t("ronde", "round")
@@ -71,7 +71,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
     let ev = &e.evening;
     let title = format!(
         "{} — {}",
-        ctx.lang.evening_kind(&ev.kind),
+        ctx.lang.evening_kind(ev.kind),
         ctx.lang.date(ev.date)
     );
     let boards: usize = e.rounds.iter().map(|r| r.round.games.len()).sum();
@@ -148,7 +148,7 @@ fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {
             div class="slips" {
                 @for r in &e.rounds {
                     @let heading = round_heading(ctx, r);
-                    @let draughts = r.competition.discipline == "draughts";
+                    @let draughts = r.competition.discipline == clubcomp_engine::Discipline::Draughts;
                     @for g in r.round.games.iter().filter(|g| g.black.is_some()) {
                         section class="slip" aria-label=(format!("{} {} {}", heading, ctx.t("bord", "board"), g.board)) {
                             p class="slip-head" {

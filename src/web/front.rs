@@ -44,7 +44,7 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                             a href=(ctx.href(&format!("/club/evenings/{}", e.id))) {
                                 (ctx.lang.date(e.date))
                             }
-                            ", " (e.start_time) " · " (ctx.lang.evening_kind(&e.kind))
+                            ", " (e.start_time) " · " (ctx.lang.evening_kind(e.kind))
                             @if let Some(n) = e.number { " " (n) }
                         }
                         @if let Some(note) = &e.note { p { (note) } }
@@ -75,8 +75,8 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                         li {
                             a href=(ctx.href(&format!("/club/competitions/{}", c.id))) { (c.name) }
                             br;
-                            span class="muted" { (ctx.lang.competition_kind(&c.kind, c.system.as_deref())) }
-                            @if c.kind != "knockout" {
+                            span class="muted" { (ctx.lang.competition_kind(c.kind, c.system)) }
+                            @if c.kind != clubcomp_engine::CompetitionKind::Knockout {
                                 " · "
                                 a href=(ctx.href(&format!("/club/competitions/{}/standings", c.id))) {
                                     (ctx.t("stand", "standings"))

@@ -2,6 +2,7 @@
 //! terms (Keizer, plusremise, afgemeld, reglementair) stay Dutch in English too.
 
 use chrono::{Datelike, NaiveDate};
+use clubcomp_engine::vocab::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
 
 /// A page language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,41 +59,51 @@ impl Lang {
     }
 
     /// The name of an evening kind.
-    pub fn evening_kind(self, kind: &str) -> &'static str {
+    pub fn evening_kind(self, kind: EveningKind) -> &'static str {
         match kind {
-            "keizer" => "Keizer",
-            "rapid" => self.t("Rapid", "Rapid"),
-            "closed" => self.t("Gesloten", "Closed"),
-            "playoff" => self.t("Play-off", "Play-off"),
-            "blitz" => self.t("Snelschaken", "Blitz"),
-            "free" => self.t("Vrij spelen", "Free play"),
-            _ => "—",
+            EveningKind::Keizer => "Keizer",
+            EveningKind::Rapid => self.t("Rapid", "Rapid"),
+            EveningKind::Closed => self.t("Gesloten", "Closed"),
+            EveningKind::Playoff => self.t("Play-off", "Play-off"),
+            EveningKind::Blitz => self.t("Snelschaken", "Blitz"),
+            EveningKind::Free => self.t("Vrij spelen", "Free play"),
         }
     }
 
     /// The name of a competition kind (with its system).
-    pub fn competition_kind(self, kind: &str, system: Option<&str>) -> &'static str {
+    pub fn competition_kind(
+        self,
+        kind: CompetitionKind,
+        system: Option<PairingSystem>,
+    ) -> &'static str {
+        use CompetitionKind as K;
         match (kind, system) {
-            ("keizer", _) => self.t("Keizercompetitie", "Keizer competition"),
-            ("swiss", Some("double_swiss")) => {
+            (K::Keizer, _) => self.t("Keizercompetitie", "Keizer competition"),
+            (K::Swiss, Some(PairingSystem::DoubleSwiss)) => {
                 self.t("Double-Swiss (rapid)", "Double-Swiss (rapid)")
             }
-            ("swiss", _) => self.t("Zwitsers systeem", "Swiss system"),
-            ("round_robin", Some("double")) => {
+            (K::Swiss, _) => self.t("Zwitsers systeem", "Swiss system"),
+            (K::RoundRobin, Some(PairingSystem::Double)) => {
                 self.t("Dubbelrondig gesloten toernooi", "Double round robin")
             }
-            ("round_robin", _) => self.t("Gesloten toernooi", "Round robin"),
-            ("knockout", _) => self.t("Play-offs (knock-out)", "Play-offs (knockout)"),
-            _ => "—",
+            (K::RoundRobin, _) => self.t("Gesloten toernooi", "Round robin"),
+            (K::Knockout, _) => self.t("Play-offs (knock-out)", "Play-offs (knockout)"),
         }
     }
 
     /// The name of a half.
-    pub fn half(self, half: &str) -> &'static str {
+    pub fn half(self, half: Half) -> &'static str {
         match half {
-            "winter" => self.t("winterhelft", "winter half"),
-            "summer" => self.t("zomerhelft", "summer half"),
-            _ => "",
+            Half::Winter => self.t("winterhelft", "winter half"),
+            Half::Summer => self.t("zomerhelft", "summer half"),
+        }
+    }
+
+    /// The name of a discipline.
+    pub fn discipline(self, discipline: Discipline) -> &'static str {
+        match discipline {
+            Discipline::Chess => self.t("schaken", "chess"),
+            Discipline::Draughts => self.t("dammen", "draughts"),
         }
     }
 

@@ -27,17 +27,17 @@ pub(super) fn evening_table(ctx: &Ctx, caption: &str, evenings: &[Evening]) -> M
                     @for e in evenings {
                         tr class=(format!("kind-{}", e.kind)) {
                             th scope="row" {
-                                @if e.kind == "closed" {
+                                @if e.kind == clubcomp_engine::vocab::EveningKind::Closed {
                                     (ctx.lang.date(e.date))
                                 } @else {
                                     a href=(ctx.href(&format!("/club/evenings/{}", e.id))) { (ctx.lang.date(e.date)) }
                                 }
                             }
-                            td { @if e.kind != "closed" { (e.start_time) } }
+                            td { @if e.kind != clubcomp_engine::vocab::EveningKind::Closed { (e.start_time) } }
                             td {
-                                (ctx.lang.evening_kind(&e.kind))
+                                (ctx.lang.evening_kind(e.kind))
                                 @if let Some(n) = e.number { " " (n) }
-                                @if let Some(h) = &e.half { " (" (ctx.lang.half(h)) ")" }
+                                @if let Some(h) = e.half { " (" (ctx.lang.half(h)) ")" }
                             }
                             td { @if let Some(n) = &e.note { (n) } }
                         }

@@ -27,5 +27,6 @@ mod ratings;
 mod readiness;
 mod results;
 mod standings;
+mod vocab;
 mod whole_season;
 mod withdrawal;

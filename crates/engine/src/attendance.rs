@@ -33,17 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::keizer::pairing::PlayerId;
 
-/// Club membership (docs/rules/README.md#players-and-ratings).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Membership {
-    /// Vaste Speler: expected every evening.
-    Fixed,
-    /// Flexibele Speler: plays after signing up.
-    Flexible,
-    /// A non-member (open blitz championship).
-    Guest,
-}
+pub use crate::vocab::Membership;
 
 /// Who recorded a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@
 //! | [`arbiter`] | chess and draughts moves, claims, game events, appeals |
 //! | [`fixed`] | exact decimal arithmetic in ten-thousandths |
 //! | [`matching`] | maximum-weight and maximum-cardinality matching, shared by the pairings |
+//! | [`vocab`] | the shared vocabulary: colours, halves, disciplines, memberships, kinds, systems |
 //!
 //! # Keizer standings
 //!
@@ -221,3 +222,8 @@ pub mod round_robin;
 pub mod stop;
 pub mod swiss;
 pub mod tiebreaks;
+pub mod vocab;
+
+pub use vocab::{
+    Colour, CompetitionKind, Discipline, Half, Membership, PairingSystem, UnknownValue,
+};

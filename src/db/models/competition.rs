@@ -7,7 +7,39 @@ use crate::db::schema::{
 };
 use crate::db::{DbConn, MultiBackend};
 use chrono::{NaiveDate, NaiveDateTime};
+use clubcomp_engine::vocab::{
+    CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,
+};
+use diesel::backend::Backend;
 use diesel::prelude::*;
+
+/// Reads `$typed` as `$row` is read (same columns, same select), then converts it with
+/// `TryFrom`: a value that does not convert fails the query with the conversion's error.
+macro_rules! typed_row {
+    ($typed:ident, $row:ident) => {
+        impl<DB: Backend> Selectable<DB> for $typed
+        where
+            $row: Selectable<DB>,
+        {
+            type SelectExpression = <$row as Selectable<DB>>::SelectExpression;
+
+            fn construct_selection() -> Self::SelectExpression {
+                $row::construct_selection()
+            }
+        }
+
+        impl<ST, DB: Backend> Queryable<ST, DB> for $typed
+        where
+            $row: Queryable<ST, DB>,
+        {
+            type Row = <$row as Queryable<ST, DB>>::Row;
+
+            fn build(row: Self::Row) -> diesel::deserialize::Result<$typed> {
+                Ok($typed::try_from($row::build(row)?)?)
+            }
+        }
+    };
+}
 
 /// A season.
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
@@ -28,10 +60,10 @@ pub struct NewSeason {
     pub created_at: NaiveDateTime,
 }
 
-/// An evening of the season calendar.
-#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+/// An evening of the season calendar as stored: kind and half as text.
+#[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = evenings, check_for_backend(MultiBackend))]
-pub struct Evening {
+pub struct EveningRow {
     pub id: i64,
     pub season_id: i64,
     pub date: NaiveDate,
@@ -42,6 +74,42 @@ pub struct Evening {
     pub note: Option<String>,
     pub version: i64,
 }
+
+/// An evening of the season calendar, its kind and half parsed once when the row is read (a
+/// stored value that names no known one fails the query).
+#[derive(Debug, Clone, Identifiable)]
+#[diesel(table_name = evenings)]
+pub struct Evening {
+    pub id: i64,
+    pub season_id: i64,
+    pub date: NaiveDate,
+    pub start_time: String,
+    pub kind: EveningKind,
+    pub half: Option<Half>,
+    pub number: Option<i32>,
+    pub note: Option<String>,
+    pub version: i64,
+}
+
+impl TryFrom<EveningRow> for Evening {
+    type Error = UnknownValue;
+
+    fn try_from(r: EveningRow) -> Result<Evening, UnknownValue> {
+        Ok(Evening {
+            id: r.id,
+            season_id: r.season_id,
+            date: r.date,
+            start_time: r.start_time,
+            kind: r.kind.parse()?,
+            half: r.half.as_deref().map(str::parse).transpose()?,
+            number: r.number,
+            note: r.note,
+            version: r.version,
+        })
+    }
+}
+
+typed_row!(Evening, EveningRow);
 
 /// Insert form.
 #[derive(Debug, Insertable)]
@@ -57,10 +125,10 @@ pub struct NewEvening {
     pub version: i64,
 }
 
-/// A competition.
-#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+/// A competition as stored: kind, discipline, system and half as text.
+#[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = competitions, check_for_backend(MultiBackend))]
-pub struct Competition {
+pub struct CompetitionRow {
     pub id: i64,
     pub season_id: i64,
     pub name: String,
@@ -78,6 +146,65 @@ pub struct Competition {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
+
+/// A competition, its vocabulary parsed once when the row is read: a stored kind,
+/// discipline, system or half that names no known value fails the query (an internal
+/// error naming the value), never a default.
+#[derive(Debug, Clone, Identifiable)]
+#[diesel(table_name = competitions)]
+pub struct Competition {
+    pub id: i64,
+    pub season_id: i64,
+    pub name: String,
+    pub kind: CompetitionKind,
+    pub discipline: Discipline,
+    pub system: Option<PairingSystem>,
+    pub half: Option<Half>,
+    pub seeded_from: Option<i64>,
+    pub params: String,
+    pub tiebreaks: String,
+    pub time_control: String,
+    pub rules: String,
+    pub rounds_planned: Option<i32>,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+impl TryFrom<CompetitionRow> for Competition {
+    type Error = UnknownValue;
+
+    fn try_from(r: CompetitionRow) -> Result<Competition, UnknownValue> {
+        Ok(Competition {
+            id: r.id,
+            season_id: r.season_id,
+            name: r.name,
+            kind: r.kind.parse()?,
+            discipline: r.discipline.parse()?,
+            system: r.system.as_deref().map(str::parse).transpose()?,
+            half: r.half.as_deref().map(str::parse).transpose()?,
+            seeded_from: r.seeded_from,
+            params: r.params,
+            tiebreaks: r.tiebreaks,
+            time_control: r.time_control,
+            rules: r.rules,
+            rounds_planned: r.rounds_planned,
+            version: r.version,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        })
+    }
+}
+
+impl Competition {
+    /// The pairing system's name, or the kind's for a competition without a system.
+    pub fn system_or_kind(&self) -> &'static str {
+        self.system
+            .map_or(self.kind.as_str(), PairingSystem::as_str)
+    }
+}
+
+typed_row!(Competition, CompetitionRow);
 
 /// Insert form.
 #[derive(Debug, Insertable)]

@@ -4,6 +4,7 @@
 use crate::db::schema::players;
 use crate::db::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
+use clubcomp_engine::vocab::Membership;
 use diesel::prelude::*;
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
@@ -16,7 +17,10 @@ pub struct Player {
     pub name: String,
     pub knsb_number: Option<String>,
     pub fide_id: Option<String>,
-    pub membership: String,
+    /// Parsed when the row is read: a stored membership that names no known value fails the
+    /// query (an internal error naming the value).
+    #[diesel(deserialize_as = String)]
+    pub membership: Membership,
     pub active: bool,
     pub email: Option<String>,
     pub phone: Option<String>,

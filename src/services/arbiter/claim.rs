@@ -125,7 +125,8 @@ pub struct ClaimInput {
     pub moves: Option<MovesInput>,
     /// Quickplay finish: the claimant (default: the player to move in the stored moves).
     #[serde(default)]
-    pub claimant: Option<Colour>,
+    #[schema(value_type = Option<super::doc::Colour>)]
+    pub claimant: Option<Side>,
     /// Quickplay finish: the claimant's time left in milliseconds.
     #[serde(default)]
     pub remaining_ms: Option<u64>,
@@ -202,7 +203,7 @@ fn applies_quickplay(comp: &Competition) -> bool {
         .get("quickplay_finish")
         .and_then(|v| v.as_bool())
         .unwrap_or_else(|| {
-            default_rules(&comp.kind, comp.system.as_deref())["quickplay_finish"]
+            default_rules(Some(comp.kind), comp.system)["quickplay_finish"]
                 .as_bool()
                 .unwrap_or(true)
         })
@@ -621,11 +622,11 @@ fn check_quickplay(
             } else {
                 Side::Black
             };
-            let claimant = input.claimant.map(Side::from).unwrap_or(to_move);
+            let claimant = input.claimant.unwrap_or(to_move);
             (claimant, input.move_number.unwrap_or(n / 2 + 1), p)
         }
         None => {
-            let claimant = input.claimant.map(Side::from).unwrap_or(state.to_move);
+            let claimant = input.claimant.unwrap_or(state.to_move);
             let idx = usize::from(claimant == Side::Black);
             let mn = input.move_number.unwrap_or(state.moves[idx] + 1);
             if mn == 0 {

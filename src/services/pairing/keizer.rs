@@ -18,12 +18,9 @@ use clubcomp_engine::keizer::standings::{self as ks, GameResult};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
+/// A Keizer competition without a half is a winter half.
 fn half_of(comp: &Competition) -> Half {
-    if comp.half.as_deref() == Some("summer") {
-        Half::Summer
-    } else {
-        Half::Winter
-    }
+    comp.half.unwrap_or(Half::Winter)
 }
 
 /// The season's Keizer halves up to this one, with the evening offset of each: a summer half
@@ -52,7 +49,13 @@ fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32
 fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>> {
     let mut dates: Vec<NaiveDate> = crate::services::calendar::evenings_of(c, comp.season_id)?
         .into_iter()
-        .filter(|e| !matches!(e.kind.as_str(), "rapid" | "closed"))
+        .filter(|e| {
+            !matches!(
+                e.kind,
+                clubcomp_engine::vocab::EveningKind::Rapid
+                    | clubcomp_engine::vocab::EveningKind::Closed
+            )
+        })
         .map(|e| e.date)
         .collect();
     dates.sort_unstable();

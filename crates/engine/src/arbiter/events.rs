@@ -360,7 +360,7 @@ impl GameState {
                 }
                 self.moves[idx(by)] += 1;
                 self.last_mover = Some(by);
-                self.to_move = by.opponent();
+                self.to_move = by.opposite();
             }
             GameEvent::DrawOffer { by } => {
                 if self.game != GameKind::Chess {
@@ -388,7 +388,7 @@ impl GameState {
                     ProposalKind::Draw => Outcome::Draw,
                     ProposalKind::Plusremise => Outcome::Plusremise { side: by },
                     ProposalKind::Minremise => Outcome::Plusremise {
-                        side: by.opponent(),
+                        side: by.opposite(),
                     },
                 };
                 // "The same proposal" is the same kind of proposal (draw, plusremise,
@@ -397,7 +397,7 @@ impl GameState {
                     return Err(Rule::RepeatedRejectedProposal { by, kind });
                 }
                 // the opponent may again make this kind of proposal, since this player made it
-                self.barred.retain(|b| *b != (by.opponent(), kind));
+                self.barred.retain(|b| *b != (by.opposite(), kind));
                 self.pending = Some(Pending {
                     by,
                     outcome,
@@ -510,7 +510,7 @@ impl GameState {
                 status: c.status,
             });
         }
-        let opponent = c.by.opponent();
+        let opponent = c.by.opposite();
         // FIDE 9.5.3 / Guidelines III.4: a rejected chess claim gives the opponent two
         // minutes; for a quickplay claim, once (not again after a postponement that gave them).
         let two_minutes = game == GameKind::Chess && c.opponent_extra_seconds == 0;

@@ -39,25 +39,8 @@ pub use repetition::{
 /// linear in the number of half-moves.
 pub const MAX_PLIES: usize = 2000;
 
-/// A player's colour in a game (chess or draughts); White moves first in both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// White.
-    White,
-    /// Black.
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-}
+/// A player's side in a game: the shared [`Colour`](crate::vocab::Colour).
+pub use crate::vocab::Colour as Side;
 
 /// A move of the game named the way an arbiter cites it: "move 23, Black, Nf6".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -26,26 +26,7 @@ use constraints::History;
 /// Identifier of a player (as the service stores it, in text form).
 pub type PlayerId = String;
 
-/// A half of the season (docs/rules/keizer.md#season-halves).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Half {
-    /// The winter half (first ten Keizer evenings).
-    Winter,
-    /// The summer half (second ten Keizer evenings).
-    Summer,
-}
-
-/// A colour in a game played over the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Colour {
-    /// White (`"W"` in JSON).
-    #[serde(rename = "W")]
-    White,
-    /// Black (`"B"` in JSON).
-    #[serde(rename = "B")]
-    Black,
-}
+pub use crate::vocab::{Colour, Half};
 
 /// One player of the current ranking.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,8 +42,9 @@ pub struct RankedPlayer {
     /// A flexible player who turns up for the first time (placed by rating, docs/rules/keizer.md#pairing).
     #[serde(default)]
     pub first_time: bool,
-    /// Colours of this season's Keizer games over the board, both halves, oldest first.
-    #[serde(default)]
+    /// Colours of this season's Keizer games over the board, both halves, oldest first
+    /// (`"W"`, `"B"` in JSON).
+    #[serde(default, with = "crate::vocab::colour_letters")]
     pub colours: Vec<Colour>,
     /// Pairing byes this player already had in the current half.
     #[serde(default)]

@@ -11,15 +11,7 @@ use crate::keizer::standings::{Competition, EveningStandings};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
-/// Which half of the season.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Half {
-    /// The winter half: champion, silver, bronze, best of the rest.
-    Winter,
-    /// The summer half: champion and playoff places.
-    Summer,
-}
+pub use crate::vocab::Half;
 
 /// What prizes need to know of one player of a half's final table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,15 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The game played: decides the result codes and the scoring.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Discipline {
-    /// Chess: 1-½-0, codes `1-0`, `0-1`, `1/2-1/2` (or `½-½`), `+/-`, `-/+`, `-/-`.
-    Chess,
-    /// Draughts: 2-1-0, codes `2-0`, `0-2`, `1-1`, `1+-1-`, `1--1+`, `0-0`, `+/-`, `-/+`, `-/-`.
-    Draughts,
-}
+pub use crate::vocab::Discipline;
 
 /// A game result, the same for both disciplines (only the notation differs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -9,25 +9,8 @@
 use crate::fixed::Fixed;
 use serde::{Deserialize, Serialize};
 
-/// A colour in one round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Colour {
-    /// White (`w`).
-    White,
-    /// Black (`b`).
-    Black,
-}
-
-impl Colour {
-    /// The other colour.
-    pub fn opposite(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-}
+/// A colour in one round (`w`, `b` in the file).
+pub use crate::vocab::Colour;
 
 /// The result code of one round entry (TRF-16 field "result").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

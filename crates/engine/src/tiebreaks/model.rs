@@ -51,14 +51,7 @@ impl<'de> Deserialize<'de> for Value {
 }
 
 /// The colour a player had in a round (none for byes and absences).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Colour {
-    /// White pieces.
-    White,
-    /// Black pieces.
-    Black,
-}
+pub use crate::vocab::Colour;
 
 /// What a round was for one player (TRF result codes in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

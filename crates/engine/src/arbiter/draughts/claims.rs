@@ -145,7 +145,7 @@ pub fn claim_verdict(pos: &Position) -> DraughtsVerdict {
 /// Classifies a position as a counted endgame: (kind, lone-king side).
 fn classify(pos: &Position) -> Option<(EndgameKind, Colour)> {
     for lone in [Colour::White, Colour::Black] {
-        let other = lone.opponent();
+        let other = lone.opposite();
         let (lm, lk) = pos.count(lone);
         let (om, ok) = pos.count(other);
         if lm != 0 || lk != 1 || ok == 0 {
@@ -202,7 +202,7 @@ pub fn endgame_status(game: &Game) -> Option<EndgameCounter> {
         EndgameKind::SixteenMoves => 16,
         EndgameKind::FiveMoves => 5,
     };
-    let other = lone.opponent();
+    let other = lone.opposite();
     let (men_of_other, _) = positions[last].count(other);
     let verdict_at_limit = match kind {
         // docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise: plusremise for the side with three pieces, unless two of them are still

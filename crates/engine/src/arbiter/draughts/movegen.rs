@@ -119,7 +119,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn is_enemy(&self, sq: u8) -> bool {
-        self.board[sq as usize].colour() == Some(self.me.opponent()) && !self.captured.contains(&sq)
+        self.board[sq as usize].colour() == Some(self.me.opposite()) && !self.captured.contains(&sq)
     }
 
     fn record(&mut self) {
@@ -241,7 +241,7 @@ pub fn play(pos: &Position, m: &Move) -> Position {
         Piece::Man(c) if promotes(c, m.to) => Piece::King(c),
         p => p,
     };
-    next.turn = pos.turn.opponent();
+    next.turn = pos.turn.opposite();
     next
 }
 

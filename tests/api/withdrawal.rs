@@ -19,10 +19,9 @@ fn players_of(round: &Value) -> Vec<i64> {
         .collect()
 }
 
-#[actix_web::test]
-async fn keizer_withdrawal_is_never_paired_keeps_the_score_and_is_audited() {
-    let app = spawn().await;
-    let leader = app.token(&["leader"]).await;
+/// A Keizer winter of A, B, C and D (fixed members) with two evenings, the first paired and
+/// played (white wins on both boards); returns the competition and the players.
+async fn keizer_of_four_after_one_evening(app: &TestApp, leader: &str) -> (i64, Vec<i64>) {
     let (cid, p) =
         CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
             .members(&[
@@ -31,15 +30,23 @@ async fn keizer_withdrawal_is_never_paired_keeps_the_score_and_is_audited() {
                 ("C", "fixed"),
                 ("D", "fixed"),
             ])
-            .create(&app, &leader)
+            .create(app, leader)
             .await
             .parts();
-    add_round(&app, &leader, cid, FUTURE).await;
-    add_round(&app, &leader, cid, FUTURE).await;
-    let pair = |n: i64| paths::pairing(cid, n);
-    let r = app.post(&pair(1), Some(&leader), json!({})).await;
+    add_round(app, leader, cid, FUTURE).await;
+    add_round(app, leader, cid, FUTURE).await;
+    let r = app.generate_pairing(leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    finish_round(&app, &leader, cid, 1, &["1-0", "1-0"]).await;
+    finish_round(app, leader, cid, 1, &["1-0", "1-0"]).await;
+    (cid, p)
+}
+
+#[actix_web::test]
+async fn keizer_withdrawal_is_never_paired_keeps_the_score_and_is_audited() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = keizer_of_four_after_one_evening(&app, &leader).await;
+    let pair = |n: i64| paths::pairing(cid, n);
 
     let url = |player: i64| paths::withdraw(cid, player);
     let r = app
@@ -110,23 +117,8 @@ async fn keizer_withdrawal_is_never_paired_keeps_the_score_and_is_audited() {
 async fn refused_withdrawals_name_the_rule_and_change_nothing() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) =
-        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
-            .members(&[
-                ("A", "fixed"),
-                ("B", "fixed"),
-                ("C", "fixed"),
-                ("D", "fixed"),
-            ])
-            .create(&app, &leader)
-            .await
-            .parts();
-    add_round(&app, &leader, cid, FUTURE).await;
-    add_round(&app, &leader, cid, FUTURE).await;
+    let (cid, p) = keizer_of_four_after_one_evening(&app, &leader).await;
     let pair = |n: i64| paths::pairing(cid, n);
-    let r = app.post(&pair(1), Some(&leader), json!({})).await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    finish_round(&app, &leader, cid, 1, &["1-0", "1-0"]).await;
     let r = app.post(&pair(2), Some(&leader), json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let outsider = app

@@ -49,7 +49,10 @@ async fn put_result(app: &TestApp, token: &str, game: i64, result: &str) -> Resp
 }
 
 /// Rounds, games and audit entries stored: a refused request leaves them as they were.
-async fn stored(app: &TestApp) -> (i64, i64, i64, Vec<Option<String>>) {
+/// Rounds, games and audit entries, and each round's pairing details.
+type Stored = (i64, i64, i64, Vec<Option<String>>);
+
+async fn stored(app: &TestApp) -> Stored {
     app.with_conn(|c| {
         use clubcomp::db::schema::{audit_log, games, rounds};
         use diesel::prelude::*;
@@ -65,6 +68,13 @@ async fn stored(app: &TestApp) -> (i64, i64, i64, Vec<Option<String>>) {
         )
     })
     .await
+}
+
+/// A refusal: `status`, the answer naming `needle`, and nothing stored since `before`.
+async fn refused(app: &TestApp, r: &Resp, status: StatusCode, needle: &str, before: &Stored) {
+    assert_eq!(r.status, status, "{}", r.text);
+    assert!(r.text.contains(needle), "{needle:?} not in {}", r.text);
+    assert_eq!(&stored(app).await, before);
 }
 
 fn pairs(v: &Value) -> Vec<(i64, i64, i64, i64)> {
@@ -164,9 +174,14 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
             json!({"player_id": a, "reason": "lots"}),
         )
         .await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(r.text.contains("6 games have no result"), "{}", r.text);
-    assert_eq!(stored(&app).await, before);
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "6 games have no result",
+        &before,
+    )
+    .await;
 
     // results like any game: C–E 1-0, A–C ½, E–A ½, E–C 0-1, C–A ½, A–E ½
     for (g, res) in ids
@@ -201,13 +216,14 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
             json!({"player_id": a, "reason": "lots"}),
         )
         .await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(
-        r.text.contains(&format!("C (player {c}) is first")),
-        "{}",
-        r.text
-    );
-    assert_eq!(stored(&app).await, before);
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        &format!("C (player {c}) is first"),
+        &before,
+    )
+    .await;
 }
 
 /// All six play-off games drawn: A, C and E 3 points each, still tied; the arbiter places E
@@ -326,13 +342,14 @@ async fn a_play_off_still_tied_is_decided_by_the_arbiter_and_audited() {
             json!({"player_id": a, "reason": "again"}),
         )
         .await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(
-        r.text.contains(&format!("E (player {e}) is first")),
-        "{}",
-        r.text
-    );
-    assert_eq!(stored(&app).await, before);
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        &format!("E (player {e}) is first"),
+        &before,
+    )
+    .await;
 }
 
 /// Refused, naming the rule and the players, with nothing stored: a competition not finished
@@ -366,9 +383,14 @@ async fn refusals_name_the_rule_and_store_nothing() {
     .await;
     let before = stored(&app).await;
     let r = app.post(&url, Some(&leader), json!({})).await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(r.text.contains("round 1 is published"), "{}", r.text);
-    assert_eq!(stored(&app).await, before);
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "round 1 is published",
+        &before,
+    )
+    .await;
 
     app.with_conn({
         let comp = fx.comp;
@@ -380,9 +402,14 @@ async fn refusals_name_the_rule_and_store_nothing() {
     .await;
     let before = stored(&app).await;
     let r = app.post(&url, Some(&leader), json!({})).await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(r.text.contains("1 of its 2 planned rounds"), "{}", r.text);
-    assert_eq!(stored(&app).await, before);
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "1 of its 2 planned rounds",
+        &before,
+    )
+    .await;
 
     round_games(
         &app,
@@ -418,9 +445,7 @@ async fn refusals_name_the_rule_and_store_nothing() {
             json!({"player_id": anna, "reason": "lots"}),
         )
         .await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(r.text.contains("has no play-off"), "{}", r.text);
-    assert_eq!(stored(&app).await, before);
+    refused(&app, &r, StatusCode::CONFLICT, "has no play-off", &before).await;
 
     // a Keizer competition has no play-off for first
     let k = CompetitionBuilder::new(json!({"name": "K", "kind": "keizer"}))

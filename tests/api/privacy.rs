@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use serde_json::Value;
 
 /// The ids in a list answer (an array, or a page with `items`).
-fn ids(v: &Value, field: &str) -> Vec<i64> {
+fn ids_in(v: &Value, field: &str) -> Vec<i64> {
     let list = v
         .as_array()
         .or_else(|| v["items"].as_array())
@@ -25,9 +25,9 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
     let leader = app.token(&["leader"]).await;
     let seasons = app.get(paths::SEASONS, None).await.body;
     let mut competitions = Vec::new();
-    for s in ids(&seasons, "id") {
+    for s in ids_in(&seasons, "id") {
         let list = app.get(&paths::season_competitions(s), None).await.body;
-        competitions.extend(ids(&list, "id"));
+        competitions.extend(ids_in(&list, "id"));
     }
     assert!(competitions.len() >= 3, "{competitions:?}");
     let mut finalized = 0;
@@ -89,7 +89,7 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
                 None,
             )
             .await;
-        let got = ids(&r.body, "id");
+        let got = ids_in(&r.body, "id");
         if got.is_empty() {
             break;
         }
@@ -114,7 +114,7 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
         if path.starts_with("/api/v1/competitions/{id}/rounds/{number}") {
             for c in &competitions {
                 let rounds = app.get(&paths::rounds(c), None).await.body;
-                for n in ids(&rounds, "number") {
+                for n in ids_in(&rounds, "number") {
                     urls.push(
                         path.replace("{id}", &c.to_string())
                             .replace("{number}", &n.to_string()),
@@ -126,7 +126,7 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
                 urls.push(path.replace("{id}", &c.to_string()));
             }
         } else if path.starts_with("/api/v1/seasons/{id}") {
-            for s in ids(&seasons, "id") {
+            for s in ids_in(&seasons, "id") {
                 urls.push(path.replace("{id}", &s.to_string()));
             }
         } else if path.starts_with("/api/v1/players/{id}") {

@@ -15,12 +15,13 @@ for tool in valgrind callgrind_annotate wrk; do
   command -v $tool >/dev/null || { echo "$tool is missing: apt-get install -y valgrind wrk"; exit 2; }
 done
 [ -x "$bin" ] || cargo build --release --locked
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export DATABASE_URL="sqlite://$work/bench.sqlite3" DATA_DIR=$work BIND_ADDR=127.0.0.1:$port \
-  JWT_SECRET=load-secret-load-secret-load-secret-0001 RUST_LOG=warn
-"$bin" demo > /dev/null
-base=http://127.0.0.1:$port
+# shellcheck source=benches/service.sh
+. benches/service.sh
+export JWT_SECRET=load-secret-load-secret-load-secret-0001 RUST_LOG=warn
+# the demo club, served once to find its Keizer competition
+start_service sqlite "sqlite://$work/bench.sqlite3"
+comp=$(demo_competition keizer)
+stop_service
 run() { # name [url]
   valgrind --tool=callgrind --callgrind-out-file="$work/cg.$1" "$bin" serve >"$work/log.$1" 2>&1 &
   local vp=$! n=0
@@ -33,14 +34,6 @@ run() { # name [url]
   total=$(callgrind_annotate "$work/cg.$1" 2>/dev/null | awk '/PROGRAM TOTALS/ && !done {gsub(",", "", $1); print $1; done = 1}')
   echo "$n $total"
 }
-# the demo club's Keizer competition
-"$bin" serve >/dev/null 2>&1 &
-sp=$!
-for _ in $(seq 1 100); do curl -fs -o /dev/null "$base/readyz" && break; sleep 0.1; done
-season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
-comp=$(curl -fs "$base/api/v1/seasons/$season/competitions" |
-  python3 -c 'import sys,json; print(next(c["id"] for c in json.load(sys.stdin) if c["kind"]=="keizer"))')
-kill $sp; wait $sp 2>/dev/null || true
 read -r _ idle < <(run idle)
 for what in json page; do
   url=/api/v1/competitions/$comp/standings

@@ -39,11 +39,8 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 bench() { # backend database-url
   local be=$1
   start_service "$be" "$2"
-  local season comp json page
-  season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
-  comp=$(curl -fs "$base/api/v1/seasons/$season/competitions" | python3 -c '
-import sys,json
-print(next(c["id"] for c in json.load(sys.stdin) if c["kind"]=="keizer"))')
+  local comp json page
+  comp=$(demo_competition keizer)
   json="$base/api/v1/competitions/$comp/standings"
   page="$base/club/competitions/$comp/standings"
   echo "$be: ${secs}s per run, $conns connections, $(nproc) cores;" \

@@ -29,6 +29,14 @@ stop_service() {
   pid=""
 }
 
+# The id of the demo club's first competition of KIND (keizer, swiss, round_robin).
+demo_competition() { # kind
+  local season
+  season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
+  curl -fs "$base/api/v1/seasons/$season/competitions" |
+    python3 -c "import sys,json; print(next(c['id'] for c in json.load(sys.stdin) if c['kind']=='$1'))"
+}
+
 # A token of a demo account.
 demo_token() { # email
   curl -fs -X POST "$base/api/v1/auth/login" -H 'content-type: application/json' \

@@ -135,8 +135,8 @@ pub fn route_table(spec: &utoipa::openapi::OpenApi) -> Vec<(String, Vec<String>)
 }
 
 fn template_matches(template: &str, path: &str) -> bool {
-    let t: Vec<&str> = template.trim_end_matches('/').split('/').collect();
-    let p: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let t: Vec<&str> = template.split('/').collect();
+    let p: Vec<&str> = path.split('/').collect();
     t.len() == p.len()
         && t.iter()
             .zip(&p)
@@ -145,6 +145,24 @@ fn template_matches(template: &str, path: &str) -> bool {
 
 async fn not_found_or_405(req: HttpRequest, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let path = req.path();
+    // a known route asked with a trailing slash: sent on to the route itself
+    if path.len() > 1 && path.ends_with('/') {
+        let trimmed = path.trim_end_matches('/');
+        if !trimmed.is_empty()
+            && state
+                .routes
+                .iter()
+                .any(|(t, _)| template_matches(t, trimmed))
+        {
+            let location = match req.query_string() {
+                "" => trimmed.to_string(),
+                q => format!("{trimmed}?{q}"),
+            };
+            return Ok(HttpResponse::PermanentRedirect()
+                .insert_header(("Location", location))
+                .finish());
+        }
+    }
     for (template, methods) in &state.routes {
         if template_matches(template, path) {
             return Err(ApiError::MethodNotAllowed {
@@ -203,6 +221,18 @@ async fn request_context(
     Ok(res)
 }
 
+/// Answers `HEAD` wherever `GET` is answered: the request is routed as a `GET`, and the HTTP
+/// layer sends the answer's headers without its body (it knows the request was a `HEAD`).
+async fn head_as_get<B: MessageBody + 'static>(
+    mut req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<B>, actix_web::Error> {
+    if req.method() == actix_web::http::Method::HEAD {
+        req.head_mut().method = actix_web::http::Method::GET;
+    }
+    next.call(req).await
+}
+
 /// Refuses a request whose path or query string holds an encoded NUL character (422 naming
 /// the parameter) before any handler sees it; JSON bodies are checked as they are read
 /// ([`api::Body`]).
@@ -228,11 +258,18 @@ pub fn json_error(err: actix_web::error::JsonPayloadError) -> ApiError {
         E::ContentType => {
             ApiError::UnsupportedMediaType("expected Content-Type: application/json".into())
         }
-        E::Deserialize(de) if de.is_data() => ApiError::Validation {
-            detail: format!("invalid request body: {de}"),
-            errors: vec![crate::error::FieldError::new("body", de.to_string())],
-        },
-        _ => ApiError::BadRequest(format!("malformed JSON: {err}")),
+        E::Deserialize(de) if de.is_data() => {
+            let message = crate::error::plain_serde_message(&de.to_string());
+            ApiError::Validation {
+                detail: format!("body: {message}"),
+                errors: vec![crate::error::FieldError::new("body", message)],
+            }
+        }
+        E::Deserialize(de) => ApiError::BadRequest(format!(
+            "malformed JSON: {}",
+            crate::error::plain_serde_message(&de.to_string())
+        )),
+        _ => ApiError::BadRequest("malformed JSON: the body cannot be read".into()),
     }
 }
 
@@ -244,13 +281,31 @@ fn json_config(limit: usize) -> web::JsonConfig {
 
 fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err, _req| {
-        ApiError::BadRequest(format!("invalid query string: {err}")).into()
+        let message = match err {
+            actix_web::error::QueryPayloadError::Deserialize(e) => {
+                crate::error::plain_serde_message(&e.to_string())
+            }
+            _ => "cannot be read".to_string(),
+        };
+        ApiError::BadRequest(format!("invalid query string: {message}")).into()
     })
 }
 
 fn path_config() -> web::PathConfig {
-    web::PathConfig::default()
-        .error_handler(|err, _req| ApiError::NotFound(format!("no such resource: {err}")).into())
+    web::PathConfig::default().error_handler(|_err, req| path_error(req).into())
+}
+
+/// A path whose id segment is no id: 404 naming the segment (ids are decimal digits).
+fn path_error(req: &HttpRequest) -> ApiError {
+    let bad = req.match_info().iter().find(|(_, value)| {
+        value.is_empty() || value.len() > 18 || !value.bytes().all(|b| b.is_ascii_digit())
+    });
+    match bad {
+        Some((name, value)) => ApiError::NotFound(format!(
+            "no such resource: path parameter `{name}` is {value:?}, which is not an id"
+        )),
+        None => ApiError::NotFound("no such resource".into()),
+    }
 }
 
 /// Builds the whole application over shared state.
@@ -307,6 +362,7 @@ pub fn build_app(
         )
         .default_service(web::to(not_found_or_405))
         .wrap(from_fn(refuse_nul))
+        .wrap(from_fn(head_as_get))
         .wrap(cors)
         .wrap(from_fn(request_context))
 }
@@ -383,6 +439,7 @@ mod tests {
             "/api/v1/players/12"
         ));
         assert!(!template_matches("/api/v1/players/{id}", "/api/v1/players"));
+        assert!(!template_matches("/api/v1/players", "/api/v1/players/"));
         assert!(template_matches("/healthz", "/healthz"));
     }
 }

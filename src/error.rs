@@ -27,12 +27,14 @@ impl FieldError {
 
 /// The problem document of every error response.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"type": "about:blank", "title": "Unprocessable Entity", "status": 422,
-    "detail": "the request breaks a rule", "errors": [{"field": "name", "message": "must not be empty"}]}))]
+#[schema(example = json!({"type": "https://clubcomp.dev/problems/invalid-input",
+    "title": "Unprocessable Entity", "status": 422, "detail": "name: must not be empty",
+    "errors": [{"field": "name", "message": "must not be empty"}]}))]
 pub struct Problem {
-    /// A URI for the problem type (`about:blank` or a clubcomp rule id).
+    /// The kind of problem: one stable URI per kind, the same on every database, for a
+    /// program to act on (docs/api-guide.md#errors lists them).
     #[serde(rename = "type")]
-    pub type_: String,
+    pub type_: ProblemType,
     /// Short summary (the HTTP reason phrase).
     pub title: String,
     /// The HTTP status code.
@@ -43,6 +45,82 @@ pub struct Problem {
     /// Per-field errors (validation only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
+}
+
+/// The kinds of problem, each named by a stable URI (`https://clubcomp.dev/problems/…`). The
+/// URIs identify the kind; they are not fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub enum ProblemType {
+    /// 400: the JSON or the query string cannot be read.
+    #[serde(rename = "https://clubcomp.dev/problems/malformed-request")]
+    MalformedRequest,
+    /// 401: no valid credentials.
+    #[serde(rename = "https://clubcomp.dev/problems/unauthenticated")]
+    Unauthenticated,
+    /// 403: the credentials lack the role.
+    #[serde(rename = "https://clubcomp.dev/problems/forbidden")]
+    Forbidden,
+    /// 404: no such resource, or no such route.
+    #[serde(rename = "https://clubcomp.dev/problems/not-found")]
+    NotFound,
+    /// 405: the route exists, the method does not (`Allow` lists the methods).
+    #[serde(rename = "https://clubcomp.dev/problems/method-not-allowed")]
+    MethodNotAllowed,
+    /// 409: the state of the competition forbids the change.
+    #[serde(rename = "https://clubcomp.dev/problems/conflict")]
+    Conflict,
+    /// 409: a value that must be unique is taken (`errors` names the field).
+    #[serde(rename = "https://clubcomp.dev/problems/already-exists")]
+    AlreadyExists,
+    /// 412: `If-Match` names an older version; read the resource again.
+    #[serde(rename = "https://clubcomp.dev/problems/stale-version")]
+    StaleVersion,
+    /// 413: the body is larger than the service accepts.
+    #[serde(rename = "https://clubcomp.dev/problems/body-too-large")]
+    BodyTooLarge,
+    /// 415: the body is not JSON.
+    #[serde(rename = "https://clubcomp.dev/problems/unsupported-media-type")]
+    UnsupportedMediaType,
+    /// 422: the request breaks a rule or a bound (`errors` names the fields).
+    #[serde(rename = "https://clubcomp.dev/problems/invalid-input")]
+    InvalidInput,
+    /// 428: the write needs `If-Match`.
+    #[serde(rename = "https://clubcomp.dev/problems/version-required")]
+    VersionRequired,
+    /// 429: too many attempts (`Retry-After`).
+    #[serde(rename = "https://clubcomp.dev/problems/too-many-attempts")]
+    TooManyAttempts,
+    /// 503: the database is unavailable (`Retry-After`).
+    #[serde(rename = "https://clubcomp.dev/problems/unavailable")]
+    Unavailable,
+    /// 503: the calculators are busy or a calculation spent its time budget (`Retry-After`).
+    #[serde(rename = "https://clubcomp.dev/problems/busy")]
+    Busy,
+    /// 500: an unexpected error (logged with the request id, never shown).
+    #[serde(rename = "https://clubcomp.dev/problems/internal")]
+    Internal,
+}
+
+impl ProblemType {
+    /// Every kind, in the order of the list above.
+    pub const ALL: [ProblemType; 16] = [
+        ProblemType::MalformedRequest,
+        ProblemType::Unauthenticated,
+        ProblemType::Forbidden,
+        ProblemType::NotFound,
+        ProblemType::MethodNotAllowed,
+        ProblemType::Conflict,
+        ProblemType::AlreadyExists,
+        ProblemType::StaleVersion,
+        ProblemType::BodyTooLarge,
+        ProblemType::UnsupportedMediaType,
+        ProblemType::InvalidInput,
+        ProblemType::VersionRequired,
+        ProblemType::TooManyAttempts,
+        ProblemType::Unavailable,
+        ProblemType::Busy,
+        ProblemType::Internal,
+    ];
 }
 
 /// Every error the API answers with.
@@ -71,6 +149,14 @@ pub enum ApiError {
     /// 409: state conflict.
     #[error("{0}")]
     Conflict(String),
+    /// 409: a value that must be unique is already taken.
+    #[error("{detail}")]
+    AlreadyExists {
+        /// The field holding the value.
+        field: &'static str,
+        /// Summary.
+        detail: String,
+    },
     /// 412: stale `If-Match`.
     #[error("{0}")]
     PreconditionFailed(String),
@@ -126,6 +212,28 @@ impl ApiError {
         }
     }
 
+    /// The kind of problem this error is.
+    pub fn problem_type(&self) -> ProblemType {
+        match self {
+            ApiError::BadRequest(_) => ProblemType::MalformedRequest,
+            ApiError::Unauthorized(_) => ProblemType::Unauthenticated,
+            ApiError::Forbidden(_) => ProblemType::Forbidden,
+            ApiError::NotFound(_) => ProblemType::NotFound,
+            ApiError::MethodNotAllowed { .. } => ProblemType::MethodNotAllowed,
+            ApiError::Conflict(_) => ProblemType::Conflict,
+            ApiError::AlreadyExists { .. } => ProblemType::AlreadyExists,
+            ApiError::PreconditionFailed(_) => ProblemType::StaleVersion,
+            ApiError::PayloadTooLarge(_) => ProblemType::BodyTooLarge,
+            ApiError::UnsupportedMediaType(_) => ProblemType::UnsupportedMediaType,
+            ApiError::Validation { .. } => ProblemType::InvalidInput,
+            ApiError::PreconditionRequired(_) => ProblemType::VersionRequired,
+            ApiError::TooManyRequests { .. } => ProblemType::TooManyAttempts,
+            ApiError::Unavailable(_) => ProblemType::Unavailable,
+            ApiError::Busy { .. } => ProblemType::Busy,
+            ApiError::Internal(_) => ProblemType::Internal,
+        }
+    }
+
     /// A 422 from a list of field errors.
     pub fn validation(errors: Vec<FieldError>) -> ApiError {
         let detail = match errors.as_slice() {
@@ -144,7 +252,7 @@ impl ResponseError for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::AlreadyExists { .. } => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -164,10 +272,14 @@ impl ResponseError for ApiError {
                 (None, vec![])
             }
             ApiError::Validation { detail, errors } => (Some(detail.clone()), errors.clone()),
+            ApiError::AlreadyExists { field, detail } => (
+                Some(detail.clone()),
+                vec![FieldError::new(*field, "is already taken")],
+            ),
             other => (Some(other.to_string()), vec![]),
         };
         let problem = Problem {
-            type_: "about:blank".into(),
+            type_: self.problem_type(),
             title: status.canonical_reason().unwrap_or("Error").into(),
             status: status.as_u16(),
             detail,
@@ -199,10 +311,20 @@ impl From<diesel::result::Error> for ApiError {
         match e {
             Error::NotFound => ApiError::NotFound("not found".into()),
             Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-                ApiError::Conflict(format!("already exists ({})", info.message()))
+                match unique_field(info.constraint_name(), info.message()) {
+                    Some((field, what)) => ApiError::AlreadyExists {
+                        field,
+                        detail: format!("{field}: {what}"),
+                    },
+                    None => {
+                        tracing::error!(cause = %info.message(), "unknown unique constraint");
+                        ApiError::Conflict("a value that must be unique is already taken".into())
+                    }
+                }
             }
             Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, info) => {
-                ApiError::Conflict(format!("still referenced ({})", info.message()))
+                tracing::info!(cause = %info.message(), "still referenced");
+                ApiError::Conflict("other records still refer to it".into())
             }
             Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
                 ApiError::Conflict("a concurrent change won; try again".into())
@@ -223,6 +345,153 @@ impl From<diesel::result::Error> for ApiError {
             }
         }
     }
+}
+
+/// A deserializer's message in words a client can act on: no position in the text, no Rust
+/// type names (`u32` becomes "an integer"), and the parser's own words for a bad number
+/// replaced. Messages that already name what is wrong (an unknown field or value, a missing
+/// field) keep their words.
+pub fn plain_serde_message(message: &str) -> String {
+    let mut text = match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(" column ") => &message[..i],
+        _ => message,
+    }
+    .to_string();
+    if text.starts_with("invalid digit")
+        || text.starts_with("number too large")
+        || text.starts_with("number too small")
+        || text.starts_with("cannot parse")
+        || text.starts_with("invalid float")
+        || text.starts_with("provided string was not")
+    {
+        return "not a valid number".to_string();
+    }
+    if text.starts_with("invalid value") || text.starts_with("invalid type") {
+        text = text
+            .replace(", expected u8", ", expected an integer")
+            .replace(", expected u16", ", expected an integer")
+            .replace(", expected u32", ", expected an integer")
+            .replace(", expected u64", ", expected an integer")
+            .replace(", expected usize", ", expected an integer")
+            .replace(", expected i8", ", expected an integer")
+            .replace(", expected i16", ", expected an integer")
+            .replace(", expected i32", ", expected an integer")
+            .replace(", expected i64", ", expected an integer")
+            .replace(", expected f32", ", expected a number")
+            .replace(", expected f64", ", expected a number")
+            .replace(", expected a sequence", ", expected a list")
+            .replace(", expected a map", ", expected an object");
+        if let Some(i) = text.find(", expected struct ") {
+            text.truncate(i);
+            text.push_str(", expected an object");
+        }
+        if let Some(i) = text.find(", expected enum ") {
+            text.truncate(i);
+            text.push_str(", expected one of the listed values");
+        }
+    }
+    text
+}
+
+/// The unique constraints of the schema: table, columns, the request field that holds the
+/// value, and what is taken, in words.
+const UNIQUE: [(&str, &[&str], &str, &str); 13] = [
+    (
+        "users",
+        &["email"],
+        "email",
+        "an account with this e-mail exists",
+    ),
+    (
+        "players",
+        &["knsb_number"],
+        "knsb_number",
+        "another player has this KNSB number",
+    ),
+    (
+        "players",
+        &["fide_id"],
+        "fide_id",
+        "another player has this FIDE id",
+    ),
+    (
+        "ratings",
+        &["player_id", "source", "list_date"],
+        "list_date",
+        "the player has a rating of this source on this list date",
+    ),
+    (
+        "seasons",
+        &["name"],
+        "name",
+        "a season with this name exists",
+    ),
+    (
+        "evenings",
+        &["season_id", "date"],
+        "date",
+        "the season has an evening on this date",
+    ),
+    (
+        "competitions",
+        &["season_id", "name"],
+        "name",
+        "the season has a competition with this name",
+    ),
+    (
+        "entrants",
+        &["competition_id", "player_id"],
+        "player_id",
+        "the player is already entered",
+    ),
+    (
+        "rounds",
+        &["competition_id", "number"],
+        "number",
+        "the competition has a round with this number",
+    ),
+    (
+        "games",
+        &["round_id", "board", "game_no"],
+        "board",
+        "the round has a game on this board",
+    ),
+    (
+        "prize_lists",
+        &["competition_id"],
+        "competition_id",
+        "the competition has a prize list",
+    ),
+    (
+        "game_events",
+        &["game_id", "seq"],
+        "seq",
+        "the game has an event with this number",
+    ),
+    (
+        "claims",
+        &["game_id", "event_seq"],
+        "event_seq",
+        "the event already has a claim",
+    ),
+];
+
+/// The request field behind a unique violation, the same on both databases: Postgres names the
+/// constraint (`{table}_{columns}_key`), SQLite lists the columns in its message
+/// (`UNIQUE constraint failed: table.a, table.b`).
+fn unique_field(constraint: Option<&str>, message: &str) -> Option<(&'static str, &'static str)> {
+    UNIQUE.iter().find_map(|(table, columns, field, what)| {
+        let pg = format!("{table}_{}_key", columns.join("_"));
+        let sqlite = format!(
+            "UNIQUE constraint failed: {}",
+            columns
+                .iter()
+                .map(|c| format!("{table}.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        (constraint == Some(pg.as_str()) || message.trim_end() == sqlite).then_some((*field, *what))
+    })
 }
 
 /// The detail of every 503 caused by the database (its own text goes to the log only).
@@ -285,3 +554,103 @@ impl From<actix_web::error::BlockingError> for ApiError {
 
 /// Result type of handlers and services.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every UNIQUE of the Postgres migrations (a column's `UNIQUE` or a table's
+    /// `UNIQUE (a, b)`), as (table, columns).
+    fn unique_constraints_in_migrations() -> Vec<(String, Vec<String>)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres");
+        let mut found = Vec::new();
+        let mut dirs: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+        dirs.sort_by_key(|d| d.file_name());
+        for d in dirs {
+            let sql = std::fs::read_to_string(d.path().join("up.sql")).unwrap();
+            let mut table = String::new();
+            for line in sql.lines().map(str::trim) {
+                if let Some(rest) = line.strip_prefix("CREATE TABLE ") {
+                    table = rest.split_whitespace().next().unwrap().to_string();
+                } else if let Some(rest) = line.strip_prefix("UNIQUE (") {
+                    let cols = rest.split(')').next().unwrap();
+                    found.push((
+                        table.clone(),
+                        cols.split(',').map(|c| c.trim().to_string()).collect(),
+                    ));
+                } else if line.contains(" UNIQUE") && !line.starts_with("--") {
+                    let col = line.split_whitespace().next().unwrap();
+                    found.push((table.clone(), vec![col.to_string()]));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_unique_constraint_names_its_field_on_both_databases() {
+        let found = unique_constraints_in_migrations();
+        assert!(found.len() >= 13, "{found:?}");
+        for (table, columns) in &found {
+            let pg = format!("{table}_{}_key", columns.join("_"));
+            let qualified: Vec<String> = columns.iter().map(|c| format!("{table}.{c}")).collect();
+            let sqlite = format!("UNIQUE constraint failed: {}", qualified.join(", "));
+            let by_pg = unique_field(Some(&pg), "duplicate key value violates unique constraint");
+            let by_sqlite = unique_field(None, &sqlite);
+            assert!(by_pg.is_some(), "{table} {columns:?} has no field");
+            assert_eq!(by_pg, by_sqlite, "{table} {columns:?}");
+        }
+        assert_eq!(
+            found.len(),
+            UNIQUE.len(),
+            "a listed constraint is not in the schema"
+        );
+    }
+
+    #[test]
+    fn serde_messages_lose_positions_and_rust_names() {
+        assert_eq!(
+            plain_serde_message("invalid type: string \"x\", expected u32 at line 1 column 9"),
+            "invalid type: string \"x\", expected an integer"
+        );
+        assert_eq!(
+            plain_serde_message("invalid type: integer `5`, expected struct NewPlayer"),
+            "invalid type: integer `5`, expected an object"
+        );
+        assert_eq!(
+            plain_serde_message("invalid digit found in string"),
+            "not a valid number"
+        );
+        assert_eq!(
+            plain_serde_message("unknown field `nmae`, expected `name` or `rating`"),
+            "unknown field `nmae`, expected `name` or `rating`"
+        );
+    }
+
+    #[test]
+    fn an_unknown_constraint_names_no_field() {
+        assert_eq!(
+            unique_field(Some("other_key"), "UNIQUE constraint failed: x.y"),
+            None
+        );
+    }
+
+    #[test]
+    fn problem_types_are_distinct_uris() {
+        let uris: std::collections::BTreeSet<String> = ProblemType::ALL
+            .iter()
+            .map(|t| {
+                serde_json::to_value(t)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(uris.len(), ProblemType::ALL.len());
+        assert!(
+            uris.iter()
+                .all(|u| u.starts_with("https://clubcomp.dev/problems/"))
+        );
+    }
+}

@@ -81,8 +81,9 @@ impl Modify for Security {
 
 /// Final touches on the generated document: the version from the crate, and the error
 /// answers every operation can give documented once here (400 malformed request, 404 for a
-/// path that names nothing, 413/415/422 for bodies, 503 database unavailable), so that each
-/// handler lists only its own rule-specific errors.
+/// path that names nothing, 413/415/422 for bodies, 503 database unavailable) and the
+/// `Retry-After` header of every 429 and 503 documented once here, so that each handler lists
+/// only its own rule-specific errors.
 pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     spec.info.version = env!("CARGO_PKG_VERSION").to_string();
     let Ok(mut v) = serde_json::to_value(&spec) else {
@@ -124,6 +125,16 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                     add("422", "Invalid input");
                 }
                 add("503", "Database unavailable");
+                // 429 and 503 always say when to try again
+                for code in ["429", "503"] {
+                    if let Some(r) = responses.get_mut(code).and_then(|r| r.as_object_mut()) {
+                        r.entry("headers").or_insert_with(|| {
+                            serde_json::json!({"Retry-After": {
+                                "description": "Seconds after which the request may succeed",
+                                "schema": {"type": "integer", "minimum": 0}}})
+                        });
+                    }
+                }
             }
         }
     }

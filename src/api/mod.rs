@@ -208,8 +208,76 @@ fn parse_body<T: serde::de::DeserializeOwned>(text: &str) -> ApiResult<T> {
     {
         return Err(nul_refused(&pointer));
     }
-    serde_json::from_str(text)
-        .map_err(|e| crate::app::json_error(actix_web::error::JsonPayloadError::Deserialize(e)))
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let field = field_of(e.path());
+        let message = crate::error::plain_serde_message(&e.inner().to_string());
+        if e.inner().is_data() || e.inner().is_eof() {
+            ApiError::Validation {
+                detail: format!("{field}: {message}"),
+                errors: vec![crate::error::FieldError::new(field, message)],
+            }
+        } else {
+            ApiError::BadRequest(format!("malformed JSON: {message}"))
+        }
+    })
+}
+
+/// The name of the field a deserializer stopped at (`ratings[3].value`), or `body` for the
+/// document itself.
+fn field_of(path: &serde_path_to_error::Path) -> String {
+    let text = path.to_string();
+    if text.is_empty() || text == "." {
+        "body".to_string()
+    } else {
+        text
+    }
+}
+
+/// A query string read as `T`. A value that does not fit answers 400 naming the parameter and
+/// the rule, never the parser's own words.
+#[derive(Debug)]
+pub struct Query<T>(pub T);
+
+impl<T> Query<T> {
+    /// The parsed parameters.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Query<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for Query<T> {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(
+            parse_query(req.query_string())
+                .map(Query)
+                .map_err(Into::into),
+        )
+    }
+}
+
+/// Reads a query string as `T` (see [`Query`]).
+pub fn parse_query<T: serde::de::DeserializeOwned>(query: &str) -> ApiResult<T> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let message = crate::error::plain_serde_message(&e.inner().to_string());
+        let path = e.path().to_string();
+        if path.is_empty() || path == "." {
+            ApiError::BadRequest(format!("invalid query string: {message}"))
+        } else {
+            ApiError::BadRequest(format!("query parameter `{path}`: {message}"))
+        }
+    })
 }
 
 /// The JSON pointer (RFC 6901) of the first key or string under `at` that holds the NUL

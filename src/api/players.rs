@@ -191,8 +191,8 @@ fn check_membership(m: &str, errs: &mut Vec<FieldError>) -> Option<clubcomp_engi
 pub async fn list_players(
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    filter: web::Query<PlayerFilter>,
-    page: web::Query<PageParams>,
+    filter: crate::api::Query<PlayerFilter>,
+    page: crate::api::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let (limit, offset, page_no, per_page) = page.resolve()?;
     let f = filter.into_inner();

@@ -86,7 +86,7 @@ fn parse_date(field: &str, s: &str) -> ApiResult<NaiveDate> {
 pub async fn list_player_ratings(
     state: web::Data<AppState>,
     path: web::Path<i64>,
-    q: web::Query<HistoryFilter>,
+    q: crate::api::Query<HistoryFilter>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let source = q.into_inner().source;
@@ -111,7 +111,7 @@ pub async fn list_player_ratings(
 pub async fn get_player_rating(
     state: web::Data<AppState>,
     path: web::Path<i64>,
-    q: web::Query<OnDate>,
+    q: crate::api::Query<OnDate>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let q = q.into_inner();

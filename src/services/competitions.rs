@@ -798,9 +798,10 @@ pub fn enter(
             })
             .execute(c)
             .map_err(|err| match ApiError::from(err) {
-                ApiError::Conflict(_) => {
-                    ApiError::Conflict(format!("player {} is already entered", e.player_id))
-                }
+                ApiError::AlreadyExists { field, .. } => ApiError::AlreadyExists {
+                    field,
+                    detail: format!("player_id: player {} is already entered", e.player_id),
+                },
                 other => other,
             })?;
     }

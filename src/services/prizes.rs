@@ -254,7 +254,7 @@ pub fn finalize(
         ))
         .execute(c)
         .map_err(|e| match ApiError::from(e) {
-            ApiError::Conflict(_) => ApiError::Conflict(format!(
+            ApiError::AlreadyExists { .. } => ApiError::Conflict(format!(
                 "the prizes of competition {id} are already finalized"
             )),
             other => other,

@@ -135,7 +135,10 @@ pub fn create(
         .returning(rounds::all_columns)
         .get_result::<Round>(c)
         .map_err(|e| match ApiError::from(e) {
-            ApiError::Conflict(_) => ApiError::Conflict("that round number exists".into()),
+            ApiError::AlreadyExists { field, .. } => ApiError::AlreadyExists {
+                field,
+                detail: "number: that round number exists".into(),
+            },
             other => other,
         })?;
     Ok(round)

@@ -48,9 +48,10 @@ pub fn create_user(
     }
     let email = email.trim().to_lowercase();
     if users::by_email(conn, &email)?.is_some() {
-        return Err(ApiError::Conflict(format!(
-            "a user with e-mail {email} exists"
-        )));
+        return Err(ApiError::AlreadyExists {
+            field: "email",
+            detail: format!("email: a user with e-mail {email} exists"),
+        });
     }
     let hash = hash_password(password)?;
     let now = now_utc();

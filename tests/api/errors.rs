@@ -80,3 +80,169 @@ async fn validation_names_each_field() {
     assert_eq!(fields, ["name", "knsb_number", "membership"]);
     assert_eq!(app.counts().await, before);
 }
+
+fn problem_type(r: &Resp) -> &str {
+    r.body["type"].as_str().unwrap_or_default()
+}
+
+#[actix_web::test]
+async fn each_kind_of_problem_has_its_own_type() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app.get("/api/v1/nowhere", None).await;
+    assert_eq!(problem_type(&r), "https://clubcomp.dev/problems/not-found");
+    let r = app.req(Method::DELETE, paths::PLAYERS, None, None).await;
+    assert_eq!(
+        problem_type(&r),
+        "https://clubcomp.dev/problems/method-not-allowed"
+    );
+    let r = app.create_player(&leader, json!({"name": ""})).await;
+    assert_eq!(
+        problem_type(&r),
+        "https://clubcomp.dev/problems/invalid-input"
+    );
+    let r = app.create_player("not-a-token", json!({"name": "A"})).await;
+    assert_eq!(
+        problem_type(&r),
+        "https://clubcomp.dev/problems/unauthenticated"
+    );
+    let member = app.token(&["member"]).await;
+    let r = app.create_player(&member, json!({"name": "A"})).await;
+    assert_eq!(problem_type(&r), "https://clubcomp.dev/problems/forbidden");
+}
+
+/// Words a database or the Rust parsers use, which must never reach a client.
+const FOREIGN_WORDS: [&str; 8] = [
+    "UNIQUE",
+    "constraint",
+    "duplicate key",
+    "i64",
+    "u32",
+    "invalid digit",
+    "line 1",
+    "column",
+];
+
+fn assert_no_foreign_words(r: &Resp) {
+    for word in FOREIGN_WORDS {
+        assert!(!r.text.contains(word), "{word:?} in {}", r.text);
+    }
+}
+
+#[actix_web::test]
+async fn a_taken_unique_value_is_a_409_naming_the_field() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    let leader = app.token(&["leader"]).await;
+    let season = json!({"name": "2026-2027", "opening_date": "2026-09-04"});
+    assert_eq!(
+        app.create_season(&leader, season.clone()).await.status,
+        StatusCode::CREATED
+    );
+    let before = app.counts().await;
+    let r = app.create_season(&leader, season).await;
+    assert_problem(&r, StatusCode::CONFLICT);
+    assert_eq!(
+        problem_type(&r),
+        "https://clubcomp.dev/problems/already-exists"
+    );
+    assert_eq!(r.errors("field"), ["name"]);
+    assert_no_foreign_words(&r);
+
+    let p = json!({"name": "Anna", "knsb_number": "8001234"});
+    assert_eq!(
+        app.create_player(&leader, p).await.status,
+        StatusCode::CREATED
+    );
+    let r = app
+        .create_player(&leader, json!({"name": "Bram", "knsb_number": "8001234"}))
+        .await;
+    assert_problem(&r, StatusCode::CONFLICT);
+    assert_eq!(r.errors("field"), ["knsb_number"]);
+    assert_no_foreign_words(&r);
+
+    let user =
+        json!({"email": "someone@club.example", "password": "long-enough-pw", "roles": ["member"]});
+    assert_eq!(
+        app.create_user(&admin, user.clone()).await.status,
+        StatusCode::CREATED
+    );
+    let r = app.create_user(&admin, user).await;
+    assert_problem(&r, StatusCode::CONFLICT);
+    assert_eq!(r.errors("field"), ["email"]);
+    assert_no_foreign_words(&r);
+    let after = app.counts().await;
+    assert_eq!((after[0], after[1]), (before[0] + 1, before[1] + 1));
+}
+
+#[actix_web::test]
+async fn path_query_and_body_errors_name_the_field_in_plain_words() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app.get(&paths::player("abc"), None).await;
+    assert_problem(&r, StatusCode::NOT_FOUND);
+    assert!(
+        r.body["detail"].as_str().unwrap().contains("`id`"),
+        "{}",
+        r.text
+    );
+    assert_no_foreign_words(&r);
+
+    let r = app.get(&format!("{}?page=abc", paths::PLAYERS), None).await;
+    assert_problem(&r, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body["detail"].as_str().unwrap().contains("`page`"),
+        "{}",
+        r.text
+    );
+    assert_no_foreign_words(&r);
+
+    let r = app
+        .create_player(&leader, json!({"name": "Anna", "knsb_number": 8001234}))
+        .await;
+    assert_problem(&r, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(r.errors("field"), ["knsb_number"]);
+    assert_no_foreign_words(&r);
+
+    let r = app
+        .create_player(&leader, json!({"name": "Anna", "nmae": "x"}))
+        .await;
+    assert_problem(&r, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text.contains("nmae"), "{}", r.text);
+    assert_no_foreign_words(&r);
+}
+
+#[actix_web::test]
+async fn a_trailing_slash_leads_to_the_route() {
+    let app = spawn().await;
+    let r = app.get(&format!("{}/?page=2", paths::PLAYERS), None).await;
+    assert_eq!(r.status, StatusCode::PERMANENT_REDIRECT, "{}", r.text);
+    assert_eq!(
+        r.header("location").as_deref(),
+        Some(format!("{}?page=2", paths::PLAYERS).as_str())
+    );
+    let r = app.get(&format!("{}/", paths::player(1)), None).await;
+    assert_eq!(r.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(r.header("location"), Some(paths::player(1)));
+    assert_problem(
+        &app.get("/api/v1/nowhere/", None).await,
+        StatusCode::NOT_FOUND,
+    );
+}
+
+#[actix_web::test]
+async fn head_is_answered_wherever_get_is() {
+    let app = spawn().await;
+    for path in [paths::PLAYERS, paths::SEASONS, paths::HEALTH] {
+        let get = app.get(path, None).await;
+        let head = app.req(Method::HEAD, path, None, None).await;
+        assert_eq!(head.status, get.status, "{path}");
+        assert_eq!(
+            head.header("content-type"),
+            get.header("content-type"),
+            "{path}"
+        );
+    }
+    let r = app.req(Method::HEAD, "/api/v1/nowhere", None, None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}

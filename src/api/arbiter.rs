@@ -106,6 +106,8 @@ pub struct MovesView {
     pub plies: i32,
     /// Version (send as `If-Match` to replace the moves).
     pub version: i64,
+    /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
+    pub etag: String,
     /// Who stored them last.
     pub updated_by: String,
     /// When (UTC).
@@ -128,6 +130,7 @@ impl From<MovesRow> for MovesView {
             start_fen: r.start_fen,
             plies: r.plies,
             version: r.version,
+            etag: crate::services::version::etag("moves", r.game_id, r.version),
             updated_by: r.updated_by,
             updated_at: r.updated_at.and_utc(),
         }

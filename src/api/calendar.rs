@@ -45,6 +45,8 @@ pub struct EveningView {
     pub note: Option<String>,
     /// Version (ETag).
     pub version: i64,
+    /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
+    pub etag: String,
 }
 
 impl From<Evening> for EveningView {
@@ -59,6 +61,7 @@ impl From<Evening> for EveningView {
             number: e.number,
             note: e.note,
             version: e.version,
+            etag: crate::services::version::etag("evening", e.id, e.version),
         }
     }
 }

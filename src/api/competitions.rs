@@ -74,6 +74,8 @@ pub struct CompetitionView {
     pub rounds_planned: Option<i32>,
     /// Version (ETag).
     pub version: i64,
+    /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
+    pub etag: String,
 }
 
 /// Converts a row; a stored JSON column that does not decode is an internal error.
@@ -94,6 +96,7 @@ pub fn view(c: Competition) -> ApiResult<CompetitionView> {
         rules: settings.rules,
         rounds_planned: c.rounds_planned,
         version: c.version,
+        etag: crate::services::version::etag("competition", c.id, c.version),
     })
 }
 

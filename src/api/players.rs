@@ -43,6 +43,8 @@ pub struct PlayerView {
     pub phone: Option<String>,
     /// Version, also the ETag.
     pub version: i64,
+    /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
+    pub etag: String,
 }
 
 /// A page of players.
@@ -140,6 +142,7 @@ fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView 
         email: if contact { p.email } else { None },
         phone: if contact { p.phone } else { None },
         version: p.version,
+        etag: crate::services::version::etag("player", p.id, p.version),
     }
 }
 

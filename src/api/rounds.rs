@@ -44,6 +44,8 @@ pub struct GameView {
     pub move_count: Option<i32>,
     /// Version (send as `If-Match` when entering a result).
     pub version: i64,
+    /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
+    pub etag: String,
 }
 
 /// A round as shown.
@@ -103,6 +105,7 @@ pub fn game_view(c: &mut DbConn, g: Game) -> ApiResult<GameView> {
         termination: g.termination,
         move_count: g.move_count,
         version: g.version,
+        etag: crate::services::version::etag("game", g.id, g.version),
     })
 }
 

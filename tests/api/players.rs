@@ -88,8 +88,14 @@ async fn update_with_if_match_and_deactivate() {
         .await;
     let id = r.body["id"].as_i64().unwrap();
     let etag = r.header("etag").unwrap();
+    assert_eq!(
+        r.body["etag"],
+        etag.as_str(),
+        "the body's etag is the header's"
+    );
     let r = app.get(&paths::player(id), None).await;
     assert_eq!(r.header("etag").as_deref(), Some(etag.as_str()));
+    assert_eq!(r.body["etag"], etag.as_str());
 
     let patch = |tag: &str, body: serde_json::Value| {
         TestRequest::patch()
@@ -109,6 +115,8 @@ async fn update_with_if_match_and_deactivate() {
     assert_eq!(r.body["membership"], "flexible");
     assert!(r.body.get("email").is_none(), "email cleared");
     assert_eq!(r.body["version"], 2);
+    assert_eq!(r.body["etag"].as_str(), r.header("etag").as_deref());
+    assert_ne!(r.body["etag"], etag.as_str());
     // the old ETag is stale now
     let r = app.send(patch(&etag, json!({"name": "Lost update"}))).await;
     assert_eq!(r.status, StatusCode::PRECONDITION_FAILED);

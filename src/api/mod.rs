@@ -340,34 +340,7 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Params
     type Future = std::future::Ready<Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let qs = req.query_string();
-        let r = actix_web::web::Query::<T>::from_query(qs)
-            .map(|q| q.into_inner())
-            .map_err(|e| {
-                let e = e.to_string();
-                let e = e.trim_start_matches("Query deserialize error: ");
-                ApiError::BadRequest(match offending_parameter::<T>(qs) {
-                    Some(name) => format!("invalid query string: parameter `{name}`: {e}"),
-                    None => format!("invalid query string: {e}"),
-                })
-            });
+        let r = parse_query(req.query_string());
         std::future::ready(Ok(Params(r)))
     }
-}
-
-/// The name of the one query parameter whose removal makes the query string parse (so that
-/// the error can name it), if there is such a parameter.
-fn offending_parameter<T: serde::de::DeserializeOwned>(qs: &str) -> Option<String> {
-    let parts: Vec<&str> = qs.split('&').filter(|p| !p.is_empty()).collect();
-    parts.iter().enumerate().find_map(|(i, part)| {
-        let rest: Vec<&str> = parts
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .map(|(_, p)| *p)
-            .collect();
-        actix_web::web::Query::<T>::from_query(&rest.join("&"))
-            .is_ok()
-            .then(|| part.split('=').next().unwrap_or(part).to_string())
-    })
 }

@@ -326,7 +326,7 @@ pub fn build_app(
         let mut c = actix_cors::Cors::default()
             .allow_any_header()
             .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
-            .expose_headers(["ETag", "X-Request-Id", "Location"])
+            .expose_headers(["ETag", "X-Request-Id", "Location", "Link", "Retry-After"])
             .max_age(3600);
         for o in &state.config.cors_origins {
             c = c.allowed_origin(o);

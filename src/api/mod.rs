@@ -149,6 +149,37 @@ impl PageParams {
     }
 }
 
+/// The `Link` header of a page (RFC 8288): `first`, `prev`, `next` and `last`, each the
+/// request's own path and query with only `page` changed, so filters carry over. A page past
+/// the end links back to the first and the last. An empty list has one page.
+pub fn page_links(req: &HttpRequest, page: u32, per_page: u32, total: i64) -> String {
+    let last =
+        u32::try_from(((total.max(0) + i64::from(per_page) - 1) / i64::from(per_page)).max(1))
+            .unwrap_or(MAX_PAGE)
+            .min(MAX_PAGE);
+    let others: Vec<(String, String)> = form_urlencoded::parse(req.query_string().as_bytes())
+        .filter(|(k, _)| k != "page")
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let url = |n: u32| {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        for (k, v) in &others {
+            q.append_pair(k, v);
+        }
+        q.append_pair("page", &n.to_string());
+        format!("<{}?{}>", req.path(), q.finish())
+    };
+    let mut links = vec![format!("{}; rel=\"first\"", url(1))];
+    if page > 1 && page <= last {
+        links.push(format!("{}; rel=\"prev\"", url(page - 1)));
+    }
+    if page < last {
+        links.push(format!("{}; rel=\"next\"", url(page + 1)));
+    }
+    links.push(format!("{}; rel=\"last\"", url(last)));
+    links.join(", ")
+}
+
 /// The `If-Match` header's value, if any (400 when unreadable).
 pub fn if_match(req: &HttpRequest) -> ApiResult<ExpectedVersion> {
     req.headers()

@@ -187,11 +187,13 @@ fn check_membership(m: &str, errs: &mut Vec<FieldError>) -> Option<clubcomp_engi
 
 /// Lists players (public), by name, with search and pagination.
 #[utoipa::path(tag = "players", params(PlayerFilter, PageParams),
-    responses((status = 200, description = "Players", body = PlayerPage),
+    responses((status = 200, description = "Players", body = PlayerPage,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
         (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")))]
 #[get("/players")]
 pub async fn list_players(
+    req: actix_web::HttpRequest,
     auth: MaybeAuth,
     state: web::Data<AppState>,
     filter: crate::api::Query<PlayerFilter>,
@@ -215,12 +217,17 @@ pub async fn list_players(
             view(p, r, contact)
         })
         .collect();
-    Ok(HttpResponse::Ok().json(PlayerPage {
-        items,
-        total,
-        page: page_no,
-        per_page,
-    }))
+    Ok(HttpResponse::Ok()
+        .insert_header((
+            "Link",
+            crate::api::page_links(&req, page_no, per_page, total),
+        ))
+        .json(PlayerPage {
+            items,
+            total,
+            page: page_no,
+            per_page,
+        }))
 }
 
 /// One player (public); the ETag is the player's version.

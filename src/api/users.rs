@@ -100,12 +100,14 @@ pub struct ResetPassword {
 
 /// Lists users.
 #[utoipa::path(tag = "users", params(PageParams),
-    responses((status = 200, description = "Users", body = UserPage),
+    responses((status = 200, description = "Users", body = UserPage,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["admin"])))]
 #[get("/users")]
 pub async fn list_users(
+    req: actix_web::HttpRequest,
     _auth: Auth<Admin>,
     state: web::Data<AppState>,
     q: crate::api::Params<PageParams>,
@@ -114,12 +116,14 @@ pub async fn list_users(
     let (rows, total) = state
         .db(move |c| Ok(users::list(c, limit, offset)?))
         .await?;
-    Ok(HttpResponse::Ok().json(UserPage {
-        items: rows.into_iter().map(UserView::from).collect(),
-        total,
-        page,
-        per_page,
-    }))
+    Ok(HttpResponse::Ok()
+        .insert_header(("Link", crate::api::page_links(&req, page, per_page, total)))
+        .json(UserPage {
+            items: rows.into_iter().map(UserView::from).collect(),
+            total,
+            page,
+            per_page,
+        }))
 }
 
 /// Creates a user.

@@ -135,3 +135,50 @@ async fn update_with_if_match_and_deactivate() {
         StatusCode::NOT_FOUND
     );
 }
+
+#[actix_web::test]
+async fn pages_link_to_first_prev_next_and_last_keeping_the_filter() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    for name in ["Anna", "Annet", "Bram", "Dianne", "Hanna", "Johan"] {
+        let r = app.create_player(&leader, json!({"name": name})).await;
+        assert_eq!(r.status, StatusCode::CREATED);
+    }
+    // five names hold "an": Anna, Annet, Dianne, Hanna, Johan; two per page make three pages
+    let r = app
+        .get(&format!("{}?q=an&per_page=2&page=2", paths::PLAYERS), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["total"], 5);
+    let names: Vec<&str> = r.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Dianne", "Hanna"]);
+    assert_eq!(
+        r.header("link").unwrap(),
+        "</api/v1/players?q=an&per_page=2&page=1>; rel=\"first\", \
+         </api/v1/players?q=an&per_page=2&page=1>; rel=\"prev\", \
+         </api/v1/players?q=an&per_page=2&page=3>; rel=\"next\", \
+         </api/v1/players?q=an&per_page=2&page=3>; rel=\"last\""
+    );
+    // past the end: an empty page, still linked to the first and the last
+    let r = app
+        .get(&format!("{}?q=an&per_page=2&page=9", paths::PLAYERS), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["items"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        r.header("link").unwrap(),
+        "</api/v1/players?q=an&per_page=2&page=1>; rel=\"first\", \
+         </api/v1/players?q=an&per_page=2&page=3>; rel=\"last\""
+    );
+    // no player matches: one empty page
+    let r = app.get(&format!("{}?q=zz", paths::PLAYERS), None).await;
+    assert_eq!(
+        r.header("link").unwrap(),
+        "</api/v1/players?q=zz&page=1>; rel=\"first\", </api/v1/players?q=zz&page=1>; rel=\"last\""
+    );
+}

@@ -50,7 +50,7 @@ pub(crate) use string_enum_schema;
         (name = "rounds", description = "Rounds, pairings and results (docs/rules/README.md#results, docs/rules/keizer.md#pairing, docs/rules/rapid-blitz.md#the-dutch-system, docs/rules/arbiter.md#results-and-corrections)"),
         (name = "attendance", description = "Sign-up, sign-off and check-in (docs/rules/keizer.md#attendance-and-deadlines, docs/rules/rapid-blitz.md#the-rapid-competition)"),
         (name = "pairings", description = "Generating and editing pairings (docs/rules/keizer.md#pairing, docs/rules/rapid-blitz.md#double-swiss, docs/rules/draughts-championship.md#schedule-and-tempo)"),
-        (name = "results", description = "Results and their audit trail (docs/rules/README.md#results, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/arbiter.md#results-and-corrections)"),
+        (name = "results", description = "Results, a game's own tempo and their audit trail (docs/rules/README.md#time-controls, docs/rules/README.md#results, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/arbiter.md#results-and-corrections)"),
         (name = "standings", description = "Standings, CSV and TRF exports (docs/rules/keizer.md#scoring, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain, docs/rules/README.md#exchange-with-other-programs)"),
         (name = "playoff", description = "The play-off for first of a Swiss (docs/rules/rapid-blitz.md#the-play-off-for-first)"),
         (name = "prizes", description = "Prizes and playoffs (docs/rules/keizer.md#prizes, docs/rules/keizer.md#playoffs, docs/rules/draughts-championship.md#prize-money)"),

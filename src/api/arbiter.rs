@@ -376,7 +376,8 @@ pub async fn get_game_moves(
 /// (or `moves`) and decided at once: the answer says valid or not and cites the earlier
 /// occurrences. A quickplay-finish claim (FIDE 10.2) is refused (422, reason named) when the
 /// claimant has 2 minutes or more, the competition does not apply the rule or the final
-/// period has an increment; otherwise it waits for the arbiter's `decision` (here or later).
+/// period of the game's tempo (its own, else the competition's) has an increment; otherwise
+/// it waits for the arbiter's `decision` (here or later).
 /// The moves sent or stored obey the limits of `PUT /games/{id}/moves` (at most 2000
 /// half-moves); the claim brings the event log up to them, each move applied once, so its
 /// work is linear in the record and bounded (`docs/operations.md`, "Work limits").

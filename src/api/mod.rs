@@ -22,6 +22,7 @@ pub mod rounds;
 pub mod seasons;
 pub mod service_tokens;
 pub mod standings;
+pub mod tempo;
 pub mod users;
 
 use crate::error::{ApiError, ApiResult};
@@ -94,6 +95,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(pairings::delete_pairing);
     cfg.service(results::put_game_result);
     cfg.service(results::get_game_audit);
+    cfg.service(tempo::update_game_time_control);
     cfg.service(results::get_competition_audit);
     cfg.service(standings::get_standings_csv);
     cfg.service(standings::get_competition_trf);

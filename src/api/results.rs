@@ -31,7 +31,8 @@ pub struct AuditView {
     pub entity: String,
     /// Its id.
     pub entity_id: i64,
-    /// `result_entered` or `result_corrected`.
+    /// `result_entered`, `result_corrected`, `time_control_set` (a game's own tempo), or an
+    /// arbiter's action (`moves_set`, `claim`, …).
     pub action: String,
     /// Who (e-mail or service label).
     pub actor: String,
@@ -100,7 +101,7 @@ pub async fn put_game_result(
         .tx(move |c| {
             let e = results::enter(c, id, &im, &b, &actor)?;
             Ok(ResultView {
-                game: game_view(c, e.game)?,
+                game: game_view(c, &e.competition, e.game)?,
                 note: e.note,
             })
         })

@@ -5,10 +5,12 @@ use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
 use crate::db::DbConn;
-use crate::db::models::competition::{Game, Round};
+use crate::db::models::competition::{Competition, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::competitions::{self, TimeControl};
 use crate::services::rounds::{self, is_public};
+use crate::services::tempo;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -42,7 +44,12 @@ pub struct GameView {
     pub termination: Option<String>,
     /// Moves played, if recorded.
     pub move_count: Option<i32>,
-    /// Version (send as `If-Match` when entering a result).
+    /// The tempo the game is played at: its own, agreed for this game
+    /// (`PUT /games/{id}/time-control`), else the competition's.
+    pub time_control: TimeControl,
+    /// Whether the game has a tempo of its own (`time_control` is not the competition's).
+    pub time_control_own: bool,
+    /// Version (send as `If-Match` when entering a result or setting the tempo).
     pub version: i64,
     /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
     pub etag: String,
@@ -93,8 +100,9 @@ fn player_ref(c: &mut DbConn, id: Option<i64>) -> ApiResult<Option<PlayerRef>> {
     })
 }
 
-/// A game with player names.
-pub fn game_view(c: &mut DbConn, g: Game) -> ApiResult<GameView> {
+/// A game of competition `comp` with player names and the tempo it is played at.
+pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameView> {
+    let tempo = tempo::effective(comp, &g)?;
     Ok(GameView {
         id: g.id,
         board: g.board,
@@ -104,6 +112,8 @@ pub fn game_view(c: &mut DbConn, g: Game) -> ApiResult<GameView> {
         result: g.result,
         termination: g.termination,
         move_count: g.move_count,
+        time_control: tempo.time_control,
+        time_control_own: tempo.own,
         version: g.version,
         etag: crate::services::version::etag("game", g.id, g.version),
     })
@@ -113,9 +123,13 @@ pub fn game_view(c: &mut DbConn, g: Game) -> ApiResult<GameView> {
 pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<RoundView> {
     let show = insider || is_public(&round.status);
     let games = if show {
-        let mut out = Vec::new();
-        for g in rounds::games_of(c, round.id)? {
-            out.push(game_view(c, g)?);
+        let games = rounds::games_of(c, round.id)?;
+        let mut out = Vec::with_capacity(games.len());
+        if !games.is_empty() {
+            let comp = competitions::load(c, round.competition_id)?;
+            for g in games {
+                out.push(game_view(c, &comp, g)?);
+            }
         }
         out
     } else {

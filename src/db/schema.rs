@@ -143,6 +143,7 @@ diesel::table! {
         move_count -> Nullable<Integer>,
         version -> BigInt,
         updated_at -> Timestamp,
+        time_control -> Nullable<Text>,
     }
 }
 

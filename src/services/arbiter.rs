@@ -9,13 +9,13 @@ use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit};
 use crate::db::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::services::competitions::{TimeControl, default_rules};
+use crate::services::competitions::default_rules;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use clubcomp_engine::arbiter::draughts::{
     self, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict,
 };
 use clubcomp_engine::arbiter::events::{ClaimRecord, ClaimStatus};
-use clubcomp_engine::arbiter::quickplay::{self, Increment, Period};
+use clubcomp_engine::arbiter::quickplay;
 use clubcomp_engine::arbiter::repetition::record_moves;
 use clubcomp_engine::arbiter::{
     self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEvent, GameKind,

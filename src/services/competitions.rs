@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use clubcomp_engine::arbiter::quickplay;
 use clubcomp_engine::vocab::{CompetitionKind, Discipline, Half, PairingSystem};
 
 /// One period of a time control.
@@ -64,6 +65,24 @@ impl TimeControl {
             ],
             increment_seconds: 30,
             increment_from_move: 1,
+        }
+    }
+
+    /// The time control in the engines' terms (an increment of 0 seconds is none).
+    pub fn to_engine(&self) -> quickplay::TimeControl {
+        quickplay::TimeControl {
+            periods: self
+                .periods
+                .iter()
+                .map(|p| quickplay::Period {
+                    moves: p.moves,
+                    minutes: p.minutes,
+                })
+                .collect(),
+            increment: (self.increment_seconds > 0).then_some(quickplay::Increment {
+                seconds: self.increment_seconds,
+                from_move: self.increment_from_move,
+            }),
         }
     }
 
@@ -479,6 +498,11 @@ fn stored_json<T: serde::de::DeserializeOwned>(
 /// The stored tie-break list of a competition (an internal error when it does not decode).
 pub fn stored_tiebreaks(comp: &Competition) -> ApiResult<Vec<String>> {
     stored_json(comp, "tiebreaks", &comp.tiebreaks)
+}
+
+/// The stored time control of a competition (an internal error when it does not decode).
+pub fn stored_time_control(comp: &Competition) -> ApiResult<TimeControl> {
+    stored_json(comp, "time control", &comp.time_control)
 }
 
 /// The settings a competition was stored with; a stored column that does not decode is an

@@ -21,6 +21,7 @@ pub mod seasons;
 pub mod secrets;
 pub mod service_tokens;
 pub mod standings;
+pub mod tempo;
 pub mod users;
 pub mod version;
 pub mod withdrawal;

@@ -27,6 +27,7 @@ mod ratings;
 mod readiness;
 mod results;
 mod standings;
+mod tempo;
 mod vocab;
 mod whole_season;
 mod withdrawal;

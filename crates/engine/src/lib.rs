@@ -11,7 +11,7 @@
 //! | [`round_robin`] | Berger schedules and round-robin standings (the KNDB chain) |
 //! | [`tiebreaks`] | FIDE tie-breaks (C.07) |
 //! | [`calendar`], [`attendance`] | the season calendar, sign-up deadlines |
-//! | [`arbiter`] | chess and draughts moves, claims, game events, appeals |
+//! | [`arbiter`] | chess and draughts moves, claims, a game's tempo, game events, appeals |
 //! | [`fixed`] | exact decimal arithmetic in ten-thousandths |
 //! | [`matching`] | maximum-weight and maximum-cardinality matching, shared by the pairings |
 //! | [`vocab`] | the shared vocabulary: colours, halves, disciplines, memberships, kinds, systems |

@@ -300,9 +300,12 @@ pub struct Game {
     pub move_count: Option<i32>,
     pub version: i64,
     pub updated_at: NaiveDateTime,
+    /// The game's own time control (JSON, the competition's shape), agreed for this game;
+    /// `None`: the competition's.
+    pub time_control: Option<String>,
 }
 
-/// Insert form.
+/// Insert form (a new game plays the competition's tempo).
 #[derive(Debug, Insertable)]
 #[diesel(table_name = games)]
 pub struct NewGame {

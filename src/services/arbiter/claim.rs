@@ -175,26 +175,6 @@ pub fn load_claim(c: &mut DbConn, id: i64) -> ApiResult<ClaimRow> {
         .ok_or_else(|| ApiError::NotFound(format!("no claim {id}")))
 }
 
-/// The competition's time control in the quickplay engine's terms.
-fn engine_time_control(comp: &Competition) -> quickplay::TimeControl {
-    let tc: TimeControl =
-        serde_json::from_str(&comp.time_control).unwrap_or_else(|_| TimeControl::club_default());
-    quickplay::TimeControl {
-        periods: tc
-            .periods
-            .iter()
-            .map(|p| Period {
-                moves: p.moves,
-                minutes: p.minutes,
-            })
-            .collect(),
-        increment: (tc.increment_seconds > 0).then_some(Increment {
-            seconds: tc.increment_seconds,
-            from_move: tc.increment_from_move,
-        }),
-    }
-}
-
 /// Whether the competition applies the quickplay-finish rule: its `rules.quickplay_finish`,
 /// else the default for its kind (docs/rules/rapid-blitz.md#double-swiss: not in the rapid).
 fn applies_quickplay(comp: &Competition) -> bool {
@@ -643,7 +623,10 @@ fn check_quickplay(
         remaining_ms,
         move_number,
         competition_applies_rule: applies_quickplay(&ctx.competition),
-        time_control: engine_time_control(&ctx.competition),
+        // the tempo the game is played at: its own (agreed) or the competition's
+        time_control: crate::services::tempo::effective(&ctx.competition, &ctx.game)?
+            .time_control
+            .to_engine(),
     };
     if let Err(refusal) = engine::check_quickplay_claim(&claim) {
         let name = variant_name(&refusal);

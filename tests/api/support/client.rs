@@ -101,6 +101,25 @@ impl TestApp {
         self.put_as(token, &paths::result(game), body).await
     }
 
+    /// `PUT /games/{game}/time-control`: the game's own tempo, with `If-Match` when given.
+    pub async fn set_time_control(
+        &self,
+        token: &str,
+        game: impl Display,
+        body: Value,
+        if_match: Option<&str>,
+    ) -> Resp {
+        let mut r = actix_web::test::TestRequest::default()
+            .method(Method::PUT)
+            .uri(&paths::time_control(game))
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .set_json(body);
+        if let Some(m) = if_match {
+            r = r.insert_header(("If-Match", m.to_string()));
+        }
+        self.send(r).await
+    }
+
     /// `PUT /games/{game}/moves`: the move record.
     pub async fn record_moves(&self, token: &str, game: impl Display, body: Value) -> Resp {
         self.put_as(token, &paths::moves(game), body).await

@@ -179,6 +179,11 @@ pub fn result(game: impl Display) -> String {
     format!("{API}/games/{game}/result")
 }
 
+/// A game's own tempo.
+pub fn time_control(game: impl Display) -> String {
+    format!("{API}/games/{game}/time-control")
+}
+
 pub fn moves(game: impl Display) -> String {
     format!("{API}/games/{game}/moves")
 }

@@ -1,7 +1,8 @@
 //! Arbiter rule engines (docs/rules/rapid-blitz.md, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/arbiter.md#threefold-repetition-fide-92): the per-game event log and its validator, the
 //! chess threefold-repetition (FIDE 9.2) and fifty-move (9.3) checks, the quickplay-finish
-//! claim (FIDE 10.2), international draughts (move generation, PDN, claim checks) and appeals
-//! against arbiter decisions. Pure: plain serde data in and out, no clock, no I/O.
+//! claim (FIDE 10.2), the tempo a game may be played at, international draughts (move
+//! generation, PDN, claim checks) and appeals against arbiter decisions. Pure: plain serde
+//! data in and out, no clock, no I/O.
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ pub(crate) mod pgn;
 pub mod quickplay;
 pub mod repetition;
 mod san;
+pub mod tempo;
 
 pub use appeals::{
     Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
@@ -32,6 +34,7 @@ pub use quickplay::{
 pub use repetition::{
     ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
 };
+pub use tempo::{GameTempo, TempoRefusal, TempoRule, check_game_tempo};
 
 /// The most half-moves a game record may hold: 1,000 moves for each side. The longest
 /// games played over the board have fewer than 300 moves each, so a real record is well

@@ -528,3 +528,31 @@ async fn the_blitz_plays_off_everyone_on_the_top_score() {
         .collect();
     assert_eq!(pairs, [(a, c), (c, a)]);
 }
+
+/// The entrant limit of Swiss competitions holds for check-in: with `LIMIT_SWISS_PLAYERS` at
+/// 2, a third player is refused naming the limit, and no guest is created.
+#[actix_web::test]
+async fn check_in_is_bounded_by_the_entrant_limit() {
+    let app = spawn_with(|c| c.limits.swiss_players = 2).await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let comp = CompetitionBuilder::blitz(EVENING)
+        .create(&app, &leader)
+        .await
+        .comp;
+    for name in ["Gast A", "Gast B"] {
+        let r = app.check_in(&arbiter, comp, json!({"name": name})).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let before = stored(&app).await;
+    let r = app
+        .check_in(&arbiter, comp, json!({"name": "Gast C"}))
+        .await;
+    refused(
+        &app,
+        &r,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "LIMIT_SWISS_PLAYERS",
+        before,
+    )
+    .await;
+}

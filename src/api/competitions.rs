@@ -60,7 +60,9 @@ pub struct CompetitionView {
     pub half: Option<String>,
     /// The winter half a summer half is seeded from.
     pub seeded_from: Option<i64>,
-    /// Engine parameters (Keizer: top_value, step, win, draw, loss, bye, excused, excused_cap, forfeit_win).
+    /// Engine parameters (Keizer: top_value, step, win, draw, loss, bye, excused, excused_cap,
+    /// forfeit_win; a Dutch Swiss that is the blitz championship: `blitz`, a `BlitzParams`
+    /// with every default filled in).
     #[schema(value_type = Object)]
     pub params: Value,
     /// Ordered tie-break list.
@@ -123,12 +125,16 @@ pub struct CreateCompetition {
     pub half: Option<String>,
     /// Keizer summer half: the winter half of the same season it is seeded from.
     pub seeded_from: Option<i64>,
-    /// Engine parameters (defaults: the club's settings, docs/rules/keizer.md#scoring).
+    /// Engine parameters (defaults: the club's settings, docs/rules/keizer.md#scoring). A Dutch
+    /// Swiss with a `blitz` block (`BlitzParams`: the evening's `date`, `check_in_closes`,
+    /// `extra_rounds`, `max_rounds`) is the blitz championship, with check-in
+    /// (docs/rules/rapid-blitz.md#the-blitz-championship).
     #[schema(value_type = Option<Object>)]
     pub params: Option<Value>,
     /// Tie-break list (defaults per kind).
     pub tiebreaks: Option<Vec<String>>,
-    /// Time control (default: the club's 40/90 + 30 min + 30 s).
+    /// Time control (default: the club's 40/90 + 30 min + 30 s; 10 minutes for the blitz
+    /// championship).
     pub time_control: Option<TimeControl>,
     /// Rule flags, e.g. `{"quickplay_finish": false}`.
     #[schema(value_type = Option<HashMap<String, bool>>)]
@@ -221,10 +227,13 @@ pub async fn create_competition(
             .tiebreaks
             .clone()
             .unwrap_or_else(|| default_tiebreaks(kind, discipline.parse().ok())),
-        time_control: b
-            .time_control
-            .clone()
-            .unwrap_or_else(TimeControl::club_default),
+        time_control: b.time_control.clone().unwrap_or_else(|| {
+            // the blitz championship plays 10 minutes per player
+            match b.params.as_ref().and_then(|p| p.get("blitz")) {
+                Some(_) => svc::blitz_time_control(),
+                None => TimeControl::club_default(),
+            }
+        }),
         rules: b
             .rules
             .clone()

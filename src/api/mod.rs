@@ -10,6 +10,7 @@ pub mod attendance;
 pub mod auth;
 pub mod calc;
 pub mod calendar;
+pub mod check_in;
 pub mod competitions;
 pub mod health;
 pub mod pairings;
@@ -103,6 +104,9 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(prizes::finalize_prizes);
     cfg.service(prizes::create_playoffs);
     cfg.service(prizes::get_playoffs);
+    cfg.service(check_in::check_in);
+    cfg.service(check_in::get_check_in);
+    cfg.service(check_in::close_check_in);
     cfg.service(playoff::create_playoff);
     cfg.service(playoff::get_playoff);
     cfg.service(playoff::create_playoff_decision);

@@ -154,7 +154,8 @@ pub struct SwissRow {
 pub struct SwissStandings {
     /// Tie-breaks applied (PTS first).
     pub tiebreaks: Vec<String>,
-    /// First place still shared: settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks).
+    /// First place still shared after the tie-breaks (in the blitz championship: the top score
+    /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks).
     pub playoff_for_first: bool,
     /// The play-off for first, once created (final standings only): its games and outcome
     /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
@@ -359,6 +360,8 @@ pub fn standings_view(
             view.after = n;
             rounds.truncate(n as usize);
             let (st, ids) = svc::swiss_compute(c, comp, &rounds)?;
+            let tie = crate::services::playoff::first_place_tie(comp)?;
+            let playoff_for_first = crate::services::playoff::candidates(&st, &ids, tie).len() > 1;
             let playoff = if n == view.rounds_counted {
                 crate::services::playoff::view(c, comp)?
             } else {
@@ -373,7 +376,7 @@ pub fn standings_view(
                 .collect();
             view.swiss = Some(SwissStandings {
                 tiebreaks: acr.clone(),
-                playoff_for_first: st.playoff_for_first,
+                playoff_for_first,
                 playoff,
                 rows: st
                     .rows

@@ -233,6 +233,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    check_in_closures (competition_id) {
+        competition_id -> BigInt,
+        participants -> Integer,
+        rounds -> Integer,
+        closed_by -> Text,
+        closed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     game_events (id) {
         id -> BigInt,
         game_id -> BigInt,

@@ -87,7 +87,9 @@ pub fn default_time_zone() -> String {
 
 /// How attendance works for a competition (docs/rules/keizer.md#attendance-and-deadlines, docs/rules/rapid-blitz.md#the-rapid-competition): Keizer-style sign-up/sign-off for
 /// Keizer, round-robin and knockout rounds; check-in for the rapid (Double-Swiss) and for
-/// other Swiss competitions (the blitz).
+/// other Swiss competitions. The blitz championship's pairing takes its participants from the
+/// check-in of the evening instead (`services::check_in::present_for_round`), and a mark for
+/// a round only keeps an absent player out.
 pub fn evening_type(comp: &Competition) -> EveningType {
     match (comp.kind, comp.system) {
         (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => EveningType::Rapid,

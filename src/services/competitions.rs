@@ -239,6 +239,22 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
+    let mut params = s.params.clone();
+    if let Some(b) = s.params.get("blitz") {
+        let dutch = matches!(&system, Some(Ok(PairingSystem::Dutch)));
+        if kind == Some(K::Swiss) && dutch {
+            // stored with every default filled in
+            if let (Some(read), Some(o)) = (BlitzParams::read(b, &mut errs), params.as_object_mut())
+            {
+                o.insert("blitz".into(), read.to_json());
+            }
+        } else {
+            errs.push(FieldError::new(
+                "params.blitz",
+                "only a Swiss of the Dutch system is a blitz championship",
+            ));
+        }
+    }
     match kind {
         Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
@@ -289,7 +305,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             kind,
             discipline,
             system: None,
-            params: s.params.clone(),
+            params,
             tiebreaks: s.tiebreaks.clone(),
             time_control: s.time_control.clone(),
             rules: s.rules.clone(),
@@ -298,7 +314,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             kind,
             discipline,
             system: Some(system),
-            params: s.params.clone(),
+            params,
             tiebreaks: s.tiebreaks.clone(),
             time_control: s.time_control.clone(),
             rules: s.rules.clone(),
@@ -530,10 +546,162 @@ pub struct PlayoffParams {
     pub draw: clubcomp_engine::keizer::playoffs::PlayoffDraw,
 }
 
-/// The parameters of a Swiss (Dutch or Double-Swiss): none are read; any stored object is
-/// kept as it is.
+/// The parameters of a Swiss (Dutch or Double-Swiss): a Dutch Swiss with a `blitz` block is
+/// the blitz championship; other stored keys are kept as they are.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SwissParams;
+pub struct SwissParams {
+    /// The blitz championship's settings, when the competition is one.
+    pub blitz: Option<BlitzParams>,
+}
+
+/// The blitz championship's settings (docs/rules/rapid-blitz.md#the-blitz-championship), the
+/// `blitz` block of a Dutch Swiss's `params`: the evening, when check-in closes, and the rule
+/// that fixes the number of rounds from the participants when check-in is closed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"date": "2027-06-18", "check_in_closes": "20:00", "extra_rounds": 2, "max_rounds": 11}))]
+pub struct BlitzParams {
+    /// The evening of the championship (`YYYY-MM-DD`).
+    #[schema(value_type = crate::services::date::ApiDate)]
+    pub date: chrono::NaiveDate,
+    /// The club's local time at which check-in closes (`HH:MM`, default `20:00`): players
+    /// present by then play.
+    #[serde(serialize_with = "hh_mm")]
+    #[schema(value_type = String, pattern = r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]
+    pub check_in_closes: chrono::NaiveTime,
+    /// Rounds beyond ⌈log2 n⌉ for n participants, 0–10 (default 2).
+    #[schema(minimum = 0, maximum = 10)]
+    pub extra_rounds: u32,
+    /// The most rounds the evening holds, 1–99 (default 11); never more than n − 1.
+    #[schema(minimum = 1, maximum = 99)]
+    pub max_rounds: u32,
+}
+
+fn hh_mm<S: serde::Serializer>(t: &chrono::NaiveTime, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.format("%H:%M").to_string())
+}
+
+/// The blitz tempo (club rules, *Snelschaakkampioenschap* 3): 10 minutes per player.
+pub fn blitz_time_control() -> TimeControl {
+    TimeControl {
+        periods: vec![Period {
+            moves: None,
+            minutes: 10,
+        }],
+        increment_seconds: 0,
+        increment_from_move: 1,
+    }
+}
+
+impl BlitzParams {
+    /// The engine's rounds rule.
+    pub fn rounds_rule(&self) -> clubcomp_engine::blitz::RoundsRule {
+        clubcomp_engine::blitz::RoundsRule {
+            extra: self.extra_rounds,
+            max: self.max_rounds,
+        }
+    }
+
+    /// The block as stored, every default filled in.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    /// Reads a `blitz` block, naming each bad field under `params.blitz`: an object with the
+    /// date, and optionally the closing time and the two numbers of the rounds rule.
+    pub fn read(v: &Value, errs: &mut Vec<FieldError>) -> Option<BlitzParams> {
+        const AT: &str = "params.blitz";
+        let Some(o) = v.as_object() else {
+            errs.push(FieldError::new(
+                AT,
+                "must be an object: date, check_in_closes, extra_rounds, max_rounds",
+            ));
+            return None;
+        };
+        let before = errs.len();
+        for k in o.keys() {
+            if !["date", "check_in_closes", "extra_rounds", "max_rounds"].contains(&k.as_str()) {
+                errs.push(FieldError::new(
+                    format!("{AT}.{k}"),
+                    "unknown field (expected date, check_in_closes, extra_rounds, max_rounds)",
+                ));
+            }
+        }
+        let date = match o.get("date") {
+            None => {
+                errs.push(FieldError::new(
+                    format!("{AT}.date"),
+                    "the evening of the championship is required",
+                ));
+                None
+            }
+            Some(d) => match d
+                .as_str()
+                .map(|t| crate::services::date::field("params.blitz.date", t))
+            {
+                Some(Ok(d)) => Some(d),
+                _ => {
+                    errs.push(FieldError::new(
+                        format!("{AT}.date"),
+                        crate::services::date::RULE,
+                    ));
+                    None
+                }
+            },
+        };
+        let closes = match o.get("check_in_closes") {
+            None => chrono::NaiveTime::from_hms_opt(20, 0, 0),
+            Some(t) => {
+                let parsed = t
+                    .as_str()
+                    .filter(|t| t.len() == 5)
+                    .and_then(|t| chrono::NaiveTime::parse_from_str(t, "%H:%M").ok());
+                if parsed.is_none() {
+                    errs.push(FieldError::new(
+                        format!("{AT}.check_in_closes"),
+                        "must be a local time HH:MM, from 00:00 to 23:59",
+                    ));
+                }
+                parsed
+            }
+        };
+        let mut number =
+            |key: &str, default: u32, range: std::ops::RangeInclusive<u32>| match o.get(key) {
+                None => Some(default),
+                Some(n) => {
+                    let n = n
+                        .as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .filter(|n| range.contains(n));
+                    if n.is_none() {
+                        errs.push(FieldError::new(
+                            format!("{AT}.{key}"),
+                            format!(
+                                "must be a whole number from {} to {}",
+                                range.start(),
+                                range.end()
+                            ),
+                        ));
+                    }
+                    n
+                }
+            };
+        let extra = number("extra_rounds", 2, 0..=10);
+        let max = number("max_rounds", 11, 1..=99);
+        match (date, closes, extra, max) {
+            (Some(date), Some(check_in_closes), Some(extra_rounds), Some(max_rounds))
+                if errs.len() == before =>
+            {
+                Some(BlitzParams {
+                    date,
+                    check_in_closes,
+                    extra_rounds,
+                    max_rounds,
+                })
+            }
+            _ => None,
+        }
+    }
+}
 
 /// The parameters of a round robin the standings read: the drawing of lots and what the
 /// engine takes from them (checked by the engine when the standings are computed).
@@ -626,9 +794,26 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
             CompetitionParams::Keizer(Box::new(s.params))
         }
         (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => {
-            CompetitionParams::DoubleSwiss(SwissParams)
+            CompetitionParams::DoubleSwiss(SwissParams::default())
         }
-        (CompetitionKind::Swiss, _) => CompetitionParams::Swiss(SwissParams),
+        (CompetitionKind::Swiss, _) => {
+            let blitz = match object.get("blitz") {
+                None => None,
+                Some(b) => {
+                    let mut errs = Vec::new();
+                    let read = BlitzParams::read(b, &mut errs);
+                    if read.is_none() {
+                        let why: Vec<String> = errs
+                            .iter()
+                            .map(|e| format!("{}: {}", e.field, e.message))
+                            .collect();
+                        return Err(bad(&why.join("; ")));
+                    }
+                    read
+                }
+            };
+            CompetitionParams::Swiss(SwissParams { blitz })
+        }
         (CompetitionKind::RoundRobin, _) => CompetitionParams::RoundRobin(
             serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?,
         ),
@@ -924,11 +1109,14 @@ mod tests {
             serde_json::json!({"top_value": 50})
         );
         let s = stored_params(&comp(K::Swiss, Some(PairingSystem::Dutch), "{}")).unwrap();
-        assert!(matches!(s.typed, CompetitionParams::Swiss(SwissParams)));
+        assert!(matches!(
+            s.typed,
+            CompetitionParams::Swiss(SwissParams { blitz: None })
+        ));
         let d = stored_params(&comp(K::Swiss, Some(PairingSystem::DoubleSwiss), "{}")).unwrap();
         assert!(matches!(
             d.typed,
-            CompetitionParams::DoubleSwiss(SwissParams)
+            CompetitionParams::DoubleSwiss(SwissParams { blitz: None })
         ));
         let r = stored_params(&comp(
             K::RoundRobin,
@@ -948,6 +1136,99 @@ mod tests {
             CompetitionParams::Knockout(KnockoutParams { playoff: None }) => {}
             other => panic!("{other:?}"),
         }
+    }
+
+    fn settings(kind: &str, system: Option<&str>, params: Value) -> ApiResult<Settings> {
+        validate(&SettingsInput {
+            kind: kind.into(),
+            discipline: "chess".into(),
+            system: system.map(String::from),
+            params,
+            tiebreaks: vec![],
+            time_control: blitz_time_control(),
+            rules: serde_json::json!({}),
+        })
+    }
+
+    fn fields(r: ApiResult<Settings>) -> Vec<String> {
+        match r {
+            Err(ApiError::Validation { errors, .. }) => {
+                errors.into_iter().map(|e| e.field).collect()
+            }
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+
+    /// The blitz block is stored with its defaults (check-in closes at 20:00, ⌈log2 n⌉ + 2
+    /// rounds, at most 11) and decoded into the typed parameters.
+    #[test]
+    fn a_blitz_block_is_stored_with_its_defaults() {
+        let s = settings(
+            "swiss",
+            Some("dutch"),
+            serde_json::json!({"blitz": {"date": "2027-06-18"}}),
+        )
+        .unwrap();
+        assert_eq!(
+            s.params,
+            serde_json::json!({"blitz": {"date": "2027-06-18", "check_in_closes": "20:00",
+                "extra_rounds": 2, "max_rounds": 11}})
+        );
+        let mut c = comp(
+            CompetitionKind::Swiss,
+            Some(PairingSystem::Dutch),
+            &s.params.to_string(),
+        );
+        let typed = stored_params(&c).unwrap().typed;
+        let CompetitionParams::Swiss(SwissParams { blitz: Some(b) }) = typed else {
+            panic!("{typed:?}")
+        };
+        assert_eq!(
+            b.date,
+            chrono::NaiveDate::from_ymd_opt(2027, 6, 18).unwrap()
+        );
+        assert_eq!(
+            b.check_in_closes,
+            chrono::NaiveTime::from_hms_opt(20, 0, 0).unwrap()
+        );
+        assert_eq!(
+            b.rounds_rule(),
+            clubcomp_engine::blitz::RoundsRule::default()
+        );
+        c.params = r#"{"blitz": {"date": "18-06-2027"}}"#.into();
+        assert!(matches!(stored_params(&c), Err(ApiError::Internal(_))));
+    }
+
+    #[test]
+    fn a_bad_blitz_block_names_each_field() {
+        let bad = serde_json::json!({"blitz": {"date": "2027-02-30", "check_in_closes": "8 pm",
+            "extra_rounds": 11, "max_rounds": 0, "tempo": 10}});
+        let mut got = fields(settings("swiss", Some("dutch"), bad));
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                "params.blitz.check_in_closes",
+                "params.blitz.date",
+                "params.blitz.extra_rounds",
+                "params.blitz.max_rounds",
+                "params.blitz.tempo"
+            ]
+        );
+        let no_date = serde_json::json!({"blitz": {"check_in_closes": "19:45"}});
+        assert_eq!(
+            fields(settings("swiss", Some("dutch"), no_date)),
+            ["params.blitz.date"]
+        );
+        let ok = serde_json::json!({"blitz": {"date": "2027-06-18"}});
+        assert_eq!(
+            fields(settings("swiss", Some("double_swiss"), ok.clone())),
+            ["params.blitz"]
+        );
+        assert_eq!(
+            fields(settings("round_robin", Some("single"), ok)),
+            ["params.blitz"]
+        );
     }
 
     #[test]

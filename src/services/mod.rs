@@ -4,6 +4,7 @@ pub mod arbiter;
 pub mod attendance;
 pub mod calc;
 pub mod calendar;
+pub mod check_in;
 pub mod competitions;
 pub mod credentials;
 pub mod date;

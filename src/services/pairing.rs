@@ -226,6 +226,7 @@ pub fn plan(
             swiss::double(c, comp, round, tz)
         }
         (CompetitionKind::Swiss, _) => {
+            crate::services::check_in::require_closed(c, comp)?;
             require_completed(&earlier(c, comp.id, round.number)?)?;
             swiss::dutch(c, comp, round, tz)
         }

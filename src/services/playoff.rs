@@ -1,6 +1,6 @@
 //! The play-off for first place of a Swiss competition (docs/rules/rapid-blitz.md#the-play-off-for-first):
-//! when the final standings still share first place after the whole tie-break list, the
-//! candidates play every other candidate with both colours, paired by FIDE's Berger tables
+//! when the final standings still share first place after the whole tie-break list (in the
+//! blitz championship: when several players share the top score), the candidates play every other candidate with both colours, paired by FIDE's Berger tables
 //! (`clubcomp_engine::blitz::first_place_playoff`); the games are decided on play-off points
 //! (`clubcomp_engine::blitz::decide_playoff`), and a play-off still tied is decided by the
 //! arbiter, whose decision is recorded and audited.
@@ -19,7 +19,10 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::services::rounds;
 use crate::services::standings as st;
-use clubcomp_engine::blitz::{PlayoffDecision, PlayoffResult, decide_playoff, first_place_playoff};
+use clubcomp_engine::blitz::{
+    FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_candidates,
+    first_place_playoff,
+};
 use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -230,6 +233,31 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
     }))
 }
 
+/// Which tie for first a competition's play-off settles: the blitz championship plays off
+/// every player on the top score (club rules, *Snelschaakkampioenschap* 4: the tie-breaks
+/// decide the other places), the rapid only a first place the whole tie-break list leaves
+/// shared.
+pub fn first_place_tie(comp: &Competition) -> ApiResult<FirstPlaceTie> {
+    Ok(if crate::services::check_in::is_blitz(comp)? {
+        FirstPlaceTie::OnPoints
+    } else {
+        FirstPlaceTie::AfterTiebreaks
+    })
+}
+
+/// The play-off candidates in the Swiss standings (player ids, in their order in the
+/// standings) under `tie`; `ids` maps the standings' numbers 1, 2, … to player ids.
+pub fn candidates(
+    standings: &clubcomp_engine::tiebreaks::Standings,
+    ids: &[i64],
+    tie: FirstPlaceTie,
+) -> Vec<i64> {
+    first_place_candidates(standings, tie)
+        .into_iter()
+        .filter_map(|n| ids.get((n as usize).wrapping_sub(1)).copied())
+        .collect()
+}
+
 /// 409 unless the competition is a finished Swiss: every round completed, and as many as
 /// planned (`rounds_planned`) when a number is planned.
 fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::RoundGames>> {
@@ -283,24 +311,27 @@ pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayo
     }
     let counted = require_finished(c, &comp)?;
     let (standings, ids) = st::swiss_compute(c, &comp, &counted)?;
-    let firsts: Vec<i64> = standings
-        .rows
-        .iter()
-        .filter(|r| r.rank == 1)
-        .filter_map(|r| ids.get(r.id as usize - 1).copied())
-        .collect();
+    let tie = first_place_tie(&comp)?;
+    let firsts = candidates(&standings, &ids, tie);
     let names = names_of(c, &firsts)?;
     if firsts.len() < 2 {
-        return Err(ApiError::Conflict(format!(
-            "first place of competition {id} is not shared: {} is first alone after the \
-             tie-breaks; a play-off for first is played only when the tie-breaks do not \
-             separate first place",
-            if firsts.is_empty() {
-                "nobody".to_string()
-            } else {
-                list_names(&firsts, &names)
-            }
-        )));
+        let who = if firsts.is_empty() {
+            "nobody".to_string()
+        } else {
+            list_names(&firsts, &names)
+        };
+        return Err(ApiError::Conflict(match tie {
+            FirstPlaceTie::OnPoints => format!(
+                "first place of competition {id} is not shared: {who} is first alone on \
+                 points; in the blitz championship a play-off for first is played when \
+                 several players share the top score"
+            ),
+            FirstPlaceTie::AfterTiebreaks => format!(
+                "first place of competition {id} is not shared: {who} is first alone after \
+                 the tie-breaks; a play-off for first is played only when the tie-breaks do \
+                 not separate first place"
+            ),
+        }));
     }
     let candidates: Vec<String> = firsts.iter().map(i64::to_string).collect();
     let schedule = first_place_playoff(&candidates)

@@ -8,6 +8,7 @@ mod auth;
 mod cache;
 mod calc;
 mod calendar;
+mod check_in;
 mod competitions;
 mod concurrency;
 mod demo;

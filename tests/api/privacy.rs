@@ -24,6 +24,32 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
     // a finalized prize list, so that its finalizer is in a public answer
     let leader = app.token(&["leader"]).await;
     let seasons = app.get(paths::SEASONS, None).await.body;
+    // a blitz championship with two members (who have e-mail addresses) and a guest checked
+    // in, so that its check-in list is among the public answers
+    let first_season = ids_in(&seasons, "id")[0];
+    let blitz = CompetitionBuilder::blitz("2099-06-19")
+        .set("name", "Snelschaakkampioenschap")
+        .in_season(first_season)
+        .create(&app, &leader)
+        .await
+        .comp;
+    let some = app
+        .get(&format!("{}?page=1&per_page=2", paths::PLAYERS), None)
+        .await;
+    for p in ids_in(&some.body, "id") {
+        let r = app
+            .check_in(&leader, blitz, serde_json::json!({"player_id": p}))
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let r = app
+        .check_in(
+            &leader,
+            blitz,
+            serde_json::json!({"name": "Gast", "rating": 1500}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let mut competitions = Vec::new();
     for s in ids_in(&seasons, "id") {
         let list = app.get(&paths::season_competitions(s), None).await.body;

@@ -1,9 +1,11 @@
 //! The blitz championship (docs/rules/rapid-blitz.md#the-blitz-championship): how many Swiss
-//! rounds a field plays, and the play-off for first place — every candidate against every
-//! other with both colours (a double round robin by FIDE's Berger tables), decided on points,
-//! or left to the arbiter when still tied.
+//! rounds a field plays, who plays the play-off for first place (everyone on the top score),
+//! and the play-off itself — every candidate against every other with both colours (a double
+//! round robin by FIDE's Berger tables), decided on points, or left to the arbiter when still
+//! tied.
 
 use crate::round_robin::schedule::{ScheduleError, schedule};
+use crate::tiebreaks::Standings;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -31,6 +33,36 @@ pub fn swiss_rounds(participants: u32, rule: RoundsRule) -> u32 {
     // ⌈log2 n⌉: the bits needed for n − 1
     let log2 = u32::BITS - (participants - 1).leading_zeros();
     (log2 + rule.extra).min(rule.max).min(participants - 1)
+}
+
+/// Which tie for first place a play-off settles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstPlaceTie {
+    /// The blitz: every player on the top score plays, whatever the tie-breaks say; the
+    /// tie-breaks only order the candidates (their Berger numbers) and decide the other
+    /// places.
+    OnPoints,
+    /// The rapid: only the players still sharing first place after the whole tie-break list.
+    AfterTiebreaks,
+}
+
+/// The candidates of the play-off for first in `standings` under `tie`, as the standings'
+/// player ids in their order in the standings; fewer than two means no play-off. The first
+/// value of every row is the score (the tie-break list starts with points).
+pub fn first_place_candidates(standings: &Standings, tie: FirstPlaceTie) -> Vec<u32> {
+    let Some(top) = standings.rows.first() else {
+        return Vec::new();
+    };
+    standings
+        .rows
+        .iter()
+        .filter(|r| match tie {
+            FirstPlaceTie::OnPoints => r.values.first() == top.values.first(),
+            FirstPlaceTie::AfterTiebreaks => r.rank == 1,
+        })
+        .map(|r| r.id)
+        .collect()
 }
 
 /// One game of the play-off for first place.
@@ -272,6 +304,52 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d, PlayoffDecision::Champion { id: "b".into() });
+    }
+
+    /// Standings after the Swiss rounds: 1 and 3 on 4 points, DE puts 3 above 1 (3 won their
+    /// game), then 2 on 3½. The blitz plays off every player on the top score, 3 then 1 (their
+    /// order in the standings); the rapid only a first place still shared after the list,
+    /// here nobody.
+    #[test]
+    fn blitz_candidates_are_everyone_on_the_top_score() {
+        use crate::fixed::Fixed;
+        use crate::tiebreaks::{StandingRow, Value, parse_tiebreaks};
+        let row = |rank: u32, id: u32, pts: i64, de: i64| StandingRow {
+            rank,
+            place: rank.to_string(),
+            shared: false,
+            id,
+            name: format!("P{id}"),
+            values: vec![Some(Value(Fixed(pts))), Some(Value(Fixed(de)))],
+        };
+        let mut s = Standings {
+            rules: Default::default(),
+            rounds: 6,
+            tiebreaks: parse_tiebreaks("PTS,DE").unwrap(),
+            rows: vec![
+                row(1, 3, 40_000, 10_000),
+                row(2, 1, 40_000, 0),
+                row(3, 2, 35_000, 0),
+            ],
+            playoff_for_first: false,
+        };
+        assert_eq!(first_place_candidates(&s, FirstPlaceTie::OnPoints), [3, 1]);
+        assert!(first_place_candidates(&s, FirstPlaceTie::AfterTiebreaks).len() < 2);
+        // a first place still shared after the list: both rules name the same two
+        s.rows[1].rank = 1;
+        assert_eq!(first_place_candidates(&s, FirstPlaceTie::OnPoints), [3, 1]);
+        assert_eq!(
+            first_place_candidates(&s, FirstPlaceTie::AfterTiebreaks),
+            [3, 1]
+        );
+        // one player alone on the top score: no play-off under either rule
+        s.rows[1].values[0] = Some(Value(Fixed(35_000)));
+        s.rows[1].rank = 2;
+        assert_eq!(first_place_candidates(&s, FirstPlaceTie::OnPoints), [3]);
+        assert_eq!(
+            first_place_candidates(&Standings { rows: vec![], ..s }, FirstPlaceTie::OnPoints),
+            Vec::<u32>::new()
+        );
     }
 
     #[test]

@@ -82,7 +82,13 @@ pub(super) fn dutch(
         .enumerate()
         .map(|(i, e)| (e.player_id, i as u32 + 1))
         .collect();
-    let here = present(c, comp, round, tz)?;
+    // the blitz championship's check-in covers the evening: its participants play every round
+    // unless marked absent; other Swiss rounds pair the players checked in for the round
+    let here = if crate::services::check_in::is_blitz(comp)? {
+        crate::services::check_in::present_for_round(c, comp, round)?
+    } else {
+        present(c, comp, round, tz)?
+    };
     let past = history(c, comp, round)?;
     let mut players = Vec::new();
     for (i, e) in ents.iter().enumerate() {

@@ -119,6 +119,13 @@ impl CompetitionBuilder {
         Self::new(json!({"name": "Swiss", "kind": "swiss", "system": system}))
     }
 
+    /// The blitz championship on `date` (a Dutch Swiss with a `blitz` block, its other
+    /// settings left to the defaults), without entrants: players are checked in.
+    pub fn blitz(date: &str) -> Self {
+        Self::new(json!({"name": "Blitz", "kind": "swiss", "system": "dutch",
+            "params": {"blitz": {"date": date}}}))
+    }
+
     /// A round robin.
     pub fn round_robin() -> Self {
         Self::new(json!({"name": "RR", "kind": "round_robin"}))

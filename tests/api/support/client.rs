@@ -145,6 +145,34 @@ impl TestApp {
             .await
     }
 
+    /// `POST /competitions/{id}/check-in`: checks in a player (`{"player_id"}`) or a guest
+    /// (`{"name", "rating"}`) of a blitz championship.
+    pub async fn check_in(&self, token: &str, comp: impl Display, body: Value) -> Resp {
+        self.req(
+            Method::POST,
+            &paths::check_in(comp),
+            Some(token),
+            Some(body),
+        )
+        .await
+    }
+
+    /// `POST /competitions/{id}/check-in/close`.
+    pub async fn close_check_in(&self, token: &str, comp: impl Display) -> Resp {
+        self.req(
+            Method::POST,
+            &paths::close_check_in(comp),
+            Some(token),
+            None,
+        )
+        .await
+    }
+
+    /// `GET /competitions/{id}/check-in`, with a token or as the public.
+    pub async fn checked_in(&self, token: Option<&str>, comp: impl Display) -> Resp {
+        self.get(&paths::check_in(comp), token).await
+    }
+
     /// The public standings.
     pub async fn standings(&self, comp: impl Display) -> Resp {
         self.get(&paths::standings(comp), None).await

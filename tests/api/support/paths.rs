@@ -94,6 +94,14 @@ pub fn withdraw(comp: impl Display, player: impl Display) -> String {
     format!("{API}/competitions/{comp}/entrants/{player}/withdraw")
 }
 
+pub fn check_in(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/check-in")
+}
+
+pub fn close_check_in(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/check-in/close")
+}
+
 pub fn first_place_playoff(comp: impl Display) -> String {
     format!("{API}/competitions/{comp}/playoff")
 }

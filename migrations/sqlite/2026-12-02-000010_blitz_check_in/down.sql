@@ -1,0 +1,1 @@
+DROP TABLE check_in_closures;

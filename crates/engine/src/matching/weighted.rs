@@ -111,7 +111,9 @@ pub struct Matching<W: MatchWeight> {
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
-    allowedge: Vec<bool>,
+    /// One bit per edge (a bit set, not a byte per edge: the scan reads it for edges all
+    /// over the graph, and the smaller set stays in the cache).
+    allowedge: Vec<u64>,
     allowed: Vec<usize>,
     structural: Vec<bool>,
     queue: Vec<usize>,
@@ -228,7 +230,7 @@ impl<W: MatchWeight> Matching<W> {
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
             dualvar: vec![W::zero(); 2 * n],
-            allowedge: vec![false; m],
+            allowedge: vec![0; m.div_ceil(64)],
             allowed: Vec::new(),
             structural: vec![false; m],
             queue: Vec::new(),
@@ -431,9 +433,13 @@ impl<W: MatchWeight> Matching<W> {
         (self.dualvar[i] + self.dualvar[j]).wrapping_sub(self.weight[k].double())
     }
 
+    fn allowed_edge(&self, k: usize) -> bool {
+        self.allowedge[k / 64] >> (k % 64) & 1 != 0
+    }
+
     fn allow(&mut self, k: usize) {
-        if !self.allowedge[k] {
-            self.allowedge[k] = true;
+        if !self.allowed_edge(k) {
+            self.allowedge[k / 64] |= 1 << (k % 64);
             self.allowed.push(k);
         }
     }
@@ -773,7 +779,7 @@ impl<W: MatchWeight> Matching<W> {
                 self.blossombestedges[b] = None;
             }
             for k in std::mem::take(&mut self.allowed) {
-                self.allowedge[k] = false;
+                self.allowedge[k / 64] &= !(1 << (k % 64));
             }
             self.queue.clear();
             self.deferred.clear();
@@ -933,25 +939,25 @@ impl<W: MatchWeight> Matching<W> {
             let mut tight = false;
             let dv = self.dualvar[v];
             for idx in 0..self.neighbend[v].len() {
-                let wt = self.nbw[v][idx];
-                if wt == W::zero() {
-                    continue;
-                }
                 let w = self.nbr[v][idx] as usize;
                 if self.inblossom[v] == self.inblossom[w] {
+                    continue;
+                }
+                let wt = self.nbw[v][idx];
+                if wt == W::zero() {
                     continue;
                 }
                 let p = self.neighbend[v][idx] as usize;
                 let k = p / 2;
                 let mut kslack = W::zero();
-                if !self.allowedge[k] {
+                if !self.allowed_edge(k) {
                     kslack = dv + self.dualvar[w] - wt.double();
                     if kslack == W::zero() {
                         self.allow(k);
                     }
                 }
                 let bw = self.inblossom[w];
-                if self.allowedge[k] {
+                if self.allowed_edge(k) {
                     tight = true;
                     if self.label[bw] == 0 {
                         if self.mate[self.blossombase[bw] as usize] == NONE {

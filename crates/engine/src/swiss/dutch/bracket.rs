@@ -185,33 +185,39 @@ impl Layout {
     }
 
     /// The fields (shift, add, subtract) of the quality criteria C.5–C.19 for the pair `a`–`b`
-    /// (`a` ranked above `b`); all zero for pairs that involve players below the next
-    /// scoregroup.
-    fn criteria(&self, a: &Entrant, ra: Role, b: &Entrant, rb: Role) -> Vec<(u32, Wide, Wide)> {
+    /// (`a` ranked above `b`), handed to `f` most significant first; all zero for pairs that
+    /// involve players below the next scoregroup.
+    fn criteria(
+        &self,
+        a: &Entrant,
+        ra: Role,
+        b: &Entrant,
+        rb: Role,
+        f: &mut impl FnMut(u32, Wide, Wide),
+    ) {
         let far = matches!(ra, Role::Rest | Role::Bye) || matches!(rb, Role::Rest | Role::Bye);
         let a_lower = ra == Role::Lower;
         let b_lower = rb == Role::Lower;
         // (shift, add, subtract)
         let z = Wide::ZERO;
         let one = |c: bool| Wide::from_u64(c as u64);
-        let mut f = Vec::with_capacity(15);
         let inb = ra.in_bracket() && rb.in_bracket();
         let d1 = a.score - self.min_score + 2;
         let d2 = b.score - self.min_score + 2;
         let d3 = a.score - b.score;
         // C.5 maximise the number of pairs
-        f.push((self.bb, one(inb), z));
+        f(self.bb, one(inb), z);
         // C.6 minimise the PSD
         if inb {
-            f.push((self.sd_total, self.sd(d1) + self.sd(d2), self.sd(d3)));
+            f(self.sd_total, self.sd(d1) + self.sd(d2), self.sd(d3));
         } else {
-            f.push((self.sd_total, z, z));
+            f(self.sd_total, z, z);
         }
         // C.7 pairs and PSD in the following bracket
         if self.ppb_or_lpb {
-            f.push((0, z, z));
+            f(0, z, z);
         } else if far {
-            f.push((self.lbb + self.sd_total, z, z));
+            f(self.lbb + self.sd_total, z, z);
         } else {
             let mut v = one(b_lower).shl(self.sd_total);
             if !a_lower {
@@ -220,7 +226,7 @@ impl Layout {
             if !b_lower {
                 v += self.sd(d2);
             }
-            f.push((self.lbb + self.sd_total, v, z));
+            f(self.lbb + self.sd_total, v, z);
         }
         // PAB assignee with the fewest unplayed rounds (2025 rules; after C.7, before colours)
         let surplus = |x: &Entrant, lo: u32| {
@@ -231,34 +237,34 @@ impl Layout {
             }
         };
         match self.bye_unplayed_min {
-            Some(lo) if !far => f.push((
+            Some(lo) if !far => f(
                 self.bye_bits,
                 Wide::from_u64((surplus(a, lo) + surplus(b, lo)) as u64),
                 z,
-            )),
-            _ => f.push((self.bye_bits, z, z)),
+            ),
+            _ => f(self.bye_bits, z, z),
         }
         let top = a.topscorer || b.topscorer;
         // a colour conflict needs two players wanting the same colour (no preference never
         // conflicts)
         let same_side = a.side.is_some() && a.side == b.side;
         // C.8 topscorers: colour difference beyond ±2
-        f.push((
+        f(
             self.bb,
             one(inb && !(top && a.colour_diff.abs() > 1 && b.colour_diff.abs() > 1 && same_side)),
             z,
-        ));
+        );
         // C.9 topscorers: same colour three times in a row
-        f.push((
+        f(
             self.bb,
             one(inb && !(top && a.colour_double && b.colour_double && same_side)),
             z,
-        ));
+        );
         // C.10 colour preferences
-        f.push((self.bb, one(inb && !same_side), z));
+        f(self.bb, one(inb && !same_side), z);
         // C.11 strong colour preferences
         let strong = a.strength >= Strength::Strong && b.strength >= Strength::Strong;
-        f.push((self.bb, one(inb && !(strong && same_side)), z));
+        f(self.bb, one(inb && !(strong && same_side)), z);
         let r1 = self.one_round;
         let r2 = self.two_rounds;
         let no_down = |x: &Entrant, fl: Float, higher: bool| {
@@ -266,24 +272,24 @@ impl Layout {
         };
         // C.12 repeated downfloat (previous round)
         let c12 = no_down(a, a.float1, true) as u64 + no_down(b, b.float1, false) as u64;
-        f.push((
+        f(
             if r1 { self.bb } else { 0 },
             if inb && r1 { Wide::from_u64(c12) } else { z },
             z,
-        ));
+        );
         // C.13 repeated upfloat (previous round)
         let up1 = b.float1 == Float::Up && a.score > b.score;
-        f.push((if r2 { self.bb } else { 0 }, one(inb && r2 && !up1), z));
+        f(if r2 { self.bb } else { 0 }, one(inb && r2 && !up1), z);
         // C.14 downfloat two rounds before
         let c14 = no_down(a, a.float2, true) as u64 + no_down(b, b.float2, false) as u64;
-        f.push((
+        f(
             if r1 { self.bb } else { 0 },
             if inb && r1 { Wide::from_u64(c14) } else { z },
             z,
-        ));
+        );
         // C.15 upfloat two rounds before
         let up2 = b.float2 == Float::Up && a.score > b.score;
-        f.push((if r2 { self.bb } else { 0 }, one(inb && r2 && !up2), z));
+        f(if r2 { self.bb } else { 0 }, one(inb && r2 && !up2), z);
         // C.16 / C.18 score differences of repeated downfloaters
         for (on, fa, fb) in [(r1, a.float1, b.float1), (r2, a.float2, b.float2)] {
             let shift = if on { self.sd_total } else { 0 };
@@ -301,18 +307,17 @@ impl Layout {
                 } else {
                     z
                 };
-                f.push((shift, add, sub));
+                f(shift, add, sub);
             } else {
-                f.push((shift, z, z));
+                f(shift, z, z);
             }
             // C.17 / C.19 score differences of repeated upfloaters (same round as above)
             let up = fb == Float::Up && a.score > b.score;
             let shift = if on { self.sd_total } else { 0 };
             let sub = if inb && on && up { self.sd(d1) } else { z };
-            f.push((shift, z, sub));
+            f(shift, z, sub);
         }
-        // order: C16, C17, C18, C19 — the loop above pushed 16, 17, 18, 19.
-        f
+        // order: C16, C17, C18, C19 — the loop above gave 16, 17, 18, 19.
     }
 }
 
@@ -439,10 +444,15 @@ impl<'a> Matcher<'a> {
         let n = verts.len();
         let shifts: u32 = {
             let dummy = &p[b.residents[0]];
-            lay.criteria(dummy, Role::Resident, dummy, Role::Resident)
-                .iter()
-                .map(|f| f.0)
-                .sum()
+            let mut sum = 0;
+            lay.criteria(
+                dummy,
+                Role::Resident,
+                dummy,
+                Role::Resident,
+                &mut |s, _, _| sum += s,
+            );
+            sum
         };
         // Completion (C.4) is the most significant field: one unit per pair.
         let c4 = bit_length(n);
@@ -471,9 +481,9 @@ impl<'a> Matcher<'a> {
             }
             let mut wt = Wide::from_u64(1);
             let (a, c) = (&p[verts[x]], &p[verts[y]]);
-            for (shift, add, sub) in lay.criteria(a, role[x], c, role[y]) {
+            lay.criteria(a, role[x], c, role[y], &mut |shift, add, sub| {
                 wt = wt.shl(shift) + add - sub;
-            }
+            });
             Some(wt.shl(low))
         };
         // Duals of the warm-started matching reach twice the largest weight: two more bits.

@@ -12,7 +12,7 @@ use crate::services::competitions::{
 };
 pub use crate::services::competitions::{entrants_in_seed_order, load};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
-use clubcomp_engine::vocab as v;
+use clubcomp_engine as v;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;

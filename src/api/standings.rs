@@ -9,8 +9,8 @@ use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::PlayerId;
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use clubcomp_engine::keizer::prizes;
-use clubcomp_engine::vocab::CompetitionKind;
+use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::keizer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -220,8 +220,7 @@ pub fn standings_view(
             let names = svc::names(c, ids)?;
             if n == 0 {
                 // before the first evening: the seed order, nothing scored
-                let value =
-                    |i: usize| clubcomp_engine::keizer::standings::value_of_place(&input.params, i);
+                let value = |i: usize| clubcomp_engine::keizer::value_of_place(&input.params, i);
                 let rows = input
                     .players
                     .iter()
@@ -258,7 +257,7 @@ pub fn standings_view(
             let mut upto = input.clone();
             upto.evenings.truncate(k);
             let eligible: std::collections::HashMap<String, bool> =
-                prizes::candidates(&upto, &out[..k])
+                keizer::candidates(&upto, &out[..k])
                     .into_iter()
                     .map(|p| (p.id.clone(), p.eligible()))
                     .collect();
@@ -925,7 +924,7 @@ pub async fn get_competition_trf(
         let mut rounds = svc::public_rounds(c, comp.id)?;
         rounds.retain(|(r, _)| !crate::services::rounds::is_playoff_round(r));
         let (t, _) = svc::build_trf(c, comp, &rounds)?;
-        Ok(clubcomp_engine::swiss::trf::write_trf(&t))
+        Ok(clubcomp_engine::swiss::write_trf(&t))
     })
     .await?
     {

@@ -24,11 +24,12 @@ use crate::db::schema::rounds;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
     self as engine, Action, AttendanceInput, Attendee, Change, Channel, DeadlineRule, EveningType,
-    Membership, Recorder,
+    Recorder,
 };
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use std::collections::HashMap;
 

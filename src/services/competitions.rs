@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use clubcomp_engine::vocab::{CompetitionKind, Discipline, Half, PairingSystem};
+use clubcomp_engine::{CompetitionKind, Discipline, Half, PairingSystem};
 
 /// One period of a time control.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -216,16 +216,16 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
         errs.push(FieldError::new("params", "must be an object"));
     } else if kind == Some(K::Keizer) {
         let probe = serde_json::json!({"params": s.params, "players": [], "evenings": []});
-        if let Err(e) = clubcomp_engine::keizer::scenario::parse_scenario(&probe) {
+        if let Err(e) = clubcomp_engine::keizer::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
     match kind {
         Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if serde_json::from_value::<clubcomp_engine::round_robin::scenario::Tiebreak>(
-                    Value::String(t.clone()),
-                )
+                if serde_json::from_value::<clubcomp_engine::round_robin::Tiebreak>(Value::String(
+                    t.clone(),
+                ))
                 .is_err()
                 {
                     errs.push(FieldError::new(
@@ -503,7 +503,7 @@ pub struct PlayoffParams {
     /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
     pub colour_seed: u64,
     /// The groups and the player without a group.
-    pub draw: clubcomp_engine::keizer::playoffs::PlayoffDraw,
+    pub draw: clubcomp_engine::keizer::PlayoffDraw,
 }
 
 /// The parameters of a Swiss (Dutch or Double-Swiss): none are read; any stored object is
@@ -561,7 +561,7 @@ pub struct KnockoutParams {
 #[derive(Debug, Clone)]
 pub enum CompetitionParams {
     /// A Keizer half: the engine's scoring parameters.
-    Keizer(Box<clubcomp_engine::keizer::standings::Params>),
+    Keizer(Box<clubcomp_engine::keizer::Params>),
     /// A Dutch-system Swiss.
     Swiss(SwissParams),
     /// A Double-Swiss.
@@ -597,8 +597,7 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
         (CompetitionKind::Keizer, _) => {
             let probe =
                 serde_json::json!({"params": object.clone(), "players": [], "evenings": []});
-            let s =
-                clubcomp_engine::keizer::scenario::parse_scenario(&probe).map_err(|e| bad(&e))?;
+            let s = clubcomp_engine::keizer::parse_scenario(&probe).map_err(|e| bad(&e))?;
             CompetitionParams::Keizer(Box::new(s.params))
         }
         (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => {

@@ -19,8 +19,8 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::attendance as att;
 use crate::services::rounds;
-use clubcomp_engine::attendance::Membership;
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::Membership;
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -135,7 +135,7 @@ pub struct Plan {
 }
 
 fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Plan> {
-    use clubcomp_engine::round_robin::schedule::schedule;
+    use clubcomp_engine::round_robin::schedule;
     let ents = entrants(c, comp.id)?;
     let cycles = if comp.system == Some(PairingSystem::Double) {
         2

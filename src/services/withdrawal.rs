@@ -15,7 +15,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
 use chrono::NaiveDate;
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 
 /// The longest reason, in characters.

@@ -13,7 +13,7 @@ use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
 use chrono::NaiveDate;
-use clubcomp_engine::vocab::{CompetitionKind, Half};
+use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
 
 /// All seasons, newest first.
@@ -126,7 +126,7 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
         Some(id) => evenings.iter().find(|e| e.id == id).cloned(),
         None => evenings
             .iter()
-            .find(|e| e.date >= today && e.kind != clubcomp_engine::vocab::EveningKind::Closed)
+            .find(|e| e.date >= today && e.kind != clubcomp_engine::EveningKind::Closed)
             .cloned(),
     };
     let next_rounds = match &next {

@@ -3,7 +3,7 @@
 //! other with both colours (a double round robin by FIDE's Berger tables), decided on points,
 //! or left to the arbiter when still tied.
 
-use crate::round_robin::schedule::{ScheduleError, schedule};
+use crate::round_robin_impl::schedule::{ScheduleError, schedule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -311,7 +311,7 @@ fn lasting_advantage(game: &draughts::Game, plies: Vec<String>) -> Checked {
     let positions = game.positions();
     let last = positions.last();
     let claimant = last.map(|p| p.turn).unwrap_or(Side::White);
-    let verdict = last.map(draughts::claims::claim_verdict);
+    let verdict = last.map(draughts::claim_verdict);
     let ahead = matches!(verdict, Some(DraughtsVerdict::Plusremise { .. }));
     let material = last.map(|p| {
         [
@@ -354,7 +354,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             .last()
             .map(|p| p.turn)
             .unwrap_or(Side::White);
-        let counter = draughts::claims::endgame_status(&game);
+        let counter = draughts::endgame_status(&game);
         let reached = counter.as_ref().is_some_and(|e| e.limit_reached);
         // docs/rules/arbiter.md#draughts-claims: two of the three pieces still men → the arbiter judges on the board
         // whether their promotion can be permanently prevented; the claim then waits.

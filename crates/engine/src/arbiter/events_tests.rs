@@ -466,7 +466,7 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
     let start = moves(5);
     let mut log = EventLog::open(C, start.clone()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(log.applied(), 10);
-    for _ in start.len()..crate::arbiter::MAX_PLIES {
+    for _ in start.len()..crate::arbiter_impl::MAX_PLIES {
         let by = log.state().to_move;
         log.push(mv(by)).unwrap_or_else(|e| panic!("{e}"));
     }
@@ -482,8 +482,8 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
         ruling: Ruling::Rejected,
     })
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(log.applied(), crate::arbiter::MAX_PLIES + 2);
-    assert_eq!(log.events().len(), crate::arbiter::MAX_PLIES + 2);
+    assert_eq!(log.applied(), crate::arbiter_impl::MAX_PLIES + 2);
+    assert_eq!(log.events().len(), crate::arbiter_impl::MAX_PLIES + 2);
     assert_eq!(log.state().moves, [1000, 1000]);
     assert_eq!(log.state().added_seconds, [0, 120]);
     // the incremental state is the one a full replay gives

@@ -26,8 +26,7 @@ pub use events::{
 };
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
 pub use quickplay::{
-    QuickplayClaim, QuickplayDecision, QuickplayState, Refusal, TimeControl,
-    check_claim as check_quickplay_claim, decide as decide_quickplay,
+    QuickplayClaim, QuickplayDecision, QuickplayState, check_claim as check_quickplay_claim,
 };
 pub use repetition::{
     ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,

@@ -3,7 +3,7 @@
 //! games (C.04.5 Preface: byes apply only to matches).
 
 use super::{ByeKind, Error, GameResult, State};
-use crate::tiebreaks::{
+use crate::tiebreaks_impl::{
     Colour, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition,
 };
 use std::collections::HashMap;

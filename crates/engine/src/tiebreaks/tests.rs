@@ -403,9 +403,9 @@ fn round_robin_counts_forfeits_against_the_scheduled_opponent() {
 fn points_agree_with_every_reference_trf() {
     // The TRF points column of every reference vector equals our PTS (byes, forfeits and
     // known absences included).
-    for (trf_path, _) in crate::swiss::test_vectors::all_rounds() {
+    for (trf_path, _) in crate::swiss_impl::test_vectors::all_rounds() {
         let text = std::fs::read_to_string(&trf_path).expect("read vector");
-        let parsed = crate::swiss::trf::parse_trf(&text).expect("parse vector");
+        let parsed = crate::swiss_impl::trf::parse_trf(&text).expect("parse vector");
         let s = compute_tiebreaks(&trf::input_from_trf(&parsed), &all()).expect("standings");
         for p in &parsed.players {
             assert_eq!(
@@ -423,12 +423,12 @@ fn points_agree_with_every_reference_trf() {
 fn edition_by_start_date() {
     let body = "001    1      A                                 2000                             0.0    1\n";
     let with = |date: &str| {
-        let t = crate::swiss::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
+        let t = crate::swiss_impl::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
         trf::edition_for(&t)
     };
     assert_eq!(with("2026/02/28"), RulesEdition::Fide2024);
     assert_eq!(with("2026/03/01"), RulesEdition::Fide2026);
-    let none = crate::swiss::trf::parse_trf(body).expect("trf");
+    let none = crate::swiss_impl::trf::parse_trf(body).expect("trf");
     assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
 }
 

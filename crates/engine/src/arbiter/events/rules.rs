@@ -2,7 +2,7 @@
 //! a state that can no longer change).
 
 use super::{ClaimStatus, GameKind, Outcome, ProposalKind};
-use crate::arbiter::Side;
+use crate::arbiter_impl::Side;
 use serde::{Deserialize, Serialize};
 
 /// The rule an event breaks.

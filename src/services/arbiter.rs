@@ -17,8 +17,8 @@ use clubcomp_engine::arbiter::draughts::{
 use clubcomp_engine::arbiter::quickplay::{self, Increment, Period};
 use clubcomp_engine::arbiter::record_moves;
 use clubcomp_engine::arbiter::{
-    self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEvent, GameKind,
-    GameState, Outcome, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim,
+    self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEnding, GameEvent,
+    GameKind, GameState, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim,
     RuleViolation, Ruling, Side,
 };
 use clubcomp_engine::arbiter::{ClaimRecord, ClaimStatus};

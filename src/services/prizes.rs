@@ -25,7 +25,7 @@ use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::Half;
 use clubcomp_engine::keizer::{self, PrizeOutcome};
 use clubcomp_engine::keizer::{
-    EnteredResult, GroupState, MatchId, Outcome, group_state, playoff_groups,
+    EnteredResult, GroupState, MatchId, PlayoffGameResult, group_state, playoff_groups,
 };
 use diesel::prelude::*;
 
@@ -94,11 +94,11 @@ fn match_of(n: i32) -> Option<MatchId> {
     }
 }
 
-fn outcome(code: &str) -> Option<Outcome> {
+fn outcome(code: &str) -> Option<PlayoffGameResult> {
     Some(match code {
-        "1-0" | "+/-" => Outcome::WhiteWins,
-        "0-1" | "-/+" => Outcome::BlackWins,
-        "1/2-1/2" => Outcome::Draw,
+        "1-0" | "+/-" => PlayoffGameResult::WhiteWins,
+        "0-1" | "-/+" => PlayoffGameResult::BlackWins,
+        "1/2-1/2" => PlayoffGameResult::Draw,
         _ => return None,
     })
 }

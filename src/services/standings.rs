@@ -385,12 +385,12 @@ fn trf_codes(d: rr::Discipline, code: Option<&str>) -> (swiss::ResultCode, swiss
     let Some(r) = code.and_then(|c| rr::GameResult::parse(d, c)) else {
         return (R::Pending, R::Pending);
     };
-    let map = |o: rr::Outcome| match o {
-        rr::Outcome::Win => R::Win,
-        rr::Outcome::ForfeitWin => R::ForfeitWin,
-        rr::Outcome::Draw | rr::Outcome::Plusremise | rr::Outcome::Minremise => R::Draw,
-        rr::Outcome::Loss => R::Loss,
-        rr::Outcome::ForfeitLoss => R::ForfeitLoss,
+    let map = |o: rr::SideOutcome| match o {
+        rr::SideOutcome::Win => R::Win,
+        rr::SideOutcome::ForfeitWin => R::ForfeitWin,
+        rr::SideOutcome::Draw | rr::SideOutcome::Plusremise | rr::SideOutcome::Minremise => R::Draw,
+        rr::SideOutcome::Loss => R::Loss,
+        rr::SideOutcome::ForfeitLoss => R::ForfeitLoss,
     };
     let (w, b) = r.outcomes();
     (map(w), map(b))

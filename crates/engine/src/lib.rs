@@ -261,8 +261,8 @@ pub mod keizer {
         pair_evening, pairing_order, validate_pairing,
     };
     pub use crate::keizer_impl::playoffs::{
-        EnteredResult, GameState, GroupState, MatchId, MatchState, Outcome, PlayoffDraw,
-        PlayoffError, PlayoffGroup, better_seed_has_white, group_state, playoff_groups,
+        EnteredResult, GameState, GroupState, MatchId, MatchState, PlayoffDraw, PlayoffError,
+        PlayoffGameResult, PlayoffGroup, better_seed_has_white, group_state, playoff_groups,
     };
     pub use crate::keizer_impl::preview::{
         MAX_PLAYOFF_RESULTS, PlayoffPreview, PlayoffResultInput, PrizePreview, prizes_preview,
@@ -309,8 +309,8 @@ pub mod round_robin {
     //! the cross table (the calculator behind `clubcomp calc round-robin`).
     pub use crate::round_robin_impl::result::AGREED_DRAW_MIN_MOVES;
     pub use crate::round_robin_impl::{
-        Board, Conversion, Discipline, Error, Game, GameResult, OrderedMap, Outcome, Output,
-        Player, PointsTable, ResultError, Right, Row, Scenario, ScheduleError, ScheduledRound,
+        Board, Conversion, Discipline, Error, Game, GameResult, OrderedMap, Output, Player,
+        PointsTable, ResultError, Right, Row, Scenario, ScheduleError, ScheduledRound, SideOutcome,
         Termination, Tiebreak, Withdrawal, WithdrawalOutcome, WithdrawalRule, berger_table,
         compute, convert_result, default_tiebreaks, format_amount, schedule,
     };
@@ -323,8 +323,8 @@ pub mod tiebreaks {
         TrfError, detect_event, edition_for, input_from_trf, read_trf, start_date,
     };
     pub use crate::tiebreaks_impl::{
-        Cut, Error, EventKind, Input, MAX_CUT, Outcome, PlayerResults, RoundResult, RulesEdition,
-        StandingRow, Standings, Tiebreak, Value, compute_tiebreaks, parse_tiebreaks,
+        Cut, Error, EventKind, Input, MAX_CUT, PlayerResults, RoundOutcome, RoundResult,
+        RulesEdition, StandingRow, Standings, Tiebreak, Value, compute_tiebreaks, parse_tiebreaks,
     };
 }
 
@@ -366,8 +366,8 @@ pub mod arbiter {
     pub use crate::arbiter_impl::repetition::{InvalidReason, RepetitionKind, record_moves};
     pub use crate::arbiter_impl::{
         Appeal, AppealError, AppealWindow, BoardRuling, ChessMoves, ClaimKind, EventLog,
-        FiftyMovesClaim, FiftyMovesVerdict, GameEvent, GameKind, GameState, MAX_PLIES, MoveRef,
-        Occurrence, Outcome, ProposalKind, QuickplayClaim, QuickplayDecision, QuickplayState,
+        FiftyMovesClaim, FiftyMovesVerdict, GameEnding, GameEvent, GameKind, GameState, MAX_PLIES,
+        MoveRef, Occurrence, ProposalKind, QuickplayClaim, QuickplayDecision, QuickplayState,
         RepetitionClaim, RepetitionError, RepetitionVerdict, Rule, RuleViolation, Ruling, Side,
         appeal_window, apply, board_decides, check_fifty_moves, check_quickplay_claim,
         check_repetition, lodge_appeal, move_number_of, replay,

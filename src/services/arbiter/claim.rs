@@ -78,12 +78,12 @@ pub enum OutcomeInput {
     PlusremiseBlack,
 }
 
-impl From<OutcomeInput> for Outcome {
-    fn from(o: OutcomeInput) -> Outcome {
+impl From<OutcomeInput> for GameEnding {
+    fn from(o: OutcomeInput) -> GameEnding {
         match o {
-            OutcomeInput::Draw => Outcome::Draw,
-            OutcomeInput::PlusremiseWhite => Outcome::Plusremise { side: Side::White },
-            OutcomeInput::PlusremiseBlack => Outcome::Plusremise { side: Side::Black },
+            OutcomeInput::Draw => GameEnding::Draw,
+            OutcomeInput::PlusremiseWhite => GameEnding::Plusremise { side: Side::White },
+            OutcomeInput::PlusremiseBlack => GameEnding::Plusremise { side: Side::Black },
         }
     }
 }
@@ -209,10 +209,10 @@ fn applies_quickplay(comp: &Competition) -> bool {
         })
 }
 
-fn draughts_outcome(v: DraughtsVerdict) -> Option<Outcome> {
+fn draughts_outcome(v: DraughtsVerdict) -> Option<GameEnding> {
     match v {
-        DraughtsVerdict::Draw => Some(Outcome::Draw),
-        DraughtsVerdict::Plusremise { side } => Some(Outcome::Plusremise { side }),
+        DraughtsVerdict::Draw => Some(GameEnding::Draw),
+        DraughtsVerdict::Plusremise { side } => Some(GameEnding::Plusremise { side }),
         DraughtsVerdict::ArbiterToJudgePromotion { .. } => None,
     }
 }
@@ -293,7 +293,7 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
         check: Some(check),
         ruling: Some(if valid {
             Ruling::Upheld {
-                outcome: Outcome::Draw,
+                outcome: GameEnding::Draw,
             }
         } else {
             Ruling::Rejected
@@ -427,14 +427,14 @@ fn quickplay_decision(d: &DecisionInput) -> QuickplayDecision {
     }
 }
 
-fn ruling_of(d: &DecisionInput, default_outcome: Option<Outcome>) -> Ruling {
+fn ruling_of(d: &DecisionInput, default_outcome: Option<GameEnding>) -> Ruling {
     match d.decision {
         DecisionKind::Accept => Ruling::Upheld {
             outcome: d
                 .outcome
-                .map(Outcome::from)
+                .map(GameEnding::from)
                 .or(default_outcome)
-                .unwrap_or(Outcome::Draw),
+                .unwrap_or(GameEnding::Draw),
         },
         DecisionKind::Postpone => Ruling::Postponed {
             opponent_two_minutes: d.opponent_two_minutes,

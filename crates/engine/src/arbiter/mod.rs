@@ -21,7 +21,7 @@ pub use appeals::{
     Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
 };
 pub use events::{
-    ClaimKind, EventLog, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule,
+    ClaimKind, EventLog, GameEnding, GameEvent, GameKind, GameState, ProposalKind, Rule,
     RuleViolation, Ruling, apply, replay,
 };
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};

@@ -6,7 +6,8 @@
 //! would be before the leader finalises them.
 
 use crate::keizer_impl::playoffs::{
-    EnteredResult, GroupState, MatchId, Outcome, PlayoffGroup, group_state, playoff_groups,
+    EnteredResult, GroupState, MatchId, PlayoffGameResult, PlayoffGroup, group_state,
+    playoff_groups,
 };
 use crate::keizer_impl::prizes::{Half, PrizeOutcome, award, candidates};
 use crate::keizer_impl::scenario::{ScenarioError, parse_scenario};
@@ -29,7 +30,7 @@ pub struct PlayoffResultInput {
     /// 1 for the game, 2 for the decider after a draw.
     pub game: u8,
     /// The outcome.
-    pub outcome: Outcome,
+    pub outcome: PlayoffGameResult,
 }
 
 /// The playoffs of a summer half.

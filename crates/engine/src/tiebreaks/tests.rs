@@ -13,7 +13,7 @@ enum E {
     /// `1-0`, `0-1`, `=`, `+-` (white wins by forfeit), `-+`.
     G(u32, u32, &'static str),
     /// A player not paired in this round, with what they got.
-    B(u32, Outcome),
+    B(u32, RoundOutcome),
 }
 
 fn tournament(n: u32, rounds: Vec<Vec<E>>) -> Input {
@@ -30,11 +30,11 @@ fn tournament(n: u32, rounds: Vec<Vec<E>>) -> Input {
             match *e {
                 E::G(w, b, res) => {
                     let (ow, ob) = match res {
-                        "1-0" => (Outcome::Win, Outcome::Loss),
-                        "0-1" => (Outcome::Loss, Outcome::Win),
-                        "=" => (Outcome::Draw, Outcome::Draw),
-                        "+-" => (Outcome::ForfeitWin, Outcome::ForfeitLoss),
-                        "-+" => (Outcome::ForfeitLoss, Outcome::ForfeitWin),
+                        "1-0" => (RoundOutcome::Win, RoundOutcome::Loss),
+                        "0-1" => (RoundOutcome::Loss, RoundOutcome::Win),
+                        "=" => (RoundOutcome::Draw, RoundOutcome::Draw),
+                        "+-" => (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss),
+                        "-+" => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin),
                         _ => panic!("bad result {res}"),
                     };
                     players[w as usize - 1].rounds[r] = RoundResult {
@@ -190,15 +190,15 @@ fn unplayed() -> Input {
         vec![
             vec![E::G(1, 2, "1-0"), E::G(3, 4, "0-1")],
             vec![
-                E::B(1, Outcome::HalfPointBye),
+                E::B(1, RoundOutcome::HalfPointBye),
                 E::G(2, 3, "="),
-                E::B(4, Outcome::PairingBye),
+                E::B(4, RoundOutcome::PairingBye),
             ],
             vec![E::G(1, 3, "1-0"), E::G(2, 4, "1-0")],
             vec![
                 E::G(1, 4, "-+"),
-                E::B(2, Outcome::HalfPointBye),
-                E::B(3, Outcome::ZeroPointBye),
+                E::B(2, RoundOutcome::HalfPointBye),
+                E::B(3, RoundOutcome::ZeroPointBye),
             ],
         ],
     )
@@ -303,8 +303,11 @@ fn reads_trf() {
 001    2      B                                 1900                             1.0    2     1 b 0  0000 - U\r";
     let input = trf::read_trf(text).expect("trf");
     assert_eq!(input.players.len(), 2);
-    assert_eq!(input.players[0].rounds[1].outcome, Outcome::HalfPointBye);
-    assert_eq!(input.players[1].rounds[1].outcome, Outcome::PairingBye);
+    assert_eq!(
+        input.players[0].rounds[1].outcome,
+        RoundOutcome::HalfPointBye
+    );
+    assert_eq!(input.players[1].rounds[1].outcome, RoundOutcome::PairingBye);
     let s = compute_tiebreaks(&input, &[Tiebreak::Pts]).expect("ok");
     assert_eq!(values(&s, 1)[0], v("1.5"));
     assert_eq!(values(&s, 2)[0], v("1"));
@@ -327,10 +330,10 @@ fn random_tournament(seed: u64) -> Input {
         }
         for id in ids {
             let o = [
-                Outcome::PairingBye,
-                Outcome::FullPointBye,
-                Outcome::HalfPointBye,
-                Outcome::ZeroPointBye,
+                RoundOutcome::PairingBye,
+                RoundOutcome::FullPointBye,
+                RoundOutcome::HalfPointBye,
+                RoundOutcome::ZeroPointBye,
             ][rng.random_range(0..4)];
             round.push(E::B(id, o));
         }

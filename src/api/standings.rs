@@ -488,7 +488,10 @@ fn version_lookup(
                             Some(s) => s,
                             None => {
                                 // first read of this competition: it exists, and its fixed seed
-                                let comp = crate::services::competitions::load(c, id)?;
+                                let comp = crate::services::competitions::load(
+                                    c,
+                                    crate::ids::CompetitionId(id),
+                                )?;
                                 db.remember_seed(id, comp.seeded_from);
                                 comp.seeded_from
                             }
@@ -555,7 +558,7 @@ async fn read<T: Send + 'static>(
     state
         .db(move |c| {
             crate::db::snapshot(c, |c| {
-                let comp = crate::services::competitions::load(c, id)?;
+                let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
                 let etag = read_etag(c, &comp, doc, after)?;
                 if not_modified(inm.as_deref(), &etag) {
                     return Ok(Read::NotModified(etag));
@@ -672,7 +675,8 @@ pub async fn serve_cached_as(
                 .db(move |c| {
                     // recompute the version inside the same snapshot as the body
                     crate::db::snapshot(c, |c| {
-                        let comp = crate::services::competitions::load(c, id)?;
+                        let comp =
+                            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
                         let v = version_of(c, comp.id, comp.seeded_from)?;
                         let (body, tag) = compute(c, &comp, &v)?;
                         let tag = tag.unwrap_or_else(|| etag_of(&v, key.doc, after));

@@ -322,7 +322,7 @@ pub fn statuses_in(
         .first(c)
         .optional()?
         .ok_or_else(|| ApiError::NotFound(format!("no round {round}")))?;
-    let comp = crate::services::competitions::load(c, r.competition_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(r.competition_id))?;
     let ctx = round_context(c, &comp, &r, time_zone)?;
     let list: Vec<(i64, Membership)> = players
         .iter()

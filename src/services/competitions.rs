@@ -6,6 +6,7 @@ use crate::db::models::competition::{Competition, Entrant};
 use crate::db::schema::{competitions as cm, entrants as en};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::CompetitionId;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -355,9 +356,9 @@ pub fn seed_rating(
 }
 
 /// Loads a competition or 404.
-pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
+pub fn load(c: &mut DbConn, id: CompetitionId) -> ApiResult<Competition> {
     cm::table
-        .find(id)
+        .find(i64::from(id))
         .select(Competition::as_select())
         .first(c)
         .optional()?
@@ -406,7 +407,7 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
     } = spec;
     crate::services::seasons::load(c, season_id)?;
     if let Some(w) = seeded_from {
-        let winter = load(c, w).map_err(|e| match e {
+        let winter = load(c, CompetitionId(w)).map_err(|e| match e {
             ApiError::NotFound(_) => {
                 ApiError::invalid("seeded_from", format!("no competition {w}"))
             }
@@ -649,7 +650,7 @@ pub fn update(
     ch: CompetitionChanges,
 ) -> ApiResult<Competition> {
     use crate::db::schema::rounds;
-    let cur = load(c, id)?;
+    let cur = load(c, CompetitionId(id))?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
     let stored = stored_settings(&cur)?;
@@ -696,7 +697,7 @@ pub fn update(
         ))
         .execute(c)?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
-    load(c, id)
+    load(c, CompetitionId(id))
 }
 
 /// One entry of a player into a competition.
@@ -721,7 +722,7 @@ pub fn enter(
 ) -> ApiResult<()> {
     use crate::db::models::competition::NewEntrant;
     use crate::db::models::{players, ratings};
-    let comp = load(c, id)?;
+    let comp = load(c, CompetitionId(id))?;
     let season = crate::services::seasons::load(c, comp.season_id)?;
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and

@@ -336,7 +336,7 @@ pub fn generate(
     bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" {
@@ -580,7 +580,7 @@ pub fn replace(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" && round.status != "paired" {
@@ -664,7 +664,7 @@ pub fn remove(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    crate::services::competitions::load(c, comp_id)?;
+    crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();

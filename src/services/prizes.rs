@@ -237,7 +237,7 @@ pub fn finalize(
     actor: &str,
     compute: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<String>,
 ) -> ApiResult<()> {
-    let comp = crate::services::competitions::load(c, id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
     if finalized(c, id)?.is_some() {
         return Err(ApiError::Conflict(format!(
             "the prizes of competition {id} are already finalized"

@@ -146,7 +146,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     let mut excused_before = std::collections::BTreeMap::new();
     let mut placed = std::collections::HashSet::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::services::competitions::load(c, w)?;
+        let winter = crate::services::competitions::load(c, crate::ids::CompetitionId(w))?;
         let wi = keizer_input(c, &winter)?;
         let computed = ks::compute(&wi.input)
             .map_err(|e| ApiError::Conflict(format!("winter half {w}: {e}")))?;
@@ -292,7 +292,7 @@ pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
     )
     .set(cm::params.eq(Value::Object(object).to_string()))
     .execute(c)?;
-    crate::services::competitions::load(c, comp.id)
+    crate::services::competitions::load(c, crate::ids::CompetitionId(comp.id))
 }
 
 /// Builds the round-robin scenario: entrants in seed order (pairing numbers), the games with

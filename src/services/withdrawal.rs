@@ -80,7 +80,7 @@ pub fn withdraw(
     req: &Request,
     actor: &str,
 ) -> ApiResult<Entrant> {
-    let comp = crate::services::competitions::load(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     if let Some(r) = &req.reason
         && r.chars().count() > REASON_MAX
     {

@@ -42,7 +42,7 @@ pub fn competitions_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition
 
 /// One competition or 404.
 pub fn competition(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    crate::api::competitions::load(c, id)
+    crate::api::competitions::load(c, crate::ids::CompetitionId(id))
 }
 
 /// A round with the competition it belongs to.

@@ -30,7 +30,7 @@ fn half_of(comp: &Competition) -> Half {
 fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32)>> {
     let mut out = Vec::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::services::competitions::load(c, w)?;
+        let winter = crate::services::competitions::load(c, crate::ids::CompetitionId(w))?;
         let last = rounds::list(c, w)?
             .iter()
             .map(|r| r.number)

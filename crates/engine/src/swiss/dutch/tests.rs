@@ -49,7 +49,7 @@ fn vectors_small() {
 }
 
 #[test]
-#[ignore = "slow in debug; run: cargo test --release -p clubcomp-engine --lib swiss::dutch -- --ignored"]
+#[ignore = "slow in debug; run: cargo test --release -p clubcomp-engine --lib swiss_impl::dutch -- --ignored"]
 fn vectors_all() {
     let (ok, total, bad) = run_vectors(usize::MAX);
     for b in &bad {

@@ -6,9 +6,7 @@
 //! computes the standings after EVERY evening of the season (the whole replay); divide by the
 //! number of evenings for the cost of one evening's recalculation.
 
-use clubcomp_engine::keizer::standings::{
-    Competition, Entrant, Evening, Game, GameResult, Params, compute,
-};
+use clubcomp_engine::keizer::{Competition, Entrant, Evening, Game, GameResult, Params, compute};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -3,9 +3,8 @@
 //! realistic history made by pairing the earlier evenings with the engine itself while the
 //! ranking drifts. Run: `cargo bench --bench keizer_pairing`.
 
-use clubcomp_engine::keizer::pairing::{
-    Half, Meeting, PairingInput, RankedPlayer, Rules, pair_evening,
-};
+use clubcomp_engine::Half;
+use clubcomp_engine::keizer::{Meeting, PairingInput, RankedPlayer, Rules, pair_evening};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

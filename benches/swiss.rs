@@ -12,8 +12,8 @@
 use clubcomp_engine::double_swiss::{
     Bye, ByeKind, GameResult, Match, Player, RoundRecord, State, pair_next_round,
 };
-use clubcomp_engine::swiss::dutch::pair_round;
-use clubcomp_engine::swiss::generate::random_tournament;
+use clubcomp_engine::swiss::pair_round;
+use clubcomp_engine::swiss::random_tournament;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -5,7 +5,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{MAX_TIEBREAKS, WorkLimits, check};
-use clubcomp_engine::swiss::trf::Tournament;
+use clubcomp_engine::swiss::Tournament;
 use serde_json::Value;
 
 /// The number of items of an optional array field of `v` (0 when absent or not an array: the

@@ -24,13 +24,6 @@ impl PlayerId {
         text.parse()
             .map_err(|e: ParseIdError| ApiError::Internal(format!("an engine answered with {e}")))
     }
-
-    /// A player id sent in a request (a path segment, a query value): 422 naming `field`
-    /// when the text is no id.
-    pub fn from_request(field: &str, text: &str) -> ApiResult<PlayerId> {
-        text.parse()
-            .map_err(|_| ApiError::invalid(field, format!("{text:?} is not a player id")))
-    }
 }
 
 impl From<PlayerId> for i64 {
@@ -118,10 +111,6 @@ mod tests {
             assert!(bad.parse::<PlayerId>().is_err(), "{bad:?}");
             match PlayerId::from_engine(bad) {
                 Err(ApiError::Internal(cause)) => assert!(cause.contains("not an id"), "{cause}"),
-                other => panic!("{bad:?}: {other:?}"),
-            }
-            match PlayerId::from_request("player", bad) {
-                Err(ApiError::Validation { errors, .. }) => assert_eq!(errors[0].field, "player"),
                 other => panic!("{bad:?}: {other:?}"),
             }
         }

@@ -376,7 +376,7 @@ pub async fn create_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             let rounds = load_rounds(c, id, &b.rounds)?;
             record_all(
                 c, &comp, &rounds, player, &b.action, "account", "member", &account, &b.note, &tz,
@@ -429,7 +429,7 @@ pub async fn create_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             let rounds = load_rounds(c, id, &b.rounds)?;
             let action = if b.force_majeure {
                 "force_majeure"
@@ -500,7 +500,7 @@ pub async fn create_check_ins(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             let round = rounds::load(c, id, number)?;
             let players = svc::entrant_memberships(c, id)?;
             let now = Utc::now();
@@ -562,7 +562,7 @@ pub async fn get_round_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             let round = rounds::load(c, id, number)?;
             let a = svc::evening(c, &comp, &round, &tz)?;
             let mut players_out = Vec::new();
@@ -617,7 +617,7 @@ pub async fn get_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             let players = svc::entrant_memberships(c, id)?;
             let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
                 return Err(ApiError::invalid(
@@ -695,7 +695,7 @@ pub async fn update_attendance_deadline(
     }
     let out = state
         .tx(move |c| {
-            crate::services::competitions::load(c, id)?;
+            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             svc::set_deadline_rule(c, id, b.days_before, &b.time)?;
             Ok(b)
         })

@@ -12,9 +12,10 @@ use crate::calc_input;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::limits::CalcAdmission;
 use actix_web::{HttpRequest, HttpResponse, post, web};
+use clubcomp_engine::Colour;
 use clubcomp_engine::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
-use clubcomp_engine::swiss::dutch::{PairError, next_round, pair_round_until};
-use clubcomp_engine::swiss::trf::{Colour, ResultCode, Tournament, parse_trf};
+use clubcomp_engine::swiss::{PairError, next_round, pair_round_until};
+use clubcomp_engine::swiss::{ResultCode, Tournament, parse_trf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -80,7 +81,7 @@ pub async fn create_keizer_calculation(
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
-    use clubcomp_engine::keizer::scenario::run_scenario_until;
+    use clubcomp_engine::keizer::run_scenario_until;
     scenario_calculation(admission, &state, body, "keizer", run_scenario_until).await
 }
 
@@ -92,8 +93,8 @@ async fn scenario_calculation<T: Serialize + Send + 'static>(
     name: &'static str,
     engine: fn(
         &Value,
-        &dyn clubcomp_engine::stop::Stop,
-    ) -> Result<T, clubcomp_engine::keizer::scenario::ScenarioError>,
+        &dyn clubcomp_engine::Stop,
+    ) -> Result<T, clubcomp_engine::keizer::ScenarioError>,
 ) -> ApiResult<HttpResponse> {
     let v = body.into_inner()?;
     calc_input::keizer_scenario(&v, &state.config.limits)?;
@@ -107,8 +108,8 @@ async fn scenario_calculation<T: Serialize + Send + 'static>(
 }
 
 /// A refused scenario: 422 naming the field where the engine names one.
-fn scenario_error(e: clubcomp_engine::keizer::scenario::ScenarioError) -> ApiError {
-    use clubcomp_engine::keizer::scenario::ScenarioError;
+fn scenario_error(e: clubcomp_engine::keizer::ScenarioError) -> ApiError {
+    use clubcomp_engine::keizer::ScenarioError;
     match &e {
         ScenarioError::Field { at, reason } => ApiError::Validation {
             detail: e.to_string(),
@@ -142,7 +143,7 @@ pub async fn create_keizer_prizes_calculation(
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
-    use clubcomp_engine::keizer::preview::prizes_preview;
+    use clubcomp_engine::keizer::prizes_preview;
     scenario_calculation(admission, &state, body, "keizer-prizes", prizes_preview).await
 }
 
@@ -372,7 +373,7 @@ pub async fn create_pairing_calculation(
     }
 }
 
-fn pair_dutch(t: &Tournament, stop: &dyn clubcomp_engine::stop::Stop) -> ApiResult<CalcPairing> {
+fn pair_dutch(t: &Tournament, stop: &dyn clubcomp_engine::Stop) -> ApiResult<CalcPairing> {
     let round = next_round(t);
     // no valid pairing is a rule answer about this file: 422 like any other input error
     let boards = pair_round_until(t, round, stop).map_err(|e: PairError| engine_error(e))?;
@@ -625,7 +626,7 @@ pub async fn create_tiebreaks_calculation(
     body: Body<TiebreaksRequest>,
 ) -> ApiResult<HttpResponse> {
     use clubcomp_engine::tiebreaks::{
-        EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, trf::read_trf,
+        EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, read_trf,
     };
     let b = body.into_inner()?;
     let rules = match b.rules.as_deref().map(str::trim) {

@@ -14,7 +14,7 @@ pub use crate::services::calendar::{
 };
 use actix_web::{HttpRequest, HttpResponse, get, patch, post, web};
 use chrono::NaiveDate;
-use clubcomp_engine::vocab::EveningKind as StoredEveningKind;
+use clubcomp_engine::EveningKind as StoredEveningKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

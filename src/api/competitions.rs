@@ -7,12 +7,13 @@ use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::ids::CompetitionId;
 use crate::services::competitions::{
     self as svc, SettingsInput, TimeControl, default_rules, default_tiebreaks, validate,
 };
 pub use crate::services::competitions::{entrants_in_seed_order, load};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
-use clubcomp_engine::vocab as v;
+use clubcomp_engine as v;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -294,7 +295,7 @@ pub async fn list_competitions(
 #[get("/competitions/{id}")]
 pub async fn get_competition(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let comp = state.db(move |c| load(c, id)).await?;
@@ -449,13 +450,13 @@ pub async fn create_entrants(
 #[get("/competitions/{id}/entrants")]
 pub async fn list_entrants(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let views = state
         .db(move |c| {
             load(c, id)?;
-            entrant_views(c, id)
+            entrant_views(c, id.into())
         })
         .await?;
     Ok(HttpResponse::Ok().json(views))

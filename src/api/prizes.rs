@@ -10,9 +10,9 @@ use crate::ids::PlayerId;
 use crate::services::prizes as svc;
 use crate::services::standings as st;
 use actix_web::{HttpResponse, get, post, web};
-use clubcomp_engine::keizer::playoffs::MatchId;
-use clubcomp_engine::keizer::prizes::Prize;
-use clubcomp_engine::vocab::CompetitionKind;
+use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::keizer::MatchId;
+use clubcomp_engine::keizer::Prize;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -223,7 +223,7 @@ pub async fn get_prizes(
     let id = path.into_inner();
     let mut list = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             match stored(c, id)? {
                 Some(l) => Ok(l),
                 None => compute_prizes(c, &comp),
@@ -474,7 +474,7 @@ pub async fn get_playoffs(
     let id = path.into_inner();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             playoffs_view(c, &comp)
         })
         .await?;

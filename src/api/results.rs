@@ -151,7 +151,7 @@ pub async fn get_competition_audit(
     let id = path.into_inner();
     let rows = state
         .db(move |c| {
-            crate::services::competitions::load(c, id)?;
+            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
             let ids = results::game_ids(c, id)?;
             let mut rows = audit_of(c, "game", &ids)?;
             rows.extend(audit_of(c, "competition", &[id])?);

@@ -1,6 +1,7 @@
 //! Rounds (evenings) of a competition: create, read, publish, complete (docs/rules/README.md, docs/api-guide.md).
 //! Pairings are public only once published.
 
+use crate::ids::CompetitionId;
 use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
@@ -126,7 +127,7 @@ pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<Roun
         let games = rounds::games_of(c, round.id)?;
         let mut out = Vec::with_capacity(games.len());
         if !games.is_empty() {
-            let comp = competitions::load(c, round.competition_id)?;
+            let comp = competitions::load(c, CompetitionId(round.competition_id))?;
             for g in games {
                 out.push(game_view(c, &comp, g)?);
             }

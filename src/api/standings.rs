@@ -9,8 +9,8 @@ use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::PlayerId;
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use clubcomp_engine::keizer::prizes;
-use clubcomp_engine::vocab::CompetitionKind;
+use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::keizer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
@@ -221,8 +221,7 @@ pub fn standings_view(
             let names = svc::names(c, ids)?;
             if n == 0 {
                 // before the first evening: the seed order, nothing scored
-                let value =
-                    |i: usize| clubcomp_engine::keizer::standings::value_of_place(&input.params, i);
+                let value = |i: usize| clubcomp_engine::keizer::value_of_place(&input.params, i);
                 let rows = input
                     .players
                     .iter()
@@ -259,7 +258,7 @@ pub fn standings_view(
             let mut upto = input.clone();
             upto.evenings.truncate(k);
             let eligible: std::collections::HashMap<String, bool> =
-                prizes::candidates(&upto, &out[..k])
+                keizer::candidates(&upto, &out[..k])
                     .into_iter()
                     .map(|p| (p.id.clone(), p.eligible()))
                     .collect();
@@ -492,7 +491,10 @@ fn version_lookup(
                             Some(s) => s,
                             None => {
                                 // first read of this competition: it exists, and its fixed seed
-                                let comp = crate::services::competitions::load(c, id)?;
+                                let comp = crate::services::competitions::load(
+                                    c,
+                                    crate::ids::CompetitionId(id),
+                                )?;
                                 db.remember_seed(id, comp.seeded_from);
                                 comp.seeded_from
                             }
@@ -559,7 +561,7 @@ async fn read<T: Send + 'static>(
     state
         .db(move |c| {
             crate::db::snapshot(c, |c| {
-                let comp = crate::services::competitions::load(c, id)?;
+                let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
                 let etag = read_etag(c, &comp, doc, after)?;
                 if not_modified(inm.as_deref(), &etag) {
                     return Ok(Read::NotModified(etag));
@@ -676,7 +678,8 @@ pub async fn serve_cached_as(
                 .db(move |c| {
                     // recompute the version inside the same snapshot as the body
                     crate::db::snapshot(c, |c| {
-                        let comp = crate::services::competitions::load(c, id)?;
+                        let comp =
+                            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
                         let v = version_of(c, comp.id, comp.seeded_from)?;
                         let (body, tag) = compute(c, &comp, &v)?;
                         let tag = tag.unwrap_or_else(|| etag_of(&v, key.doc, after));
@@ -928,7 +931,7 @@ pub async fn get_competition_trf(
         let mut rounds = svc::public_rounds(c, comp.id)?;
         rounds.retain(|(r, _)| !crate::services::rounds::is_playoff_round(r));
         let (t, _) = svc::build_trf(c, comp, &rounds)?;
-        Ok(clubcomp_engine::swiss::trf::write_trf(&t))
+        Ok(clubcomp_engine::swiss::write_trf(&t))
     })
     .await?
     {

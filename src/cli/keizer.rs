@@ -3,7 +3,7 @@
 //! `-`) is given; writes JSON to standard output. Bad input: a message naming the evening and
 //! the player on standard error, exit code 1, nothing computed.
 
-use clubcomp_engine::keizer::scenario::run_scenario;
+use clubcomp_engine::keizer::run_scenario;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

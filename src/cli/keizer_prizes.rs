@@ -5,8 +5,8 @@
 //! Bad input: a message naming the field, the evening or the player on standard error, exit
 //! code 1, nothing computed.
 
-use clubcomp_engine::keizer::preview::prizes_preview;
-use clubcomp_engine::stop::Never;
+use clubcomp_engine::Never;
+use clubcomp_engine::keizer::prizes_preview;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -3,9 +3,9 @@
 //! `WHITE BLACK` line per board (pairing numbers), the pairing-allocated bye as `ID 0`.
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
 
-use clubcomp_engine::swiss::dutch::{Board, PairError, next_round, pair_round};
-use clubcomp_engine::swiss::generate::random_tournament;
-use clubcomp_engine::swiss::trf::{parse_trf, write_trf};
+use clubcomp_engine::swiss::random_tournament;
+use clubcomp_engine::swiss::{Board, PairError, next_round, pair_round};
+use clubcomp_engine::swiss::{parse_trf, write_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,7 +42,7 @@ pub fn format_boards(boards: &[Board]) -> String {
 }
 
 /// The checks the service makes (text, work limits, rounds that agree), then the file read.
-fn checked_trf(bytes: &[u8]) -> Result<clubcomp_engine::swiss::trf::Tournament, String> {
+fn checked_trf(bytes: &[u8]) -> Result<clubcomp_engine::swiss::Tournament, String> {
     use crate::calc_input::{trf_pairings, trf_size, trf_text};
     let limits = super::limits()?;
     let text = trf_text("file", bytes).map_err(|e| e.to_string())?;

@@ -1,11 +1,11 @@
 //! `clubcomp calc tiebreaks --trf FILE --tiebreaks PTS,DE,BH-M1,SB`: FIDE tie-breaks (C.07)
 //! of a TRF file, printed as JSON standings with every value.
 
-use clubcomp_engine::swiss::trf::parse_trf;
-use clubcomp_engine::tiebreaks::trf::{edition_for, input_from_trf};
+use clubcomp_engine::swiss::parse_trf;
 use clubcomp_engine::tiebreaks::{
     EventKind, Input, RulesEdition, compute_tiebreaks, parse_tiebreaks,
 };
+use clubcomp_engine::tiebreaks::{edition_for, input_from_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

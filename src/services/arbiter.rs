@@ -14,14 +14,14 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use clubcomp_engine::arbiter::draughts::{
     self, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict,
 };
-use clubcomp_engine::arbiter::events::{ClaimRecord, ClaimStatus};
 use clubcomp_engine::arbiter::quickplay;
-use clubcomp_engine::arbiter::repetition::record_moves;
+use clubcomp_engine::arbiter::record_moves;
 use clubcomp_engine::arbiter::{
-    self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEvent, GameKind,
-    GameState, Outcome, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim,
+    self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEnding, GameEvent,
+    GameKind, GameState, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim,
     RuleViolation, Ruling, Side,
 };
+use clubcomp_engine::arbiter::{ClaimRecord, ClaimStatus};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -24,11 +24,12 @@ use crate::db::schema::rounds;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
     self as engine, Action, AttendanceInput, Attendee, Change, Channel, DeadlineRule, EveningType,
-    Membership, Recorder,
+    Recorder,
 };
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -323,7 +324,7 @@ pub fn statuses_in(
         .first(c)
         .optional()?
         .ok_or_else(|| ApiError::NotFound(format!("no round {round}")))?;
-    let comp = crate::services::competitions::load(c, r.competition_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(r.competition_id))?;
     let ctx = round_context(c, &comp, &r, time_zone)?;
     let list: Vec<(i64, Membership)> = players
         .iter()

@@ -7,7 +7,7 @@ use crate::limits::WorkLimits;
 
 use clubcomp_engine::attendance::{AttendanceInput, attendance};
 use clubcomp_engine::calendar::{CalendarInput, propose_calendar};
-use clubcomp_engine::keizer::pairing::{HandPairing, PairingInput, pair_evening, validate_pairing};
+use clubcomp_engine::keizer::{HandPairing, PairingInput, pair_evening, validate_pairing};
 
 /// What is wrong with a Keizer pairing request itself (as opposed to a rule answer such as "no
 /// pairing possible", which is part of the JSON answer).

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 /// Evening kinds.
-pub const EVENING_KINDS: &[&str] = clubcomp_engine::vocab::EveningKind::NAMES;
+pub const EVENING_KINDS: &[&str] = clubcomp_engine::EveningKind::NAMES;
 
 /// Loads an evening or 404.
 pub fn load_evening(c: &mut DbConn, id: i64) -> ApiResult<Evening> {
@@ -158,7 +158,7 @@ pub fn proposed_rows(
     Ok(proposal
         .into_iter()
         .map(|e| {
-            use clubcomp_engine::vocab::EveningKind as Stored;
+            use clubcomp_engine::EveningKind as Stored;
             let (kind, note) = match e.kind {
                 EveningKind::Keizer => (Stored::Keizer, None),
                 EveningKind::Rapid => (Stored::Rapid, None),
@@ -248,7 +248,7 @@ pub struct EveningChanges {
     /// New start time (HH:MM).
     pub start_time: Option<String>,
     /// New kind.
-    pub kind: Option<clubcomp_engine::vocab::EveningKind>,
+    pub kind: Option<clubcomp_engine::EveningKind>,
     /// New note (`Some(None)` clears).
     pub note: Option<Option<String>>,
 }

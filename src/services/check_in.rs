@@ -8,6 +8,7 @@
 //! Storage: the participants are the competition's entrants (in order of check-in); the
 //! closure is one row of `check_in_closures` per competition. Both writes are audited.
 
+use crate::ids::CompetitionId;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, NewAuditEntry, audit};
 use crate::db::models::players::{self, NewPlayer};
@@ -17,7 +18,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::competitions::{self as comps, BlitzParams, CompetitionParams, SwissParams};
 use chrono::{DateTime, NaiveDateTime, Utc};
-use clubcomp_engine::vocab::Membership;
+use clubcomp_engine::Membership;
 use diesel::prelude::*;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -182,7 +183,7 @@ pub fn present_for_round(
 /// The check-in of a blitz championship; `insider` (leader, arbiter, admin) also sees ids,
 /// memberships, ratings and times.
 pub fn view(c: &mut DbConn, id: i64, time_zone: &str, insider: bool) -> ApiResult<CheckInView> {
-    let comp = comps::load(c, id)?;
+    let comp = comps::load(c, CompetitionId(id))?;
     let blitz = blitz_of(&comp)?;
     let closes_at = closes_at(&blitz, time_zone)?;
     let closed = closure(c, id)?;
@@ -246,7 +247,7 @@ pub fn check_in(
             return Err(ApiError::validation(errs));
         }
     }
-    let comp = comps::load(c, id)?;
+    let comp = comps::load(c, CompetitionId(id))?;
     let blitz = blitz_of(&comp)?;
     // queue concurrent check-ins of one competition (row lock on Postgres)
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
@@ -379,7 +380,7 @@ pub fn check_in(
 /// 409 when the competition is not a blitz championship, when check-in is closed already, or
 /// with fewer than two participants.
 pub fn close(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<i32> {
-    let comp = comps::load(c, id)?;
+    let comp = comps::load(c, CompetitionId(id))?;
     let blitz = blitz_of(&comp)?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
     if let Some(k) = closure(c, id)? {

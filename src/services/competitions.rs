@@ -6,13 +6,14 @@ use crate::db::models::competition::{Competition, Entrant};
 use crate::db::schema::{competitions as cm, entrants as en};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::CompetitionId;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use clubcomp_engine::arbiter::quickplay;
-use clubcomp_engine::vocab::{CompetitionKind, Discipline, Half, PairingSystem};
+use clubcomp_engine::{CompetitionKind, Discipline, Half, PairingSystem};
 
 /// One period of a time control.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -235,7 +236,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
         errs.push(FieldError::new("params", "must be an object"));
     } else if kind == Some(K::Keizer) {
         let probe = serde_json::json!({"params": s.params, "players": [], "evenings": []});
-        if let Err(e) = clubcomp_engine::keizer::scenario::parse_scenario(&probe) {
+        if let Err(e) = clubcomp_engine::keizer::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
@@ -258,9 +259,9 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
     match kind {
         Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if serde_json::from_value::<clubcomp_engine::round_robin::scenario::Tiebreak>(
-                    Value::String(t.clone()),
-                )
+                if serde_json::from_value::<clubcomp_engine::round_robin::Tiebreak>(Value::String(
+                    t.clone(),
+                ))
                 .is_err()
                 {
                     errs.push(FieldError::new(
@@ -390,9 +391,9 @@ pub fn seed_rating(
 }
 
 /// Loads a competition or 404.
-pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
+pub fn load(c: &mut DbConn, id: CompetitionId) -> ApiResult<Competition> {
     cm::table
-        .find(id)
+        .find(i64::from(id))
         .select(Competition::as_select())
         .first(c)
         .optional()?
@@ -441,7 +442,7 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
     } = spec;
     crate::services::seasons::load(c, season_id)?;
     if let Some(w) = seeded_from {
-        let winter = load(c, w).map_err(|e| match e {
+        let winter = load(c, CompetitionId(w)).map_err(|e| match e {
             ApiError::NotFound(_) => {
                 ApiError::invalid("seeded_from", format!("no competition {w}"))
             }
@@ -543,7 +544,7 @@ pub struct PlayoffParams {
     /// Seed of the colour lots (decision, docs/rules/keizer.md#playoffs).
     pub colour_seed: u64,
     /// The groups and the player without a group.
-    pub draw: clubcomp_engine::keizer::playoffs::PlayoffDraw,
+    pub draw: clubcomp_engine::keizer::PlayoffDraw,
 }
 
 /// The parameters of a Swiss (Dutch or Double-Swiss): a Dutch Swiss with a `blitz` block is
@@ -753,7 +754,7 @@ pub struct KnockoutParams {
 #[derive(Debug, Clone)]
 pub enum CompetitionParams {
     /// A Keizer half: the engine's scoring parameters.
-    Keizer(Box<clubcomp_engine::keizer::standings::Params>),
+    Keizer(Box<clubcomp_engine::keizer::Params>),
     /// A Dutch-system Swiss.
     Swiss(SwissParams),
     /// A Double-Swiss.
@@ -789,8 +790,7 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
         (CompetitionKind::Keizer, _) => {
             let probe =
                 serde_json::json!({"params": object.clone(), "players": [], "evenings": []});
-            let s =
-                clubcomp_engine::keizer::scenario::parse_scenario(&probe).map_err(|e| bad(&e))?;
+            let s = clubcomp_engine::keizer::parse_scenario(&probe).map_err(|e| bad(&e))?;
             CompetitionParams::Keizer(Box::new(s.params))
         }
         (CompetitionKind::Swiss, Some(PairingSystem::DoubleSwiss)) => {
@@ -859,7 +859,7 @@ pub fn update(
     ch: CompetitionChanges,
 ) -> ApiResult<Competition> {
     use crate::db::schema::rounds;
-    let cur = load(c, id)?;
+    let cur = load(c, CompetitionId(id))?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
     let stored = stored_settings(&cur)?;
@@ -906,7 +906,7 @@ pub fn update(
         ))
         .execute(c)?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
-    load(c, id)
+    load(c, CompetitionId(id))
 }
 
 /// One entry of a player into a competition.
@@ -931,7 +931,7 @@ pub fn enter(
 ) -> ApiResult<()> {
     use crate::db::models::competition::NewEntrant;
     use crate::db::models::{players, ratings};
-    let comp = load(c, id)?;
+    let comp = load(c, CompetitionId(id))?;
     let season = crate::services::seasons::load(c, comp.season_id)?;
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and

@@ -18,7 +18,7 @@ use crate::db::now_utc;
 use crate::db::stamps::Scope;
 use crate::error::ApiResult;
 use crate::services::ratings::{RatingList, RatingRow, push};
-use clubcomp_engine::vocab::{
+use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half as VHalf, Membership, PairingSystem,
 };
 use diesel::prelude::*;
@@ -332,10 +332,9 @@ fn seed_keizer(
     evenings: &[Evening],
 ) -> ApiResult<String> {
     use crate::services::competitions::TimeControl;
-    use clubcomp_engine::keizer::pairing::{
-        Colour, Half, Meeting, PairingInput, RankedPlayer, pair_evening,
-    };
-    use clubcomp_engine::keizer::standings::{self as ks, GameResult};
+    use clubcomp_engine::keizer::{self as ks, GameResult};
+    use clubcomp_engine::keizer::{Meeting, PairingInput, RankedPlayer, pair_evening};
+    use clubcomp_engine::{Colour, Half};
     let tc = serde_json::to_value(TimeControl::club_default()).unwrap_or_default();
     let comp = insert_competition(
         c,

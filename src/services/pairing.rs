@@ -19,8 +19,8 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::attendance as att;
 use crate::services::rounds;
-use clubcomp_engine::attendance::Membership;
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::Membership;
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -135,7 +135,7 @@ pub struct Plan {
 }
 
 fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Plan> {
-    use clubcomp_engine::round_robin::schedule::schedule;
+    use clubcomp_engine::round_robin::schedule;
     let ents = entrants(c, comp.id)?;
     let cycles = if comp.system == Some(PairingSystem::Double) {
         2
@@ -337,7 +337,7 @@ pub fn generate(
     bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" {
@@ -581,7 +581,7 @@ pub fn replace(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" && round.status != "paired" {
@@ -665,7 +665,7 @@ pub fn remove(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    crate::services::competitions::load(c, comp_id)?;
+    crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();

@@ -19,11 +19,11 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::services::rounds;
 use crate::services::standings as st;
+use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::blitz::{
     FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_candidates,
     first_place_playoff,
 };
-use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -298,7 +298,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
 /// every other with both colours in Berger order. 409 naming the rule and the players when the
 /// competition is not finished, when first place is not shared, or when the play-off exists.
 pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayoff> {
-    let comp = crate::services::competitions::load(c, id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
     // queue concurrent creations of the same play-off (row lock on Postgres)
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
     if let Some((_, meta)) = round_and_meta(c, id)? {
@@ -408,7 +408,7 @@ pub fn decide(
     reason: &str,
     actor: &str,
 ) -> ApiResult<FirstPlacePlayoff> {
-    let comp = crate::services::competitions::load(c, id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
     let Some((round, mut meta)) = round_and_meta(c, id)? else {
         return Err(ApiError::Conflict(format!(

@@ -21,11 +21,12 @@ use crate::ids::PlayerId;
 use crate::services::competitions::{CompetitionParams, KnockoutParams};
 use crate::services::rounds;
 use crate::services::standings as st;
-use clubcomp_engine::keizer::playoffs::{
-    EnteredResult, GroupState, MatchId, Outcome, group_state, playoff_groups,
+use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::Half;
+use clubcomp_engine::keizer::{self, PrizeOutcome};
+use clubcomp_engine::keizer::{
+    EnteredResult, GroupState, MatchId, PlayoffGameResult, group_state, playoff_groups,
 };
-use clubcomp_engine::keizer::prizes::{self, Half, PrizeOutcome};
-use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 
 /// The computed prizes of a Keizer half (ids are decimal player ids).
@@ -34,7 +35,7 @@ pub fn keizer_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<(Half, Pri
     let out = st::keizer_compute(&input)?;
     // a Keizer competition without a half is treated as a winter half (docs/decisions)
     let half = comp.half.unwrap_or(Half::Winter);
-    Ok((half, prizes::award(half, &prizes::candidates(&input, &out))))
+    Ok((half, keizer::award(half, &keizer::candidates(&input, &out))))
 }
 
 /// 409 unless the competition has rounds and every one is completed.
@@ -93,11 +94,11 @@ fn match_of(n: i32) -> Option<MatchId> {
     }
 }
 
-fn outcome(code: &str) -> Option<Outcome> {
+fn outcome(code: &str) -> Option<PlayoffGameResult> {
     Some(match code {
-        "1-0" | "+/-" => Outcome::WhiteWins,
-        "0-1" | "-/+" => Outcome::BlackWins,
-        "1/2-1/2" => Outcome::Draw,
+        "1-0" | "+/-" => PlayoffGameResult::WhiteWins,
+        "0-1" | "-/+" => PlayoffGameResult::BlackWins,
+        "1/2-1/2" => PlayoffGameResult::Draw,
         _ => return None,
     })
 }
@@ -236,7 +237,7 @@ pub fn finalize(
     actor: &str,
     compute: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<String>,
 ) -> ApiResult<()> {
-    let comp = crate::services::competitions::load(c, id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
     if finalized(c, id)?.is_some() {
         return Err(ApiError::Conflict(format!(
             "the prizes of competition {id} are already finalized"

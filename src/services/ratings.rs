@@ -2,7 +2,7 @@
 //! rejected as a whole with row-level errors — and the KNSB rating-list CSV.
 
 use crate::db::models::players;
-use crate::db::models::ratings::{self, NewRating, Outcome};
+use crate::db::models::ratings::{self, NewRating, RatingWrite};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
 use serde::{Deserialize, Serialize};
@@ -201,9 +201,9 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
             updated_at: now,
         };
         match put_retrying(conn, &new)? {
-            Outcome::Inserted => report.inserted += 1,
-            Outcome::Updated => report.updated += 1,
-            Outcome::Unchanged => report.unchanged += 1,
+            RatingWrite::Inserted => report.inserted += 1,
+            RatingWrite::Updated => report.updated += 1,
+            RatingWrite::Unchanged => report.unchanged += 1,
         }
     }
     Ok(report)
@@ -211,7 +211,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
 
 /// Writes one rating inside a savepoint; when a concurrent push inserted the same row first
 /// (unique violation), reads again — so identical concurrent pushes both succeed.
-fn put_retrying(conn: &mut DbConn, new: &NewRating) -> ApiResult<Outcome> {
+fn put_retrying(conn: &mut DbConn, new: &NewRating) -> ApiResult<RatingWrite> {
     use diesel::Connection;
     use diesel::result::{DatabaseErrorKind, Error};
     for _ in 0..3 {

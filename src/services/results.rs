@@ -8,8 +8,8 @@ use crate::db::now_utc;
 use crate::db::schema::{competitions, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
-use clubcomp_engine::vocab::CompetitionKind;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -99,7 +99,7 @@ pub fn create(
     mut date: Option<chrono::NaiveDate>,
 ) -> ApiResult<Round> {
     use crate::db::models::competition::NewRound;
-    let comp = crate::services::competitions::load(c, id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
     if let Some(e) = evening_id {
         let ev = crate::services::calendar::load_evening(c, e)
             .map_err(|_| ApiError::invalid("evening_id", format!("no evening {e}")))?;

@@ -20,11 +20,11 @@ use crate::services::competitions::{
 };
 use crate::services::rounds;
 use crate::services::rounds::ARBITER_DECISION;
-use clubcomp_engine::fixed::Fixed;
-use clubcomp_engine::keizer::standings as ks;
+use clubcomp_engine::Fixed;
+use clubcomp_engine::keizer as ks;
 use clubcomp_engine::round_robin as rr;
-use clubcomp_engine::swiss::trf;
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::swiss;
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -131,7 +131,7 @@ fn keizer_result(g: &Game) -> Option<ks::GameResult> {
     Some(match g.result.as_deref()? {
         "1-0" if arb => BlackLostByArbiter,
         "0-1" if arb => WhiteLostByArbiter,
-        code => clubcomp_engine::keizer::scenario::parse_result(code)?,
+        code => clubcomp_engine::keizer::parse_result(code)?,
     })
 }
 
@@ -146,7 +146,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     let mut excused_before = std::collections::BTreeMap::new();
     let mut placed = std::collections::HashSet::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::services::competitions::load(c, w)?;
+        let winter = crate::services::competitions::load(c, crate::ids::CompetitionId(w))?;
         let wi = keizer_input(c, &winter)?;
         let computed = ks::compute(&wi.input)
             .map_err(|e| ApiError::Conflict(format!("winter half {w}: {e}")))?;
@@ -292,7 +292,7 @@ pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
     )
     .set(cm::params.eq(Value::Object(object).to_string()))
     .execute(c)?;
-    crate::services::competitions::load(c, comp.id)
+    crate::services::competitions::load(c, crate::ids::CompetitionId(comp.id))
 }
 
 /// Builds the round-robin scenario: entrants in seed order (pairing numbers), the games with
@@ -380,17 +380,17 @@ pub fn games_per_round(comp: &Competition) -> usize {
 }
 
 /// The TRF result characters of a stored result code for (white, black).
-fn trf_codes(d: rr::Discipline, code: Option<&str>) -> (trf::ResultCode, trf::ResultCode) {
-    use trf::ResultCode as R;
+fn trf_codes(d: rr::Discipline, code: Option<&str>) -> (swiss::ResultCode, swiss::ResultCode) {
+    use swiss::ResultCode as R;
     let Some(r) = code.and_then(|c| rr::GameResult::parse(d, c)) else {
         return (R::Pending, R::Pending);
     };
-    let map = |o: rr::Outcome| match o {
-        rr::Outcome::Win => R::Win,
-        rr::Outcome::ForfeitWin => R::ForfeitWin,
-        rr::Outcome::Draw | rr::Outcome::Plusremise | rr::Outcome::Minremise => R::Draw,
-        rr::Outcome::Loss => R::Loss,
-        rr::Outcome::ForfeitLoss => R::ForfeitLoss,
+    let map = |o: rr::SideOutcome| match o {
+        rr::SideOutcome::Win => R::Win,
+        rr::SideOutcome::ForfeitWin => R::ForfeitWin,
+        rr::SideOutcome::Draw | rr::SideOutcome::Plusremise | rr::SideOutcome::Minremise => R::Draw,
+        rr::SideOutcome::Loss => R::Loss,
+        rr::SideOutcome::ForfeitLoss => R::ForfeitLoss,
     };
     let (w, b) = r.outcomes();
     (map(w), map(b))
@@ -403,7 +403,7 @@ pub fn build_trf(
     c: &mut DbConn,
     comp: &Competition,
     rounds: &[RoundGames],
-) -> ApiResult<(trf::Tournament, Vec<i64>)> {
+) -> ApiResult<(swiss::Tournament, Vec<i64>)> {
     let entrants = entrants_in_seed_order(c, comp.id)?;
     let gpr = games_per_round(comp);
     let number: HashMap<i64, u32> = entrants
@@ -411,10 +411,10 @@ pub fn build_trf(
         .enumerate()
         .map(|(i, e)| (e.player_id, i as u32 + 1))
         .collect();
-    let absent = trf::RoundEntry {
+    let absent = swiss::RoundEntry {
         opponent: None,
         colour: None,
-        result: trf::ResultCode::ZeroBye,
+        result: swiss::ResultCode::ZeroBye,
     };
     let slots = rounds.len() * gpr;
     let mut entries = vec![vec![absent; slots]; entrants.len()];
@@ -428,24 +428,24 @@ pub fn build_trf(
                 None => {
                     // the pairing bye covers every game of the round
                     for s in 0..gpr {
-                        entries[w as usize - 1][k * gpr + s] = trf::RoundEntry {
+                        entries[w as usize - 1][k * gpr + s] = swiss::RoundEntry {
                             opponent: None,
                             colour: None,
-                            result: trf::ResultCode::PairingBye,
+                            result: swiss::ResultCode::PairingBye,
                         };
                     }
                 }
                 Some(b) => {
                     let slot = k * gpr + (g.game_no.clamp(1, gpr as i32) as usize - 1);
                     let (rw, rb) = trf_codes(d, g.result.as_deref());
-                    entries[w as usize - 1][slot] = trf::RoundEntry {
+                    entries[w as usize - 1][slot] = swiss::RoundEntry {
                         opponent: Some(b),
-                        colour: Some(trf::Colour::White),
+                        colour: Some(clubcomp_engine::Colour::White),
                         result: rw,
                     };
-                    entries[b as usize - 1][slot] = trf::RoundEntry {
+                    entries[b as usize - 1][slot] = swiss::RoundEntry {
                         opponent: Some(w),
-                        colour: Some(trf::Colour::Black),
+                        colour: Some(clubcomp_engine::Colour::Black),
                         result: rb,
                     };
                 }
@@ -457,7 +457,7 @@ pub fn build_trf(
         let p = players::by_id(c, e.player_id)?;
         let rounds = std::mem::take(&mut entries[i]);
         let half: u32 = rounds.iter().map(|r| r.result.half_points()).sum();
-        players.push(trf::Player {
+        players.push(swiss::Player {
             id: i as u32 + 1,
             sex: String::new(),
             title: String::new(),
@@ -480,18 +480,18 @@ pub fn build_trf(
         .rounds_planned
         .map_or(rounds.len(), |r| (r.max(0) as usize).max(rounds.len()));
     let mut layout = vec![
-        trf::Line::Name,
-        trf::Line::Raw(kind_line.to_string()),
-        trf::Line::TotalRounds,
-        trf::Line::InitialColour,
+        swiss::Line::Name,
+        swiss::Line::Raw(kind_line.to_string()),
+        swiss::Line::TotalRounds,
+        swiss::Line::InitialColour,
     ];
-    layout.extend((0..players.len()).map(trf::Line::Player));
+    layout.extend((0..players.len()).map(swiss::Line::Player));
     let ids = entrants.iter().map(|e| e.player_id).collect();
     Ok((
-        trf::Tournament {
+        swiss::Tournament {
             name: Some(comp.name.clone()),
             total_rounds: Some((planned * gpr) as u32),
-            initial_colour: Some(trf::Colour::White),
+            initial_colour: Some(clubcomp_engine::Colour::White),
             initial_colour_text: None,
             players,
             layout,
@@ -512,7 +512,7 @@ pub fn swiss_compute(
     let names = stored_tiebreaks(comp)?;
     let list = clubcomp_engine::tiebreaks::parse_tiebreaks(&names.join(","))
         .map_err(|e| ApiError::Conflict(format!("competition {}: tiebreaks: {e}", comp.id)))?;
-    let input = clubcomp_engine::tiebreaks::trf::input_from_trf(&t);
+    let input = clubcomp_engine::tiebreaks::input_from_trf(&t);
     let st = clubcomp_engine::tiebreaks::compute_tiebreaks(&input, &list)
         .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))?;
     Ok((st, ids))

@@ -15,7 +15,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
 use chrono::NaiveDate;
-use clubcomp_engine::vocab::{CompetitionKind, PairingSystem};
+use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
 
 /// The longest reason, in characters.
@@ -80,7 +80,7 @@ pub fn withdraw(
     req: &Request,
     actor: &str,
 ) -> ApiResult<Entrant> {
-    let comp = crate::services::competitions::load(c, comp_id)?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
     if let Some(r) = &req.reason
         && r.chars().count() > REASON_MAX
     {

@@ -14,7 +14,7 @@ use crate::error::ApiResult;
 use crate::web::data::{self as pages, CompetitionPage, Prizes, StandingsPage};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
-use clubcomp_engine::vocab::{CompetitionKind, Discipline};
+use clubcomp_engine::{CompetitionKind, Discipline};
 use maud::{Markup, html};
 use serde_json::Value;
 

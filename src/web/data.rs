@@ -13,7 +13,7 @@ use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
 use chrono::NaiveDate;
-use clubcomp_engine::vocab::{CompetitionKind, Half};
+use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
 
 /// All seasons, newest first.
@@ -42,7 +42,7 @@ pub fn competitions_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition
 
 /// One competition or 404.
 pub fn competition(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    crate::api::competitions::load(c, id)
+    crate::api::competitions::load(c, crate::ids::CompetitionId(id))
 }
 
 /// A round with the competition it belongs to.
@@ -126,7 +126,7 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
         Some(id) => evenings.iter().find(|e| e.id == id).cloned(),
         None => evenings
             .iter()
-            .find(|e| e.date >= today && e.kind != clubcomp_engine::vocab::EveningKind::Closed)
+            .find(|e| e.date >= today && e.kind != clubcomp_engine::EveningKind::Closed)
             .cloned(),
     };
     let next_rounds = match &next {

@@ -2,7 +2,7 @@
 //! terms (Keizer, plusremise, afgemeld, reglementair) stay Dutch in English too.
 
 use chrono::{Datelike, NaiveDate};
-use clubcomp_engine::vocab::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
+use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
 
 /// A page language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -27,13 +27,13 @@ pub(super) fn evening_table(ctx: &Ctx, caption: &str, evenings: &[Evening]) -> M
                     @for e in evenings {
                         tr class=(format!("kind-{}", e.kind)) {
                             th scope="row" {
-                                @if e.kind == clubcomp_engine::vocab::EveningKind::Closed {
+                                @if e.kind == clubcomp_engine::EveningKind::Closed {
                                     (ctx.lang.date(e.date))
                                 } @else {
                                     a href=(ctx.href(&format!("/club/evenings/{}", e.id))) { (ctx.lang.date(e.date)) }
                                 }
                             }
-                            td { @if e.kind != clubcomp_engine::vocab::EveningKind::Closed { (e.start_time) } }
+                            td { @if e.kind != clubcomp_engine::EveningKind::Closed { (e.start_time) } }
                             td {
                                 (ctx.lang.evening_kind(e.kind))
                                 @if let Some(n) = e.number { " " (n) }

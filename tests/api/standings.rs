@@ -346,7 +346,7 @@ async fn swiss_tiebreaks_and_trf_export() {
     assert!(players[2].ends_with("0000 - U"), "{}", players[2]);
     assert!(!r.text.contains(" - F"));
     // the shared TRF reader reads it back
-    assert!(clubcomp_engine::swiss::trf::parse_trf(&r.text).is_ok());
+    assert!(clubcomp_engine::swiss::parse_trf(&r.text).is_ok());
     // TRF is for Swiss and round robin only
     let k = CompetitionBuilder::new(json!({"name": "K", "kind": "keizer"}))
         .players(&[])
@@ -423,6 +423,6 @@ async fn double_swiss_two_games_per_round_and_trf() {
         "{}",
         lines[2]
     );
-    let t = clubcomp_engine::swiss::trf::parse_trf(&r.text).unwrap();
+    let t = clubcomp_engine::swiss::parse_trf(&r.text).unwrap();
     assert_eq!(t.players[0].rounds.len(), 4);
 }

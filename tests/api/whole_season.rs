@@ -287,7 +287,7 @@ async fn play_half(
                                       "excused": excused, "unexcused": unexcused}));
         let scenario = json!({"players": scenario_players, "excused_before": excused_before,
                               "evenings": scenario_evenings});
-        let out = clubcomp_engine::keizer::scenario::run_scenario(&scenario)
+        let out = clubcomp_engine::keizer::run_scenario(&scenario)
             .unwrap_or_else(|e| panic!("evening {n}: scenario rejected: {e}\n{scenario}"));
         let out = serde_json::to_value(&out).unwrap();
         last = out["evenings"][k].clone();

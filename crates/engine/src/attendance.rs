@@ -31,7 +31,7 @@ use chrono::{DateTime, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-use crate::keizer::pairing::PlayerId;
+use crate::keizer_impl::pairing::PlayerId;
 
 pub use crate::vocab::Membership;
 
@@ -413,4 +413,5 @@ pub fn attendance(input: &AttendanceInput) -> Result<Attendance, AttendanceError
 }
 
 #[cfg(test)]
+#[path = "attendance/tests.rs"]
 mod tests;

@@ -4,8 +4,8 @@
 //! round robin by FIDE's Berger tables), decided on points, or left to the arbiter when still
 //! tied.
 
-use crate::round_robin::schedule::{ScheduleError, schedule};
-use crate::tiebreaks::Standings;
+use crate::round_robin_impl::schedule::{ScheduleError, schedule};
+use crate::tiebreaks_impl::Standings;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

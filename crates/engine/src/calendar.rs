@@ -21,7 +21,7 @@
 use chrono::{Datelike, Duration, NaiveDate, NaiveTime, Weekday};
 use serde::{Deserialize, Serialize};
 
-use crate::keizer::pairing::Half;
+use crate::keizer_impl::pairing::Half;
 
 /// What the calendar is built from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,9 +12,14 @@
 //! | [`tiebreaks`] | FIDE tie-breaks (C.07) |
 //! | [`calendar`], [`attendance`] | the season calendar, sign-up deadlines |
 //! | [`arbiter`] | chess and draughts moves, claims, a game's tempo, game events, appeals |
-//! | [`fixed`] | exact decimal arithmetic in ten-thousandths |
 //! | [`matching`] | maximum-weight and maximum-cardinality matching, shared by the pairings |
-//! | [`vocab`] | the shared vocabulary: colours, halves, disciplines, memberships, kinds, systems |
+//! | [`blitz`] | rapid and blitz: the number of Swiss rounds, the playoff for first place |
+//!
+//! At the root: the shared vocabulary of the engines and the service ([`Colour`], [`Half`],
+//! [`Discipline`], [`Membership`], [`CompetitionKind`], [`PairingSystem`], [`EveningKind`]),
+//! exact decimals in ten-thousandths ([`Fixed`]) and the cancellation hook of the long
+//! computations ([`Stop`], [`Never`]). Everything public is reached through these paths; the
+//! modules behind them are private, so their layout can change without breaking a user.
 //!
 //! # Keizer standings
 //!
@@ -23,7 +28,7 @@
 //! averaged over the cycle.
 //!
 //! ```
-//! use clubcomp_engine::keizer::scenario::run_scenario_str;
+//! use clubcomp_engine::keizer::run_scenario_str;
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/formats/examples/keizer-one-evening.json");
 //! let text = std::fs::read_to_string(path).expect("the rules book's example file");
@@ -55,7 +60,7 @@
 //! evening 11, so the cheapest allowed pairing is bram–dirk and fleur–eva (cost 2² + 2² = 8).
 //!
 //! ```
-//! use clubcomp_engine::keizer::pairing::{PairingInput, pair_evening};
+//! use clubcomp_engine::keizer::{PairingInput, pair_evening};
 //!
 //! let input: PairingInput = serde_json::from_value(serde_json::json!({
 //!     "evening": 12, "half": "summer", "bye_seed": 20261204,
@@ -88,14 +93,14 @@
 //! reproduces its pairing of round 2, boards in the same order.
 //!
 //! ```
-//! use clubcomp_engine::swiss::{dutch, trf};
+//! use clubcomp_engine::swiss::{next_round, pair_round, parse_trf};
 //!
 //! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dutch/t1000-n10-r5");
 //! let text = std::fs::read_to_string(format!("{dir}/round-02.trf")).unwrap();
-//! let tournament = trf::parse_trf(&text).unwrap();
-//! let round = dutch::next_round(&tournament);
+//! let tournament = parse_trf(&text).unwrap();
+//! let round = next_round(&tournament);
 //! assert_eq!(round, 2);
-//! let boards = dutch::pair_round(&tournament, round).unwrap();
+//! let boards = pair_round(&tournament, round).unwrap();
 //! let pairs: Vec<(u32, u32)> =
 //!     boards.iter().map(|b| (b.white, b.black.unwrap_or(0))).collect();
 //! assert_eq!(pairs, [(4, 1), (2, 3), (6, 5), (10, 7), (8, 9)]);
@@ -127,7 +132,7 @@
 //! result, and the two share the master points and prize money of places 2 and 3.
 //!
 //! ```
-//! use clubcomp_engine::round_robin::{compute, scenario::Scenario};
+//! use clubcomp_engine::round_robin::{Scenario, compute};
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/formats/examples/draughts-championship.json");
 //! let s: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -194,7 +199,7 @@
 //! third time, with White to move, so White's claim (FIDE 9.2, claim (b)) is valid.
 //!
 //! ```
-//! use clubcomp_engine::arbiter::repetition::{ChessMoves, RepetitionClaim, check_repetition};
+//! use clubcomp_engine::arbiter::{ChessMoves, RepetitionClaim, check_repetition};
 //!
 //! let moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
 //! let claim = RepetitionClaim {
@@ -208,22 +213,205 @@
 //! assert_eq!(verdict.earlier.len(), 2);
 //! ```
 
-pub mod arbiter;
-pub mod attendance;
-pub mod blitz;
-pub mod calendar;
-pub mod double_swiss;
-pub mod fixed;
-pub mod keizer;
-pub mod matching;
+#![warn(missing_docs)]
+
+// The implementation modules are private; the public API is the re-exports below (at the
+// root and in the facade modules, which hold nothing but `pub use` lines). See
+// docs/decisions/0154-engine-public-api.md.
+#[path = "arbiter/mod.rs"]
+mod arbiter_impl;
+#[path = "attendance.rs"]
+mod attendance_impl;
+#[path = "blitz.rs"]
+mod blitz_impl;
+#[path = "calendar.rs"]
+mod calendar_impl;
+#[path = "double_swiss/mod.rs"]
+mod double_swiss_impl;
+mod fixed;
+#[path = "keizer/mod.rs"]
+mod keizer_impl;
+#[path = "matching/mod.rs"]
+mod matching_impl;
 #[cfg(test)]
 mod parser_fuzz;
-pub mod round_robin;
-pub mod stop;
-pub mod swiss;
-pub mod tiebreaks;
-pub mod vocab;
+#[path = "round_robin/mod.rs"]
+mod round_robin_impl;
+mod stop;
+#[path = "swiss/mod.rs"]
+mod swiss_impl;
+#[path = "tiebreaks/mod.rs"]
+mod tiebreaks_impl;
+mod vocab;
 
+pub use fixed::{Fixed, FixedError};
+pub use stop::{Never, Stop};
 pub use vocab::{
-    Colour, CompetitionKind, Discipline, Half, Membership, PairingSystem, UnknownValue,
+    Colour, CompetitionKind, Discipline, EveningKind, Half, Membership, PairingSystem, UnknownValue,
 };
+
+pub mod keizer {
+    //! The Keizer internal competition (`docs/rules/keizer.md`): standings with recalculation
+    //! until the ranking settles, the scenario format of `clubcomp calc keizer`, entrants,
+    //! pairing of an evening, prizes and the playoffs for tied prizes.
+    pub use crate::keizer_impl::entry::{insert_entrant, insertion_index};
+    pub use crate::keizer_impl::pairing::{
+        Board, Broken, ByeDraw, HandBoard, HandPairing, Meeting, Pairing, PairingError,
+        PairingInput, PlayerId, RankedPlayer, Rule, Rules, Violation, high_gets_white,
+        pair_evening, pairing_order, validate_pairing,
+    };
+    pub use crate::keizer_impl::playoffs::{
+        EnteredResult, GameState, GroupState, MatchId, MatchState, PlayoffDraw, PlayoffError,
+        PlayoffGameResult, PlayoffGroup, better_seed_has_white, group_state, playoff_groups,
+    };
+    pub use crate::keizer_impl::preview::{
+        MAX_PLAYOFF_RESULTS, PlayoffPreview, PlayoffResultInput, PrizePreview, prizes_preview,
+    };
+    pub use crate::keizer_impl::prizes::{
+        Award, Prize, PrizeCandidate, PrizeOutcome, award, candidates,
+    };
+    pub use crate::keizer_impl::scenario::{
+        Output, ScenarioError, parse_result, parse_scenario, run_scenario, run_scenario_str,
+        run_scenario_until,
+    };
+    pub use crate::keizer_impl::standings::{
+        Competition, Entrant, Evening, EveningStandings, Game, GameResult, MAX_STEPS, Params,
+        SeasonCarry, StandingRow, StandingsError, compute, compute_until, summer_start,
+        value_of_place,
+    };
+}
+
+pub mod swiss {
+    //! Swiss pairing (`docs/rules/rapid-blitz.md`): the FIDE TRF reader and writer, the FIDE
+    //! Dutch system (C.04.3) and a generator of random tournaments for tests and benchmarks.
+    pub use crate::swiss_impl::dutch::{
+        Blocked, BlockedPlayer, Board, PairError, next_round, pair_round, pair_round_until,
+    };
+    pub use crate::swiss_impl::generate::random_tournament;
+    pub use crate::swiss_impl::trf::{
+        Line, MAX_PLAYERS, Player, ResultCode, RoundEntry, Tournament, TrfError, format_player,
+        parse_trf, write_trf,
+    };
+}
+
+pub mod double_swiss {
+    //! The FIDE Double-Swiss system (C.04.5): every round a two-game match against one
+    //! opponent; the tournament state in, the next round's matches and bye out.
+    pub use crate::double_swiss_impl::{
+        Bye, ByeKind, Error, GameResult, Match, NextRound, Pairing, Player, RoundRecord, State,
+        pair_next_round,
+    };
+}
+
+pub mod round_robin {
+    //! Round robins and the Dutch draughts championship: Berger schedules, result codes,
+    //! standings with an ordered tie-break list, points tables, shared prize money, rights and
+    //! the cross table (the calculator behind `clubcomp calc round-robin`).
+    pub use crate::round_robin_impl::result::AGREED_DRAW_MIN_MOVES;
+    pub use crate::round_robin_impl::{
+        Board, Conversion, Discipline, Error, Game, GameResult, OrderedMap, Output, Player,
+        PointsTable, ResultError, Right, Row, Scenario, ScheduleError, ScheduledRound, SideOutcome,
+        Termination, Tiebreak, Withdrawal, WithdrawalOutcome, WithdrawalRule, berger_table,
+        compute, convert_result, default_tiebreaks, format_amount, schedule,
+    };
+}
+
+pub mod tiebreaks {
+    //! FIDE tie-breaks (C.07): the input per player and round, the tie-break list, and the
+    //! standings they order; a reader from TRF files.
+    pub use crate::tiebreaks_impl::trf::{
+        TrfError, detect_event, edition_for, input_from_trf, read_trf, start_date,
+    };
+    pub use crate::tiebreaks_impl::{
+        Cut, Error, EventKind, Input, MAX_CUT, PlayerResults, RoundOutcome, RoundResult,
+        RulesEdition, StandingRow, Standings, Tiebreak, Value, compute_tiebreaks, parse_tiebreaks,
+    };
+}
+
+pub mod calendar {
+    //! The season calendar: the club evenings of a season proposed from its dates and
+    //! exceptions.
+    pub use crate::calendar_impl::{
+        CalendarError, CalendarInput, Evening, EveningKind, friday_before,
+        is_first_friday_of_january, playing_start, propose_calendar, rapid_start,
+    };
+}
+
+pub mod attendance {
+    //! Sign-up, excuse and check-in per round, with their deadlines: who is to be paired.
+    pub use crate::attendance_impl::{
+        Action, Attendance, AttendanceError, AttendanceInput, Attendee, Change, Channel,
+        DeadlineRule, EveningType, PlayerAttendance, Recorder, Refusal, Status, attendance,
+        deadline, local_to_utc,
+    };
+}
+
+pub mod blitz {
+    //! Rapid and blitz tournaments: the number of Swiss rounds, and the playoff for first
+    //! place.
+    pub use crate::blitz_impl::{
+        FirstPlaceTie, PlayoffDecision, PlayoffError, PlayoffGame, PlayoffResult, RoundsRule,
+        decide_playoff, first_place_candidates, first_place_playoff, swiss_rounds,
+    };
+}
+
+pub mod arbiter {
+    //! Arbiter tools: the per-game event log and its validator, the chess threefold-repetition
+    //! (FIDE 9.2) and fifty-move (9.3) checks, the quickplay-finish claim (10.2), international
+    //! draughts, and appeals against arbiter decisions.
+    pub use crate::arbiter_impl::appeals::APPEAL_DAYS;
+    pub use crate::arbiter_impl::events::{
+        ClaimRecord, ClaimStatus, Declared, MAX_TIME_ADDED, Pending,
+    };
+    pub use crate::arbiter_impl::repetition::{InvalidReason, RepetitionKind, record_moves};
+    pub use crate::arbiter_impl::{
+        Appeal, AppealError, AppealWindow, BoardRuling, ChessMoves, ClaimKind, EventLog,
+        FiftyMovesClaim, FiftyMovesVerdict, GameEnding, GameEvent, GameKind, GameState, MAX_PLIES,
+        MoveRef, Occurrence, ProposalKind, QuickplayClaim, QuickplayDecision, QuickplayState,
+        RepetitionClaim, RepetitionError, RepetitionVerdict, Rule, RuleViolation, Ruling, Side,
+        appeal_window, apply, board_decides, check_fifty_moves, check_quickplay_claim,
+        check_repetition, lodge_appeal, move_number_of, replay,
+    };
+
+    pub mod quickplay {
+        //! The quickplay-finish claim (FIDE 10.2): the time control, the claim and the
+        //! arbiter's decision.
+        pub use crate::arbiter_impl::quickplay::{
+            ClaimStatus, DecisionError, EXTRA_SECONDS, Increment, Period, QuickplayClaim,
+            QuickplayDecision, QuickplayState, Refusal, TWO_MINUTES_MS, TimeControl, check_claim,
+            decide,
+        };
+    }
+
+    pub mod tempo {
+        //! The tempo a game may be played at: the competition's own, the Keizer's alternative
+        //! by agreement, or a rapid game's shorter tempo of at least ten minutes.
+        pub use crate::arbiter_impl::tempo::{
+            GameTempo, RAPID_MINIMUM_MINUTES, TempoRefusal, TempoRule, check_game_tempo,
+            keizer_alternative, same_tempo,
+        };
+    }
+
+    pub mod draughts {
+        //! International draughts (10×10): board and FEN, legal moves, PDN movetext, and the
+        //! claim checks (repetition, 25 moves, the 16- and 5-move endgames).
+        pub use crate::arbiter_impl::draughts::claims::{claim_verdict, endgame_status};
+        pub use crate::arbiter_impl::draughts::{
+            ClaimCheck, Colour, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict,
+            EndgameCounter, EndgameKind, FenError, Game, Move, PdnError, Piece, Position,
+            check_claim, legal_moves, perft, play, read_game,
+        };
+    }
+}
+
+pub mod matching {
+    //! Matchings in general graphs, shared by the pairing engines: maximum-weight matching
+    //! (with a warm start for re-solving), the maximum-weight matching among those of maximum
+    //! cardinality, maximum-cardinality matching and the Gallai–Edmonds decomposition.
+    pub use crate::matching_impl::cardinality::{
+        Decomposition, Dense, Graph, decompose, matching_size, max_matching,
+    };
+    pub use crate::matching_impl::weighted::{
+        MatchWeight, Matching, max_weight_matching, max_weight_max_cardinality,
+    };
+}

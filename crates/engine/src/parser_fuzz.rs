@@ -22,13 +22,13 @@ const ROUND_ROBIN: &str = r#"{"discipline": "draughts", "players": [{"id": "a"},
 
 /// Every reader, on one text.
 fn read_all(text: &str) {
-    let _ = crate::swiss::trf::parse_trf(text);
-    let _ = crate::tiebreaks::trf::read_trf(text);
-    let _ = crate::arbiter::pgn::read_pgn(text);
-    let _ = crate::arbiter::draughts::pdn::read_game(None, text);
-    let _ = crate::keizer::scenario::run_scenario_str(text);
-    if let Ok(s) = serde_json::from_str::<crate::round_robin::Scenario>(text) {
-        let _ = crate::round_robin::compute(&s);
+    let _ = crate::swiss_impl::trf::parse_trf(text);
+    let _ = crate::tiebreaks_impl::trf::read_trf(text);
+    let _ = crate::arbiter_impl::pgn::read_pgn(text);
+    let _ = crate::arbiter_impl::draughts::pdn::read_game(None, text);
+    let _ = crate::keizer_impl::scenario::run_scenario_str(text);
+    if let Ok(s) = serde_json::from_str::<crate::round_robin_impl::Scenario>(text) {
+        let _ = crate::round_robin_impl::compute(&s);
     }
 }
 

@@ -5,7 +5,7 @@
 //! once where it enters and compared as an enum everywhere else.
 //!
 //! ```
-//! use clubcomp_engine::vocab::{CompetitionKind, Half};
+//! use clubcomp_engine::{CompetitionKind, Half};
 //!
 //! let kind: CompetitionKind = "round_robin".parse().unwrap();
 //! assert_eq!(kind, CompetitionKind::RoundRobin);

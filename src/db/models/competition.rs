@@ -7,7 +7,7 @@ use crate::db::schema::{
 };
 use crate::db::{DbConn, MultiBackend};
 use chrono::{NaiveDate, NaiveDateTime};
-use clubcomp_engine::vocab::{
+use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,
 };
 use diesel::backend::Backend;

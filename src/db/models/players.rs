@@ -4,7 +4,7 @@
 use crate::db::schema::players;
 use crate::db::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
-use clubcomp_engine::vocab::Membership;
+use clubcomp_engine::Membership;
 use diesel::prelude::*;
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);

@@ -32,7 +32,7 @@ pub struct NewRating<'a> {
 
 /// What writing one rating did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum RatingWrite {
     /// A new row.
     Inserted,
     /// The value of an existing row changed.
@@ -42,7 +42,7 @@ pub enum Outcome {
 }
 
 /// Writes one rating for (player, source, list date); idempotent.
-pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<Outcome> {
+pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<RatingWrite> {
     let existing: Option<Rating> = ratings::table
         .filter(ratings::player_id.eq(new.player_id))
         .filter(ratings::source.eq(new.source))
@@ -51,7 +51,7 @@ pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<Outcome> {
         .first(conn)
         .optional()?;
     match existing {
-        Some(r) if r.value == new.value => Ok(Outcome::Unchanged),
+        Some(r) if r.value == new.value => Ok(RatingWrite::Unchanged),
         Some(r) => {
             diesel::update(ratings::table.find(r.id))
                 .set((
@@ -59,13 +59,13 @@ pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<Outcome> {
                     ratings::updated_at.eq(new.updated_at),
                 ))
                 .execute(conn)?;
-            Ok(Outcome::Updated)
+            Ok(RatingWrite::Updated)
         }
         None => {
             diesel::insert_into(ratings::table)
                 .values(new)
                 .execute(conn)?;
-            Ok(Outcome::Inserted)
+            Ok(RatingWrite::Inserted)
         }
     }
 }

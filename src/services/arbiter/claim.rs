@@ -78,12 +78,12 @@ pub enum OutcomeInput {
     PlusremiseBlack,
 }
 
-impl From<OutcomeInput> for Outcome {
-    fn from(o: OutcomeInput) -> Outcome {
+impl From<OutcomeInput> for GameEnding {
+    fn from(o: OutcomeInput) -> GameEnding {
         match o {
-            OutcomeInput::Draw => Outcome::Draw,
-            OutcomeInput::PlusremiseWhite => Outcome::Plusremise { side: Side::White },
-            OutcomeInput::PlusremiseBlack => Outcome::Plusremise { side: Side::Black },
+            OutcomeInput::Draw => GameEnding::Draw,
+            OutcomeInput::PlusremiseWhite => GameEnding::Plusremise { side: Side::White },
+            OutcomeInput::PlusremiseBlack => GameEnding::Plusremise { side: Side::Black },
         }
     }
 }
@@ -189,10 +189,10 @@ fn applies_quickplay(comp: &Competition) -> bool {
         })
 }
 
-fn draughts_outcome(v: DraughtsVerdict) -> Option<Outcome> {
+fn draughts_outcome(v: DraughtsVerdict) -> Option<GameEnding> {
     match v {
-        DraughtsVerdict::Draw => Some(Outcome::Draw),
-        DraughtsVerdict::Plusremise { side } => Some(Outcome::Plusremise { side }),
+        DraughtsVerdict::Draw => Some(GameEnding::Draw),
+        DraughtsVerdict::Plusremise { side } => Some(GameEnding::Plusremise { side }),
         DraughtsVerdict::ArbiterToJudgePromotion { .. } => None,
     }
 }
@@ -273,7 +273,7 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
         check: Some(check),
         ruling: Some(if valid {
             Ruling::Upheld {
-                outcome: Outcome::Draw,
+                outcome: GameEnding::Draw,
             }
         } else {
             Ruling::Rejected
@@ -291,7 +291,7 @@ fn lasting_advantage(game: &draughts::Game, plies: Vec<String>) -> Checked {
     let positions = game.positions();
     let last = positions.last();
     let claimant = last.map(|p| p.turn).unwrap_or(Side::White);
-    let verdict = last.map(draughts::claims::claim_verdict);
+    let verdict = last.map(draughts::claim_verdict);
     let ahead = matches!(verdict, Some(DraughtsVerdict::Plusremise { .. }));
     let material = last.map(|p| {
         [
@@ -334,7 +334,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             .last()
             .map(|p| p.turn)
             .unwrap_or(Side::White);
-        let counter = draughts::claims::endgame_status(&game);
+        let counter = draughts::endgame_status(&game);
         let reached = counter.as_ref().is_some_and(|e| e.limit_reached);
         // docs/rules/arbiter.md#draughts-claims: two of the three pieces still men → the arbiter judges on the board
         // whether their promotion can be permanently prevented; the claim then waits.
@@ -407,14 +407,14 @@ fn quickplay_decision(d: &DecisionInput) -> QuickplayDecision {
     }
 }
 
-fn ruling_of(d: &DecisionInput, default_outcome: Option<Outcome>) -> Ruling {
+fn ruling_of(d: &DecisionInput, default_outcome: Option<GameEnding>) -> Ruling {
     match d.decision {
         DecisionKind::Accept => Ruling::Upheld {
             outcome: d
                 .outcome
-                .map(Outcome::from)
+                .map(GameEnding::from)
                 .or(default_outcome)
-                .unwrap_or(Outcome::Draw),
+                .unwrap_or(GameEnding::Draw),
         },
         DecisionKind::Postpone => Ruling::Postponed {
             opponent_two_minutes: d.opponent_two_minutes,

@@ -8,13 +8,14 @@ use crate::db::models::competition::{Competition, Round};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
 use chrono::NaiveDate;
-use clubcomp_engine::attendance::Membership;
-use clubcomp_engine::keizer::entry::insert_entrant;
-use clubcomp_engine::keizer::pairing::{
-    self as kp, Colour, Half, Meeting, PairingError, PairingInput, RankedPlayer, Rules,
+use clubcomp_engine::Membership;
+use clubcomp_engine::keizer::insert_entrant;
+use clubcomp_engine::keizer::parse_result;
+use clubcomp_engine::keizer::{self as ks, GameResult};
+use clubcomp_engine::keizer::{
+    self as kp, Meeting, PairingError, PairingInput, RankedPlayer, Rules,
 };
-use clubcomp_engine::keizer::scenario::parse_result;
-use clubcomp_engine::keizer::standings::{self as ks, GameResult};
+use clubcomp_engine::{Colour, Half};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
@@ -29,7 +30,7 @@ fn half_of(comp: &Competition) -> Half {
 fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32)>> {
     let mut out = Vec::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::services::competitions::load(c, w)?;
+        let winter = crate::services::competitions::load(c, crate::ids::CompetitionId(w))?;
         let last = rounds::list(c, w)?
             .iter()
             .map(|r| r.number)
@@ -52,8 +53,7 @@ fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>
         .filter(|e| {
             !matches!(
                 e.kind,
-                clubcomp_engine::vocab::EveningKind::Rapid
-                    | clubcomp_engine::vocab::EveningKind::Closed
+                clubcomp_engine::EveningKind::Rapid | clubcomp_engine::EveningKind::Closed
             )
         })
         .map(|e| e.date)

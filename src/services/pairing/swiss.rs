@@ -8,10 +8,10 @@ use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::rounds;
+use clubcomp_engine::Colour;
+use clubcomp_engine::Fixed;
 use clubcomp_engine::double_swiss as ds;
-use clubcomp_engine::fixed::Fixed;
-use clubcomp_engine::swiss::dutch;
-use clubcomp_engine::swiss::trf::{self, ResultCode, RoundEntry};
+use clubcomp_engine::swiss::{self, ResultCode, RoundEntry};
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -60,11 +60,7 @@ fn entry_for(g: &Game, me: i64, tpn: &HashMap<i64, u32>) -> RoundEntry {
     };
     RoundEntry {
         opponent: Some(o),
-        colour: Some(if white {
-            trf::Colour::White
-        } else {
-            trf::Colour::Black
-        }),
+        colour: Some(if white { Colour::White } else { Colour::Black }),
         result: if white { w } else { b },
     }
 }
@@ -119,7 +115,7 @@ pub(super) fn dutch(
         let name = players::by_id(c, e.player_id)?
             .map(|p| p.name)
             .unwrap_or_default();
-        players.push(trf::Player {
+        players.push(swiss::Player {
             id: i as u32 + 1,
             sex: String::new(),
             title: String::new(),
@@ -144,7 +140,7 @@ pub(super) fn dutch(
             "nobody is checked in to be paired",
         ));
     }
-    let t = trf::Tournament {
+    let t = swiss::Tournament {
         name: Some(comp.name.clone()),
         total_rounds: comp.rounds_planned.map(|n| n.max(1) as u32),
         initial_colour: None,
@@ -155,9 +151,9 @@ pub(super) fn dutch(
         final_line_ending: true,
     };
     let n = past.len() as u32 + 1;
-    let boards = match dutch::pair_round(&t, n) {
+    let boards = match swiss::pair_round(&t, n) {
         Ok(b) => b,
-        Err(dutch::PairError::NoValidPairing { blocked, .. }) => {
+        Err(swiss::PairError::NoValidPairing { blocked, .. }) => {
             let name = |c: &mut DbConn, n: u32| -> ApiResult<String> {
                 let id = ents[n as usize - 1].player_id;
                 Ok(super::names(c, &[id])?.concat())
@@ -232,7 +228,7 @@ pub(super) fn dutch(
     Ok(Plan {
         boards: plan,
         meta: json!({"system": "dutch", "round": n, "pairing_numbers": numbers,
-                     "trf": trf::write_trf(&t)}),
+                     "trf": swiss::write_trf(&t)}),
     })
 }
 

@@ -48,7 +48,7 @@ pub enum ProposalKind {
 /// How a game ends through this log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
-pub enum Outcome {
+pub enum GameEnding {
     /// Drawn (chess ½-½, draughts 1-1).
     Draw,
     /// Draughts: a plusremise for `side`, a minremise for the other.
@@ -99,7 +99,7 @@ pub enum Ruling {
     /// The claim is right: the game ends with `outcome`.
     Upheld {
         /// The result (a draw, or in draughts a plusremise).
-        outcome: Outcome,
+        outcome: GameEnding,
     },
     /// The claim is wrong: the game goes on.
     Rejected,
@@ -182,7 +182,7 @@ pub struct Pending {
     /// Who made it.
     pub by: Side,
     /// The result it proposes.
-    pub outcome: Outcome,
+    pub outcome: GameEnding,
     /// The draughts proposal as made (`None` for a chess draw offer).
     pub kind: Option<ProposalKind>,
     /// Log index of the offer.
@@ -246,7 +246,7 @@ pub struct GameState {
     /// Seconds added to White's and Black's clocks (by the arbiter or after claims).
     pub added_seconds: [u32; 2],
     /// The result, once the game has ended through this log.
-    pub result: Option<Outcome>,
+    pub result: Option<GameEnding>,
     /// A move declared in a chess claim (a), not yet played: the claimant must play it next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared: Option<Declared>,
@@ -314,8 +314,8 @@ impl GameState {
             .find(|c| c.status == ClaimStatus::Pending)
     }
 
-    fn check_outcome(&self, outcome: Outcome) -> Result<(), Rule> {
-        if self.game == GameKind::Chess && outcome != Outcome::Draw {
+    fn check_outcome(&self, outcome: GameEnding) -> Result<(), Rule> {
+        if self.game == GameKind::Chess && outcome != GameEnding::Draw {
             return Err(Rule::OutcomeNotInGame {
                 outcome,
                 game: self.game,
@@ -371,7 +371,7 @@ impl GameState {
                 }
                 self.pending = Some(Pending {
                     by,
-                    outcome: Outcome::Draw,
+                    outcome: GameEnding::Draw,
                     kind: None,
                     event: self.events,
                     regular: self.last_mover == Some(by) && self.to_move != by,
@@ -385,9 +385,9 @@ impl GameState {
                     return Err(Rule::OfferPending { event: p.event });
                 }
                 let outcome = match kind {
-                    ProposalKind::Draw => Outcome::Draw,
-                    ProposalKind::Plusremise => Outcome::Plusremise { side: by },
-                    ProposalKind::Minremise => Outcome::Plusremise {
+                    ProposalKind::Draw => GameEnding::Draw,
+                    ProposalKind::Plusremise => GameEnding::Plusremise { side: by },
+                    ProposalKind::Minremise => GameEnding::Plusremise {
                         side: by.opposite(),
                     },
                 };
@@ -488,9 +488,9 @@ impl GameState {
 
     /// The result of an agreement: in draughts, a draw (also a plus/minremise) agreed before
     /// both players made 40 moves is lost for both (seed 000; docs/rules/draughts-championship.md#the-40-move-rule).
-    fn agreed(&self, outcome: Outcome) -> Outcome {
+    fn agreed(&self, outcome: GameEnding) -> GameEnding {
         if self.game == GameKind::Draughts && self.moves.iter().any(|m| *m < 40) {
-            Outcome::BothLost
+            GameEnding::BothLost
         } else {
             outcome
         }

@@ -46,7 +46,7 @@ fn an_irregular_proposal_is_valid_until_rejected_or_a_move() {
     let s = ok(D, &log);
     assert_eq!(s.pending.map(|p| (p.by, p.regular)), Some((W, false)));
     log.push(GameEvent::Accept { by: B });
-    assert_eq!(ok(D, &log).result, Some(Outcome::Draw));
+    assert_eq!(ok(D, &log).result, Some(GameEnding::Draw));
 
     // Before any move Black proposes a plusremise for himself: irregular; White accepts.
     let s = ok(
@@ -56,7 +56,11 @@ fn an_irregular_proposal_is_valid_until_rejected_or_a_move() {
             GameEvent::Accept { by: W },
         ],
     );
-    assert_eq!(s.result, Some(Outcome::BothLost), "agreed before 40 moves");
+    assert_eq!(
+        s.result,
+        Some(GameEnding::BothLost),
+        "agreed before 40 moves"
+    );
 
     // The proposer moves: the proposal lapses, it was not rejected, so he may make it again
     // right after his next move.
@@ -126,7 +130,7 @@ fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
     let s = ok(D, &log);
     assert_eq!(
         s.pending.map(|p| p.outcome),
-        Some(Outcome::Plusremise { side: W })
+        Some(GameEnding::Plusremise { side: W })
     );
     // Black rejects by making a move, then proposes a draw himself right after that move:
     // this lifts White's bar on the draw; White rejects by moving and may propose a draw.
@@ -139,7 +143,7 @@ fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
     let s = ok(D, &log);
     assert_eq!(
         s.pending.map(|p| (p.by, p.outcome)),
-        Some((W, Outcome::Draw))
+        Some((W, GameEnding::Draw))
     );
     // Black's draw was rejected by White's move, but White has since made that same
     // proposal, so Black's bar is lifted again; White stays barred from his plusremise
@@ -187,7 +191,7 @@ fn agreements_and_the_forty_move_rule() {
         prop(W, ProposalKind::Draw),
         GameEvent::Accept { by: B },
     ]);
-    assert_eq!(ok(D, &log).result, Some(Outcome::BothLost));
+    assert_eq!(ok(D, &log).result, Some(GameEnding::BothLost));
     // after White's 41st move, both have made 40 or more -> a real draw
     let mut log = moves(40);
     log.extend([
@@ -195,7 +199,7 @@ fn agreements_and_the_forty_move_rule() {
         prop(W, ProposalKind::Draw),
         GameEvent::Accept { by: B },
     ]);
-    assert_eq!(ok(D, &log).result, Some(Outcome::Draw));
+    assert_eq!(ok(D, &log).result, Some(GameEnding::Draw));
     // Black proposes a minremise for himself after 40 moves each: plusremise for White
     let mut log = moves(40);
     log.extend([
@@ -204,7 +208,7 @@ fn agreements_and_the_forty_move_rule() {
         prop(B, ProposalKind::Minremise),
         GameEvent::Accept { by: W },
     ]);
-    assert_eq!(ok(D, &log).result, Some(Outcome::Plusremise { side: W }));
+    assert_eq!(ok(D, &log).result, Some(GameEnding::Plusremise { side: W }));
     // nothing after the end
     log.push(mv(B));
     assert_eq!(rule(D, &log).1, Rule::GameOver);
@@ -232,7 +236,7 @@ fn chess_draw_offers() {
             GameEvent::Accept { by: B },
         ],
     );
-    assert_eq!(s.result, Some(Outcome::Draw));
+    assert_eq!(s.result, Some(GameEnding::Draw));
 }
 
 #[test]
@@ -265,7 +269,7 @@ fn claims_and_final_decisions() {
     log.push(GameEvent::Decision {
         claim: 2,
         ruling: Ruling::Upheld {
-            outcome: Outcome::Draw,
+            outcome: GameEnding::Draw,
         },
     });
     assert!(rule(C, &log).1.is_conflict());
@@ -322,12 +326,12 @@ fn quickplay_claim_postponed_then_decided() {
         GameEvent::Decision {
             claim: 2,
             ruling: Ruling::Upheld {
-                outcome: Outcome::Draw,
+                outcome: GameEnding::Draw,
             },
         },
     ];
     let s = ok(C, &log);
-    assert_eq!(s.result, Some(Outcome::Draw));
+    assert_eq!(s.result, Some(GameEnding::Draw));
     assert_eq!(s.added_seconds, [0, 120]);
     assert_eq!(s.claims[0].status, ClaimStatus::Upheld);
     // a draughts claim upheld with a plusremise; a plusremise is no chess result
@@ -344,12 +348,12 @@ fn quickplay_claim_postponed_then_decided() {
             GameEvent::Decision {
                 claim: 2,
                 ruling: Ruling::Upheld {
-                    outcome: Outcome::Plusremise { side: B },
+                    outcome: GameEnding::Plusremise { side: B },
                 },
             },
         ],
     );
-    assert_eq!(d.result, Some(Outcome::Plusremise { side: B }));
+    assert_eq!(d.result, Some(GameEnding::Plusremise { side: B }));
     assert_eq!(d.added_seconds, [0, 0]);
 }
 
@@ -397,7 +401,7 @@ fn any_event() -> impl Strategy<Value = GameEvent> {
     let ruling = prop_oneof![
         Just(Ruling::Rejected),
         Just(Ruling::Upheld {
-            outcome: Outcome::Draw
+            outcome: GameEnding::Draw
         }),
         Just(Ruling::Postponed {
             opponent_two_minutes: true
@@ -466,7 +470,7 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
     let start = moves(5);
     let mut log = EventLog::open(C, start.clone()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(log.applied(), 10);
-    for _ in start.len()..crate::arbiter::MAX_PLIES {
+    for _ in start.len()..crate::arbiter_impl::MAX_PLIES {
         let by = log.state().to_move;
         log.push(mv(by)).unwrap_or_else(|e| panic!("{e}"));
     }
@@ -482,8 +486,8 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
         ruling: Ruling::Rejected,
     })
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(log.applied(), crate::arbiter::MAX_PLIES + 2);
-    assert_eq!(log.events().len(), crate::arbiter::MAX_PLIES + 2);
+    assert_eq!(log.applied(), crate::arbiter_impl::MAX_PLIES + 2);
+    assert_eq!(log.events().len(), crate::arbiter_impl::MAX_PLIES + 2);
     assert_eq!(log.state().moves, [1000, 1000]);
     assert_eq!(log.state().added_seconds, [0, 120]);
     // the incremental state is the one a full replay gives

@@ -23,18 +23,16 @@ pub use appeals::{
     Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
 };
 pub use events::{
-    ClaimKind, EventLog, GameEvent, GameKind, GameState, Outcome, ProposalKind, Rule,
+    ClaimKind, EventLog, GameEnding, GameEvent, GameKind, GameState, ProposalKind, Rule,
     RuleViolation, Ruling, apply, replay,
 };
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
 pub use quickplay::{
-    QuickplayClaim, QuickplayDecision, QuickplayState, Refusal, TimeControl,
-    check_claim as check_quickplay_claim, decide as decide_quickplay,
+    QuickplayClaim, QuickplayDecision, QuickplayState, check_claim as check_quickplay_claim,
 };
 pub use repetition::{
     ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
 };
-pub use tempo::{GameTempo, TempoRefusal, TempoRule, check_game_tempo};
 
 /// The most half-moves a game record may hold: 1,000 moves for each side. The longest
 /// games played over the board have fewer than 300 moves each, so a real record is well

@@ -138,7 +138,7 @@ pub enum RepetitionError {
     TooLong {
         /// Half-moves found.
         plies: usize,
-        /// The limit ([`crate::arbiter::MAX_PLIES`]).
+        /// The limit ([`crate::arbiter_impl::MAX_PLIES`]).
         limit: usize,
     },
 }

@@ -227,8 +227,8 @@ fn move_numbers_follow_the_start_fen() {
 
 mod properties {
     use super::*;
-    use crate::arbiter::chess::Pos;
-    use crate::arbiter::san::to_san;
+    use crate::arbiter_impl::chess::Pos;
+    use crate::arbiter_impl::san::to_san;
     use cozy_chess::Piece;
     use proptest::prelude::*;
 
@@ -284,7 +284,7 @@ fn a_record_longer_than_the_limit_is_refused_before_it_is_replayed() {
             .map(|s| s.to_string())
             .collect()
     };
-    let limit = crate::arbiter::MAX_PLIES;
+    let limit = crate::arbiter_impl::MAX_PLIES;
     assert_eq!(
         record_moves(&ChessMoves::San(san(limit)), None)
             .unwrap_or_else(|e| panic!("{e}"))

@@ -1,8 +1,10 @@
 //! SAN reading and writing on hand-set positions (the legal moves worked out on the diagram).
 
 use super::*;
-use crate::arbiter::repetition::{ChessMoves, RepetitionClaim, RepetitionError, check_repetition};
-use crate::arbiter::{Side, fifty};
+use crate::arbiter_impl::repetition::{
+    ChessMoves, RepetitionClaim, RepetitionError, check_repetition,
+};
+use crate::arbiter_impl::{Side, fifty};
 
 fn pos(fen: &str) -> Pos {
     Pos::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))

@@ -1,7 +1,7 @@
 //! The pairing procedure of the Double-Swiss system: bye, brackets from the top, colours.
 
 use super::{ByeKind, Error, NextRound, Pairing, State};
-use crate::matching::cardinality::{Dense, matching_size};
+use crate::matching_impl::cardinality::{Dense, matching_size};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

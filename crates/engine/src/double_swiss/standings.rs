@@ -3,19 +3,19 @@
 //! games (C.04.5 Preface: byes apply only to matches).
 
 use super::{ByeKind, Error, GameResult, State};
-use crate::tiebreaks::{
-    Colour, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition,
+use crate::tiebreaks_impl::{
+    Colour, EventKind, Input, PlayerResults, RoundOutcome, RoundResult, RulesEdition,
 };
 use std::collections::HashMap;
 
-fn outcomes(g: GameResult) -> (Outcome, Outcome) {
+fn outcomes(g: GameResult) -> (RoundOutcome, RoundOutcome) {
     match g {
-        GameResult::WhiteWins => (Outcome::Win, Outcome::Loss),
-        GameResult::Draw => (Outcome::Draw, Outcome::Draw),
-        GameResult::BlackWins => (Outcome::Loss, Outcome::Win),
-        GameResult::WhiteForfeitWin => (Outcome::ForfeitWin, Outcome::ForfeitLoss),
-        GameResult::BlackForfeitWin => (Outcome::ForfeitLoss, Outcome::ForfeitWin),
-        GameResult::DoubleForfeit => (Outcome::ForfeitLoss, Outcome::ForfeitLoss),
+        GameResult::WhiteWins => (RoundOutcome::Win, RoundOutcome::Loss),
+        GameResult::Draw => (RoundOutcome::Draw, RoundOutcome::Draw),
+        GameResult::BlackWins => (RoundOutcome::Loss, RoundOutcome::Win),
+        GameResult::WhiteForfeitWin => (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss),
+        GameResult::BlackForfeitWin => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin),
+        GameResult::DoubleForfeit => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitLoss),
     }
 }
 
@@ -61,10 +61,10 @@ impl State {
             for bye in &round.byes {
                 let i = at(bye.player)?;
                 let outcome = match bye.kind {
-                    ByeKind::Pairing => Outcome::PairingBye,
-                    ByeKind::Full => Outcome::FullPointBye,
-                    ByeKind::Half => Outcome::HalfPointBye,
-                    ByeKind::Zero => Outcome::ZeroPointBye,
+                    ByeKind::Pairing => RoundOutcome::PairingBye,
+                    ByeKind::Full => RoundOutcome::FullPointBye,
+                    ByeKind::Half => RoundOutcome::HalfPointBye,
+                    ByeKind::Zero => RoundOutcome::ZeroPointBye,
                 };
                 let entry = RoundResult {
                     opponent: None,

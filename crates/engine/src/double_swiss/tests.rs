@@ -353,7 +353,7 @@ proptest! {
 #[test]
 fn standings_count_every_game() {
     use crate::fixed::Fixed;
-    use crate::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
+    use crate::tiebreaks_impl::{Value, compute_tiebreaks, parse_tiebreaks};
     // R1: 1-2 2-0, 3-4 1-1 (two draws). R2: 1-3: game 1 drawn, game 2 won by 3 (White);
     // 4-2: 4 wins game 1, game 2 drawn.
     // Points: 1: 2 + ½ = 2½; 2: 0 + ½ = ½; 3: 1 + 1½ = 2½; 4: 1 + 1½ = 2½.
@@ -407,7 +407,7 @@ fn standings_count_every_game() {
 #[test]
 fn median_buchholz_cuts_whole_rounds() {
     use crate::fixed::Fixed;
-    use crate::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
+    use crate::tiebreaks_impl::{Value, compute_tiebreaks, parse_tiebreaks};
     let bye = |player, kind| Bye { player, kind };
     // C (4) and F (8) are absent in rounds 1 and 2 and lose both games in round 3.
     let state = State {

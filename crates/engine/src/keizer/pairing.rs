@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 pub use constraints::{Broken, Rule, Rules};
 pub use validate::{HandBoard, HandPairing, Violation, validate_pairing};
 
-use crate::keizer::entry::insert_entrant;
-use crate::matching::cardinality;
+use crate::keizer_impl::entry::insert_entrant;
+use crate::matching_impl::cardinality;
 use constraints::History;
 
 /// Identifier of a player (as the service stores it, in text form).

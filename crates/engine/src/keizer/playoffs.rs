@@ -76,7 +76,7 @@ impl MatchId {
 /// The outcome of one playoff game over the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum PlayoffGameResult {
     /// White won.
     WhiteWins,
     /// Black won.
@@ -93,7 +93,7 @@ pub struct EnteredResult {
     /// 1 for the game, 2 for the decider after a draw.
     pub game: u8,
     /// The outcome.
-    pub outcome: Outcome,
+    pub outcome: PlayoffGameResult,
 }
 
 /// One game of a match.
@@ -108,7 +108,7 @@ pub struct GameState {
     /// Black.
     pub black: String,
     /// The result, when entered.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<PlayoffGameResult>,
 }
 
 /// The state of one match.
@@ -188,7 +188,7 @@ pub fn group_state(
     let g = group.number;
     let s = &group.seeds;
     let mut used = vec![false; results.len()];
-    let mut find = |m: MatchId, game: u8| -> Result<Option<Outcome>, PlayoffError> {
+    let mut find = |m: MatchId, game: u8| -> Result<Option<PlayoffGameResult>, PlayoffError> {
         let mut found = None;
         for (i, r) in results.iter().enumerate() {
             if r.match_id == m && r.game == game {
@@ -236,11 +236,11 @@ pub fn group_state(
                     next.push((m, game));
                     break;
                 }
-                Some(Outcome::WhiteWins) => state.winner = Some(white),
-                Some(Outcome::BlackWins) => state.winner = Some(black),
+                Some(PlayoffGameResult::WhiteWins) => state.winner = Some(white),
+                Some(PlayoffGameResult::BlackWins) => state.winner = Some(black),
                 // docs/rules/keizer.md#playoffs: a drawn decider is won by black.
-                Some(Outcome::Draw) if game == 2 => state.winner = Some(black),
-                Some(Outcome::Draw) => continue,
+                Some(PlayoffGameResult::Draw) if game == 2 => state.winner = Some(black),
+                Some(PlayoffGameResult::Draw) => continue,
             }
             break;
         }

@@ -7,7 +7,7 @@
 //! and a playoff place for every eligible player (a playoff place is not a prize).
 
 use crate::fixed::Fixed;
-use crate::keizer::standings::{Competition, EveningStandings};
+use crate::keizer_impl::standings::{Competition, EveningStandings};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -27,7 +27,7 @@ pub struct PrizeCandidate {
     /// Games played over the board.
     pub played: u32,
     /// Game score: points from games played over the board (1, ½, 0).
-    #[serde(with = "crate::keizer::standings::fixed_serde")]
+    #[serde(with = "crate::keizer_impl::standings::fixed_serde")]
     pub game_points: Fixed,
     /// Withdrew from the competition (docs/rules/keizer.md#withdrawal): listed, never eligible.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn candidates_count_evenings_from_entry() {
-        use crate::keizer::standings::{Entrant, Evening, compute};
+        use crate::keizer_impl::standings::{Entrant, Evening, compute};
         let c = Competition {
             players: vec![
                 Entrant {

@@ -7,7 +7,7 @@
 //! The whole input is checked before anything is computed.
 
 use crate::fixed::Fixed;
-use crate::keizer::standings::{
+use crate::keizer_impl::standings::{
     Competition, Entrant, Evening, EveningStandings, Game, GameResult, Params, StandingsError,
     compute_until,
 };

@@ -8,7 +8,7 @@
 //!
 //! Definitions used throughout (docs/rules/keizer.md#recalculation):
 //! - R_0 is the ranking after the previous evening (the seed order for evening 1) with that
-//!   evening's late entrants inserted by [`crate::keizer::entry`].
+//!   evening's late entrants inserted by [`crate::keizer_impl::entry`].
 //! - Step i computes the scores S_i of ALL evenings so far from the values of R_i, and
 //!   R_{i+1} = R_i stably sorted by S_i, best first.
 //! - The first time R_{i+1} equals some R_j (j ≤ i) the iteration stops; j = i is a fixed point
@@ -22,7 +22,7 @@ mod ledger;
 mod tests;
 
 use crate::fixed::Fixed;
-use crate::keizer::entry::insert_entrant;
+use crate::keizer_impl::entry::insert_entrant;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 

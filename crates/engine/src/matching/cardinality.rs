@@ -384,7 +384,7 @@ mod tests {
                     .map(|&(a, b)| (a.min(b), a.max(b), 1)).collect();
                 we.sort_unstable();
                 we.dedup();
-                crate::matching::weighted::max_weight_matching(n, &we)
+                crate::matching_impl::weighted::max_weight_matching(n, &we)
                     .iter().filter(|m| m.is_some()).count() / 2
             };
             let d = decompose(&adj(n, &e));

@@ -11,19 +11,16 @@
 //!   all be paired.
 //!
 //! ```
-//! use clubcomp_engine::matching::{cardinality, weighted};
+//! use clubcomp_engine::matching::{matching_size, max_weight_matching, max_weight_max_cardinality};
 //!
 //! // A path 0–1–2–3 with weights 5, 11, 5: the heaviest matching takes the middle edge alone
 //! // (11 > 5 + 5); among the matchings with two edges the only one is both ends.
 //! let edges = [(0, 1, 5u64), (1, 2, 11), (2, 3, 5)];
-//! assert_eq!(weighted::max_weight_matching(4, &edges), [None, Some(2), Some(1), None]);
-//! assert_eq!(
-//!     weighted::max_weight_max_cardinality(4, &edges),
-//!     [Some(1), Some(0), Some(3), Some(2)]
-//! );
+//! assert_eq!(max_weight_matching(4, &edges), [None, Some(2), Some(1), None]);
+//! assert_eq!(max_weight_max_cardinality(4, &edges), [Some(1), Some(0), Some(3), Some(2)]);
 //! // The same path without weights: two pairs.
 //! let adj = vec![vec![1], vec![0, 2], vec![1, 3], vec![2]];
-//! assert_eq!(cardinality::matching_size(&adj), 2);
+//! assert_eq!(matching_size(&adj), 2);
 //! ```
 
 pub mod cardinality;

@@ -22,7 +22,7 @@ pub mod withdrawal;
 mod tests;
 
 pub use result::{
-    Conversion, Discipline, GameResult, Outcome, ResultError, Termination, convert_result,
+    Conversion, Discipline, GameResult, ResultError, SideOutcome, Termination, convert_result,
 };
 pub use scenario::{
     Game, OrderedMap, Output, Player, PointsTable, Right, Row, Scenario, Tiebreak,

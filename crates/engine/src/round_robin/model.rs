@@ -2,7 +2,7 @@
 //! draws, losses, plus- and minremises, and the score of every player against every other.
 
 use super::Error;
-use super::result::{Discipline, GameResult, Outcome, ResultError, apply_forty_move_rule};
+use super::result::{Discipline, GameResult, ResultError, SideOutcome, apply_forty_move_rule};
 use super::scenario::Scenario;
 use std::collections::{HashMap, HashSet};
 
@@ -128,8 +128,8 @@ impl Model {
                     t.losses += 1;
                 }
                 match o {
-                    Outcome::Plusremise => t.plus += 1,
-                    Outcome::Minremise => t.minus += 1,
+                    SideOutcome::Plusremise => t.plus += 1,
+                    SideOutcome::Minremise => t.minus += 1,
                     _ => {}
                 }
             }

@@ -33,7 +33,7 @@ pub enum GameResult {
 /// What one side got out of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum SideOutcome {
     /// Won over the board.
     Win,
     /// Won by forfeit (counts as a win, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise Decision).
@@ -50,43 +50,46 @@ pub enum Outcome {
     ForfeitLoss,
 }
 
-impl Outcome {
+impl SideOutcome {
     /// Score in half-units of the discipline's draw: 2 for a win, 1 for a draw, 0 for a loss.
     /// (Draughts: that is the points; chess: half-points.)
     pub fn units(self) -> i64 {
         match self {
-            Outcome::Win | Outcome::ForfeitWin => 2,
-            Outcome::Draw | Outcome::Plusremise | Outcome::Minremise => 1,
-            Outcome::Loss | Outcome::ForfeitLoss => 0,
+            SideOutcome::Win | SideOutcome::ForfeitWin => 2,
+            SideOutcome::Draw | SideOutcome::Plusremise | SideOutcome::Minremise => 1,
+            SideOutcome::Loss | SideOutcome::ForfeitLoss => 0,
         }
     }
 
     /// Counts as a win (forfeit wins included, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise Decision).
     pub fn is_win(self) -> bool {
-        matches!(self, Outcome::Win | Outcome::ForfeitWin)
+        matches!(self, SideOutcome::Win | SideOutcome::ForfeitWin)
     }
 
     /// Counts as a draw (plus- and minremises included: they are draws with an advantage).
     pub fn is_draw(self) -> bool {
         matches!(
             self,
-            Outcome::Draw | Outcome::Plusremise | Outcome::Minremise
+            SideOutcome::Draw | SideOutcome::Plusremise | SideOutcome::Minremise
         )
     }
 
     /// The cross-table notation of this outcome in `discipline`.
     pub fn notation(self, discipline: Discipline) -> &'static str {
         match (discipline, self) {
-            (_, Outcome::ForfeitWin) => "+",
-            (_, Outcome::ForfeitLoss) => "-",
-            (Discipline::Chess, Outcome::Win) => "1",
-            (Discipline::Chess, Outcome::Draw | Outcome::Plusremise | Outcome::Minremise) => "½",
-            (Discipline::Chess, Outcome::Loss) => "0",
-            (Discipline::Draughts, Outcome::Win) => "2",
-            (Discipline::Draughts, Outcome::Draw) => "1",
-            (Discipline::Draughts, Outcome::Plusremise) => "1+",
-            (Discipline::Draughts, Outcome::Minremise) => "1-",
-            (Discipline::Draughts, Outcome::Loss) => "0",
+            (_, SideOutcome::ForfeitWin) => "+",
+            (_, SideOutcome::ForfeitLoss) => "-",
+            (Discipline::Chess, SideOutcome::Win) => "1",
+            (
+                Discipline::Chess,
+                SideOutcome::Draw | SideOutcome::Plusremise | SideOutcome::Minremise,
+            ) => "½",
+            (Discipline::Chess, SideOutcome::Loss) => "0",
+            (Discipline::Draughts, SideOutcome::Win) => "2",
+            (Discipline::Draughts, SideOutcome::Draw) => "1",
+            (Discipline::Draughts, SideOutcome::Plusremise) => "1+",
+            (Discipline::Draughts, SideOutcome::Minremise) => "1-",
+            (Discipline::Draughts, SideOutcome::Loss) => "0",
         }
     }
 }
@@ -136,8 +139,8 @@ impl GameResult {
     }
 
     /// The outcomes for (white, black).
-    pub fn outcomes(self) -> (Outcome, Outcome) {
-        use Outcome::*;
+    pub fn outcomes(self) -> (SideOutcome, SideOutcome) {
+        use SideOutcome::*;
         match self {
             GameResult::WhiteWins => (Win, Loss),
             GameResult::BlackWins => (Loss, Win),

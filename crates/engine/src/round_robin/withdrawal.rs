@@ -9,7 +9,7 @@
 
 use super::Error;
 use super::model::Model;
-use super::result::Outcome;
+use super::result::SideOutcome;
 use super::scenario::{Game, Scenario};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -116,7 +116,7 @@ pub(crate) fn apply(s: &Scenario) -> Result<Option<Applied>, Error> {
                     ),
                 ));
             }
-            if !matches!(o, Outcome::ForfeitWin | Outcome::ForfeitLoss) {
+            if !matches!(o, SideOutcome::ForfeitWin | SideOutcome::ForfeitLoss) {
                 played[me] += 1;
             }
         }

@@ -2,7 +2,7 @@
 
 use super::de::direct_encounter;
 use super::model::{
-    Colour, Cut, Error, EventKind, Input, Outcome, RoundResult, RulesEdition, StandingRow,
+    Colour, Cut, Error, EventKind, Input, RoundOutcome, RoundResult, RulesEdition, StandingRow,
     Standings, Tiebreak, Value,
 };
 use super::rating;
@@ -35,7 +35,7 @@ impl Prepared {
     /// implementation counts as played.
     pub fn is_played(&self, p: usize, r: usize) -> bool {
         let o = self.res[p][r].outcome;
-        o.is_over_the_board() || o == Outcome::PairingBye
+        o.is_over_the_board() || o == RoundOutcome::PairingBye
     }
 
     /// The opponent of a game played over the board (in a round robin also of a forfeit).
@@ -128,8 +128,8 @@ fn prepare(input: &Input) -> Result<Prepared, Error> {
                         return x;
                     }
                     let outcome = match x.outcome {
-                        Outcome::ForfeitWin => Outcome::Win,
-                        Outcome::ForfeitLoss => Outcome::Loss,
+                        RoundOutcome::ForfeitWin => RoundOutcome::Win,
+                        RoundOutcome::ForfeitLoss => RoundOutcome::Loss,
                         o => o,
                     };
                     RoundResult { outcome, ..x }
@@ -258,7 +258,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn won(&self, i: usize) -> i64 {
-        self.count(i, |x| x.outcome == Outcome::Win)
+        self.count(i, |x| x.outcome == RoundOutcome::Win)
     }
 
     fn black_played(&self, i: usize) -> i64 {
@@ -269,7 +269,7 @@ impl<'a> Ctx<'a> {
 
     fn black_won(&self, i: usize) -> i64 {
         self.count(i, |x| {
-            x.outcome == Outcome::Win && x.colour == Some(Colour::Black)
+            x.outcome == RoundOutcome::Win && x.colour == Some(Colour::Black)
         })
     }
 
@@ -277,7 +277,7 @@ impl<'a> Ctx<'a> {
     fn elected(&self, i: usize) -> i64 {
         self.count(i, |x| {
             x.outcome.is_over_the_board()
-                || x.outcome == Outcome::PairingBye
+                || x.outcome == RoundOutcome::PairingBye
                 || x.outcome.points() == Value::ONE
         })
     }

@@ -31,7 +31,7 @@ mod reference;
 mod tests;
 
 pub use model::{
-    Colour, Cut, Error, EventKind, Input, MAX_CUT, Outcome, PlayerResults, RoundResult,
+    Colour, Cut, Error, EventKind, Input, MAX_CUT, PlayerResults, RoundOutcome, RoundResult,
     RulesEdition, StandingRow, Standings, Tiebreak, Value,
 };
 

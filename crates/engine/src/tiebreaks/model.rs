@@ -56,7 +56,7 @@ pub use crate::vocab::Colour;
 /// What a round was for one player (TRF result codes in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum RoundOutcome {
     /// Won over the board (`1`, also the unrated `W`).
     Win,
     /// Drawn over the board (`=`, `D`).
@@ -77,21 +77,27 @@ pub enum Outcome {
     ZeroPointBye,
 }
 
-impl Outcome {
+impl RoundOutcome {
     /// Points for the round (1, ½ or 0).
     pub fn points(self) -> Value {
         match self {
-            Outcome::Win | Outcome::ForfeitWin | Outcome::PairingBye | Outcome::FullPointBye => {
-                Value::ONE
+            RoundOutcome::Win
+            | RoundOutcome::ForfeitWin
+            | RoundOutcome::PairingBye
+            | RoundOutcome::FullPointBye => Value::ONE,
+            RoundOutcome::Draw | RoundOutcome::HalfPointBye => Value::HALF,
+            RoundOutcome::Loss | RoundOutcome::ForfeitLoss | RoundOutcome::ZeroPointBye => {
+                Value::ZERO
             }
-            Outcome::Draw | Outcome::HalfPointBye => Value::HALF,
-            Outcome::Loss | Outcome::ForfeitLoss | Outcome::ZeroPointBye => Value::ZERO,
         }
     }
 
     /// A game played over the board (needs an opponent).
     pub fn is_over_the_board(self) -> bool {
-        matches!(self, Outcome::Win | Outcome::Draw | Outcome::Loss)
+        matches!(
+            self,
+            RoundOutcome::Win | RoundOutcome::Draw | RoundOutcome::Loss
+        )
     }
 
     /// A Voluntarily Unplayed Round (C.07 2024, art. 16): a requested bye (half- or zero-point,
@@ -100,7 +106,7 @@ impl Outcome {
     pub fn is_voluntarily_unplayed(self) -> bool {
         matches!(
             self,
-            Outcome::HalfPointBye | Outcome::ZeroPointBye | Outcome::ForfeitLoss
+            RoundOutcome::HalfPointBye | RoundOutcome::ZeroPointBye | RoundOutcome::ForfeitLoss
         )
     }
 }
@@ -115,7 +121,7 @@ pub struct RoundResult {
     #[serde(default)]
     pub colour: Option<Colour>,
     /// What the round was.
-    pub outcome: Outcome,
+    pub outcome: RoundOutcome,
 }
 
 impl RoundResult {
@@ -123,7 +129,7 @@ impl RoundResult {
     pub const ABSENT: RoundResult = RoundResult {
         opponent: None,
         colour: None,
-        outcome: Outcome::ZeroPointBye,
+        outcome: RoundOutcome::ZeroPointBye,
     };
 
     /// A game over the board against `opponent`.

@@ -13,7 +13,7 @@ enum E {
     /// `1-0`, `0-1`, `=`, `+-` (white wins by forfeit), `-+`.
     G(u32, u32, &'static str),
     /// A player not paired in this round, with what they got.
-    B(u32, Outcome),
+    B(u32, RoundOutcome),
 }
 
 fn tournament(n: u32, rounds: Vec<Vec<E>>) -> Input {
@@ -30,11 +30,11 @@ fn tournament(n: u32, rounds: Vec<Vec<E>>) -> Input {
             match *e {
                 E::G(w, b, res) => {
                     let (ow, ob) = match res {
-                        "1-0" => (Outcome::Win, Outcome::Loss),
-                        "0-1" => (Outcome::Loss, Outcome::Win),
-                        "=" => (Outcome::Draw, Outcome::Draw),
-                        "+-" => (Outcome::ForfeitWin, Outcome::ForfeitLoss),
-                        "-+" => (Outcome::ForfeitLoss, Outcome::ForfeitWin),
+                        "1-0" => (RoundOutcome::Win, RoundOutcome::Loss),
+                        "0-1" => (RoundOutcome::Loss, RoundOutcome::Win),
+                        "=" => (RoundOutcome::Draw, RoundOutcome::Draw),
+                        "+-" => (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss),
+                        "-+" => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin),
                         _ => panic!("bad result {res}"),
                     };
                     players[w as usize - 1].rounds[r] = RoundResult {
@@ -190,15 +190,15 @@ fn unplayed() -> Input {
         vec![
             vec![E::G(1, 2, "1-0"), E::G(3, 4, "0-1")],
             vec![
-                E::B(1, Outcome::HalfPointBye),
+                E::B(1, RoundOutcome::HalfPointBye),
                 E::G(2, 3, "="),
-                E::B(4, Outcome::PairingBye),
+                E::B(4, RoundOutcome::PairingBye),
             ],
             vec![E::G(1, 3, "1-0"), E::G(2, 4, "1-0")],
             vec![
                 E::G(1, 4, "-+"),
-                E::B(2, Outcome::HalfPointBye),
-                E::B(3, Outcome::ZeroPointBye),
+                E::B(2, RoundOutcome::HalfPointBye),
+                E::B(3, RoundOutcome::ZeroPointBye),
             ],
         ],
     )
@@ -303,8 +303,11 @@ fn reads_trf() {
 001    2      B                                 1900                             1.0    2     1 b 0  0000 - U\r";
     let input = trf::read_trf(text).expect("trf");
     assert_eq!(input.players.len(), 2);
-    assert_eq!(input.players[0].rounds[1].outcome, Outcome::HalfPointBye);
-    assert_eq!(input.players[1].rounds[1].outcome, Outcome::PairingBye);
+    assert_eq!(
+        input.players[0].rounds[1].outcome,
+        RoundOutcome::HalfPointBye
+    );
+    assert_eq!(input.players[1].rounds[1].outcome, RoundOutcome::PairingBye);
     let s = compute_tiebreaks(&input, &[Tiebreak::Pts]).expect("ok");
     assert_eq!(values(&s, 1)[0], v("1.5"));
     assert_eq!(values(&s, 2)[0], v("1"));
@@ -327,10 +330,10 @@ fn random_tournament(seed: u64) -> Input {
         }
         for id in ids {
             let o = [
-                Outcome::PairingBye,
-                Outcome::FullPointBye,
-                Outcome::HalfPointBye,
-                Outcome::ZeroPointBye,
+                RoundOutcome::PairingBye,
+                RoundOutcome::FullPointBye,
+                RoundOutcome::HalfPointBye,
+                RoundOutcome::ZeroPointBye,
             ][rng.random_range(0..4)];
             round.push(E::B(id, o));
         }
@@ -403,9 +406,9 @@ fn round_robin_counts_forfeits_against_the_scheduled_opponent() {
 fn points_agree_with_every_reference_trf() {
     // The TRF points column of every reference vector equals our PTS (byes, forfeits and
     // known absences included).
-    for (trf_path, _) in crate::swiss::test_vectors::all_rounds() {
+    for (trf_path, _) in crate::swiss_impl::test_vectors::all_rounds() {
         let text = std::fs::read_to_string(&trf_path).expect("read vector");
-        let parsed = crate::swiss::trf::parse_trf(&text).expect("parse vector");
+        let parsed = crate::swiss_impl::trf::parse_trf(&text).expect("parse vector");
         let s = compute_tiebreaks(&trf::input_from_trf(&parsed), &all()).expect("standings");
         for p in &parsed.players {
             assert_eq!(
@@ -423,12 +426,12 @@ fn points_agree_with_every_reference_trf() {
 fn edition_by_start_date() {
     let body = "001    1      A                                 2000                             0.0    1\n";
     let with = |date: &str| {
-        let t = crate::swiss::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
+        let t = crate::swiss_impl::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
         trf::edition_for(&t)
     };
     assert_eq!(with("2026/02/28"), RulesEdition::Fide2024);
     assert_eq!(with("2026/03/01"), RulesEdition::Fide2026);
-    let none = crate::swiss::trf::parse_trf(body).expect("trf");
+    let none = crate::swiss_impl::trf::parse_trf(body).expect("trf");
     assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
 }
 

@@ -1,4 +1,4 @@
-//! From a TRF file (read by the shared reader, [`crate::swiss::trf`]) to the tie-break
+//! From a TRF file (read by the shared reader, [`crate::swiss_impl::trf`]) to the tie-break
 //! input. The result codes map as: `1 = 0` and the unrated `W D L` are games over the board,
 //! `+ -` with an opponent are forfeits, `U` is the pairing-allocated bye, `F` the full-point
 //! bye, `H` the half-point bye, `Z`, `-` without opponent and blank (no result) are absences;
@@ -6,8 +6,10 @@
 //! Games per round: 2 when the file names the Double-Swiss system (`192`/`092` line with
 //! `DOUBLESWISS`) or carries an `XXG 2` line; every match is then two rounds in the file.
 
-use super::model::{Colour, EventKind, Input, Outcome, PlayerResults, RoundResult, RulesEdition};
-use crate::swiss::trf::{self as shared, Line, ResultCode, Tournament};
+use super::model::{
+    Colour, EventKind, Input, PlayerResults, RoundOutcome, RoundResult, RulesEdition,
+};
+use crate::swiss_impl::trf::{self as shared, Line, ResultCode, Tournament};
 
 pub use shared::TrfError;
 
@@ -93,23 +95,26 @@ pub fn edition_for(t: &Tournament) -> RulesEdition {
 /// Converts one round entry.
 fn round(e: &shared::RoundEntry) -> RoundResult {
     let outcome = match (e.opponent, e.result) {
-        (Some(_), ResultCode::Win | ResultCode::UnratedWin) => Outcome::Win,
-        (Some(_), ResultCode::Draw | ResultCode::UnratedDraw) => Outcome::Draw,
-        (Some(_), ResultCode::Loss | ResultCode::UnratedLoss) => Outcome::Loss,
-        (Some(_), ResultCode::ForfeitWin) => Outcome::ForfeitWin,
-        (Some(_), ResultCode::ForfeitLoss) => Outcome::ForfeitLoss,
-        (_, ResultCode::PairingBye) => Outcome::PairingBye,
+        (Some(_), ResultCode::Win | ResultCode::UnratedWin) => RoundOutcome::Win,
+        (Some(_), ResultCode::Draw | ResultCode::UnratedDraw) => RoundOutcome::Draw,
+        (Some(_), ResultCode::Loss | ResultCode::UnratedLoss) => RoundOutcome::Loss,
+        (Some(_), ResultCode::ForfeitWin) => RoundOutcome::ForfeitWin,
+        (Some(_), ResultCode::ForfeitLoss) => RoundOutcome::ForfeitLoss,
+        (_, ResultCode::PairingBye) => RoundOutcome::PairingBye,
         (_, ResultCode::FullBye | ResultCode::ForfeitWin | ResultCode::Win) => {
-            Outcome::FullPointBye
+            RoundOutcome::FullPointBye
         }
-        (_, ResultCode::UnratedWin) => Outcome::FullPointBye,
+        (_, ResultCode::UnratedWin) => RoundOutcome::FullPointBye,
         (_, ResultCode::HalfBye | ResultCode::Draw | ResultCode::UnratedDraw) => {
-            Outcome::HalfPointBye
+            RoundOutcome::HalfPointBye
         }
-        _ => Outcome::ZeroPointBye,
+        _ => RoundOutcome::ZeroPointBye,
     };
     let keeps_opponent = outcome.is_over_the_board()
-        || matches!(outcome, Outcome::ForfeitWin | Outcome::ForfeitLoss);
+        || matches!(
+            outcome,
+            RoundOutcome::ForfeitWin | RoundOutcome::ForfeitLoss
+        );
     let opponent = if keeps_opponent { e.opponent } else { None };
     let colour = opponent.and(e.colour).map(|c| match c {
         shared::Colour::White => Colour::White,

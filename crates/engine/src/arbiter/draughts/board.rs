@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-/// The two colours (the arbiter's [`Side`](crate::arbiter::Side)). White moves
+/// The two colours (the arbiter's [`Side`](crate::arbiter_impl::Side)). White moves
 /// first, plays from squares 31–50 and promotes on 1–5; Black promotes on 46–50.
-pub use crate::arbiter::Side as Colour;
+pub use crate::arbiter_impl::Side as Colour;
 
 /// What stands on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -9,7 +9,7 @@
 use super::board::{Colour, Piece, Position};
 use super::movegen::{Move, legal_moves, play};
 use super::pdn::{Game, PdnError, match_move, read_game};
-use crate::arbiter::{MoveRef, Occurrence};
+use crate::arbiter_impl::{MoveRef, Occurrence};
 use serde::{Deserialize, Serialize};
 
 /// Which claim the player to move makes.

@@ -3,7 +3,7 @@
 //! No piece can take anything while the kings shuffle 47-42-47 and 4-10-4.
 
 use super::*;
-use crate::arbiter::Side;
+use crate::arbiter_impl::Side;
 
 const S: &str = "W:WK47,K50,45:BK4";
 const CYCLE: &str = "47-42 4-10 42-47 10-4";

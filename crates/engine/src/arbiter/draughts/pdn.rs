@@ -51,7 +51,7 @@ pub enum PdnError {
     TooLong {
         /// Half-moves found.
         plies: usize,
-        /// The limit ([`crate::arbiter::MAX_PLIES`]).
+        /// The limit ([`crate::arbiter_impl::MAX_PLIES`]).
         limit: usize,
     },
 }
@@ -216,7 +216,7 @@ impl Game {
 
 /// Move number and side for 1-based `ply` counted from `start`.
 pub(crate) fn move_ref(start: &Position, first: u32, ply: usize) -> (u32, super::board::Colour) {
-    crate::arbiter::move_number_of(first, start.turn, ply as u32)
+    crate::arbiter_impl::move_number_of(first, start.turn, ply as u32)
 }
 
 /// Reads a game: optional start FEN (default: a `[FEN]` tag in the text, else the initial
@@ -234,10 +234,10 @@ pub fn read_game(start_fen: Option<&str>, movetext: &str) -> Result<Game, PdnErr
         first_move_number: 1,
     };
     let tokens = tokens(movetext);
-    if tokens.len() > crate::arbiter::MAX_PLIES {
+    if tokens.len() > crate::arbiter_impl::MAX_PLIES {
         return Err(PdnError::TooLong {
             plies: tokens.len(),
-            limit: crate::arbiter::MAX_PLIES,
+            limit: crate::arbiter_impl::MAX_PLIES,
         });
     }
     let mut pos = start;

@@ -1,8 +1,8 @@
 //! The rules an event can break, named so the API can answer 422 (or 409 for conflicts with
 //! a state that can no longer change).
 
-use super::{ClaimStatus, GameKind, Outcome, ProposalKind};
-use crate::arbiter::Side;
+use super::{ClaimStatus, GameEnding, GameKind, ProposalKind};
+use crate::arbiter_impl::Side;
 use serde::{Deserialize, Serialize};
 
 /// The rule an event breaks.
@@ -111,7 +111,7 @@ pub enum Rule {
     #[error("{outcome:?} is not a result in a {game:?} game")]
     OutcomeNotInGame {
         /// The outcome.
-        outcome: Outcome,
+        outcome: GameEnding,
         /// The game.
         game: GameKind,
     },

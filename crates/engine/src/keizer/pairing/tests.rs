@@ -549,7 +549,7 @@ fn max_pairs(inp: &PairingInput, ids: &[&String]) -> usize {
             }
         }
     }
-    crate::matching::weighted::max_weight_matching(ids.len(), &edges)
+    crate::matching_impl::weighted::max_weight_matching(ids.len(), &edges)
         .iter()
         .filter(|m| m.is_some())
         .count()

@@ -6,7 +6,7 @@ fn ids(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("s{i}")).collect()
 }
 
-fn r(match_id: MatchId, game: u8, outcome: Outcome) -> EnteredResult {
+fn r(match_id: MatchId, game: u8, outcome: PlayoffGameResult) -> EnteredResult {
     EnteredResult {
         match_id,
         game,
@@ -52,15 +52,19 @@ fn group_of_four_semis_then_final() {
     let semi1 = &st.matches[0].games[0];
     // Semi 1: white wins → the white player; semi 2: drawn, decider drawn → decider's black.
     let results = [
-        r(MatchId::Semi1, 1, Outcome::WhiteWins),
-        r(MatchId::Semi2, 1, Outcome::Draw),
+        r(MatchId::Semi1, 1, PlayoffGameResult::WhiteWins),
+        r(MatchId::Semi2, 1, PlayoffGameResult::Draw),
     ];
     let st = group_state(&g, 7, &results).unwrap();
     assert_eq!(st.matches[0].winner.as_deref(), Some(semi1.white.as_str()));
     assert_eq!(st.next, [(MatchId::Semi2, 2)]);
     assert!(st.matches[1].games[1].decider);
     let decider_black = st.matches[1].games[1].black.clone();
-    let results = [results[0], results[1], r(MatchId::Semi2, 2, Outcome::Draw)];
+    let results = [
+        results[0],
+        results[1],
+        r(MatchId::Semi2, 2, PlayoffGameResult::Draw),
+    ];
     let st = group_state(&g, 7, &results).unwrap();
     assert_eq!(st.matches[1].winner, Some(decider_black.clone()));
     let finalists = st.matches[2].players.clone().unwrap();
@@ -73,7 +77,7 @@ fn group_of_four_semis_then_final() {
     assert_eq!(st.next, [(MatchId::Final, 1)]);
     // the final: black wins
     let mut all = results.to_vec();
-    all.push(r(MatchId::Final, 1, Outcome::BlackWins));
+    all.push(r(MatchId::Final, 1, PlayoffGameResult::BlackWins));
     let st = group_state(&g, 7, &all).unwrap();
     assert_eq!(st.winner, Some(st.matches[2].games[0].black.clone()));
     assert!(st.next.is_empty());
@@ -92,11 +96,11 @@ fn group_of_three_sends_the_first_seed_to_the_final() {
     assert_eq!(st.matches.len(), 2);
     assert_eq!(st.next, [(MatchId::Semi2, 1)]);
     let black = st.matches[0].games[0].black.clone();
-    let st = group_state(&g, 1, &[r(MatchId::Semi2, 1, Outcome::BlackWins)]).unwrap();
+    let st = group_state(&g, 1, &[r(MatchId::Semi2, 1, PlayoffGameResult::BlackWins)]).unwrap();
     assert_eq!(st.matches[1].players, Some(["s1".to_string(), black]));
     // a Semi1 result does not exist in a group of three
     assert_eq!(
-        group_state(&g, 1, &[r(MatchId::Semi1, 1, Outcome::Draw)]),
+        group_state(&g, 1, &[r(MatchId::Semi1, 1, PlayoffGameResult::Draw)]),
         Err(PlayoffError::NotScheduled {
             group: 3,
             match_id: MatchId::Semi1,
@@ -114,12 +118,12 @@ fn group_of_two_plays_only_the_final_and_a_drawn_final_needs_a_decider() {
     let st = group_state(&g, 99, &[]).unwrap();
     assert_eq!(st.matches.len(), 1);
     assert_eq!(st.next, [(MatchId::Final, 1)]);
-    let st = group_state(&g, 99, &[r(MatchId::Final, 1, Outcome::Draw)]).unwrap();
+    let st = group_state(&g, 99, &[r(MatchId::Final, 1, PlayoffGameResult::Draw)]).unwrap();
     assert_eq!(st.winner, None);
     assert_eq!(st.next, [(MatchId::Final, 2)]);
     // a decider before the game was drawn is not scheduled; two results for one game clash
     assert!(matches!(
-        group_state(&g, 99, &[r(MatchId::Final, 2, Outcome::Draw)]),
+        group_state(&g, 99, &[r(MatchId::Final, 2, PlayoffGameResult::Draw)]),
         Err(PlayoffError::NotScheduled { game: 2, .. })
     ));
     assert!(matches!(
@@ -127,8 +131,8 @@ fn group_of_two_plays_only_the_final_and_a_drawn_final_needs_a_decider() {
             &g,
             99,
             &[
-                r(MatchId::Final, 1, Outcome::Draw),
-                r(MatchId::Final, 1, Outcome::Draw)
+                r(MatchId::Final, 1, PlayoffGameResult::Draw),
+                r(MatchId::Final, 1, PlayoffGameResult::Draw)
             ]
         ),
         Err(PlayoffError::Duplicate { .. })

@@ -1,6 +1,6 @@
 use super::*;
-use crate::swiss::test_vectors;
-use crate::swiss::trf::parse_trf;
+use crate::swiss_impl::test_vectors;
+use crate::swiss_impl::trf::parse_trf;
 
 /// Formats boards like the `.pairs` files (CR line ends).
 pub(crate) fn format_pairs(boards: &[Board]) -> String {
@@ -49,7 +49,7 @@ fn vectors_small() {
 }
 
 #[test]
-#[ignore = "slow in debug; run: cargo test --release -p clubcomp-engine --lib swiss::dutch -- --ignored"]
+#[ignore = "slow in debug; run: cargo test --release -p clubcomp-engine --lib swiss_impl::dutch -- --ignored"]
 fn vectors_all() {
     let (ok, total, bad) = run_vectors(usize::MAX);
     for b in &bad {
@@ -69,8 +69,8 @@ fn vectors_medium() {
     assert_eq!(ok, total, "only {ok}/{total} identical");
 }
 
-fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::swiss::trf::Player {
-    use crate::swiss::trf::{Player, ResultCode, RoundEntry};
+fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::swiss_impl::trf::Player {
+    use crate::swiss_impl::trf::{Player, ResultCode, RoundEntry};
     Player {
         id,
         sex: String::new(),
@@ -97,7 +97,7 @@ fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::swiss::trf::Player {
     }
 }
 
-fn tournament(players: Vec<crate::swiss::trf::Player>, colour: Colour) -> Tournament {
+fn tournament(players: Vec<crate::swiss_impl::trf::Player>, colour: Colour) -> Tournament {
     Tournament {
         name: Some("Hand example".into()),
         total_rounds: Some(5),
@@ -174,7 +174,7 @@ fn rejects_a_round_beyond_the_file() {
 
 mod props {
     use super::super::*;
-    use crate::swiss::generate::random_tournament;
+    use crate::swiss_impl::generate::random_tournament;
     use proptest::prelude::*;
 
     proptest! {
@@ -202,8 +202,8 @@ mod props {
                         byes += 1;
                         prop_assert!(!p.rounds.iter().any(|e| matches!(
                             e.result,
-                            crate::swiss::trf::ResultCode::PairingBye
-                                | crate::swiss::trf::ResultCode::ForfeitWin
+                            crate::swiss_impl::trf::ResultCode::PairingBye
+                                | crate::swiss_impl::trf::ResultCode::ForfeitWin
                         )));
                     }
                 }
@@ -513,7 +513,7 @@ fn z() -> (u32, char, char) {
 /// brackets paired twice or three times), the rounds are paired as over the full graph.
 #[test]
 fn the_pruned_graph_pairs_as_the_full_graph() {
-    use crate::swiss::generate::random_tournament;
+    use crate::swiss_impl::generate::random_tournament;
     let mut rounds = 0;
     for (n, seed) in [(24, 1), (41, 2), (80, 3), (63, 4)] {
         for played in 1..=4 {

@@ -149,7 +149,7 @@ fn naive_evening(
         } else {
             let rating = |id: &String| c.players.iter().find(|p| &p.id == id).unwrap().rating;
             let ratings: Vec<Option<i32>> = r0.iter().map(rating).collect();
-            let at = crate::keizer::entry::insertion_index(&ratings, e.rating);
+            let at = crate::keizer_impl::entry::insertion_index(&ratings, e.rating);
             r0.insert(at, e.id.clone());
         }
     }

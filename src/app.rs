@@ -45,6 +45,12 @@ pub struct AppState {
     pub calc: crate::limits::CalcPool,
     /// The club pages' Content-Security-Policy, made once from `FRAME_ANCESTORS`.
     pub page_csp: actix_web::http::header::HeaderValue,
+    /// The headers of a page answered from the read cache besides its media type, `Vary`
+    /// and ETag ([`crate::web::cached_page_headers`]), made once.
+    pub page_headers: [(
+        actix_web::http::header::HeaderName,
+        actix_web::http::header::HeaderValue,
+    ); 3],
 }
 
 impl AppState {
@@ -390,6 +396,9 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     let spec = openapi();
     let routes = route_table(&spec);
     let versions = crate::cache::Versions::new(&config.database_url, config.read_version_reuse)?;
+    let page_csp =
+        actix_web::http::header::HeaderValue::from_str(&crate::web::csp(&config.frame_ancestors))
+            .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?;
     Ok(web::Data::new(AppState {
         pool,
         jwt,
@@ -400,10 +409,8 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
             config.calc_time_budget,
         ),
         password_checks: std::sync::atomic::AtomicU64::new(0),
-        page_csp: actix_web::http::header::HeaderValue::from_str(&crate::web::csp(
-            &config.frame_ancestors,
-        ))
-        .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?,
+        page_headers: crate::web::cached_page_headers(&page_csp),
+        page_csp,
         config,
         routes,
         cache: crate::cache::ReadCache::new(1024),

@@ -636,20 +636,27 @@ pub async fn serve_cached(
     serve_cached_as(state, req, key, CachedType::JSON, compute).await
 }
 
-/// The media type and `Vary` of a cached document's answer.
+/// The media type, `Vary` and further headers of a cached document's answer.
 #[derive(Debug, Clone, Copy)]
-pub struct CachedType {
+pub struct CachedType<'a> {
     /// The `Content-Type`.
     pub content_type: &'static str,
     /// The `Vary` (it names `Accept-Encoding`: the answer may be gzip-compressed).
     pub vary: &'static str,
+    /// Headers the answer carries besides those (on a 304 too, as the 200 would), made
+    /// once when the service starts.
+    pub headers: &'a [(
+        actix_web::http::header::HeaderName,
+        actix_web::http::header::HeaderValue,
+    )],
 }
 
-impl CachedType {
+impl CachedType<'static> {
     /// A JSON document.
-    pub const JSON: CachedType = CachedType {
+    pub const JSON: CachedType<'static> = CachedType {
         content_type: "application/json",
         vary: "Accept-Encoding",
+        headers: &[],
     };
 }
 
@@ -658,7 +665,7 @@ pub async fn serve_cached_as(
     state: &web::Data<AppState>,
     req: &HttpRequest,
     key: crate::cache::Key,
-    kind: CachedType,
+    kind: CachedType<'_>,
     compute: impl FnOnce(
         &mut DbConn,
         &Competition,
@@ -708,10 +715,11 @@ pub async fn serve_cached_as(
     {
         let matches = |t: &HeaderValue| t.to_str().is_ok_and(|t| not_modified(Some(inm), t));
         if matches(&entry.tag) || matches(&entry.gz_tag) {
-            return Ok(HttpResponse::NotModified()
+            let res = HttpResponse::NotModified()
                 .insert_header((header::ETAG, tag.clone()))
                 .insert_header(vary)
-                .finish());
+                .finish();
+            return Ok(with_headers(res, kind.headers));
         }
     }
     let mut res = HttpResponse::Ok();
@@ -721,12 +729,28 @@ pub async fn serve_cached_as(
             header::CONTENT_TYPE,
             HeaderValue::from_static(kind.content_type),
         ));
-    Ok(match (&entry.gzip, gz) {
+    let res = match (&entry.gzip, gz) {
         (Some(z), true) => res
             .insert_header((header::CONTENT_ENCODING, HeaderValue::from_static("gzip")))
             .body(z.clone()),
         _ => res.body(entry.body.clone()),
-    })
+    };
+    Ok(with_headers(res, kind.headers))
+}
+
+/// `res` with `headers` added (straight into its header map: they are valid already).
+fn with_headers(
+    mut res: HttpResponse,
+    headers: &[(
+        actix_web::http::header::HeaderName,
+        actix_web::http::header::HeaderValue,
+    )],
+) -> HttpResponse {
+    let map = res.headers_mut();
+    for (name, value) in headers {
+        map.insert(name.clone(), value.clone());
+    }
+    res
 }
 
 fn csv_field(s: &str) -> String {

@@ -4,7 +4,7 @@
 
 use super::layout::{Ctx, frame, scroll};
 use super::svg::stacked_bar;
-use super::{answer, page_query, path_id, read, secure};
+use super::{answer, page_query, read, secure};
 use crate::app::AppState;
 use crate::auth::{MaybeAuth, Role};
 use crate::error::ApiError;
@@ -13,14 +13,15 @@ use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 
+/// The attendance page of the competition whose id segment was read as `id`.
 pub(super) async fn page(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<String>,
+    id: crate::error::ApiResult<i64>,
 ) -> HttpResponse {
     let r = async {
         let q = page_query(&req, false)?;
-        let id = path_id(&path).map_err(|e| (q.lang, e))?;
+        let id = id.map_err(|e| (q.lang, e))?;
         let who = MaybeAuth::extract(&req).await.map_err(|e| (q.lang, e))?;
         match who.0 {
             None => {

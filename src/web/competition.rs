@@ -5,14 +5,12 @@
 //! the JSON standings' ETag and `If-None-Match` behaviour.
 
 use super::layout::{Ctx, frame, scroll};
-use super::{PageQuery, answer, page_query, path_id, secure};
+use super::{PageQuery, answer, page_query, path_id};
 use crate::api::standings::StandingsView;
 use crate::app::AppState;
-use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::ApiResult;
 use crate::web::data::{self as pages, CompetitionPage, Prizes, StandingsPage};
-use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use clubcomp_engine::{CompetitionKind, Discipline};
 use maud::{Markup, html};
@@ -53,32 +51,61 @@ const DOCS: [[&str; 8]; 3] = [
     ],
 ];
 
-/// A page's media type and `Vary` in the read cache's answer.
-const PAGE: crate::api::standings::CachedType = crate::api::standings::CachedType {
-    content_type: "text/html; charset=utf-8",
-    vary: super::PAGE_VARY,
-};
-
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Overview = 0,
     Standings = 1,
     Prizes = 2,
 }
 
-type Render = fn(&Ctx, &mut DbConn, &Competition) -> ApiResult<Markup>;
+/// The page a path under `/club/competitions` names: `/{id}`, `/{id}/standings`,
+/// `/{id}/prizes` or `/{id}/attendance`, with its id segment (checked by the page, as a
+/// route's `{id}` is); `None` for any other path.
+fn route(tail: &str) -> Option<(Option<Kind>, &str)> {
+    let rest = tail.strip_prefix('/')?;
+    let (id, page) = match rest.split_once('/') {
+        Some((id, page)) => (id, Some(page)),
+        None => (rest, None),
+    };
+    if id.is_empty() {
+        return None;
+    }
+    let kind = match page {
+        None => Some(Kind::Overview),
+        Some("standings") => Some(Kind::Standings),
+        Some("prizes") => Some(Kind::Prizes),
+        Some("attendance") => None,
+        Some(_) => return None,
+    };
+    Some((kind, id))
+}
 
+/// The competition pages (GET or HEAD; anything else is answered as an unknown page is).
+pub(super) async fn dispatch(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    use actix_web::http::Method;
+    let found = (req.method() == Method::GET || req.method() == Method::HEAD)
+        .then(|| route(req.match_info().unprocessed()))
+        .flatten()
+        .map(|(kind, raw)| (kind, path_id(raw)));
+    match found {
+        Some((Some(kind), id)) => cached(req, state, id, kind).await,
+        // boxed: the rarer answers do not make every competition page's future larger
+        Some((None, id)) => Box::pin(super::attendance::page(req, state, id)).await,
+        None => Box::pin(super::not_found(req, state)).await,
+    }
+}
+
+/// A competition page from the read cache under the competition's version (rendered on a
+/// miss), with the headers every cached page carries.
 async fn cached(
     req: HttpRequest,
     state: web::Data<AppState>,
-    raw: String,
+    id: ApiResult<i64>,
     kind: Kind,
-    suffix: &'static str,
-    render: Render,
 ) -> HttpResponse {
     let r = async {
-        let q: PageQuery = page_query(&req, matches!(kind, Kind::Standings))?;
-        let id = path_id(&raw).map_err(|e| (q.lang, e))?;
+        let q: PageQuery = page_query(&req, kind == Kind::Standings)?;
+        let id = id.map_err(|e| (q.lang, e))?;
         let variant = usize::from(q.lang_chosen) * 4
             + usize::from(matches!(q.lang, super::Lang::En)) * 2
             + usize::from(q.embed);
@@ -87,77 +114,34 @@ async fn cached(
             doc: DOCS[kind as usize][variant],
             arg: q.after.map(i64::from),
         };
+        let page = crate::api::standings::CachedType {
+            content_type: "text/html; charset=utf-8",
+            vary: super::PAGE_VARY,
+            headers: &state.page_headers,
+        };
         // the context is made only when the page is rendered (a cache miss)
-        let mut res =
-            crate::api::standings::serve_cached_as(&state, &req, key, PAGE, move |c, comp, _| {
-                let ctx = Ctx::new(q, format!("/club/competitions/{id}{suffix}"));
-                let markup = render(&ctx, c, comp)?;
-                Ok((super::layout::finish(markup).into_bytes(), None))
-            })
-            .await
-            .map_err(|e| (q.lang, e))?;
-        if res.status().is_success() {
-            res.headers_mut()
-                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        }
-        secure(&mut res, &state);
-        Ok(res)
+        crate::api::standings::serve_cached_as(&state, &req, key, page, move |c, comp, _| {
+            let markup = match kind {
+                Kind::Overview => {
+                    let ctx = Ctx::new(q, format!("/club/competitions/{id}"));
+                    render_overview(&ctx, &pages::competition_page(c, comp)?)
+                }
+                Kind::Standings => {
+                    let ctx = Ctx::new(q, format!("/club/competitions/{id}/standings"));
+                    render_standings(&ctx, &pages::standings(c, comp, ctx.after)?)
+                }
+                Kind::Prizes => {
+                    let ctx = Ctx::new(q, format!("/club/competitions/{id}/prizes"));
+                    render_prizes(&ctx, comp, &pages::prizes(c, comp)?)
+                }
+            };
+            Ok((super::layout::finish(markup).into_bytes(), None))
+        })
+        .await
+        .map_err(|e| (q.lang, e))
     }
     .await;
     answer(&req, &state, r)
-}
-
-pub(super) async fn overview(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> HttpResponse {
-    cached(
-        req,
-        state,
-        path.into_inner(),
-        Kind::Overview,
-        "",
-        |ctx, c, comp| Ok(render_overview(ctx, &pages::competition_page(c, comp)?)),
-    )
-    .await
-}
-
-pub(super) async fn standings(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> HttpResponse {
-    cached(
-        req,
-        state,
-        path.into_inner(),
-        Kind::Standings,
-        "/standings",
-        |ctx, c, comp| {
-            Ok(render_standings(
-                ctx,
-                &pages::standings(c, comp, ctx.after)?,
-            ))
-        },
-    )
-    .await
-}
-
-pub(super) async fn prizes(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> HttpResponse {
-    cached(
-        req,
-        state,
-        path.into_inner(),
-        Kind::Prizes,
-        "/prizes",
-        |ctx, c, comp| Ok(render_prizes(ctx, comp, &pages::prizes(c, comp)?)),
-    )
-    .await
 }
 
 /// The links between a competition's pages.
@@ -712,4 +696,35 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
             }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, route};
+
+    #[test]
+    fn competition_paths_name_their_page() {
+        assert_eq!(route("/12"), Some((Some(Kind::Overview), "12")));
+        assert_eq!(route("/12/standings"), Some((Some(Kind::Standings), "12")));
+        assert_eq!(route("/12/prizes"), Some((Some(Kind::Prizes), "12")));
+        assert_eq!(route("/12/attendance"), Some((None, "12")));
+        // the id segment is the page's to check, as a route's `{id}` is
+        assert_eq!(
+            route("/abc/standings"),
+            Some((Some(Kind::Standings), "abc"))
+        );
+        for other in [
+            "",
+            "/",
+            "//standings",
+            "/12/",
+            "/12/standings/",
+            "/12/standings/x",
+            "/12/Standings",
+            "/12/slips",
+            "12/standings",
+        ] {
+            assert_eq!(route(other), None, "{other:?}");
+        }
+    }
 }

@@ -35,27 +35,26 @@ fn get() -> actix_web::Route {
 }
 
 /// Registers the pages under `/club`.
+///
+/// The competition pages, the most requested, come first under a fixed prefix and are told
+/// apart by [`competition::dispatch`]: the router matches a pattern with an `{id}` by a
+/// regular expression with captures, which cost a cached page more than the rest of its
+/// handling (docs/decisions/0140-club-pages.md).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(
-        web::scope("/club")
-            .route("", get().to(front::page))
-            .route("/", get().to(front::page))
-            .route("/style.css", get().to(stylesheet))
-            // the most requested pages first: each route with an id is tried in turn
-            .route(
-                "/competitions/{id}/standings",
-                get().to(competition::standings),
-            )
-            .route("/evenings/{id}", get().to(evening::page))
-            .route("/competitions/{id}", get().to(competition::overview))
-            .route("/seasons/{id}", get().to(season::archive))
-            .route("/seasons/{id}/calendar", get().to(season::calendar))
-            .route("/competitions/{id}/prizes", get().to(competition::prizes))
-            .route("/competitions/{id}/attendance", get().to(attendance::page))
-            .route("/evenings/{id}/slips", get().to(evening::slips))
-            .route("/players/{id}", get().to(player::page))
-            .default_service(web::to(not_found)),
-    );
+    cfg.service(web::scope("/club/competitions").default_service(web::to(competition::dispatch)))
+        .service(
+            web::scope("/club")
+                .route("", get().to(front::page))
+                .route("/", get().to(front::page))
+                .route("/style.css", get().to(stylesheet))
+                // each route with an id is tried in turn
+                .route("/evenings/{id}", get().to(evening::page))
+                .route("/seasons/{id}", get().to(season::archive))
+                .route("/seasons/{id}/calendar", get().to(season::calendar))
+                .route("/evenings/{id}/slips", get().to(evening::slips))
+                .route("/players/{id}", get().to(player::page))
+                .default_service(web::to(not_found)),
+        );
 }
 
 /// What every page's query string may hold.
@@ -196,6 +195,21 @@ pub fn secure(res: &mut HttpResponse, state: &AppState) {
     if !h.contains_key(header::VARY) {
         h.insert(header::VARY, HeaderValue::from_static(PAGE_VARY));
     }
+}
+
+/// The headers of a competition page answered from the read cache (a 200 or a 304, which
+/// carries what the 200 would), besides its media type, `Vary` and ETag: CSP, `nosniff` and
+/// `Cache-Control: no-cache` (a browser asks again each time, with the ETag). Made once when
+/// the service starts, from the configured CSP.
+pub fn cached_page_headers(csp: &HeaderValue) -> [(header::HeaderName, HeaderValue); 3] {
+    [
+        (header::CONTENT_SECURITY_POLICY, csp.clone()),
+        (
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+    ]
 }
 
 /// The `Vary` of every page: its language and its compression follow the request.

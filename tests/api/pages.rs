@@ -435,9 +435,31 @@ async fn bad_query_and_unknown_pages_are_answered_as_html() {
         Some("application/problem+json")
     );
     // only GET and HEAD
-    let r = app.send(TestRequest::post().uri("/club/x")).await;
-    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
-    assert_eq!(r.header("allow").as_deref(), Some("GET, HEAD"));
+    for p in ["/club/x".to_string(), standings.clone()] {
+        let r = app.send(TestRequest::post().uri(&p)).await;
+        assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED, "{p}");
+        assert_eq!(r.header("allow").as_deref(), Some("GET, HEAD"), "{p}");
+        assert!(r.header("content-security-policy").is_some(), "{p}");
+    }
+    let r = app
+        .send(
+            TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri(&standings),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    // a competition's pages are only those it has
+    for p in [
+        format!("{standings}/"),
+        format!("{}/slips", paths::club::competition(d.keizer)),
+        "/club/competitions".to_string(),
+        "/club/competitions/".to_string(),
+    ] {
+        let r = app.send(TestRequest::get().uri(&p)).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{p}");
+        assert!(r.text.contains("Pagina niet gevonden"), "{p}");
+    }
     let r = app
         .send(
             TestRequest::default()
@@ -465,6 +487,27 @@ async fn competition_pages_are_cached_and_etagged_like_the_json() {
         )
         .await;
     assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    // the 304 carries the headers the 200 does (but the body's)
+    for h in [
+        "content-security-policy",
+        "x-content-type-options",
+        "cache-control",
+        "vary",
+    ] {
+        assert!(first.header(h).is_some(), "200 without {h}");
+        assert_eq!(again.header(h), first.header(h), "{h}");
+    }
+    assert_eq!(again.header("etag"), Some(tag.clone()));
+    assert_eq!(first.header("cache-control").as_deref(), Some("no-cache"));
+    // (the CORS layer adds its own request headers to `Vary`)
+    assert!(
+        first
+            .header("vary")
+            .unwrap()
+            .starts_with("Accept-Language, Accept-Encoding"),
+        "{:?}",
+        first.header("vary")
+    );
     // the English page is another document
     let en = page(&app, &format!("{path}?lang=en")).await;
     assert_ne!(en.header("etag"), Some(tag.clone()));

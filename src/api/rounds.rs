@@ -1,7 +1,6 @@
 //! Rounds (evenings) of a competition: create, read, publish, complete (docs/rules/README.md, docs/api-guide.md).
 //! Pairings are public only once published.
 
-use crate::ids::CompetitionId;
 use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
@@ -9,6 +8,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::CompetitionId;
 use crate::services::competitions::{self, TimeControl};
 use crate::services::rounds::{self, is_public};
 use crate::services::tempo;

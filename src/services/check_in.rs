@@ -8,7 +8,6 @@
 //! Storage: the participants are the competition's entrants (in order of check-in); the
 //! closure is one row of `check_in_closures` per competition. Both writes are audited.
 
-use crate::ids::CompetitionId;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, NewAuditEntry, audit};
 use crate::db::models::players::{self, NewPlayer};
@@ -16,6 +15,7 @@ use crate::db::now_utc;
 use crate::db::schema::{check_in_closures as cl, competitions as cm, entrants as en};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::CompetitionId;
 use crate::services::competitions::{self as comps, BlitzParams, CompetitionParams, SwissParams};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::Membership;

@@ -233,6 +233,10 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
     }))
 }
 
+/// Minutes per player of a blitz championship's play-off game (club rules,
+/// *Snelschaakkampioenschap*).
+pub const BLITZ_PLAYOFF_MINUTES: u32 = 5;
+
 /// Which tie for first a competition's play-off settles: the blitz championship plays off
 /// every player on the top score (club rules, *Snelschaakkampioenschap* 4: the tie-breaks
 /// decide the other places), the rapid only a first place the whole tie-break list leaves
@@ -361,6 +365,22 @@ pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayo
         })
         .returning(rd::all_columns)
         .get_result(c)?;
+    // the blitz championship's play-off games are played at five minutes (club rules,
+    // Snelschaakkampioenschap); the rapid's at the competition's own tempo
+    let playoff_tempo = match first_place_tie(&comp)? {
+        FirstPlaceTie::OnPoints => Some(
+            serde_json::to_string(&crate::services::competitions::TimeControl {
+                periods: vec![crate::services::competitions::Period {
+                    moves: None,
+                    minutes: BLITZ_PLAYOFF_MINUTES,
+                }],
+                increment_seconds: 0,
+                increment_from_move: 1,
+            })
+            .map_err(|e| ApiError::Internal(e.to_string()))?,
+        ),
+        FirstPlaceTie::AfterTiebreaks => None,
+    };
     let mut board_in_round: HashMap<u32, i32> = HashMap::new();
     for g in &schedule {
         let board = board_in_round.entry(g.round).or_default();
@@ -378,6 +398,11 @@ pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayo
                 version: 1,
                 updated_at: now,
             })
+            .execute(c)?;
+    }
+    if let Some(tempo) = &playoff_tempo {
+        diesel::update(games::table.filter(games::round_id.eq(round.id)))
+            .set(games::time_control.eq(tempo))
             .execute(c)?;
     }
     audit(

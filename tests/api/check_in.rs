@@ -527,6 +527,27 @@ async fn the_blitz_plays_off_everyone_on_the_top_score() {
         })
         .collect();
     assert_eq!(pairs, [(a, c), (c, a)]);
+    // the play-off games are played at five minutes, the blitz's own games at ten
+    let round = r.body["round_number"].as_i64().unwrap();
+    let r = app.get(&paths::round(comp, round), Some(&leader)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for g in r.body["games"].as_array().unwrap() {
+        assert_eq!(
+            g["time_control"]["periods"],
+            json!([{"minutes": 5, "moves": null}]),
+            "{g}"
+        );
+        assert_eq!(g["time_control"]["increment_seconds"], 0);
+        assert_eq!(g["time_control_own"], true);
+    }
+    let r = app.get(&paths::round(comp, 1), Some(&leader)).await;
+    let first = &r.body["games"][0];
+    assert_eq!(
+        first["time_control"]["periods"],
+        json!([{"minutes": 10, "moves": null}]),
+        "{first}"
+    );
+    assert_eq!(first["time_control_own"], false);
 }
 
 /// The entrant limit of Swiss competitions holds for check-in: with `LIMIT_SWISS_PLAYERS` at

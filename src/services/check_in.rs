@@ -315,21 +315,7 @@ pub fn check_in(
                 )));
             }
             let now = now_utc();
-            let p = crate::services::players::create(
-                c,
-                &NewPlayer {
-                    name,
-                    knsb_number: None,
-                    fide_id: None,
-                    membership: Membership::Guest.into(),
-                    active: true,
-                    email: None,
-                    phone: None,
-                    version: 1,
-                    created_at: now,
-                    updated_at: now,
-                },
-            )?;
+            let p = crate::services::players::create(c, &NewPlayer::guest(name, now))?;
             (p.id, *rating)
         }
     };

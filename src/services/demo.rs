@@ -665,21 +665,7 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
     let mut ids = Vec::new();
     for (i, name) in DRAUGHTS_PLAYERS.iter().enumerate() {
         let now = now_utc();
-        let p = players::insert(
-            c,
-            &NewPlayer {
-                name: (*name).into(),
-                knsb_number: None,
-                fide_id: None,
-                membership: Membership::Guest.into(),
-                active: true,
-                email: None,
-                phone: None,
-                version: 1,
-                created_at: now,
-                updated_at: now,
-            },
-        )?;
+        let p = players::insert(c, &NewPlayer::guest((*name).into(), now))?;
         insert_entrant(c, comp.id, p.id, i as i32 + 1, None)?;
         ids.push(p.id);
     }

@@ -45,6 +45,25 @@ pub struct NewPlayer {
     pub updated_at: NaiveDateTime,
 }
 
+impl NewPlayer {
+    /// A guest: a player without club membership, known by name only (the blitz
+    /// championship's walk-ins), active from `now`.
+    pub fn guest(name: String, now: NaiveDateTime) -> NewPlayer {
+        NewPlayer {
+            name,
+            knsb_number: None,
+            fide_id: None,
+            membership: clubcomp_engine::Membership::Guest.into(),
+            active: true,
+            email: None,
+            phone: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+}
+
 /// Update form: `None` leaves a column as it is; `Some(None)` clears a nullable column.
 #[derive(Debug, Default, AsChangeset)]
 #[diesel(table_name = players)]

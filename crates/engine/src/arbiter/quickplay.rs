@@ -47,6 +47,24 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
+    /// `moves` moves in `minutes`, then `final_minutes` for the rest of the game, without
+    /// increment (the classical shape of the club's tempos).
+    pub fn moves_then_rest(moves: u32, minutes: u32, final_minutes: u32) -> TimeControl {
+        TimeControl {
+            periods: vec![
+                Period {
+                    moves: Some(moves),
+                    minutes,
+                },
+                Period {
+                    moves: None,
+                    minutes: final_minutes,
+                },
+            ],
+            increment: None,
+        }
+    }
+
     /// The move number at which the final period begins.
     pub fn final_period_from_move(&self) -> Result<u32, Refusal> {
         let bad = |why: &str| Refusal::InvalidTimeControl { why: why.into() };
@@ -256,19 +274,7 @@ mod tests {
 
     /// 90 minutes for 40 moves, then 30 minutes for the rest, no increment.
     fn classic() -> TimeControl {
-        TimeControl {
-            periods: vec![
-                Period {
-                    moves: Some(40),
-                    minutes: 90,
-                },
-                Period {
-                    moves: None,
-                    minutes: 30,
-                },
-            ],
-            increment: None,
-        }
+        TimeControl::moves_then_rest(40, 90, 30)
     }
 
     fn claim(ms: u64, mv: u32) -> QuickplayClaim {

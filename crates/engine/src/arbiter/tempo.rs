@@ -26,7 +26,7 @@
 //! assert!(rule.needs_leader_approval());
 //! ```
 
-use super::quickplay::{Period, TimeControl};
+use super::quickplay::TimeControl;
 use crate::vocab::{CompetitionKind, PairingSystem};
 use serde::{Deserialize, Serialize};
 
@@ -36,19 +36,7 @@ pub const RAPID_MINIMUM_MINUTES: u32 = 10;
 /// The Keizer's permitted alternative tempo (club rules, *Algemeen*): 40 moves in 90 minutes,
 /// then 15 minutes for the rest of the game, without increment.
 pub fn keizer_alternative() -> TimeControl {
-    TimeControl {
-        periods: vec![
-            Period {
-                moves: Some(40),
-                minutes: 90,
-            },
-            Period {
-                moves: None,
-                minutes: 15,
-            },
-        ],
-        increment: None,
-    }
+    TimeControl::moves_then_rest(40, 90, 15)
 }
 
 /// What a competition allows its games besides its own tempo.
@@ -228,25 +216,17 @@ pub fn check_game_tempo(rule: TempoRule, tempo: &GameTempo<'_>) -> Result<(), Te
 mod tests {
     use super::super::quickplay::{Increment, QuickplayClaim, Refusal, check_claim};
     use super::*;
+    use crate::arbiter_impl::quickplay::Period;
     use crate::vocab::Colour;
 
     /// The club's Keizer tempo: 40/90, then 30 minutes, 30 s a move from move 1.
     fn keizer_standard() -> TimeControl {
         TimeControl {
-            periods: vec![
-                Period {
-                    moves: Some(40),
-                    minutes: 90,
-                },
-                Period {
-                    moves: None,
-                    minutes: 30,
-                },
-            ],
             increment: Some(Increment {
                 seconds: 30,
                 from_move: 1,
             }),
+            ..TimeControl::moves_then_rest(40, 90, 30)
         }
     }
 

@@ -932,6 +932,7 @@ pub fn enter(
     use crate::db::models::competition::NewEntrant;
     use crate::db::models::{players, ratings};
     let comp = load(c, CompetitionId(id))?;
+    refuse_after_check_in(c, &comp)?;
     let season = crate::services::seasons::load(c, comp.season_id)?;
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and
@@ -1030,9 +1031,30 @@ pub fn entrants_named(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(Entran
     Ok(out)
 }
 
+/// 409 when the competition is a blitz championship whose check-in is closed: its number of
+/// rounds was fixed from the players checked in, so the field no longer changes (a player who
+/// leaves is withdrawn instead).
+fn refuse_after_check_in(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
+    use crate::db::schema::check_in_closures as cl;
+    let blitz = matches!(
+        stored_params(comp)?.typed,
+        CompetitionParams::Swiss(SwissParams { blitz: Some(_) })
+    );
+    if blitz && cl::table.find(comp.id).count().get_result::<i64>(c)? > 0 {
+        return Err(ApiError::Conflict(format!(
+            "the check-in of competition {} is closed: its players and its number of rounds \
+             are fixed (a player who leaves is withdrawn)",
+            comp.id
+        )));
+    }
+    Ok(())
+}
+
 /// Withdraws an entrant who has no games yet (409 otherwise; 404 when not entered).
 pub fn withdraw(c: &mut DbConn, id: i64, player: i64) -> ApiResult<()> {
     use crate::db::schema::{games, rounds};
+    let comp = load(c, CompetitionId(id))?;
+    refuse_after_check_in(c, &comp)?;
     let played: i64 = games::table
         .inner_join(rounds::table)
         .filter(rounds::competition_id.eq(id))

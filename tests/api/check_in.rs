@@ -4,7 +4,7 @@
 //! for first among everyone on the top score. Every refusal names the rule and stores nothing.
 
 use crate::support::*;
-use actix_web::http::StatusCode;
+use actix_web::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 /// An evening far ahead: check-in is open by the clock.
@@ -195,6 +195,42 @@ async fn nine_check_ins_give_six_rounds_and_round_one_is_paired() {
         .await;
     assert!(audit.text.contains("check_in_closed"), "{}", audit.text);
     assert!(audit.text.contains("checked_in"), "{}", audit.text);
+
+    // the field is fixed: no entrant joins or leaves through the entrants list either
+    let outsider = members(&app, &leader, &["Kees"]).await[0];
+    let before = stored(&app).await;
+    let r = app
+        .add_entrants(
+            &leader,
+            comp,
+            json!({"entrants": [{"player_id": outsider}]}),
+        )
+        .await;
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "check-in of competition",
+        before,
+    )
+    .await;
+    let before = stored(&app).await;
+    let r = app
+        .req(
+            Method::DELETE,
+            &paths::entrant(comp, gid),
+            Some(&leader),
+            None,
+        )
+        .await;
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "check-in of competition",
+        before,
+    )
+    .await;
 
     // closed once; nobody checks in after closing
     let before = stored(&app).await;

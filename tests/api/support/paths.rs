@@ -90,6 +90,10 @@ pub fn entrants(comp: impl Display) -> String {
     format!("{API}/competitions/{comp}/entrants")
 }
 
+pub fn entrant(comp: impl Display, player: impl Display) -> String {
+    format!("{}/{player}", entrants(comp))
+}
+
 pub fn withdraw(comp: impl Display, player: impl Display) -> String {
     format!("{API}/competitions/{comp}/entrants/{player}/withdraw")
 }

@@ -37,7 +37,7 @@ fn get() -> actix_web::Route {
 /// Registers the pages under `/club`.
 ///
 /// The competition pages, the most requested, come first under a fixed prefix and are told
-/// apart by [`competition::dispatch`]: the router matches a pattern with an `{id}` by a
+/// apart by `competition::dispatch`: the router matches a pattern with an `{id}` by a
 /// regular expression with captures, which cost a cached page more than the rest of its
 /// handling (docs/decisions/0140-club-pages.md).
 pub fn configure(cfg: &mut web::ServiceConfig) {

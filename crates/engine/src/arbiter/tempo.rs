@@ -14,7 +14,7 @@
 //! ```
 //! use clubcomp_engine::arbiter::quickplay::{Increment, Period, TimeControl};
 //! use clubcomp_engine::arbiter::tempo::{GameTempo, TempoRule, check_game_tempo, keizer_alternative};
-//! use clubcomp_engine::vocab::CompetitionKind;
+//! use clubcomp_engine::CompetitionKind;
 //!
 //! let standard = TimeControl {
 //!     periods: vec![Period { moves: Some(40), minutes: 90 }, Period { moves: None, minutes: 30 }],

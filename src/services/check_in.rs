@@ -114,13 +114,7 @@ pub fn blitz_of(comp: &Competition) -> ApiResult<BlitzParams> {
     }
 }
 
-/// Whether a competition is the blitz championship (a Dutch Swiss with a `blitz` block).
-pub fn is_blitz(comp: &Competition) -> ApiResult<bool> {
-    Ok(matches!(
-        comps::stored_params(comp)?.typed,
-        CompetitionParams::Swiss(SwissParams { blitz: Some(_) })
-    ))
-}
+pub use comps::is_blitz;
 
 fn closure(c: &mut DbConn, id: i64) -> ApiResult<Option<Closure>> {
     Ok(cl::table

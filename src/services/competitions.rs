@@ -1031,16 +1031,20 @@ pub fn entrants_named(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(Entran
     Ok(out)
 }
 
+/// Whether a competition is the blitz championship (a Dutch Swiss with a `blitz` block).
+pub fn is_blitz(comp: &Competition) -> ApiResult<bool> {
+    Ok(matches!(
+        stored_params(comp)?.typed,
+        CompetitionParams::Swiss(SwissParams { blitz: Some(_) })
+    ))
+}
+
 /// 409 when the competition is a blitz championship whose check-in is closed: its number of
 /// rounds was fixed from the players checked in, so the field no longer changes (a player who
 /// leaves is withdrawn instead).
 fn refuse_after_check_in(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     use crate::db::schema::check_in_closures as cl;
-    let blitz = matches!(
-        stored_params(comp)?.typed,
-        CompetitionParams::Swiss(SwissParams { blitz: Some(_) })
-    );
-    if blitz && cl::table.find(comp.id).count().get_result::<i64>(c)? > 0 {
+    if is_blitz(comp)? && cl::table.find(comp.id).count().get_result::<i64>(c)? > 0 {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {} is closed: its players and its number of rounds \
              are fixed (a player who leaves is withdrawn)",

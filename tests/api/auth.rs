@@ -758,6 +758,52 @@ async fn an_expired_refresh_token_is_refused() {
     assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
     assert_eq!(problem(&r), "refresh-token-invalid");
     assert!(r.body["detail"].as_str().unwrap().contains("expired"));
+    // the next login deletes the expired row: one row left, the new login's
+    let id = app
+        .with_conn(|c| clubcomp::db::models::users::by_email(c, "e@club.example"))
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    sign_in(&app, "e@club.example").await;
+    let rows = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::refresh_tokens as rt;
+            use diesel::prelude::*;
+            rt::table
+                .filter(rt::user_id.eq(id))
+                .count()
+                .get_result::<i64>(c)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(rows, 1);
+}
+
+/// A session keeps its 16 newest spent tokens: after 17 refreshes the first token is
+/// forgotten (refused as unknown, the session goes on); one still kept is known as spent and
+/// its reuse ends the session.
+#[actix_web::test]
+async fn a_session_remembers_its_sixteen_newest_spent_tokens() {
+    let app = spawn().await;
+    account(&app, "k@club.example", "member").await;
+    let mut chain = vec![refresh_of(&sign_in(&app, "k@club.example").await)];
+    for i in 0..17 {
+        let r = app.refresh(&chain[i]).await;
+        assert_eq!(r.status, StatusCode::OK, "refresh {i}: {}", r.text);
+        chain.push(refresh_of(&r));
+    }
+    // spent: chain[0..17], 17 tokens; kept: chain[1..17]
+    let r = app.refresh(&chain[0]).await;
+    assert_eq!(problem(&r), "refresh-token-invalid", "{}", r.text);
+    let r = app.refresh(&chain[17]).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let newest = refresh_of(&r);
+    // spent now: chain[0..18], 18 tokens; kept: chain[2..18]
+    let r = app.refresh(&chain[2]).await;
+    assert_eq!(problem(&r), "refresh-token-reused", "{}", r.text);
+    let r = app.refresh(&newest).await;
+    assert_eq!(problem(&r), "refresh-token-invalid", "{}", r.text);
 }
 
 /// A disabled account, or one whose password was reset, cannot refresh (re-enabling does not

@@ -414,7 +414,7 @@ pub fn plain_serde_message(message: &str) -> String {
 
 /// The unique constraints of the schema: table, columns, the request field that holds the
 /// value, and what is taken, in words.
-const UNIQUE: [(&str, &[&str], &str, &str); 13] = [
+const UNIQUE: [(&str, &[&str], &str, &str); 14] = [
     (
         "users",
         &["email"],
@@ -492,6 +492,12 @@ const UNIQUE: [(&str, &[&str], &str, &str); 13] = [
         &["game_id", "event_seq"],
         "event_seq",
         "the event already has a claim",
+    ),
+    (
+        "refresh_tokens",
+        &["token_hash"],
+        "refresh_token",
+        "a refresh token with this hash exists",
     ),
 ];
 

@@ -15,7 +15,9 @@ base=http://127.0.0.1:$port
 
 # Seeds the demo club into DATABASE-URL and serves it on $base (logs in $work/BACKEND.*).
 start_service() { # backend database-url
-  export DATABASE_URL=$2 DATA_DIR=$work/$1 BIND_ADDR=127.0.0.1:$port
+  # a benchmark logs in once and may run longer than the 15-minute default access token
+  export DATABASE_URL=$2 DATA_DIR=$work/$1 BIND_ADDR=127.0.0.1:$port \
+    JWT_TTL_MINUTES=${JWT_TTL_MINUTES:-240}
   mkdir -p "$DATA_DIR"
   "$bin" demo > "$work/$1.demo.txt"
   "$bin" serve > "$work/$1.server.log" 2>&1 &

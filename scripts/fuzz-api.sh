@@ -28,14 +28,15 @@ trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 . scripts/demo-server.sh
 DEMO_DATABASE_URL="${FUZZ_DATABASE_URL:-}" start_demo_server "$bin" "$port" "$work" \
   BOOTSTRAP_ADMIN_EMAIL=fuzz-admin@club.example BOOTSTRAP_ADMIN_PASSWORD=fuzz-password \
-  LOGIN_MAX_FAILURES=1000
+  LOGIN_MAX_FAILURES=1000 JWT_TTL_MINUTES=240
 token=$(curl -fs -X POST "http://127.0.0.1:$port/api/v1/auth/login" -H 'content-type: application/json' \
   -d '{"email":"fuzz-admin@club.example","password":"fuzz-password"}' \
   | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])')
 status=0
-# Changing a user's password or active flag ends that user's earlier tokens by design; the
-# fuzzer would end its own and see 401 everywhere, so those two operations are left out here
-# (the API tests cover them).
+# The fuzzer logs in once, so its access token is made to outlast the run (JWT_TTL_MINUTES,
+# default 15). Changing a user's password or active flag ends that user's earlier tokens by
+# design; the fuzzer would end its own and see 401 everywhere, so those two operations are
+# left out here (the API tests cover them).
 "$venv/bin/schemathesis" run openapi/openapi.json -u "http://127.0.0.1:$port" \
   -H "Authorization: Bearer $token" --max-examples "$examples" --seed 20261129 \
   --exclude-path-regex '^/api/v1/users/\{id\}' \

@@ -17,8 +17,15 @@ pub struct Config {
     pub jwt_secret: Option<String>,
     /// `JWT_ISSUER` (default `clubcomp`).
     pub jwt_issuer: String,
-    /// `JWT_TTL_MINUTES`: lifetime of login tokens (default 720).
+    /// `JWT_TTL_MINUTES`: lifetime of access tokens (default 15); a client stays signed in
+    /// with its refresh token.
     pub jwt_ttl_minutes: i64,
+    /// `REFRESH_TTL_DAYS`: lifetime of each refresh token (default 30); every refresh issues
+    /// a new one, so an app used within this time stays signed in.
+    pub refresh_ttl: chrono::Duration,
+    /// `REFRESH_MAX_SESSIONS`: signed-in devices (refresh-token families) per account
+    /// (default 20); a login beyond it ends the least recently used one.
+    pub refresh_max_sessions: usize,
     /// `BOOTSTRAP_ADMIN_EMAIL` / `BOOTSTRAP_ADMIN_PASSWORD`: an admin created on first start.
     pub bootstrap_admin: Option<(String, String)>,
     /// `CORS_ORIGINS`: comma-separated allowed origins (empty: none).
@@ -72,7 +79,9 @@ impl Default for Config {
             data_dir: PathBuf::from("data"),
             jwt_secret: None,
             jwt_issuer: "clubcomp".into(),
-            jwt_ttl_minutes: 720,
+            jwt_ttl_minutes: 15,
+            refresh_ttl: chrono::Duration::days(30),
+            refresh_max_sessions: 20,
             bootstrap_admin: None,
             cors_origins: vec![],
             db_pool_size: 8,
@@ -136,6 +145,24 @@ impl Config {
             1,
             60 * 24 * 90,
             &mut c.jwt_ttl_minutes,
+            &mut errs,
+        );
+        let mut refresh_days = c.refresh_ttl.num_days();
+        parse_num(
+            &nonempty,
+            "REFRESH_TTL_DAYS",
+            1,
+            365,
+            &mut refresh_days,
+            &mut errs,
+        );
+        c.refresh_ttl = chrono::Duration::days(refresh_days);
+        parse_num(
+            &nonempty,
+            "REFRESH_MAX_SESSIONS",
+            1,
+            1000,
+            &mut c.refresh_max_sessions,
             &mut errs,
         );
         parse_num(

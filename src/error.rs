@@ -57,6 +57,13 @@ pub enum ProblemType {
     /// 401: no valid credentials.
     #[serde(rename = "https://clubcomp.dev/problems/unauthenticated")]
     Unauthenticated,
+    /// 401: the refresh token is unknown, expired or ended, or the account changed since
+    /// the login (docs/api-guide.md#staying-signed-in).
+    #[serde(rename = "https://clubcomp.dev/problems/refresh-token-invalid")]
+    RefreshTokenInvalid,
+    /// 401: a refresh token was used a second time; every token of its login is ended.
+    #[serde(rename = "https://clubcomp.dev/problems/refresh-token-reused")]
+    RefreshTokenReused,
     /// 403: the credentials lack the role.
     #[serde(rename = "https://clubcomp.dev/problems/forbidden")]
     Forbidden,
@@ -103,9 +110,11 @@ pub enum ProblemType {
 
 impl ProblemType {
     /// Every kind, in the order of the list above.
-    pub const ALL: [ProblemType; 16] = [
+    pub const ALL: [ProblemType; 18] = [
         ProblemType::MalformedRequest,
         ProblemType::Unauthenticated,
+        ProblemType::RefreshTokenInvalid,
+        ProblemType::RefreshTokenReused,
         ProblemType::Forbidden,
         ProblemType::NotFound,
         ProblemType::MethodNotAllowed,
@@ -132,6 +141,12 @@ pub enum ApiError {
     /// 401: missing, invalid or expired credentials.
     #[error("{0}")]
     Unauthorized(String),
+    /// 401: a refresh token that is unknown, expired or ended.
+    #[error("{0}")]
+    RefreshTokenInvalid(String),
+    /// 401: a refresh token used a second time (its family is ended).
+    #[error("{0}")]
+    RefreshTokenReused(String),
     /// 403: valid credentials without the role.
     #[error("{0}")]
     Forbidden(String),
@@ -217,6 +232,8 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => ProblemType::MalformedRequest,
             ApiError::Unauthorized(_) => ProblemType::Unauthenticated,
+            ApiError::RefreshTokenInvalid(_) => ProblemType::RefreshTokenInvalid,
+            ApiError::RefreshTokenReused(_) => ProblemType::RefreshTokenReused,
             ApiError::Forbidden(_) => ProblemType::Forbidden,
             ApiError::NotFound(_) => ProblemType::NotFound,
             ApiError::MethodNotAllowed { .. } => ProblemType::MethodNotAllowed,
@@ -248,7 +265,9 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized(_)
+            | ApiError::RefreshTokenInvalid(_)
+            | ApiError::RefreshTokenReused(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
@@ -395,7 +414,7 @@ pub fn plain_serde_message(message: &str) -> String {
 
 /// The unique constraints of the schema: table, columns, the request field that holds the
 /// value, and what is taken, in words.
-const UNIQUE: [(&str, &[&str], &str, &str); 13] = [
+const UNIQUE: [(&str, &[&str], &str, &str); 14] = [
     (
         "users",
         &["email"],
@@ -473,6 +492,12 @@ const UNIQUE: [(&str, &[&str], &str, &str); 13] = [
         &["game_id", "event_seq"],
         "event_seq",
         "the event already has a claim",
+    ),
+    (
+        "refresh_tokens",
+        &["token_hash"],
+        "refresh_token",
+        "a refresh token with this hash exists",
     ),
 ];
 

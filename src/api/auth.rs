@@ -1,9 +1,11 @@
-//! Login and the caller's own identity.
+//! Login, staying signed in (refresh tokens, docs/api-guide.md#staying-signed-in), logout
+//! and the caller's own identity.
 
 use crate::app::AppState;
 use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
 use crate::db::models::users;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Policy};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -18,17 +20,31 @@ pub struct LoginRequest {
     pub password: String,
 }
 
-/// A bearer token.
+/// A refresh token, to exchange for new tokens or to log out with.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"refresh_token": "ccr_3q2-7wEqQ6u0i0mR1yJ4tXbM9cZ5LhD8aVnK2oP1sGf"}))]
+pub struct RefreshRequest {
+    /// The refresh token of the last login or refresh (at most 128 characters).
+    #[schema(max_length = 128)]
+    pub refresh_token: String,
+}
+
+/// An access token and the refresh token that renews it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenResponse {
-    /// The JWT to send as `Authorization: Bearer …`.
+    /// The access token (a JWT) to send as `Authorization: Bearer …`.
     pub token: String,
     /// Always `Bearer`.
     pub token_type: &'static str,
-    /// Expiry (RFC 3339, UTC).
+    /// Expiry of the access token (RFC 3339, UTC): `JWT_TTL_MINUTES` after issue.
     pub expires_at: String,
     /// The roles the token carries.
     pub roles: Vec<Role>,
+    /// The refresh token: exchange it at `POST /auth/refresh` for new tokens before
+    /// `refresh_expires_at`. It works once; keep it secret, like a password.
+    pub refresh_token: String,
+    /// Expiry of the refresh token (RFC 3339, UTC): `REFRESH_TTL_DAYS` after issue.
+    pub refresh_expires_at: String,
 }
 
 /// The caller.
@@ -46,7 +62,8 @@ pub struct Me {
     pub player_id: Option<i64>,
 }
 
-/// Logs in with e-mail and password and returns a JWT. Failed attempts are throttled per
+/// Logs in with e-mail and password and returns an access token (a JWT) and a refresh token
+/// that starts a new session (docs/api-guide.md#staying-signed-in). Failed attempts are throttled per
 /// account and address, per address (both with a growing wait), and per account from all
 /// addresses together at a far higher count (429 with `Retry-After`).
 #[utoipa::path(tag = "auth", request_body = LoginRequest,
@@ -106,23 +123,120 @@ pub async fn create_token(
     let Some(user) = ok_user else {
         return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
     };
-    let st = state.clone();
-    state
-        .tx(move |c| st.throttle.forgive(c, &email, &addr, true))
+    let (st, policy) = (state.clone(), policy(&state));
+    let issued = state
+        .tx(move |c| {
+            st.throttle.forgive(c, &email, &addr, true)?;
+            refresh_tokens::start(c, user.id, crate::db::now_utc(), &policy)
+        })
         .await?;
+    tokens(&state, issued)
+}
 
-    let roles = parse_roles(&user.roles);
+fn policy(state: &AppState) -> Policy {
+    Policy {
+        ttl: state.config.refresh_ttl,
+        max_sessions: state.config.refresh_max_sessions,
+    }
+}
+
+/// The answer to a login or a refresh: a new access token for the account as it is now, and
+/// the refresh token just issued.
+fn tokens(state: &AppState, issued: Issued) -> ApiResult<HttpResponse> {
+    let roles = parse_roles(&issued.user.roles);
     let (token, exp) = state.jwt.issue_for_user(
-        &user,
+        &issued.user,
         roles.clone(),
         chrono::Duration::minutes(state.config.jwt_ttl_minutes),
     )?;
-    Ok(HttpResponse::Ok().json(TokenResponse {
-        token,
-        token_type: "Bearer",
-        expires_at: rfc3339(exp),
-        roles,
-    }))
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(TokenResponse {
+            token,
+            token_type: "Bearer",
+            expires_at: rfc3339(exp),
+            roles,
+            refresh_token: issued.token,
+            refresh_expires_at: rfc3339(issued.expires_at.and_utc().timestamp()),
+        }))
+}
+
+/// The refresh token of a body, bounded (422 naming `refresh_token`).
+fn bounded_refresh_token(body: crate::api::Body<RefreshRequest>) -> ApiResult<String> {
+    let token = body.into_inner()?.refresh_token;
+    if token.len() > MAX_TOKEN_LEN {
+        return Err(ApiError::invalid(
+            "refresh_token",
+            format!("must be at most {MAX_TOKEN_LEN} characters"),
+        ));
+    }
+    Ok(token)
+}
+
+/// Exchanges a refresh token for a new access token and a new refresh token; the one sent is
+/// spent. A spent token sent again ends every token of its login (`refresh-token-reused`): a
+/// copy of it is in other hands, or the app sent it twice. Send one refresh at a time.
+#[utoipa::path(tag = "auth", request_body = RefreshRequest,
+    responses(
+        (status = 200, description = "New tokens; the refresh token sent is spent", body = TokenResponse),
+        (status = 401, description = "Unknown, expired or ended refresh token (`refresh-token-invalid`), or one used twice (`refresh-token-reused`: its login is ended)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid body (`refresh_token` longer than 128 characters)", body = Problem, content_type = "application/problem+json")))]
+#[post("/auth/refresh")]
+pub async fn refresh_session(
+    state: web::Data<AppState>,
+    body: crate::api::Body<RefreshRequest>,
+) -> ApiResult<HttpResponse> {
+    let token = bounded_refresh_token(body)?;
+    let policy = policy(&state);
+    // what a refusal ends (a reused token's family) is committed before it is answered
+    let outcome = state
+        .tx(move |c| refresh_tokens::refresh(c, &token, crate::db::now_utc(), &policy))
+        .await?;
+    tokens(&state, outcome?)
+}
+
+/// Logs out: ends the session of a refresh token (every refresh token of its login). The
+/// access token runs out by itself within `JWT_TTL_MINUTES`. Answered 204 whether or not the
+/// token was known.
+#[utoipa::path(tag = "auth", request_body = RefreshRequest,
+    responses(
+        (status = 204, description = "The session has ended"),
+        (status = 422, description = "Invalid body (`refresh_token` longer than 128 characters)", body = Problem, content_type = "application/problem+json")))]
+#[post("/auth/logout")]
+pub async fn delete_session(
+    state: web::Data<AppState>,
+    body: crate::api::Body<RefreshRequest>,
+) -> ApiResult<HttpResponse> {
+    let token = bounded_refresh_token(body)?;
+    state
+        .tx(move |c| refresh_tokens::logout(c, &token, crate::db::now_utc()))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Logs out everywhere: ends every session of the caller's account, so no device can refresh
+/// any more. Access tokens already issued run out within `JWT_TTL_MINUTES`. Service tokens
+/// have no sessions (403; an admin revokes them).
+#[utoipa::path(tag = "auth",
+    responses(
+        (status = 204, description = "Every session of the account has ended"),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A service token", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin", "leader", "arbiter", "member", "rating_sync"])))]
+#[post("/auth/logout-all")]
+pub async fn delete_all_sessions(
+    state: web::Data<AppState>,
+    auth: Auth<AnyRole>,
+) -> ApiResult<HttpResponse> {
+    let Some(user_id) = auth.principal.user_id else {
+        return Err(ApiError::Forbidden(
+            "a service token has no sessions; an admin revokes it".into(),
+        ));
+    };
+    state
+        .tx(move |c| refresh_tokens::logout_all(c, user_id, crate::db::now_utc()))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// Formats seconds since the epoch as RFC 3339 UTC.

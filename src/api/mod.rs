@@ -41,6 +41,9 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     // the hottest public read first: routes are matched in registration order
     cfg.service(standings::get_standings);
     cfg.service(auth::create_token)
+        .service(auth::refresh_session)
+        .service(auth::delete_session)
+        .service(auth::delete_all_sessions)
         .service(auth::get_me)
         .service(users::list_users)
         .service(users::create_user)

@@ -308,3 +308,20 @@ diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_moves -> games (game_id));
 diesel::joinable!(claims -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(game_events, game_moves, claims, appeals, games);
+
+diesel::table! {
+    refresh_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        family -> Text,
+        token_hash -> Text,
+        generation -> BigInt,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        spent_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(refresh_tokens -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(refresh_tokens, users);

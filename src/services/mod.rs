@@ -16,6 +16,7 @@ pub mod players;
 pub mod playoff;
 pub mod prizes;
 pub mod ratings;
+pub mod refresh_tokens;
 pub mod results;
 pub mod rounds;
 pub mod seasons;

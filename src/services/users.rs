@@ -108,7 +108,8 @@ pub struct UserChanges {
 
 /// Changes an account in the caller's transaction; `me` is the admin making the change, who
 /// cannot disable or demote their own account (409). Disabling and re-enabling end every
-/// token issued before.
+/// token issued before, refresh tokens included; a role change ends none (roles are read from
+/// the account at every request and every refresh).
 pub fn update_user(c: &mut DbConn, id: i64, me: Option<i64>, ch: UserChanges) -> ApiResult<User> {
     let mut errs: Vec<FieldError> = Vec::new();
     let roles = ch.roles.as_ref().map(|r| parse_role_names(r, &mut errs));
@@ -132,6 +133,9 @@ pub fn update_user(c: &mut DbConn, id: i64, me: Option<i64>, ch: UserChanges) ->
     // disabling and re-enabling end every token issued before
     let active = ch.active.unwrap_or(existing.active);
     let generation = existing.token_generation + i64::from(active != existing.active);
+    if generation != existing.token_generation {
+        crate::db::models::refresh_tokens::revoke_user(c, existing.id, now_utc())?;
+    }
     users::update(
         c,
         existing.id,
@@ -146,11 +150,13 @@ pub fn update_user(c: &mut DbConn, id: i64, me: Option<i64>, ch: UserChanges) ->
     users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
 }
 
-/// Sets an account's password hash and ends every token issued to it before (404 when there
-/// is no such account).
+/// Sets an account's password hash and ends every token issued to it before, refresh tokens
+/// included (404 when there is no such account).
 pub fn set_password_hash(c: &mut DbConn, id: i64, hash: &str) -> ApiResult<()> {
-    if users::set_password_hash(c, id, hash, now_utc())? == 0 {
+    let now = now_utc();
+    if users::set_password_hash(c, id, hash, now)? == 0 {
         return Err(ApiError::NotFound(format!("no user {id}")));
     }
+    crate::db::models::refresh_tokens::revoke_user(c, id, now)?;
     Ok(())
 }

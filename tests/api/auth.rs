@@ -576,3 +576,340 @@ async fn password_reset_disabling_and_re_enabling_end_earlier_tokens() {
     assert_eq!(patch(true).await.status, StatusCode::OK);
     assert_eq!(me(again).await, StatusCode::OK);
 }
+
+/// Logs in to an account made by [`account`]; the whole answer.
+async fn sign_in(app: &TestApp, email: &str) -> Resp {
+    let r = app
+        .login(json!({"email": email, "password": "longenough"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r
+}
+
+/// The refresh token of a login or refresh answer.
+fn refresh_of(r: &Resp) -> String {
+    r.body["refresh_token"].as_str().unwrap().to_string()
+}
+
+/// The `type` of a problem answer, after `https://clubcomp.dev/problems/`.
+fn problem(r: &Resp) -> &str {
+    r.body["type"]
+        .as_str()
+        .and_then(|t| t.strip_prefix("https://clubcomp.dev/problems/"))
+        .unwrap_or("")
+}
+
+/// Seconds from now until an RFC 3339 time.
+fn secs_until(r: &Resp, field: &str) -> i64 {
+    let at = chrono::DateTime::parse_from_rfc3339(r.body[field].as_str().unwrap()).unwrap();
+    (at.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_seconds()
+}
+
+/// A login answers a 15-minute access token and a 30-day refresh token: `ccr_` and 32 random
+/// bytes in unpadded base64url (43 characters), stored only as its SHA-256.
+#[actix_web::test]
+async fn login_answers_an_access_token_and_a_refresh_token() {
+    let app = spawn().await;
+    let id = account(&app, "s@club.example", "member").await;
+    let r = sign_in(&app, "s@club.example").await;
+    assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
+    let access = r.body["token"].as_str().unwrap().to_string();
+    let refresh = refresh_of(&r);
+    assert!(refresh.starts_with("ccr_"), "{refresh}");
+    assert_eq!(refresh.len(), 4 + 43);
+    // 15 minutes = 900 s, 30 days = 2 592 000 s (a few seconds pass in between)
+    let access_left = secs_until(&r, "expires_at");
+    assert!((890..=900).contains(&access_left), "{access_left}");
+    let refresh_left = secs_until(&r, "refresh_expires_at");
+    assert!(
+        (2_591_990..=2_592_000).contains(&refresh_left),
+        "{refresh_left}"
+    );
+    assert_eq!(app.me(&access).await.status, StatusCode::OK);
+    // the refresh token is no bearer token
+    assert_eq!(app.me(&refresh).await.status, StatusCode::UNAUTHORIZED);
+    // two logins: two different tokens
+    assert_ne!(refresh_of(&sign_in(&app, "s@club.example").await), refresh);
+    // what is stored: the hex SHA-256 of the token, never the token
+    let stored = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::refresh_tokens as rt;
+            use diesel::prelude::*;
+            rt::table
+                .filter(rt::user_id.eq(id))
+                .order(rt::id)
+                .select(rt::token_hash)
+                .load::<String>(c)
+                .unwrap()
+        })
+        .await;
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(refresh.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(stored.len(), 2);
+    assert_eq!(stored[0], hex);
+    assert!(stored.iter().all(|h| !h.contains(&refresh[4..])));
+}
+
+/// A refresh answers a new access token and a new refresh token; the one sent is spent.
+#[actix_web::test]
+async fn a_refresh_rotates_the_refresh_token_and_the_old_one_is_refused() {
+    let app = spawn().await;
+    account(&app, "r@club.example", "leader").await;
+    let first = refresh_of(&sign_in(&app, "r@club.example").await);
+    let r = app.refresh(&first).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["roles"], json!(["leader"]));
+    let second = refresh_of(&r);
+    assert_ne!(second, first);
+    let access = r.body["token"].as_str().unwrap();
+    assert_eq!(app.me(access).await.body["name"], "r@club.example");
+    // the successor works once in its turn
+    let r = app.refresh(&second).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // the spent first token is refused
+    let r = app.refresh(&first).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/problem+json")
+    );
+    assert_eq!(problem(&r), "refresh-token-reused");
+    // an unknown token
+    let r = app.refresh("ccr_not-a-token-of-this-service").await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+}
+
+/// A spent refresh token sent again ends its whole family: the newest token of that login is
+/// refused too; another login of the same account goes on.
+#[actix_web::test]
+async fn reuse_of_a_spent_refresh_token_ends_its_family() {
+    let app = spawn().await;
+    account(&app, "f@club.example", "member").await;
+    let stolen = refresh_of(&sign_in(&app, "f@club.example").await);
+    let other_device = refresh_of(&sign_in(&app, "f@club.example").await);
+    // the thief refreshes first and gets the next token of the family
+    let r = app.refresh(&stolen).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let thiefs = refresh_of(&r);
+    // the owner's app sends the same (now spent) token: the family ends
+    let r = app.refresh(&stolen).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(problem(&r), "refresh-token-reused");
+    let r = app.refresh(&thiefs).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+    // another login is another family
+    assert_eq!(app.refresh(&other_device).await.status, StatusCode::OK);
+}
+
+/// Logout ends the session of its refresh token (204, known token or not); logout-all ends
+/// every session of the account.
+#[actix_web::test]
+async fn logout_ends_a_session_and_logout_all_every_session() {
+    let app = spawn().await;
+    account(&app, "o@club.example", "member").await;
+    let phone = refresh_of(&sign_in(&app, "o@club.example").await);
+    let tablet = refresh_of(&sign_in(&app, "o@club.example").await);
+    // the phone refreshed once; logging out with its spent token ends its family too
+    let r = app.refresh(&phone).await;
+    let phone_next = refresh_of(&r);
+    assert_eq!(app.logout(&phone).await.status, StatusCode::NO_CONTENT);
+    let r = app.refresh(&phone_next).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+    assert_eq!(app.logout(&phone_next).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        app.logout("ccr_unknown").await.status,
+        StatusCode::NO_CONTENT
+    );
+    // the tablet is signed in still
+    let r = app.refresh(&tablet).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let tablet = refresh_of(&r);
+    // logout-all, from a third login
+    let third = sign_in(&app, "o@club.example").await;
+    let access = third.body["token"].as_str().unwrap();
+    assert_eq!(app.logout_all(access).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(app.refresh(&tablet).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.refresh(&refresh_of(&third)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // a service token has no sessions
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .post(paths::SERVICE_TOKENS, Some(&admin), json!({"name": "sync"}))
+        .await;
+    let service = r.body["token"].as_str().unwrap();
+    assert_eq!(app.logout_all(service).await.status, StatusCode::FORBIDDEN);
+}
+
+/// A refresh token past its expiry is refused (a configuration whose tokens expire as they are
+/// issued: no waiting).
+#[actix_web::test]
+async fn an_expired_refresh_token_is_refused() {
+    let app = spawn_with(|c| c.refresh_ttl = chrono::Duration::zero()).await;
+    account(&app, "e@club.example", "member").await;
+    let r = sign_in(&app, "e@club.example").await;
+    assert!(secs_until(&r, "refresh_expires_at") <= 0);
+    let r = app.refresh(&refresh_of(&r)).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+    assert!(r.body["detail"].as_str().unwrap().contains("expired"));
+    // the next login deletes the expired row: one row left, the new login's
+    let id = app
+        .with_conn(|c| clubcomp::db::models::users::by_email(c, "e@club.example"))
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    sign_in(&app, "e@club.example").await;
+    let rows = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::refresh_tokens as rt;
+            use diesel::prelude::*;
+            rt::table
+                .filter(rt::user_id.eq(id))
+                .count()
+                .get_result::<i64>(c)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(rows, 1);
+}
+
+/// A session keeps its 16 newest spent tokens: after 17 refreshes the first token is
+/// forgotten (refused as unknown, the session goes on); one still kept is known as spent and
+/// its reuse ends the session.
+#[actix_web::test]
+async fn a_session_remembers_its_sixteen_newest_spent_tokens() {
+    let app = spawn().await;
+    account(&app, "k@club.example", "member").await;
+    let mut chain = vec![refresh_of(&sign_in(&app, "k@club.example").await)];
+    for i in 0..17 {
+        let r = app.refresh(&chain[i]).await;
+        assert_eq!(r.status, StatusCode::OK, "refresh {i}: {}", r.text);
+        chain.push(refresh_of(&r));
+    }
+    // spent: chain[0..17], 17 tokens; kept: chain[1..17]
+    let r = app.refresh(&chain[0]).await;
+    assert_eq!(problem(&r), "refresh-token-invalid", "{}", r.text);
+    let r = app.refresh(&chain[17]).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let newest = refresh_of(&r);
+    // spent now: chain[0..18], 18 tokens; kept: chain[2..18]
+    let r = app.refresh(&chain[2]).await;
+    assert_eq!(problem(&r), "refresh-token-reused", "{}", r.text);
+    let r = app.refresh(&newest).await;
+    assert_eq!(problem(&r), "refresh-token-invalid", "{}", r.text);
+}
+
+/// A disabled account, or one whose password was reset, cannot refresh (re-enabling does not
+/// bring the old sessions back); a role change ends nothing and the next access token carries
+/// the new roles.
+#[actix_web::test]
+async fn refresh_follows_the_account_disabling_password_reset_and_roles() {
+    let app = spawn().await;
+    let id = account(&app, "d@club.example", "member").await;
+    let admin = app.token(&["admin"]).await;
+    let patch = |body: Value| {
+        let (app, admin) = (&app, &admin);
+        async move {
+            let r = app
+                .req(Method::PATCH, &paths::user(id), Some(admin), Some(body))
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        }
+    };
+    // roles
+    let token = refresh_of(&sign_in(&app, "d@club.example").await);
+    patch(json!({"roles": ["member", "arbiter"]})).await;
+    let r = app.refresh(&token).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["roles"], json!(["arbiter", "member"]));
+    let token = refresh_of(&r);
+    // disabled, then enabled again
+    patch(json!({"active": false})).await;
+    let r = app.refresh(&token).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+    patch(json!({"active": true})).await;
+    assert_eq!(app.refresh(&token).await.status, StatusCode::UNAUTHORIZED);
+    // a password reset
+    let token = refresh_of(&sign_in(&app, "d@club.example").await);
+    let r = app
+        .post(
+            &paths::user_password(id),
+            Some(&admin),
+            json!({"password": "another-secret"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NO_CONTENT, "{}", r.text);
+    let r = app.refresh(&token).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+}
+
+/// Two refreshes of one token at once: exactly one gets new tokens; the other is a second use
+/// of a spent token, which ends the family, so the winner's new refresh token is refused too.
+#[actix_web::test]
+async fn of_two_concurrent_refreshes_of_one_token_exactly_one_succeeds() {
+    let app = spawn().await;
+    account(&app, "c@club.example", "member").await;
+    let token = refresh_of(&sign_in(&app, "c@club.example").await);
+    let (a, b) = futures_util::join!(app.refresh(&token), app.refresh(&token));
+    let mut statuses = [a.status.as_u16(), b.status.as_u16()];
+    statuses.sort();
+    assert_eq!(statuses, [200, 401], "{} / {}", a.text, b.text);
+    let (won, lost) = if a.status == StatusCode::OK {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    assert_eq!(problem(&lost), "refresh-token-reused");
+    assert_eq!(
+        app.refresh(&refresh_of(&won)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+/// `refresh_token` holds at most 128 characters (422 naming it, on refresh and on logout); 128
+/// is read (and is unknown here).
+#[actix_web::test]
+async fn an_oversized_refresh_token_is_refused_naming_the_field() {
+    let app = spawn().await;
+    let long = "x".repeat(129);
+    for r in [app.refresh(&long).await, app.logout(&long).await] {
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(r.body["errors"][0]["field"], "refresh_token");
+        assert!(r.text.contains("128"), "{}", r.text);
+    }
+    let r = app.refresh(&"x".repeat(128)).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    let r = app
+        .req(Method::POST, paths::REFRESH, None, Some(json!({})))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+}
+
+/// An account holds at most `REFRESH_MAX_SESSIONS` sessions (2 here): a third login ends the
+/// least recently used one.
+#[actix_web::test]
+async fn a_login_beyond_the_session_limit_ends_the_least_recently_used_session() {
+    let app = spawn_with(|c| c.refresh_max_sessions = 2).await;
+    account(&app, "m@club.example", "member").await;
+    let one = refresh_of(&sign_in(&app, "m@club.example").await);
+    let two = refresh_of(&sign_in(&app, "m@club.example").await);
+    // the first is used: now the second is the least recently used
+    let r = app.refresh(&one).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let one = refresh_of(&r);
+    let three = refresh_of(&sign_in(&app, "m@club.example").await);
+    let r = app.refresh(&two).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(problem(&r), "refresh-token-invalid");
+    assert_eq!(app.refresh(&one).await.status, StatusCode::OK);
+    assert_eq!(app.refresh(&three).await.status, StatusCode::OK);
+}

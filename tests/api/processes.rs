@@ -506,8 +506,9 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
 }
 
 /// A process run with JSON debug logs captured: login (good and failed), user creation, a
-/// password reset, a service token; the log shows the requests but none of the passwords,
-/// password hashes, the JWT secret or the issued tokens, and no response shows a hash.
+/// password reset, refresh tokens (a refresh, a reuse, a logout), a service token; the log
+/// shows the requests but none of the passwords, password hashes, the JWT secret or the
+/// issued tokens (access and refresh), and no response shows a hash.
 #[actix_web::test]
 async fn logs_and_responses_hold_no_secrets() {
     let db = fresh_db();
@@ -576,7 +577,35 @@ async fn logs_and_responses_hold_no_secrets() {
     assert_eq!(r.status, 200, "{}", r.text);
     let member = r.json()["token"].as_str().expect("token").to_string();
     secrets.push(member.clone());
+    let first = r.json()["refresh_token"]
+        .as_str()
+        .expect("refresh")
+        .to_string();
+    secrets.push(first.clone());
     responses.push(r);
+    // the member stays signed in: a refresh, a reuse of the spent token, a logout
+    let refresh = |token: &str| {
+        let body = json!({"refresh_token": token});
+        server.req("POST", paths::REFRESH, None, Some(&body))
+    };
+    let r = refresh(&first);
+    assert_eq!(r.status, 200, "{}", r.text);
+    let second = r.json()["refresh_token"]
+        .as_str()
+        .expect("refresh")
+        .to_string();
+    secrets.push(second.clone());
+    secrets.push(r.json()["token"].as_str().expect("token").to_string());
+    let r = refresh(&first);
+    assert_eq!(r.status, 401, "{}", r.text);
+    responses.push(r);
+    let r = server.req(
+        "POST",
+        paths::LOGOUT,
+        None,
+        Some(&json!({"refresh_token": second})),
+    );
+    assert_eq!(r.status, 204, "{}", r.text);
     let r = login("member@club.example", member_pw);
     assert_eq!(r.status, 401, "{}", r.text);
     responses.push(r);
@@ -620,7 +649,7 @@ async fn logs_and_responses_hold_no_secrets() {
 
     let log = server.log_text();
     assert!(
-        log.contains(paths::LOGIN) && log.contains(paths::USERS),
+        log.contains(paths::LOGIN) && log.contains(paths::REFRESH) && log.contains(paths::USERS),
         "the requests are logged: {log}"
     );
     assert!(

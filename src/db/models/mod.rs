@@ -3,5 +3,6 @@
 pub mod competition;
 pub mod players;
 pub mod ratings;
+pub mod refresh_tokens;
 pub mod service_tokens;
 pub mod users;

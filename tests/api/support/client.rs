@@ -23,6 +23,26 @@ impl TestApp {
         self.req(Method::POST, paths::LOGIN, None, Some(body)).await
     }
 
+    /// `POST /auth/refresh` with `{"refresh_token"}`.
+    pub async fn refresh(&self, refresh_token: &str) -> Resp {
+        let body = serde_json::json!({ "refresh_token": refresh_token });
+        self.req(Method::POST, paths::REFRESH, None, Some(body))
+            .await
+    }
+
+    /// `POST /auth/logout` with `{"refresh_token"}`.
+    pub async fn logout(&self, refresh_token: &str) -> Resp {
+        let body = serde_json::json!({ "refresh_token": refresh_token });
+        self.req(Method::POST, paths::LOGOUT, None, Some(body))
+            .await
+    }
+
+    /// `POST /auth/logout-all` as the caller of `token`.
+    pub async fn logout_all(&self, token: &str) -> Resp {
+        self.req(Method::POST, paths::LOGOUT_ALL, Some(token), None)
+            .await
+    }
+
     /// `GET /auth/me`.
     pub async fn me(&self, token: &str) -> Resp {
         self.get(paths::ME, Some(token)).await

@@ -7,6 +7,9 @@ use std::fmt::Display;
 const API: &str = "/api/v1";
 
 pub const LOGIN: &str = "/api/v1/auth/login";
+pub const REFRESH: &str = "/api/v1/auth/refresh";
+pub const LOGOUT: &str = "/api/v1/auth/logout";
+pub const LOGOUT_ALL: &str = "/api/v1/auth/logout-all";
 pub const ME: &str = "/api/v1/auth/me";
 pub const USERS: &str = "/api/v1/users";
 pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";

@@ -184,11 +184,25 @@ mod tests {
     }
 
     #[test]
+    fn each_id_names_what_it_is_when_text_is_no_id() {
+        assert_eq!("12".parse::<SeasonId>(), Ok(SeasonId(12)));
+        assert_eq!("7".parse::<GameId>(), Ok(GameId(7)));
+        let e = "x1".parse::<CompetitionId>().unwrap_err();
+        assert_eq!(e.to_string(), "competition \"x1\", which is not an id");
+        let e = "-1".parse::<UserId>().unwrap_err();
+        assert_eq!(e.to_string(), "user \"-1\", which is not an id");
+    }
+
+    #[test]
     fn ids_are_plain_numbers_in_json() {
         assert_eq!(serde_json::to_string(&PlayerId(7)).unwrap(), "7");
         assert_eq!(
             serde_json::from_str::<CompetitionId>("12").unwrap(),
             CompetitionId(12)
+        );
+        assert_eq!(
+            serde_json::to_string(&[RoundId(3), RoundId(4)]).unwrap(),
+            "[3,4]"
         );
     }
 }

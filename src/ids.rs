@@ -1,16 +1,140 @@
-//! Typed ids. The engines know a player by text (the decimal id), so an id crosses into an
-//! engine as [`PlayerId::key`] and comes back through [`PlayerId::from_engine`]: a text that is
-//! no id is an internal error naming it, never player 0.
+//! Typed ids. A path segment, a request body or a stored row gives a plain number; the handler
+//! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
+//! [`SeasonId`], [`EveningId`], [`RoundId`], [`GameId`], [`UserId`]), and everything between
+//! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
+//! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
+//! compared with the row's column as it is (`en::competition_id.eq(id)`).
+//!
+//! The engines know a player by text (the decimal id), so an id crosses into an engine as
+//! [`PlayerId::key`] and comes back through [`PlayerId::from_engine`]: a text that is no id is
+//! an internal error naming it, never player 0.
 
 use crate::error::{ApiError, ApiResult};
+use diesel::backend::Backend;
+use diesel::deserialize::{self, FromSql, FromSqlRow};
+use diesel::expression::AsExpression;
+use diesel::serialize::{self, Output, ToSql};
+use diesel::sql_types::BigInt;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// The id of a stored player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct PlayerId(pub i64);
+/// A text that is not a decimal id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what} {text:?}, which is not an id")]
+pub struct ParseIdError {
+    /// What the id names.
+    pub what: &'static str,
+    /// The text given.
+    pub text: String,
+}
+
+/// Reads plain decimal digits (no sign, blank or leading `+` that `i64::from_str` takes).
+fn parse_digits(what: &'static str, s: &str) -> Result<i64, ParseIdError> {
+    let bad = || ParseIdError {
+        what,
+        text: s.to_string(),
+    };
+    if s.is_empty() || s.len() > 18 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    s.parse().map_err(|_| bad())
+}
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+        $(#[$doc])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+            AsExpression, FromSqlRow,
+        )]
+        #[serde(transparent)]
+        #[diesel(sql_type = BigInt)]
+        pub struct $name(pub i64);
+
+        impl $name {
+            /// The number, for a row's column or a view.
+            pub fn get(self) -> i64 {
+                self.0
+            }
+        }
+
+        impl From<$name> for i64 {
+            fn from(id: $name) -> i64 {
+                id.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseIdError;
+
+            fn from_str(s: &str) -> Result<$name, ParseIdError> {
+                parse_digits($what, s).map($name)
+            }
+        }
+
+        impl<DB: Backend> ToSql<BigInt, DB> for $name
+        where
+            i64: ToSql<BigInt, DB>,
+        {
+            fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+                self.0.to_sql(out)
+            }
+        }
+
+        impl<DB: Backend> FromSql<BigInt, DB> for $name
+        where
+            i64: FromSql<BigInt, DB>,
+        {
+            fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<$name> {
+                i64::from_sql(bytes).map($name)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// The id of a stored player.
+    PlayerId,
+    "player"
+);
+id_type!(
+    /// The id of a stored competition.
+    CompetitionId,
+    "competition"
+);
+id_type!(
+    /// The id of a stored season.
+    SeasonId,
+    "season"
+);
+id_type!(
+    /// The id of a stored club evening.
+    EveningId,
+    "evening"
+);
+id_type!(
+    /// The id of a stored round (a round is addressed by its competition and number on the
+    /// wire; the id joins its games).
+    RoundId,
+    "round"
+);
+id_type!(
+    /// The id of a stored game.
+    GameId,
+    "game"
+);
+id_type!(
+    /// The id of a stored user account.
+    UserId,
+    "user"
+);
 
 impl PlayerId {
     /// The id as the engines know it (decimal text).
@@ -23,63 +147,6 @@ impl PlayerId {
     pub fn from_engine(text: &str) -> ApiResult<PlayerId> {
         text.parse()
             .map_err(|e: ParseIdError| ApiError::Internal(format!("an engine answered with {e}")))
-    }
-}
-
-impl From<PlayerId> for i64 {
-    fn from(id: PlayerId) -> i64 {
-        id.0
-    }
-}
-
-impl fmt::Display for PlayerId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// A text that is not a decimal id.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{what} {text:?}, which is not an id")]
-pub struct ParseIdError {
-    /// What the id names.
-    pub what: &'static str,
-    /// The text given.
-    pub text: String,
-}
-
-impl FromStr for PlayerId {
-    type Err = ParseIdError;
-
-    fn from_str(s: &str) -> Result<PlayerId, ParseIdError> {
-        // only plain decimal digits: no sign, blank or leading `+` that `i64::from_str` takes
-        if s.is_empty() || s.len() > 18 || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ParseIdError {
-                what: "player",
-                text: s.to_string(),
-            });
-        }
-        s.parse().map(PlayerId).map_err(|_| ParseIdError {
-            what: "player",
-            text: s.to_string(),
-        })
-    }
-}
-
-/// The id of a stored competition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct CompetitionId(pub i64);
-
-impl From<CompetitionId> for i64 {
-    fn from(id: CompetitionId) -> i64 {
-        id.0
-    }
-}
-
-impl fmt::Display for CompetitionId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
     }
 }
 
@@ -117,11 +184,25 @@ mod tests {
     }
 
     #[test]
+    fn each_id_names_what_it_is_when_text_is_no_id() {
+        assert_eq!("12".parse::<SeasonId>(), Ok(SeasonId(12)));
+        assert_eq!("7".parse::<GameId>(), Ok(GameId(7)));
+        let e = "x1".parse::<CompetitionId>().unwrap_err();
+        assert_eq!(e.to_string(), "competition \"x1\", which is not an id");
+        let e = "-1".parse::<UserId>().unwrap_err();
+        assert_eq!(e.to_string(), "user \"-1\", which is not an id");
+    }
+
+    #[test]
     fn ids_are_plain_numbers_in_json() {
         assert_eq!(serde_json::to_string(&PlayerId(7)).unwrap(), "7");
         assert_eq!(
             serde_json::from_str::<CompetitionId>("12").unwrap(),
             CompetitionId(12)
+        );
+        assert_eq!(
+            serde_json::to_string(&[RoundId(3), RoundId(4)]).unwrap(),
+            "[3,4]"
         );
     }
 }

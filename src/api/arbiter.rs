@@ -6,6 +6,7 @@ use crate::api::{Body, if_match};
 use crate::app::AppState;
 use crate::auth::{Admin, AnyRole, Arbiter, Auth, Role};
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::GameId;
 use crate::services::arbiter::{
     self as svc, AppealDecisionInput, AppealInput, AppealRow, Appellant, ClaimInput, ClaimRow,
     DecisionInput, EventRow, MovesInput, MovesRow,
@@ -272,7 +273,7 @@ fn state_json(s: &impl Serialize) -> serde_json::Value {
 pub async fn create_game_event(
     a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Body<AddEvent>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -298,7 +299,7 @@ pub async fn create_game_event(
 pub async fn list_game_events(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let (rows, st) = state.db(move |c| svc::events(c, id)).await?;
@@ -330,7 +331,7 @@ pub async fn update_game_moves(
     a: Auth<Arbiter>,
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Body<MovesInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -356,7 +357,7 @@ pub async fn update_game_moves(
 pub async fn get_game_moves(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let row = state
@@ -394,7 +395,7 @@ pub async fn get_game_moves(
 pub async fn create_claim(
     a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Body<ClaimInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -417,7 +418,7 @@ pub async fn create_claim(
 pub async fn list_claims(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state.db(move |c| svc::claims_of(c, id)).await?;
@@ -527,7 +528,7 @@ pub async fn create_event_appeal(
 pub async fn list_appeals(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state.db(move |c| svc::appeals_of(c, id)).await?;

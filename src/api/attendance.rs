@@ -10,6 +10,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::ids::{CompetitionId, RoundId};
 use crate::services::attendance::{self as svc, NewChange};
 use crate::services::rounds;
 use actix_web::{HttpResponse, get, post, put, web};
@@ -269,7 +270,7 @@ fn load_rounds(c: &mut DbConn, comp: i64, numbers: &[i32]) -> ApiResult<Vec<Roun
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for (i, &n) in numbers.iter().enumerate() {
-        match rounds::load(c, comp, n) {
+        match rounds::load(c, CompetitionId(comp), n) {
             Ok(r) => out.push(r),
             Err(ApiError::NotFound(m)) => errs.push(FieldError::new(format!("rounds[{i}]"), m)),
             Err(e) => return Err(e),
@@ -296,7 +297,7 @@ fn record_all(
     note: &Option<String>,
     tz: &str,
 ) -> ApiResult<Vec<Outcome>> {
-    let players = svc::entrant_memberships(c, comp.id)?;
+    let players = svc::entrant_memberships(c, CompetitionId(comp.id))?;
     if !players.iter().any(|(p, _)| *p == player) {
         return Err(ApiError::invalid(
             "player_id",
@@ -359,7 +360,7 @@ fn linked_player(p: &Principal) -> ApiResult<i64> {
 pub async fn create_own_attendance(
     auth: Auth<Account>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<OwnAttendance>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -376,8 +377,8 @@ pub async fn create_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
-            let rounds = load_rounds(c, id, &b.rounds)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let rounds = load_rounds(c, id.get(), &b.rounds)?;
             record_all(
                 c, &comp, &rounds, player, &b.action, "account", "member", &account, &b.note, &tz,
             )
@@ -401,7 +402,7 @@ pub async fn create_own_attendance(
 pub async fn create_attendance(
     auth: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<RecordAttendance>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -429,8 +430,8 @@ pub async fn create_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
-            let rounds = load_rounds(c, id, &b.rounds)?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let rounds = load_rounds(c, id.get(), &b.rounds)?;
             let action = if b.force_majeure {
                 "force_majeure"
             } else {
@@ -469,7 +470,7 @@ pub async fn create_attendance(
 pub async fn create_check_ins(
     auth: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
     body: Body<CheckIns>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
@@ -500,7 +501,7 @@ pub async fn create_check_ins(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             let round = rounds::load(c, id, number)?;
             let players = svc::entrant_memberships(c, id)?;
             let now = Utc::now();
@@ -556,13 +557,13 @@ pub async fn create_check_ins(
 pub async fn get_round_attendance(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let tz = state.config.club_timezone.name().to_string();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             let round = rounds::load(c, id, number)?;
             let a = svc::evening(c, &comp, &round, &tz)?;
             let mut players_out = Vec::new();
@@ -577,7 +578,7 @@ pub async fn get_round_attendance(
                     paired: p.paired,
                 });
             }
-            let history = svc::history(c, round.id)?
+            let history = svc::history(c, RoundId(round.id))?
                 .into_iter()
                 .map(change_view)
                 .collect();
@@ -610,14 +611,14 @@ pub async fn get_round_attendance(
 pub async fn get_own_attendance(
     auth: Auth<Account>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let player = linked_player(&auth.principal)?;
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             let players = svc::entrant_memberships(c, id)?;
             let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
                 return Err(ApiError::invalid(
@@ -628,9 +629,9 @@ pub async fn get_own_attendance(
             let mut out = Vec::new();
             for round in rounds::list(c, id)? {
                 let ctx = svc::round_context(c, &comp, &round, &tz)?;
-                let a = svc::evaluate(c, &ctx, round.id, &[me], None)?;
+                let a = svc::evaluate(c, &ctx, RoundId(round.id), &[me], None)?;
                 let Some(p) = a.players.first() else { continue };
-                let history = svc::history(c, round.id)?
+                let history = svc::history(c, RoundId(round.id))?
                     .into_iter()
                     .filter(|h| h.player_id == player)
                     .map(change_view)
@@ -677,7 +678,7 @@ pub struct DeadlineRule {
 pub async fn update_attendance_deadline(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<DeadlineRule>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -695,7 +696,7 @@ pub async fn update_attendance_deadline(
     }
     let out = state
         .tx(move |c| {
-            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             svc::set_deadline_rule(c, id, b.days_before, &b.time)?;
             Ok(b)
         })

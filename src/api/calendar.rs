@@ -7,6 +7,7 @@ use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::models::competition::Evening;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::ids::{EveningId, SeasonId};
 use crate::services::calendar as svc;
 pub use crate::services::calendar::{
     EVENING_KINDS, GenerateCalendar, calendar_input, default_season_end, evenings_of, load_evening,
@@ -92,7 +93,7 @@ pub struct UpdateEvening {
 #[get("/seasons/{id}/evenings")]
 pub async fn list_evenings(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state.db(move |c| svc::of_season(c, id)).await?;
@@ -116,7 +117,7 @@ pub async fn update_evening(
     _a: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<EveningId>,
     body: Body<UpdateEvening>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -184,7 +185,7 @@ pub async fn update_evening(
 pub async fn create_calendar(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
     body: Body<GenerateCalendar>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -203,7 +204,7 @@ pub async fn create_calendar(
 #[get("/seasons/{id}/calendar.ics")]
 pub async fn get_calendar_ics(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let (season, rows) = state

@@ -6,6 +6,7 @@ use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::ids::CompetitionId;
 use crate::services::check_in::{self as svc, Arrival, CheckInView};
 use actix_web::{HttpResponse, get, post, web};
 use serde::Deserialize;
@@ -52,7 +53,7 @@ fn insider(auth: &MaybeAuth) -> bool {
 pub async fn check_in(
     auth: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<CheckInRequest>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -108,7 +109,7 @@ pub async fn check_in(
 pub async fn get_check_in(
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let ins = insider(&auth);
@@ -132,7 +133,7 @@ pub async fn get_check_in(
 pub async fn close_check_in(
     auth: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let tz = state.config.club_timezone.name().to_string();

@@ -7,7 +7,7 @@ use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::ids::CompetitionId;
+use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::competitions::{
     self as svc, SettingsInput, TimeControl, default_rules, default_tiebreaks, validate,
 };
@@ -205,7 +205,7 @@ fn check_half(
 pub async fn create_competition(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
     body: Body<CreateCompetition>,
 ) -> ApiResult<HttpResponse> {
     let season_id = path.into_inner();
@@ -260,7 +260,7 @@ pub async fn create_competition(
         Err(other) => return Err(other),
     };
     let spec = svc::NewCompetitionSpec {
-        season_id,
+        season_id: season_id.get(),
         name,
         settings,
         half,
@@ -281,7 +281,7 @@ pub async fn create_competition(
 #[get("/seasons/{id}/competitions")]
 pub async fn list_competitions(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state.db(move |c| svc::of_season(c, id)).await?;
@@ -322,7 +322,7 @@ pub async fn update_competition(
     _a: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<UpdateCompetition>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -387,7 +387,7 @@ pub struct AddEntrants {
 }
 
 fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>> {
-    Ok(svc::entrants_named(c, competition)?
+    Ok(svc::entrants_named(c, CompetitionId(competition))?
         .into_iter()
         .enumerate()
         .map(|(i, (e, name))| EntrantView {
@@ -416,7 +416,7 @@ fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>
 pub async fn create_entrants(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<AddEntrants>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -437,7 +437,7 @@ pub async fn create_entrants(
     let views = state
         .tx(move |c| {
             svc::enter(c, id, &entries, &limits)?;
-            entrant_views(c, id)
+            entrant_views(c, id.get())
         })
         .await?;
     Ok(HttpResponse::Ok().json(views))
@@ -475,7 +475,7 @@ pub async fn list_entrants(
 pub async fn delete_entrant(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(CompetitionId, PlayerId)>,
 ) -> ApiResult<HttpResponse> {
     let (id, player) = path.into_inner();
     state.tx(move |c| svc::withdraw(c, id, player)).await?;
@@ -515,7 +515,7 @@ pub struct WithdrawRequest {
 pub async fn withdraw_entrant(
     auth: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(CompetitionId, PlayerId)>,
     body: Body<WithdrawRequest>,
 ) -> ApiResult<HttpResponse> {
     let (id, player) = path.into_inner();
@@ -534,7 +534,7 @@ pub async fn withdraw_entrant(
     let views = state
         .tx(move |c| {
             crate::services::withdrawal::withdraw(c, id, player, &req, &actor)?;
-            entrant_views(c, id)
+            entrant_views(c, id.get())
         })
         .await?;
     Ok(HttpResponse::Ok().json(views))

@@ -7,6 +7,7 @@ use crate::api::rounds::{RoundView, round_view};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiResult, Problem};
+use crate::ids::CompetitionId;
 use crate::services::pairing::{self, HandPairing};
 use actix_web::{HttpRequest, HttpResponse, delete, post, put, web};
 
@@ -40,7 +41,7 @@ pub async fn create_pairing(
     auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
     q: crate::api::Params<GenerateQuery>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
@@ -76,7 +77,7 @@ pub async fn replace_pairing(
     auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
     body: crate::api::Body<HandPairing>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
@@ -110,7 +111,7 @@ pub async fn delete_pairing(
     auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let im = if_match(&req)?;

@@ -7,6 +7,7 @@ use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
 use crate::db::models::ratings;
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
+use crate::ids::PlayerId;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -238,15 +239,17 @@ pub async fn list_players(
 pub async fn get_player(
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let contact = sees_contact(&auth);
     let (p, r) = state
         .db(move |c| {
-            let p = players::by_id(c, id)?
+            let p = players::by_id(c, id.get())?
                 .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            let r = ratings_of(c, &[id])?.remove(&id).unwrap_or_default();
+            let r = ratings_of(c, &[id.get()])?
+                .remove(&id.get())
+                .unwrap_or_default();
             Ok((p, r))
         })
         .await?;
@@ -310,14 +313,16 @@ pub async fn create_player(
 async fn apply_changes(
     state: web::Data<AppState>,
     req: &HttpRequest,
-    id: i64,
+    id: PlayerId,
     changes: PlayerChanges,
 ) -> ApiResult<HttpResponse> {
     let if_match = crate::api::if_match(req)?;
     let (p, r) = state
         .tx(move |c| {
             let p = crate::services::players::change(c, id, &if_match, &changes)?;
-            let r = ratings_of(c, &[id])?.remove(&id).unwrap_or_default();
+            let r = ratings_of(c, &[id.get()])?
+                .remove(&id.get())
+                .unwrap_or_default();
             Ok((p, r))
         })
         .await?;
@@ -343,7 +348,7 @@ pub async fn update_player(
     _auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: crate::api::Body<UpdatePlayer>,
 ) -> ApiResult<HttpResponse> {
     let b = body.into_inner()?;
@@ -391,7 +396,7 @@ pub async fn deactivate_player(
     _auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> ApiResult<HttpResponse> {
     let changes = PlayerChanges {
         active: Some(false),

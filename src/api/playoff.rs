@@ -6,6 +6,7 @@ use crate::api::{Body, nul_refused};
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader};
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::playoff::{self as svc, FirstPlacePlayoff};
 use actix_web::{HttpResponse, get, post, web};
 use serde::Deserialize;
@@ -38,7 +39,7 @@ pub struct FirstPlaceDecisionInput {
 pub async fn create_playoff(
     a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let actor = a.principal.label.clone();
@@ -56,12 +57,12 @@ pub async fn create_playoff(
 #[get("/competitions/{id}/playoff")]
 pub async fn get_playoff(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             svc::view(c, &comp)?.ok_or_else(|| {
                 ApiError::NotFound(format!("competition {id} has no play-off for first"))
             })
@@ -85,7 +86,7 @@ pub async fn get_playoff(
 pub async fn create_playoff_decision(
     a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<FirstPlaceDecisionInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -99,7 +100,7 @@ pub async fn create_playoff_decision(
     }
     let actor = a.principal.label.clone();
     let view = state
-        .tx(move |c| svc::decide(c, id, b.player_id, &reason, &actor))
+        .tx(move |c| svc::decide(c, id, PlayerId(b.player_id), &reason, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }

@@ -6,7 +6,7 @@ use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::PlayerId;
+use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::prizes as svc;
 use crate::services::standings as st;
 use actix_web::{HttpResponse, get, post, web};
@@ -193,7 +193,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
 
 /// The finalized prize list of a competition, once stored.
 pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
-    Ok(match svc::finalized(c, comp)? {
+    Ok(match svc::finalized(c, CompetitionId(comp))? {
         Some(f) => {
             let mut list: PrizeList = serde_json::from_str(&f.body)
                 .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
@@ -218,13 +218,13 @@ pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
 pub async fn get_prizes(
     auth: crate::auth::MaybeAuth,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let mut list = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
-            match stored(c, id)? {
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            match stored(c, id.get())? {
                 Some(l) => Ok(l),
                 None => compute_prizes(c, &comp),
             }
@@ -257,7 +257,7 @@ pub async fn get_prizes(
 pub async fn finalize_prizes(
     a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let actor = a.principal.label.clone();
@@ -266,7 +266,7 @@ pub async fn finalize_prizes(
             svc::finalize(c, id, &actor, |c, comp| {
                 Ok(serde_json::to_string(&compute_prizes(c, comp)?).unwrap_or_default())
             })?;
-            stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
+            stored(c, id.get())?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
         })
         .await?;
     Ok(HttpResponse::Created().json(list))
@@ -442,7 +442,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
 pub async fn create_playoffs(
     a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
 ) -> ApiResult<HttpResponse> {
     let season = path.into_inner();
     let actor = a.principal.label.clone();
@@ -469,12 +469,12 @@ pub async fn create_playoffs(
 #[get("/competitions/{id}/playoffs")]
 pub async fn get_playoffs(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             playoffs_view(c, &comp)
         })
         .await?;

@@ -5,6 +5,7 @@ use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
 use crate::db::models::{players, ratings};
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::PlayerId;
 use crate::services::ratings::{PushReport, RatingList, RatingSource, SOURCES};
 use actix_web::{HttpResponse, get, post, put, web};
 use chrono::NaiveDate;
@@ -85,7 +86,7 @@ fn parse_date(field: &str, s: &str) -> ApiResult<NaiveDate> {
 #[get("/players/{id}/ratings")]
 pub async fn list_player_ratings(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     q: crate::api::Query<HistoryFilter>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -95,8 +96,9 @@ pub async fn list_player_ratings(
     }
     let rows = state
         .db(move |c| {
-            players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            Ok(ratings::history(c, id, source.as_deref())?)
+            players::by_id(c, id.get())?
+                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+            Ok(ratings::history(c, id.get(), source.as_deref())?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows.into_iter().map(RatingView::from).collect::<Vec<_>>()))
@@ -110,7 +112,7 @@ pub async fn list_player_ratings(
 #[get("/players/{id}/rating")]
 pub async fn get_player_rating(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     q: crate::api::Query<OnDate>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -119,8 +121,9 @@ pub async fn get_player_rating(
     let d = parse_date("date", &q.date)?;
     let r = state
         .db(move |c| {
-            players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            ratings::on_date(c, id, &q.source, d)?.ok_or_else(|| {
+            players::by_id(c, id.get())?
+                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
+            ratings::on_date(c, id.get(), &q.source, d)?.ok_or_else(|| {
                 ApiError::NotFound(format!("player {id} has no {} rating on {d}", q.source))
             })
         })

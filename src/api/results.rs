@@ -7,6 +7,7 @@ use crate::app::AppState;
 use crate::auth::{Arbiter, Auth};
 use crate::db::models::competition::{AuditEntry, audit_of};
 use crate::error::{ApiResult, Problem};
+use crate::ids::{CompetitionId, GameId};
 use crate::services::results::{self, ResultInput};
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use serde::Serialize;
@@ -90,7 +91,7 @@ pub async fn put_game_result(
     a: Auth<Arbiter>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Body<ResultInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -122,13 +123,13 @@ pub async fn put_game_result(
 pub async fn get_game_audit(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state
         .db(move |c| {
             results::load_game(c, id)?;
-            Ok(audit_of(c, "game", &[id])?)
+            Ok(audit_of(c, "game", &[id.get()])?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows.into_iter().map(audit_view).collect::<Vec<_>>()))
@@ -146,15 +147,15 @@ pub async fn get_game_audit(
 pub async fn get_competition_audit(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let rows = state
         .db(move |c| {
-            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+            crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
             let ids = results::game_ids(c, id)?;
             let mut rows = audit_of(c, "game", &ids)?;
-            rows.extend(audit_of(c, "competition", &[id])?);
+            rows.extend(audit_of(c, "competition", &[id.get()])?);
             let entrants: Vec<i64> = crate::services::competitions::entrants_in_seed_order(c, id)?
                 .iter()
                 .map(|e| e.id)

@@ -8,7 +8,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::CompetitionId;
+use crate::ids::{CompetitionId, EveningId, RoundId};
 use crate::services::competitions::{self, TimeControl};
 use crate::services::rounds::{self, is_public};
 use crate::services::tempo;
@@ -124,7 +124,7 @@ pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameV
 pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<RoundView> {
     let show = insider || is_public(&round.status);
     let games = if show {
-        let games = rounds::games_of(c, round.id)?;
+        let games = rounds::games_of(c, RoundId(round.id))?;
         let mut out = Vec::with_capacity(games.len());
         if !games.is_empty() {
             let comp = competitions::load(c, CompetitionId(round.competition_id))?;
@@ -183,7 +183,7 @@ fn insider(auth: &MaybeAuth) -> bool {
 pub async fn create_round(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     body: Body<CreateRound>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -197,7 +197,7 @@ pub async fn create_round(
     }
     let view = state
         .tx(move |c| {
-            let round = rounds::create(c, id, b.number, b.evening_id, date)?;
+            let round = rounds::create(c, id, b.number, b.evening_id.map(EveningId), date)?;
             round_view(c, round, true)
         })
         .await?;
@@ -216,14 +216,14 @@ pub async fn list_rounds(
     auth: MaybeAuth,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let ins = insider(&auth);
     // from the read cache while the competition's version is unchanged (every write to its
     // rounds, games and players bumps it); leaders and arbiters see unpublished pairings too
     let key = crate::cache::Key {
-        competition: id,
+        competition: id.get(),
         doc: if ins {
             "rounds-insider"
         } else {
@@ -256,13 +256,13 @@ pub async fn get_round(
     auth: MaybeAuth,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let ins = insider(&auth);
     // the published pairing from the read cache (see `list_rounds`)
     let key = crate::cache::Key {
-        competition: id,
+        competition: id.get(),
         doc: if ins { "round-insider" } else { "round-public" },
         arg: Some(i64::from(number)),
     };
@@ -297,7 +297,7 @@ pub async fn get_round(
 pub async fn publish_round(
     _a: Auth<Leader>,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let view = state
@@ -324,13 +324,13 @@ pub async fn publish_round(
 pub async fn complete_round(
     _a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let view = state
         .tx(move |c| {
             let round = rounds::load(c, id, number)?;
-            let missing: Vec<i32> = rounds::games_of(c, round.id)?
+            let missing: Vec<i32> = rounds::games_of(c, RoundId(round.id))?
                 .into_iter()
                 .filter(|g| g.result.is_none())
                 .map(|g| g.board)

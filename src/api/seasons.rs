@@ -5,6 +5,7 @@ use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::models::competition::Season;
 use crate::error::{ApiResult, Problem};
+use crate::ids::SeasonId;
 use crate::services::seasons as svc;
 pub use crate::services::seasons::load;
 use actix_web::{HttpResponse, get, post, web};
@@ -86,7 +87,7 @@ pub async fn list_seasons(state: web::Data<AppState>) -> ApiResult<HttpResponse>
 #[get("/seasons/{id}")]
 pub async fn get_season(
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<SeasonId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let season = state.db(move |c| load(c, id)).await?;

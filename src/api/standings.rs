@@ -6,7 +6,7 @@ use crate::cache::CompetitionVersion;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, stamp};
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::PlayerId;
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::standings as svc;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use clubcomp_engine::CompetitionKind;
@@ -293,7 +293,7 @@ pub fn standings_view(
         }
         CompetitionKind::RoundRobin => {
             let comp = svc::ensure_lots_seed(c, comp)?;
-            let played = svc::counted_rounds(c, comp.id)?.len();
+            let played = svc::counted_rounds(c, CompetitionId(comp.id))?.len();
             let n = check_after(after, played)?;
             view.rounds_counted = played as u32;
             view.after = n;
@@ -353,7 +353,7 @@ pub fn standings_view(
             });
         }
         CompetitionKind::Swiss => {
-            let mut rounds = svc::counted_rounds(c, comp.id)?;
+            let mut rounds = svc::counted_rounds(c, CompetitionId(comp.id))?;
             let n = check_after(after, rounds.len())?;
             view.rounds_counted = rounds.len() as u32;
             view.after = n;
@@ -596,13 +596,13 @@ fn not_modified_response(etag: String) -> HttpResponse {
 pub async fn get_standings(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     q: crate::api::Params<StandingsQuery>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let after = q.into_inner()?.after;
     let key = crate::cache::Key {
-        competition: id,
+        competition: id.get(),
         doc: "standings",
         arg: after.map(i64::from),
     };
@@ -902,14 +902,19 @@ pub fn to_csv(v: &StandingsView) -> String {
 pub async fn get_standings_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
     q: crate::api::Params<StandingsQuery>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let after = q.into_inner()?.after;
-    match read(&state, &req, id, "standings-csv", after, move |c, comp| {
-        Ok(to_csv(&standings_view(c, comp, after)?))
-    })
+    match read(
+        &state,
+        &req,
+        id.get(),
+        "standings-csv",
+        after,
+        move |c, comp| Ok(to_csv(&standings_view(c, comp, after)?)),
+    )
     .await?
     {
         Read::NotModified(e) => Ok(not_modified_response(e)),
@@ -938,10 +943,10 @@ pub async fn get_standings_csv(
 pub async fn get_competition_trf(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    match read(&state, &req, id, "trf", None, move |c, comp| {
+    match read(&state, &req, id.get(), "trf", None, move |c, comp| {
         if !matches!(
             comp.kind,
             CompetitionKind::Swiss | CompetitionKind::RoundRobin
@@ -952,7 +957,7 @@ pub async fn get_competition_trf(
             )));
         }
         // the play-off for first is not a round of the tournament file
-        let mut rounds = svc::public_rounds(c, comp.id)?;
+        let mut rounds = svc::public_rounds(c, CompetitionId(comp.id))?;
         rounds.retain(|(r, _)| !crate::services::rounds::is_playoff_round(r));
         let (t, _) = svc::build_trf(c, comp, &rounds)?;
         Ok(clubcomp_engine::swiss::write_trf(&t))

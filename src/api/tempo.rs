@@ -6,6 +6,7 @@ use crate::api::{Body, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Role};
 use crate::error::{ApiResult, Problem};
+use crate::ids::GameId;
 use crate::services::tempo::{self, TempoInput};
 use actix_web::{HttpRequest, HttpResponse, put, web};
 
@@ -32,7 +33,7 @@ pub async fn update_game_time_control(
     a: Auth<Arbiter>,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Body<TempoInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();

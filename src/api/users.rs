@@ -5,6 +5,7 @@ use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, hash_password, parse_roles};
 use crate::db::models::users::{self, User};
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::UserId;
 use crate::services::users::MIN_PASSWORD;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
@@ -163,7 +164,7 @@ pub async fn create_user(
 pub async fn update_user(
     auth: Auth<Admin>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<UserId>,
     body: crate::api::Body<UpdateUser>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -174,7 +175,7 @@ pub async fn update_user(
             crate::services::users::update_user(
                 c,
                 id,
-                me,
+                me.map(UserId),
                 crate::services::users::UserChanges {
                     roles: b.roles,
                     active: b.active,
@@ -199,7 +200,7 @@ pub async fn update_user(
 pub async fn reset_password(
     _auth: Auth<Admin>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<UserId>,
     body: crate::api::Body<ResetPassword>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();

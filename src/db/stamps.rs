@@ -12,6 +12,7 @@
 
 use crate::db::DbConn;
 use crate::db::schema::cache_stamps;
+use crate::ids::{CompetitionId, GameId, SeasonId};
 use diesel::prelude::*;
 use std::cell::RefCell;
 
@@ -19,11 +20,11 @@ use std::cell::RefCell;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scope {
     /// A competition: its standings, rounds and pairings as cached.
-    Competition(i64),
+    Competition(CompetitionId),
     /// A season's calendar (also queues concurrent calendar generations).
-    Season(i64),
+    Season(SeasonId),
     /// A game's arbiter log (a lock only: concurrent writers of one log queue).
-    GameArbiter(i64),
+    GameArbiter(GameId),
     /// The arbiter decisions on claims (a lock only, taken before any game's).
     ArbiterDecisions,
 }
@@ -182,16 +183,19 @@ mod tests {
 
     #[test]
     fn scopes_are_named_as_stored() {
-        assert_eq!(Scope::Competition(7).to_string(), "competition:7");
-        assert_eq!(Scope::Season(2).to_string(), "season:2");
-        assert_eq!(Scope::GameArbiter(9).to_string(), "game-arbiter:9");
+        assert_eq!(
+            Scope::Competition(CompetitionId(7)).to_string(),
+            "competition:7"
+        );
+        assert_eq!(Scope::Season(SeasonId(2)).to_string(), "season:2");
+        assert_eq!(Scope::GameArbiter(GameId(9)).to_string(), "game-arbiter:9");
         assert_eq!(Scope::ArbiterDecisions.to_string(), "arbiter-decisions");
     }
 
     #[test]
     fn a_write_raises_what_it_touched_when_it_commits() {
         let (_dir, mut c) = database();
-        let seven = Scope::Competition(7);
+        let seven = Scope::Competition(CompetitionId(7));
         take_raised();
         let r: QueryResult<()> = write(&mut c, |c| {
             touch(c, seven)?;
@@ -217,7 +221,7 @@ mod tests {
     #[test]
     fn a_failed_write_raises_nothing() {
         let (_dir, mut c) = database();
-        let one = Scope::Competition(1);
+        let one = Scope::Competition(CompetitionId(1));
         take_raised();
         let r: QueryResult<()> = write(&mut c, |c| {
             touch(c, one)?;
@@ -236,7 +240,7 @@ mod tests {
     fn a_stamp_raised_is_noted_per_thread() {
         let (_dir, mut c) = database();
         take_raised();
-        touch(&mut c, Scope::Season(1)).unwrap();
+        touch(&mut c, Scope::Season(SeasonId(1))).unwrap();
         std::thread::spawn(|| assert!(!take_raised(), "another thread's work"))
             .join()
             .unwrap();

@@ -9,6 +9,7 @@ use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit};
 use crate::db::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::GameId;
 use crate::services::competitions::default_rules;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use clubcomp_engine::arbiter::draughts::{
@@ -154,7 +155,7 @@ pub struct GameCtx {
 }
 
 /// Loads a game and its competition, or 404.
-pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<GameCtx> {
+pub fn load_game(c: &mut DbConn, id: GameId) -> ApiResult<GameCtx> {
     let game: Game = games::table
         .find(id)
         .select(Game::as_select())
@@ -180,7 +181,7 @@ pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<GameCtx> {
 /// Takes the game's write lock: the first statement of every write to a game's arbiter data,
 /// so concurrent writers queue (a row lock on Postgres, the write lock on SQLite) and each
 /// sees the log as the previous one left it.
-pub fn lock_game(c: &mut DbConn, id: i64) -> ApiResult<()> {
+pub fn lock_game(c: &mut DbConn, id: GameId) -> ApiResult<()> {
     crate::db::stamps::touch_now(c, Scope::GameArbiter(id))?;
     Ok(())
 }
@@ -190,7 +191,7 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
 }
 
 /// The stored log of a game, in order.
-pub fn event_rows(c: &mut DbConn, game: i64) -> ApiResult<Vec<EventRow>> {
+pub fn event_rows(c: &mut DbConn, game: GameId) -> ApiResult<Vec<EventRow>> {
     Ok(game_events::table
         .filter(game_events::game_id.eq(game))
         .order(game_events::seq)
@@ -205,7 +206,7 @@ fn parse_log(rows: &[EventRow]) -> ApiResult<Vec<GameEvent>> {
 }
 
 /// The stored log replayed: rows and the game state after them.
-pub fn events(c: &mut DbConn, game: i64) -> ApiResult<(Vec<EventRow>, GameState)> {
+pub fn events(c: &mut DbConn, game: GameId) -> ApiResult<(Vec<EventRow>, GameState)> {
     let ctx = load_game(c, game)?;
     let rows = event_rows(c, game)?;
     let log = parse_log(&rows)?;
@@ -244,7 +245,7 @@ struct Log {
 
 impl Log {
     fn open(c: &mut DbConn, ctx: &GameCtx, actor: &str) -> ApiResult<Log> {
-        let rows = event_rows(c, ctx.game.id)?;
+        let rows = event_rows(c, GameId(ctx.game.id))?;
         let log = EventLog::open(ctx.kind, parse_log(&rows)?).map_err(violation)?;
         Ok(Log {
             game: ctx.game.id,
@@ -456,7 +457,7 @@ fn insert_claim(
 /// log). A claim event also opens a claim row (unchecked); a decision event updates it.
 pub fn add_event(
     c: &mut DbConn,
-    game: i64,
+    game: GameId,
     event: GameEvent,
     note: Option<String>,
     actor: &str,
@@ -484,7 +485,7 @@ pub fn add_event(
         GameEvent::Decision { claim, .. } => sync_claim_row(c, &log, claim as i32)?,
         _ => {}
     }
-    audit_game(c, game, "event_added", actor, &event)?;
+    audit_game(c, game.get(), "event_added", actor, &event)?;
     Ok((row, log.state().clone()))
 }
 
@@ -641,7 +642,7 @@ fn stored_record(row: &MovesRow) -> ApiResult<Record> {
 }
 
 /// The stored moves of a game, if any.
-pub fn moves_of(c: &mut DbConn, game: i64) -> ApiResult<Option<MovesRow>> {
+pub fn moves_of(c: &mut DbConn, game: GameId) -> ApiResult<Option<MovesRow>> {
     Ok(game_moves::table
         .find(game)
         .select(MovesRow::as_select())
@@ -657,7 +658,7 @@ pub fn moves_etag(row: &MovesRow) -> String {
 /// FIDE 9.5.3: when the log holds a claim (a) whose declared move is not played yet, the
 /// record's next half-move must be that move (checked by the events engine, 422 naming it).
 fn check_declared_move(c: &mut DbConn, ctx: &GameCtx, plies: &[String]) -> ApiResult<()> {
-    let rows = event_rows(c, ctx.game.id)?;
+    let rows = event_rows(c, GameId(ctx.game.id))?;
     let log = parse_log(&rows)?;
     let state = engine::replay(ctx.kind, &log).map_err(violation)?;
     if state.declared.is_none() {
@@ -677,7 +678,7 @@ fn check_declared_move(c: &mut DbConn, ctx: &GameCtx, plies: &[String]) -> ApiRe
 /// Stores (replaces) a game's moves after reading them through the engines.
 pub fn set_moves(
     c: &mut DbConn,
-    game: i64,
+    game: GameId,
     input: &MovesInput,
     expected: &crate::services::version::ExpectedVersion,
     actor: &str,
@@ -739,7 +740,7 @@ pub fn set_moves(
         c,
         &NewAuditEntry {
             entity: "game".into(),
-            entity_id: game,
+            entity_id: game.get(),
             action: "moves_set".into(),
             actor: actor.into(),
             at: now,

@@ -23,6 +23,7 @@ use crate::db::schema::attendance as at;
 use crate::db::schema::rounds;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::{CompetitionId, EveningId, RoundId};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
@@ -122,13 +123,13 @@ pub fn round_context(
     let mut date = round.date;
     let mut start = default_start;
     if let Some(e) = round.evening_id
-        && let Ok(ev) = crate::services::calendar::load_evening(c, e)
+        && let Ok(ev) = crate::services::calendar::load_evening(c, EveningId(e))
     {
         date = date.or(Some(ev.date));
         start = NaiveTime::parse_from_str(&ev.start_time, "%H:%M").unwrap_or(default_start);
     }
     let date = date.unwrap_or(NaiveDate::from_ymd_opt(9999, 12, 30).unwrap_or(NaiveDate::MAX));
-    let rule = deadline_rule(c, comp.id, time_zone)?;
+    let rule = deadline_rule(c, CompetitionId(comp.id), time_zone)?;
     Ok(RoundContext {
         kind,
         date,
@@ -139,7 +140,11 @@ pub fn round_context(
 
 /// The deadline rule of a competition: its own (`attendance_deadlines`) or docs/rules/keizer.md#attendance-and-deadlines's default,
 /// the day before at 18:00, in the club's time zone.
-pub fn deadline_rule(c: &mut DbConn, competition: i64, time_zone: &str) -> ApiResult<DeadlineRule> {
+pub fn deadline_rule(
+    c: &mut DbConn,
+    competition: CompetitionId,
+    time_zone: &str,
+) -> ApiResult<DeadlineRule> {
     use crate::db::schema::attendance_deadlines as ad;
     let own: Option<(i32, String)> = ad::table
         .find(competition)
@@ -162,7 +167,7 @@ pub fn deadline_rule(c: &mut DbConn, competition: i64, time_zone: &str) -> ApiRe
 /// Sets a competition's own deadline rule (replacing an earlier one).
 pub fn set_deadline_rule(
     c: &mut DbConn,
-    competition: i64,
+    competition: CompetitionId,
     days_before: i32,
     time: &str,
 ) -> ApiResult<()> {
@@ -180,7 +185,7 @@ pub fn set_deadline_rule(
 }
 
 /// The attendance history of a round, oldest first.
-pub fn history(c: &mut DbConn, round: i64) -> ApiResult<Vec<Attendance>> {
+pub fn history(c: &mut DbConn, round: RoundId) -> ApiResult<Vec<Attendance>> {
     Ok(at::table
         .filter(at::round_id.eq(round))
         .order(at::id)
@@ -240,7 +245,7 @@ fn to_change(a: &Attendance, date: NaiveDate) -> Option<Change> {
 pub fn evaluate(
     c: &mut DbConn,
     ctx: &RoundContext,
-    round: i64,
+    round: RoundId,
     players: &[(i64, Membership)],
     extra: Option<Change>,
 ) -> ApiResult<engine::Attendance> {
@@ -271,7 +276,10 @@ pub fn evaluate(
 }
 
 /// The entrants of a competition with their membership, in seed order.
-pub fn entrant_memberships(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(i64, Membership)>> {
+pub fn entrant_memberships(
+    c: &mut DbConn,
+    competition: CompetitionId,
+) -> ApiResult<Vec<(i64, Membership)>> {
     let mut out = Vec::new();
     for e in crate::services::competitions::entrants_in_seed_order(c, competition)? {
         let m = players::by_id(c, e.player_id)?
@@ -293,11 +301,11 @@ pub fn evening(
     let ctx = round_context(c, comp, round, time_zone)?;
     // a player who withdrew by this round is no longer expected, nor paired
     let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
-    let players: Vec<(i64, Membership)> = entrant_memberships(c, comp.id)?
+    let players: Vec<(i64, Membership)> = entrant_memberships(c, CompetitionId(comp.id))?
         .into_iter()
         .filter(|(p, _)| !crate::services::withdrawal::gone(&withdrawn, *p, round.number))
         .collect();
-    evaluate(c, &ctx, round.id, &players, None)
+    evaluate(c, &ctx, RoundId(round.id), &players, None)
 }
 
 /// Each listed player's status for the round (`(player_id, is_flexible)`; a flexible player —
@@ -305,7 +313,7 @@ pub fn evening(
 /// unless they signed off). Uses the club time zone of [`default_time_zone`].
 pub fn statuses(
     c: &mut DbConn,
-    round: i64,
+    round: RoundId,
     players: &[(i64, bool)],
 ) -> ApiResult<HashMap<i64, Status>> {
     statuses_in(c, round, players, &default_time_zone())
@@ -314,7 +322,7 @@ pub fn statuses(
 /// [`statuses`] with an explicit club time zone.
 pub fn statuses_in(
     c: &mut DbConn,
-    round: i64,
+    round: RoundId,
     players: &[(i64, bool)],
     time_zone: &str,
 ) -> ApiResult<HashMap<i64, Status>> {
@@ -339,7 +347,7 @@ pub fn statuses_in(
             )
         })
         .collect();
-    let a = evaluate(c, &ctx, r.id, &list, None)?;
+    let a = evaluate(c, &ctx, RoundId(r.id), &list, None)?;
     Ok(a.players
         .iter()
         .filter_map(|p| p.player.parse::<i64>().ok().map(|id| (id, p.status.into())))
@@ -410,8 +418,8 @@ pub fn record(
     };
     let change = to_change(&probe, ctx.date)
         .ok_or_else(|| ApiError::invalid(field, format!("unknown action {}", ch.action)))?;
-    let result = evaluate(c, &ctx, round.id, players, Some(change))?;
-    let idx = history(c, round.id)?
+    let result = evaluate(c, &ctx, RoundId(round.id), players, Some(change))?;
+    let idx = history(c, RoundId(round.id))?
         .iter()
         .filter(|a| {
             players.iter().any(|(p, _)| *p == a.player_id) && action_of(&a.action).is_some()
@@ -451,6 +459,6 @@ pub fn record(
             note: ch.note.clone(),
         })
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
     Ok(pa)
 }

@@ -6,6 +6,7 @@ use crate::db::models::competition::{Evening, NewEvening};
 use crate::db::schema::evenings as ev;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::{EveningId, SeasonId};
 use crate::services::date::{self, ApiDate, in_range};
 use chrono::NaiveDate;
 use diesel::prelude::*;
@@ -16,7 +17,7 @@ use utoipa::ToSchema;
 pub const EVENING_KINDS: &[&str] = clubcomp_engine::EveningKind::NAMES;
 
 /// Loads an evening or 404.
-pub fn load_evening(c: &mut DbConn, id: i64) -> ApiResult<Evening> {
+pub fn load_evening(c: &mut DbConn, id: EveningId) -> ApiResult<Evening> {
     ev::table
         .find(id)
         .select(Evening::as_select())
@@ -26,7 +27,7 @@ pub fn load_evening(c: &mut DbConn, id: i64) -> ApiResult<Evening> {
 }
 
 /// The evenings of a season by date.
-pub fn evenings_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Evening>> {
+pub fn evenings_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Evening>> {
     Ok(ev::table
         .filter(ev::season_id.eq(season))
         .order(ev::date)
@@ -148,7 +149,7 @@ pub fn calendar_input(
 /// The rows of a proposed calendar: the engine's evenings as stored (kind keizer, rapid,
 /// closed, playoff or free; the opening evening is `free` with a note).
 pub fn proposed_rows(
-    season_id: i64,
+    season_id: SeasonId,
     input: &clubcomp_engine::calendar::CalendarInput,
 ) -> ApiResult<Vec<NewEvening>> {
     use clubcomp_engine::calendar::{EveningKind, is_first_friday_of_january, propose_calendar};
@@ -186,7 +187,7 @@ pub fn proposed_rows(
                 .start_time
                 .unwrap_or_else(clubcomp_engine::calendar::playing_start);
             NewEvening {
-                season_id,
+                season_id: season_id.get(),
                 date: e.date,
                 start_time: start.format("%H:%M").to_string(),
                 kind: kind.into(),
@@ -203,7 +204,7 @@ pub fn proposed_rows(
 /// has evenings and `replace` is false, or when a round uses one of them.
 pub fn store_calendar(
     c: &mut DbConn,
-    season_id: i64,
+    season_id: SeasonId,
     rows: &[NewEvening],
     replace: bool,
 ) -> ApiResult<Vec<Evening>> {
@@ -256,7 +257,7 @@ pub struct EveningChanges {
 /// Edits an evening in the caller's transaction (412 on a stale `If-Match`).
 pub fn update_evening(
     c: &mut DbConn,
-    id: i64,
+    id: EveningId,
     expected: &crate::services::version::ExpectedVersion,
     ch: EveningChanges,
 ) -> ApiResult<Evening> {
@@ -275,12 +276,12 @@ pub fn update_evening(
             ev::version.eq(ev::version + 1),
         ))
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Season(cur.season_id))?;
+    crate::db::stamps::touch(c, Scope::Season(SeasonId(cur.season_id)))?;
     load_evening(c, id)
 }
 
 /// Generates and stores the proposed calendar of season `id` in the caller's transaction.
-pub fn generate(c: &mut DbConn, id: i64, b: &GenerateCalendar) -> ApiResult<Vec<Evening>> {
+pub fn generate(c: &mut DbConn, id: SeasonId, b: &GenerateCalendar) -> ApiResult<Vec<Evening>> {
     let season = crate::services::seasons::load(c, id)?;
     let input = calendar_input(season.opening_date, b)?;
     // the engine is pure; should it panic on odd dates, answer 422 rather than 500
@@ -294,7 +295,7 @@ pub fn generate(c: &mut DbConn, id: i64, b: &GenerateCalendar) -> ApiResult<Vec<
 }
 
 /// The evenings of season `id` by date (404 when there is no such season).
-pub fn of_season(c: &mut DbConn, id: i64) -> ApiResult<Vec<Evening>> {
+pub fn of_season(c: &mut DbConn, id: SeasonId) -> ApiResult<Vec<Evening>> {
     crate::services::seasons::load(c, id)?;
     evenings_of(c, id)
 }

@@ -176,11 +176,16 @@ pub fn present_for_round(
 
 /// The check-in of a blitz championship; `insider` (leader, arbiter, admin) also sees ids,
 /// memberships, ratings and times.
-pub fn view(c: &mut DbConn, id: i64, time_zone: &str, insider: bool) -> ApiResult<CheckInView> {
-    let comp = comps::load(c, CompetitionId(id))?;
+pub fn view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    time_zone: &str,
+    insider: bool,
+) -> ApiResult<CheckInView> {
+    let comp = comps::load(c, CompetitionId(id.get()))?;
     let blitz = blitz_of(&comp)?;
     let closes_at = closes_at(&blitz, time_zone)?;
-    let closed = closure(c, id)?;
+    let closed = closure(c, id.get())?;
     let rows: Vec<(i64, Option<i32>, NaiveDateTime)> = en::table
         .filter(en::competition_id.eq(id))
         .order(en::seed)
@@ -199,7 +204,7 @@ pub fn view(c: &mut DbConn, id: i64, time_zone: &str, insider: bool) -> ApiResul
         });
     }
     Ok(CheckInView {
-        competition_id: id,
+        competition_id: id.get(),
         blitz,
         closes_at,
         status: if closed.is_some() { "closed" } else { "open" }.into(),
@@ -217,7 +222,7 @@ pub fn view(c: &mut DbConn, id: i64, time_zone: &str, insider: bool) -> ApiResul
 /// more entrants than `limits` allow.
 pub fn check_in(
     c: &mut DbConn,
-    id: i64,
+    id: CompetitionId,
     arrival: &Arrival,
     now: DateTime<Utc>,
     time_zone: &str,
@@ -241,11 +246,11 @@ pub fn check_in(
             return Err(ApiError::validation(errs));
         }
     }
-    let comp = comps::load(c, CompetitionId(id))?;
+    let comp = comps::load(c, CompetitionId(id.get()))?;
     let blitz = blitz_of(&comp)?;
     // queue concurrent check-ins of one competition (row lock on Postgres)
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    if let Some(k) = closure(c, id)? {
+    if let Some(k) = closure(c, id.get())? {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {id} was closed at {} UTC with {} participants and \
              {} rounds; nobody is checked in after that",
@@ -336,7 +341,7 @@ pub fn check_in(
         c,
         &NewAuditEntry {
             entity: "competition".into(),
-            entity_id: id,
+            entity_id: id.get(),
             action: "checked_in".into(),
             actor: actor.to_string(),
             at: now_utc(),
@@ -359,11 +364,11 @@ pub fn check_in(
 /// participants by the competition's rounds rule and is stored as its planned rounds; audited.
 /// 409 when the competition is not a blitz championship, when check-in is closed already, or
 /// with fewer than two participants.
-pub fn close(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<i32> {
-    let comp = comps::load(c, CompetitionId(id))?;
+pub fn close(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<i32> {
+    let comp = comps::load(c, CompetitionId(id.get()))?;
     let blitz = blitz_of(&comp)?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    if let Some(k) = closure(c, id)? {
+    if let Some(k) = closure(c, id.get())? {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {id} is closed already (at {} UTC, {} participants, \
              {} rounds); it is closed once",
@@ -388,7 +393,7 @@ pub fn close(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<i32> {
     let now = now_utc();
     diesel::insert_into(cl::table)
         .values(&NewClosure {
-            competition_id: id,
+            competition_id: id.get(),
             participants: i32::try_from(n).unwrap_or(i32::MAX),
             rounds,
             closed_by: actor.to_string(),
@@ -406,7 +411,7 @@ pub fn close(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<i32> {
         c,
         &NewAuditEntry {
             entity: "competition".into(),
-            entity_id: id,
+            entity_id: id.get(),
             action: "check_in_closed".into(),
             actor: actor.to_string(),
             at: now,

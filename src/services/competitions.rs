@@ -6,7 +6,7 @@ use crate::db::models::competition::{Competition, Entrant};
 use crate::db::schema::{competitions as cm, entrants as en};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::CompetitionId;
+use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -401,7 +401,10 @@ pub fn load(c: &mut DbConn, id: CompetitionId) -> ApiResult<Competition> {
 }
 
 /// The entrants of a competition in seed order.
-pub fn entrants_in_seed_order(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Entrant>> {
+pub fn entrants_in_seed_order(
+    c: &mut DbConn,
+    competition: CompetitionId,
+) -> ApiResult<Vec<Entrant>> {
     let mut rows: Vec<Entrant> = en::table
         .filter(en::competition_id.eq(competition))
         .select(Entrant::as_select())
@@ -440,7 +443,7 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
         seeded_from,
         rounds_planned,
     } = spec;
-    crate::services::seasons::load(c, season_id)?;
+    crate::services::seasons::load(c, SeasonId(season_id))?;
     if let Some(w) = seeded_from {
         let winter = load(c, CompetitionId(w)).map_err(|e| match e {
             ApiError::NotFound(_) => {
@@ -488,7 +491,7 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
 }
 
 /// The competitions of a season (404 when there is no such season).
-pub fn of_season(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
+pub fn of_season(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
     crate::services::seasons::load(c, season)?;
     Ok(cm::table
         .filter(cm::season_id.eq(season))
@@ -854,12 +857,12 @@ pub struct CompetitionChanges {
 /// round was paired.
 pub fn update(
     c: &mut DbConn,
-    id: i64,
+    id: CompetitionId,
     expected: &crate::services::version::ExpectedVersion,
     ch: CompetitionChanges,
 ) -> ApiResult<Competition> {
     use crate::db::schema::rounds;
-    let cur = load(c, CompetitionId(id))?;
+    let cur = load(c, CompetitionId(id.get()))?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
     let stored = stored_settings(&cur)?;
@@ -906,7 +909,7 @@ pub fn update(
         ))
         .execute(c)?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
-    load(c, CompetitionId(id))
+    load(c, CompetitionId(id.get()))
 }
 
 /// One entry of a player into a competition.
@@ -925,15 +928,15 @@ pub struct Entry {
 /// 409 when a player is entered already.
 pub fn enter(
     c: &mut DbConn,
-    id: i64,
+    id: CompetitionId,
     entries: &[Entry],
     limits: &crate::limits::WorkLimits,
 ) -> ApiResult<()> {
     use crate::db::models::competition::NewEntrant;
     use crate::db::models::{players, ratings};
-    let comp = load(c, CompetitionId(id))?;
+    let comp = load(c, CompetitionId(id.get()))?;
     refuse_after_check_in(c, &comp)?;
-    let season = crate::services::seasons::load(c, comp.season_id)?;
+    let season = crate::services::seasons::load(c, SeasonId(comp.season_id))?;
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and
     // standings on request never run on a field larger than a calculator accepts
@@ -998,7 +1001,7 @@ pub fn enter(
         let rating = ratings::on_date(c, e.player_id, source, date)?.map(|r| r.value);
         diesel::insert_into(en::table)
             .values(&NewEntrant {
-                competition_id: id,
+                competition_id: id.get(),
                 player_id: e.player_id,
                 seed: next_seed,
                 rating,
@@ -1019,7 +1022,10 @@ pub fn enter(
 }
 
 /// The entrants of a competition in seed order, each with the player's name.
-pub fn entrants_named(c: &mut DbConn, competition: i64) -> ApiResult<Vec<(Entrant, String)>> {
+pub fn entrants_named(
+    c: &mut DbConn,
+    competition: CompetitionId,
+) -> ApiResult<Vec<(Entrant, String)>> {
     let rows = entrants_in_seed_order(c, competition)?;
     let mut out = Vec::with_capacity(rows.len());
     for e in rows {
@@ -1055,9 +1061,9 @@ fn refuse_after_check_in(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
 }
 
 /// Withdraws an entrant who has no games yet (409 otherwise; 404 when not entered).
-pub fn withdraw(c: &mut DbConn, id: i64, player: i64) -> ApiResult<()> {
+pub fn withdraw(c: &mut DbConn, id: CompetitionId, player: PlayerId) -> ApiResult<()> {
     use crate::db::schema::{games, rounds};
-    let comp = load(c, CompetitionId(id))?;
+    let comp = load(c, CompetitionId(id.get()))?;
     refuse_after_check_in(c, &comp)?;
     let played: i64 = games::table
         .inner_join(rounds::table)

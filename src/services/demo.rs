@@ -17,6 +17,7 @@ use crate::db::models::users;
 use crate::db::now_utc;
 use crate::db::stamps::Scope;
 use crate::error::ApiResult;
+use crate::ids::{CompetitionId, SeasonId};
 use crate::services::ratings::{RatingList, RatingRow, push};
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half as VHalf, Membership, PairingSystem,
@@ -307,8 +308,8 @@ fn seed_season(c: &mut DbConn) -> ApiResult<String> {
         replace: false,
     };
     let input = crate::services::calendar::calendar_input(season.opening_date, &body)?;
-    let rows = crate::services::calendar::proposed_rows(season.id, &input)?;
-    let evenings = crate::services::calendar::store_calendar(c, season.id, &rows, false)?;
+    let rows = crate::services::calendar::proposed_rows(SeasonId(season.id), &input)?;
+    let evenings = crate::services::calendar::store_calendar(c, SeasonId(season.id), &rows, false)?;
 
     // the club's 60 players, in the order the demo created them
     let knsb: Vec<String> = (0..60).map(|i| format!("84{:05}", 1000 + i)).collect();
@@ -532,7 +533,7 @@ fn seed_keizer(
             ranking = last.standings.iter().map(|r| r.id.clone()).collect();
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
     Ok(format!(
         "Keizer winter: 60 entrants, {KEIZER_COMPLETED} evenings completed, 1 published"
     ))
@@ -639,7 +640,7 @@ fn seed_rapid(
         }
         state.rounds.push(rec);
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
     Ok(format!(
         "rapid: {RAPID_PLAYERS} players, {RAPID_ROUNDS} rounds completed"
     ))
@@ -702,7 +703,7 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
             )?;
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
     Ok(format!(
         "draughts: {} players, {} rounds completed",
         ids.len(),

@@ -17,6 +17,7 @@ use crate::db::now_utc;
 use crate::db::schema::{games, rounds as rs};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::{CompetitionId, RoundId};
 use crate::services::attendance as att;
 use crate::services::rounds;
 use clubcomp_engine::Membership;
@@ -39,7 +40,7 @@ pub struct BoardPlan {
 /// Takes the round's write lock before anything is read (a no-op update of the row): on
 /// Postgres a row lock, on SQLite the database write lock, so concurrent pairing writes on one
 /// round run one after the other and the later one sees the earlier one's result.
-pub fn lock_round(c: &mut DbConn, competition: i64, number: i32) -> ApiResult<()> {
+pub fn lock_round(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<()> {
     diesel::update(
         rs::table
             .filter(rs::competition_id.eq(competition))
@@ -83,7 +84,7 @@ fn pid(s: &str) -> ApiResult<i64> {
 
 /// Earlier rounds of the competition (numbers below `number`), in order.
 fn earlier(c: &mut DbConn, comp: i64, number: i32) -> ApiResult<Vec<Round>> {
-    Ok(rounds::list(c, comp)?
+    Ok(rounds::list(c, CompetitionId(comp))?
         .into_iter()
         .filter(|r| r.number < number)
         .collect())
@@ -117,7 +118,7 @@ fn present(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiRe
 }
 
 fn entrants(c: &mut DbConn, comp: i64) -> ApiResult<Vec<Entrant>> {
-    crate::services::competitions::entrants_in_seed_order(c, comp)
+    crate::services::competitions::entrants_in_seed_order(c, CompetitionId(comp))
 }
 
 mod keizer;
@@ -278,7 +279,7 @@ fn set_meta(c: &mut DbConn, round: &Round, meta: Option<&Value>) -> ApiResult<()
             rs::updated_at.eq(now_utc()),
         ))
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(round.competition_id)))?;
     Ok(())
 }
 
@@ -329,7 +330,7 @@ pub fn check_round_if_match(header: Option<&str>, round: &Round) -> ApiResult<()
 /// Generates the pairing of a planned round and moves it to `paired` (one transaction).
 pub fn generate(
     c: &mut DbConn,
-    comp_id: i64,
+    comp_id: CompetitionId,
     number: i32,
     tz: &str,
     actor: &str,
@@ -337,7 +338,7 @@ pub fn generate(
     bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" {
@@ -414,7 +415,7 @@ fn generic_violations(
     let mut met: HashMap<(i64, i64), u32> = HashMap::new();
     let mut had_bye: HashSet<i64> = HashSet::new();
     for r in earlier(c, comp.id, round.number)? {
-        for g in rounds::games_of(c, r.id)? {
+        for g in rounds::games_of(c, RoundId(r.id))? {
             match (g.white_id, g.black_id) {
                 (Some(w), Some(b)) if g.game_no == 1 => {
                     *met.entry((w.min(b), w.max(b))).or_default() += 1;
@@ -573,7 +574,7 @@ fn hard_violations(
 /// 422 naming each, unless `override` is set: then it is stored with the broken rules recorded.
 pub fn replace(
     c: &mut DbConn,
-    comp_id: i64,
+    comp_id: CompetitionId,
     number: i32,
     hand: &HandPairing,
     tz: &str,
@@ -581,7 +582,7 @@ pub fn replace(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" && round.status != "paired" {
@@ -659,13 +660,13 @@ pub fn replace(
 /// Returns a paired (unpublished) round to `planned`: its games and pairing details go.
 pub fn remove(
     c: &mut DbConn,
-    comp_id: i64,
+    comp_id: CompetitionId,
     number: i32,
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
+    crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();
@@ -690,5 +691,7 @@ pub fn remove(
 
 /// Membership of each entrant (for first-time flexible players).
 fn memberships(c: &mut DbConn, comp: i64) -> ApiResult<HashMap<i64, Membership>> {
-    Ok(att::entrant_memberships(c, comp)?.into_iter().collect())
+    Ok(att::entrant_memberships(c, CompetitionId(comp))?
+        .into_iter()
+        .collect())
 }

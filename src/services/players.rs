@@ -7,6 +7,7 @@ use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
 use crate::db::schema::entrants;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::{CompetitionId, PlayerId};
 use diesel::prelude::*;
 
 /// Registers a player (the fields checked; 409 when the KNSB number or FIDE id is taken).
@@ -15,14 +16,14 @@ pub fn create(c: &mut DbConn, new: &NewPlayer) -> ApiResult<Player> {
 }
 
 /// Loads a player or 404.
-pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Player> {
-    players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))
+pub fn load(c: &mut DbConn, id: PlayerId) -> ApiResult<Player> {
+    players::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))
 }
 
 /// Changes a player in the caller's transaction (412 on a stale `If-Match`).
 pub fn change(
     c: &mut DbConn,
-    id: i64,
+    id: PlayerId,
     expected: &crate::services::version::ExpectedVersion,
     changes: &PlayerChanges,
 ) -> ApiResult<Player> {
@@ -32,7 +33,7 @@ pub fn change(
         cur.id,
         cur.version,
     ))?;
-    let p = players::update(c, id, changes, crate::db::now_utc())?;
+    let p = players::update(c, id.get(), changes, crate::db::now_utc())?;
     if changes.name.is_some() || changes.membership.is_some() {
         // standings show the name and count a flexible player's absences differently:
         // every competition the player is entered in gets a new version
@@ -42,7 +43,7 @@ pub fn change(
             .distinct()
             .load(c)?;
         for comp in comps {
-            crate::db::stamps::touch(c, Scope::Competition(comp))?;
+            crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp)))?;
         }
     }
     Ok(p)

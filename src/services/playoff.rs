@@ -17,6 +17,7 @@ use crate::db::now_utc;
 use crate::db::schema::{games, rounds as rd};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::rounds;
 use crate::services::standings as st;
 use clubcomp_engine::CompetitionKind;
@@ -133,7 +134,7 @@ fn white_half_points(code: &str) -> Option<u8> {
 }
 
 fn round_and_meta(c: &mut DbConn, competition: i64) -> ApiResult<Option<(Round, Meta)>> {
-    Ok(rounds::list(c, competition)?
+    Ok(rounds::list(c, CompetitionId(competition))?
         .into_iter()
         .find_map(|r| meta_of(&r).map(|m| (r, m))))
 }
@@ -164,7 +165,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         player_id: id,
         name: names.get(&id).cloned().unwrap_or_default(),
     };
-    let stored = rounds::games_of(c, round.id)?;
+    let stored = rounds::games_of(c, RoundId(round.id))?;
     let mut points: HashMap<i64, u32> = meta.candidates.iter().map(|&id| (id, 0)).collect();
     let mut results = Vec::new();
     let mut games_view = Vec::new();
@@ -271,7 +272,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
             comp.id, comp.kind
         )));
     }
-    let all = rounds::list(c, comp.id)?;
+    let all = rounds::list(c, CompetitionId(comp.id))?;
     if let Some(r) = all.iter().find(|r| r.status != "completed") {
         return Err(ApiError::Conflict(format!(
             "competition {} is not finished: round {} is {}; a play-off for first follows the \
@@ -291,7 +292,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
             comp.id
         ))),
         _ => {
-            let counted = st::counted_rounds(c, comp.id)?;
+            let counted = st::counted_rounds(c, CompetitionId(comp.id))?;
             Ok(counted)
         }
     }
@@ -301,11 +302,11 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
 /// transaction: a round numbered after the last, published, with every candidate against
 /// every other with both colours in Berger order. 409 naming the rule and the players when the
 /// competition is not finished, when first place is not shared, or when the play-off exists.
-pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayoff> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<FirstPlacePlayoff> {
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
     // queue concurrent creations of the same play-off (row lock on Postgres)
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    if let Some((_, meta)) = round_and_meta(c, id)? {
+    if let Some((_, meta)) = round_and_meta(c, id.get())? {
         let names = names_of(c, &meta.candidates)?;
         return Err(ApiError::Conflict(format!(
             "the play-off for first of competition {id} exists already, between {}; there is \
@@ -354,7 +355,7 @@ pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayo
     let now = now_utc();
     let round: Round = diesel::insert_into(rd::table)
         .values(&NewRound {
-            competition_id: id,
+            competition_id: id.get(),
             number: next,
             evening_id: None,
             date: None,
@@ -409,7 +410,7 @@ pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayo
         c,
         &NewAuditEntry {
             entity: "competition".into(),
-            entity_id: id,
+            entity_id: id.get(),
             action: "playoff_created".into(),
             actor: actor.to_string(),
             at: now,
@@ -428,14 +429,14 @@ pub fn create(c: &mut DbConn, id: i64, actor: &str) -> ApiResult<FirstPlacePlayo
 /// points, or when the arbiter decided already; 422 when the player is not among those tied.
 pub fn decide(
     c: &mut DbConn,
-    id: i64,
-    player_id: i64,
+    id: CompetitionId,
+    player_id: PlayerId,
     reason: &str,
     actor: &str,
 ) -> ApiResult<FirstPlacePlayoff> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    let Some((round, mut meta)) = round_and_meta(c, id)? else {
+    let Some((round, mut meta)) = round_and_meta(c, id.get())? else {
         return Err(ApiError::Conflict(format!(
             "competition {id} has no play-off for first; the arbiter decides only a play-off \
              still tied after all its games"
@@ -472,7 +473,7 @@ pub fn decide(
         }
         _ => {}
     }
-    if !v.tied.contains(&player_id) {
+    if !v.tied.contains(&player_id.get()) {
         return Err(ApiError::invalid(
             "player_id",
             format!(
@@ -484,7 +485,7 @@ pub fn decide(
     let now = now_utc();
     let old = round.pairing_meta.clone();
     meta.decision = Some(StoredDecision {
-        player_id,
+        player_id: player_id.get(),
         by: actor.to_string(),
         at: now,
         reason: reason.to_string(),
@@ -510,7 +511,7 @@ pub fn decide(
         c,
         &NewAuditEntry {
             entity: "competition".into(),
-            entity_id: id,
+            entity_id: id.get(),
             action: "playoff_decided".into(),
             actor: actor.to_string(),
             at: now,

@@ -17,7 +17,7 @@ use crate::db::schema::{
 };
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::PlayerId;
+use crate::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
 use crate::services::competitions::{CompetitionParams, KnockoutParams};
 use crate::services::rounds;
 use crate::services::standings as st;
@@ -40,7 +40,7 @@ pub fn keizer_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<(Half, Pri
 
 /// 409 unless the competition has rounds and every one is completed.
 pub fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
-    let rs = rounds::list(c, comp.id)?;
+    let rs = rounds::list(c, CompetitionId(comp.id))?;
     if rs.is_empty() {
         return Err(ApiError::Conflict(format!(
             "competition {} has no rounds yet",
@@ -110,8 +110,8 @@ pub fn playoff_states(
 ) -> ApiResult<(PlayoffParams, Vec<GroupState>, Vec<Game>)> {
     let p = playoff_params(comp)?;
     let mut all = Vec::new();
-    for r in rounds::list(c, comp.id)? {
-        all.extend(rounds::games_of(c, r.id)?);
+    for r in rounds::list(c, CompetitionId(comp.id))? {
+        all.extend(rounds::games_of(c, RoundId(r.id))?);
     }
     let mut states = Vec::new();
     for g in &p.draw.groups {
@@ -141,7 +141,7 @@ pub fn playoff_states(
 /// correction that would leave a played later game stranded is refused (409).
 pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     let (_, states, stored) = playoff_states(c, comp)?;
-    let rs: Vec<Round> = rounds::list(c, comp.id)?;
+    let rs: Vec<Round> = rounds::list(c, CompetitionId(comp.id))?;
     let mut wanted = Vec::new();
     for s in &states {
         for m in &s.matches {
@@ -203,7 +203,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             })
             .execute(c)?;
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
     Ok(())
 }
 
@@ -219,7 +219,7 @@ pub struct Finalized {
 }
 
 /// The finalized prize list of a competition, if stored.
-pub fn finalized(c: &mut DbConn, comp: i64) -> ApiResult<Option<Finalized>> {
+pub fn finalized(c: &mut DbConn, comp: CompetitionId) -> ApiResult<Option<Finalized>> {
     let row: Option<(String, String, chrono::NaiveDateTime)> = pl::table
         .filter(pl::competition_id.eq(comp))
         .select((pl::body, pl::finalized_by, pl::finalized_at))
@@ -233,11 +233,11 @@ pub fn finalized(c: &mut DbConn, comp: i64) -> ApiResult<Option<Finalized>> {
 /// shown. A second finalize is 409.
 pub fn finalize(
     c: &mut DbConn,
-    id: i64,
+    id: CompetitionId,
     actor: &str,
     compute: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<String>,
 ) -> ApiResult<()> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
     if finalized(c, id)?.is_some() {
         return Err(ApiError::Conflict(format!(
             "the prizes of competition {id} are already finalized"
@@ -264,7 +264,7 @@ pub fn finalize(
         c,
         &NewAuditEntry {
             entity: "competition".into(),
-            entity_id: id,
+            entity_id: id.get(),
             action: "prizes_finalized".into(),
             actor: actor.to_string(),
             at: now,
@@ -282,7 +282,7 @@ pub fn finalize(
 /// the groups of four (colour seed stored), round 1 for the semi-finals and round 2 for the
 /// finals, and the first games. 409 without one finished summer half, with fewer than two
 /// eligible players, or when the playoffs exist.
-pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Competition> {
+pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResult<Competition> {
     let s = crate::services::seasons::load(c, season)?;
     let summers: Vec<Competition> = cm::table
         .filter(cm::season_id.eq(season))
@@ -334,7 +334,7 @@ pub fn create_playoffs(c: &mut DbConn, season: i64, actor: &str) -> ApiResult<Co
     let now = now_utc();
     let comp = diesel::insert_into(cm::table)
         .values(&NewCompetition {
-            season_id: season,
+            season_id: season.get(),
             name: format!("Playoffs {}", s.name),
             kind: CompetitionKind::Knockout.into(),
             discipline: summer.discipline.into(),

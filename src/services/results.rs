@@ -8,6 +8,7 @@ use crate::db::now_utc;
 use crate::db::schema::{competitions, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::{CompetitionId, GameId};
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
 use diesel::prelude::*;
@@ -75,7 +76,7 @@ pub struct Entered {
 }
 
 /// Loads a game with its round and competition, or 404.
-pub fn load_game(c: &mut DbConn, id: i64) -> ApiResult<(Game, Round, Competition)> {
+pub fn load_game(c: &mut DbConn, id: GameId) -> ApiResult<(Game, Round, Competition)> {
     let g: Game = games::table
         .find(id)
         .select(Game::as_select())
@@ -203,7 +204,7 @@ pub fn check(
 /// `If-Match` against the game's version (412), validation (422), audit entry, cache stamp.
 pub fn enter(
     c: &mut DbConn,
-    id: i64,
+    id: GameId,
     expected: &crate::services::version::ExpectedVersion,
     input: &ResultInput,
     actor: &str,
@@ -251,7 +252,7 @@ pub fn enter(
     // (else both semi-finals decided at once could leave the final uncreated)
     let knockout = comp.kind == CompetitionKind::Knockout;
     if knockout {
-        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
+        crate::db::stamps::touch_now(c, Scope::Competition(CompetitionId(comp.id)))?;
         round.status = round_status(c, round.id)?;
     }
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {
@@ -319,7 +320,7 @@ pub fn enter(
     if knockout {
         crate::services::prizes::sync_playoff_games(c, &comp)?;
     } else {
-        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
+        crate::db::stamps::touch_now(c, Scope::Competition(CompetitionId(comp.id)))?;
         // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
         // from here on: a completion that committed after the round was read above made this
         // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock
@@ -345,7 +346,7 @@ pub fn enter(
 }
 
 /// The ids of all games of a competition.
-pub fn game_ids(c: &mut DbConn, competition: i64) -> ApiResult<Vec<i64>> {
+pub fn game_ids(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<i64>> {
     Ok(games::table
         .inner_join(rounds::table)
         .filter(rounds::competition_id.eq(competition))

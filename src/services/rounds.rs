@@ -7,6 +7,7 @@ use crate::db::now_utc;
 use crate::db::schema::{games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::{CompetitionId, EveningId, RoundId};
 use diesel::prelude::*;
 
 /// Termination word for a game lost by an arbiter's decision (Keizer, docs/rules/keizer.md#scoring).
@@ -16,7 +17,7 @@ pub const ARBITER_DECISION: &str = "arbiter_decision";
 pub const STATUSES: [&str; 4] = ["planned", "paired", "published", "completed"];
 
 /// Loads round `number` of a competition or 404.
-pub fn load(c: &mut DbConn, competition: i64, number: i32) -> ApiResult<Round> {
+pub fn load(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
     rounds::table
         .filter(rounds::competition_id.eq(competition))
         .filter(rounds::number.eq(number))
@@ -29,7 +30,7 @@ pub fn load(c: &mut DbConn, competition: i64, number: i32) -> ApiResult<Round> {
 }
 
 /// All rounds of a competition by number.
-pub fn list(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Round>> {
+pub fn list(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<Round>> {
     Ok(rounds::table
         .filter(rounds::competition_id.eq(competition))
         .order(rounds::number)
@@ -38,7 +39,7 @@ pub fn list(c: &mut DbConn, competition: i64) -> ApiResult<Vec<Round>> {
 }
 
 /// The games of a round by board and game number.
-pub fn games_of(c: &mut DbConn, round: i64) -> ApiResult<Vec<Game>> {
+pub fn games_of(c: &mut DbConn, round: RoundId) -> ApiResult<Vec<Game>> {
     Ok(games::table
         .filter(games::round_id.eq(round))
         .order((games::board, games::game_no))
@@ -70,7 +71,7 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
             round.number
         )));
     }
-    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
+    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(round.competition_id)))?;
     Ok(())
 }
 
@@ -93,13 +94,13 @@ pub fn is_public(status: &str) -> bool {
 /// unless `number` is given (409 when taken); an evening of another season is refused (422).
 pub fn create(
     c: &mut DbConn,
-    id: i64,
+    id: CompetitionId,
     number: Option<i32>,
-    evening_id: Option<i64>,
+    evening_id: Option<EveningId>,
     mut date: Option<chrono::NaiveDate>,
 ) -> ApiResult<Round> {
     use crate::db::models::competition::NewRound;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
     if let Some(e) = evening_id {
         let ev = crate::services::calendar::load_evening(c, e)
             .map_err(|_| ApiError::invalid("evening_id", format!("no evening {e}")))?;
@@ -123,9 +124,9 @@ pub fn create(
         + 1;
     let round = diesel::insert_into(rounds::table)
         .values(&NewRound {
-            competition_id: id,
+            competition_id: id.get(),
             number: number.unwrap_or(next),
-            evening_id,
+            evening_id: evening_id.map(EveningId::get),
             date,
             status: "planned".into(),
             pairing_meta: None,

@@ -6,11 +6,12 @@ use crate::db::models::competition::{NewSeason, Season};
 use crate::db::now_utc;
 use crate::db::schema::seasons as s;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::SeasonId;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
 /// Loads a season or 404.
-pub fn load(c: &mut DbConn, id: i64) -> ApiResult<Season> {
+pub fn load(c: &mut DbConn, id: SeasonId) -> ApiResult<Season> {
     s::table
         .find(id)
         .select(Season::as_select())

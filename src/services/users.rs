@@ -3,6 +3,7 @@
 use crate::db::models::users::{self, NewUser, User};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::UserId;
 use crate::services::credentials::{Role, format_roles, hash_password};
 
 /// Minimum password length.
@@ -110,14 +111,19 @@ pub struct UserChanges {
 /// cannot disable or demote their own account (409). Disabling and re-enabling end every
 /// token issued before, refresh tokens included; a role change ends none (roles are read from
 /// the account at every request and every refresh).
-pub fn update_user(c: &mut DbConn, id: i64, me: Option<i64>, ch: UserChanges) -> ApiResult<User> {
+pub fn update_user(
+    c: &mut DbConn,
+    id: UserId,
+    me: Option<UserId>,
+    ch: UserChanges,
+) -> ApiResult<User> {
     let mut errs: Vec<FieldError> = Vec::new();
     let roles = ch.roles.as_ref().map(|r| parse_role_names(r, &mut errs));
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
     let existing =
-        users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
+        users::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
     if me == Some(id)
         && (ch.active == Some(false) || roles.as_ref().is_some_and(|r| !r.contains(&Role::Admin)))
     {
@@ -147,16 +153,16 @@ pub fn update_user(c: &mut DbConn, id: i64, me: Option<i64>, ch: UserChanges) ->
             updated_at: now_utc(),
         },
     )?;
-    users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
+    users::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
 }
 
 /// Sets an account's password hash and ends every token issued to it before, refresh tokens
 /// included (404 when there is no such account).
-pub fn set_password_hash(c: &mut DbConn, id: i64, hash: &str) -> ApiResult<()> {
+pub fn set_password_hash(c: &mut DbConn, id: UserId, hash: &str) -> ApiResult<()> {
     let now = now_utc();
-    if users::set_password_hash(c, id, hash, now)? == 0 {
+    if users::set_password_hash(c, id.get(), hash, now)? == 0 {
         return Err(ApiError::NotFound(format!("no user {id}")));
     }
-    crate::db::models::refresh_tokens::revoke_user(c, id, now)?;
+    crate::db::models::refresh_tokens::revoke_user(c, id.get(), now)?;
     Ok(())
 }

@@ -13,6 +13,7 @@ use crate::db::now_utc;
 use crate::db::schema::entrants as en;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId};
 use crate::services::rounds;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
@@ -44,7 +45,7 @@ fn who(c: &mut DbConn, player: i64) -> ApiResult<String> {
 fn round_date(c: &mut DbConn, r: &Round) -> Option<NaiveDate> {
     r.date.or_else(|| {
         r.evening_id
-            .and_then(|e| crate::services::calendar::load_evening(c, e).ok())
+            .and_then(|e| crate::services::calendar::load_evening(c, EveningId(e)).ok())
             .map(|e| e.date)
     })
 }
@@ -75,12 +76,12 @@ fn last_round(
 /// `withdrawn` on the entrant. Returns the updated entrant.
 pub fn withdraw(
     c: &mut DbConn,
-    comp_id: i64,
-    player: i64,
+    comp_id: CompetitionId,
+    player: PlayerId,
     req: &Request,
     actor: &str,
 ) -> ApiResult<Entrant> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id))?;
+    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
     if let Some(r) = &req.reason
         && r.chars().count() > REASON_MAX
     {
@@ -110,13 +111,13 @@ pub fn withdraw(
         .first(c)
         .optional()?
     else {
-        let name = who(c, player)?;
+        let name = who(c, player.get())?;
         return Err(ApiError::invalid(
             "player_id",
             format!("only an entrant can withdraw: {name} is not entered in competition {comp_id}"),
         ));
     };
-    let name = who(c, player)?;
+    let name = who(c, player.get())?;
     if let Some(w) = entrant.withdrawn_from {
         return Err(ApiError::Conflict(format!(
             "a withdrawal is final: {name} already withdrew from round {w} of competition {comp_id}"
@@ -173,9 +174,9 @@ pub fn withdraw(
         played.push(r);
     }
     if let Some(r) = played.first() {
-        let board = rounds::games_of(c, r.id)?
+        let board = rounds::games_of(c, RoundId(r.id))?
             .into_iter()
-            .find(|g| g.white_id == Some(player) || g.black_id == Some(player))
+            .find(|g| g.white_id == Some(player.get()) || g.black_id == Some(player.get()))
             .map(|g| format!(" ({name} is on board {})", g.board))
             .unwrap_or_default();
         let rule = format!(

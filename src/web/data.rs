@@ -12,6 +12,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
+use crate::ids::{CompetitionId, EveningId, SeasonId};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -27,7 +28,7 @@ pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
 
 /// One season or 404.
 pub fn season(c: &mut DbConn, id: i64) -> ApiResult<Season> {
-    crate::api::seasons::load(c, id)
+    crate::api::seasons::load(c, SeasonId(id))
 }
 
 /// The competitions of a season, in the order they were created.
@@ -77,7 +78,7 @@ pub struct Front {
 pub fn rounds_on(c: &mut DbConn, evening: &Evening) -> ApiResult<Vec<CompetitionRound>> {
     let mut out = Vec::new();
     for comp in competitions_of(c, evening.season_id)? {
-        for r in crate::services::rounds::list(c, comp.id)? {
+        for r in crate::services::rounds::list(c, CompetitionId(comp.id))? {
             if r.evening_id == Some(evening.id) {
                 let round = crate::api::rounds::round_view(c, r, false)?;
                 out.push(CompetitionRound {
@@ -105,11 +106,11 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
     }
     let season = all.remove(0);
     let competitions = competitions_of(c, season.id)?;
-    let evenings = crate::api::calendar::evenings_of(c, season.id)?;
+    let evenings = crate::api::calendar::evenings_of(c, SeasonId(season.id))?;
     // an evening with a round paired or published and not completed is the one in play
     let mut in_play: Option<i64> = None;
     for comp in &competitions {
-        for r in crate::services::rounds::list(c, comp.id)? {
+        for r in crate::services::rounds::list(c, CompetitionId(comp.id))? {
             if (r.status == "paired" || r.status == "published")
                 && let Some(e) = r.evening_id
             {
@@ -164,7 +165,7 @@ pub struct Calendar {
 /// The calendar of season `id` (404 when there is none).
 pub fn calendar(c: &mut DbConn, id: i64) -> ApiResult<Calendar> {
     let season = season(c, id)?;
-    let evenings = crate::api::calendar::evenings_of(c, id)?;
+    let evenings = crate::api::calendar::evenings_of(c, SeasonId(id))?;
     Ok(Calendar { season, evenings })
 }
 
@@ -261,8 +262,8 @@ pub struct CompetitionPage {
 /// The data of a competition's page.
 pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<CompetitionPage> {
     let season = season(c, comp.season_id)?;
-    let rounds = crate::services::rounds::list(c, comp.id)?;
-    let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
+    let rounds = crate::services::rounds::list(c, CompetitionId(comp.id))?;
+    let entrants = crate::api::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
     let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
     let playoffs = if comp.half == Some(Half::Summer) {
         competitions_of(c, comp.season_id)?
@@ -309,7 +310,7 @@ pub fn standings(
 ) -> ApiResult<StandingsPage> {
     let standings = crate::api::standings::standings_view(c, comp, after)?;
     let seed_order = if comp.kind == CompetitionKind::RoundRobin {
-        let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
+        let entrants = crate::api::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
         let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
         entrants
             .iter()
@@ -366,7 +367,7 @@ pub struct EveningPage {
 
 /// The evening `id` (404 when there is none).
 pub fn evening(c: &mut DbConn, id: i64) -> ApiResult<EveningPage> {
-    let evening = crate::api::calendar::load_evening(c, id)?;
+    let evening = crate::api::calendar::load_evening(c, EveningId(id))?;
     let season = season(c, evening.season_id)?;
     let rounds = rounds_on(c, &evening)?;
     Ok(EveningPage {
@@ -443,12 +444,13 @@ pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
     let mut competitions = Vec::new();
     for s in seasons(c)? {
         for comp in competitions_of(c, s.id)? {
-            let entrants = crate::api::competitions::entrants_in_seed_order(c, comp.id)?;
+            let entrants =
+                crate::api::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
             if !entrants.iter().any(|e| e.player_id == id) {
                 continue;
             }
             let mut games = Vec::new();
-            for (r, gs) in crate::services::standings::public_rounds(c, comp.id)? {
+            for (r, gs) in crate::services::standings::public_rounds(c, CompetitionId(comp.id))? {
                 for g in gs {
                     let white = g.white_id == Some(id);
                     if !white && g.black_id != Some(id) {

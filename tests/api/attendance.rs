@@ -233,8 +233,10 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
                 .unwrap();
             let list = [(fred, false), (flora, true)];
             (
-                clubcomp::services::attendance::statuses(c, ids[0], &list).unwrap(),
-                clubcomp::services::attendance::statuses(c, ids[1], &list).unwrap(),
+                clubcomp::services::attendance::statuses(c, clubcomp::ids::RoundId(ids[0]), &list)
+                    .unwrap(),
+                clubcomp::services::attendance::statuses(c, clubcomp::ids::RoundId(ids[1]), &list)
+                    .unwrap(),
             )
         })
         .await;

@@ -213,6 +213,24 @@ async fn path_query_and_body_errors_name_the_field_in_plain_words() {
 }
 
 #[actix_web::test]
+async fn a_competition_or_round_path_that_is_no_id_is_404_naming_the_segment() {
+    let app = spawn().await;
+    let r = app.get(&paths::competition("abc"), None).await;
+    assert_problem(&r, StatusCode::NOT_FOUND);
+    assert_eq!(
+        r.body["detail"],
+        "no such resource: path parameter `id` is \"abc\", which is not an id"
+    );
+    let r = app.get(&paths::round(1, "first"), None).await;
+    assert_problem(&r, StatusCode::NOT_FOUND);
+    assert_eq!(
+        r.body["detail"],
+        "no such resource: path parameter `number` is \"first\", which is not an id"
+    );
+    assert_no_foreign_words(&r);
+}
+
+#[actix_web::test]
 async fn a_trailing_slash_leads_to_the_route() {
     let app = spawn().await;
     let r = app.get(&format!("{}/?page=2", paths::PLAYERS), None).await;

@@ -395,7 +395,8 @@ async fn refusals_name_the_rule_and_store_nothing() {
     app.with_conn({
         let comp = fx.comp;
         move |c| {
-            let round = clubcomp::services::rounds::load(c, comp, 1).unwrap();
+            let round =
+                clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), 1).unwrap();
             clubcomp::services::rounds::transition(c, &round, "published", "completed").unwrap();
         }
     })

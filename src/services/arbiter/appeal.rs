@@ -1,6 +1,7 @@
 //! Appeals to the board against an arbiter's decision (docs/rules/arbiter.md#appeals).
 
 use super::*;
+use crate::ids::GameId;
 
 /// An appeal to the board (docs/rules/arbiter.md#appeals).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -82,7 +83,7 @@ fn lodge(
         event_id,
         decided_at,
     } = target;
-    let ctx = load_game(c, game)?;
+    let ctx = load_game(c, GameId(game))?;
     if !who.official
         && (who.player_id.is_none()
             || (who.player_id != ctx.game.white_id && who.player_id != ctx.game.black_id))
@@ -213,7 +214,7 @@ pub fn load_appeal(c: &mut DbConn, id: i64) -> ApiResult<AppealRow> {
 }
 
 /// The appeals about a game.
-pub fn appeals_of(c: &mut DbConn, game: i64) -> ApiResult<Vec<AppealRow>> {
+pub fn appeals_of(c: &mut DbConn, game: GameId) -> ApiResult<Vec<AppealRow>> {
     load_game(c, game)?;
     Ok(appeals::table
         .filter(appeals::game_id.eq(game))

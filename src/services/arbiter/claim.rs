@@ -2,6 +2,7 @@
 //! refused / opened for the arbiter (quickplay finish), and the arbiter's later decisions.
 
 use super::*;
+use crate::ids::GameId;
 
 /// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -148,7 +149,7 @@ pub struct ClaimInput {
 // claims
 
 /// The claims of a game, oldest first.
-pub fn claims_of(c: &mut DbConn, game: i64) -> ApiResult<Vec<ClaimRow>> {
+pub fn claims_of(c: &mut DbConn, game: GameId) -> ApiResult<Vec<ClaimRow>> {
     load_game(c, game)?;
     Ok(claims::table
         .filter(claims::game_id.eq(game))
@@ -213,7 +214,7 @@ struct Checked {
 fn checked_moves(c: &mut DbConn, ctx: &GameCtx, input: &ClaimInput) -> ApiResult<Option<Record>> {
     match &input.moves {
         Some(m) => record_of(ctx.kind, m).map(Some),
-        None => moves_of(c, ctx.game.id)?
+        None => moves_of(c, GameId(ctx.game.id))?
             .map(|r| stored_record(&r))
             .transpose(),
     }
@@ -428,7 +429,7 @@ fn ruling_of(d: &DecisionInput, default_outcome: Option<GameEnding>) -> Ruling {
 /// (quickplay finish).
 pub fn make_claim(
     c: &mut DbConn,
-    game: i64,
+    game: GameId,
     input: &ClaimInput,
     actor: &str,
 ) -> ApiResult<ClaimRow> {
@@ -550,10 +551,10 @@ pub fn make_claim(
         )?;
         sync_claim_row(c, &log, seq)?;
     }
-    let row = claim_by_seq(c, game, seq)?;
+    let row = claim_by_seq(c, game.get(), seq)?;
     audit_game(
         c,
-        game,
+        game.get(),
         "claim",
         actor,
         &serde_json::json!({
@@ -658,8 +659,8 @@ pub fn decide_claim(
     // Postgres, always taken before the game's), then the game's lock
     crate::db::stamps::touch_now(c, Scope::ArbiterDecisions)?;
     let claim = load_claim(c, id)?;
-    lock_game(c, claim.game_id)?;
-    let ctx = load_game(c, claim.game_id)?;
+    lock_game(c, GameId(claim.game_id))?;
+    let ctx = load_game(c, GameId(claim.game_id))?;
     let mut log = Log::open(c, &ctx, actor)?;
     let rec = log
         .claim_record(claim.event_seq)

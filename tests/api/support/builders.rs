@@ -306,7 +306,7 @@ pub async fn round_games(
     let status = status.to_string();
     app.with_conn(move |c| {
         use clubcomp::services::rounds;
-        let round = rounds::load(c, comp, number).unwrap();
+        let round = rounds::load(c, clubcomp::ids::CompetitionId(comp), number).unwrap();
         let mut ids = Vec::new();
         for (board, game_no, w, b, res) in games_ {
             let id: i64 = diesel::insert_into(games::table)
@@ -357,7 +357,8 @@ pub async fn check_in_all(app: &TestApp, token: &str, comp: i64, number: i64, pl
 pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, action: &str) {
     let action = action.to_string();
     app.with_conn(move |c| {
-        let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
+        let round = clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), number)
+            .unwrap();
         diesel::insert_into(clubcomp::db::schema::attendance::table)
             .values(&NewAttendance {
                 round_id: round.id,
@@ -378,7 +379,8 @@ pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, acti
 pub async fn advance(app: &TestApp, comp: i64, number: i32, from: &str, to: &str) {
     let (from, to) = (from.to_string(), to.to_string());
     app.with_conn(move |c| {
-        let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
+        let round = clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), number)
+            .unwrap();
         clubcomp::services::rounds::transition(c, &round, &from, &to).unwrap();
     })
     .await

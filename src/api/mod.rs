@@ -12,6 +12,7 @@ pub mod calc;
 pub mod calendar;
 pub mod check_in;
 pub mod competitions;
+pub mod evenings;
 pub mod health;
 pub mod pairings;
 pub mod players;
@@ -83,6 +84,9 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(calc::create_keizer_pairing_calculation);
     cfg.service(calc::create_pairing_calculation);
     cfg.service(calc::create_tiebreaks_calculation);
+    cfg.service(evenings::get_next_evening);
+    cfg.service(evenings::get_evening);
+    cfg.service(evenings::list_all_evenings);
     cfg.service(calendar::create_calendar);
     cfg.service(calendar::get_calendar_ics);
     cfg.service(attendance::create_own_attendance);

@@ -296,7 +296,41 @@ pub async fn round_games(
     games_: Vec<GameSpec<'_>>,
     status: &str,
 ) -> Vec<i64> {
-    let r = app.create_round(leader, comp, json!({})).await;
+    round_games_with(app, leader, comp, json!({}), games_, status)
+        .await
+        .1
+}
+
+/// Adds the next round of `comp` on the calendar evening `evening` with `games` (as
+/// [`round`] does: white, black, result on boards 1, 2, …) and moves it to `status`. Returns
+/// the round number and the game ids.
+pub async fn round_on_evening(
+    app: &TestApp,
+    leader: &str,
+    comp: i64,
+    evening: i64,
+    games_: Boards<'_>,
+    status: &str,
+) -> (i32, Vec<i64>) {
+    let games_ = games_
+        .into_iter()
+        .enumerate()
+        .map(|(i, (w, b, r))| (i as i32 + 1, 1, w, b, r))
+        .collect();
+    round_games_with(app, leader, comp, json!({ "evening_id": evening }), games_, status).await
+}
+
+/// Adds the next round of `comp` with the API body `body` and `games`, moved to `status`.
+/// Returns the round number and the game ids.
+async fn round_games_with(
+    app: &TestApp,
+    leader: &str,
+    comp: i64,
+    body: Value,
+    games_: Vec<GameSpec<'_>>,
+    status: &str,
+) -> (i32, Vec<i64>) {
+    let r = app.create_round(leader, comp, body).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let number = r.body["number"].as_i64().unwrap() as i32;
     let games_: Vec<OwnedSpec> = games_
@@ -332,7 +366,7 @@ pub async fn round_games(
         for k in 0..target {
             rounds::transition(c, &round, order[k], order[k + 1]).unwrap();
         }
-        ids
+        (number, ids)
     })
     .await
 }
@@ -370,6 +404,29 @@ pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, acti
             })
             .execute(c)
             .unwrap();
+    })
+    .await
+}
+
+/// Records a sign-off of a player for round `number` with force majeure (absent with notice)
+/// and the note `note`, as the leader.
+pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note: &str) {
+    let note = note.to_string();
+    app.with_conn(move |c| {
+        let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
+        diesel::insert_into(clubcomp::db::schema::attendance::table)
+            .values(&NewAttendance {
+                round_id: round.id,
+                player_id: player,
+                action: "force_majeure".into(),
+                channel: "phone".into(),
+                recorded_by: "leader:test".into(),
+                at: clubcomp::db::now_utc(),
+                note: Some(note),
+            })
+            .execute(c)
+            .unwrap();
+        clubcomp::db::stamps::touch_now(c, clubcomp::db::stamps::Scope::Competition(comp)).unwrap();
     })
     .await
 }

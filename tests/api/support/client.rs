@@ -50,6 +50,21 @@ impl TestApp {
         self.post_as(token, &paths::calendar(season), body).await
     }
 
+    /// `GET /evenings/{id}`: the evening with its rounds (`token`: as whom).
+    pub async fn evening(&self, token: Option<&str>, id: impl Display) -> Resp {
+        self.get(&paths::evening(id), token).await
+    }
+
+    /// `GET /evenings?{query}`: a page of evenings.
+    pub async fn evenings_page(&self, query: &str) -> Resp {
+        self.get(&format!("{}?{query}", paths::EVENINGS), None).await
+    }
+
+    /// `GET /evenings/next`.
+    pub async fn next_evening(&self, token: Option<&str>) -> Resp {
+        self.get(paths::NEXT_EVENING, token).await
+    }
+
     pub async fn create_competition(&self, token: &str, season: impl Display, body: Value) -> Resp {
         self.post_as(token, &paths::season_competitions(season), body)
             .await

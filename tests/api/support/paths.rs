@@ -13,6 +13,9 @@ pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";
 pub const PLAYERS: &str = "/api/v1/players";
 pub const RATINGS: &str = "/api/v1/ratings";
 pub const SEASONS: &str = "/api/v1/seasons";
+/// The calendar's evenings across seasons (filtered and paged by a query string).
+pub const EVENINGS: &str = "/api/v1/evenings";
+pub const NEXT_EVENING: &str = "/api/v1/evenings/next";
 pub const HEALTH: &str = "/healthz";
 pub const READY: &str = "/readyz";
 pub const CLUB: &str = "/club/";

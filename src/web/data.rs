@@ -12,7 +12,9 @@ use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
 use crate::services::attendance::default_time_zone;
+use crate::ids::PlayerId;
 use crate::services::evenings::{self, EveningDetail, EveningRound};
+use crate::services::player_games;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -408,34 +410,25 @@ pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
             if !entrants.iter().any(|e| e.player_id == id) {
                 continue;
             }
-            let mut games = Vec::new();
-            for (r, gs) in crate::services::standings::public_rounds(c, comp.id)? {
-                for g in gs {
-                    let white = g.white_id == Some(id);
-                    if !white && g.black_id != Some(id) {
-                        continue;
-                    }
-                    let opp = if white { g.black_id } else { g.white_id };
-                    let opponent = match opp {
-                        Some(o) => Some((
-                            o,
-                            crate::services::standings::names(c, [o])?
-                                .remove(&o)
-                                .unwrap_or_default(),
-                        )),
-                        None => None,
-                    };
-                    games.push(CardGame {
-                        round: r.number,
-                        date: r.date,
-                        evening_id: r.evening_id,
-                        board: g.board,
-                        white,
-                        opponent,
-                        result: g.result.clone(),
-                    });
-                }
-            }
+            let filter = player_games::GameFilter {
+                competition: Some(crate::ids::CompetitionId(comp.id)),
+                season: None,
+            };
+            // oldest first, then in round and board order
+            let mut games: Vec<CardGame> = player_games::all(c, PlayerId(id), filter)?
+                .into_iter()
+                .rev()
+                .map(|g| CardGame {
+                    round: g.round,
+                    date: g.date,
+                    evening_id: g.evening_id,
+                    board: g.board,
+                    white: g.colour == "white",
+                    opponent: g.opponent.map(|o| (o.id, o.name)),
+                    result: g.result,
+                })
+                .collect();
+            games.sort_by_key(|g| (g.round, g.board));
             let mut keizer = Vec::new();
             let mut place = None;
             if comp.kind == CompetitionKind::Keizer {

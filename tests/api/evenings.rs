@@ -5,21 +5,6 @@ use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-/// A season opening on Friday 4 September 2026 with its calendar (every Friday to 30 June),
-/// and the ids of its first three evenings (4, 11 and 18 September).
-async fn season_of_three_evenings(app: &TestApp, leader: &str) -> (i64, Vec<i64>) {
-    let season = SeasonBuilder::new()
-        .name("Seizoen 2026-2027")
-        .create(app, leader)
-        .await;
-    let r = app
-        .generate_calendar(leader, season, json!({}))
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let ids = r.body.as_array().unwrap().iter();
-    (season, ids.take(3).map(|e| e["id"].as_i64().unwrap()).collect())
-}
-
 /// The small club of the evening page: on the first evening the Keizer round 1 (Anna beat
 /// Bram, Cor had the bye, Dirk signed off "Op vakantie"), published, and the Swiss round 1
 /// (Eva against Frank), paired but not published. Returns the leader's token, the evening,
@@ -35,7 +20,7 @@ struct EveningClub {
 async fn evening_club(app: &TestApp) -> EveningClub {
     let club = ClubBuilder::new().build(app).await;
     let leader = club.leader;
-    let (season, evenings) = season_of_three_evenings(app, &leader).await;
+    let (season, evenings) = season_with_calendar(app, &leader, "Seizoen 2026-2027").await;
     // four rated members: KNSB list of 1 September 2026, the seeding date of the season
     let mut rated = Vec::new();
     for (name, knsb) in [
@@ -237,7 +222,7 @@ async fn an_unknown_evening_is_a_404_problem() {
 async fn evenings_are_listed_by_date_a_page_at_a_time() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (season, ids) = season_of_three_evenings(&app, &leader).await;
+    let (season, ids) = season_with_calendar(&app, &leader, "Seizoen 2026-2027").await;
     let r = app.evenings_page(&format!("season={season}&to=2026-09-18&per_page=2")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["total"], 3);

@@ -75,6 +75,17 @@ impl SeasonBuilder {
     }
 }
 
+/// A season named `name` opening on Friday 4 September 2026 with its generated calendar
+/// (every Friday to 30 June), and the ids of its first three evenings (4, 11 and 18
+/// September).
+pub async fn season_with_calendar(app: &TestApp, leader: &str, name: &str) -> (i64, Vec<i64>) {
+    let season = SeasonBuilder::new().name(name).create(app, leader).await;
+    let r = app.generate_calendar(leader, season, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let ids = r.body.as_array().unwrap().iter();
+    (season, ids.take(3).map(|e| e["id"].as_i64().unwrap()).collect())
+}
+
 /// A season, a competition and its entrants (in order of entry).
 pub struct Fx {
     pub season: i64,

@@ -60,6 +60,17 @@ impl TestApp {
         self.get(&format!("{}?{query}", paths::EVENINGS), None).await
     }
 
+    /// `GET /players/{id}/games?{query}`: a page of a player's games.
+    pub async fn player_games(&self, player: impl Display, query: &str) -> Resp {
+        self.get(&format!("{}?{query}", paths::player_games(player)), None)
+            .await
+    }
+
+    /// `GET /me`: the member page (`token`: whose).
+    pub async fn member_page(&self, token: Option<&str>) -> Resp {
+        self.get(paths::MEMBER_PAGE, token).await
+    }
+
     /// `GET /evenings/next`.
     pub async fn next_evening(&self, token: Option<&str>) -> Resp {
         self.get(paths::NEXT_EVENING, token).await

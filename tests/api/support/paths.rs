@@ -8,6 +8,8 @@ const API: &str = "/api/v1";
 
 pub const LOGIN: &str = "/api/v1/auth/login";
 pub const ME: &str = "/api/v1/auth/me";
+/// The member page.
+pub const MEMBER_PAGE: &str = "/api/v1/me";
 pub const USERS: &str = "/api/v1/users";
 pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";
 pub const PLAYERS: &str = "/api/v1/players";
@@ -45,6 +47,10 @@ pub fn service_token(id: impl Display) -> String {
 
 pub fn player(id: impl Display) -> String {
     format!("{API}/players/{id}")
+}
+
+pub fn player_games(id: impl Display) -> String {
+    format!("{API}/players/{id}/games")
 }
 
 pub fn player_ratings(id: impl Display) -> String {

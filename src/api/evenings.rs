@@ -60,7 +60,10 @@ impl EveningQuery {
             Some(Err(_)) => {
                 errs.push(crate::error::FieldError::new(
                     "kind",
-                    format!("must be one of {}", crate::api::calendar::EVENING_KINDS.join(", ")),
+                    format!(
+                        "must be one of {}",
+                        crate::api::calendar::EVENING_KINDS.join(", ")
+                    ),
                 ));
                 None
             }
@@ -191,9 +194,7 @@ pub async fn list_all_evenings(
     }
     .resolve()?;
     let f = q.filter()?;
-    let (rows, total) = state
-        .db(move |c| svc::list(c, &f, limit, offset))
-        .await?;
+    let (rows, total) = state.db(move |c| svc::list(c, &f, limit, offset)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Link", crate::api::page_links(&req, page, per_page, total)))
         .json(EveningPage {

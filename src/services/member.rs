@@ -146,7 +146,11 @@ pub fn page(
                     round: r.number,
                     board: b.board,
                     colour: if white { "white" } else { "black" }.to_string(),
-                    opponent: if white { b.black.clone() } else { b.white.clone() },
+                    opponent: if white {
+                        b.black.clone()
+                    } else {
+                        b.white.clone()
+                    },
                 });
             }
         }

@@ -201,10 +201,7 @@ async fn the_evening_is_etagged_and_a_write_that_shows_changes_its_etag() {
     assert_eq!(after.status, StatusCode::OK, "{}", after.text);
     assert_ne!(after.header("etag"), Some(tag));
     assert_eq!(after.body["rounds"][1]["published"], true);
-    assert_eq!(
-        after.body["rounds"][1]["boards"][0]["white"]["name"],
-        "Eva"
-    );
+    assert_eq!(after.body["rounds"][1]["boards"][0]["white"]["name"], "Eva");
 }
 
 #[actix_web::test]
@@ -223,7 +220,9 @@ async fn evenings_are_listed_by_date_a_page_at_a_time() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
     let (season, ids) = season_with_calendar(&app, &leader, "Seizoen 2026-2027").await;
-    let r = app.evenings_page(&format!("season={season}&to=2026-09-18&per_page=2")).await;
+    let r = app
+        .evenings_page(&format!("season={season}&to=2026-09-18&per_page=2"))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["total"], 3);
     assert_eq!(r.body["page"], 1);
@@ -258,9 +257,7 @@ async fn evenings_are_listed_by_date_a_page_at_a_time() {
     assert!(link.contains("rel=\"first\""), "{link}");
     assert!(link.contains("page=2>; rel=\"last\""), "{link}");
     // a date range: 10 to 18 September holds two of them
-    let r = app
-        .evenings_page("from=2026-09-10&to=2026-09-18")
-        .await;
+    let r = app.evenings_page("from=2026-09-10&to=2026-09-18").await;
     assert_eq!(r.body["total"], 2, "{}", r.text);
     assert_eq!(r.body["items"][0]["date"], "2026-09-11");
 }
@@ -299,11 +296,7 @@ async fn the_next_evening_is_the_first_open_one_from_today() {
         .create(&app, &leader)
         .await;
     let r = app
-        .generate_calendar(
-            &leader,
-            season,
-            json!({"closed_dates": ["2099-09-04"]}),
-        )
+        .generate_calendar(&leader, season, json!({"closed_dates": ["2099-09-04"]}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let r = app.next_evening(None).await;

@@ -55,7 +55,8 @@ async fn the_member_page_shows_the_next_game_the_attendance_to_come_and_the_last
         "completed",
     )
     .await;
-    let (two, _) = round_on_evening(&app, &leader, keizer.comp, evenings[1], vec![], "planned").await;
+    let (two, _) =
+        round_on_evening(&app, &leader, keizer.comp, evenings[1], vec![], "planned").await;
     signed_off(&app, keizer.comp, two, anna, "Bruiloft").await;
     round_on_evening(&app, &leader, keizer.comp, evenings[2], vec![], "planned").await;
 
@@ -63,7 +64,10 @@ async fn the_member_page_shows_the_next_game_the_attendance_to_come_and_the_last
     let r = app.member_page(Some(&token)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let m = &r.body;
-    assert_eq!(m["player"], json!({"id": anna, "name": "Anna", "membership": "fixed"}));
+    assert_eq!(
+        m["player"],
+        json!({"id": anna, "name": "Anna", "membership": "fixed"})
+    );
     assert_eq!(m["next_evening"]["id"], evenings[0]);
     assert_eq!(m["next_evening"]["date"], "2099-09-04");
     assert_eq!(

@@ -74,7 +74,10 @@ async fn a_players_games_are_listed_newest_first_without_unpublished_ones() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["total"], 3, "{}", r.text);
     let items = r.body["items"].as_array().unwrap();
-    let ids: Vec<i64> = items.iter().map(|g| g["game_id"].as_i64().unwrap()).collect();
+    let ids: Vec<i64> = items
+        .iter()
+        .map(|g| g["game_id"].as_i64().unwrap())
+        .collect();
     assert_eq!(ids, [k2, s1, k1]);
     assert_eq!(items[0]["competition_id"], keizer);
     assert_eq!(items[0]["round"], 2);

@@ -155,7 +155,10 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
             let mut page = 1;
             loop {
                 let r = app
-                    .get(&format!("{}?page={page}&per_page=200", paths::EVENINGS), None)
+                    .get(
+                        &format!("{}?page={page}&per_page=200", paths::EVENINGS),
+                        None,
+                    )
                     .await;
                 let got = ids_in(&r.body, "id");
                 if got.is_empty() {

@@ -83,7 +83,10 @@ pub async fn season_with_calendar(app: &TestApp, leader: &str, name: &str) -> (i
     let r = app.generate_calendar(leader, season, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let ids = r.body.as_array().unwrap().iter();
-    (season, ids.take(3).map(|e| e["id"].as_i64().unwrap()).collect())
+    (
+        season,
+        ids.take(3).map(|e| e["id"].as_i64().unwrap()).collect(),
+    )
 }
 
 /// A season, a competition and its entrants (in order of entry).
@@ -328,7 +331,15 @@ pub async fn round_on_evening(
         .enumerate()
         .map(|(i, (w, b, r))| (i as i32 + 1, 1, w, b, r))
         .collect();
-    round_games_with(app, leader, comp, json!({ "evening_id": evening }), games_, status).await
+    round_games_with(
+        app,
+        leader,
+        comp,
+        json!({ "evening_id": evening }),
+        games_,
+        status,
+    )
+    .await
 }
 
 /// Adds the next round of `comp` with the API body `body` and `games`, moved to `status`.

@@ -57,7 +57,8 @@ impl TestApp {
 
     /// `GET /evenings?{query}`: a page of evenings.
     pub async fn evenings_page(&self, query: &str) -> Resp {
-        self.get(&format!("{}?{query}", paths::EVENINGS), None).await
+        self.get(&format!("{}?{query}", paths::EVENINGS), None)
+            .await
     }
 
     /// `GET /players/{id}/games?{query}`: a page of a player's games.

@@ -411,40 +411,42 @@ pub async fn check_in_all(app: &TestApp, token: &str, comp: i64, number: i64, pl
 
 /// Records an attendance action for a player in round `number`.
 pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, action: &str) {
-    let action = action.to_string();
-    app.with_conn(move |c| {
-        let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
-        diesel::insert_into(clubcomp::db::schema::attendance::table)
-            .values(&NewAttendance {
-                round_id: round.id,
-                player_id: player,
-                action,
-                channel: "email".into(),
-                recorded_by: "test".into(),
-                at: clubcomp::db::now_utc(),
-                note: None,
-            })
-            .execute(c)
-            .unwrap();
-    })
-    .await
+    let change = NewAttendance {
+        round_id: 0,
+        player_id: player,
+        action: action.to_string(),
+        channel: "email".into(),
+        recorded_by: "test".into(),
+        at: clubcomp::db::now_utc(),
+        note: None,
+    };
+    record_attendance(app, comp, number, change).await
 }
 
 /// Records a sign-off of a player for round `number` with force majeure (absent with notice)
 /// and the note `note`, as the leader.
 pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note: &str) {
-    let note = note.to_string();
+    let change = NewAttendance {
+        round_id: 0,
+        player_id: player,
+        action: "force_majeure".into(),
+        channel: "phone".into(),
+        recorded_by: "leader:test".into(),
+        at: clubcomp::db::now_utc(),
+        note: Some(note.to_string()),
+    };
+    record_attendance(app, comp, number, change).await
+}
+
+/// Stores `change` for round `number` of `comp` and raises the competition's stamp, as the
+/// attendance service does.
+async fn record_attendance(app: &TestApp, comp: i64, number: i32, change: NewAttendance) {
     app.with_conn(move |c| {
         let round = clubcomp::services::rounds::load(c, comp, number).unwrap();
         diesel::insert_into(clubcomp::db::schema::attendance::table)
             .values(&NewAttendance {
                 round_id: round.id,
-                player_id: player,
-                action: "force_majeure".into(),
-                channel: "phone".into(),
-                recorded_by: "leader:test".into(),
-                at: clubcomp::db::now_utc(),
-                note: Some(note),
+                ..change
             })
             .execute(c)
             .unwrap();

@@ -180,7 +180,7 @@ pub fn page(
             }
         }
     }
-    coming.sort_by(|a, b| (a.0, a.1, a.3.number).cmp(&(b.0, b.1, b.3.number)));
+    coming.sort_by_key(|a| (a.0, a.1, a.3.number));
     coming.truncate(COMING_ROUNDS);
     let key = pid.0.to_string();
     for (date, comp, name, r) in coming {

@@ -12,8 +12,11 @@ pub mod calc;
 pub mod calendar;
 pub mod check_in;
 pub mod competitions;
+pub mod evenings;
 pub mod health;
+pub mod member;
 pub mod pairings;
+pub mod player_games;
 pub mod players;
 pub mod playoff;
 pub mod prizes;
@@ -86,6 +89,11 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(calc::create_keizer_pairing_calculation);
     cfg.service(calc::create_pairing_calculation);
     cfg.service(calc::create_tiebreaks_calculation);
+    cfg.service(evenings::get_next_evening);
+    cfg.service(evenings::get_evening);
+    cfg.service(evenings::list_all_evenings);
+    cfg.service(player_games::list_player_games);
+    cfg.service(member::get_member_page);
     cfg.service(calendar::create_calendar);
     cfg.service(calendar::get_calendar_ics);
     cfg.service(attendance::create_own_attendance);
@@ -187,6 +195,24 @@ pub fn page_links(req: &HttpRequest, page: u32, per_page: u32, total: i64) -> St
     }
     links.push(format!("{}; rel=\"last\"", url(last)));
     links.join(", ")
+}
+
+/// 400 naming the first query parameter of `req` not in `known`: for a list whose filter and
+/// page are read by two extractors (`Query<Filter>` and `Query<PageParams>`), neither of which
+/// knows all the parameters.
+pub fn known_params(req: &HttpRequest, known: &[&str]) -> ApiResult<()> {
+    match form_urlencoded::parse(req.query_string().as_bytes())
+        .find(|(k, _)| !known.contains(&k.as_ref()))
+    {
+        Some((k, _)) => {
+            let name: String = k.chars().take(32).collect();
+            Err(ApiError::BadRequest(format!(
+                "query parameter `{name}`: unknown parameter, expected one of {}",
+                known.join(", ")
+            )))
+        }
+        None => Ok(()),
+    }
 }
 
 /// The `If-Match` header's value, if any (400 when unreadable).

@@ -674,7 +674,6 @@ pub async fn serve_cached_as(
     + Send
     + 'static,
 ) -> ApiResult<HttpResponse> {
-    use actix_web::http::header::{self, HeaderValue};
     let id = key.competition;
     let version = competition_version(state, id).await?;
     let entry = match state.cache.get(&key, version.stamps()) {
@@ -697,6 +696,17 @@ pub async fn serve_cached_as(
             state.cache.put(key, entry)
         }
     };
+    Ok(answer_entry(req, &entry, kind))
+}
+
+/// The answer of a cached document: 304 when `If-None-Match` names either of its tags,
+/// else the body (gzip to a client that accepts it), with `ETag`, `Vary` and `kind`'s headers.
+pub fn answer_entry(
+    req: &HttpRequest,
+    entry: &crate::cache::Entry,
+    kind: CachedType<'_>,
+) -> HttpResponse {
+    use actix_web::http::header::{self, HeaderValue};
     let gz = crate::cache::accepts_gzip(
         req.headers()
             .get(header::ACCEPT_ENCODING)
@@ -719,7 +729,7 @@ pub async fn serve_cached_as(
                 .insert_header((header::ETAG, tag.clone()))
                 .insert_header(vary)
                 .finish();
-            return Ok(with_headers(res, kind.headers));
+            return with_headers(res, kind.headers);
         }
     }
     let mut res = HttpResponse::Ok();
@@ -735,7 +745,41 @@ pub async fn serve_cached_as(
             .body(z.clone()),
         _ => res.body(entry.body.clone()),
     };
-    Ok(with_headers(res, kind.headers))
+    with_headers(res, kind.headers)
+}
+
+/// Serves a JSON document that is not one competition's from the read cache: `version` looks
+/// up, in the same snapshot as the body, which object the read names (its id goes into the
+/// cache key with `doc`), the version the document is valid for and its ETag; `compute`
+/// makes the body on a miss. Every read looks the version up in the database, so a document
+/// is never older than a write committed before the read arrived. Answers as
+/// [`answer_entry`].
+pub async fn serve_versioned<V: Send + 'static>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    doc: &'static str,
+    version: impl FnOnce(&mut DbConn) -> ApiResult<(i64, (i64, i64), String, V)> + Send + 'static,
+    compute: impl FnOnce(&mut DbConn, V, String) -> ApiResult<Vec<u8>> + Send + 'static,
+) -> ApiResult<HttpResponse> {
+    let st = state.clone();
+    let entry = state
+        .db(move |c| {
+            crate::db::snapshot(c, |c| {
+                let (id, v, tag, found) = version(c)?;
+                let key = crate::cache::Key {
+                    competition: id,
+                    doc,
+                    arg: None,
+                };
+                if let Some(e) = st.cache.get(&key, v) {
+                    return Ok(e);
+                }
+                let body = compute(c, found, tag.clone())?;
+                Ok(st.cache.put(key, crate::cache::Entry::new(body, v, &tag)))
+            })
+        })
+        .await?;
+    Ok(answer_entry(req, &entry, CachedType::JSON))
 }
 
 /// `res` with `headers` added (straight into its header map: they are valid already).

@@ -6,13 +6,15 @@
 //! standings, the calendar and ratings — never contact data.
 
 use crate::api::prizes::{PlayoffsView, PrizeList};
-use crate::api::rounds::RoundView;
 use crate::api::standings::StandingsView;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, EveningId, SeasonId};
+use crate::ids::{CompetitionId, PlayerId, SeasonId};
+use crate::services::attendance::default_time_zone;
+use crate::services::evenings::{self, EveningDetail, EveningRound};
+use crate::services::player_games;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -46,15 +48,6 @@ pub fn competition(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
     crate::api::competitions::load(c, crate::ids::CompetitionId(id))
 }
 
-/// A round with the competition it belongs to.
-#[derive(Debug)]
-pub struct CompetitionRound {
-    /// The competition.
-    pub competition: Competition,
-    /// The round, its games shown only once published.
-    pub round: RoundView,
-}
-
 /// The front page: the newest season, its next evening with what is played on it, its
 /// competitions and the calendar from that evening on.
 #[derive(Debug)]
@@ -64,31 +57,14 @@ pub struct Front {
     /// The next evening: the first one with a round paired or published but not completed,
     /// else the first on or after `today`.
     pub next: Option<Evening>,
-    /// The rounds of the next evening.
-    pub next_rounds: Vec<CompetitionRound>,
+    /// The rounds of the next evening, as the public sees them.
+    pub next_rounds: Vec<EveningRound>,
     /// The season's competitions.
     pub competitions: Vec<Competition>,
     /// The calendar from the next evening on (at most `upcoming` evenings).
     pub upcoming: Vec<Evening>,
     /// Older seasons (the archive).
     pub archive: Vec<Season>,
-}
-
-/// The rounds of every competition of `evening`'s season played on that evening.
-pub fn rounds_on(c: &mut DbConn, evening: &Evening) -> ApiResult<Vec<CompetitionRound>> {
-    let mut out = Vec::new();
-    for comp in competitions_of(c, evening.season_id)? {
-        for r in crate::services::rounds::list(c, CompetitionId(comp.id))? {
-            if r.evening_id == Some(evening.id) {
-                let round = crate::api::rounds::round_view(c, r, false)?;
-                out.push(CompetitionRound {
-                    competition: comp.clone(),
-                    round,
-                });
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The data of the front page (`today` in the club's time zone).
@@ -131,7 +107,9 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
             .cloned(),
     };
     let next_rounds = match &next {
-        Some(e) => rounds_on(c, e)?,
+        Some(e) => {
+            evenings::detail(c, e.clone(), false, &default_time_zone(), String::new())?.rounds
+        }
         None => vec![],
     };
     let upcoming = match &next {
@@ -354,27 +332,11 @@ pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
     Ok(Prizes::List(Box::new(list)))
 }
 
-/// An evening page: the evening and the rounds of every competition played on it.
-#[derive(Debug)]
-pub struct EveningPage {
-    /// The evening.
-    pub evening: Evening,
-    /// Its season.
-    pub season: Season,
-    /// The rounds on it (games only once published).
-    pub rounds: Vec<CompetitionRound>,
-}
-
-/// The evening `id` (404 when there is none).
-pub fn evening(c: &mut DbConn, id: i64) -> ApiResult<EveningPage> {
-    let evening = crate::api::calendar::load_evening(c, EveningId(id))?;
-    let season = season(c, evening.season_id)?;
-    let rounds = rounds_on(c, &evening)?;
-    Ok(EveningPage {
-        evening,
-        season,
-        rounds,
-    })
+/// The evening `id` as the public sees it (404 when there is none): the read model of
+/// `GET /evenings/{id}`.
+pub fn evening(c: &mut DbConn, id: i64) -> ApiResult<EveningDetail> {
+    let e = evenings::find(c, evenings::Which::Id(id))?;
+    evenings::detail(c, e, false, &default_time_zone(), String::new())
 }
 
 /// One game on a player's card.
@@ -449,34 +411,25 @@ pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
             if !entrants.iter().any(|e| e.player_id == id) {
                 continue;
             }
-            let mut games = Vec::new();
-            for (r, gs) in crate::services::standings::public_rounds(c, CompetitionId(comp.id))? {
-                for g in gs {
-                    let white = g.white_id == Some(id);
-                    if !white && g.black_id != Some(id) {
-                        continue;
-                    }
-                    let opp = if white { g.black_id } else { g.white_id };
-                    let opponent = match opp {
-                        Some(o) => Some((
-                            o,
-                            crate::services::standings::names(c, [o])?
-                                .remove(&o)
-                                .unwrap_or_default(),
-                        )),
-                        None => None,
-                    };
-                    games.push(CardGame {
-                        round: r.number,
-                        date: r.date,
-                        evening_id: r.evening_id,
-                        board: g.board,
-                        white,
-                        opponent,
-                        result: g.result.clone(),
-                    });
-                }
-            }
+            let filter = player_games::GameFilter {
+                competition: Some(crate::ids::CompetitionId(comp.id)),
+                season: None,
+            };
+            // oldest first, then in round and board order
+            let mut games: Vec<CardGame> = player_games::all(c, PlayerId(id), filter)?
+                .into_iter()
+                .rev()
+                .map(|g| CardGame {
+                    round: g.round,
+                    date: g.date,
+                    evening_id: g.evening_id,
+                    board: g.board,
+                    white: g.colour == "white",
+                    opponent: g.opponent.map(|o| (o.id, o.name)),
+                    result: g.result,
+                })
+                .collect();
+            games.sort_by_key(|g| (g.round, g.board));
             let mut keizer = Vec::new();
             let mut place = None;
             if comp.kind == CompetitionKind::Keizer {

@@ -3,9 +3,9 @@
 
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use crate::api::rounds::GameView;
 use crate::app::AppState;
-use crate::web::data::{self as pages, CompetitionRound, EveningPage};
+use crate::services::evenings::{Board, EveningDetail as EveningPage, EveningRound};
+use crate::web::data as pages;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 
@@ -48,16 +48,16 @@ pub(super) async fn slips(
     serve(req, state, path.into_inner(), true).await
 }
 
-fn round_heading(ctx: &Ctx, r: &CompetitionRound) -> String {
-    let word = if r.competition.kind == clubcomp_engine::CompetitionKind::Keizer {
+fn round_heading(ctx: &Ctx, r: &EveningRound) -> String {
+    let word = if r.competition_kind == clubcomp_engine::CompetitionKind::Keizer {
         ctx.t("avond", "evening")
     } else {
         ctx.t("ronde", "round")
     };
-    format!("{}, {word} {}", r.competition.name, r.round.number)
+    format!("{}, {word} {}", r.competition_name, r.number)
 }
 
-fn result_cell(ctx: &Ctx, g: &GameView) -> Markup {
+fn result_cell(ctx: &Ctx, g: &Board) -> Markup {
     html! {
         @match (&g.result, &g.black) {
             (Some(r), _) => (ctx.lang.result(r)),
@@ -68,20 +68,20 @@ fn result_cell(ctx: &Ctx, g: &GameView) -> Markup {
 }
 
 fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
-    let ev = &e.evening;
+    let ev = e;
     let title = format!(
         "{} — {}",
         ctx.lang.evening_kind(ev.kind),
         ctx.lang.date(ev.date)
     );
-    let boards: usize = e.rounds.iter().map(|r| r.round.games.len()).sum();
+    let boards: usize = e.rounds.iter().map(|r| r.boards.len()).sum();
     frame(
         ctx,
         &title,
         html! {
             p class="muted" {
                 (ctx.t("Aanvang", "Start")) " " (ev.start_time) " · "
-                (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", e.season.id))) { (e.season.name) }
+                (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", e.season_id))) { (e.season_name) }
                 @if boards > 0 {
                     " · " a href=(ctx.href(&format!("/club/evenings/{}/slips", ev.id))) { (ctx.t("Wedstrijdbriefjes", "Pairing slips")) }
                 }
@@ -94,13 +94,13 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                 section class="round" {
                     @let heading = round_heading(ctx, r);
                     h2 { (heading) }
-                    p class="muted" { (ctx.lang.status(&r.round.status)) }
-                    @if r.round.games.is_empty() {
+                    p class="muted" { (ctx.lang.status(&r.status)) }
+                    @if r.boards.is_empty() {
                         p { (ctx.t("De indeling is nog niet gepubliceerd.", "The pairings are not published yet.")) }
                     } @else {
                         @let cap = format!("{} — {}", ctx.t("Indeling en uitslagen", "Pairings and results"), heading);
                         (scroll(&cap, html! {
-                            table class="pairings" data-competition=(r.competition.id) {
+                            table class="pairings" data-competition=(r.competition_id) {
                                 caption { (cap) }
                                 thead { tr {
                                     th scope="col" { (ctx.t("Bord", "Board")) }
@@ -109,7 +109,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                                     th scope="col" { (ctx.t("Uitslag", "Result")) }
                                 } }
                                 tbody {
-                                    @for g in &r.round.games {
+                                    @for g in &r.boards {
                                         tr class="board" {
                                             th scope="row" class="num" {
                                                 (g.board) @if g.game_no > 1 { "." (g.game_no) }
@@ -130,7 +130,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
 }
 
 fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {
-    let ev = &e.evening;
+    let ev = e;
     let title = format!(
         "{} — {}",
         ctx.t("Wedstrijdbriefjes", "Pairing slips"),
@@ -148,8 +148,8 @@ fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {
             div class="slips" {
                 @for r in &e.rounds {
                     @let heading = round_heading(ctx, r);
-                    @let draughts = r.competition.discipline == clubcomp_engine::Discipline::Draughts;
-                    @for g in r.round.games.iter().filter(|g| g.black.is_some()) {
+                    @let draughts = r.discipline == clubcomp_engine::Discipline::Draughts;
+                    @for g in r.boards.iter().filter(|g| g.black.is_some()) {
                         section class="slip" aria-label=(format!("{} {} {}", heading, ctx.t("bord", "board"), g.board)) {
                             p class="slip-head" {
                                 strong { (ctx.t("Bord", "Board")) " " (g.board) @if g.game_no > 1 { "." (g.game_no) } }

@@ -52,10 +52,10 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                             ul {
                                 @for r in &f.next_rounds {
                                     li {
-                                        (r.competition.name) ", " (ctx.t("ronde", "round")) " " (r.round.number)
-                                        ": " (ctx.lang.status(&r.round.status))
-                                        @if !r.round.games.is_empty() {
-                                            " — " (r.round.games.len()) " " (ctx.t("borden", "boards"))
+                                        (r.competition_name) ", " (ctx.t("ronde", "round")) " " (r.number)
+                                        ": " (ctx.lang.status(&r.status))
+                                        @if !r.boards.is_empty() {
+                                            " — " (r.boards.len()) " " (ctx.t("borden", "boards"))
                                         }
                                     }
                                 }

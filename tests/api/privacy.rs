@@ -151,6 +151,24 @@ async fn no_public_answer_of_the_demo_club_shows_an_email() {
             for c in &competitions {
                 urls.push(path.replace("{id}", &c.to_string()));
             }
+        } else if path.starts_with("/api/v1/evenings/{id}") {
+            let mut page = 1;
+            loop {
+                let r = app
+                    .get(
+                        &format!("{}?page={page}&per_page=200", paths::EVENINGS),
+                        None,
+                    )
+                    .await;
+                let got = ids_in(&r.body, "id");
+                if got.is_empty() {
+                    break;
+                }
+                for e in got {
+                    urls.push(path.replace("{id}", &e.to_string()));
+                }
+                page += 1;
+            }
         } else if path.starts_with("/api/v1/seasons/{id}") {
             for s in ids_in(&seasons, "id") {
                 urls.push(path.replace("{id}", &s.to_string()));

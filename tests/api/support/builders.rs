@@ -75,6 +75,20 @@ impl SeasonBuilder {
     }
 }
 
+/// A season named `name` opening on Friday 4 September 2026 with its generated calendar
+/// (every Friday to 30 June), and the ids of its first three evenings (4, 11 and 18
+/// September).
+pub async fn season_with_calendar(app: &TestApp, leader: &str, name: &str) -> (i64, Vec<i64>) {
+    let season = SeasonBuilder::new().name(name).create(app, leader).await;
+    let r = app.generate_calendar(leader, season, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let ids = r.body.as_array().unwrap().iter();
+    (
+        season,
+        ids.take(3).map(|e| e["id"].as_i64().unwrap()).collect(),
+    )
+}
+
 /// A season, a competition and its entrants (in order of entry).
 pub struct Fx {
     pub season: i64,
@@ -296,7 +310,49 @@ pub async fn round_games(
     games_: Vec<GameSpec<'_>>,
     status: &str,
 ) -> Vec<i64> {
-    let r = app.create_round(leader, comp, json!({})).await;
+    round_games_with(app, leader, comp, json!({}), games_, status)
+        .await
+        .1
+}
+
+/// Adds the next round of `comp` on the calendar evening `evening` with `games` (as
+/// [`round`] does: white, black, result on boards 1, 2, …) and moves it to `status`. Returns
+/// the round number and the game ids.
+pub async fn round_on_evening(
+    app: &TestApp,
+    leader: &str,
+    comp: i64,
+    evening: i64,
+    games_: Boards<'_>,
+    status: &str,
+) -> (i32, Vec<i64>) {
+    let games_ = games_
+        .into_iter()
+        .enumerate()
+        .map(|(i, (w, b, r))| (i as i32 + 1, 1, w, b, r))
+        .collect();
+    round_games_with(
+        app,
+        leader,
+        comp,
+        json!({ "evening_id": evening }),
+        games_,
+        status,
+    )
+    .await
+}
+
+/// Adds the next round of `comp` with the API body `body` and `games`, moved to `status`.
+/// Returns the round number and the game ids.
+async fn round_games_with(
+    app: &TestApp,
+    leader: &str,
+    comp: i64,
+    body: Value,
+    games_: Vec<GameSpec<'_>>,
+    status: &str,
+) -> (i32, Vec<i64>) {
+    let r = app.create_round(leader, comp, body).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let number = r.body["number"].as_i64().unwrap() as i32;
     let games_: Vec<OwnedSpec> = games_
@@ -332,7 +388,7 @@ pub async fn round_games(
         for k in 0..target {
             rounds::transition(c, &round, order[k], order[k + 1]).unwrap();
         }
-        ids
+        (number, ids)
     })
     .await
 }
@@ -355,22 +411,51 @@ pub async fn check_in_all(app: &TestApp, token: &str, comp: i64, number: i64, pl
 
 /// Records an attendance action for a player in round `number`.
 pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, action: &str) {
-    let action = action.to_string();
+    let change = NewAttendance {
+        round_id: 0,
+        player_id: player,
+        action: action.to_string(),
+        channel: "email".into(),
+        recorded_by: "test".into(),
+        at: clubcomp::db::now_utc(),
+        note: None,
+    };
+    record_attendance(app, comp, number, change).await
+}
+
+/// Records a sign-off of a player for round `number` with force majeure (absent with notice)
+/// and the note `note`, as the leader.
+pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note: &str) {
+    let change = NewAttendance {
+        round_id: 0,
+        player_id: player,
+        action: "force_majeure".into(),
+        channel: "phone".into(),
+        recorded_by: "leader:test".into(),
+        at: clubcomp::db::now_utc(),
+        note: Some(note.to_string()),
+    };
+    record_attendance(app, comp, number, change).await
+}
+
+/// Stores `change` for round `number` of `comp` and raises the competition's stamp, as the
+/// attendance service does.
+async fn record_attendance(app: &TestApp, comp: i64, number: i32, change: NewAttendance) {
     app.with_conn(move |c| {
         let round = clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), number)
             .unwrap();
         diesel::insert_into(clubcomp::db::schema::attendance::table)
             .values(&NewAttendance {
                 round_id: round.id,
-                player_id: player,
-                action,
-                channel: "email".into(),
-                recorded_by: "test".into(),
-                at: clubcomp::db::now_utc(),
-                note: None,
+                ..change
             })
             .execute(c)
             .unwrap();
+        clubcomp::db::stamps::touch_now(
+            c,
+            clubcomp::db::stamps::Scope::Competition(clubcomp::ids::CompetitionId(comp)),
+        )
+        .unwrap();
     })
     .await
 }

@@ -70,6 +70,33 @@ impl TestApp {
         self.post_as(token, &paths::calendar(season), body).await
     }
 
+    /// `GET /evenings/{id}`: the evening with its rounds (`token`: as whom).
+    pub async fn evening(&self, token: Option<&str>, id: impl Display) -> Resp {
+        self.get(&paths::evening(id), token).await
+    }
+
+    /// `GET /evenings?{query}`: a page of evenings.
+    pub async fn evenings_page(&self, query: &str) -> Resp {
+        self.get(&format!("{}?{query}", paths::EVENINGS), None)
+            .await
+    }
+
+    /// `GET /players/{id}/games?{query}`: a page of a player's games.
+    pub async fn player_games(&self, player: impl Display, query: &str) -> Resp {
+        self.get(&format!("{}?{query}", paths::player_games(player)), None)
+            .await
+    }
+
+    /// `GET /me`: the member page (`token`: whose).
+    pub async fn member_page(&self, token: Option<&str>) -> Resp {
+        self.get(paths::MEMBER_PAGE, token).await
+    }
+
+    /// `GET /evenings/next`.
+    pub async fn next_evening(&self, token: Option<&str>) -> Resp {
+        self.get(paths::NEXT_EVENING, token).await
+    }
+
     pub async fn create_competition(&self, token: &str, season: impl Display, body: Value) -> Resp {
         self.post_as(token, &paths::season_competitions(season), body)
             .await

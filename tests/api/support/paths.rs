@@ -11,11 +11,16 @@ pub const REFRESH: &str = "/api/v1/auth/refresh";
 pub const LOGOUT: &str = "/api/v1/auth/logout";
 pub const LOGOUT_ALL: &str = "/api/v1/auth/logout-all";
 pub const ME: &str = "/api/v1/auth/me";
+/// The member page.
+pub const MEMBER_PAGE: &str = "/api/v1/me";
 pub const USERS: &str = "/api/v1/users";
 pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";
 pub const PLAYERS: &str = "/api/v1/players";
 pub const RATINGS: &str = "/api/v1/ratings";
 pub const SEASONS: &str = "/api/v1/seasons";
+/// The calendar's evenings across seasons (filtered and paged by a query string).
+pub const EVENINGS: &str = "/api/v1/evenings";
+pub const NEXT_EVENING: &str = "/api/v1/evenings/next";
 pub const HEALTH: &str = "/healthz";
 pub const READY: &str = "/readyz";
 pub const CLUB: &str = "/club/";
@@ -45,6 +50,10 @@ pub fn service_token(id: impl Display) -> String {
 
 pub fn player(id: impl Display) -> String {
     format!("{API}/players/{id}")
+}
+
+pub fn player_games(id: impl Display) -> String {
+    format!("{API}/players/{id}/games")
 }
 
 pub fn player_ratings(id: impl Display) -> String {

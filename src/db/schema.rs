@@ -308,3 +308,16 @@ diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_moves -> games (game_id));
 diesel::joinable!(claims -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(game_events, game_moves, claims, appeals, games);
+
+diesel::table! {
+    events (id) {
+        id -> BigInt,
+        kind -> Text,
+        occurred_at -> Timestamp,
+        competition_id -> Nullable<BigInt>,
+        evening_id -> Nullable<BigInt>,
+        game_id -> Nullable<BigInt>,
+        payload -> Text,
+        visibility -> Text,
+    }
+}

@@ -13,6 +13,7 @@ mod competitions;
 mod concurrency;
 mod demo;
 mod errors;
+mod events;
 mod foundation;
 mod health;
 mod input_checks;

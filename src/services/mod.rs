@@ -9,6 +9,7 @@ pub mod competitions;
 pub mod credentials;
 pub mod date;
 pub mod demo;
+pub mod events;
 pub mod health;
 pub mod input;
 pub mod pairing;

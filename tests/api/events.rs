@@ -259,3 +259,160 @@ async fn a_reader_following_concurrent_writers_sees_every_event_once() {
     let stored: Vec<i64> = all_events(&app).await.iter().map(|e| e.id).collect();
     assert_eq!(seen, stored);
 }
+
+/// Follows the changes feed from the start with `query`, `limit` events a page, until a page
+/// comes back empty; every event, in order.
+async fn follow_feed(app: &TestApp, token: &str, query: &str, limit: u32) -> Vec<Value> {
+    let mut after = "0".to_string();
+    let mut out = Vec::new();
+    loop {
+        let r = app
+            .changes(token, &format!("after={after}&limit={limit}{query}"))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let items = r.body["items"].as_array().unwrap().clone();
+        assert!(items.len() <= limit as usize);
+        let next = r.body["next"].as_str().unwrap().to_string();
+        if items.is_empty() {
+            assert_eq!(next, after, "an empty page keeps the cursor");
+            return out;
+        }
+        assert_eq!(next, items.last().unwrap()["id"].to_string());
+        after = next;
+        out.extend(items);
+    }
+}
+
+/// A sync job that only follows the feed (results, two a page) rebuilds every game result of
+/// a played competition, a correction included: the same results as the rounds API shows.
+#[actix_web::test]
+async fn a_sync_job_following_the_feed_rebuilds_every_result() {
+    let app = spawn().await;
+    let (leader, arbiter, cid, games) = published_evening(&app).await;
+    for (g, result) in [(games[0], "1-0"), (games[1], "0-1"), (games[0], "½-½")] {
+        let r = app
+            .enter_result(
+                &arbiter,
+                g,
+                json!({"result": result, "reason": "scoresheet"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let r = app.complete_round(&leader, cid, 1).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    add_round(&app, &leader, cid, "2099-01-09").await;
+    let r = app.generate_pairing(&leader, cid, 2, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = app.publish_round(&leader, cid, 2).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for g in r.body["games"].as_array().unwrap() {
+        let r = app
+            .enter_result(
+                &arbiter,
+                g["id"].as_i64().unwrap(),
+                json!({"result": "1-0"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+
+    let admin = app.token(&["admin"]).await;
+    let sync = app.service_token(&admin, "results sync").await;
+    let feed = follow_feed(&app, &sync, "&types=result.entered,result.corrected", 2).await;
+    assert_eq!(
+        feed.len(),
+        5,
+        "three results and a correction of round 1, two of round 2"
+    );
+    let mut rebuilt = std::collections::BTreeMap::new();
+    for e in &feed {
+        assert!(e["type"] == "result.entered" || e["type"] == "result.corrected");
+        assert_eq!(e["competition_id"], cid);
+        rebuilt.insert(
+            e["game_id"].as_i64().unwrap(),
+            e["payload"]["result"].clone(),
+        );
+    }
+    let mut shown = std::collections::BTreeMap::new();
+    for n in [1, 2] {
+        let r = app.public_round(cid, n).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        for g in r.body["games"].as_array().unwrap() {
+            shown.insert(g["id"].as_i64().unwrap(), g["result"].clone());
+        }
+    }
+    assert_eq!(rebuilt, shown);
+    assert_eq!(
+        rebuilt[&games[0]], "1/2-1/2",
+        "the correction is the last word"
+    );
+
+    // a service token sees only the public events; an admin sees the leader's too
+    let all_public = follow_feed(&app, &sync, "", 1000).await;
+    assert!(all_public.iter().all(|e| e["visibility"] == "public"));
+    assert!(!all_public.iter().any(|e| e["type"] == "pairing.generated"));
+    let everything = follow_feed(&app, &admin, "", 1000).await;
+    let generated = everything
+        .iter()
+        .filter(|e| e["type"] == "pairing.generated")
+        .count();
+    assert_eq!(generated, 2, "one per round");
+}
+
+/// The feed's bounds: a cursor that is no event id or lies ahead of the log names `after`,
+/// an unknown type names `types`, a page outside 1–1000 names `limit`.
+#[actix_web::test]
+async fn the_feed_refuses_bad_cursors_types_and_limits() {
+    let app = spawn().await;
+    let (_leader, _arbiter, _cid, _games) = published_evening(&app).await;
+    let admin = app.token(&["admin"]).await;
+    let newest = all_events(&app).await.last().unwrap().id;
+    for (query, field) in [
+        ("after=abc".to_string(), "after"),
+        ("after=-1".to_string(), "after"),
+        (format!("after={}", newest + 1), "after"),
+        ("types=result.entered,results".to_string(), "types"),
+        ("limit=0".to_string(), "limit"),
+        ("limit=1001".to_string(), "limit"),
+    ] {
+        let r = app.changes(&admin, &query).await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{query}: {}",
+            r.text
+        );
+        assert_eq!(r.errors("field"), vec![field], "{query}: {}", r.text);
+    }
+    let r = app.changes(&admin, &format!("after={newest}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["items"], json!([]));
+    // a member's token is not a sync job's
+    let member = app.token(&["member"]).await;
+    assert_eq!(app.changes(&member, "").await.status, StatusCode::FORBIDDEN);
+}
+
+/// Expired events are purged oldest first, a batch at a time, and a cursor below what was
+/// purged is refused naming `after` instead of being answered with a gap.
+#[actix_web::test]
+async fn a_cursor_below_the_purged_events_is_refused() {
+    let app = spawn().await;
+    published_evening(&app).await;
+    let before = all_events(&app).await;
+    assert!(before.len() > 3);
+    let purged = app
+        .with_conn(|c| {
+            // everything stored so far counts as expired: retention of -1 day
+            clubcomp::services::events::purge_expired(c, chrono::Duration::days(-1)).unwrap()
+        })
+        .await;
+    assert_eq!(purged, before.len());
+    let admin = app.token(&["admin"]).await;
+    let r = app.changes(&admin, "after=0").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), vec!["after"]);
+    let last = before.last().unwrap().id;
+    let r = app.changes(&admin, &format!("after={last}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}

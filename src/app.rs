@@ -422,11 +422,29 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     }))
 }
 
+/// Purges expired events once a minute, at most a batch at a time
+/// (docs/decisions/0220-event-log.md); a failed purge is logged and tried again a minute later.
+async fn purge_events(state: web::Data<AppState>) {
+    let retention = chrono::Duration::days(i64::from(state.config.event_retention_days));
+    loop {
+        actix_web::rt::time::sleep(std::time::Duration::from_secs(60)).await;
+        match state
+            .db(move |c| crate::services::events::purge_expired(c, retention))
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(purged = n, "expired events purged"),
+            Err(e) => tracing::warn!(error = %e, "purging expired events failed"),
+        }
+    }
+}
+
 /// Runs the HTTP server until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish).
 pub async fn serve(config: Config) -> std::io::Result<()> {
     let addr = config.bind_addr;
     let state = build_state(config).map_err(std::io::Error::other)?;
     let spec = Arc::new(openapi());
+    actix_web::rt::spawn(purge_events(state.clone()));
     tracing::info!(%addr, "clubcomp listening; docs at /docs/");
     actix_web::HttpServer::new(move || build_app(state.clone(), spec.clone()))
         .bind(addr)?

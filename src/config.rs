@@ -69,6 +69,9 @@ pub struct Config {
     /// the CSP `frame-ancestors` sources, space-separated (`'self'`, `https://club.example`,
     /// `https://*.club.example`); default `'none'`: no site may.
     pub frame_ancestors: String,
+    /// `EVENT_RETENTION_DAYS` (default 30, 1–3650): how long the event log keeps an event
+    /// (the changes feed); older ones are purged in batches of 1000 once a minute.
+    pub event_retention_days: u32,
 }
 
 impl Default for Config {
@@ -97,6 +100,7 @@ impl Default for Config {
             calc_queue: 4 * crate::limits::CalcPool::default_workers(),
             calc_time_budget: std::time::Duration::from_secs(10),
             frame_ancestors: "'none'".into(),
+            event_retention_days: 30,
         }
     }
 }
@@ -210,6 +214,14 @@ impl Config {
         );
         c.read_version_reuse = std::time::Duration::from_micros(reuse_us);
         read_limits(&nonempty, &mut c.limits, &mut errs);
+        parse_num(
+            &nonempty,
+            "EVENT_RETENTION_DAYS",
+            1,
+            3650,
+            &mut c.event_retention_days,
+            &mut errs,
+        );
         for (key, min, max, out) in [
             ("CALC_WORKERS", 1, 256, &mut c.calc_workers),
             ("CALC_QUEUE", 0, 10_000, &mut c.calc_queue),

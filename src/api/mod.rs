@@ -10,6 +10,7 @@ pub mod attendance;
 pub mod auth;
 pub mod calc;
 pub mod calendar;
+pub mod changes;
 pub mod check_in;
 pub mod competitions;
 pub mod evenings;
@@ -129,6 +130,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(arbiter::list_claims);
     cfg.service(arbiter::create_claim_decision);
     cfg.service(arbiter::create_claim_appeal);
+    cfg.service(changes::get_changes);
     cfg.service(arbiter::create_event_appeal);
     cfg.service(arbiter::list_appeals);
     cfg.service(arbiter::create_appeal_decision);

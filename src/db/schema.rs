@@ -325,3 +325,16 @@ diesel::table! {
 
 diesel::joinable!(refresh_tokens -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(refresh_tokens, users);
+
+diesel::table! {
+    events (id) {
+        id -> BigInt,
+        kind -> Text,
+        occurred_at -> Timestamp,
+        competition_id -> Nullable<BigInt>,
+        evening_id -> Nullable<BigInt>,
+        game_id -> Nullable<BigInt>,
+        payload -> Text,
+        visibility -> Text,
+    }
+}

@@ -9,8 +9,14 @@
 //! Postgres), [`touch_now`] raises the stamp at once instead. Every stamp raised is noted for
 //! the thread that ran the work ([`take_raised`]): its caller waits out the read cache's reuse
 //! time before it answers. This module knows nothing of the cache itself.
+//!
+//! The same transaction writes the event log ([decision 0220](../../docs/decisions/0220-event-log.md)):
+//! services state what happened with [`record`], and [`write()`] inserts those events, and one
+//! "standings changed" event per competition whose stamp it raised, as its last work before
+//! the commit ([`crate::db::models::events::insert_in_order`]). A refused write records none.
 
 use crate::db::DbConn;
+use crate::db::models::events::{self, NewEvent};
 use crate::db::schema::cache_stamps;
 use crate::ids::{CompetitionId, GameId, SeasonId};
 use diesel::prelude::*;
@@ -42,11 +48,23 @@ impl std::fmt::Display for Scope {
 
 #[derive(Default)]
 struct Work {
-    /// Open write transactions on this thread, each with the scopes it touched (one entry per
-    /// touch: each touch raises the stamp by one).
-    open: Vec<Vec<Scope>>,
+    /// Open write transactions on this thread, each with what it touched and recorded.
+    open: Vec<Pending>,
     /// Whether a stamp was raised since [`take_raised`] was last called.
     raised: bool,
+    /// The highest event id this thread inserted since [`take_written`] was last called.
+    written: Option<i64>,
+}
+
+/// What one open write transaction will do before it commits.
+#[derive(Default)]
+struct Pending {
+    /// The scopes touched (one entry per touch: each touch raises the stamp by one).
+    touched: Vec<Scope>,
+    /// The competitions whose stamp was raised or will be (at once or at the commit).
+    changed: Vec<i64>,
+    /// The events recorded.
+    events: Vec<NewEvent>,
 }
 
 thread_local! {
@@ -57,14 +75,18 @@ thread_local! {
 /// write transaction commits. Outside a write transaction the stamp is raised at once.
 pub fn touch(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
     let deferred = WORK.with(|w| match w.borrow_mut().open.last_mut() {
-        Some(touched) => {
-            touched.push(scope);
+        Some(p) => {
+            p.touched.push(scope);
+            if let Scope::Competition(id) = scope {
+                p.changed.push(id.get());
+            }
             true
         }
         None => false,
     });
     if !deferred {
         raise(conn, scope)?;
+        standings_changed_now(conn, scope)?;
     }
     Ok(())
 }
@@ -73,30 +95,113 @@ pub fn touch(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
 /// ends, so concurrent writers of the same scope queue here and each sees what the one before
 /// it stored.
 pub fn touch_now(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
-    raise(conn, scope).map(|_| ())
+    raise(conn, scope)?;
+    let noted = WORK.with(|w| match (w.borrow_mut().open.last_mut(), scope) {
+        (Some(p), Scope::Competition(id)) => {
+            p.changed.push(id.get());
+            true
+        }
+        (Some(_), _) => true,
+        (None, _) => false,
+    });
+    if !noted {
+        standings_changed_now(conn, scope)?;
+    }
+    Ok(())
+}
+
+/// Records that `event` happened in the running write: it is inserted into the event log just
+/// before the write transaction commits, and not at all when it fails. Outside a write
+/// transaction it is inserted at once (in a transaction of its own).
+pub fn record(conn: &mut DbConn, event: NewEvent) -> QueryResult<()> {
+    let pending = WORK.with(|w| match w.borrow_mut().open.last_mut() {
+        Some(p) => {
+            p.events.push(event.clone());
+            true
+        }
+        None => false,
+    });
+    if !pending {
+        insert_events(conn, vec![event])?;
+    }
+    Ok(())
+}
+
+/// The highest event id this thread inserted since the last call (and forgets it): its
+/// caller wakes the readers of the log once the transaction has ended.
+pub fn take_written() -> Option<i64> {
+    WORK.with(|w| w.borrow_mut().written.take())
+}
+
+/// A competition's stamp was raised outside a write transaction: its event, at once.
+fn standings_changed_now(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
+    if let Scope::Competition(id) = scope {
+        conn.transaction(|c| {
+            let list = events::standings_events(c, &[id.get()])?;
+            insert_events(c, list)
+        })?;
+    }
+    Ok(())
+}
+
+/// Inserts events in order (in a transaction of their own when none is open).
+fn insert_events(conn: &mut DbConn, list: Vec<NewEvent>) -> QueryResult<()> {
+    let last = conn.transaction(|c| events::insert_in_order(c, &list))?;
+    if let Some(id) = last {
+        WORK.with(|w| {
+            let mut w = w.borrow_mut();
+            w.written = Some(w.written.map_or(id, |v| v.max(id)));
+        });
+    }
+    Ok(())
 }
 
 /// Runs `f` in one write transaction: on SQLite the write lock is taken first (see
 /// [`crate::db::take_write_lock`]); before the commit, the stamp of every scope `f` touched is
-/// raised in the same transaction, in the order of the scopes. Nothing is raised when `f`
-/// fails (all is rolled back).
+/// raised in the same transaction, in the order of the scopes; then the events `f` recorded,
+/// and a "standings changed" event for each competition whose stamp was raised, are inserted
+/// into the event log as the transaction's last work. Nothing is raised or recorded when `f`
+/// fails (all is rolled back). A write inside another hands its events to the outer one.
 pub fn write<T, E>(conn: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
 where
     E: From<diesel::result::Error>,
 {
     let open = Open::new();
-    conn.transaction(|c| {
+    let mut inserted = None;
+    let out = conn.transaction(|c| {
         crate::db::take_write_lock(c)?;
         let out = f(c);
-        let mut touched = open.take();
+        let pending = open.take();
         let out = out?;
+        let mut touched = pending.touched;
         // in one order in every transaction, so two writes never wait for each other's rows
         touched.sort();
         for scope in touched {
             raise(c, scope)?;
         }
+        if open.depth > 1 {
+            WORK.with(|w| {
+                if let Some(outer) = w.borrow_mut().open.get_mut(open.depth - 2) {
+                    outer.changed.extend(pending.changed);
+                    outer.events.extend(pending.events);
+                }
+            });
+            return Ok(out);
+        }
+        let mut list = pending.events;
+        list.extend(events::standings_events(c, &pending.changed)?);
+        inserted = events::insert_in_order(c, &list)?;
         Ok(out)
-    })
+    });
+    if out.is_ok()
+        && let Some(id) = inserted
+    {
+        WORK.with(|w| {
+            let mut w = w.borrow_mut();
+            w.written = Some(w.written.map_or(id, |v| v.max(id)));
+        });
+    }
+    out
 }
 
 /// The entry of one open write transaction; dropped (also on a panic) when it ends.
@@ -108,14 +213,14 @@ impl Open {
     fn new() -> Open {
         let depth = WORK.with(|w| {
             let mut w = w.borrow_mut();
-            w.open.push(Vec::new());
+            w.open.push(Pending::default());
             w.open.len()
         });
         Open { depth }
     }
 
-    /// The scopes touched in this transaction so far (and forgets them).
-    fn take(&self) -> Vec<Scope> {
+    /// What this transaction touched and recorded so far (and forgets it).
+    fn take(&self) -> Pending {
         WORK.with(|w| {
             w.borrow_mut()
                 .open

@@ -18,6 +18,7 @@
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Attendance, Competition, NewAttendance, Round};
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::models::players;
 use crate::db::schema::attendance as at;
 use crate::db::schema::rounds;
@@ -460,5 +461,15 @@ pub fn record(
         })
         .execute(c)?;
     crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::record(c, attendance_event(round, ch.player_id, &ch.action))?;
     Ok(pa)
+}
+
+/// The event of an attendance change: for the staff only (the attendance view is the
+/// leader's, [decision 0141](../../docs/decisions/0141-attendance-view-for-the-leader.md)).
+pub fn attendance_event(round: &Round, player: i64, action: &str) -> NewEvent {
+    NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
+        .competition(round.competition_id)
+        .evening(round.evening_id)
+        .payload(serde_json::json!({"round": round.number, "player": player, "action": action}))
 }

@@ -10,6 +10,7 @@
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, NewAuditEntry, audit};
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::models::players::{self, NewPlayer};
 use crate::db::now_utc;
 use crate::db::schema::{check_in_closures as cl, competitions as cm, entrants as en};
@@ -357,6 +358,12 @@ pub fn check_in(
         },
     )?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::db::stamps::record(
+        c,
+        NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
+            .competition(id.get())
+            .payload(serde_json::json!({"player": player_id, "action": "check_in"})),
+    )?;
     Ok(player_id)
 }
 

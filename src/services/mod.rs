@@ -10,6 +10,7 @@ pub mod credentials;
 pub mod date;
 pub mod demo;
 pub mod evenings;
+pub mod events;
 pub mod health;
 pub mod input;
 pub mod member;

@@ -12,6 +12,7 @@
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
+use crate::db::models::events::{EventKind, Visibility};
 use crate::db::models::players;
 use crate::db::now_utc;
 use crate::db::schema::{games, rounds as rs};
@@ -280,6 +281,13 @@ fn set_meta(c: &mut DbConn, round: &Round, meta: Option<&Value>) -> ApiResult<()
         ))
         .execute(c)?;
     crate::db::stamps::touch(c, Scope::Competition(CompetitionId(round.competition_id)))?;
+    if meta.is_some() {
+        // a pairing before it is published is the leader's (docs/rules/README.md)
+        crate::db::stamps::record(
+            c,
+            rounds::round_event(round, EventKind::PairingGenerated, Visibility::Leader),
+        )?;
+    }
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 //! show the name and count a flexible player's absences differently).
 
 use crate::db::DbConn;
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
 use crate::db::schema::entrants;
 use crate::db::stamps::Scope;
@@ -46,5 +47,23 @@ pub fn change(
             crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp)))?;
         }
     }
+    // names the fields changed, never their values (contact data stays out of the log)
+    let fields: Vec<&str> = [
+        ("name", changes.name.is_some()),
+        ("knsb_number", changes.knsb_number.is_some()),
+        ("fide_id", changes.fide_id.is_some()),
+        ("membership", changes.membership.is_some()),
+        ("active", changes.active.is_some()),
+        ("email", changes.email.is_some()),
+        ("phone", changes.phone.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(f, changed)| changed.then_some(f))
+    .collect();
+    crate::db::stamps::record(
+        c,
+        NewEvent::new(EventKind::PlayerChanged, Visibility::Leader)
+            .payload(serde_json::json!({"player": id, "version": p.version, "fields": fields})),
+    )?;
     Ok(p)
 }

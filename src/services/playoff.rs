@@ -420,6 +420,14 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
         },
     )?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::db::stamps::record(
+        c,
+        rounds::round_event(
+            &round,
+            crate::db::models::events::EventKind::PairingPublished,
+            crate::db::models::events::Visibility::Public,
+        ),
+    )?;
     view(c, &comp)?.ok_or_else(|| ApiError::Internal("the play-off just stored is gone".into()))
 }
 

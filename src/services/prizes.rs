@@ -11,6 +11,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{
     Competition, Game, NewAuditEntry, NewCompetition, NewEntrant, NewGame, NewRound, Round, audit,
 };
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::now_utc;
 use crate::db::schema::{
     competitions as cm, entrants as en, games, prize_lists as pl, rounds as rd,
@@ -274,6 +275,10 @@ pub fn finalize(
         },
     )?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::db::stamps::record(
+        c,
+        NewEvent::new(EventKind::PrizesFinalized, Visibility::Public).competition(id.get()),
+    )?;
     Ok(())
 }
 

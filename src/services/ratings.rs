@@ -1,6 +1,7 @@
 //! Rating lists (docs/rules/README.md#players-and-ratings): the bulk push by KNSB number or FIDE id — atomic, idempotent,
 //! rejected as a whole with row-level errors — and the KNSB rating-list CSV.
 
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::models::players;
 use crate::db::models::ratings::{self, NewRating, RatingWrite};
 use crate::db::{DbConn, now_utc};
@@ -203,8 +204,20 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
         match put_retrying(conn, &new)? {
             RatingWrite::Inserted => report.inserted += 1,
             RatingWrite::Updated => report.updated += 1,
-            RatingWrite::Unchanged => report.unchanged += 1,
+            RatingWrite::Unchanged => {
+                report.unchanged += 1;
+                continue;
+            }
         }
+        crate::db::stamps::record(
+            conn,
+            NewEvent::new(EventKind::RatingChanged, Visibility::Public).payload(
+                serde_json::json!({
+                    "player": player_id, "source": list.source, "value": row.value,
+                    "list_date": date,
+                }),
+            ),
+        )?;
     }
     Ok(report)
 }

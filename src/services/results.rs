@@ -4,6 +4,7 @@
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::now_utc;
 use crate::db::schema::{competitions, games, rounds};
 use crate::db::stamps::Scope;
@@ -338,6 +339,31 @@ pub fn enter(
         }
     }
     let game = games::table.find(id).select(Game::as_select()).first(c)?;
+    // a result of a round the public cannot see yet stays the leader's until it is published
+    let visibility = if crate::services::rounds::is_public(&round.status) {
+        Visibility::Public
+    } else {
+        Visibility::Leader
+    };
+    let kind = if old.result.is_none() {
+        EventKind::ResultEntered
+    } else {
+        EventKind::ResultCorrected
+    };
+    crate::db::stamps::record(
+        c,
+        NewEvent::new(kind, visibility)
+            .competition(comp.id)
+            .evening(round.evening_id)
+            .game(game.id)
+            .payload(serde_json::json!({
+                "round": round.number,
+                "board": game.board,
+                "game_no": game.game_no,
+                "result": game.result,
+                "termination": game.termination,
+            })),
+    )?;
     Ok(Entered {
         game,
         note,

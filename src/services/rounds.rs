@@ -3,6 +3,7 @@
 
 use crate::db::DbConn;
 use crate::db::models::competition::{Game, Round};
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::now_utc;
 use crate::db::schema::{games, rounds};
 use crate::db::stamps::Scope;
@@ -72,7 +73,25 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
         )));
     }
     crate::db::stamps::touch(c, Scope::Competition(CompetitionId(round.competition_id)))?;
+    let event = match (from, to) {
+        ("paired", "published") => Some((EventKind::PairingPublished, Visibility::Public)),
+        ("published", "completed") => Some((EventKind::RoundCompleted, Visibility::Public)),
+        // only an unpublished pairing is taken back: the public never saw it
+        ("paired", "planned") => Some((EventKind::PairingWithdrawn, Visibility::Leader)),
+        _ => None,
+    };
+    if let Some((kind, visibility)) = event {
+        crate::db::stamps::record(c, round_event(round, kind, visibility))?;
+    }
     Ok(())
+}
+
+/// An event about round `round` (its competition, evening and number).
+pub fn round_event(round: &Round, kind: EventKind, visibility: Visibility) -> NewEvent {
+    NewEvent::new(kind, visibility)
+        .competition(round.competition_id)
+        .evening(round.evening_id)
+        .payload(serde_json::json!({"round": round.number}))
 }
 
 /// Whether a round holds the play-off for first of a Swiss (`pairing_meta` with

@@ -14,6 +14,7 @@ mod concurrency;
 mod demo;
 mod errors;
 mod evenings;
+mod events;
 mod foundation;
 mod health;
 mod input_checks;

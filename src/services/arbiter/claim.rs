@@ -2,6 +2,7 @@
 //! refused / opened for the arbiter (quickplay finish), and the arbiter's later decisions.
 
 use super::*;
+use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::ids::GameId;
 
 /// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
@@ -562,7 +563,32 @@ pub fn make_claim(
             "valid": row.valid, "status": row.status,
         }),
     )?;
+    record_claim_event(c, EventKind::ClaimFiled, &row)?;
+    if row.status != "pending" && row.status != "postponed" {
+        record_claim_event(c, EventKind::ClaimDecided, &row)?;
+    }
     Ok(row)
+}
+
+/// Records an event about a claim for the arbiters (its game, round and competition).
+fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiResult<()> {
+    use crate::db::schema::{games, rounds};
+    let (competition, evening, number): (i64, Option<i64>, i32) = games::table
+        .inner_join(rounds::table)
+        .filter(games::id.eq(row.game_id))
+        .select((rounds::competition_id, rounds::evening_id, rounds::number))
+        .first(c)?;
+    crate::db::stamps::record(
+        c,
+        NewEvent::new(kind, Visibility::Arbiter)
+            .competition(competition)
+            .evening(evening)
+            .game(row.game_id)
+            .payload(serde_json::json!({
+                "round": number, "claim": row.id, "kind": row.kind, "status": row.status,
+            })),
+    )?;
+    Ok(())
 }
 
 /// The longest declared move, in characters (a SAN move or a draughts capture naming every
@@ -729,5 +755,6 @@ pub fn decide_claim(
             "opponent_extra_seconds": row.opponent_extra_seconds,
         }),
     )?;
+    record_claim_event(c, EventKind::ClaimDecided, &row)?;
     Ok(row)
 }

@@ -224,4 +224,27 @@ impl TestApp {
     pub async fn standings(&self, comp: impl Display) -> Resp {
         self.get(&paths::standings(comp), None).await
     }
+
+    /// `POST /service-tokens` with `{"name"}`: the new token's text.
+    pub async fn service_token(&self, admin: &str, name: &str) -> String {
+        let r = self
+            .post_as(
+                admin,
+                paths::SERVICE_TOKENS,
+                serde_json::json!({"name": name}),
+            )
+            .await;
+        assert_eq!(r.status, actix_web::http::StatusCode::CREATED, "{}", r.text);
+        r.body["token"].as_str().unwrap().to_string()
+    }
+
+    /// `GET /changes?{query}`: a page of the changes feed.
+    pub async fn changes(&self, token: &str, query: &str) -> Resp {
+        self.get(&paths::changes(query), Some(token)).await
+    }
+
+    /// `GET /competitions/{comp}/rounds/{number}` without a token.
+    pub async fn public_round(&self, comp: impl Display, number: impl Display) -> Resp {
+        self.get(&paths::round(comp, number), None).await
+    }
 }

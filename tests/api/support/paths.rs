@@ -284,3 +284,12 @@ pub mod club {
         format!("/club/players/{id}")
     }
 }
+
+/// The changes feed with a query string (`after=…&types=…&limit=…`, or empty).
+pub fn changes(query: &str) -> String {
+    if query.is_empty() {
+        format!("{API}/changes")
+    } else {
+        format!("{API}/changes?{query}")
+    }
+}

@@ -64,6 +64,24 @@ impl MatchWeight for u128 {
 
 const NONE: isize = -1;
 
+/// Adjacency lists of tight edges, as the cardinality search reads them.
+struct TightEdges(Vec<Vec<u32>>);
+
+impl super::cardinality::Graph for TightEdges {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn slots(&self, v: usize) -> std::ops::Range<usize> {
+        0..self.0[v].len()
+    }
+    fn at(&self, v: usize, s: usize) -> usize {
+        self.0[v][s] as usize
+    }
+    fn joined(&self, _: usize, _: usize) -> bool {
+        true
+    }
+}
+
 /// An incremental maximum-weight matching: the graph's edges are fixed at construction, their
 /// weights may change between [`Matching::solve`] calls (zero means "no edge"), and each solve
 /// starts from the previous optimum and its dual solution.
@@ -123,6 +141,8 @@ pub struct Matching<W: MatchWeight> {
     dirty: Vec<bool>,
     dirty_list: Vec<usize>,
     started: bool,
+    /// See [`Matching::search_tight_first`].
+    tight_roots: usize,
 }
 
 /// Computes a maximum-weight matching of the graph with `n` vertices and the given edges
@@ -240,7 +260,22 @@ impl<W: MatchWeight> Matching<W> {
             dirty: vec![false; n],
             dirty_list: Vec::new(),
             started: false,
+            tight_roots: usize::MAX,
         }
+    }
+
+    /// Before each stage that follows a change of the duals (and at the start of each solve),
+    /// when at least `roots` exposed vertices of positive dual lie outside blossoms: first
+    /// enlarges the matching along augmenting paths of tight edges between vertices outside
+    /// blossoms, found by the cardinality search ([`super::cardinality::augment_from`]). Every
+    /// matched edge stays tight and no dual changes, so every invariant holds and the stages
+    /// do the rest; the solution is a maximum-weight matching either way. The stages alone
+    /// find one such path per stage, each time growing the forest from every root again,
+    /// which over a dense graph with many equal weights means scanning nearly every edge per
+    /// path. Off (`usize::MAX`) unless set: among several maximum-weight matchings the one
+    /// returned may differ.
+    pub fn search_tight_first(&mut self, roots: usize) {
+        self.tight_roots = roots.max(1);
     }
 
     /// The edge between `x` and `y`, if the graph has one (of any weight).
@@ -372,6 +407,54 @@ impl<W: MatchWeight> Matching<W> {
             .iter()
             .map(|&p| (p >= 0).then(|| self.endpoint(p as usize)))
             .collect()
+    }
+
+    /// The search of [`Matching::search_tight_first`]. A vertex takes part when it and its
+    /// mate (if any) lie outside blossoms, so that the slack of its edges is that of its dual
+    /// and the paths found leave every blossom as it is.
+    fn augment_tight(&mut self) {
+        let n = self.n;
+        if self.tight_roots == usize::MAX {
+            return;
+        }
+        let single = |v: usize| self.inblossom[v] == v;
+        let ok: Vec<bool> = (0..n)
+            .map(|v| {
+                single(v) && (self.mate[v] == NONE || single(self.endpoint(self.mate[v] as usize)))
+            })
+            .collect();
+        let roots: Vec<usize> = (0..n)
+            .filter(|&v| ok[v] && self.mate[v] == NONE && self.dualvar[v] > W::zero())
+            .collect();
+        if roots.len() < self.tight_roots {
+            return;
+        }
+        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for v in 0..n {
+            if !ok[v] {
+                continue;
+            }
+            let dv = self.dualvar[v];
+            for (idx, &w) in self.nbr[v].iter().enumerate() {
+                let wt = self.nbw[v][idx];
+                if ok[w as usize] && wt != W::zero() && dv + self.dualvar[w as usize] == wt.double()
+                {
+                    adj[v].push(w);
+                }
+            }
+        }
+        let before: Vec<Option<usize>> = (0..n)
+            .map(|v| (ok[v] && self.mate[v] != NONE).then(|| self.endpoint(self.mate[v] as usize)))
+            .collect();
+        let after = super::cardinality::augment_from(&TightEdges(adj), &before, &roots);
+        for v in 0..n {
+            if after[v] != before[v]
+                && let Some(y) = after[v]
+                && let Some(k) = self.edge(v, y)
+            {
+                self.mate[v] = (2 * k + (self.ends[k][0] as usize == v) as usize) as isize;
+            }
+        }
     }
 
     /// Unmatches `x` and takes it out of every blossom (see the type's documentation).
@@ -770,7 +853,13 @@ impl<W: MatchWeight> Matching<W> {
 
     fn run(&mut self) {
         let n = self.n;
+        // Whether the duals changed since the last search of the tight edges.
+        let mut fresh = true;
         loop {
+            if fresh {
+                self.augment_tight();
+                fresh = false;
+            }
             // A new stage.
             self.label.iter_mut().for_each(|l| *l = 0);
             self.labelend.iter_mut().for_each(|l| *l = NONE);
@@ -884,6 +973,7 @@ impl<W: MatchWeight> Matching<W> {
                 }
                 if delta != W::zero() {
                     self.fruitless.iter_mut().for_each(|f| *f = false);
+                    fresh = true;
                 }
                 match deltatype {
                     1 => {
@@ -1039,21 +1129,24 @@ mod tests {
                     }
                 }
             }
-            let m = max_weight_matching(n, &edges);
-            let mut total = 0;
-            for i in 0..n {
-                if let Some(j) = m[i] {
-                    assert_eq!(m[j], Some(i));
-                    if i < j {
-                        total += w[i][j];
+            let mut searching = Matching::new(n, &edges);
+            searching.search_tight_first(1);
+            for m in [max_weight_matching(n, &edges), searching.solve()] {
+                let mut total = 0;
+                for i in 0..n {
+                    if let Some(j) = m[i] {
+                        assert_eq!(m[j], Some(i));
+                        if i < j {
+                            total += w[i][j];
+                        }
                     }
                 }
+                assert_eq!(
+                    total,
+                    brute(n, &w, &mut vec![false; n], 0),
+                    "n={n} edges={edges:?}"
+                );
             }
-            assert_eq!(
-                total,
-                brute(n, &w, &mut vec![false; n], 0),
-                "n={n} edges={edges:?}"
-            );
         }
     }
 
@@ -1113,11 +1206,16 @@ mod tests {
                 }
             }
             let mut m = Matching::new(n, &edges);
+            // The same graph, searching its tight edges first at every stage that has an
+            // exposed vertex with a positive dual.
+            let mut t = Matching::new(n, &edges);
+            t.search_tight_first(1);
             let first = m.solve();
             assert_eq!(
                 total(n, &edges, &first),
                 total(n, &edges, &max_weight_matching(n, &edges))
             );
+            assert_eq!(total(n, &edges, &t.solve()), total(n, &edges, &first));
             for _ in 0..12 {
                 // Change the weights around a few vertices (raise, lower, remove, restore).
                 for _ in 0..rng.random_range(1..4) {
@@ -1139,6 +1237,7 @@ mod tests {
                             }
                         };
                         m.set_weight(x, k, w);
+                        t.set_weight(x, k, w);
                         edges[k].2 = w;
                     }
                 }
@@ -1148,6 +1247,11 @@ mod tests {
                     total(n, &edges, &warm),
                     total(n, &edges, &cold),
                     "n={n} edges={edges:?}"
+                );
+                assert_eq!(
+                    total(n, &edges, &t.solve()),
+                    total(n, &edges, &cold),
+                    "tight edges first: n={n} edges={edges:?}"
                 );
             }
         }

@@ -119,6 +119,9 @@ struct Search<'a, G: Graph + ?Sized> {
     /// Vertices the search leaves out (reached by an earlier fruitless search of
     /// [`augment_from`]).
     dead: Vec<bool>,
+    /// The vertices whose `used`, `parent` or `base` the last search set (the next search
+    /// resets only those).
+    touched: Vec<usize>,
 }
 
 impl<'a, G: Graph + ?Sized> Search<'a, G> {
@@ -135,6 +138,7 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             blossom: vec![false; n],
             queue: VecDeque::new(),
             dead: vec![false; n],
+            touched: Vec::new(),
         };
         // Cheap greedy start: each exposed vertex takes its first exposed neighbour. Every
         // neighbour numbered below `v` is matched by now (in its turn, `v` was an exposed
@@ -197,6 +201,7 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             self.blossom[self.base[v]] = true;
             self.blossom[self.base[self.mate[v]]] = true;
             self.parent[v] = child;
+            self.touched.push(v);
             child = self.mate[v];
             v = self.parent[self.mate[v]];
         }
@@ -206,12 +211,13 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
     /// or `NONE`. Afterwards `used` marks the even (outer) vertices reached.
     fn find_path(&mut self, root: usize) -> usize {
         let n = self.g.len();
-        self.used.iter_mut().for_each(|x| *x = false);
-        self.parent.iter_mut().for_each(|x| *x = NONE);
-        for (i, b) in self.base.iter_mut().enumerate() {
-            *b = i;
+        for v in std::mem::take(&mut self.touched) {
+            self.used[v] = false;
+            self.parent[v] = NONE;
+            self.base[v] = v;
         }
         self.used[root] = true;
+        self.touched.push(root);
         self.queue.clear();
         self.queue.push_back(root);
         while let Some(v) = self.queue.pop_front() {
@@ -232,6 +238,7 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
                     for i in 0..n {
                         if self.blossom[self.base[i]] {
                             self.base[i] = cur;
+                            self.touched.push(i);
                             if !self.used[i] {
                                 self.used[i] = true;
                                 self.queue.push_back(i);
@@ -240,10 +247,12 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
                     }
                 } else if self.parent[to] == NONE {
                     self.parent[to] = v;
+                    self.touched.push(to);
                     if self.mate[to] == NONE {
                         return to;
                     }
                     self.used[self.mate[to]] = true;
+                    self.touched.push(self.mate[to]);
                     self.queue.push_back(self.mate[to]);
                 }
             }
@@ -272,6 +281,7 @@ pub fn augment_from<G: Graph + ?Sized>(
         blossom: vec![false; n],
         queue: VecDeque::new(),
         dead: vec![false; n],
+        touched: Vec::new(),
     };
     for &v in roots {
         if s.mate[v] != NONE || s.dead[v] {
@@ -279,10 +289,8 @@ pub fn augment_from<G: Graph + ?Sized>(
         }
         let mut u = s.find_path(v);
         if u == NONE {
-            for i in 0..n {
-                if s.used[i] || s.parent[i] != NONE {
-                    s.dead[i] = true;
-                }
+            for &i in &s.touched {
+                s.dead[i] = true;
             }
             continue;
         }

@@ -64,21 +64,28 @@ impl MatchWeight for u128 {
 
 const NONE: isize = -1;
 
-/// Adjacency lists of tight edges, as the cardinality search reads them.
-struct TightEdges(Vec<Vec<u32>>);
+/// The tight edges of a matching's graph between the vertices marked `open`, as the
+/// cardinality search reads them (each vertex's edges in the graph's order, the tight ones
+/// joined).
+struct TightEdges<'a, W: MatchWeight> {
+    m: &'a Matching<W>,
+    open: Vec<bool>,
+}
 
-impl super::cardinality::Graph for TightEdges {
+impl<W: MatchWeight> super::cardinality::Graph for TightEdges<'_, W> {
     fn len(&self) -> usize {
-        self.0.len()
+        self.m.n
     }
     fn slots(&self, v: usize) -> std::ops::Range<usize> {
-        0..self.0[v].len()
+        0..if self.open[v] { self.m.nbr[v].len() } else { 0 }
     }
     fn at(&self, v: usize, s: usize) -> usize {
-        self.0[v][s] as usize
+        self.m.nbr[v][s] as usize
     }
-    fn joined(&self, _: usize, _: usize) -> bool {
-        true
+    fn joined(&self, v: usize, s: usize) -> bool {
+        let w = self.m.nbr[v][s] as usize;
+        let wt = self.m.nbw[v][s];
+        self.open[w] && wt != W::zero() && self.m.dualvar[v] + self.m.dualvar[w] == wt.double()
     }
 }
 
@@ -429,24 +436,11 @@ impl<W: MatchWeight> Matching<W> {
         if roots.len() < self.tight_roots {
             return;
         }
-        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for v in 0..n {
-            if !ok[v] {
-                continue;
-            }
-            let dv = self.dualvar[v];
-            for (idx, &w) in self.nbr[v].iter().enumerate() {
-                let wt = self.nbw[v][idx];
-                if ok[w as usize] && wt != W::zero() && dv + self.dualvar[w as usize] == wt.double()
-                {
-                    adj[v].push(w);
-                }
-            }
-        }
         let before: Vec<Option<usize>> = (0..n)
             .map(|v| (ok[v] && self.mate[v] != NONE).then(|| self.endpoint(self.mate[v] as usize)))
             .collect();
-        let after = super::cardinality::augment_from(&TightEdges(adj), &before, &roots);
+        let tight = TightEdges { m: self, open: ok };
+        let after = super::cardinality::augment_from(&tight, &before, &roots);
         for v in 0..n {
             if after[v] != before[v]
                 && let Some(y) = after[v]

@@ -274,7 +274,7 @@ impl<W: MatchWeight> Matching<W> {
     /// Before each stage that follows a change of the duals (and at the start of each solve),
     /// when at least `roots` exposed vertices of positive dual lie outside blossoms: first
     /// enlarges the matching along augmenting paths of tight edges between vertices outside
-    /// blossoms, found by the cardinality search ([`super::cardinality::augment_from`]). Every
+    /// blossoms, found by the augmenting-path search of the cardinality matching. Every
     /// matched edge stays tight and no dual changes, so every invariant holds and the stages
     /// do the rest; the solution is a maximum-weight matching either way. The stages alone
     /// find one such path per stage, each time growing the forest from every root again,

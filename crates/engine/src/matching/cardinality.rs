@@ -116,6 +116,12 @@ struct Search<'a, G: Graph + ?Sized> {
     used: Vec<bool>,
     blossom: Vec<bool>,
     queue: VecDeque<usize>,
+    /// Vertices the search leaves out (reached by an earlier fruitless search of
+    /// [`augment_from`]).
+    dead: Vec<bool>,
+    /// The vertices whose `used`, `parent` or `base` the last search set (the next search
+    /// resets only those).
+    touched: Vec<usize>,
 }
 
 impl<'a, G: Graph + ?Sized> Search<'a, G> {
@@ -131,6 +137,8 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             used: vec![false; n],
             blossom: vec![false; n],
             queue: VecDeque::new(),
+            dead: vec![false; n],
+            touched: Vec::new(),
         };
         // Cheap greedy start: each exposed vertex takes its first exposed neighbour. Every
         // neighbour numbered below `v` is matched by now (in its turn, `v` was an exposed
@@ -193,6 +201,7 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             self.blossom[self.base[v]] = true;
             self.blossom[self.base[self.mate[v]]] = true;
             self.parent[v] = child;
+            self.touched.push(v);
             child = self.mate[v];
             v = self.parent[self.mate[v]];
         }
@@ -202,18 +211,23 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
     /// or `NONE`. Afterwards `used` marks the even (outer) vertices reached.
     fn find_path(&mut self, root: usize) -> usize {
         let n = self.g.len();
-        self.used.iter_mut().for_each(|x| *x = false);
-        self.parent.iter_mut().for_each(|x| *x = NONE);
-        for (i, b) in self.base.iter_mut().enumerate() {
-            *b = i;
+        for v in std::mem::take(&mut self.touched) {
+            self.used[v] = false;
+            self.parent[v] = NONE;
+            self.base[v] = v;
         }
         self.used[root] = true;
+        self.touched.push(root);
         self.queue.clear();
         self.queue.push_back(root);
         while let Some(v) = self.queue.pop_front() {
             for slot in self.g.slots(v) {
                 let to = self.g.at(v, slot);
-                if self.base[v] == self.base[to] || self.mate[v] == to || !self.g.joined(v, slot) {
+                if self.base[v] == self.base[to]
+                    || self.mate[v] == to
+                    || self.dead[to]
+                    || !self.g.joined(v, slot)
+                {
                     continue;
                 }
                 if to == root || (self.mate[to] != NONE && self.parent[self.mate[to]] != NONE) {
@@ -224,6 +238,7 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
                     for i in 0..n {
                         if self.blossom[self.base[i]] {
                             self.base[i] = cur;
+                            self.touched.push(i);
                             if !self.used[i] {
                                 self.used[i] = true;
                                 self.queue.push_back(i);
@@ -232,16 +247,62 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
                     }
                 } else if self.parent[to] == NONE {
                     self.parent[to] = v;
+                    self.touched.push(to);
                     if self.mate[to] == NONE {
                         return to;
                     }
                     self.used[self.mate[to]] = true;
+                    self.touched.push(self.mate[to]);
                     self.queue.push_back(self.mate[to]);
                 }
             }
         }
         NONE
     }
+}
+
+/// Enlarges the matching `mate` of `g` (`None` for an exposed vertex) along augmenting paths:
+/// one search from each of `roots` that is still exposed in its turn. The vertices that a
+/// fruitless search reached are left out of the later searches (so every vertex is searched
+/// through at most once without success), which may leave some augmenting paths unfound: the
+/// result is a larger matching, not necessarily a maximum one.
+pub fn augment_from<G: Graph + ?Sized>(
+    g: &G,
+    mate: &[Option<usize>],
+    roots: &[usize],
+) -> Vec<Option<usize>> {
+    let n = g.len();
+    let mut s = Search {
+        g,
+        mate: mate.iter().map(|m| m.unwrap_or(NONE)).collect(),
+        parent: vec![NONE; n],
+        base: (0..n).collect(),
+        used: vec![false; n],
+        blossom: vec![false; n],
+        queue: VecDeque::new(),
+        dead: vec![false; n],
+        touched: Vec::new(),
+    };
+    for &v in roots {
+        if s.mate[v] != NONE || s.dead[v] {
+            continue;
+        }
+        let mut u = s.find_path(v);
+        if u == NONE {
+            for &i in &s.touched {
+                s.dead[i] = true;
+            }
+            continue;
+        }
+        while u != NONE {
+            let pv = s.parent[u];
+            let ppv = s.mate[pv];
+            s.mate[u] = pv;
+            s.mate[pv] = u;
+            u = ppv;
+        }
+    }
+    s.mates()
 }
 
 /// One maximum matching of `g`: each vertex's mate.
@@ -483,6 +544,74 @@ mod tests {
             assert_eq!(l.missable, d.missable);
             assert_eq!(l.barrier, d.barrier);
             assert_eq!(l.odd_groups, d.odd_groups);
+        }
+    }
+
+    #[test]
+    fn augment_from_flips_the_paths_from_its_roots() {
+        // Path 0-1-2-3 with 1-2 matched: from 0 the path 0-1-2-3 gives 0-1 and 2-3.
+        let g = adj(4, &[(0, 1), (1, 2), (2, 3)]);
+        let start = [None, Some(2), Some(1), None];
+        assert_eq!(
+            augment_from(&g, &start, &[0]),
+            [Some(1), Some(0), Some(3), Some(2)]
+        );
+        // Root 5, then 0 (matched to 1), and a triangle 1-2-3 (2-3 matched) with a pendant
+        // 3-4: the only augmenting path is 5-0-1-2-3-4.
+        let g = adj(6, &[(5, 0), (0, 1), (1, 2), (1, 3), (2, 3), (3, 4)]);
+        let start = [Some(1), Some(0), Some(3), Some(2), None, None];
+        assert_eq!(
+            augment_from(&g, &start, &[5]),
+            [Some(5), Some(2), Some(1), Some(4), Some(3), Some(0)]
+        );
+        // No path from a root that is already matched or has none: nothing changes.
+        let g = adj(4, &[(0, 1), (1, 2)]);
+        let start = [None, Some(2), Some(1), None];
+        assert_eq!(augment_from(&g, &start, &[3, 1]), start);
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        /// From any matching: a matching of the graph, every vertex matched before still
+        /// matched, no smaller than the start and no larger than a maximum matching.
+        #[test]
+        fn augment_from_keeps_a_matching_and_grows_it(
+            n in 1usize..14,
+            raw in proptest::collection::vec((0usize..14, 0usize..14), 0..40),
+            keep in proptest::collection::vec(proptest::bool::ANY, 14),
+        ) {
+            let mut e: Vec<(usize, usize)> = Vec::new();
+            for (a, b) in raw {
+                let (a, b) = (a % n, b % n);
+                if a != b && !e.contains(&(a, b)) && !e.contains(&(b, a)) {
+                    e.push((a, b));
+                }
+            }
+            let g = adj(n, &e);
+            // A start: some edges of the graph, taken greedily where both ends are free.
+            let mut start = vec![None; n];
+            for (i, &(a, b)) in e.iter().enumerate() {
+                if keep[i % 14] && start[a].is_none() && start[b].is_none() {
+                    start[a] = Some(b);
+                    start[b] = Some(a);
+                }
+            }
+            let roots: Vec<usize> = (0..n).collect();
+            let m = augment_from(&g, &start, &roots);
+            for v in 0..n {
+                if let Some(u) = m[v] {
+                    prop_assert_eq!(m[u], Some(v));
+                    prop_assert!(g[v].contains(&u));
+                }
+                if start[v].is_some() {
+                    prop_assert!(m[v].is_some());
+                }
+            }
+            let size = m.iter().filter(|x| x.is_some()).count() / 2;
+            prop_assert!(size >= start.iter().filter(|x| x.is_some()).count() / 2);
+            prop_assert!(size <= matching_size(&g));
         }
     }
 }

@@ -64,6 +64,31 @@ impl MatchWeight for u128 {
 
 const NONE: isize = -1;
 
+/// The tight edges of a matching's graph between the vertices marked `open`, as the
+/// cardinality search reads them (each vertex's edges in the graph's order, the tight ones
+/// joined).
+struct TightEdges<'a, W: MatchWeight> {
+    m: &'a Matching<W>,
+    open: Vec<bool>,
+}
+
+impl<W: MatchWeight> super::cardinality::Graph for TightEdges<'_, W> {
+    fn len(&self) -> usize {
+        self.m.n
+    }
+    fn slots(&self, v: usize) -> std::ops::Range<usize> {
+        0..if self.open[v] { self.m.nbr[v].len() } else { 0 }
+    }
+    fn at(&self, v: usize, s: usize) -> usize {
+        self.m.nbr[v][s] as usize
+    }
+    fn joined(&self, v: usize, s: usize) -> bool {
+        let w = self.m.nbr[v][s] as usize;
+        let wt = self.m.nbw[v][s];
+        self.open[w] && wt != W::zero() && self.m.dualvar[v] + self.m.dualvar[w] == wt.double()
+    }
+}
+
 /// An incremental maximum-weight matching: the graph's edges are fixed at construction, their
 /// weights may change between [`Matching::solve`] calls (zero means "no edge"), and each solve
 /// starts from the previous optimum and its dual solution.
@@ -123,6 +148,8 @@ pub struct Matching<W: MatchWeight> {
     dirty: Vec<bool>,
     dirty_list: Vec<usize>,
     started: bool,
+    /// See [`Matching::search_tight_first`].
+    tight_roots: usize,
 }
 
 /// Computes a maximum-weight matching of the graph with `n` vertices and the given edges
@@ -240,7 +267,22 @@ impl<W: MatchWeight> Matching<W> {
             dirty: vec![false; n],
             dirty_list: Vec::new(),
             started: false,
+            tight_roots: usize::MAX,
         }
+    }
+
+    /// Before each stage that follows a change of the duals (and at the start of each solve),
+    /// when at least `roots` exposed vertices of positive dual lie outside blossoms: first
+    /// enlarges the matching along augmenting paths of tight edges between vertices outside
+    /// blossoms, found by the augmenting-path search of the cardinality matching. Every
+    /// matched edge stays tight and no dual changes, so every invariant holds and the stages
+    /// do the rest; the solution is a maximum-weight matching either way. The stages alone
+    /// find one such path per stage, each time growing the forest from every root again,
+    /// which over a dense graph with many equal weights means scanning nearly every edge per
+    /// path. Off (`usize::MAX`) unless set: among several maximum-weight matchings the one
+    /// returned may differ.
+    pub fn search_tight_first(&mut self, roots: usize) {
+        self.tight_roots = roots.max(1);
     }
 
     /// The edge between `x` and `y`, if the graph has one (of any weight).
@@ -372,6 +414,41 @@ impl<W: MatchWeight> Matching<W> {
             .iter()
             .map(|&p| (p >= 0).then(|| self.endpoint(p as usize)))
             .collect()
+    }
+
+    /// The search of [`Matching::search_tight_first`]. A vertex takes part when it and its
+    /// mate (if any) lie outside blossoms, so that the slack of its edges is that of its dual
+    /// and the paths found leave every blossom as it is.
+    fn augment_tight(&mut self) {
+        let n = self.n;
+        if self.tight_roots == usize::MAX {
+            return;
+        }
+        let single = |v: usize| self.inblossom[v] == v;
+        let ok: Vec<bool> = (0..n)
+            .map(|v| {
+                single(v) && (self.mate[v] == NONE || single(self.endpoint(self.mate[v] as usize)))
+            })
+            .collect();
+        let roots: Vec<usize> = (0..n)
+            .filter(|&v| ok[v] && self.mate[v] == NONE && self.dualvar[v] > W::zero())
+            .collect();
+        if roots.len() < self.tight_roots {
+            return;
+        }
+        let before: Vec<Option<usize>> = (0..n)
+            .map(|v| (ok[v] && self.mate[v] != NONE).then(|| self.endpoint(self.mate[v] as usize)))
+            .collect();
+        let tight = TightEdges { m: self, open: ok };
+        let after = super::cardinality::augment_from(&tight, &before, &roots);
+        for v in 0..n {
+            if after[v] != before[v]
+                && let Some(y) = after[v]
+                && let Some(k) = self.edge(v, y)
+            {
+                self.mate[v] = (2 * k + (self.ends[k][0] as usize == v) as usize) as isize;
+            }
+        }
     }
 
     /// Unmatches `x` and takes it out of every blossom (see the type's documentation).
@@ -770,7 +847,13 @@ impl<W: MatchWeight> Matching<W> {
 
     fn run(&mut self) {
         let n = self.n;
+        // Whether the duals changed since the last search of the tight edges.
+        let mut fresh = true;
         loop {
+            if fresh {
+                self.augment_tight();
+                fresh = false;
+            }
             // A new stage.
             self.label.iter_mut().for_each(|l| *l = 0);
             self.labelend.iter_mut().for_each(|l| *l = NONE);
@@ -884,6 +967,7 @@ impl<W: MatchWeight> Matching<W> {
                 }
                 if delta != W::zero() {
                     self.fruitless.iter_mut().for_each(|f| *f = false);
+                    fresh = true;
                 }
                 match deltatype {
                     1 => {
@@ -1039,21 +1123,24 @@ mod tests {
                     }
                 }
             }
-            let m = max_weight_matching(n, &edges);
-            let mut total = 0;
-            for i in 0..n {
-                if let Some(j) = m[i] {
-                    assert_eq!(m[j], Some(i));
-                    if i < j {
-                        total += w[i][j];
+            let mut searching = Matching::new(n, &edges);
+            searching.search_tight_first(1);
+            for m in [max_weight_matching(n, &edges), searching.solve()] {
+                let mut total = 0;
+                for i in 0..n {
+                    if let Some(j) = m[i] {
+                        assert_eq!(m[j], Some(i));
+                        if i < j {
+                            total += w[i][j];
+                        }
                     }
                 }
+                assert_eq!(
+                    total,
+                    brute(n, &w, &mut vec![false; n], 0),
+                    "n={n} edges={edges:?}"
+                );
             }
-            assert_eq!(
-                total,
-                brute(n, &w, &mut vec![false; n], 0),
-                "n={n} edges={edges:?}"
-            );
         }
     }
 
@@ -1113,11 +1200,16 @@ mod tests {
                 }
             }
             let mut m = Matching::new(n, &edges);
+            // The same graph, searching its tight edges first at every stage that has an
+            // exposed vertex with a positive dual.
+            let mut t = Matching::new(n, &edges);
+            t.search_tight_first(1);
             let first = m.solve();
             assert_eq!(
                 total(n, &edges, &first),
                 total(n, &edges, &max_weight_matching(n, &edges))
             );
+            assert_eq!(total(n, &edges, &t.solve()), total(n, &edges, &first));
             for _ in 0..12 {
                 // Change the weights around a few vertices (raise, lower, remove, restore).
                 for _ in 0..rng.random_range(1..4) {
@@ -1139,6 +1231,7 @@ mod tests {
                             }
                         };
                         m.set_weight(x, k, w);
+                        t.set_weight(x, k, w);
                         edges[k].2 = w;
                     }
                 }
@@ -1148,6 +1241,11 @@ mod tests {
                     total(n, &edges, &warm),
                     total(n, &edges, &cold),
                     "n={n} edges={edges:?}"
+                );
+                assert_eq!(
+                    total(n, &edges, &t.solve()),
+                    total(n, &edges, &cold),
+                    "tight edges first: n={n} edges={edges:?}"
                 );
             }
         }

@@ -93,16 +93,19 @@ pub fn pair_round_until(
     round: u32,
     stop: &dyn crate::stop::Stop,
 ) -> Result<Vec<Board>, PairError> {
-    pair_round_with(t, round, stop, bracket::FAR_PARTNERS)
+    pair_round_with(t, round, stop, bracket::FAR_PARTNERS, bracket::TIGHT_ROOTS)
 }
 
 /// [`pair_round_until`] with `far_partners` far pairs per player in each bracket's first graph
-/// (`usize::MAX`: every pair). The pairing is the same for every value; only the work differs.
+/// (`usize::MAX`: every pair) and each bracket's matching searching its tight edges first from
+/// `tight_roots` exposed vertices on (`usize::MAX`: never). The pairing is the same for every
+/// value; only the work differs.
 fn pair_round_with(
     t: &Tournament,
     round: u32,
     stop: &dyn crate::stop::Stop,
     far_partners: usize,
+    tight_roots: usize,
 ) -> Result<Vec<Board>, PairError> {
     let played = t.rounds_in_file() as u32;
     if round == 0 || round > played + 1 {
@@ -145,6 +148,7 @@ fn pair_round_with(
             rest,
             round,
             far_partners,
+            tight_roots,
         };
         let (bp, unpaired) = pair_bracket(&b)?;
         pairs.extend(bp);

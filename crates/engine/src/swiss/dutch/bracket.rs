@@ -48,6 +48,9 @@ pub(crate) struct Bracket<'a> {
     /// How many far partners each player gets in the graph before any is added back (see
     /// [`candidate_pairs`]); `usize::MAX` keeps every pair.
     pub far_partners: usize,
+    /// How many exposed vertices let the matching search its tight edges first
+    /// ([`Matching::search_tight_first`]); `usize::MAX` never.
+    pub tight_roots: usize,
 }
 
 fn bit_length(n: usize) -> u32 {
@@ -490,17 +493,17 @@ impl<'a> Matcher<'a> {
         let bits = max_weight.bit_len() + 4;
         let (pairs, pruned) = candidate_pairs(p, &verts, &role, full, b.far_partners);
         let g: Box<dyn Graph> = if bits <= 64 {
-            build::<1>(n, &pairs, &mut weight_of)
+            build::<1>(n, &pairs, &mut weight_of, b.tight_roots)
         } else if bits <= 128 {
-            build::<2>(n, &pairs, &mut weight_of)
+            build::<2>(n, &pairs, &mut weight_of, b.tight_roots)
         } else if bits <= 192 {
-            build::<3>(n, &pairs, &mut weight_of)
+            build::<3>(n, &pairs, &mut weight_of, b.tight_roots)
         } else if bits <= 256 {
-            build::<4>(n, &pairs, &mut weight_of)
+            build::<4>(n, &pairs, &mut weight_of, b.tight_roots)
         } else if bits <= 384 {
-            build::<6>(n, &pairs, &mut weight_of)
+            build::<6>(n, &pairs, &mut weight_of, b.tight_roots)
         } else {
-            build::<8>(n, &pairs, &mut weight_of)
+            build::<8>(n, &pairs, &mut weight_of, b.tight_roots)
         };
         let mut m = Matcher {
             verts,
@@ -705,6 +708,12 @@ impl<'a> Matcher<'a> {
 /// first this many after it).
 pub(crate) const FAR_PARTNERS: usize = 12;
 
+/// From how many exposed vertices of positive dual a bracket's matching first looks for
+/// augmenting paths among its tight edges ([`Matching::search_tight_first`]). Below it (a
+/// re-solve after a step changed the pairs of one or two players) the search is left to the
+/// stages: their single path is short.
+pub(crate) const TIGHT_ROOTS: usize = 16;
+
 /// The pairs of the bracket's graph, in increasing order, and whether some far pairs were left
 /// out. In: every pair of two players of the bracket or the next scoregroup, every pair with
 /// the bye, every far pair of the players in `full`, and for every other player its first
@@ -770,11 +779,13 @@ fn candidate_pairs(
 }
 
 /// The candidate `pairs` of `n` vertices (`weight_of` gives a pair's weight, `None` for no
-/// edge) as an incremental matching in `L` limbs.
+/// edge) as an incremental matching in `L` limbs that searches its tight edges first from
+/// `tight_roots` exposed vertices on.
 fn build<const L: usize>(
     n: usize,
     pairs: &[(u32, u32)],
     weight_of: &mut dyn FnMut(usize, usize) -> Option<Wide>,
+    tight_roots: usize,
 ) -> Box<dyn Graph> {
     let mut ends = Vec::new();
     let mut ws: Vec<Wide<L>> = Vec::new();
@@ -784,5 +795,7 @@ fn build<const L: usize>(
             ws.push(w.resize::<L>());
         }
     }
-    Box::new(Matching::from_parts(n, ends, ws))
+    let mut m = Matching::from_parts(n, ends, ws);
+    m.search_tight_first(tight_roots);
+    Box::new(m)
 }

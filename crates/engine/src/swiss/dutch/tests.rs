@@ -519,9 +519,17 @@ fn the_pruned_graph_pairs_as_the_full_graph() {
         for played in 1..=4 {
             let t = random_tournament(n, played, 9, seed);
             let round = played as u32 + 1;
-            let full = pair_round_with(&t, round, &crate::stop::Never, usize::MAX).unwrap();
+            let full =
+                pair_round_with(&t, round, &crate::stop::Never, usize::MAX, usize::MAX).unwrap();
             for partners in [0, 1, 3] {
-                let pruned = pair_round_with(&t, round, &crate::stop::Never, partners).unwrap();
+                let pruned = pair_round_with(
+                    &t,
+                    round,
+                    &crate::stop::Never,
+                    partners,
+                    bracket::TIGHT_ROOTS,
+                )
+                .unwrap();
                 assert_eq!(
                     pruned, full,
                     "{n} players, round {round}, {partners} far pairs"
@@ -531,4 +539,47 @@ fn the_pruned_graph_pairs_as_the_full_graph() {
         }
     }
     assert_eq!(rounds, 16);
+}
+
+/// Every round of seeded random 9-round events of `sizes` players, paired with each bracket's
+/// matching searching its tight edges first (from [`bracket::TIGHT_ROOTS`] exposed vertices
+/// on, and from one, so that nearly every stage starts with the search) and without: the same
+/// boards, or the same refusal. Returns the number of rounds compared.
+fn tight_search_pairs_as_the_stages_alone(sizes: &[(usize, u64)]) -> usize {
+    use crate::swiss_impl::generate::random_tournament;
+    let mut rounds = 0;
+    for &(n, seed) in sizes {
+        for played in 0..9 {
+            let t = random_tournament(n, played, 9, seed);
+            let round = played as u32 + 1;
+            let never = crate::stop::Never;
+            let plain = pair_round_with(&t, round, &never, bracket::FAR_PARTNERS, usize::MAX);
+            for tight in [bracket::TIGHT_ROOTS, 1] {
+                let searched = pair_round_with(&t, round, &never, bracket::FAR_PARTNERS, tight);
+                assert_eq!(searched, plain, "{n} players, round {round}, from {tight}");
+            }
+            rounds += 1;
+        }
+    }
+    rounds
+}
+
+#[test]
+fn searching_tight_edges_first_pairs_as_the_stages_alone() {
+    let sizes = [(8, 5), (13, 6), (24, 7), (41, 8), (80, 9), (150, 10)];
+    assert_eq!(tight_search_pairs_as_the_stages_alone(&sizes), 54);
+}
+
+#[test]
+#[ignore = "minutes in a debug build: run with --release --include-ignored"]
+fn searching_tight_edges_first_pairs_as_the_stages_alone_up_to_1000_players() {
+    let sizes = [
+        (9, 21),
+        (33, 22),
+        (200, 23),
+        (301, 24),
+        (500, 25),
+        (1000, 26),
+    ];
+    assert_eq!(tight_search_pairs_as_the_stages_alone(&sizes), 54);
 }

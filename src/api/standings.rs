@@ -141,8 +141,9 @@ pub struct SwissRow {
     pub player_id: i64,
     /// Name.
     pub name: String,
-    /// Tie-break values by acronym (PTS first).
-    #[schema(value_type = Object)]
+    /// Tie-break values by acronym (PTS first), each a JSON number (points in halves, e.g.
+    /// `5.5`; averages and ratings as FIDE rounds them).
+    #[schema(value_type = std::collections::HashMap<String, f64>)]
     pub values: Value,
     /// The round from which the player withdrew (absent from every later round; FIDE C.07
     /// counts those rounds as unplayed); `null` when they did not.
@@ -170,6 +171,7 @@ pub struct StandingsView {
     /// Competition id.
     pub competition_id: i64,
     /// `keizer`, `swiss` or `round_robin`.
+    #[schema(value_type = crate::schemas::StandingsKind)]
     pub kind: String,
     /// Rounds (evenings) that count so far.
     pub rounds_counted: u32,
@@ -538,9 +540,10 @@ pub fn if_none_match(req: &HttpRequest) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Whether an `If-None-Match` value matches the current ETag.
+/// Whether an `If-None-Match` value matches the current ETag: weak comparison (RFC 9110
+/// 13.1.2), so `W/"x"` matches `"x"`.
 pub fn not_modified(inm: Option<&str>, etag: &str) -> bool {
-    inm.is_some_and(|v| v.trim() == "*" || v.split(',').any(|t| t.trim() == etag))
+    crate::cache::none_match(inm, etag)
 }
 
 /// Either a 304 or the computed document, with its ETag.

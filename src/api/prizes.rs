@@ -67,7 +67,9 @@ pub struct RoundRobinPrize {
     /// Share of each points table (grandmaster, master …), exact.
     #[schema(value_type = Object)]
     pub points_tables: Value,
-    /// Share of the prize money, exact.
+    /// Share of the prize money in euros, exact, as a string: a whole or decimal amount (`75`,
+    /// `37.5`), or a fraction (`100/3`) when the share has no finite decimal form.
+    #[schema(pattern = r"^-?[0-9]+(\.[0-9]+|/[0-9]+)?$")]
     pub prize_money: String,
     /// Rights earned (title, qualification, cut).
     pub rights: Vec<String>,

@@ -36,12 +36,13 @@ pub struct KeizerRow {
     pub name: String,
     /// Value of this place.
     pub value: i64,
-    /// Keizer score, 4 decimals (a cycle average when the evening did not converge).
-    pub score: String,
+    /// Keizer score (a cycle average when the evening did not converge): a JSON number, exact
+    /// to four decimals (the engine counts in ten-thousandths), e.g. `107` or `53.5`.
+    pub score: f64,
     /// Games played over the board.
     pub played: u32,
-    /// Points from those games (1, ½, 0), 4 decimals.
-    pub game_points: String,
+    /// Points from those games (1, ½, 0): a JSON number, e.g. `3.5`.
+    pub game_points: f64,
     /// Pairing byes.
     pub byes: u32,
     /// Absences with notice.
@@ -105,7 +106,9 @@ pub struct RoundRobinRow {
     /// Share of each points table, exact.
     #[schema(value_type = Object)]
     pub points_tables: Value,
-    /// Share of the prize money, exact.
+    /// Share of the prize money in euros, exact, as a string: a whole or decimal amount (`75`,
+    /// `37.5`), or a fraction (`100/3`) when the share has no finite decimal form.
+    #[schema(pattern = r"^-?[0-9]+(\.[0-9]+|/[0-9]+)?$")]
     pub prize_money: String,
     /// Rights earned.
     pub rights: Vec<String>,
@@ -236,9 +239,9 @@ pub fn standings_view(
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
                             value: value(i),
-                            score: "0.0000".into(),
+                            score: 0.0,
                             played: 0,
-                            game_points: "0.0000".into(),
+                            game_points: 0.0,
                             byes: 0,
                             excused: 0,
                             unexcused: 0,
@@ -280,9 +283,9 @@ pub fn standings_view(
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
                             value: r.value,
-                            score: r.score.to_string(),
+                            score: r.score.to_f64(),
                             played: r.played,
-                            game_points: r.game_points.to_string(),
+                            game_points: r.game_points.to_f64(),
                             byes: r.byes,
                             excused: r.excused,
                             unexcused: r.unexcused,
@@ -808,9 +811,10 @@ pub fn to_csv(v: &StandingsView) -> String {
                 r.player_id.to_string(),
                 r.name.clone(),
                 r.value.to_string(),
-                r.score.clone(),
+                // the CSV keeps the engine's four decimals
+                format!("{:.4}", r.score),
                 r.played.to_string(),
-                r.game_points.clone(),
+                format!("{:.4}", r.game_points),
                 r.byes.to_string(),
                 r.excused.to_string(),
                 r.unexcused.to_string(),

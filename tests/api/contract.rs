@@ -435,3 +435,28 @@ fn the_operations_named_for_etag_and_location_exist_and_document_them() {
     assert!(standings["304"]["headers"]["ETag"].is_object());
     assert!(standings["200"]["headers"]["ETag"].is_object());
 }
+
+#[actix_web::test]
+async fn keizer_scores_are_json_numbers_and_the_csv_keeps_four_decimals() {
+    let app = spawn().await;
+    let fx = p_beat_q(&app).await;
+    // P beat Q: P scores the value of Q's place (59), Q the loss share of their own (5)
+    let r = app.standings(fx.comp).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let rows = &r.body["keizer"]["rows"];
+    assert_eq!(rows[0]["player_id"], fx.players[0]);
+    assert!(rows[0]["score"].is_number(), "{}", rows[0]);
+    assert_eq!(rows[0]["score"].as_f64(), Some(59.0));
+    assert_eq!(rows[0]["game_points"].as_f64(), Some(1.0));
+    assert_eq!(rows[1]["score"].as_f64(), Some(5.0));
+    assert_eq!(rows[1]["game_points"].as_f64(), Some(0.0));
+    let csv = app.get(&paths::standings_csv(fx.comp), None).await;
+    let first = csv.text.lines().nth(1).unwrap();
+    assert!(first.contains(",59.0000,1,1.0000,"), "{first}");
+    let doc = document();
+    let row = &doc["components"]["schemas"]["KeizerRow"]["properties"];
+    assert_eq!(row["score"]["type"], "number");
+    assert_eq!(row["game_points"]["type"], "number");
+    let values = &doc["components"]["schemas"]["SwissRow"]["properties"]["values"];
+    assert_eq!(values["additionalProperties"]["type"], "number");
+}

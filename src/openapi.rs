@@ -201,17 +201,19 @@ fn document_headers(v: &mut serde_json::Value) {
                     continue;
                 };
                 let headers = || serde_json::Value::Object(Default::default());
-                if (success && (conditional || ETAG_OPERATIONS.contains(&id.as_str())))
-                    || code == "304"
+                let sends_etag = (success
+                    && (conditional || ETAG_OPERATIONS.contains(&id.as_str())))
+                    || code == "304";
+                if sends_etag
+                    && let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut()
                 {
-                    if let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut() {
-                        h.entry("ETag").or_insert_with(|| etag.clone());
-                    }
+                    h.entry("ETag").or_insert_with(|| etag.clone());
                 }
-                if success && LOCATION_OPERATIONS.contains(&id.as_str()) {
-                    if let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut() {
-                        h.entry("Location").or_insert_with(|| location.clone());
-                    }
+                if success
+                    && LOCATION_OPERATIONS.contains(&id.as_str())
+                    && let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut()
+                {
+                    h.entry("Location").or_insert_with(|| location.clone());
                 }
             }
         }

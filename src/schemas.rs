@@ -31,13 +31,13 @@ string_enum_schema!(
 string_enum_schema!(
     pub ChangeAction,
     "A recorded attendance change: `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.",
-    ["sign_up", "sign_off", "force_majeure", "present", "absent"]
+    crate::services::attendance::ACTIONS
 );
 
 string_enum_schema!(
     pub ChangeChannel,
     "How an attendance change reached the club: `account`, `email`, `phone` or `in_person`.",
-    ["account", "email", "phone", "in_person"]
+    crate::services::attendance::CHANNELS
 );
 
 string_enum_schema!(

@@ -313,7 +313,30 @@ fn name_result_codes(v: &mut serde_json::Value) {
 
 /// The document as pretty JSON with a trailing newline (the committed form).
 pub fn to_pretty_json(spec: &utoipa::openapi::OpenApi) -> String {
-    let mut s = serde_json::to_string_pretty(spec).unwrap_or_default();
+    // utoipa keeps a schema's extensions in a hash map: their order is fixed here so that the
+    // committed document is the same on every run
+    let mut v = serde_json::to_value(spec).unwrap_or_default();
+    order_extensions(&mut v);
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// Moves the `x-` members of every object to its end, in name order.
+fn order_extensions(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(o) => {
+            let mut names: Vec<String> =
+                o.keys().filter(|k| k.starts_with("x-")).cloned().collect();
+            names.sort();
+            for name in names {
+                if let Some(x) = o.remove(&name) {
+                    o.insert(name, x);
+                }
+            }
+            o.values_mut().for_each(order_extensions);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(order_extensions),
+        _ => {}
+    }
 }

@@ -17,6 +17,8 @@ pub mod error;
 pub mod ids;
 pub mod limits;
 pub mod openapi;
+pub mod schemas;
 pub mod services;
 pub mod telemetry;
 pub mod web;
+pub mod wire;

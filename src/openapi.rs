@@ -139,12 +139,205 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
             }
         }
     }
+    document_headers(&mut v);
+    name_result_codes(&mut v);
+    open_free_form_objects(&mut v);
     serde_json::from_value(v).unwrap_or(spec)
+}
+
+/// The operations (by operation id) whose success answer carries an `ETag`: the version of
+/// the one resource it shows or wrote. Every operation that can answer 304 sends one too.
+pub const ETAG_OPERATIONS: &[&str] = &[
+    "get_player",
+    "create_player",
+    "update_player",
+    "deactivate_player",
+    "create_competition",
+    "get_competition",
+    "update_competition",
+    "update_evening",
+    "put_game_result",
+    "update_game_time_control",
+    "get_game_moves",
+    "update_game_moves",
+];
+
+/// The operations whose success answer carries a `Location`: the address of what they made.
+pub const LOCATION_OPERATIONS: &[&str] = &[
+    "create_user",
+    "create_player",
+    "create_season",
+    "create_calendar",
+    "create_competition",
+    "create_playoff",
+    "create_playoffs",
+];
+
+/// Documents the `ETag` and `Location` headers on the success (and 304) answers that send
+/// them (docs/api-guide.md#versions-and-etags).
+fn document_headers(v: &mut serde_json::Value) {
+    let etag = serde_json::json!({
+        "description": "The version of the resource (a strong ETag): send it as `If-Match` to change it, or as `If-None-Match` to read it only when it changed",
+        "schema": {"type": "string"}});
+    let location = serde_json::json!({
+        "description": "The address of the resource made",
+        "schema": {"type": "string", "format": "uri-reference"}});
+    let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
+        for op in item.values_mut().filter_map(|o| o.as_object_mut()) {
+            let id = op
+                .get("operationId")
+                .and_then(|i| i.as_str())
+                .unwrap_or_default()
+                .to_string();
+            let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
+                continue;
+            };
+            let conditional = responses.contains_key("304");
+            for (code, r) in responses.iter_mut() {
+                let success = code.starts_with('2') && code != "204";
+                let Some(r) = r.as_object_mut() else {
+                    continue;
+                };
+                let headers = || serde_json::Value::Object(Default::default());
+                let sends_etag = (success
+                    && (conditional || ETAG_OPERATIONS.contains(&id.as_str())))
+                    || code == "304";
+                if sends_etag
+                    && let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut()
+                {
+                    h.entry("ETag").or_insert_with(|| etag.clone());
+                }
+                if success
+                    && LOCATION_OPERATIONS.contains(&id.as_str())
+                    && let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut()
+                {
+                    h.entry("Location").or_insert_with(|| location.clone());
+                }
+            }
+        }
+    }
+}
+
+/// A schema of `type: object` with no properties says nothing of its members; generators read
+/// that as an object that has none (`Record<string, never>`). Such a schema states that any
+/// member may be present (`additionalProperties: true`), as the answers hold them.
+fn open_free_form_objects(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(o) => {
+            let object = o.get("type").is_some_and(|t| {
+                t == "object" || t.as_array().is_some_and(|a| a.contains(&"object".into()))
+            });
+            let open = [
+                "properties",
+                "additionalProperties",
+                "oneOf",
+                "anyOf",
+                "allOf",
+                "$ref",
+            ]
+            .iter()
+            .all(|k| !o.contains_key(*k));
+            if object && open {
+                o.insert("additionalProperties".into(), serde_json::Value::Bool(true));
+            }
+            o.values_mut().for_each(open_free_form_objects);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(open_free_form_objects),
+        _ => {}
+    }
+}
+
+/// Readable names for the result codes (`x-enum-varnames`, `x-enum-descriptions`), which
+/// are not identifiers (`1-0`, `1/2-1/2`), so that a generated client names them
+/// `WHITE_WINS`, `DRAW`, … instead of numbering them.
+pub const RESULT_CODE_NAMES: [(&str, &str, &str); 14] = [
+    ("1-0", "WHITE_WINS", "Chess: White wins"),
+    ("0-1", "BLACK_WINS", "Chess: Black wins"),
+    ("1/2-1/2", "DRAW", "Chess: a draw"),
+    ("½-½", "DRAW_HALVES", "Chess: a draw, written with halves"),
+    ("2-0", "WHITE_WINS_DRAUGHTS", "Draughts: White wins"),
+    ("0-2", "BLACK_WINS_DRAUGHTS", "Draughts: Black wins"),
+    ("1-1", "DRAW_DRAUGHTS", "Draughts: a draw"),
+    (
+        "1+-1-",
+        "PLUSREMISE_WHITE",
+        "Draughts: a plusremise for White",
+    ),
+    (
+        "1--1+",
+        "PLUSREMISE_BLACK",
+        "Draughts: a plusremise for Black",
+    ),
+    ("0-0", "BOTH_LOST", "Draughts: both lose"),
+    ("+/-", "WHITE_WINS_BY_FORFEIT", "White wins by forfeit"),
+    ("-/+", "BLACK_WINS_BY_FORFEIT", "Black wins by forfeit"),
+    ("-/-", "BOTH_FORFEIT", "Both players forfeit"),
+    ("bye", "BYE", "A pairing bye"),
+];
+
+fn name_result_codes(v: &mut serde_json::Value) {
+    let Some(schema) = v
+        .pointer_mut("/components/schemas/ResultCode")
+        .and_then(|s| s.as_object_mut())
+    else {
+        return;
+    };
+    let values: Vec<&str> = schema
+        .get("enum")
+        .and_then(|e| e.as_array())
+        .map(|e| e.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    let named: Option<Vec<(&str, &str)>> = values
+        .iter()
+        .map(|value| {
+            RESULT_CODE_NAMES
+                .iter()
+                .find(|(code, _, _)| code == value)
+                .map(|(_, name, description)| (*name, *description))
+        })
+        .collect();
+    // a code without a name leaves the list unnamed rather than misnamed (a test fails on it)
+    let Some(named) = named else {
+        return;
+    };
+    let names: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
+    let descriptions: Vec<&str> = named.iter().map(|(_, d)| *d).collect();
+    schema.insert("x-enum-varnames".into(), serde_json::json!(names));
+    schema.insert(
+        "x-enum-descriptions".into(),
+        serde_json::json!(descriptions),
+    );
 }
 
 /// The document as pretty JSON with a trailing newline (the committed form).
 pub fn to_pretty_json(spec: &utoipa::openapi::OpenApi) -> String {
-    let mut s = serde_json::to_string_pretty(spec).unwrap_or_default();
+    // utoipa keeps a schema's extensions in a hash map: their order is fixed here so that the
+    // committed document is the same on every run
+    let mut v = serde_json::to_value(spec).unwrap_or_default();
+    order_extensions(&mut v);
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// Moves the `x-` members of every object to its end, in name order.
+fn order_extensions(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(o) => {
+            let mut names: Vec<String> =
+                o.keys().filter(|k| k.starts_with("x-")).cloned().collect();
+            names.sort();
+            for name in names {
+                if let Some(x) = o.remove(&name) {
+                    o.insert(name, x);
+                }
+            }
+            o.values_mut().for_each(order_extensions);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(order_extensions),
+        _ => {}
+    }
 }

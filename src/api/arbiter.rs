@@ -32,6 +32,7 @@ pub struct EventView {
     /// Who recorded it.
     pub actor: String,
     /// When it was recorded (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub at: DateTime<Utc>,
 }
 
@@ -112,6 +113,7 @@ pub struct MovesView {
     /// Who stored them last.
     pub updated_by: String,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub updated_at: DateTime<Utc>,
 }
 
@@ -149,10 +151,13 @@ pub struct ClaimView {
     pub event_seq: i32,
     /// What was claimed (`threefold_repetition`, `quickplay_finish`, `draughts_third_time`,
     /// ...; claims recorded as plain events carry the event's claim kind).
+    #[schema(value_type = crate::schemas::ClaimKind)]
     pub kind: String,
     /// The claimant (`white` or `black`): the player to move.
+    #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub claimant: String,
     /// `pending`, `postponed`, `upheld` or `rejected` (the last two are final).
+    #[schema(value_type = crate::schemas::ClaimStatus)]
     pub status: String,
     /// Whether the service found the claim valid from the moves (absent when not checked,
     /// e.g. a quickplay-finish claim, which the arbiter judges).
@@ -172,10 +177,12 @@ pub struct ClaimView {
     /// Who recorded the claim.
     pub created_by: String,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub created_at: DateTime<Utc>,
     /// Who decided it last.
     pub decided_by: Option<String>,
     /// When it was decided last (the appeal window runs from a final decision).
+    #[serde(serialize_with = "crate::wire::utc_opt")]
     pub decided_at: Option<DateTime<Utc>>,
 }
 
@@ -212,22 +219,26 @@ pub struct AppealView {
     /// The decision event appealed, if any.
     pub event_id: Option<i64>,
     /// When the appealed decision was taken (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub decided_at: DateTime<Utc>,
     /// The grounds.
     pub grounds: String,
     /// Who lodged it.
     pub lodged_by: String,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub lodged_at: DateTime<Utc>,
     /// The last day (Europe/Amsterdam) on which it could be lodged.
     pub last_day: NaiveDate,
     /// The board's ruling (`upheld` or `dismissed`), once given; final.
+    #[schema(value_type = Option<crate::schemas::AppealRuling>)]
     pub ruling: Option<String>,
     /// The board's reasons.
     pub ruling_reason: Option<String>,
     /// Who recorded the board's ruling.
     pub ruled_by: Option<String>,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc_opt")]
     pub ruled_at: Option<DateTime<Utc>>,
 }
 

@@ -147,6 +147,7 @@ pub struct Outcome {
     pub player_id: i64,
     /// `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`,
     /// `no_show`, `checked_in` or `not_checked_in`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
     pub status: String,
     /// Whether the player is to be paired.
     pub paired: bool,
@@ -160,14 +161,18 @@ pub struct ChangeView {
     /// The player.
     pub player_id: i64,
     /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
+    #[schema(value_type = crate::schemas::ChangeAction)]
     pub action: String,
     /// `account`, `email`, `phone` or `in_person`.
+    #[schema(value_type = crate::schemas::ChangeChannel)]
     pub channel: String,
     /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
+    #[schema(value_type = crate::schemas::Capacity)]
     pub capacity: String,
     /// The account that recorded it.
     pub recorded_by: String,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub at: DateTime<Utc>,
     /// Note.
     pub note: Option<String>,
@@ -181,8 +186,10 @@ pub struct PlayerStatus {
     /// Name.
     pub name: String,
     /// `fixed`, `flexible` or `guest`.
+    #[schema(value_type = crate::api::players::Membership)]
     pub membership: String,
-    /// Status (see [`Outcome::status`]).
+    /// The attendance status, as in an `Outcome`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
     pub status: String,
     /// Whether the player is to be paired.
     pub paired: bool,
@@ -196,10 +203,12 @@ pub struct RoundAttendance {
     /// Date of the evening.
     pub date: Option<NaiveDate>,
     /// Sign-up/sign-off deadline (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub deadline: DateTime<Utc>,
     /// The deadline in the club's time zone.
     pub deadline_local: String,
     /// Check-in cut-off (rapid and blitz; UTC).
+    #[serde(serialize_with = "crate::wire::utc_opt")]
     pub check_in_by: Option<DateTime<Utc>>,
     /// Every entrant's status, in seed order.
     pub players: Vec<PlayerStatus>,
@@ -215,8 +224,10 @@ pub struct OwnRound {
     /// Date of the evening.
     pub date: Option<NaiveDate>,
     /// Sign-up/sign-off deadline (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub deadline: DateTime<Utc>,
-    /// Status (see [`Outcome::status`]).
+    /// The attendance status, as in an `Outcome`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
     pub status: String,
     /// Whether the member is to be paired.
     pub paired: bool,

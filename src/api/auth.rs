@@ -37,6 +37,7 @@ pub struct TokenResponse {
     /// Always `Bearer`.
     pub token_type: &'static str,
     /// Expiry of the access token (RFC 3339, UTC): `JWT_TTL_MINUTES` after issue.
+    #[schema(format = DateTime)]
     pub expires_at: String,
     /// The roles the token carries.
     pub roles: Vec<Role>,
@@ -242,7 +243,7 @@ pub async fn delete_all_sessions(
 /// Formats seconds since the epoch as RFC 3339 UTC.
 pub fn rfc3339(secs: i64) -> String {
     chrono::DateTime::from_timestamp(secs, 0)
-        .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .map(crate::wire::timestamp)
         .unwrap_or_default()
 }
 

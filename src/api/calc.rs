@@ -527,45 +527,7 @@ pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
 crate::openapi::string_enum_schema!(
     pub TiebreakAcronym,
     "A FIDE tie-break acronym (C.07, individual events): `PTS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`, `REP` (also `GE`), `PS`, `KS`, `BH`, `FB`, `SB`, `AOB`, `ARO`, `TPR`, `PTP`, `APRO` or `APPO`; Cut-n (`-Cn`) on `PS`, `BH`, `FB`, `SB` and `ARO`, Median-n (`-Mn`) on `BH`, `FB`, `SB` and `ARO`. The list names n = 1 and 2; any n up to 30 is read, as are lower case and `/` for `-`.",
-    [
-        "PTS",
-        "DE",
-        "WIN",
-        "WON",
-        "BPG",
-        "BWG",
-        "REP",
-        "GE",
-        "PS",
-        "PS-C1",
-        "PS-C2",
-        "KS",
-        "BH",
-        "BH-C1",
-        "BH-C2",
-        "BH-M1",
-        "BH-M2",
-        "FB",
-        "FB-C1",
-        "FB-C2",
-        "FB-M1",
-        "FB-M2",
-        "SB",
-        "SB-C1",
-        "SB-C2",
-        "SB-M1",
-        "SB-M2",
-        "AOB",
-        "ARO",
-        "ARO-C1",
-        "ARO-C2",
-        "ARO-M1",
-        "ARO-M2",
-        "TPR",
-        "PTP",
-        "APRO",
-        "APPO"
-    ]
+    crate::schemas::TIEBREAK_ACRONYMS
 );
 
 crate::openapi::string_enum_schema!(

@@ -37,8 +37,10 @@ pub struct EveningView {
     /// Local start time (HH:MM, club time zone).
     pub start_time: String,
     /// `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.
+    #[schema(value_type = EveningKind)]
     pub kind: String,
     /// `winter` or `summer` for Keizer evenings.
+    #[schema(value_type = Option<crate::api::competitions::KeizerHalf>)]
     pub half: Option<String>,
     /// Number within the half (Keizer) or the series (rapid, playoff).
     pub number: Option<i32>,

@@ -52,12 +52,16 @@ pub struct CompetitionView {
     /// Name.
     pub name: String,
     /// `keizer`, `swiss`, `round_robin` or `knockout`.
+    #[schema(value_type = CompetitionKind)]
     pub kind: String,
     /// `chess` or `draughts`.
+    #[schema(value_type = Discipline)]
     pub discipline: String,
     /// `dutch` / `double_swiss` (swiss), `single` / `double` (round robin).
+    #[schema(value_type = Option<PairingSystem>)]
     pub system: Option<String>,
     /// `winter` or `summer` for a Keizer half.
+    #[schema(value_type = Option<KeizerHalf>)]
     pub half: Option<String>,
     /// The winter half a summer half is seeded from.
     pub seeded_from: Option<i64>,
@@ -133,6 +137,7 @@ pub struct CreateCompetition {
     #[schema(value_type = Option<Object>)]
     pub params: Option<Value>,
     /// Tie-break list (defaults per kind).
+    #[schema(value_type = Option<Vec<crate::schemas::CompetitionTiebreak>>)]
     pub tiebreaks: Option<Vec<String>>,
     /// Time control (default: the club's 40/90 + 30 min + 30 s; 10 minutes for the blitz
     /// championship).
@@ -156,6 +161,7 @@ pub struct UpdateCompetition {
     #[schema(value_type = Option<Object>)]
     pub params: Option<Value>,
     /// Tie-break list.
+    #[schema(value_type = Option<Vec<crate::schemas::CompetitionTiebreak>>)]
     pub tiebreaks: Option<Vec<String>>,
     /// Time control.
     pub time_control: Option<TimeControl>,
@@ -493,6 +499,7 @@ pub struct WithdrawRequest {
     #[schema(minimum = 1, maximum = 99)]
     pub from_round: Option<i32>,
     /// The date from which the player no longer plays (`YYYY-MM-DD`); not with `from_round`.
+    #[schema(format = Date)]
     pub date: Option<String>,
     /// Why (kept in the audit log), at most 500 characters.
     #[schema(max_length = 500)]

@@ -31,6 +31,7 @@ pub struct PlayerView {
     /// FIDE id.
     pub fide_id: Option<String>,
     /// `fixed`, `flexible` or `guest`.
+    #[schema(value_type = Membership)]
     pub membership: String,
     /// Active.
     pub active: bool,

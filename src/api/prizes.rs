@@ -22,6 +22,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct AwardView {
     /// `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.
+    #[schema(value_type = crate::schemas::Prize)]
     pub prize: String,
     /// Player id.
     pub player_id: i64,
@@ -42,6 +43,7 @@ pub struct Named {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct KeizerPrizes {
     /// `winter` or `summer`.
+    #[schema(value_type = crate::api::competitions::KeizerHalf)]
     pub half: String,
     /// Prizes in the order of the regulations (one per player).
     pub awards: Vec<AwardView>,
@@ -65,7 +67,9 @@ pub struct RoundRobinPrize {
     /// Share of each points table (grandmaster, master …), exact.
     #[schema(value_type = Object)]
     pub points_tables: Value,
-    /// Share of the prize money, exact.
+    /// Share of the prize money in euros, exact, as a string: a whole or decimal amount (`75`,
+    /// `37.5`), or a fraction (`100/3`) when the share has no finite decimal form.
+    #[schema(pattern = r"^-?[0-9]+(\.[0-9]+|/[0-9]+)?$")]
     pub prize_money: String,
     /// Rights earned (title, qualification, cut).
     pub rights: Vec<String>,
@@ -77,10 +81,12 @@ pub struct PrizeList {
     /// Competition id.
     pub competition_id: i64,
     /// `keizer` or `round_robin`.
+    #[schema(value_type = crate::schemas::PrizeListKind)]
     pub kind: String,
     /// Whether this is the stored, finalized list.
     pub finalized: bool,
     /// When it was finalized.
+    #[serde(serialize_with = "crate::wire::utc_opt")]
     pub finalized_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Who finalized it (the account); shown to the leader, the arbiter and the admin only.
     pub finalized_by: Option<String>,
@@ -286,6 +292,7 @@ pub struct PlayoffGameView {
     /// Black.
     pub black: PlayerRef,
     /// `white_wins`, `black_wins` or `draw`, once entered.
+    #[schema(value_type = Option<crate::schemas::PlayoffOutcome>)]
     pub outcome: Option<String>,
 }
 
@@ -293,6 +300,7 @@ pub struct PlayoffGameView {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PlayoffMatchView {
     /// `semi1` (1–4), `semi2` (2–3) or `final`.
+    #[schema(value_type = crate::schemas::PlayoffMatch)]
     pub id: String,
     /// The two players, better seed first, once known.
     pub players: Option<Vec<PlayerRef>>,

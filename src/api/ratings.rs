@@ -16,6 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RatingView {
     /// `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
+    #[schema(value_type = crate::services::ratings::RatingSource)]
     pub source: String,
     /// The rating.
     pub value: i32,

@@ -38,6 +38,7 @@ pub struct AuditView {
     /// Who (e-mail or service label).
     pub actor: String,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub at: chrono::DateTime<chrono::Utc>,
     /// The value before (absent for a first entry). Always an object: a stored value that is
     /// not one (e.g. an arbiter's move list) is shown as `{"value": …}`.

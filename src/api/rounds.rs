@@ -40,6 +40,7 @@ pub struct GameView {
     /// Black (absent for a bye).
     pub black: Option<PlayerRef>,
     /// Result code, once entered.
+    #[schema(value_type = Option<crate::services::results::ResultCode>)]
     pub result: Option<String>,
     /// How the game ended, if recorded.
     pub termination: Option<String>,
@@ -66,6 +67,7 @@ pub struct RoundView {
     /// The calendar evening.
     pub evening_id: Option<i64>,
     /// `planned`, `paired`, `published` or `completed`.
+    #[schema(value_type = crate::schemas::RoundStatus)]
     pub status: String,
     /// Version.
     pub version: i64,

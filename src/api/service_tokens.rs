@@ -18,8 +18,10 @@ pub struct ServiceTokenView {
     /// Roles.
     pub roles: Vec<Role>,
     /// Issued (RFC 3339 UTC).
+    #[schema(format = DateTime)]
     pub created_at: String,
     /// Revoked (RFC 3339 UTC), if so.
+    #[schema(format = DateTime)]
     pub revoked_at: Option<String>,
 }
 
@@ -29,8 +31,8 @@ impl From<ServiceToken> for ServiceTokenView {
             id: t.id,
             name: t.name,
             roles: parse_roles(&t.roles),
-            created_at: t.created_at.and_utc().to_rfc3339(),
-            revoked_at: t.revoked_at.map(|d| d.and_utc().to_rfc3339()),
+            created_at: crate::wire::timestamp(t.created_at.and_utc()),
+            revoked_at: t.revoked_at.map(|d| crate::wire::timestamp(d.and_utc())),
         }
     }
 }
@@ -44,6 +46,7 @@ pub struct IssuedServiceToken {
     /// The bearer token (shown only now).
     pub token: String,
     /// Expiry (RFC 3339 UTC).
+    #[schema(format = DateTime)]
     pub expires_at: String,
 }
 

@@ -36,12 +36,13 @@ pub struct KeizerRow {
     pub name: String,
     /// Value of this place.
     pub value: i64,
-    /// Keizer score, 4 decimals (a cycle average when the evening did not converge).
-    pub score: String,
+    /// Keizer score (a cycle average when the evening did not converge): a JSON number, exact
+    /// to four decimals (the engine counts in ten-thousandths), e.g. `107` or `53.5`.
+    pub score: f64,
     /// Games played over the board.
     pub played: u32,
-    /// Points from those games (1, ½, 0), 4 decimals.
-    pub game_points: String,
+    /// Points from those games (1, ½, 0): a JSON number, e.g. `3.5`.
+    pub game_points: f64,
     /// Pairing byes.
     pub byes: u32,
     /// Absences with notice.
@@ -105,7 +106,9 @@ pub struct RoundRobinRow {
     /// Share of each points table, exact.
     #[schema(value_type = Object)]
     pub points_tables: Value,
-    /// Share of the prize money, exact.
+    /// Share of the prize money in euros, exact, as a string: a whole or decimal amount (`75`,
+    /// `37.5`), or a fraction (`100/3`) when the share has no finite decimal form.
+    #[schema(pattern = r"^-?[0-9]+(\.[0-9]+|/[0-9]+)?$")]
     pub prize_money: String,
     /// Rights earned.
     pub rights: Vec<String>,
@@ -141,8 +144,9 @@ pub struct SwissRow {
     pub player_id: i64,
     /// Name.
     pub name: String,
-    /// Tie-break values by acronym (PTS first).
-    #[schema(value_type = Object)]
+    /// Tie-break values by acronym (PTS first), each a JSON number (points in halves, e.g.
+    /// `5.5`; averages and ratings as FIDE rounds them).
+    #[schema(value_type = std::collections::HashMap<String, f64>)]
     pub values: Value,
     /// The round from which the player withdrew (absent from every later round; FIDE C.07
     /// counts those rounds as unplayed); `null` when they did not.
@@ -170,6 +174,7 @@ pub struct StandingsView {
     /// Competition id.
     pub competition_id: i64,
     /// `keizer`, `swiss` or `round_robin`.
+    #[schema(value_type = crate::schemas::StandingsKind)]
     pub kind: String,
     /// Rounds (evenings) that count so far.
     pub rounds_counted: u32,
@@ -234,9 +239,9 @@ pub fn standings_view(
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
                             value: value(i),
-                            score: "0.0000".into(),
+                            score: 0.0,
                             played: 0,
-                            game_points: "0.0000".into(),
+                            game_points: 0.0,
                             byes: 0,
                             excused: 0,
                             unexcused: 0,
@@ -278,9 +283,9 @@ pub fn standings_view(
                             player_id: id,
                             name: names.get(&id).cloned().unwrap_or_default(),
                             value: r.value,
-                            score: r.score.to_string(),
+                            score: r.score.to_f64(),
                             played: r.played,
-                            game_points: r.game_points.to_string(),
+                            game_points: r.game_points.to_f64(),
                             byes: r.byes,
                             excused: r.excused,
                             unexcused: r.unexcused,
@@ -538,9 +543,10 @@ pub fn if_none_match(req: &HttpRequest) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Whether an `If-None-Match` value matches the current ETag.
+/// Whether an `If-None-Match` value matches the current ETag: weak comparison (RFC 9110
+/// 13.1.2), so `W/"x"` matches `"x"`.
 pub fn not_modified(inm: Option<&str>, etag: &str) -> bool {
-    inm.is_some_and(|v| v.trim() == "*" || v.split(',').any(|t| t.trim() == etag))
+    crate::cache::none_match(inm, etag)
 }
 
 /// Either a 304 or the computed document, with its ETag.
@@ -849,9 +855,10 @@ pub fn to_csv(v: &StandingsView) -> String {
                 r.player_id.to_string(),
                 r.name.clone(),
                 r.value.to_string(),
-                r.score.clone(),
+                // the CSV keeps the engine's four decimals
+                format!("{:.4}", r.score),
                 r.played.to_string(),
-                r.game_points.clone(),
+                format!("{:.4}", r.game_points),
                 r.byes.to_string(),
                 r.excused.to_string(),
                 r.unexcused.to_string(),

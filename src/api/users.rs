@@ -25,6 +25,7 @@ pub struct UserView {
     /// The player this account belongs to (members sign up and off for this player).
     pub player_id: Option<i64>,
     /// Created (RFC 3339 UTC).
+    #[schema(format = DateTime)]
     pub created_at: String,
 }
 
@@ -36,7 +37,7 @@ impl From<User> for UserView {
             roles: parse_roles(&x.roles),
             active: x.active,
             player_id: x.player_id,
-            created_at: x.created_at.and_utc().to_rfc3339(),
+            created_at: crate::wire::timestamp(x.created_at.and_utc()),
         }
     }
 }

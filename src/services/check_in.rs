@@ -56,7 +56,10 @@ pub struct CheckedIn {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<i32>,
     /// When the player was checked in, UTC (leaders and arbiters only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::wire::utc_opt"
+    )]
     pub checked_in_at: Option<DateTime<Utc>>,
 }
 
@@ -69,8 +72,10 @@ pub struct CheckInView {
     pub blitz: BlitzParams,
     /// The instant check-in closes by the clock (UTC): the closing time on the evening, in the
     /// club's time zone.
+    #[serde(serialize_with = "crate::wire::utc")]
     pub closes_at: DateTime<Utc>,
     /// `open`, or `closed` (by the arbiter or leader; the number of rounds is fixed).
+    #[schema(value_type = crate::schemas::CheckInStatus)]
     pub status: String,
     /// Players checked in.
     pub participants: usize,

@@ -362,7 +362,7 @@ pub fn generate(
         m.insert("generated_by".into(), json!(actor));
         m.insert(
             "generated_at".into(),
-            json!(chrono::Utc::now().to_rfc3339()),
+            json!(crate::wire::timestamp(chrono::Utc::now())),
         );
         m.insert("override".into(), json!(false));
     }
@@ -644,7 +644,7 @@ pub fn replace(
         "override": !broken.is_empty(),
         "broken_rules": rules,
         "entered_by": actor,
-        "entered_at": chrono::Utc::now().to_rfc3339(),
+        "entered_at": crate::wire::timestamp(chrono::Utc::now()),
     });
     set_meta(c, &round, Some(&meta))?;
     let (action, reason) = if broken.is_empty() {

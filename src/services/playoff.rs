@@ -82,6 +82,7 @@ pub struct FirstPlaceGame {
     /// Black.
     pub black: FirstPlaceCandidate,
     /// Result code, when entered.
+    #[schema(value_type = Option<crate::services::results::ResultCode>)]
     pub result: Option<String>,
 }
 
@@ -93,6 +94,7 @@ pub struct FirstPlaceDecision {
     /// The arbiter (e-mail or service label).
     pub decided_by: String,
     /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
     pub decided_at: chrono::DateTime<chrono::Utc>,
     /// The reason given.
     pub reason: String,
@@ -114,6 +116,7 @@ pub struct FirstPlacePlayoff {
     pub points: Value,
     /// `pending` (games without a result), `champion` (most play-off points), `arbiter_decides`
     /// (still tied: the arbiter decides among `tied`) or `decided` (by the arbiter).
+    #[schema(value_type = crate::schemas::FirstPlaceStatus)]
     pub status: String,
     /// First place, once known (`champion` or `decided`).
     pub first: Option<i64>,

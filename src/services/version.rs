@@ -54,3 +54,20 @@ impl ExpectedVersion {
         check_if_match(self.0.as_deref(), current)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_match_compares_strongly() {
+        let current = etag("game", 7, 3);
+        assert_eq!(current, "\"game-7-v3\"");
+        assert!(check_if_match(None, &current).is_ok());
+        assert!(check_if_match(Some("*"), &current).is_ok());
+        assert!(check_if_match(Some("\"game-7-v2\", \"game-7-v3\""), &current).is_ok());
+        // a weak tag never matches If-Match (RFC 9110 13.1.1)
+        assert!(check_if_match(Some("W/\"game-7-v3\""), &current).is_err());
+        assert!(check_if_match(Some("\"game-7-v2\""), &current).is_err());
+    }
+}

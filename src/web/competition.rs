@@ -341,9 +341,9 @@ fn keizer_table(ctx: &Ctx, after: &str, k: &crate::api::standings::KeizerStandin
                             td { (r.rank) }
                             th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
                             td { (r.value) }
-                            td { (decimal(ctx, &r.score)) }
+                            td { (decimal(ctx, &format!("{:.4}", r.score))) }
                             td { (r.played) }
-                            td { (decimal(ctx, &r.game_points)) }
+                            td { (decimal(ctx, &format!("{:.4}", r.game_points))) }
                             td { (r.byes) }
                             td { (r.excused) }
                             td { (r.unexcused) }

@@ -161,7 +161,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     let url = paths::round_attendance(cid, 2);
     let r = app.get(&url, Some(&arbiter)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(r.body["deadline"], "2020-01-02T17:00:00Z");
+    assert_eq!(r.body["deadline"], "2020-01-02T17:00:00.000000Z");
     let h = r.body["history"].as_array().unwrap();
     let rows: Vec<(i64, &str, &str, &str)> = h
         .iter()
@@ -317,7 +317,7 @@ async fn the_deadline_is_configurable_per_competition() {
     // default: the day before at 18:00 Amsterdam (CET, UTC+1) = 17:00 UTC
     assert_eq!(
         app.get(&url, Some(&leader)).await.body["deadline"],
-        "2099-01-01T17:00:00Z"
+        "2099-01-01T17:00:00.000000Z"
     );
     let rule = paths::attendance_deadline(cid);
     let r = app
@@ -341,7 +341,7 @@ async fn the_deadline_is_configurable_per_competition() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // two days before at 20:00 CET = 19:00 UTC
     let r = app.get(&url, Some(&leader)).await;
-    assert_eq!(r.body["deadline"], "2098-12-31T19:00:00Z");
+    assert_eq!(r.body["deadline"], "2098-12-31T19:00:00.000000Z");
     assert_eq!(
         r.body["deadline_local"],
         "2098-12-31 20:00 Europe/Amsterdam"

@@ -164,7 +164,7 @@ async fn nine_check_ins_give_six_rounds_and_round_one_is_paired() {
     assert_eq!(staff.body["players"][6]["rating"], 1800);
     assert_eq!(staff.body["status"], "open");
     // 20:00 in Amsterdam in June (summer time, UTC+2) is 18:00 UTC
-    assert_eq!(staff.body["closes_at"], "2099-06-19T18:00:00Z");
+    assert_eq!(staff.body["closes_at"], "2099-06-19T18:00:00.000000Z");
     let public = app.checked_in(None, comp).await;
     assert_eq!(public.status, StatusCode::OK, "{}", public.text);
     assert_eq!(names(&public.body), names(&staff.body));
@@ -342,7 +342,7 @@ async fn a_late_check_in_is_refused() {
     let r = app.check_in(&arbiter, comp, json!({"name": "Gast"})).await;
     refused(&app, &r, StatusCode::CONFLICT, "closed at 20:00", before).await;
     let r = app.checked_in(None, comp).await;
-    assert_eq!(r.body["closes_at"], "2020-06-19T18:00:00Z");
+    assert_eq!(r.body["closes_at"], "2020-06-19T18:00:00.000000Z");
 }
 
 /// Refusals of check-in and closing: each names the field or the rule and stores nothing.

@@ -16,7 +16,7 @@ fn table(body: &Value) -> Vec<(i64, i64, String)> {
             (
                 r["player_id"].as_i64().unwrap(),
                 r["value"].as_i64().unwrap(),
-                r["score"].as_str().unwrap().to_string(),
+                format!("{:.4}", r["score"].as_f64().unwrap()),
             )
         })
         .collect()

@@ -247,4 +247,32 @@ impl TestApp {
     pub async fn public_round(&self, comp: impl Display, number: impl Display) -> Resp {
         self.get(&paths::round(comp, number), None).await
     }
+
+    /// A conditional read: `GET path` with `If-None-Match`, as the public.
+    pub async fn get_if_none_match(&self, path: &str, if_none_match: &str) -> Resp {
+        self.send(
+            actix_web::test::TestRequest::get()
+                .uri(path)
+                .insert_header(("If-None-Match", if_none_match)),
+        )
+        .await
+    }
+
+    /// `PATCH /competitions/{comp}` with `If-Match`.
+    pub async fn update_competition_if_match(
+        &self,
+        token: &str,
+        comp: impl Display,
+        if_match: &str,
+        body: Value,
+    ) -> Resp {
+        self.send(
+            actix_web::test::TestRequest::patch()
+                .uri(&paths::competition(comp))
+                .insert_header(("Authorization", format!("Bearer {token}")))
+                .insert_header(("If-Match", if_match))
+                .set_json(body),
+        )
+        .await
+    }
 }

@@ -1,0 +1,80 @@
+// An evening page as a club website would write it against the generated types: the
+// standings of a competition and the boards of one of its rounds. It is type-checked with
+// `tsc --strict --noEmit` (scripts/contract-test.sh); the checks below only compile when the
+// document gives the value lists as enums and the scores as numbers.
+import type { components } from "./generated/api";
+
+type Standings = components["schemas"]["StandingsView"];
+type Round = components["schemas"]["RoundView"];
+type Game = components["schemas"]["GameView"];
+type ResultCode = components["schemas"]["ResultCode"];
+
+// Every result code has a text: adding a code to the document breaks this page's build.
+const resultText: Record<ResultCode, string> = {
+  "1-0": "1-0",
+  "0-1": "0-1",
+  "1/2-1/2": "½-½",
+  "½-½": "½-½",
+  "2-0": "2-0",
+  "0-2": "0-2",
+  "1-1": "1-1",
+  "1+-1-": "1+ 1-",
+  "1--1+": "1- 1+",
+  "0-0": "0-0",
+  "+/-": "+ -",
+  "-/+": "- +",
+  "-/-": "- -",
+  bye: "bye",
+};
+
+const roundStatusText: Record<Round["status"], string> = {
+  planned: "planned",
+  paired: "paired",
+  published: "published",
+  completed: "completed",
+};
+
+function board(g: Game): string {
+  const white = g.white?.name ?? "bye";
+  const black = g.black?.name ?? "bye";
+  const result = g.result ? resultText[g.result] : "";
+  return `${g.board}. ${white} - ${black} ${result}`.trimEnd();
+}
+
+function table(s: Standings): string[] {
+  switch (s.kind) {
+    case "keizer":
+      return (s.keizer?.rows ?? []).map((r) => `${r.rank}. ${r.name} ${r.score}`);
+    case "swiss":
+      return (s.swiss?.rows ?? []).map((r) => {
+        const points: number | undefined = r.values["PTS"];
+        return `${r.place}. ${r.name} ${points ?? ""}`;
+      });
+    case "round_robin":
+      return (s.round_robin?.rows ?? []).map((r) => `${r.place}. ${r.name} ${r.points}`);
+    default: {
+      // only compiles while `kind` is an enum of the three
+      const unknown: never = s.kind;
+      return [String(unknown)];
+    }
+  }
+}
+
+async function get<T>(base: string, path: string): Promise<T> {
+  const res = await fetch(base + path);
+  if (!res.ok) {
+    throw new Error(`${path}: ${res.status}`);
+  }
+  return (await res.json()) as T;
+}
+
+export async function eveningPage(base: string, competition: number, round: number): Promise<string> {
+  const standings = await get<Standings>(base, `/api/v1/competitions/${competition}/standings`);
+  const r = await get<Round>(base, `/api/v1/competitions/${competition}/rounds/${round}`);
+  return [
+    `Round ${r.number} (${roundStatusText[r.status]})`,
+    ...r.games.map(board),
+    "",
+    ...table(standings),
+  ].join("\n");
+}

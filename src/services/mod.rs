@@ -18,6 +18,7 @@ pub mod prizes;
 pub mod ratings;
 pub mod results;
 pub mod rounds;
+pub mod schedule;
 pub mod seasons;
 pub mod secrets;
 pub mod service_tokens;

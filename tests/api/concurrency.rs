@@ -100,8 +100,7 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
     // exactly one `result_entered` entry per game, with the result entered
-    let entries: Vec<&serde_json::Value> = audit
-        .body
+    let entries: Vec<&serde_json::Value> = audit.body["items"]
         .as_array()
         .expect("audit list")
         .iter()
@@ -149,8 +148,7 @@ async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
         .get(&url.replace("/result", "/audit"), Some(&leader))
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
-    let actions: Vec<&str> = audit
-        .body
+    let actions: Vec<&str> = audit.body["items"]
         .as_array()
         .unwrap()
         .iter()

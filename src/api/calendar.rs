@@ -102,7 +102,8 @@ pub async fn list_evenings(
     Ok(HttpResponse::Ok().json(rows.into_iter().map(EveningView::from).collect::<Vec<_>>()))
 }
 
-/// Edits an evening (date, start time, kind, note).
+/// Edits an evening (date, start time, kind, note). A new date or kind moves, drops or adds the
+/// planned rounds of the Keizer halves on it (docs/rules/keizer.md#rounds-from-the-calendar).
 #[utoipa::path(tag = "seasons", request_body = UpdateEvening,
     params(("id" = i64, Path, description = "Evening id"),
            ("If-Match" = Option<String>, Header, description = "ETag from a previous read")),
@@ -110,7 +111,7 @@ pub async fn list_evenings(
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such evening", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Another evening has that date", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Another evening has that date, a round on it was paired, or a planned round would move on or before a paired one", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "Stale If-Match", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["leader", "admin"])))]
@@ -169,8 +170,10 @@ pub async fn update_evening(
 
 /// Generates the proposed calendar of a season (docs/rules/keizer.md#calendar) from its opening date, the KNSB round
 /// dates and the closed dates, and stores its evenings (Fridays: Keizer 20:15, rapid 20:30,
-/// closed, playoff, free). 409 when the season already has a calendar, unless `replace` is
-/// true and no round uses one of its evenings.
+/// closed, playoff, free), with the planned rounds of the season's Keizer halves
+/// (docs/rules/keizer.md#rounds-from-the-calendar). 409 when the season already has a
+/// calendar, unless `replace` is true and no round on its evenings was paired or holds a
+/// sign-up or sign-off.
 #[utoipa::path(tag = "seasons", request_body = GenerateCalendar,
     params(("id" = i64, Path, description = "Season id")),
     responses((status = 201, description = "The stored calendar, by date", body = Vec<EveningView>),

@@ -140,9 +140,11 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 /// club's lists; a larger number is refused rather than read as an empty page).
 pub const MAX_PAGE: u32 = 100_000;
 
-/// Pagination query parameters.
-#[derive(Debug, Deserialize, IntoParams)]
+/// Pagination query parameters; any other parameter is refused, naming it (a list with
+/// filters reads them with its own struct and [`PageParams::of`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct PageParams {
     /// Page number, from 1 to 100,000 (default 1).
     #[param(minimum = 1, maximum = 100000)]
@@ -165,6 +167,70 @@ impl PageParams {
         }
         let offset = i64::from(page - 1) * i64::from(per_page);
         Ok((i64::from(per_page), offset, page, per_page))
+    }
+}
+
+/// One page of a list (docs/api-guide.md#paging): its items, how many there are in all, and
+/// which page of which size this is.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct Page<T> {
+    /// The items of this page, in the list's order.
+    pub items: Vec<T>,
+    /// How many items the whole list has.
+    pub total: i64,
+    /// This page's number (from 1).
+    pub page: u32,
+    /// The page size asked for.
+    pub per_page: u32,
+}
+
+/// A page that was asked for: the rows to skip and take, and its number and size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    /// Rows to take.
+    pub limit: i64,
+    /// Rows to skip.
+    pub offset: i64,
+    /// Page number (from 1).
+    pub page: u32,
+    /// Page size.
+    pub per_page: u32,
+}
+
+impl Paging {
+    /// The answer: the page as JSON with its `Link` header.
+    pub fn answer<T: serde::Serialize>(
+        self,
+        req: &HttpRequest,
+        total: i64,
+        items: Vec<T>,
+    ) -> actix_web::HttpResponse {
+        actix_web::HttpResponse::Ok()
+            .insert_header(("Link", page_links(req, self.page, self.per_page, total)))
+            .json(Page {
+                items,
+                total,
+                page: self.page,
+                per_page: self.per_page,
+            })
+    }
+}
+
+impl PageParams {
+    /// The page of `page` and `per_page` read with other parameters.
+    pub fn of(page: Option<u32>, per_page: Option<u32>) -> PageParams {
+        PageParams { page, per_page }
+    }
+
+    /// The page asked for, with defaults; 422 outside the ranges.
+    pub fn paging(&self) -> ApiResult<Paging> {
+        let (limit, offset, page, per_page) = self.resolve()?;
+        Ok(Paging {
+            limit,
+            offset,
+            page,
+            per_page,
+        })
     }
 }
 

@@ -1,6 +1,6 @@
 //! Players (docs/rules/README.md#players-and-ratings): public reads without contact data; writes for leaders and admins.
 
-use crate::api::{PageParams, etag};
+use crate::api::{Page, PageParams, etag};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader, MaybeAuth, Role};
 use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
@@ -47,19 +47,6 @@ pub struct PlayerView {
     pub version: i64,
     /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
     pub etag: String,
-}
-
-/// A page of players.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlayerPage {
-    /// The players.
-    pub items: Vec<PlayerView>,
-    /// Total matching.
-    pub total: i64,
-    /// Page number.
-    pub page: u32,
-    /// Page size.
-    pub per_page: u32,
 }
 
 /// A new player.
@@ -125,11 +112,18 @@ pub struct UpdatePlayer {
 /// Player list filters.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerFilter {
     /// Case-insensitive part of the name.
     pub q: Option<String>,
     /// Only active (true) or inactive (false) players.
     pub active: Option<bool>,
+    /// Page number, from 1 to 100,000 (default 1).
+    #[param(minimum = 1, maximum = 100000)]
+    pub page: Option<u32>,
+    /// Items per page, 1–200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub per_page: Option<u32>,
 }
 
 fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView {
@@ -188,8 +182,8 @@ fn check_membership(m: &str, errs: &mut Vec<FieldError>) -> Option<clubcomp_engi
 }
 
 /// Lists players (public), by name, with search and pagination.
-#[utoipa::path(tag = "players", params(PlayerFilter, PageParams),
-    responses((status = 200, description = "Players", body = PlayerPage,
+#[utoipa::path(tag = "players", params(PlayerFilter),
+    responses((status = 200, description = "Players, by name then id", body = Page<PlayerView>,
             headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
         (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")))]
@@ -199,10 +193,10 @@ pub async fn list_players(
     auth: MaybeAuth,
     state: web::Data<AppState>,
     filter: crate::api::Query<PlayerFilter>,
-    page: crate::api::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
-    let (limit, offset, page_no, per_page) = page.resolve()?;
     let f = filter.into_inner();
+    let paging = PageParams::of(f.page, f.per_page).paging()?;
+    let (limit, offset) = (paging.limit, paging.offset);
     let contact = sees_contact(&auth);
     let (rows, total, ratings) = state
         .db(move |c| {
@@ -219,17 +213,7 @@ pub async fn list_players(
             view(p, r, contact)
         })
         .collect();
-    Ok(HttpResponse::Ok()
-        .insert_header((
-            "Link",
-            crate::api::page_links(&req, page_no, per_page, total),
-        ))
-        .json(PlayerPage {
-            items,
-            total,
-            page: page_no,
-            per_page,
-        }))
+    Ok(paging.answer(&req, total, items))
 }
 
 /// One player (public); the ETag is the player's version.

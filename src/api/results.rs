@@ -2,10 +2,10 @@
 //! with `If-Match`, and reading who changed what, when and why.
 
 use crate::api::rounds::{GameView, game_view};
-use crate::api::{Body, etag, if_match};
+use crate::api::{Body, Page, PageParams, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth};
-use crate::db::models::competition::{AuditEntry, audit_of};
+use crate::db::models::competition::AuditEntry;
 use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, GameId};
 use crate::services::results::{self, ResultInput};
@@ -113,58 +113,58 @@ pub async fn put_game_result(
         .json(view))
 }
 
-/// The audit trail of one game's result, oldest first (leaders and arbiters).
-#[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Game id")),
-    responses((status = 200, description = "Audit entries", body = Vec<AuditView>),
+/// The audit trail of one game's result, oldest first (by id), a page at a time (leaders and
+/// arbiters).
+#[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Game id"), PageParams),
+    responses((status = 200, description = "Audit entries, by id", body = Page<AuditView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json")),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["arbiter", "leader", "admin"])))]
 #[get("/games/{id}/audit")]
 pub async fn get_game_audit(
     _a: Auth<Arbiter>,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<GameId>,
+    q: crate::api::Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state
-        .db(move |c| {
-            results::load_game(c, id)?;
-            Ok(audit_of(c, "game", &[id.get()])?)
-        })
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| results::game_audit(c, id, paging.limit, paging.offset))
         .await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(audit_view).collect::<Vec<_>>()))
+    let items: Vec<AuditView> = rows.into_iter().map(audit_view).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
-/// The audit trail of every result and withdrawal of a competition, oldest first (leaders and
-/// arbiters).
-#[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Competition id")),
-    responses((status = 200, description = "Audit entries", body = Vec<AuditView>),
+/// The audit trail of every result, setting and withdrawal of a competition, oldest first (by
+/// id), a page at a time (leaders and arbiters).
+#[utoipa::path(tag = "results", params(("id" = i64, Path, description = "Competition id"), PageParams),
+    responses((status = 200, description = "Audit entries, by id", body = Page<AuditView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter or leader", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["arbiter", "leader", "admin"])))]
 #[get("/competitions/{id}/audit")]
 pub async fn get_competition_audit(
     _a: Auth<Arbiter>,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<CompetitionId>,
+    q: crate::api::Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state
-        .db(move |c| {
-            crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let ids = results::game_ids(c, id)?;
-            let mut rows = audit_of(c, "game", &ids)?;
-            rows.extend(audit_of(c, "competition", &[id.get()])?);
-            let entrants: Vec<i64> = crate::services::competitions::entrants_in_seed_order(c, id)?
-                .iter()
-                .map(|e| e.id)
-                .collect();
-            rows.extend(audit_of(c, "entrant", &entrants)?);
-            rows.sort_by_key(|r| r.id);
-            Ok(rows)
-        })
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| results::competition_audit(c, id, paging.limit, paging.offset))
         .await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(audit_view).collect::<Vec<_>>()))
+    let items: Vec<AuditView> = rows.into_iter().map(audit_view).collect();
+    Ok(paging.answer(&req, total, items))
 }

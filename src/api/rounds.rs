@@ -171,14 +171,15 @@ fn insider(auth: &MaybeAuth) -> bool {
         .is_some_and(|p| p.has_any(&[Role::Leader, Role::Arbiter, Role::Admin]))
 }
 
-/// Adds a round (status `planned`).
+/// Adds a round (status `planned`). A Keizer half whose season calendar has Keizer evenings of
+/// its half takes its rounds from them instead (409; docs/rules/keizer.md#rounds-from-the-calendar).
 #[utoipa::path(tag = "rounds", request_body = CreateRound,
     params(("id" = i64, Path, description = "Competition id")),
     responses((status = 201, description = "Created", body = RoundView),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Round number taken", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Round number taken, or a Keizer half that takes its rounds from the calendar", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid fields", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["leader", "admin"])))]
 #[post("/competitions/{id}/rounds")]

@@ -1,6 +1,6 @@
 //! User administration (admin only): create, list, set roles, disable, reset passwords.
 
-use crate::api::PageParams;
+use crate::api::{Page, PageParams};
 use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, hash_password, parse_roles};
 use crate::db::models::users::{self, User};
@@ -40,19 +40,6 @@ impl From<User> for UserView {
             created_at: crate::wire::timestamp(x.created_at.and_utc()),
         }
     }
-}
-
-/// A page of users.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UserPage {
-    /// The users.
-    pub items: Vec<UserView>,
-    /// Total count.
-    pub total: i64,
-    /// Page number.
-    pub page: u32,
-    /// Page size.
-    pub per_page: u32,
 }
 
 /// A new user.
@@ -102,7 +89,7 @@ pub struct ResetPassword {
 
 /// Lists users.
 #[utoipa::path(tag = "users", params(PageParams),
-    responses((status = 200, description = "Users", body = UserPage,
+    responses((status = 200, description = "Users, by id", body = Page<UserView>,
             headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json")),
@@ -114,18 +101,13 @@ pub async fn list_users(
     state: web::Data<AppState>,
     q: crate::api::Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
-    let (limit, offset, page, per_page) = q.into_inner()?.resolve()?;
+    let paging = q.into_inner()?.paging()?;
+    let (limit, offset) = (paging.limit, paging.offset);
     let (rows, total) = state
         .db(move |c| Ok(users::list(c, limit, offset)?))
         .await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(("Link", crate::api::page_links(&req, page, per_page, total)))
-        .json(UserPage {
-            items: rows.into_iter().map(UserView::from).collect(),
-            total,
-            page,
-            per_page,
-        }))
+    let items: Vec<UserView> = rows.into_iter().map(UserView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// Creates a user.

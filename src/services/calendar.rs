@@ -200,15 +200,16 @@ pub fn proposed_rows(
         .collect())
 }
 
-/// Stores a proposed calendar for a season in the caller's transaction: 409 when the season
-/// has evenings and `replace` is false, or when a round uses one of them.
+/// Stores a proposed calendar for a season in the caller's transaction, with the planned
+/// rounds of its Keizer halves (`services::schedule`): 409 when the season has evenings and
+/// `replace` is false, or when a paired round or a sign-up or sign-off uses one of them.
 pub fn store_calendar(
     c: &mut DbConn,
     season_id: SeasonId,
     rows: &[NewEvening],
     replace: bool,
 ) -> ApiResult<Vec<Evening>> {
-    use crate::db::schema::rounds;
+    use crate::db::schema::{attendance, rounds};
     // the season's stamp first: its row lock (Postgres; SQLite holds the write lock already)
     // queues concurrent generations, so the later ones see the calendar stored before them
     // (409, or replaced with `replace`) instead of failing on its unique dates
@@ -224,20 +225,36 @@ pub fn store_calendar(
                 existing.len()
             )));
         }
+        // the planned rounds made from the calendar are made again from the new one; a round
+        // that was paired, or that holds a sign-up or sign-off, keeps its evening
         let used: i64 = rounds::table
+            .filter(rounds::evening_id.eq_any(&existing))
+            .filter(rounds::status.ne("planned"))
+            .count()
+            .get_result(c)?;
+        let signed: i64 = attendance::table
+            .inner_join(rounds::table)
             .filter(rounds::evening_id.eq_any(&existing))
             .count()
             .get_result(c)?;
-        if used > 0 {
+        if used > 0 || signed > 0 {
             return Err(ApiError::Conflict(format!(
-                "{used} rounds use evenings of season {season_id}; its calendar cannot be replaced (edit the evenings instead)"
+                "{} of season {season_id} use its evenings; its calendar cannot be replaced (edit the evenings instead)",
+                if used > 0 {
+                    format!("{used} paired rounds")
+                } else {
+                    format!("{signed} sign-ups and sign-offs for rounds")
+                }
             )));
         }
+        diesel::delete(rounds::table.filter(rounds::evening_id.eq_any(&existing))).execute(c)?;
         diesel::delete(ev::table.filter(ev::season_id.eq(season_id))).execute(c)?;
     }
     for r in rows {
         diesel::insert_into(ev::table).values(r).execute(c)?;
     }
+    // the Keizer halves of the season take their rounds from the new evenings
+    crate::services::schedule::sync_season(c, season_id)?;
     evenings_of(c, season_id)
 }
 
@@ -254,28 +271,51 @@ pub struct EveningChanges {
     pub note: Option<Option<String>>,
 }
 
-/// Edits an evening in the caller's transaction (412 on a stale `If-Match`).
+/// Edits an evening in the caller's transaction (412 on a stale `If-Match`). A new date or kind
+/// moves, drops or adds the planned rounds of the Keizer halves on it (`services::schedule`);
+/// 409 when a round on it was paired, or when it would move a planned round on or before a
+/// paired one.
 pub fn update_evening(
     c: &mut DbConn,
     id: EveningId,
     expected: &crate::services::version::ExpectedVersion,
     ch: EveningChanges,
 ) -> ApiResult<Evening> {
+    use crate::services::schedule;
     let cur = load_evening(c, id)?;
     expected.check(&crate::services::version::etag(
         "evening",
         cur.id,
         cur.version,
     ))?;
+    schedule::lock_season(c, SeasonId(cur.season_id))?;
+    let kind = ch.kind.unwrap_or(cur.kind);
+    let moved = ch.date.is_some_and(|d| d != cur.date);
+    if moved || kind != cur.kind {
+        schedule::check_evening_change(c, &cur, ch.date)?;
+    }
+    let date = ch.date.unwrap_or(cur.date);
+    // an evening that becomes a Keizer evening joins a half (services::schedule::half_for)
+    let half = match cur.half {
+        None if kind == clubcomp_engine::EveningKind::Keizer => {
+            schedule::half_for(c, cur.season_id, date)?
+        }
+        h => h,
+    };
     diesel::update(ev::table.find(id))
         .set((
-            ev::date.eq(ch.date.unwrap_or(cur.date)),
+            ev::date.eq(date),
             ev::start_time.eq(ch.start_time.unwrap_or(cur.start_time)),
-            ev::kind.eq(ch.kind.unwrap_or(cur.kind).as_str()),
+            ev::kind.eq(kind.as_str()),
+            ev::half.eq(half.map(|h| h.as_str())),
             ev::note.eq(ch.note.unwrap_or(cur.note)),
             ev::version.eq(ev::version + 1),
         ))
         .execute(c)?;
+    if moved || kind != cur.kind {
+        // the Keizer halves' rounds follow the evenings (docs/rules/keizer.md#rounds-from-the-calendar)
+        schedule::sync_season(c, SeasonId(cur.season_id))?;
+    }
     crate::db::stamps::touch(c, Scope::Season(SeasonId(cur.season_id)))?;
     load_evening(c, id)
 }

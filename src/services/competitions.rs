@@ -430,7 +430,8 @@ pub struct NewCompetitionSpec {
     pub rounds_planned: Option<i32>,
 }
 
-/// Creates a competition in the caller's transaction: 404 without the season; a summer Keizer
+/// Creates a competition in the caller's transaction, a Keizer half with a planned round on
+/// every `keizer` evening of its half (`services::schedule`): 404 without the season; a summer Keizer
 /// half may be seeded only from the winter Keizer half of the same season (422 naming
 /// `seeded_from`).
 pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition> {
@@ -444,6 +445,9 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
         rounds_planned,
     } = spec;
     crate::services::seasons::load(c, SeasonId(season_id))?;
+    // queue behind calendar edits of the season, so a Keizer half sees the evenings stored
+    // before it (services::schedule)
+    crate::services::schedule::lock_season(c, SeasonId(season_id))?;
     if let Some(w) = seeded_from {
         let winter = load(c, CompetitionId(w)).map_err(|e| match e {
             ApiError::NotFound(_) => {
@@ -468,7 +472,7 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
         }
     }
     let now = crate::db::now_utc();
-    Ok(diesel::insert_into(cm::table)
+    let comp = diesel::insert_into(cm::table)
         .values(&NewCompetition {
             season_id,
             name,
@@ -487,7 +491,10 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
             updated_at: now,
         })
         .returning(cm::all_columns)
-        .get_result::<Competition>(c)?)
+        .get_result::<Competition>(c)?;
+    // a Keizer half takes its planned rounds from the calendar's evenings of its half
+    crate::services::schedule::sync(c, &comp)?;
+    Ok(comp)
 }
 
 /// The competitions of a season (404 when there is no such season).

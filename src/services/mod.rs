@@ -23,6 +23,7 @@ pub mod ratings;
 pub mod refresh_tokens;
 pub mod results;
 pub mod rounds;
+pub mod schedule;
 pub mod seasons;
 pub mod secrets;
 pub mod service_tokens;

@@ -384,3 +384,75 @@ pub fn game_ids(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<i64
 fn round_status(c: &mut DbConn, round: i64) -> ApiResult<String> {
     Ok(rounds::table.find(round).select(rounds::status).first(c)?)
 }
+
+/// One page of the audit trail of a game's result, oldest first (by id): `limit` entries from
+/// `offset`, and how many there are in all, read in one transaction (404 when there is no
+/// such game).
+pub fn game_audit(
+    c: &mut DbConn,
+    game: GameId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<crate::db::models::competition::AuditEntry>, i64)> {
+    use crate::db::models::competition::AuditEntry;
+    use crate::db::schema::audit_log as al;
+    c.transaction(|c| {
+        load_game(c, game)?;
+        let of_game = || {
+            al::table
+                .filter(al::entity.eq("game"))
+                .filter(al::entity_id.eq(game.get()))
+        };
+        let total: i64 = of_game().count().get_result(c)?;
+        let rows = of_game()
+            .order(al::id)
+            .limit(limit)
+            .offset(offset)
+            .select(AuditEntry::as_select())
+            .load(c)?;
+        Ok((rows, total))
+    })
+}
+
+/// One page of the audit trail of a competition, oldest first (by id): its games' results, its
+/// own settings and its entrants' withdrawals; `limit` entries from `offset`, and how many
+/// there are in all, read in one transaction (404 when there is no such competition).
+pub fn competition_audit(
+    c: &mut DbConn,
+    competition: CompetitionId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<crate::db::models::competition::AuditEntry>, i64)> {
+    use crate::db::models::competition::AuditEntry;
+    use crate::db::schema::{audit_log as al, entrants};
+    c.transaction(|c| {
+        crate::services::competitions::load(c, competition)?;
+        let competition = competition.get();
+        let of_competition = || {
+            let games_of = games::table
+                .inner_join(rounds::table)
+                .filter(rounds::competition_id.eq(competition))
+                .select(games::id);
+            let entrants_of = entrants::table
+                .filter(entrants::competition_id.eq(competition))
+                .select(entrants::id);
+            al::table.filter(
+                (al::entity.eq("game").and(al::entity_id.eq_any(games_of)))
+                    .or(al::entity
+                        .eq("competition")
+                        .and(al::entity_id.eq(competition)))
+                    .or(al::entity
+                        .eq("entrant")
+                        .and(al::entity_id.eq_any(entrants_of))),
+            )
+        };
+        let total: i64 = of_competition().count().get_result(c)?;
+        let rows = of_competition()
+            .order(al::id)
+            .limit(limit)
+            .offset(offset)
+            .select(AuditEntry::as_select())
+            .load(c)?;
+        Ok((rows, total))
+    })
+}

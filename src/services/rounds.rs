@@ -111,6 +111,8 @@ pub fn is_public(status: &str) -> bool {
 
 /// Creates a round of competition `id` in the caller's transaction, numbered after the last one
 /// unless `number` is given (409 when taken); an evening of another season is refused (422).
+/// A Keizer half whose season calendar has evenings of its half takes its rounds from them
+/// (409, `services::schedule`).
 pub fn create(
     c: &mut DbConn,
     id: CompetitionId,
@@ -120,6 +122,11 @@ pub fn create(
 ) -> ApiResult<Round> {
     use crate::db::models::competition::NewRound;
     let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+    if crate::services::schedule::from_calendar(c, &comp)? {
+        return Err(ApiError::Conflict(format!(
+            "competition {id} takes its rounds from the keizer evenings of its half in the season calendar; give an evening the kind keizer to add a round"
+        )));
+    }
     if let Some(e) = evening_id {
         let ev = crate::services::calendar::load_evening(c, e)
             .map_err(|_| ApiError::invalid("evening_id", format!("no evening {e}")))?;

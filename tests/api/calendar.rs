@@ -143,8 +143,8 @@ async fn generate_store_and_replace() {
     );
     assert_eq!(evening_count(&app).await, 42);
 
-    // once a round uses an evening, the calendar is no longer replaced
-    let evening_id = r.body[0]["id"].as_i64().unwrap();
+    // once a round on an evening is paired, the calendar is no longer replaced (a Keizer
+    // half's planned rounds alone are made again from the new calendar)
     let comp = app
         .create_competition(
             &leader,
@@ -154,9 +154,10 @@ async fn generate_store_and_replace() {
         .await;
     let comp = comp.body["id"].as_i64().unwrap();
     let r = app
-        .create_round(&leader, comp, json!({"evening_id": evening_id}))
+        .post(&url, Some(&leader), json!({"replace": true}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    advance(&app, comp, 1, "planned", "paired").await;
     let before = app.get(&paths::evenings(season), None).await;
     let r = app
         .post(
@@ -270,4 +271,374 @@ async fn icalendar_feed() {
         app.get(&paths::calendar_ics(999999), None).await.status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// A round as listed: id, number, date, evening id, status.
+type RoundRow = (i64, i64, String, Option<i64>, String);
+
+async fn rounds_of(app: &TestApp, comp: i64) -> Vec<RoundRow> {
+    // the round's id is not part of the API: read from the table, by number
+    app.with_conn(move |c| {
+        use clubcomp::db::schema::rounds;
+        use diesel::prelude::*;
+        rounds::table
+            .filter(rounds::competition_id.eq(comp))
+            .order(rounds::number)
+            .select((
+                rounds::id,
+                rounds::number,
+                rounds::date,
+                rounds::evening_id,
+                rounds::status,
+            ))
+            .load::<(i64, i32, Option<chrono::NaiveDate>, Option<i64>, String)>(c)
+            .unwrap()
+            .into_iter()
+            .map(|(id, n, d, e, s)| {
+                (
+                    id,
+                    i64::from(n),
+                    d.map(|d| d.to_string()).unwrap_or_default(),
+                    e,
+                    s,
+                )
+            })
+            .collect()
+    })
+    .await
+}
+
+/// The id of the season's evening on `date`.
+async fn evening_on(app: &TestApp, season: i64, date: &str) -> i64 {
+    let r = app.get(&paths::evenings(season), None).await;
+    r.body
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["date"] == date)
+        .and_then(|e| e["id"].as_i64())
+        .unwrap_or_else(|| panic!("no evening on {date}: {}", r.text))
+}
+
+/// Season 2036-2037, opening on Saturday 6 September 2036, a KNSB round on Saturday 4 October
+/// (so Friday 3 October is a rapid evening) and the venue closed on Friday 24 October.
+async fn season_2036(app: &TestApp, leader: &str) -> i64 {
+    let season = SeasonBuilder::new()
+        .name("2036-2037")
+        .opening_date("2036-09-06")
+        .create(app, leader)
+        .await;
+    let r = app
+        .generate_calendar(
+            leader,
+            season,
+            json!({"knsb_round_dates": ["2036-10-04"], "closed_dates": ["2036-10-24"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    season
+}
+
+/// The winter half of [`season_2036`] by hand: the Fridays from 12 September on, without the
+/// rapid 3 October and the closed 24 October, ten of them.
+const WINTER_2036: [&str; 10] = [
+    "2036-09-12",
+    "2036-09-19",
+    "2036-09-26",
+    "2036-10-10",
+    "2036-10-17",
+    "2036-10-31",
+    "2036-11-07",
+    "2036-11-14",
+    "2036-11-21",
+    "2036-11-28",
+];
+
+#[actix_web::test]
+async fn a_keizer_half_gets_a_planned_round_on_every_keizer_evening_of_its_half() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = season_2036(&app, &leader).await;
+    let winter = CompetitionBuilder::keizer()
+        .in_season(season)
+        .create(&app, &leader)
+        .await
+        .comp;
+    let rounds = rounds_of(&app, winter).await;
+    let mut expected = Vec::new();
+    for (i, d) in WINTER_2036.iter().enumerate() {
+        expected.push((
+            i as i64 + 1,
+            d.to_string(),
+            Some(evening_on(&app, season, d).await),
+            "planned".to_string(),
+        ));
+    }
+    let got: Vec<_> = rounds
+        .iter()
+        .map(|(_, n, d, e, s)| (*n, d.clone(), *e, s.clone()))
+        .collect();
+    assert_eq!(got, expected);
+
+    // the summer half starts on the next Friday and has ten rounds of its own
+    let summer =
+        CompetitionBuilder::new(json!({"name": "Summer", "kind": "keizer", "half": "summer"}))
+            .in_season(season)
+            .create(&app, &leader)
+            .await
+            .comp;
+    let rounds = rounds_of(&app, summer).await;
+    assert_eq!(rounds.len(), 10);
+    assert_eq!((rounds[0].1, rounds[0].2.as_str()), (1, "2036-12-05"));
+
+    // rounds by hand: refused for the half, as before for a Swiss
+    let r = app.create_round(&leader, winter, json!({})).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("keizer evenings of its half"), "{}", r.text);
+    let swiss = CompetitionBuilder::swiss("dutch")
+        .in_season(season)
+        .create(&app, &leader)
+        .await
+        .comp;
+    assert!(rounds_of(&app, swiss).await.is_empty());
+    let r = app
+        .create_round(
+            &leader,
+            swiss,
+            json!({"evening_id": evening_on(&app, season, "2036-10-03").await}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(rounds_of(&app, winter).await.len(), 10);
+}
+
+/// Signing off ahead: right after the half is made on the calendar, a member signs off for the
+/// fourth evening, four weeks ahead, and the leader for the tenth on a player's behalf.
+#[actix_web::test]
+async fn a_member_signs_off_for_round_four_right_after_the_half_is_made() {
+    use chrono::Datelike;
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    // the next Saturday after today opens the season; its Fridays follow six days later
+    let today = chrono::Utc::now().date_naive();
+    let ahead = (5 + 7 - i64::from(today.weekday().num_days_from_monday())) % 7;
+    let opening = today + chrono::Duration::days(if ahead == 0 { 7 } else { ahead });
+    let friday = |i: i64| (opening + chrono::Duration::days(6 + 7 * i)).to_string();
+    let season = SeasonBuilder::new()
+        .name("Ahead")
+        .opening_date(&opening.to_string())
+        .create(&app, &leader)
+        .await;
+    let end = (opening + chrono::Duration::days(364)).to_string();
+    let r = app
+        .generate_calendar(&leader, season, json!({"season_end": end}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let Fx { comp, players, .. } = CompetitionBuilder::keizer()
+        .in_season(season)
+        .members(&[("Fixed Fred", "fixed"), ("Fixed Frank", "fixed")])
+        .create(&app, &leader)
+        .await;
+    let rounds = rounds_of(&app, comp).await;
+    assert_eq!(rounds.len(), 10);
+    assert_eq!(rounds[3].1, 4);
+    assert_eq!(rounds[3].2, friday(3));
+    assert_eq!(rounds[9].2, friday(9));
+
+    let me = app.member_token(players[0]).await;
+    let r = app
+        .post(
+            &paths::attendance_me(comp),
+            Some(&me),
+            json!({"action": "sign_off", "rounds": [4]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body[0]["round"], 4);
+    assert_eq!(r.body[0]["status"], "excused");
+    let r = app
+        .post(
+            &paths::attendance(comp),
+            Some(&leader),
+            json!({"player_id": players[1], "action": "sign_off", "rounds": [10], "channel": "phone"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body[0]["status"], "excused");
+}
+
+/// Evening edits: a moved evening keeps its round (the same id), and the planned rounds are
+/// numbered by date again; a paired round never changes; a closed evening drops its planned
+/// round; an evening that becomes a Keizer evening gets one.
+#[actix_web::test]
+async fn evening_edits_move_drop_and_add_planned_rounds_and_leave_paired_ones() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = season_2036(&app, &leader).await;
+    let comp = CompetitionBuilder::keizer()
+        .in_season(season)
+        .create(&app, &leader)
+        .await
+        .comp;
+    let before = rounds_of(&app, comp).await;
+    let id_of = |n: i64| before[n as usize - 1].0;
+    advance(&app, comp, 1, "planned", "paired").await;
+    let paired = app.get(&paths::round(comp, 1), None).await.body;
+
+    // round 3's evening (26 September) moves to Saturday 18 October, after rounds 4 and 5
+    let third = evening_on(&app, season, "2036-09-26").await;
+    let r = app
+        .update_evening(&leader, third, json!({"date": "2036-10-18"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let after = rounds_of(&app, comp).await;
+    let numbered: Vec<(i64, i64, &str)> = after
+        .iter()
+        .map(|(id, n, d, _, _)| (*id, *n, d.as_str()))
+        .collect();
+    assert_eq!(
+        &numbered[..6],
+        [
+            (id_of(1), 1, "2036-09-12"),
+            (id_of(2), 2, "2036-09-19"),
+            (id_of(4), 3, "2036-10-10"),
+            (id_of(5), 4, "2036-10-17"),
+            (id_of(3), 5, "2036-10-18"),
+            (id_of(6), 6, "2036-10-31"),
+        ]
+    );
+    assert_eq!(after[4].3, Some(third), "the round stays on its evening");
+
+    // the paired round's evening keeps its date and kind; nothing moves before it
+    let first = evening_on(&app, season, "2036-09-12").await;
+    for body in [json!({"date": "2036-09-13"}), json!({"kind": "closed"})] {
+        let r = app.update_evening(&leader, first, body).await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+        assert!(r.text.contains("is paired"), "{}", r.text);
+    }
+    let second = evening_on(&app, season, "2036-09-19").await;
+    let r = app
+        .update_evening(&leader, second, json!({"date": "2036-09-11"}))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("on or before"), "{}", r.text);
+    assert_eq!(app.get(&paths::round(comp, 1), None).await.body, paired);
+
+    // 17 October is closed after all: its round goes, the later ones move up
+    let r = app
+        .update_evening(
+            &leader,
+            evening_on(&app, season, "2036-10-17").await,
+            json!({"kind": "closed"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // the rapid evening of 3 October becomes a Keizer evening of the winter half
+    let rapid = evening_on(&app, season, "2036-10-03").await;
+    let r = app
+        .update_evening(&leader, rapid, json!({"kind": "keizer"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["half"], "winter");
+    let last = rounds_of(&app, comp).await;
+    let dates: Vec<(i64, &str)> = last
+        .iter()
+        .map(|(_, n, d, _, _)| (*n, d.as_str()))
+        .collect();
+    assert_eq!(
+        dates,
+        [
+            (1, "2036-09-12"),
+            (2, "2036-09-19"),
+            (3, "2036-10-03"),
+            (4, "2036-10-10"),
+            (5, "2036-10-18"),
+            (6, "2036-10-31"),
+            (7, "2036-11-07"),
+            (8, "2036-11-14"),
+            (9, "2036-11-21"),
+            (10, "2036-11-28"),
+        ]
+    );
+    assert_eq!(last[0].0, id_of(1));
+    assert_eq!(last[4].0, id_of(3));
+    assert_eq!(app.get(&paths::round(comp, 1), None).await.body, paired);
+}
+
+/// A calendar stored after the half exists gives it its rounds; replacing the calendar makes
+/// them again from the new one, until a sign-off is recorded for one of them.
+#[actix_web::test]
+async fn a_calendar_made_after_the_half_gives_it_its_rounds() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new()
+        .name("2036-2037")
+        .opening_date("2036-09-06")
+        .create(&app, &leader)
+        .await;
+    let Fx { comp, players, .. } = CompetitionBuilder::keizer()
+        .in_season(season)
+        .members(&[("Fixed Fred", "fixed")])
+        .create(&app, &leader)
+        .await;
+    assert!(rounds_of(&app, comp).await.is_empty());
+    let r = app
+        .generate_calendar(
+            &leader,
+            season,
+            json!({"knsb_round_dates": ["2036-10-04"], "closed_dates": ["2036-10-24"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let dates: Vec<String> = rounds_of(&app, comp)
+        .await
+        .into_iter()
+        .map(|r| r.2)
+        .collect();
+    assert_eq!(dates, WINTER_2036);
+
+    // without the closed evening, the half ends a week earlier
+    let r = app
+        .generate_calendar(
+            &leader,
+            season,
+            json!({"knsb_round_dates": ["2036-10-04"], "replace": true}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let rounds = rounds_of(&app, comp).await;
+    let dates: Vec<&str> = rounds.iter().map(|r| r.2.as_str()).collect();
+    assert_eq!(
+        dates,
+        [
+            "2036-09-12",
+            "2036-09-19",
+            "2036-09-26",
+            "2036-10-10",
+            "2036-10-17",
+            "2036-10-24",
+            "2036-10-31",
+            "2036-11-07",
+            "2036-11-14",
+            "2036-11-21",
+        ]
+    );
+    let numbers: Vec<i64> = rounds.iter().map(|r| r.1).collect();
+    assert_eq!(numbers, (1..=10).collect::<Vec<_>>());
+
+    // a sign-off for one of them keeps the calendar
+    let r = app
+        .post(
+            &paths::attendance(comp),
+            Some(&leader),
+            json!({"player_id": players[0], "action": "sign_off", "rounds": [2], "channel": "phone"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app
+        .generate_calendar(&leader, season, json!({"replace": true}))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("sign-ups and sign-offs"), "{}", r.text);
+    assert_eq!(rounds_of(&app, comp).await, rounds);
 }

@@ -100,8 +100,7 @@ async fn concurrent_results_on_different_games_lose_nothing() {
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
     // exactly one `result_entered` entry per game, with the result entered
-    let entries: Vec<&serde_json::Value> = audit
-        .body
+    let entries: Vec<&serde_json::Value> = audit.body["items"]
         .as_array()
         .expect("audit list")
         .iter()
@@ -149,8 +148,7 @@ async fn concurrent_results_on_one_game_queue_and_if_match_lets_one_through() {
         .get(&url.replace("/result", "/audit"), Some(&leader))
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
-    let actions: Vec<&str> = audit
-        .body
+    let actions: Vec<&str> = audit.body["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -221,7 +219,8 @@ async fn a_sqlite_write_waits_for_its_turn_in_the_write_queue() {
         .get(&url.replace("/result", "/audit"), Some(&leader))
         .await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
-    assert_eq!(audit.body, json!([]), "nothing written yet");
+    assert_eq!(audit.body["items"], json!([]), "nothing written yet");
+    assert_eq!(audit.body["total"], 0, "nothing written yet");
     drop(turn);
     let r = write.await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -450,4 +449,50 @@ async fn a_result_entered_while_the_round_is_completed_needs_a_reason() {
     };
     assert_eq!(r.status, want, "{}", r.text);
     assert!(r.text.contains("reason"), "{}", r.text);
+}
+
+/// A Keizer half and its season's calendar made at once, twice each: whichever comes first,
+/// the half ends with one planned round on each of its ten evenings, numbered 1 to 10.
+#[actix_web::test]
+async fn a_half_and_its_calendar_made_at_once_get_each_round_once() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new()
+        .opening_date("2036-09-06")
+        .create(&app, &leader)
+        .await;
+    let body = json!({"name": "K", "kind": "keizer", "half": "winter"});
+    let (comps, cals) = futures_util::join!(
+        join_all((0..2).map(|_| app.create_competition(&leader, season, body.clone()))),
+        join_all((0..2).map(|_| app.generate_calendar(&leader, season, json!({})))),
+    );
+    let mut codes: Vec<u16> = comps
+        .iter()
+        .chain(&cals)
+        .map(|r| r.status.as_u16())
+        .collect();
+    codes.sort();
+    assert_eq!(codes, [201, 201, 409, 409], "{comps:?} {cals:?}");
+    let comp = comps
+        .iter()
+        .find(|r| r.status == StatusCode::CREATED)
+        .unwrap()
+        .body["id"]
+        .as_i64()
+        .unwrap();
+    let rounds = app.get(&paths::rounds(comp), None).await.body;
+    let rounds = rounds.as_array().unwrap();
+    let numbers: Vec<i64> = rounds
+        .iter()
+        .map(|r| r["number"].as_i64().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=10).collect::<Vec<_>>());
+    let mut evenings: Vec<i64> = rounds
+        .iter()
+        .map(|r| r["evening_id"].as_i64().unwrap())
+        .collect();
+    evenings.dedup();
+    assert_eq!(evenings.len(), 10);
+    let first = rounds[0]["date"].as_str().unwrap();
+    assert_eq!(first, "2036-09-12");
 }

@@ -91,7 +91,7 @@ async fn keizer_winter_prizes_and_finalize() {
         .get(&paths::competition_audit(fx.comp), Some(&leader))
         .await;
     assert!(
-        r.body
+        r.body["items"]
             .as_array()
             .unwrap()
             .iter()

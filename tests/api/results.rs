@@ -171,7 +171,8 @@ async fn chess_results_status_if_match_corrections_and_audit() {
     // the audit trail: who, when, old, new, reason
     let r = app.get(&paths::game_audit(g), Some(&arbiter)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let e = r.body.as_array().unwrap();
+    assert_eq!(r.body["total"], 3);
+    let e = r.body["items"].as_array().unwrap();
     assert_eq!(e.len(), 3);
     assert_eq!(e[0]["action"], "result_entered");
     assert_eq!(e[0]["old_value"], Value::Null);
@@ -187,7 +188,47 @@ async fn chess_results_status_if_match_corrections_and_audit() {
         .get(&paths::competition_audit(fx.comp), Some(&leader))
         .await;
     assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(r.body.as_array().unwrap().len(), 3);
+    assert_eq!(r.body["items"].as_array().unwrap().len(), 3);
+    // a page at a time, by id: two entries, then the third, then an empty page past the end
+    let page = |n: u32| format!("{}?per_page=2&page={n}", paths::competition_audit(fx.comp));
+    let r = app.get(&page(1), Some(&leader)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let actions: Vec<&str> = r.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["result_entered", "result_corrected"]);
+    assert_eq!(
+        (&r.body["total"], &r.body["page"], &r.body["per_page"]),
+        (&json!(3), &json!(1), &json!(2))
+    );
+    let link = r.headers.get("link").unwrap().to_str().unwrap().to_string();
+    assert!(link.contains("per_page=2&page=2>; rel=\"next\""), "{link}");
+    assert!(link.contains("per_page=2&page=2>; rel=\"last\""), "{link}");
+    let r = app.get(&page(2), Some(&leader)).await;
+    assert_eq!(r.body["items"].as_array().unwrap().len(), 1);
+    assert_eq!(r.body["items"][0]["reason"], "phone rang");
+    let r = app.get(&page(3), Some(&leader)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["items"], json!([]));
+    assert_eq!(r.body["total"], 3);
+    let link = r.headers.get("link").unwrap().to_str().unwrap().to_string();
+    assert!(
+        link.contains("rel=\"first\"") && link.contains("rel=\"last\""),
+        "{link}"
+    );
+    assert!(!link.contains("rel=\"next\""), "{link}");
+    // an unknown query parameter is refused, naming it
+    let r = app
+        .get(
+            &format!("{}?pgae=2", paths::competition_audit(fx.comp)),
+            Some(&leader),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert!(r.text.contains("pgae"), "{}", r.text);
     assert_eq!(
         app.get(&paths::game_audit(g), Some(&member)).await.status,
         StatusCode::FORBIDDEN

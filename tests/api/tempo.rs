@@ -165,8 +165,7 @@ async fn keizer_alternative_tempo_admits_the_quickplay_claim_the_standard_tempo_
     // the change is in the game's audit trail, with the leader and the agreement
     let r = app.get(&paths::game_audit(alt), Some(&leader)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let set: Vec<&Value> = r
-        .body
+    let set: Vec<&Value> = r.body["items"]
         .as_array()
         .unwrap()
         .iter()

@@ -73,8 +73,7 @@ async fn keizer_withdrawal_is_never_paired_keeps_the_score_and_is_audited() {
 
     let audit = app.get(&paths::competition_audit(cid), Some(&leader)).await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
-    let w: Vec<&Value> = audit
-        .body
+    let w: Vec<&Value> = audit.body["items"]
         .as_array()
         .unwrap()
         .iter()

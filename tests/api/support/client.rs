@@ -97,6 +97,12 @@ impl TestApp {
         self.get(paths::NEXT_EVENING, token).await
     }
 
+    /// `PATCH /evenings/{id}`: edits an evening (date, start time, kind, note).
+    pub async fn update_evening(&self, token: &str, id: impl Display, body: Value) -> Resp {
+        self.req(Method::PATCH, &paths::evening(id), Some(token), Some(body))
+            .await
+    }
+
     pub async fn create_competition(&self, token: &str, season: impl Display, body: Value) -> Resp {
         self.post_as(token, &paths::season_competitions(season), body)
             .await

@@ -7,6 +7,48 @@
 use crate::openapi::string_enum_schema;
 
 string_enum_schema!(
+    pub CompetitionKind,
+    "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",
+    clubcomp_engine::CompetitionKind::NAMES
+);
+
+string_enum_schema!(
+    pub Discipline,
+    "A discipline: `chess` or `draughts`.",
+    clubcomp_engine::Discipline::NAMES
+);
+
+string_enum_schema!(
+    pub PairingSystem,
+    "A pairing system: `dutch` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
+    clubcomp_engine::PairingSystem::NAMES
+);
+
+string_enum_schema!(
+    pub KeizerHalf,
+    "A half of a Keizer season: `winter` or `summer`.",
+    clubcomp_engine::Half::NAMES
+);
+
+string_enum_schema!(
+    pub EveningKind,
+    "An evening kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.",
+    clubcomp_engine::EveningKind::NAMES
+);
+
+string_enum_schema!(
+    pub Membership,
+    "A membership type: `fixed`, `flexible` or `guest`.",
+    clubcomp_engine::Membership::NAMES
+);
+
+string_enum_schema!(
+    pub EventVisibility,
+    "Who may see an event of the log: `public`, `arbiter`, `leader` or `admin`.",
+    ["public", "arbiter", "leader", "admin"]
+);
+
+string_enum_schema!(
     pub RoundStatus,
     "A round's status: `planned`, `paired`, `published` or `completed`.",
     crate::services::rounds::STATUSES

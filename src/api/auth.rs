@@ -45,6 +45,7 @@ pub struct TokenResponse {
     /// `refresh_expires_at`. It works once; keep it secret, like a password.
     pub refresh_token: String,
     /// Expiry of the refresh token (RFC 3339, UTC): `REFRESH_TTL_DAYS` after issue.
+    #[schema(format = DateTime)]
     pub refresh_expires_at: String,
 }
 

@@ -19,11 +19,7 @@ use clubcomp_engine::EveningKind as StoredEveningKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-crate::openapi::string_enum_schema!(
-    pub EveningKind,
-    "An evening kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.",
-    EVENING_KINDS
-);
+pub use crate::schemas::EveningKind;
 
 /// An evening as shown.
 #[derive(Debug, Serialize, ToSchema)]

@@ -18,29 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-crate::openapi::string_enum_schema!(
-    pub CompetitionKind,
-    "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",
-    v::CompetitionKind::NAMES
-);
-
-crate::openapi::string_enum_schema!(
-    pub Discipline,
-    "A discipline: `chess` or `draughts`.",
-    v::Discipline::NAMES
-);
-
-crate::openapi::string_enum_schema!(
-    pub PairingSystem,
-    "A pairing system: `dutch` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
-    v::PairingSystem::NAMES
-);
-
-crate::openapi::string_enum_schema!(
-    pub KeizerHalf,
-    "A half of a Keizer season: `winter` or `summer`.",
-    v::Half::NAMES
-);
+pub use crate::schemas::{CompetitionKind, Discipline, KeizerHalf, PairingSystem};
 
 /// A competition.
 #[derive(Debug, Serialize, ToSchema)]

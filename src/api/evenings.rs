@@ -17,6 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 /// What a list of evenings may be filtered by.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct EveningQuery {
     /// The first date (YYYY-MM-DD, years 1900–2200).
     #[param(value_type = Option<crate::api::date::ApiDate>)]
@@ -30,6 +31,12 @@ pub struct EveningQuery {
     /// The season id.
     #[param(minimum = 1)]
     pub season: Option<i64>,
+    /// Page number, from 1 to 100,000 (default 1).
+    #[param(minimum = 1, maximum = 100000)]
+    pub page: Option<u32>,
+    /// Items per page, 1–200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub per_page: Option<u32>,
 }
 
 impl EveningQuery {
@@ -169,7 +176,7 @@ pub async fn get_next_evening(
 
 /// The calendar's evenings by date then id, across seasons (public), filtered by date range
 /// (at most 400 days), kind and season, a page at a time.
-#[utoipa::path(tag = "seasons", params(EveningQuery, PageParams),
+#[utoipa::path(tag = "seasons", params(EveningQuery),
     responses((status = 200, description = "Evenings", body = EveningPage,
             headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
         (status = 400, description = "Bad or unknown query parameter", body = Problem, content_type = "application/problem+json"),
@@ -179,10 +186,8 @@ pub async fn list_all_evenings(
     req: HttpRequest,
     state: web::Data<AppState>,
     q: crate::api::Query<EveningQuery>,
-    paging: crate::api::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
-    crate::api::known_params(&req, &["from", "to", "kind", "season", "page", "per_page"])?;
-    let (limit, offset, page, per_page) = paging.resolve()?;
+    let (limit, offset, page, per_page) = PageParams::of(q.page, q.per_page).resolve()?;
     let f = q.filter()?;
     let (rows, total) = state.db(move |c| svc::list(c, &f, limit, offset)).await?;
     Ok(HttpResponse::Ok()

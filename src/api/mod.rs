@@ -265,24 +265,6 @@ pub fn page_links(req: &HttpRequest, page: u32, per_page: u32, total: i64) -> St
     links.join(", ")
 }
 
-/// 400 naming the first query parameter of `req` not in `known`: for a list whose filter and
-/// page are read by two extractors (`Query<Filter>` and `Query<PageParams>`), neither of which
-/// knows all the parameters.
-pub fn known_params(req: &HttpRequest, known: &[&str]) -> ApiResult<()> {
-    match form_urlencoded::parse(req.query_string().as_bytes())
-        .find(|(k, _)| !known.contains(&k.as_ref()))
-    {
-        Some((k, _)) => {
-            let name: String = k.chars().take(32).collect();
-            Err(ApiError::BadRequest(format!(
-                "query parameter `{name}`: unknown parameter, expected one of {}",
-                known.join(", ")
-            )))
-        }
-        None => Ok(()),
-    }
-}
-
 /// The `If-Match` header's value, if any (400 when unreadable).
 pub fn if_match(req: &HttpRequest) -> ApiResult<ExpectedVersion> {
     req.headers()

@@ -13,6 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 /// What a player's games may be filtered by.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerGamesQuery {
     /// Only the games of this competition.
     #[param(minimum = 1)]
@@ -20,6 +21,12 @@ pub struct PlayerGamesQuery {
     /// Only the games of this season.
     #[param(minimum = 1)]
     pub season: Option<i64>,
+    /// Page number, from 1 to 100,000 (default 1).
+    #[param(minimum = 1, maximum = 100000)]
+    pub page: Option<u32>,
+    /// Items per page, 1–200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub per_page: Option<u32>,
 }
 
 /// A page of a player's games.
@@ -39,7 +46,7 @@ pub struct PlayerGamePage {
 /// descending (games without a date last), then game id descending; filtered by
 /// competition and season, a page at a time.
 #[utoipa::path(tag = "players",
-    params(("id" = i64, Path, description = "Player id"), PlayerGamesQuery, PageParams),
+    params(("id" = i64, Path, description = "Player id"), PlayerGamesQuery),
     responses((status = 200, description = "The games", body = PlayerGamePage,
             headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
         (status = 400, description = "Bad or unknown query parameter", body = Problem, content_type = "application/problem+json"),
@@ -51,12 +58,10 @@ pub async fn list_player_games(
     state: web::Data<AppState>,
     path: web::Path<i64>,
     q: crate::api::Query<PlayerGamesQuery>,
-    paging: crate::api::Query<PageParams>,
 ) -> ApiResult<HttpResponse> {
-    crate::api::known_params(&req, &["competition", "season", "page", "per_page"])?;
     let player = PlayerId(path.into_inner());
     let q = q.into_inner();
-    let (limit, offset, page, per_page) = paging.resolve()?;
+    let (limit, offset, page, per_page) = PageParams::of(q.page, q.per_page).resolve()?;
     let f = GameFilter {
         competition: q.competition.map(CompetitionId),
         season: q.season,

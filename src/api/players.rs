@@ -13,11 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
-crate::openapi::string_enum_schema!(
-    pub Membership,
-    "A membership type: `fixed`, `flexible` or `guest`.",
-    clubcomp_engine::Membership::NAMES
-);
+pub use crate::schemas::Membership;
 
 /// A player as the API shows it. `email` and `phone` only for leaders and admins.
 #[derive(Debug, Serialize, ToSchema)]

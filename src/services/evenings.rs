@@ -64,6 +64,7 @@ pub struct Absentee {
     pub name: String,
     /// Their attendance status for the round (`excused`, `unexcused`, `not_signed_up`,
     /// `no_show`, `not_checked_in`, or `expected` for an entrant left off a board).
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
     pub status: String,
     /// The note of their last sign-off (the club's staff only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,17 +79,18 @@ pub struct EveningRound {
     /// Competition name.
     pub competition_name: String,
     /// Competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::schemas::CompetitionKind)]
     pub competition_kind: CompetitionKind,
     /// Pairing system, if any.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<crate::schemas::PairingSystem>)]
     pub system: Option<PairingSystem>,
     /// `chess` or `draughts`.
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::schemas::Discipline)]
     pub discipline: Discipline,
     /// Round number.
     pub number: i32,
     /// `planned`, `paired`, `published` or `completed`.
+    #[schema(value_type = crate::schemas::RoundStatus)]
     pub status: String,
     /// Whether the pairings are published (before that, the public sees no boards).
     pub published: bool,
@@ -115,10 +117,10 @@ pub struct EveningDetail {
     /// Local start time (HH:MM, club time zone).
     pub start_time: String,
     /// `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::schemas::EveningKind)]
     pub kind: EveningKind,
     /// `winter` or `summer` for Keizer evenings.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<crate::schemas::KeizerHalf>)]
     pub half: Option<Half>,
     /// Number within the half (Keizer) or the series (rapid, playoff).
     pub number: Option<i32>,

@@ -22,6 +22,7 @@ const MAX_CURSOR_DIGITS: usize = 18;
 
 /// One event as readers see it.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[schema(as = LoggedEvent)]
 pub struct EventView {
     /// The event's id: the cursor to resume after it.
     pub id: i64,
@@ -30,6 +31,8 @@ pub struct EventView {
     #[schema(value_type = EventType)]
     pub kind: String,
     /// When it was recorded (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
+    #[schema(value_type = String, format = DateTime)]
     pub occurred_at: DateTime<Utc>,
     /// The competition it concerns.
     pub competition_id: Option<i64>,
@@ -41,6 +44,7 @@ pub struct EventView {
     #[schema(value_type = Object)]
     pub payload: serde_json::Value,
     /// Who may see it: `public`, `arbiter`, `leader` or `admin`.
+    #[schema(value_type = crate::schemas::EventVisibility)]
     pub visibility: String,
 }
 

@@ -29,7 +29,7 @@ pub struct MemberPlayer {
     /// Name.
     pub name: String,
     /// `fixed`, `flexible` or `guest`.
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::schemas::Membership)]
     pub membership: clubcomp_engine::Membership,
 }
 
@@ -43,7 +43,7 @@ pub struct NextEvening {
     /// Local start time.
     pub start_time: String,
     /// Kind of evening.
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::schemas::EveningKind)]
     pub kind: clubcomp_engine::EveningKind,
 }
 
@@ -59,6 +59,7 @@ pub struct NextGame {
     /// Board number.
     pub board: i32,
     /// `white` or `black`.
+    #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub colour: String,
     /// The opponent with the rating the competition knows them by (none: a bye).
     pub opponent: Option<BoardPlayer>,
@@ -76,9 +77,11 @@ pub struct ComingRound {
     /// Date.
     pub date: NaiveDate,
     /// Round status.
+    #[schema(value_type = crate::schemas::RoundStatus)]
     pub round_status: String,
     /// Attendance status: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`,
     /// `present`, `no_show`, `checked_in` or `not_checked_in`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
     pub status: String,
 }
 

@@ -45,6 +45,7 @@ pub struct PlayerGame {
     /// Game number within the pairing (two-game rounds: 1 and 2).
     pub game_no: i32,
     /// `white` or `black` (a bye is shown as white without an opponent).
+    #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub colour: String,
     /// The opponent (none for a bye).
     pub opponent: Option<Opponent>,

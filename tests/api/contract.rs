@@ -74,6 +74,10 @@ const OPEN_VALUE_LISTS: &[(&str, &str)] = &[
         "one name per audited use case; the list grows with the use cases, a client shows it as text",
     ),
     (
+        "Page_AuditView.items.items.action",
+        "the same field in a page of the audit trail",
+    ),
+    (
         "SwissRow.place",
         "a printed place (`3`, `3-4`), not a value list",
     ),

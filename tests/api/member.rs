@@ -99,6 +99,15 @@ async fn the_member_page_shows_the_next_game_the_attendance_to_come_and_the_last
             (keizer.comp, 1, "2099-09-04", "expected"),
             (keizer.comp, 2, "2099-09-11", "excused"),
             (keizer.comp, 3, "2099-09-18", "expected"),
+            // the half's other Keizer evenings of the calendar, each with its planned round
+            (keizer.comp, 4, "2099-09-25", "expected"),
+            (keizer.comp, 5, "2099-10-02", "expected"),
+            (keizer.comp, 6, "2099-10-09", "expected"),
+            (keizer.comp, 7, "2099-10-16", "expected"),
+            (keizer.comp, 8, "2099-10-23", "expected"),
+            (keizer.comp, 9, "2099-10-30", "expected"),
+            (keizer.comp, 10, "2099-11-06", "expected"),
+            (keizer.comp, 11, "2099-11-13", "expected"),
         ]
     );
     let results = m["last_results"].as_array().unwrap();

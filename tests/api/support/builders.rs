@@ -331,15 +331,41 @@ pub async fn round_on_evening(
         .enumerate()
         .map(|(i, (w, b, r))| (i as i32 + 1, 1, w, b, r))
         .collect();
-    round_games_with(
-        app,
-        leader,
-        comp,
-        json!({ "evening_id": evening }),
-        games_,
-        status,
-    )
-    .await
+    // a Keizer half bound to the calendar has its planned round on each Keizer evening; any
+    // other evening becomes one first (docs/rules/keizer.md#rounds-from-the-calendar)
+    let bound = app.get(&paths::competition(comp), None).await.body["kind"] == "keizer";
+    if bound {
+        let r = app
+            .update_evening(leader, evening, json!({"kind": "keizer"}))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let planned: Option<i32> = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::rounds;
+            rounds::table
+                .filter(rounds::competition_id.eq(comp))
+                .filter(rounds::evening_id.eq(evening))
+                .select(rounds::number)
+                .first(c)
+                .optional()
+                .unwrap()
+        })
+        .await;
+    match planned {
+        Some(number) => fill_round(app, comp, number, games_, status).await,
+        None => {
+            round_games_with(
+                app,
+                leader,
+                comp,
+                json!({ "evening_id": evening }),
+                games_,
+                status,
+            )
+            .await
+        }
+    }
 }
 
 /// Adds the next round of `comp` with the API body `body` and `games`, moved to `status`.
@@ -355,6 +381,18 @@ async fn round_games_with(
     let r = app.create_round(leader, comp, body).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let number = r.body["number"].as_i64().unwrap() as i32;
+    fill_round(app, comp, number, games_, status).await
+}
+
+/// Stores `games` in round `number` of `comp` and moves the round to `status`. Returns the
+/// round number and the game ids.
+async fn fill_round(
+    app: &TestApp,
+    comp: i64,
+    number: i32,
+    games_: Vec<GameSpec<'_>>,
+    status: &str,
+) -> (i32, Vec<i64>) {
     let games_: Vec<OwnedSpec> = games_
         .into_iter()
         .map(|(bd, n, w, b, r)| (bd, n, w, b, r.map(str::to_string)))

@@ -19,46 +19,22 @@ struct Card {
 }
 
 async fn card_club(app: &TestApp) -> Card {
-    let club = ClubBuilder::new().build(app).await;
-    let leader = club.leader;
-    let (season, evenings) = season_with_calendar(app, &leader, "Seizoen 2026-2027").await;
-    let mut ids = Vec::new();
-    for (name, knsb) in [("Anna", "8400001"), ("Bram", "8400002"), ("Cor", "8400003")] {
-        let r = app
-            .create_player(&leader, json!({"name": name, "knsb_number": knsb}))
-            .await;
-        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-        ids.push(r.body["id"].as_i64().unwrap());
-    }
-    let sync = app.token(&["rating_sync"]).await;
-    let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": [
-        {"knsb_number": "8400001", "value": 1900},
-        {"knsb_number": "8400002", "value": 1750},
-        {"knsb_number": "8400003", "value": 1600}]});
-    let r = app.push_ratings(&sync, list).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let (anna, bram, cor) = (ids[0], ids[1], ids[2]);
-    let keizer = CompetitionBuilder::keizer()
-        .in_season(season)
-        .entrants(&ids)
-        .create(app, &leader)
-        .await
-        .comp;
+    let rs = rated_season(app, &RATED[..3]).await;
+    // Anna beat Bram, Cor had the bye
+    let (keizer, _) = rs.keizer_first_evening(app).await;
+    let RatedSeason {
+        leader,
+        season,
+        evenings,
+        players: ids,
+    } = rs;
+    let (anna, bram) = (ids[0], ids[1]);
     let swiss = CompetitionBuilder::swiss("dutch")
         .in_season(season)
         .entrants(&[anna, bram])
         .create(app, &leader)
         .await
         .comp;
-    round_on_evening(
-        app,
-        &leader,
-        keizer,
-        evenings[0],
-        vec![(anna, Some(bram), Some("1-0")), (cor, None, None)],
-        "published",
-    )
-    .await;
     let (_, games) = round_on_evening(
         app,
         &leader,

@@ -228,8 +228,10 @@ fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardComp
         competition: Some(CompetitionId(comp.id)),
         season: None,
     };
+    // oldest first (the games come newest first), then in round and board order
     let mut games: Vec<CardGame> = player_games::all(c, id, filter)?
         .into_iter()
+        .rev()
         .map(|g| {
             let (opponent_id, opponent_name) = g.opponent.map(|o| (o.id, o.name)).unzip();
             CardGame {

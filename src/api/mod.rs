@@ -17,6 +17,7 @@ pub mod evenings;
 pub mod health;
 pub mod member;
 pub mod pairings;
+pub mod player_card;
 pub mod player_games;
 pub mod players;
 pub mod playoff;
@@ -94,6 +95,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(evenings::get_evening);
     cfg.service(evenings::list_all_evenings);
     cfg.service(player_games::list_player_games);
+    cfg.service(player_card::get_player_card);
     cfg.service(member::get_member_page);
     cfg.service(calendar::create_calendar);
     cfg.service(calendar::get_calendar_ics);

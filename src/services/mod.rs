@@ -15,6 +15,7 @@ pub mod health;
 pub mod input;
 pub mod member;
 pub mod pairing;
+pub mod player_card;
 pub mod player_games;
 pub mod players;
 pub mod playoff;

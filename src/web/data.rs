@@ -9,12 +9,11 @@ use crate::api::prizes::{PlayoffsView, PrizeList};
 use crate::api::standings::StandingsView;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, Season};
-use crate::db::models::ratings::Rating;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::attendance::default_time_zone;
 use crate::services::evenings::{self, EveningDetail, EveningRound};
-use crate::services::player_games;
+use crate::services::player_card::{self, PlayerCard};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -339,143 +338,9 @@ pub fn evening(c: &mut DbConn, id: i64) -> ApiResult<EveningDetail> {
     evenings::detail(c, e, false, &default_time_zone(), String::new())
 }
 
-/// One game on a player's card.
-#[derive(Debug, Clone)]
-pub struct CardGame {
-    /// Round number.
-    pub round: i32,
-    /// Date.
-    pub date: Option<NaiveDate>,
-    /// The evening, if on the calendar.
-    pub evening_id: Option<i64>,
-    /// Board.
-    pub board: i32,
-    /// Whether the player had white (or the bye).
-    pub white: bool,
-    /// The opponent (none for a bye).
-    pub opponent: Option<(i64, String)>,
-    /// The result code, once entered.
-    pub result: Option<String>,
-}
-
-/// A player's Keizer evening: place and score after it.
-#[derive(Debug, Clone)]
-pub struct KeizerEvening {
-    /// Evening (round) number.
-    pub number: u32,
-    /// Place after it.
-    pub rank: u32,
-    /// Keizer score after it, 4 decimals.
-    pub score: String,
-    /// The value of that place.
-    pub value: i64,
-}
-
-/// A player's record in one competition.
-#[derive(Debug)]
-pub struct CardCompetition {
-    /// The competition.
-    pub competition: Competition,
-    /// Games in round order (published rounds only).
-    pub games: Vec<CardGame>,
-    /// Keizer: place and score after every evening.
-    pub keizer: Vec<KeizerEvening>,
-    /// Place in the current standings (Swiss, round robin, Keizer).
-    pub place: Option<String>,
-}
-
-/// A player's card.
-#[derive(Debug)]
-pub struct PlayerCard {
-    /// Player id.
-    pub id: i64,
-    /// Name (no contact data is read out).
-    pub name: String,
-    /// Rating history, oldest first.
-    pub ratings: Vec<Rating>,
-    /// Competitions the player entered, newest season first.
-    pub competitions: Vec<CardCompetition>,
-}
-
-/// The card of player `id` (404 when there is none).
+/// The card of player `id` over every season (404 when there is none).
 pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
-    let p = crate::db::models::players::by_id(c, id)?
-        .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-    let mut ratings = crate::db::models::ratings::history(c, id, None)?;
-    ratings.sort_by_key(|r| (r.list_date, r.source.clone()));
-    let mut competitions = Vec::new();
-    for s in seasons(c)? {
-        for comp in competitions_of(c, s.id)? {
-            let entrants =
-                crate::api::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
-            if !entrants.iter().any(|e| e.player_id == id) {
-                continue;
-            }
-            let filter = player_games::GameFilter {
-                competition: Some(crate::ids::CompetitionId(comp.id)),
-                season: None,
-            };
-            // oldest first, then in round and board order
-            let mut games: Vec<CardGame> = player_games::all(c, PlayerId(id), filter)?
-                .into_iter()
-                .rev()
-                .map(|g| CardGame {
-                    round: g.round,
-                    date: g.date,
-                    evening_id: g.evening_id,
-                    board: g.board,
-                    white: g.colour == "white",
-                    opponent: g.opponent.map(|o| (o.id, o.name)),
-                    result: g.result,
-                })
-                .collect();
-            games.sort_by_key(|g| (g.round, g.board));
-            let mut keizer = Vec::new();
-            let mut place = None;
-            if comp.kind == CompetitionKind::Keizer {
-                let input = crate::services::standings::keizer_input(c, &comp)?.input;
-                let out = crate::services::standings::keizer_compute(&input)?;
-                let key = id.to_string();
-                for (i, e) in out.iter().enumerate() {
-                    if let Some(r) = e.standings.iter().find(|r| r.id == key) {
-                        keizer.push(KeizerEvening {
-                            number: i as u32 + 1,
-                            rank: r.rank,
-                            score: r.score.to_string(),
-                            value: r.value,
-                        });
-                    }
-                }
-                place = keizer.last().map(|k| k.rank.to_string());
-            } else if comp.kind != CompetitionKind::Knockout
-                && let Ok(v) = crate::api::standings::standings_view(c, &comp, None)
-            {
-                place = v
-                    .swiss
-                    .as_ref()
-                    .and_then(|s| s.rows.iter().find(|r| r.player_id == id))
-                    .map(|r| r.place.clone())
-                    .or_else(|| {
-                        v.round_robin
-                            .as_ref()
-                            .and_then(|t| t.rows.iter().find(|r| r.player_id == id))
-                            .map(|r| r.place.to_string())
-                    });
-            }
-            competitions.push(CardCompetition {
-                competition: comp,
-                games,
-                keizer,
-                place,
-            });
-        }
-    }
-    Ok(PlayerCard {
-        id: p.id,
-        name: p.name,
-        ratings,
-        competitions,
-    })
+    player_card::card(c, PlayerId(id), None, String::new())
 }
 
 /// One member's attendance over a competition's evenings so far.

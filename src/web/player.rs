@@ -6,7 +6,8 @@ use super::id_page;
 use super::layout::{Ctx, frame, scroll};
 use super::svg::line_chart;
 use crate::app::AppState;
-use crate::web::data::{self as pages, PlayerCard};
+use crate::services::player_card::PlayerCard;
+use crate::web::data as pages;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 
@@ -47,18 +48,17 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                 p { (ctx.t("Nog geen competities gespeeld.", "No competitions played yet.")) }
             }
             @for cc in &p.competitions {
-                @let comp = &cc.competition;
                 section class="card" {
                     h2 {
-                        a href=(ctx.href(&format!("/club/competitions/{}", comp.id))) { (comp.name) }
+                        a href=(ctx.href(&format!("/club/competitions/{}", cc.competition_id))) { (cc.competition_name) }
                     }
                     @if let Some(pl) = &cc.place {
                         p { (ctx.t("Plaats in de stand: ", "Place in the standings: ")) strong { (pl) } }
                     }
-                    @if !cc.keizer.is_empty() {
-                        @let id = format!("k{}", comp.id);
-                        @let places: Vec<(String, f64)> = cc.keizer.iter().map(|k| (k.number.to_string(), f64::from(k.rank))).collect();
-                        @let scores: Vec<(String, f64)> = cc.keizer.iter().map(|k| (k.number.to_string(), k.score.parse::<f64>().unwrap_or(0.0))).collect();
+                    @if !cc.history.is_empty() {
+                        @let id = format!("k{}", cc.competition_id);
+                        @let places: Vec<(String, f64)> = cc.history.iter().map(|k| (k.number.to_string(), f64::from(k.rank))).collect();
+                        @let scores: Vec<(String, f64)> = cc.history.iter().map(|k| (k.number.to_string(), k.score.parse::<f64>().unwrap_or(0.0))).collect();
                         div class="charts" {
                             figure {
                                 (line_chart(&format!("{id}-place"), &format!("{} — {}", ctx.t("Keizerplaats per avond (1 bovenaan)", "Keizer place per evening (1 at the top)"), p.name), &places, true))
@@ -80,7 +80,7 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                                     th scope="col" { (ctx.t("Keizerscore", "Keizer score")) }
                                 } }
                                 tbody {
-                                    @for k in &cc.keizer {
+                                    @for k in &cc.history {
                                         tr {
                                             th scope="row" class="num" { (k.number) }
                                             td class="num" { (k.rank) }
@@ -95,7 +95,7 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                     @if cc.games.is_empty() {
                         p { (ctx.t("Nog geen gepubliceerde partijen.", "No published games yet.")) }
                     } @else {
-                        @let cap = format!("{} — {}", ctx.t("Partijen", "Games"), comp.name);
+                        @let cap = format!("{} — {}", ctx.t("Partijen", "Games"), cc.competition_name);
                         (scroll(&cap, html! {
                             table class="games" {
                                 caption { (cap) }
@@ -119,11 +119,11 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                                                 }
                                             }
                                             td class="num" { (g.board) }
-                                            td { @if g.opponent.is_none() { "—" } @else if g.white { (ctx.t("wit", "white")) } @else { (ctx.t("zwart", "black")) } }
+                                            td { @if g.opponent_id.is_none() { "—" } @else if g.white { (ctx.t("wit", "white")) } @else { (ctx.t("zwart", "black")) } }
                                             td {
-                                                @match &g.opponent {
-                                                    Some((id, name)) => a href=(ctx.href(&format!("/club/players/{id}"))) { (name) },
-                                                    None => (ctx.lang.result("bye")),
+                                                @match (g.opponent_id, &g.opponent_name) {
+                                                    (Some(id), Some(name)) => a href=(ctx.href(&format!("/club/players/{id}"))) { (name) },
+                                                    _ => (ctx.lang.result("bye")),
                                                 }
                                             }
                                             td class="num" {
@@ -140,10 +140,10 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                     }
                 }
             }
-            @if !p.ratings.is_empty() {
+            @if !p.rating_history.is_empty() {
                 section class="card" {
                     h2 { (ctx.t("Ratingverloop", "Rating history")) }
-                    @let pts: Vec<(String, f64)> = p.ratings.iter().map(|r| (r.list_date.format("%Y-%m").to_string(), f64::from(r.value))).collect();
+                    @let pts: Vec<(String, f64)> = p.rating_history.iter().map(|r| (r.list_date.format("%Y-%m").to_string(), f64::from(r.value))).collect();
                     figure {
                         (line_chart("rating", &format!("{} — {}", ctx.t("Rating per ratinglijst", "Rating per rating list"), p.name), &pts, false))
                         figcaption { (ctx.t("Rating per lijst", "Rating per list")) }
@@ -158,7 +158,7 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                                 th scope="col" { (ctx.t("Rating", "Rating")) }
                             } }
                             tbody {
-                                @for r in &p.ratings {
+                                @for r in &p.rating_history {
                                     tr {
                                         th scope="row" { (ctx.lang.date(r.list_date)) }
                                         td { (r.source) }

@@ -18,37 +18,16 @@ struct EveningClub {
 }
 
 async fn evening_club(app: &TestApp) -> EveningClub {
-    let club = ClubBuilder::new().build(app).await;
-    let leader = club.leader;
-    let (season, evenings) = season_with_calendar(app, &leader, "Seizoen 2026-2027").await;
     // four rated members: KNSB list of 1 September 2026, the seeding date of the season
-    let mut rated = Vec::new();
-    for (name, knsb) in [
-        ("Anna", "8400001"),
-        ("Bram", "8400002"),
-        ("Cor", "8400003"),
-        ("Dirk", "8400004"),
-    ] {
-        let r = app
-            .create_player(&leader, json!({"name": name, "knsb_number": knsb}))
-            .await;
-        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-        rated.push(r.body["id"].as_i64().unwrap());
-    }
-    let sync = app.token(&["rating_sync"]).await;
-    let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": [
-        {"knsb_number": "8400001", "value": 1900},
-        {"knsb_number": "8400002", "value": 1750},
-        {"knsb_number": "8400003", "value": 1600},
-        {"knsb_number": "8400004", "value": 1500}]});
-    let r = app.push_ratings(&sync, list).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let keizer = CompetitionBuilder::keizer()
-        .in_season(season)
-        .entrants(&rated)
-        .create(app, &leader)
-        .await
-        .comp;
+    let rs = rated_season(app, &RATED).await;
+    // Anna beat Bram, Cor had the bye
+    let (keizer, number) = rs.keizer_first_evening(app).await;
+    let RatedSeason {
+        leader,
+        season,
+        evenings,
+        players: rated,
+    } = rs;
     let swiss = CompetitionBuilder::swiss("dutch")
         .in_season(season)
         .players(&["Eva", "Frank"])
@@ -56,15 +35,6 @@ async fn evening_club(app: &TestApp) -> EveningClub {
         .await;
     let (anna, bram, cor, dirk) = (rated[0], rated[1], rated[2], rated[3]);
     let (eva, frank) = (swiss.players[0], swiss.players[1]);
-    let (number, _) = round_on_evening(
-        app,
-        &leader,
-        keizer,
-        evenings[0],
-        vec![(anna, Some(bram), Some("1-0")), (cor, None, None)],
-        "published",
-    )
-    .await;
     signed_off(app, keizer, number, dirk, "Op vakantie").await;
     round_on_evening(
         app,

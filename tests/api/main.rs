@@ -23,6 +23,7 @@ mod limits;
 mod member;
 mod pages;
 mod pairings;
+mod player_card;
 mod player_games;
 mod players;
 mod playoff;

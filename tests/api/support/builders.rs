@@ -89,6 +89,79 @@ pub async fn season_with_calendar(app: &TestApp, leader: &str, name: &str) -> (i
     )
 }
 
+/// Four members `(name, KNSB number, rating)` for [`rated_season`].
+pub const RATED: [(&str, &str, i32); 4] = [
+    ("Anna", "8400001", 1900),
+    ("Bram", "8400002", 1750),
+    ("Cor", "8400003", 1600),
+    ("Dirk", "8400004", 1500),
+];
+
+/// A club with a season ("Seizoen 2026-2027") and its calendar, and members.
+pub struct RatedSeason {
+    /// The leader's token.
+    pub leader: String,
+    /// The season.
+    pub season: i64,
+    /// The first three evenings of its calendar.
+    pub evenings: Vec<i64>,
+    /// The members, in the order given.
+    pub players: Vec<i64>,
+}
+
+/// A club with a season and its calendar, and new members `(name, KNSB number, rating)` with
+/// their ratings on the KNSB list of 1 September 2026 (the season's seeding date), pushed by a
+/// rating-sync job.
+pub async fn rated_season(app: &TestApp, members: &[(&str, &str, i32)]) -> RatedSeason {
+    let leader = ClubBuilder::new().build(app).await.leader;
+    let (season, evenings) = season_with_calendar(app, &leader, "Seizoen 2026-2027").await;
+    let mut players = Vec::new();
+    let mut ratings = Vec::new();
+    for (name, knsb, value) in members {
+        let r = app
+            .create_player(&leader, json!({"name": name, "knsb_number": knsb}))
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        players.push(r.body["id"].as_i64().unwrap());
+        ratings.push(json!({"knsb_number": knsb, "value": value}));
+    }
+    let sync = app.token(&["rating_sync"]).await;
+    let list = json!({"source": "KNSB", "list_date": "2026-09-01", "ratings": ratings});
+    let r = app.push_ratings(&sync, list).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    RatedSeason {
+        leader,
+        season,
+        evenings,
+        players,
+    }
+}
+
+impl RatedSeason {
+    /// A Keizer of every member whose first evening (round 1, published) is the season's
+    /// first: the first member beat the second, the third had the bye. Returns the Keizer
+    /// and the round number.
+    pub async fn keizer_first_evening(&self, app: &TestApp) -> (i64, i32) {
+        let keizer = CompetitionBuilder::keizer()
+            .in_season(self.season)
+            .entrants(&self.players)
+            .create(app, &self.leader)
+            .await
+            .comp;
+        let p = &self.players;
+        let (number, _) = round_on_evening(
+            app,
+            &self.leader,
+            keizer,
+            self.evenings[0],
+            vec![(p[0], Some(p[1]), Some("1-0")), (p[2], None, None)],
+            "published",
+        )
+        .await;
+        (keizer, number)
+    }
+}
+
 /// A season, a competition and its entrants (in order of entry).
 pub struct Fx {
     pub season: i64,

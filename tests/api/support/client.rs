@@ -81,6 +81,22 @@ impl TestApp {
             .await
     }
 
+    /// `GET /players/{id}/card{query}` (`query` empty or starting with `?`), with
+    /// `If-None-Match: if_none_match` when given.
+    pub async fn player_card(
+        &self,
+        player: impl Display,
+        query: &str,
+        if_none_match: Option<&str>,
+    ) -> Resp {
+        let mut req = actix_web::test::TestRequest::get()
+            .uri(&format!("{}{query}", paths::player_card(player)));
+        if let Some(tag) = if_none_match {
+            req = req.insert_header(("If-None-Match", tag.to_string()));
+        }
+        self.send(req).await
+    }
+
     /// `GET /players/{id}/games?{query}`: a page of a player's games.
     pub async fn player_games(&self, player: impl Display, query: &str) -> Resp {
         self.get(&format!("{}?{query}", paths::player_games(player)), None)

@@ -293,3 +293,7 @@ pub fn changes(query: &str) -> String {
         format!("{API}/changes?{query}")
     }
 }
+
+pub fn player_card(id: impl Display) -> String {
+    format!("{API}/players/{id}/card")
+}

@@ -157,6 +157,10 @@ pub struct SettingsInput {
     pub rules: Value,
 }
 
+/// Why turning one of this module's own typed values (string lists, time controls, blitz
+/// blocks: plain structs with string keys) into JSON cannot fail.
+const SERIALIZES: &str = "a typed value with string keys always serializes to JSON";
+
 /// Validated settings of a competition.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -239,6 +243,9 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
         if let Err(e) = clubcomp_engine::keizer::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
+    }
+    if let (Some(K::RoundRobin), Some(o)) = (kind, s.params.as_object()) {
+        RoundRobinParams::read(o, &mut errs);
     }
     let mut params = s.params.clone();
     if let Some(b) = s.params.get("blitz") {
@@ -482,8 +489,8 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
             half: half.map(String::from),
             seeded_from,
             params: settings.params.to_string(),
-            tiebreaks: serde_json::to_string(&settings.tiebreaks).unwrap_or_default(),
-            time_control: serde_json::to_string(&settings.time_control).unwrap_or_default(),
+            tiebreaks: serde_json::to_string(&settings.tiebreaks).expect(SERIALIZES),
+            time_control: serde_json::to_string(&settings.time_control).expect(SERIALIZES),
             rules: settings.rules.to_string(),
             rounds_planned,
             version: 1,
@@ -614,7 +621,7 @@ impl BlitzParams {
 
     /// The block as stored, every default filled in.
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_default()
+        serde_json::to_value(self).expect(SERIALIZES)
     }
 
     /// Reads a `blitz` block, naming each bad field under `params.blitz`: an object with the
@@ -714,41 +721,142 @@ impl BlitzParams {
     }
 }
 
-/// The parameters of a round robin the standings read: the drawing of lots and what the
-/// engine takes from them (checked by the engine when the standings are computed).
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The parameters of a round robin the standings read, typed as the round-robin engine takes
+/// them (docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain): the drawing
+/// of lots, points tables, prize money and rights. Player ids may be given as numbers or
+/// strings; they are kept as the engine's string ids. Whether the ids name entrants and the
+/// lists fit the field is checked by the engine when the standings are computed.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RoundRobinParams {
     /// Seed of the drawing of lots, stored once when first needed.
-    #[serde(default)]
-    pub lots_seed: Option<Value>,
+    pub lots_seed: Option<u64>,
     /// An order drawn by the arbiter (player ids), instead of a seed.
-    #[serde(default)]
-    pub lots_order: Option<Value>,
+    pub lots_order: Option<Vec<String>>,
     /// Points tables (e.g. master points) by place.
-    #[serde(default)]
-    pub points_tables: Option<Value>,
+    pub points_tables: Vec<clubcomp_engine::round_robin::PointsTable>,
     /// Players who take no points from the tables (player ids).
-    #[serde(default)]
-    pub excluded_from_points: Option<Value>,
+    pub excluded_from_points: Vec<String>,
     /// Prize money by place.
-    #[serde(default)]
-    pub prize_money: Option<Value>,
-    /// Rights (qualifications) by place.
-    #[serde(default)]
-    pub rights: Option<Value>,
+    pub prize_money: Vec<serde_json::Number>,
+    /// Rights (titles, qualifications, cuts) by place.
+    pub rights: Vec<clubcomp_engine::round_robin::Right>,
+}
+
+/// A player id in a round robin's params: a whole number or a string, as the engine's string id.
+fn player_id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => n.as_i64().map(|n| n.to_string()),
+        _ => None,
+    }
+}
+
+/// Decodes the list under `params.{key}` item by item with `item`, naming the first bad item
+/// with `rule`; absent or `null` is `None`.
+fn rr_list<T>(
+    o: &serde_json::Map<String, Value>,
+    key: &str,
+    rule: &str,
+    errs: &mut Vec<FieldError>,
+    item: impl Fn(&Value) -> Option<T>,
+) -> Option<Option<Vec<T>>> {
+    let v = match o.get(key) {
+        None | Some(Value::Null) => return Some(None),
+        Some(v) => v,
+    };
+    let Some(items) = v.as_array() else {
+        errs.push(FieldError::new(
+            format!("params.{key}"),
+            format!("must be a list: {rule}"),
+        ));
+        return None;
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, x) in items.iter().enumerate() {
+        match item(x) {
+            Some(t) => out.push(t),
+            None => {
+                errs.push(FieldError::new(format!("params.{key}[{i}]"), rule));
+                return None;
+            }
+        }
+    }
+    Some(Some(out))
 }
 
 impl RoundRobinParams {
-    /// The stored keys the round-robin engine reads, with their values.
-    pub fn engine_keys(&self) -> [(&'static str, Option<&Value>); 6] {
-        [
-            ("lots_seed", self.lots_seed.as_ref()),
-            ("lots_order", self.lots_order.as_ref()),
-            ("points_tables", self.points_tables.as_ref()),
-            ("excluded_from_points", self.excluded_from_points.as_ref()),
-            ("prize_money", self.prize_money.as_ref()),
-            ("rights", self.rights.as_ref()),
-        ]
+    /// Reads a round robin's params, naming each bad field (`params.points_tables[1]`): the
+    /// keys the engine reads must have the engine's types; other keys are kept as they are.
+    pub fn read(o: &serde_json::Map<String, Value>, errs: &mut Vec<FieldError>) -> Option<Self> {
+        let before = errs.len();
+        let lots_seed = match o.get("lots_seed") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                if v.as_u64().is_none() {
+                    errs.push(FieldError::new(
+                        "params.lots_seed",
+                        "must be a whole number from 0 to 18446744073709551615",
+                    ));
+                }
+                v.as_u64()
+            }
+        };
+        const ID: &str = "must be a player id (a whole number or a string)";
+        let lots_order = rr_list(o, "lots_order", ID, errs, player_id_text);
+        let excluded = rr_list(o, "excluded_from_points", ID, errs, player_id_text);
+        let points_tables = rr_list(
+            o,
+            "points_tables",
+            "must be a table {\"name\": text, \"by_place\": [numbers]}",
+            errs,
+            |v| serde_json::from_value(v.clone()).ok(),
+        );
+        let prize_money = rr_list(
+            o,
+            "prize_money",
+            "must be an amount (a number) for the place",
+            errs,
+            |v| v.as_number().cloned(),
+        );
+        let rights = rr_list(
+            o,
+            "rights",
+            "must be a right: {\"kind\": \"title\", \"name\", \"places\"}, {\"kind\": \
+             \"qualification\", \"name\", \"slots\", \"prequalified\": [player ids]} or \
+             {\"kind\": \"cut\", \"name\", \"places\", \"others\"}",
+            errs,
+            |v| {
+                let mut v = v.clone();
+                if let Some(p) = v.get_mut("prequalified").and_then(Value::as_array_mut) {
+                    for x in p.iter_mut() {
+                        *x = Value::String(player_id_text(x)?);
+                    }
+                }
+                serde_json::from_value(v).ok()
+            },
+        );
+        if errs.len() != before {
+            return None;
+        }
+        // an absent or null list is an empty one
+        Some(RoundRobinParams {
+            lots_seed,
+            lots_order: lots_order?,
+            points_tables: points_tables?.unwrap_or_else(Vec::new),
+            excluded_from_points: excluded?.unwrap_or_else(Vec::new),
+            prize_money: prize_money?.unwrap_or_else(Vec::new),
+            rights: rights?.unwrap_or_else(Vec::new),
+        })
+    }
+
+    /// Hands the params to a round-robin scenario.
+    pub fn apply(&self, s: &mut clubcomp_engine::round_robin::Scenario) {
+        s.lots_seed = self.lots_seed;
+        s.lots_order = self.lots_order.clone();
+        s.points_tables = self.points_tables.clone();
+        s.excluded_from_points = self.excluded_from_points.clone();
+        s.prize_money = self.prize_money.clone();
+        s.rights = self.rights.clone();
     }
 }
 
@@ -813,20 +921,20 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
                     let mut errs = Vec::new();
                     let read = BlitzParams::read(b, &mut errs);
                     if read.is_none() {
-                        let why: Vec<String> = errs
-                            .iter()
-                            .map(|e| format!("{}: {}", e.field, e.message))
-                            .collect();
-                        return Err(bad(&why.join("; ")));
+                        return Err(bad(&field_errors(&errs)));
                     }
                     read
                 }
             };
             CompetitionParams::Swiss(SwissParams { blitz })
         }
-        (CompetitionKind::RoundRobin, _) => CompetitionParams::RoundRobin(
-            serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?,
-        ),
+        (CompetitionKind::RoundRobin, _) => {
+            let mut errs = Vec::new();
+            match RoundRobinParams::read(&object, &mut errs) {
+                Some(p) => CompetitionParams::RoundRobin(p),
+                None => return Err(bad(&field_errors(&errs))),
+            }
+        }
         (CompetitionKind::Knockout, _) => {
             let playoff = if ["summer_competition", "colour_seed", "draw"]
                 .iter()
@@ -840,6 +948,15 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
         }
     };
     Ok(StoredParams { object, typed })
+}
+
+/// Field errors as one line, for a log.
+fn field_errors(errs: &[FieldError]) -> String {
+    let why: Vec<String> = errs
+        .iter()
+        .map(|e| format!("{}: {}", e.field, e.message))
+        .collect();
+    why.join("; ")
 }
 
 /// Changes to a competition's settings, as requested.
@@ -907,8 +1024,8 @@ pub fn update(
         .set((
             cm::name.eq(name),
             cm::params.eq(settings.params.to_string()),
-            cm::tiebreaks.eq(serde_json::to_string(&settings.tiebreaks).unwrap_or_default()),
-            cm::time_control.eq(serde_json::to_string(&settings.time_control).unwrap_or_default()),
+            cm::tiebreaks.eq(serde_json::to_string(&settings.tiebreaks).expect(SERIALIZES)),
+            cm::time_control.eq(serde_json::to_string(&settings.time_control).expect(SERIALIZES)),
             cm::rules.eq(settings.rules.to_string()),
             cm::rounds_planned.eq(ch.rounds_planned.or(cur.rounds_planned)),
             cm::version.eq(cm::version + 1),
@@ -1160,14 +1277,25 @@ mod tests {
         let r = stored_params(&comp(
             K::RoundRobin,
             Some(PairingSystem::Single),
-            r#"{"lots_seed": 12, "prize_money": ["100"]}"#,
+            r#"{"lots_seed": 12, "prize_money": [100], "excluded_from_points": [4, "x"],
+                "rights": [{"kind": "qualification", "name": "final", "slots": 2,
+                            "prequalified": [9]}]}"#,
         ))
         .unwrap();
         match r.typed {
             CompetitionParams::RoundRobin(p) => {
-                assert_eq!(p.lots_seed, Some(serde_json::json!(12)));
-                assert_eq!(p.prize_money, Some(serde_json::json!(["100"])));
+                assert_eq!(p.lots_seed, Some(12));
+                assert_eq!(p.prize_money, vec![serde_json::Number::from(100)]);
                 assert_eq!(p.lots_order, None);
+                assert_eq!(p.excluded_from_points, ["4", "x"]);
+                assert_eq!(
+                    p.rights,
+                    [clubcomp_engine::round_robin::Right::Qualification {
+                        name: "final".into(),
+                        slots: 2,
+                        prequalified: vec!["9".into()],
+                    }]
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -1279,6 +1407,9 @@ mod tests {
             (K::Keizer, r#"{"top_value": "fifty"}"#),
             (K::Swiss, "null"),
             (K::RoundRobin, r#"{"lots_order": 1"#),
+            (K::RoundRobin, r#"{"lots_order": 1}"#),
+            (K::RoundRobin, r#"{"prize_money": ["100"]}"#),
+            (K::RoundRobin, r#"{"lots_seed": -1}"#),
             (K::Knockout, r#"{"summer_competition": "x"}"#),
         ] {
             let cause = internal(stored_params(&comp(kind, None, text)));

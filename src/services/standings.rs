@@ -265,24 +265,14 @@ pub fn keizer_compute(input: &ks::Competition) -> ApiResult<Vec<ks::EveningStand
 // ---------------------------------------------------------------------------------------
 // Round robin
 
-fn ids_to_strings(v: &mut Value) {
-    if let Some(a) = v.as_array_mut() {
-        for x in a {
-            if let Some(n) = x.as_i64() {
-                *x = Value::String(n.to_string());
-            }
-        }
-    }
-}
-
 /// Makes sure a round robin that breaks ties by lots has a stored drawing: a seed is generated
 /// once and stored in the competition's params (`lots_seed`), docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain.
 pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competition> {
     let tiebreaks = stored_tiebreaks(comp)?;
     let (mut object, params) = round_robin_params(comp)?;
     let needs = tiebreaks.iter().any(|t| t == "lots")
-        && params.lots_seed.as_ref().is_none_or(Value::is_null)
-        && params.lots_order.as_ref().is_none_or(Value::is_null);
+        && params.lots_seed.is_none()
+        && params.lots_order.is_none();
     if !needs {
         return Ok(comp.clone());
     }
@@ -345,25 +335,10 @@ pub fn round_robin_scenario(
             s["cycles"] = Value::from(2);
         }
     }
-    for (key, value) in params.engine_keys() {
-        if let Some(v) = value {
-            s[key] = v.clone();
-        }
-    }
-    for key in ["lots_order", "excluded_from_points"] {
-        if let Some(v) = s.get_mut(key) {
-            ids_to_strings(v);
-        }
-    }
-    if let Some(rights) = s.get_mut("rights").and_then(Value::as_array_mut) {
-        for r in rights {
-            if let Some(p) = r.get_mut("prequalified") {
-                ids_to_strings(p);
-            }
-        }
-    }
-    serde_json::from_value(s)
-        .map_err(|e| ApiError::Conflict(format!("competition {} params: {e}", comp.id)))
+    let mut scenario: rr::Scenario = serde_json::from_value(s)
+        .map_err(|e| ApiError::Conflict(format!("competition {} games: {e}", comp.id)))?;
+    params.apply(&mut scenario);
+    Ok(scenario)
 }
 
 /// Computes a round robin (409 naming the problem when the stored data does not compute).

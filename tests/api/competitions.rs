@@ -172,3 +172,99 @@ async fn season_competition_entrants_and_rounds() {
         StatusCode::NOT_FOUND
     );
 }
+
+/// Each round-robin parameter the standings read is refused when it does not have the engine's
+/// type, on creation and on a change, naming the field; nothing is stored.
+#[actix_web::test]
+async fn malformed_round_robin_params_are_refused_by_name() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new().create(&app, &leader).await;
+    let bad = [
+        (json!({"lots_seed": "seven"}), "params.lots_seed"),
+        (json!({"lots_seed": -1}), "params.lots_seed"),
+        (json!({"lots_order": 3}), "params.lots_order"),
+        (json!({"lots_order": [1, 2.5]}), "params.lots_order[1]"),
+        (
+            json!({"points_tables": [{"name": "gm"}]}),
+            "params.points_tables[0]",
+        ),
+        (
+            json!({"points_tables": {"gm": [3, 2, 1]}}),
+            "params.points_tables",
+        ),
+        (
+            json!({"excluded_from_points": [true]}),
+            "params.excluded_from_points[0]",
+        ),
+        (json!({"prize_money": [100, "50"]}), "params.prize_money[1]"),
+        (
+            json!({"rights": [{"kind": "title", "name": "champion", "places": 1},
+                           {"kind": "crown", "name": "x"}]}),
+            "params.rights[1]",
+        ),
+        (
+            json!({"rights": [{"kind": "qualification", "name": "final", "slots": 2,
+                            "prequalified": [null]}]}),
+            "params.rights[0]",
+        ),
+    ];
+    let before = app.get(&paths::season_competitions(season), None).await;
+    for (params, field) in &bad {
+        let r = app
+            .create_competition(
+                &leader,
+                season,
+                json!({"name": "RR", "kind": "round_robin", "params": params}),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        assert_eq!(r.errors("field"), [*field], "{params}");
+    }
+    assert_eq!(
+        app.get(&paths::season_competitions(season), None)
+            .await
+            .body,
+        before.body
+    );
+
+    let good = json!({"lots_order": [2, "1"], "prize_money": [100, 50.5],
+        "points_tables": [{"name": "gm", "by_place": [3, 2, 1]}],
+        "excluded_from_points": ["guest"],
+        "rights": [{"kind": "cut", "name": "A", "places": 2}]});
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            json!({"name": "RR", "kind": "round_robin", "params": good}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["params"], good);
+    let url = paths::competition(r.body["id"].as_i64().unwrap());
+    for (params, field) in &bad {
+        let r = app
+            .req(
+                Method::PATCH,
+                &url,
+                Some(&leader),
+                Some(json!({"params": params})),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        assert_eq!(r.errors("field"), [*field], "{params}");
+    }
+    let r = app.get(&url, None).await;
+    assert_eq!(r.body["params"], good);
+    assert_eq!(r.body["version"], 1, "{}", r.text);
+}

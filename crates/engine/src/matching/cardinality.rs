@@ -122,6 +122,13 @@ struct Search<'a, G: Graph + ?Sized> {
     /// The vertices whose `used`, `parent` or `base` the last search set (the next search
     /// resets only those).
     touched: Vec<usize>,
+    /// The vertices of the current search's tree, each once: the only ones a blossom can
+    /// hold, so that contracting one looks at them rather than at the whole graph.
+    reached: Vec<usize>,
+    /// The bases set in `blossom` by the last contraction (cleared by the next one).
+    marked: Vec<usize>,
+    /// Scratch for [`Search::lca`]: the bases on the first path, all false between calls.
+    seen: Vec<bool>,
 }
 
 impl<'a, G: Graph + ?Sized> Search<'a, G> {
@@ -139,6 +146,9 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             queue: VecDeque::new(),
             dead: vec![false; n],
             touched: Vec::new(),
+            reached: Vec::new(),
+            marked: Vec::new(),
+            seen: vec![false; n],
         };
         // Cheap greedy start: each exposed vertex takes its first exposed neighbour. Every
         // neighbour numbered below `v` is matched by now (in its turn, `v` was an exposed
@@ -176,30 +186,36 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             .collect()
     }
 
-    fn lca(&self, mut a: usize, mut b: usize) -> usize {
-        let n = self.g.len();
-        let mut seen = vec![false; n];
+    fn lca(&mut self, mut a: usize, mut b: usize) -> usize {
+        let mut path = Vec::new();
         loop {
             a = self.base[a];
-            seen[a] = true;
+            self.seen[a] = true;
+            path.push(a);
             if self.mate[a] == NONE {
                 break;
             }
             a = self.parent[self.mate[a]];
         }
-        loop {
+        let found = loop {
             b = self.base[b];
-            if seen[b] {
-                return b;
+            if self.seen[b] {
+                break b;
             }
             b = self.parent[self.mate[b]];
+        };
+        for a in path {
+            self.seen[a] = false;
         }
+        found
     }
 
     fn mark_path(&mut self, mut v: usize, b: usize, mut child: usize) {
         while self.base[v] != b {
-            self.blossom[self.base[v]] = true;
-            self.blossom[self.base[self.mate[v]]] = true;
+            for b in [self.base[v], self.base[self.mate[v]]] {
+                self.blossom[b] = true;
+                self.marked.push(b);
+            }
             self.parent[v] = child;
             self.touched.push(v);
             child = self.mate[v];
@@ -210,12 +226,13 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
     /// Grows an alternating tree from `root`; returns the exposed end of an augmenting path,
     /// or `NONE`. Afterwards `used` marks the even (outer) vertices reached.
     fn find_path(&mut self, root: usize) -> usize {
-        let n = self.g.len();
         for v in std::mem::take(&mut self.touched) {
             self.used[v] = false;
             self.parent[v] = NONE;
             self.base[v] = v;
         }
+        self.reached.clear();
+        self.reached.push(root);
         self.used[root] = true;
         self.touched.push(root);
         self.queue.clear();
@@ -232,27 +249,39 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
                 }
                 if to == root || (self.mate[to] != NONE && self.parent[self.mate[to]] != NONE) {
                     let cur = self.lca(v, to);
-                    self.blossom.iter_mut().for_each(|x| *x = false);
+                    for b in std::mem::take(&mut self.marked) {
+                        self.blossom[b] = false;
+                    }
                     self.mark_path(v, cur, to);
                     self.mark_path(to, cur, v);
-                    for i in 0..n {
-                        if self.blossom[self.base[i]] {
-                            self.base[i] = cur;
-                            self.touched.push(i);
-                            if !self.used[i] {
-                                self.used[i] = true;
-                                self.queue.push_back(i);
-                            }
+                    // Only a vertex of the tree can have a marked base (every other vertex
+                    // is its own base and unmarked); taken in index order, as over the
+                    // whole graph.
+                    let mut inside: Vec<usize> = self
+                        .reached
+                        .iter()
+                        .copied()
+                        .filter(|&i| self.blossom[self.base[i]])
+                        .collect();
+                    inside.sort_unstable();
+                    for i in inside {
+                        self.base[i] = cur;
+                        self.touched.push(i);
+                        if !self.used[i] {
+                            self.used[i] = true;
+                            self.queue.push_back(i);
                         }
                     }
                 } else if self.parent[to] == NONE {
                     self.parent[to] = v;
                     self.touched.push(to);
+                    self.reached.push(to);
                     if self.mate[to] == NONE {
                         return to;
                     }
                     self.used[self.mate[to]] = true;
                     self.touched.push(self.mate[to]);
+                    self.reached.push(self.mate[to]);
                     self.queue.push_back(self.mate[to]);
                 }
             }
@@ -282,6 +311,9 @@ pub fn augment_from<G: Graph + ?Sized>(
         queue: VecDeque::new(),
         dead: vec![false; n],
         touched: Vec::new(),
+        reached: Vec::new(),
+        marked: Vec::new(),
+        seen: vec![false; n],
     };
     for &v in roots {
         if s.mate[v] != NONE || s.dead[v] {

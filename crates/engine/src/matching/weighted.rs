@@ -122,6 +122,9 @@ pub struct Matching<W: MatchWeight> {
     /// they change).
     nbr: Vec<Vec<u32>>,
     nbw: Vec<Vec<W>>,
+    /// Where each edge `k` sits in `nbr`/`nbw` of its two ends `ends[k]` (so that a weight
+    /// change writes both copies without searching either list).
+    slot: Vec<[u32; 2]>,
     mate: Vec<isize>,
     label: Vec<u8>,
     labelend: Vec<isize>,
@@ -235,6 +238,14 @@ impl<W: MatchWeight> Matching<W> {
             .map(|l| l.iter().map(|&p| weight[p as usize / 2]).collect())
             .collect();
         let m = ends.len();
+        let mut slot = vec![[0u32; 2]; m];
+        for l in &neighbend {
+            for (s, &p) in l.iter().enumerate() {
+                // Entry `2k + 1` lies in the list of `ends[k][0]`, entry `2k` in that of
+                // `ends[k][1]`.
+                slot[p as usize / 2][1 - (p as usize & 1)] = s as u32;
+            }
+        }
         Matching {
             n,
             ends,
@@ -242,6 +253,7 @@ impl<W: MatchWeight> Matching<W> {
             neighbend,
             nbr,
             nbw,
+            slot,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -326,12 +338,10 @@ impl<W: MatchWeight> Matching<W> {
         }
         self.weight[k] = w;
         let [i, j] = self.ends[k];
+        let [si, sj] = self.slot[k];
+        self.nbw[i as usize][si as usize] = w;
+        self.nbw[j as usize][sj as usize] = w;
         let y = if i as usize == x { j } else { i } as usize;
-        for (a, b) in [(x, y), (y, x)] {
-            if let Ok(pos) = self.nbr[a].binary_search(&(b as u32)) {
-                self.nbw[a][pos] = w;
-            }
-        }
         if !self.started || self.dirty[x] || self.dirty[y] {
             return;
         }

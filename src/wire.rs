@@ -24,6 +24,24 @@ pub fn utc_opt<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, 
     }
 }
 
+/// Serde `serialize_with` for a decimal held as text (`"58.0000"`, `"1.5"`): written as a JSON
+/// number, the shortest decimal that reads back as the same double, so a value of at most four
+/// decimals is written as itself (docs/decisions/0212-numbers.md).
+pub fn decimal<S: Serializer>(t: &str, s: S) -> Result<S::Ok, S::Error> {
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => s.serialize_f64(v),
+        _ => Err(serde::ser::Error::custom("a decimal that is no number")),
+    }
+}
+
+/// Serde `serialize_with` for an optional decimal held as text (`null` when absent).
+pub fn decimal_opt<S: Serializer>(t: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => decimal(t, s),
+        None => s.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct CardRating {
     /// The list: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
+    #[schema(value_type = crate::services::ratings::RatingSource)]
     pub source: String,
     /// The rating.
     pub value: i32,
@@ -57,7 +58,9 @@ pub struct KeizerEvening {
     pub number: u32,
     /// Place after it.
     pub rank: u32,
-    /// Keizer score after it, 4 decimals.
+    /// Keizer score after it (a number of at most 4 decimals).
+    #[serde(serialize_with = "crate::wire::decimal")]
+    #[schema(value_type = f64)]
     pub score: String,
     /// The Keizer value of that place.
     pub value: i64,
@@ -73,16 +76,18 @@ pub struct CardCompetition {
     /// Season id.
     pub season_id: i64,
     /// `keizer`, `swiss`, `round_robin` or `knockout`.
-    #[schema(value_type = String)]
+    #[schema(value_type = crate::schemas::CompetitionKind)]
     pub kind: CompetitionKind,
     /// `winter` or `summer` for a Keizer half.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<crate::schemas::KeizerHalf>)]
     pub half: Option<Half>,
     /// Place in the current standings as printed (`3`, or `3-4` when shared); none before
     /// a round counts or for a knock-out.
     pub place: Option<String>,
     /// Score in the current standings: the Keizer score (4 decimals), the Swiss points or the
-    /// round-robin points.
+    /// round-robin points (a number of at most 4 decimals).
+    #[serde(serialize_with = "crate::wire::decimal_opt")]
+    #[schema(value_type = Option<f64>)]
     pub score: Option<String>,
     /// Keizer: the value of the player's current place.
     pub keizer_value: Option<i64>,

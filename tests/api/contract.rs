@@ -78,6 +78,10 @@ const OPEN_VALUE_LISTS: &[(&str, &str)] = &[
         "the same field in a page of the audit trail",
     ),
     (
+        "CardCompetition.place",
+        "a printed place (`3`, `3-4`), not a value list",
+    ),
+    (
         "SwissRow.place",
         "a printed place (`3`, `3-4`), not a value list",
     ),

@@ -303,6 +303,19 @@ fn path_config() -> web::PathConfig {
 
 /// A path whose id segment is no id: 404 naming the segment (ids are decimal digits).
 fn path_error(req: &HttpRequest) -> ApiError {
+    // a literal route (`/evenings/next`) asked with a method only its `{id}` sibling has
+    if let Some(state) = req.app_data::<web::Data<AppState>>()
+        && let Some((template, methods)) = state.routes.iter().find(|(t, _)| t == req.path())
+    {
+        return ApiError::MethodNotAllowed {
+            detail: format!(
+                "{} is not allowed on {template}; allowed: {}",
+                req.method(),
+                methods.join(", ")
+            ),
+            allow: methods.join(", "),
+        };
+    }
     let bad = req.match_info().iter().find(|(_, value)| {
         value.is_empty() || value.len() > 18 || !value.bytes().all(|b| b.is_ascii_digit())
     });

@@ -29,7 +29,6 @@ pub struct EveningQuery {
     #[param(value_type = Option<crate::api::calendar::EveningKind>)]
     pub kind: Option<String>,
     /// The season id.
-    #[param(minimum = 1)]
     pub season: Option<i64>,
     /// Page number, from 1 to 100,000 (default 1).
     #[param(minimum = 1, maximum = 100000)]

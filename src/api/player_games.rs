@@ -16,10 +16,8 @@ use utoipa::{IntoParams, ToSchema};
 #[serde(deny_unknown_fields)]
 pub struct PlayerGamesQuery {
     /// Only the games of this competition.
-    #[param(minimum = 1)]
     pub competition: Option<i64>,
     /// Only the games of this season.
-    #[param(minimum = 1)]
     pub season: Option<i64>,
     /// Page number, from 1 to 100,000 (default 1).
     #[param(minimum = 1, maximum = 100000)]

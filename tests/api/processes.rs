@@ -342,6 +342,8 @@ struct Tally {
     games: Vec<(i64, i64, Option<String>)>,
     /// Audit entries per game.
     audits: std::collections::HashMap<i64, Vec<String>>,
+    /// Result events in the log per game, in id order: (kind, result in the payload).
+    events: std::collections::HashMap<i64, Vec<(String, Option<String>)>>,
     stamp: i64,
 }
 
@@ -367,19 +369,38 @@ fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
     for (g, v) in rows {
         audits.entry(g).or_default().push(v.unwrap_or_default());
     }
+    let logged: Vec<(i64, String, String)> = clubcomp::db::schema::events::table
+        .filter(clubcomp::db::schema::events::game_id.eq_any(game_ids))
+        .filter(clubcomp::db::schema::events::kind.like("result.%"))
+        .order(clubcomp::db::schema::events::id)
+        .select((
+            clubcomp::db::schema::events::game_id.assume_not_null(),
+            clubcomp::db::schema::events::kind,
+            clubcomp::db::schema::events::payload,
+        ))
+        .load(&mut c)
+        .expect("events");
+    let mut events = std::collections::HashMap::<i64, Vec<(String, Option<String>)>>::new();
+    for (g, kind, payload) in logged {
+        let payload: Value = serde_json::from_str(&payload).expect("payload JSON");
+        let result = payload["result"].as_str().map(str::to_string);
+        events.entry(g).or_default().push((kind, result));
+    }
     let stamp = clubcomp::db::models::competition::stamp(&mut c, &format!("competition:{comp}"))
         .expect("stamp");
     Tally {
         games: gs,
         audits,
+        events,
         stamp,
     }
 }
 
 /// A process killed (SIGKILL) while concurrent result writes are in flight, restarted on the
 /// same database: it starts and answers; every game's version, result and audit trail agree
-/// (no write half-applied); the cache stamp moved once per stored write; every write that was
-/// acknowledged before the kill is kept; and the standings show the stored results.
+/// (no write half-applied); the cache stamp moved once per stored write; every stored write has
+/// exactly one event in the log, with its result; every write that was acknowledged before the
+/// kill is kept; and the standings show the stored results.
 #[actix_web::test]
 async fn a_process_killed_during_writes_leaves_a_consistent_database() {
     let app = spawn().await;
@@ -470,6 +491,24 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
             writes >= acked_here.len(),
             "game {id}: {} acknowledged writes but only {writes} stored",
             acked_here.len()
+        );
+        let events = after.events.get(id).cloned().unwrap_or_default();
+        let audited: Vec<(String, Option<String>)> = audits
+            .iter()
+            .enumerate()
+            .map(|(n, a)| {
+                let a: Value = serde_json::from_str(a).expect("audit JSON");
+                let kind = if n == 0 {
+                    "result.entered"
+                } else {
+                    "result.corrected"
+                };
+                (kind.to_string(), a["result"].as_str().map(str::to_string))
+            })
+            .collect();
+        assert_eq!(
+            events, audited,
+            "game {id}: one event per stored write, entered first, then corrections"
         );
         if let Some(last) = audits.last() {
             let last: Value = serde_json::from_str(last).expect("audit JSON");

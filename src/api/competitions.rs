@@ -273,19 +273,21 @@ pub async fn list_competitions(
 }
 
 /// One competition (public).
-#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id")),
+#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
     responses((status = 200, description = "The competition", body = CompetitionView),
+        (status = 304, description = "Not modified"),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
 #[get("/competitions/{id}")]
 pub async fn get_competition(
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let comp = state.db(move |c| load(c, id)).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)?))
+    let tag = etag("competition", comp.id, comp.version);
+    Ok(crate::api::versioned(&req, tag, &view(comp)?))
 }
 
 /// Changes a competition's settings. Parameters, tie-breaks and time control are fixed once a

@@ -11,6 +11,7 @@ mod calendar;
 mod check_in;
 mod competitions;
 mod concurrency;
+mod conditional;
 mod contract;
 mod demo;
 mod errors;

@@ -504,6 +504,31 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
     Ok(comp)
 }
 
+/// A page of a season's competitions by id, and how many it has in all, read in one
+/// transaction (404 for no such season).
+pub fn page_of_season(
+    c: &mut DbConn,
+    season: SeasonId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<Competition>, i64)> {
+    crate::db::snapshot(c, |c| {
+        crate::services::seasons::load(c, season)?;
+        let total: i64 = cm::table
+            .filter(cm::season_id.eq(season))
+            .count()
+            .get_result(c)?;
+        let rows = cm::table
+            .filter(cm::season_id.eq(season))
+            .order(cm::id)
+            .limit(limit)
+            .offset(offset)
+            .select(Competition::as_select())
+            .load(c)?;
+        Ok((rows, total))
+    })
+}
+
 /// The competitions of a season (404 when there is no such season).
 pub fn of_season(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
     crate::services::seasons::load(c, season)?;

@@ -23,6 +23,7 @@ mod input_checks;
 mod limits;
 mod member;
 mod pages;
+mod paging;
 mod pairings;
 mod player_card;
 mod player_games;

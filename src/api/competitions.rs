@@ -48,7 +48,8 @@ pub struct CompetitionView {
     /// with every default filled in).
     #[schema(value_type = Object)]
     pub params: Value,
-    /// Ordered tie-break list.
+    /// Ordered tie-break list: FIDE acronyms for a Swiss, criteria for a round robin.
+    #[schema(value_type = Vec<crate::schemas::CompetitionTiebreak>)]
     pub tiebreaks: Vec<String>,
     /// Time control.
     pub time_control: TimeControl,

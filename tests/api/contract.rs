@@ -172,6 +172,11 @@ fn the_fields_that_were_plain_strings_name_their_value_lists() {
     refers("ClaimView", "claimant", "Colour");
     refers("CreateCompetition", "tiebreaks", "CompetitionTiebreak");
     refers("UpdateCompetition", "tiebreaks", "CompetitionTiebreak");
+    refers("CompetitionView", "tiebreaks", "CompetitionTiebreak");
+    assert_eq!(
+        s["CompetitionView"]["properties"]["tiebreaks"]["type"],
+        "array"
+    );
     assert_eq!(
         s["RoundStatus"]["enum"],
         json!(["planned", "paired", "published", "completed"])

@@ -46,11 +46,3 @@ pub fn page(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<Season>, 
         Ok((rows, total))
     })
 }
-
-/// Every season, newest first.
-pub fn list(c: &mut DbConn) -> ApiResult<Vec<Season>> {
-    Ok(s::table
-        .order(s::opening_date.desc())
-        .select(Season::as_select())
-        .load(c)?)
-}

@@ -358,8 +358,10 @@ pub async fn update_game_moves(
 }
 
 /// A game's recorded moves.
-#[utoipa::path(tag = "arbiter", params(("id" = i64, Path, description = "Game id")),
+#[utoipa::path(tag = "arbiter", params(("id" = i64, Path, description = "Game id"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
     responses((status = 200, description = "The moves", body = MovesView),
+        (status = 304, description = "Not modified"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter, leader or admin", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game, or no moves recorded", body = Problem, content_type = "application/problem+json")),
@@ -367,6 +369,7 @@ pub async fn update_game_moves(
 #[get("/games/{id}/moves")]
 pub async fn get_game_moves(
     _a: Auth<Arbiter>,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
@@ -378,9 +381,8 @@ pub async fn get_game_moves(
                 .ok_or_else(|| ApiError::NotFound(format!("game {id} has no moves recorded")))
         })
         .await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", svc::moves_etag(&row)))
-        .json(MovesView::from(row)))
+    let tag = svc::moves_etag(&row);
+    Ok(crate::api::versioned(&req, tag, &MovesView::from(row)))
 }
 
 /// Brings a claim to the arbiter. Repetition (FIDE 9.2; (a) with `declared_move`, (b)

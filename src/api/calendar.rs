@@ -84,18 +84,27 @@ pub struct UpdateEvening {
     pub note: Option<Option<String>>,
 }
 
-/// The season calendar as JSON (public).
-#[utoipa::path(tag = "seasons", params(("id" = i64, Path, description = "Season id")),
-    responses((status = 200, description = "Evenings by date", body = Vec<EveningView>),
-        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json")))]
+/// The season calendar as JSON, by date then id (public; a page, docs/api-guide.md#paging).
+#[utoipa::path(tag = "seasons", params(("id" = i64, Path, description = "Season id"), crate::api::PageParams),
+    responses((status = 200, description = "Evenings by date", body = crate::api::Page<EveningView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "Unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")))]
 #[get("/seasons/{id}/evenings")]
 pub async fn list_evenings(
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<SeasonId>,
+    q: crate::api::Params<crate::api::PageParams>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state.db(move |c| svc::of_season(c, id)).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(EveningView::from).collect::<Vec<_>>()))
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| svc::page_of_season(c, id, paging.limit, paging.offset))
+        .await?;
+    let items: Vec<EveningView> = rows.into_iter().map(EveningView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// Edits an evening (date, start time, kind, note). A new date or kind moves, drops or adds the

@@ -1,7 +1,7 @@
 //! Competitions and their entrants (docs/rules/README.md): kinds `keizer`, `swiss` (Dutch or Double-Swiss),
 //! `round_robin`, `knockout`; discipline, parameters, tie-breaks, time control and rule flags.
 
-use crate::api::{Body, etag, if_match};
+use crate::api::{Body, Page, PageParams, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
@@ -48,7 +48,8 @@ pub struct CompetitionView {
     /// with every default filled in).
     #[schema(value_type = Object)]
     pub params: Value,
-    /// Ordered tie-break list.
+    /// Ordered tie-break list: FIDE acronyms for a Swiss, criteria for a round robin.
+    #[schema(value_type = Vec<crate::schemas::CompetitionTiebreak>)]
     pub tiebreaks: Vec<String>,
     /// Time control.
     pub time_control: TimeControl,
@@ -258,34 +259,45 @@ pub async fn create_competition(
         .json(view(comp)?))
 }
 
-/// Lists the competitions of a season (public).
-#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Season id")),
-    responses((status = 200, description = "Competitions", body = Vec<CompetitionView>),
-        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json")))]
+/// Lists the competitions of a season, by id (public; a page, docs/api-guide.md#paging).
+#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Season id"), PageParams),
+    responses((status = 200, description = "Competitions, by id", body = Page<CompetitionView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "Unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such season", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")))]
 #[get("/seasons/{id}/competitions")]
 pub async fn list_competitions(
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<SeasonId>,
+    q: crate::api::Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state.db(move |c| svc::of_season(c, id)).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(view).collect::<ApiResult<Vec<_>>>()?))
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| svc::page_of_season(c, id, paging.limit, paging.offset))
+        .await?;
+    let items = rows.into_iter().map(view).collect::<ApiResult<Vec<_>>>()?;
+    Ok(paging.answer(&req, total, items))
 }
 
 /// One competition (public).
-#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id")),
+#[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
     responses((status = 200, description = "The competition", body = CompetitionView),
+        (status = 304, description = "Not modified"),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
 #[get("/competitions/{id}")]
 pub async fn get_competition(
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let comp = state.db(move |c| load(c, id)).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
-        .json(view(comp)?))
+    let tag = etag("competition", comp.id, comp.version);
+    Ok(crate::api::versioned(&req, tag, &view(comp)?))
 }
 
 /// Changes a competition's settings. Parameters, tie-breaks and time control are fixed once a

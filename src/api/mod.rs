@@ -267,6 +267,25 @@ pub fn page_links(req: &HttpRequest, page: u32, per_page: u32, total: i64) -> St
     links.join(", ")
 }
 
+/// The answer of a versioned read: `304 Not Modified` when the request's `If-None-Match`
+/// names `etag` (weak comparison, RFC 9110 13.1.2; `*` matches any), else `200` with the body.
+/// Either carries the `ETag`.
+pub fn versioned<T: serde::Serialize>(
+    req: &HttpRequest,
+    etag: String,
+    body: &T,
+) -> actix_web::HttpResponse {
+    let inm = standings::if_none_match(req);
+    if standings::not_modified(inm.as_deref(), &etag) {
+        return actix_web::HttpResponse::NotModified()
+            .insert_header(("ETag", etag))
+            .finish();
+    }
+    actix_web::HttpResponse::Ok()
+        .insert_header(("ETag", etag))
+        .json(body)
+}
+
 /// The `If-Match` header's value, if any (400 when unreadable).
 pub fn if_match(req: &HttpRequest) -> ApiResult<ExpectedVersion> {
     req.headers()

@@ -213,12 +213,15 @@ pub async fn list_players(
 }
 
 /// One player (public); the ETag is the player's version.
-#[utoipa::path(tag = "players", params(("id" = i64, Path, description = "Player id")),
+#[utoipa::path(tag = "players", params(("id" = i64, Path, description = "Player id"),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
     responses((status = 200, description = "The player", body = PlayerView),
+        (status = 304, description = "Not modified"),
         (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json")))]
 #[get("/players/{id}")]
 pub async fn get_player(
     auth: MaybeAuth,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<PlayerId>,
 ) -> ApiResult<HttpResponse> {
@@ -234,9 +237,8 @@ pub async fn get_player(
             Ok((p, r))
         })
         .await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("player", p.id, p.version)))
-        .json(view(p, r, contact)))
+    let tag = etag("player", p.id, p.version);
+    Ok(crate::api::versioned(&req, tag, &view(p, r, contact)))
 }
 
 /// Creates a player.

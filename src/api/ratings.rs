@@ -1,13 +1,14 @@
 //! Ratings (docs/rules/README.md#players-and-ratings): history per player and source, the rating on a date, the bulk push
 //! for rating-sync jobs and the KNSB rating-list CSV import.
 
+use crate::api::{Page, PageParams};
 use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
 use crate::db::models::{players, ratings};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::PlayerId;
 use crate::services::ratings::{PushReport, RatingList, RatingSource, SOURCES};
-use actix_web::{HttpResponse, get, post, put, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -37,10 +38,17 @@ impl From<ratings::Rating> for RatingView {
 /// History filter.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct HistoryFilter {
     /// Only this source.
     #[param(value_type = Option<RatingSource>, inline)]
     pub source: Option<String>,
+    /// Page number, from 1 to 100,000 (default 1).
+    #[param(minimum = 1, maximum = 100000)]
+    pub page: Option<u32>,
+    /// Items per page, 1–200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub per_page: Option<u32>,
 }
 
 /// Rating-on-date query.
@@ -79,30 +87,41 @@ fn parse_date(field: &str, s: &str) -> ApiResult<NaiveDate> {
     crate::api::date::parse(field, s)
 }
 
-/// A player's rating history, newest first (public).
+/// A player's rating history, newest list first, then by source (public; a page,
+/// docs/api-guide.md#paging).
 #[utoipa::path(tag = "ratings", params(("id" = i64, Path, description = "Player id"), HistoryFilter),
-    responses((status = 200, description = "History", body = Vec<RatingView>),
+    responses((status = 200, description = "History, newest list first", body = Page<RatingView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "Bad or unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Unknown source", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Unknown source, or bad paging", body = Problem, content_type = "application/problem+json")))]
 #[get("/players/{id}/ratings")]
 pub async fn list_player_ratings(
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<PlayerId>,
     q: crate::api::Query<HistoryFilter>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let source = q.into_inner().source;
+    let q = q.into_inner();
+    let paging = PageParams::of(q.page, q.per_page).paging()?;
+    let source = q.source;
     if let Some(s) = &source {
         check_source(s)?;
     }
-    let rows = state
+    let (rows, total) = state
         .db(move |c| {
-            players::by_id(c, id.get())?
-                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            Ok(ratings::history(c, id.get(), source.as_deref())?)
+            crate::services::ratings::history_page(
+                c,
+                id.get(),
+                source.as_deref(),
+                paging.limit,
+                paging.offset,
+            )
         })
         .await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(RatingView::from).collect::<Vec<_>>()))
+    let items = rows.into_iter().map(RatingView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// A player's rating on a date: the newest list dated on or before it (public).

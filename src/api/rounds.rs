@@ -60,6 +60,10 @@ pub struct GameView {
 /// A round as shown.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RoundView {
+    /// Round id.
+    pub id: i64,
+    /// The competition it belongs to.
+    pub competition_id: i64,
     /// Round number.
     pub number: i32,
     /// Date.
@@ -71,6 +75,9 @@ pub struct RoundView {
     pub status: String,
     /// Version.
     pub version: i64,
+    /// The version as the `ETag` the pairing writes accept in `If-Match`
+    /// (`"round-<id>-v<version>"`).
+    pub etag: String,
     /// Pairing details (bye draw: seed and candidates; overrides), once paired. Who generated
     /// or entered the pairing (`generated_by`, `entered_by`) is shown to the staff only.
     #[schema(value_type = Option<Object>)]
@@ -139,11 +146,14 @@ pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<Roun
         vec![]
     };
     Ok(RoundView {
+        id: round.id,
+        competition_id: round.competition_id,
         number: round.number,
         date: round.date,
         evening_id: round.evening_id,
         status: round.status,
         version: round.version,
+        etag: crate::services::version::etag("round", round.id, round.version),
         pairing: if show {
             round
                 .pairing_meta

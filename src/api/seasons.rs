@@ -1,6 +1,7 @@
 //! Seasons (docs/rules/keizer.md#calendar). The calendar lives in `calendar.rs`.
 
 use crate::api::Body;
+use crate::api::{Page, PageParams};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::models::competition::Season;
@@ -8,7 +9,7 @@ use crate::error::{ApiResult, Problem};
 use crate::ids::SeasonId;
 use crate::services::seasons as svc;
 pub use crate::services::seasons::load;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -71,13 +72,25 @@ pub async fn create_season(
         .json(SeasonView::from(season)))
 }
 
-/// Lists seasons, newest first (public).
-#[utoipa::path(tag = "seasons",
-    responses((status = 200, description = "Seasons", body = Vec<SeasonView>)))]
+/// Lists seasons, newest first: by opening date, then id, descending (public; a page,
+/// docs/api-guide.md#paging).
+#[utoipa::path(tag = "seasons", params(PageParams),
+    responses((status = 200, description = "Seasons, newest first", body = Page<SeasonView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "Unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad paging", body = Problem, content_type = "application/problem+json")))]
 #[get("/seasons")]
-pub async fn list_seasons(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
-    let rows = state.db(svc::list).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(SeasonView::from).collect::<Vec<_>>()))
+pub async fn list_seasons(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    q: crate::api::Params<PageParams>,
+) -> ApiResult<HttpResponse> {
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| svc::page(c, paging.limit, paging.offset))
+        .await?;
+    let items: Vec<SeasonView> = rows.into_iter().map(SeasonView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// One season (public).

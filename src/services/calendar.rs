@@ -334,6 +334,31 @@ pub fn generate(c: &mut DbConn, id: SeasonId, b: &GenerateCalendar) -> ApiResult
     store_calendar(c, id, &rows, b.replace)
 }
 
+/// A page of a season's evenings by date then id, and how many it has in all, read in one
+/// transaction (404 for no such season).
+pub fn page_of_season(
+    c: &mut DbConn,
+    id: SeasonId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<Evening>, i64)> {
+    crate::db::snapshot(c, |c| {
+        crate::services::seasons::load(c, id)?;
+        let total: i64 = ev::table
+            .filter(ev::season_id.eq(id))
+            .count()
+            .get_result(c)?;
+        let rows = ev::table
+            .filter(ev::season_id.eq(id))
+            .order((ev::date, ev::id))
+            .limit(limit)
+            .offset(offset)
+            .select(Evening::as_select())
+            .load(c)?;
+        Ok((rows, total))
+    })
+}
+
 /// The evenings of season `id` by date (404 when there is no such season).
 pub fn of_season(c: &mut DbConn, id: SeasonId) -> ApiResult<Vec<Evening>> {
     crate::services::seasons::load(c, id)?;

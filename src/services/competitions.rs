@@ -263,6 +263,8 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             ));
         }
     }
+    // a Swiss list is stored in the acronyms of the document's enum (`bh/1` → `BH-C1`)
+    let mut tiebreaks = s.tiebreaks.clone();
     match kind {
         Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
@@ -280,11 +282,9 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
         }
         Some(K::Swiss) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if clubcomp_engine::tiebreaks::parse_tiebreaks(t).is_err() {
-                    errs.push(FieldError::new(
-                        format!("tiebreaks[{i}]"),
-                        format!("unknown FIDE tie-break {t:?}"),
-                    ));
+                match swiss_acronym(t) {
+                    Ok(a) => tiebreaks[i] = a,
+                    Err(why) => errs.push(FieldError::new(format!("tiebreaks[{i}]"), why)),
                 }
             }
         }
@@ -314,7 +314,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             discipline,
             system: None,
             params,
-            tiebreaks: s.tiebreaks.clone(),
+            tiebreaks: tiebreaks.clone(),
             time_control: s.time_control.clone(),
             rules: s.rules.clone(),
         }),
@@ -323,7 +323,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             discipline,
             system: Some(system),
             params,
-            tiebreaks: s.tiebreaks.clone(),
+            tiebreaks: tiebreaks.clone(),
             time_control: s.time_control.clone(),
             rules: s.rules.clone(),
         }),
@@ -504,6 +504,31 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
     Ok(comp)
 }
 
+/// A page of a season's competitions by id, and how many it has in all, read in one
+/// transaction (404 for no such season).
+pub fn page_of_season(
+    c: &mut DbConn,
+    season: SeasonId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<Competition>, i64)> {
+    crate::db::snapshot(c, |c| {
+        crate::services::seasons::load(c, season)?;
+        let total: i64 = cm::table
+            .filter(cm::season_id.eq(season))
+            .count()
+            .get_result(c)?;
+        let rows = cm::table
+            .filter(cm::season_id.eq(season))
+            .order(cm::id)
+            .limit(limit)
+            .offset(offset)
+            .select(Competition::as_select())
+            .load(c)?;
+        Ok((rows, total))
+    })
+}
+
 /// The competitions of a season (404 when there is no such season).
 pub fn of_season(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
     crate::services::seasons::load(c, season)?;
@@ -529,9 +554,48 @@ fn stored_json<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// The stored tie-break list of a competition (an internal error when it does not decode).
+/// A Swiss tie-break as the acronym the API document lists (`bh/1`, `BH-C1` → `BH-C1`), or why
+/// a competition cannot hold it: not one FIDE tie-break, or one with a cut or median outside
+/// the listed ones (n = 1 or 2).
+pub fn swiss_acronym(t: &str) -> Result<String, String> {
+    match clubcomp_engine::tiebreaks::parse_tiebreaks(t).as_deref() {
+        Ok([one]) => {
+            let a = one.acronym();
+            if crate::schemas::TIEBREAK_ACRONYMS.contains(&a.as_str()) {
+                Ok(a)
+            } else {
+                Err(format!(
+                    "{t:?} ({a}) is not a tie-break a competition takes: Cut-n and Median-n \
+                     only for n = 1 or 2"
+                ))
+            }
+        }
+        _ => Err(format!("unknown FIDE tie-break {t:?}")),
+    }
+}
+
+/// The stored tie-break list of a competition: a Swiss's in the listed acronyms (a list stored
+/// in another spelling of them reads as the acronyms), a round robin's criteria. A value that
+/// is none of the listed tie-breaks is an internal error naming the competition, never dropped.
 pub fn stored_tiebreaks(comp: &Competition) -> ApiResult<Vec<String>> {
-    stored_json(comp, "tiebreaks", &comp.tiebreaks)
+    let list: Vec<String> = stored_json(comp, "tiebreaks", &comp.tiebreaks)?;
+    list.into_iter()
+        .map(|t| {
+            let known = if comp.kind == CompetitionKind::Swiss {
+                swiss_acronym(&t).ok()
+            } else {
+                crate::schemas::ROUND_ROBIN_TIEBREAKS
+                    .contains(&t.as_str())
+                    .then_some(t.clone())
+            };
+            known.ok_or_else(|| {
+                ApiError::Internal(format!(
+                    "competition {}: stored tie-break {t:?} is not a listed tie-break",
+                    comp.id
+                ))
+            })
+        })
+        .collect()
 }
 
 /// The stored time control of a competition (an internal error when it does not decode).

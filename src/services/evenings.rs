@@ -87,6 +87,8 @@ pub struct EveningRound {
     /// `chess` or `draughts`.
     #[schema(value_type = crate::schemas::Discipline)]
     pub discipline: Discipline,
+    /// Round id.
+    pub round_id: i64,
     /// Round number.
     pub number: i32,
     /// `planned`, `paired`, `published` or `completed`.
@@ -317,6 +319,7 @@ fn round_on(
         competition_kind: comp.kind,
         system: comp.system,
         discipline: comp.discipline,
+        round_id: round.id,
         number: round.number,
         status: round.status,
         published,

@@ -84,6 +84,22 @@ enum Key {
     Fide(String),
 }
 
+/// A page of a player's rating history, newest list first, optionally of one source, and how
+/// many entries it has in all, read in one transaction (404 for no such player).
+pub fn history_page(
+    conn: &mut DbConn,
+    player: i64,
+    source: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<ratings::Rating>, i64)> {
+    crate::db::snapshot(conn, |c| {
+        players::by_id(c, player)?
+            .ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
+        Ok(ratings::history_page(c, player, source, limit, offset)?)
+    })
+}
+
 /// Validates the whole list first (every bad row named), then writes it in the caller's
 /// transaction.
 pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {

@@ -32,10 +32,17 @@ pub fn create(c: &mut DbConn, name: String, opening_date: NaiveDate) -> ApiResul
         .get_result::<Season>(c)?)
 }
 
-/// Every season, newest first.
-pub fn list(c: &mut DbConn) -> ApiResult<Vec<Season>> {
-    Ok(s::table
-        .order(s::opening_date.desc())
-        .select(Season::as_select())
-        .load(c)?)
+/// A page of the seasons, newest first (opening date descending, then id descending), and how
+/// many there are in all, read in one transaction.
+pub fn page(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<Season>, i64)> {
+    crate::db::snapshot(c, |c| {
+        let total: i64 = s::table.count().get_result(c)?;
+        let rows = s::table
+            .order((s::opening_date.desc(), s::id.desc()))
+            .limit(limit)
+            .offset(offset)
+            .select(Season::as_select())
+            .load(c)?;
+        Ok((rows, total))
+    })
 }

@@ -122,7 +122,8 @@ async fn generate_store_and_replace() {
     assert_eq!(on("2027-04-30")["number"], 2);
     // the JSON calendar lists the same
     let listed = app.get(&paths::evenings(season), None).await;
-    assert_eq!(listed.body.as_array().unwrap().len(), 42);
+    assert_eq!(listed.body["items"].as_array().unwrap().len(), 42);
+    assert_eq!(listed.body["total"], 42);
 
     // a second generation is a conflict unless replace
     let r = app
@@ -310,8 +311,10 @@ async fn rounds_of(app: &TestApp, comp: i64) -> Vec<RoundRow> {
 
 /// The id of the season's evening on `date`.
 async fn evening_on(app: &TestApp, season: i64, date: &str) -> i64 {
-    let r = app.get(&paths::evenings(season), None).await;
-    r.body
+    let r = app
+        .get(&format!("{}?per_page=200", paths::evenings(season)), None)
+        .await;
+    r.body["items"]
         .as_array()
         .unwrap()
         .iter()

@@ -3,7 +3,7 @@
 use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::TestRequest;
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[actix_web::test]
 async fn season_competition_entrants_and_rounds() {
@@ -267,4 +267,85 @@ async fn malformed_round_robin_params_are_refused_by_name() {
     let r = app.get(&url, None).await;
     assert_eq!(r.body["params"], good);
     assert_eq!(r.body["version"], 1, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn a_swiss_tiebreak_list_is_stored_and_answered_in_the_listed_acronyms() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new().create(&app, &leader).await;
+    let swiss = |tiebreaks: Value| json!({"name": "Rapid", "kind": "swiss", "system": "dutch", "tiebreaks": tiebreaks});
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            swiss(json!(["bh/c1", "sb", "aro-m2", " pts "])),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let want = json!(["BH-C1", "SB", "ARO-M2", "PTS"]);
+    assert_eq!(r.body["tiebreaks"], want);
+    let comp = r.body["id"].as_i64().unwrap();
+    let stored: String = app
+        .with_conn(move |c| {
+            use clubcomp::db::schema::competitions;
+            use diesel::prelude::*;
+            competitions::table
+                .find(comp)
+                .select(competitions::tiebreaks)
+                .first(c)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(serde_json::from_str::<Value>(&stored).unwrap(), want);
+    assert_eq!(
+        app.get(&paths::competition(comp), None).await.body["tiebreaks"],
+        want
+    );
+    let r = app
+        .update_competition_if_match(
+            &leader,
+            comp,
+            &format!("\"competition-{comp}-v1\""),
+            json!({"tiebreaks": ["fb/m1"]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["tiebreaks"], json!(["FB-M1"]));
+
+    // a cut the list does not name, and two tie-breaks in one entry, are refused by index
+    for (list, field) in [
+        (json!(["BH", "BH-C3"]), "tiebreaks[1]"),
+        (json!(["BH,SB"]), "tiebreaks[0]"),
+        (json!(["median"]), "tiebreaks[0]"),
+    ] {
+        let r = app
+            .create_competition(&leader, season, swiss(list.clone()))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{list}: {}",
+            r.text
+        );
+        assert_eq!(r.errors("field"), [field], "{list}");
+    }
+
+    // a stored value that is no listed tie-break is a server error, not dropped or defaulted
+    app.with_conn(move |c| {
+        use clubcomp::db::schema::competitions;
+        use diesel::prelude::*;
+        diesel::update(competitions::table.find(comp))
+            .set(competitions::tiebreaks.eq("[\"BH\", \"BH-C7\"]"))
+            .execute(c)
+            .unwrap()
+    })
+    .await;
+    let r = app.get(&paths::competition(comp), None).await;
+    assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", r.text);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/problem+json")
+    );
+    assert!(!r.text.contains("BH-C7"), "{}", r.text);
 }

@@ -172,6 +172,11 @@ fn the_fields_that_were_plain_strings_name_their_value_lists() {
     refers("ClaimView", "claimant", "Colour");
     refers("CreateCompetition", "tiebreaks", "CompetitionTiebreak");
     refers("UpdateCompetition", "tiebreaks", "CompetitionTiebreak");
+    refers("CompetitionView", "tiebreaks", "CompetitionTiebreak");
+    assert_eq!(
+        s["CompetitionView"]["properties"]["tiebreaks"]["type"],
+        "array"
+    );
     assert_eq!(
         s["RoundStatus"]["enum"],
         json!(["planned", "paired", "published", "completed"])
@@ -467,4 +472,78 @@ async fn keizer_scores_are_json_numbers_and_the_csv_keeps_four_decimals() {
     assert_eq!(row["game_points"]["type"], "number");
     let values = &doc["components"]["schemas"]["SwissRow"]["properties"]["values"];
     assert_eq!(values["additionalProperties"]["type"], "number");
+}
+
+/// The GETs that answer a whole array rather than a page, each bounded by a rule
+/// (docs/decisions/0197-which-lists-are-paged.md).
+const WHOLE_LISTS: &[(&str, &str)] = &[
+    ("list_rounds", "round numbers run from 1 to 99"),
+    (
+        "list_entrants",
+        "at most the players' work limit of the kind",
+    ),
+    (
+        "get_own_attendance",
+        "one entry per round of one competition",
+    ),
+    (
+        "list_claims",
+        "claims of one game, decided with the arbiter's resources",
+    ),
+    (
+        "list_appeals",
+        "appeals of one game, decided with the arbiter's resources",
+    ),
+    ("list_service_tokens", "decided with the service tokens"),
+];
+
+#[test]
+fn every_list_that_grows_is_a_page_and_every_error_is_a_documented_problem() {
+    let doc = document();
+    let guide = include_str!("../../docs/api-guide.md");
+    let mut arrays = Vec::new();
+    let mut undocumented = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let Some(responses) = op["responses"].as_object() else {
+                continue;
+            };
+            let id = op["operationId"].as_str().unwrap_or_default();
+            if method == "get"
+                && responses["200"]["content"]["application/json"]["schema"]["type"] == "array"
+            {
+                arrays.push(id.to_string());
+            }
+            for (code, r) in responses {
+                if code.starts_with('4') || code.starts_with('5') {
+                    let schema = r["content"]["application/problem+json"]["schema"].to_string();
+                    if !schema.contains("#/components/schemas/Problem\"") {
+                        undocumented.push(format!("{method} {path} {code}: not a Problem"));
+                    }
+                }
+                if (code == "429" || code == "503") && r["headers"].get("Retry-After").is_none() {
+                    undocumented.push(format!("{method} {path} {code}: no Retry-After"));
+                }
+            }
+        }
+    }
+    let allowed: Vec<&str> = WHOLE_LISTS.iter().map(|(id, _)| *id).collect();
+    arrays.retain(|id| !allowed.contains(&id.as_str()));
+    assert!(
+        arrays.is_empty(),
+        "whole lists not known to be bounded: {arrays:?}"
+    );
+    assert!(undocumented.is_empty(), "{undocumented:#?}");
+    let types = doc["components"]["schemas"]["ProblemType"]["enum"]
+        .as_array()
+        .unwrap();
+    assert!(types.len() >= 15, "{types:?}");
+    for t in types {
+        let uri = t.as_str().unwrap();
+        let name = uri.rsplit('/').next().unwrap();
+        assert!(
+            guide.contains(&format!("`{name}`")) || guide.contains(uri),
+            "problem type {uri} is not in docs/api-guide.md"
+        );
+    }
 }

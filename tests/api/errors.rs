@@ -264,3 +264,62 @@ async fn head_is_answered_wherever_get_is() {
     let r = app.req(Method::HEAD, "/api/v1/nowhere", None, None).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
 }
+
+/// Every GET of the API document with its path parameters filled in (`1`; `first` for a
+/// round number, to reach the parameter check too).
+fn every_documented_get() -> Vec<String> {
+    let doc = serde_json::to_value(clubcomp::app::openapi()).unwrap();
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if item.get("get").is_none() {
+            continue;
+        }
+        let filled: Vec<String> = path
+            .split('/')
+            .map(|s| {
+                if s.starts_with('{') {
+                    "1".to_string()
+                } else {
+                    s.to_string()
+                }
+            })
+            .collect();
+        out.push(filled.join("/"));
+    }
+    out
+}
+
+#[actix_web::test]
+async fn every_documented_get_answers_head_and_a_trailing_slash_never_with_405() {
+    let app = spawn().await;
+    app.with_conn(|c| clubcomp::services::demo::seed(c).unwrap())
+        .await;
+    let gets = every_documented_get();
+    assert!(gets.len() >= 40, "{gets:?}");
+    for path in gets {
+        let get = app.get(&path, None).await;
+        let head = app.req(Method::HEAD, &path, None, None).await;
+        assert_ne!(get.status, StatusCode::METHOD_NOT_ALLOWED, "GET {path}");
+        assert_eq!(head.status, get.status, "HEAD {path}");
+        assert_eq!(
+            head.header("content-type"),
+            get.header("content-type"),
+            "HEAD {path}"
+        );
+        let slash = format!("{path}/");
+        for method in [Method::GET, Method::HEAD] {
+            let r = app.req(method.clone(), &slash, None, None).await;
+            assert_eq!(
+                r.status,
+                StatusCode::PERMANENT_REDIRECT,
+                "{method} {slash}: {}",
+                r.text
+            );
+            assert_eq!(
+                r.header("location").as_deref(),
+                Some(path.as_str()),
+                "{slash}"
+            );
+        }
+    }
+}

@@ -274,3 +274,62 @@ async fn the_next_evening_is_the_first_open_one_from_today() {
     assert_eq!(r.body["date"], "2099-09-11");
     assert_eq!(r.body["rounds"], json!([]));
 }
+
+/// The id and version of round `number` of `comp`, read from the database.
+async fn round_row(app: &TestApp, comp: i64, number: i32) -> (i64, i64) {
+    app.with_conn(move |c| {
+        use clubcomp::db::schema::rounds;
+        use diesel::prelude::*;
+        rounds::table
+            .filter(rounds::competition_id.eq(comp))
+            .filter(rounds::number.eq(number))
+            .select((rounds::id, rounds::version))
+            .first::<(i64, i64)>(c)
+            .unwrap()
+    })
+    .await
+}
+
+#[actix_web::test]
+async fn rounds_carry_their_id_competition_and_etag_on_the_evening_and_on_their_own() {
+    let app = spawn().await;
+    let club = evening_club(&app).await;
+    let (keizer_round, _) = round_row(&app, club.keizer, 1).await;
+    let (swiss_round, swiss_version) = round_row(&app, club.swiss, 1).await;
+    let e = app.evening(Some(&club.leader), club.evening).await;
+    let ids: Vec<(Value, Value)> = e.body["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["competition_id"].clone(), r["round_id"].clone()))
+        .collect();
+    assert_eq!(
+        ids,
+        vec![
+            (json!(club.keizer), json!(keizer_round)),
+            (json!(club.swiss), json!(swiss_round))
+        ],
+        "{}",
+        e.text
+    );
+    let r = app
+        .get(&paths::round(club.swiss, 1), Some(&club.leader))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["id"], swiss_round);
+    assert_eq!(r.body["competition_id"], club.swiss);
+    let etag = format!("\"round-{swiss_round}-v{swiss_version}\"");
+    assert_eq!(r.body["etag"], etag.as_str());
+    // the body's tag is a precondition the pairing writes accept
+    let undo = app
+        .send(
+            actix_web::test::TestRequest::delete()
+                .uri(&paths::pairing(club.swiss, 1))
+                .insert_header(("Authorization", format!("Bearer {}", club.leader)))
+                .insert_header(("If-Match", etag.as_str())),
+        )
+        .await;
+    assert_eq!(undo.status, StatusCode::OK, "{}", undo.text);
+    assert_eq!(undo.body["status"], "planned");
+    assert_ne!(undo.body["etag"], etag.as_str());
+}

@@ -20,11 +20,10 @@ async fn seed(app: &TestApp) -> Demo {
     app.with_conn(|c| clubcomp::services::demo::seed(c).unwrap())
         .await;
     let seasons = app.get(paths::SEASONS, None).await;
-    let season = seasons.body[0]["id"].as_i64().unwrap();
+    let season = seasons.body["items"][0]["id"].as_i64().unwrap();
     let comps = app.get(&paths::season_competitions(season), None).await;
     let find = |kind: &str| {
-        comps
-            .body
+        comps.body["items"]
             .as_array()
             .unwrap()
             .iter()

@@ -98,8 +98,8 @@ async fn history_and_rating_on_date() {
         assert_eq!(app.push_ratings(&admin, list).await.status, StatusCode::OK);
     }
     let r = app.get(&paths::player_ratings(a), None).await;
-    let values: Vec<i64> = r
-        .body
+    assert_eq!(r.body["total"], 3, "{}", r.text);
+    let values: Vec<i64> = r.body["items"]
         .as_array()
         .unwrap()
         .iter()

@@ -83,6 +83,34 @@ pub fn history(conn: &mut DbConn, player: i64, source: Option<&str>) -> QueryRes
         .load(conn)
 }
 
+/// A page of a player's rating history (newest list first, then source, then id), optionally
+/// of one source, and how many entries it has in all.
+pub fn history_page(
+    conn: &mut DbConn,
+    player: i64,
+    source: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> QueryResult<(Vec<Rating>, i64)> {
+    let build = || {
+        let mut q = ratings::table
+            .filter(ratings::player_id.eq(player))
+            .into_boxed::<MultiBackend>();
+        if let Some(s) = source {
+            q = q.filter(ratings::source.eq(s.to_string()));
+        }
+        q
+    };
+    let total = build().count().get_result(conn)?;
+    let rows = build()
+        .order((ratings::list_date.desc(), ratings::source, ratings::id))
+        .limit(limit)
+        .offset(offset)
+        .select(Rating::as_select())
+        .load(conn)?;
+    Ok((rows, total))
+}
+
 /// The rating on date `d`: the newest list with list date ≤ `d` (docs/rules/README.md#players-and-ratings).
 pub fn on_date(
     conn: &mut DbConn,

@@ -51,11 +51,12 @@ def main():
     arbiter = AuthenticatedClient(base_url=base, token=token.token, raise_on_unexpected_status=True)
 
     seasons = list_seasons.sync(client=public)
-    check([s.name for s in seasons] == ["2026-2027"], f"seasons {seasons!r}")
-    season = seasons[0]
+    check([s.name for s in seasons.items] == ["2026-2027"], f"seasons {seasons!r}")
+    check(seasons.total == 1 and seasons.page == 1, f"season page {seasons!r}")
+    season = seasons.items[0]
 
     competitions = list_competitions.sync(id=season.id, client=public)
-    items = getattr(competitions, "items", competitions)
+    items = competitions.items
     kinds = sorted(c.kind for c in items)
     check(
         kinds == [CompetitionKind.KEIZER, CompetitionKind.ROUND_ROBIN, CompetitionKind.SWISS],

@@ -1,0 +1,113 @@
+//! Conditional reads of the versioned resources: a player, a competition and a game's moves
+//! answer `304 Not Modified` to an `If-None-Match` naming their version, compared weakly
+//! (RFC 9110 13.1.2: `W/"…"` matches), and `*` matches any version.
+
+use crate::support::*;
+use actix_web::http::{Method, StatusCode};
+use serde_json::json;
+
+/// `GET path` with `If-None-Match` and a bearer token.
+async fn conditional_get(app: &TestApp, path: &str, token: &str, inm: &str) -> Resp {
+    app.send(
+        actix_web::test::TestRequest::get()
+            .uri(path)
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .insert_header(("If-None-Match", inm)),
+    )
+    .await
+}
+
+/// Reads `path` plain, then with the weak form of its version, `*`, a list holding it, and a
+/// version that is not current; `kind`, `id` and `version` spell the tag the guide documents.
+async fn answers_304_to_its_own_version(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    kind: &str,
+    id: i64,
+    version: i64,
+) {
+    let tag = format!("\"{kind}-{id}-v{version}\"");
+    let r = app.get(path, Some(token)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.header("etag").as_deref(), Some(tag.as_str()));
+    assert_eq!(r.body["etag"], tag.as_str(), "{}", r.text);
+    assert_eq!(r.body["version"], version, "{}", r.text);
+    for inm in [
+        format!("W/{tag}"),
+        tag.clone(),
+        "*".to_string(),
+        format!("\"{kind}-{id}-v{}\", W/{tag}", version + 7),
+    ] {
+        let r = conditional_get(app, path, token, &inm).await;
+        assert_eq!(r.status, StatusCode::NOT_MODIFIED, "{inm}: {}", r.text);
+        assert_eq!(r.header("etag").as_deref(), Some(tag.as_str()), "{inm}");
+        assert!(r.text.is_empty(), "{inm}: {}", r.text);
+    }
+    let stale = format!("W/\"{kind}-{id}-v{}\"", version + 1);
+    let r = conditional_get(app, path, token, &stale).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn a_player_answers_304_to_its_version_until_it_changes() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .create_player(&leader, json!({"name": "Anna de Vries"}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.body["id"].as_i64().unwrap();
+    let path = paths::player(id);
+    answers_304_to_its_own_version(&app, &path, &leader, "player", id, 1).await;
+    let r = app
+        .req(
+            Method::PATCH,
+            &path,
+            Some(&leader),
+            Some(json!({"name": "Anna Bakker"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // the first version no longer matches; the second does
+    let r = conditional_get(&app, &path, &leader, &format!("W/\"player-{id}-v1\"")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["name"], "Anna Bakker");
+    answers_304_to_its_own_version(&app, &path, &leader, "player", id, 2).await;
+}
+
+#[actix_web::test]
+async fn a_competition_answers_304_to_its_version_until_it_changes() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let fx = CompetitionBuilder::keizer().create(&app, &leader).await;
+    let path = paths::competition(fx.comp);
+    answers_304_to_its_own_version(&app, &path, &leader, "competition", fx.comp, 1).await;
+    let r = app
+        .update_competition_if_match(
+            &leader,
+            fx.comp,
+            &format!("\"competition-{}-v1\"", fx.comp),
+            json!({"name": "Winter"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    answers_304_to_its_own_version(&app, &path, &leader, "competition", fx.comp, 2).await;
+}
+
+#[actix_web::test]
+async fn a_games_moves_answer_304_to_their_version_until_they_change() {
+    let app = spawn().await;
+    let pq = p_beat_q(&app).await;
+    let r = app
+        .record_moves(&pq.arbiter, pq.game, json!({"san": ["e4", "e5"]}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let path = paths::moves(pq.game);
+    answers_304_to_its_own_version(&app, &path, &pq.arbiter, "moves", pq.game, 1).await;
+    let r = app
+        .record_moves(&pq.arbiter, pq.game, json!({"san": ["e4", "e5", "Nf3"]}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    answers_304_to_its_own_version(&app, &path, &pq.arbiter, "moves", pq.game, 2).await;
+}

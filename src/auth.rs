@@ -190,7 +190,7 @@ pub struct Principal {
     /// The user id, for user tokens.
     pub user_id: Option<i64>,
     /// The service-token id, for service tokens.
-    pub service_token_id: Option<i64>,
+    pub service_token_id: Option<crate::ids::ServiceTokenId>,
     /// A label for audits (`e-mail` or `service:<name>`).
     pub label: String,
     /// Current roles.
@@ -236,7 +236,7 @@ pub fn authenticate(
         });
     }
     if let Some(id) = claims.sub.strip_prefix("service:") {
-        let id: i64 = id
+        let id: crate::ids::ServiceTokenId = id
             .parse()
             .map_err(|_| ApiError::Unauthorized("invalid token subject".into()))?;
         let t = service_tokens::by_id(conn, id)?

@@ -259,10 +259,10 @@ pub fn rfc3339(secs: i64) -> String {
 pub async fn get_me(auth: Auth<AnyRole>) -> HttpResponse {
     let p = auth.principal;
     HttpResponse::Ok().json(Me {
-        user_id: p.user_id,
+        user_id: p.user_id.map(crate::ids::UserId::get),
         service_token_id: p.service_token_id.map(ServiceTokenId::get),
         name: p.label,
         roles: p.roles,
-        player_id: p.player_id,
+        player_id: p.player_id.map(crate::ids::PlayerId::get),
     })
 }

@@ -5,7 +5,7 @@ use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, format_roles, parse_roles};
 use crate::db::models::service_tokens::ServiceToken;
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::{ServiceTokenId, UserId};
+use crate::ids::ServiceTokenId;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -113,7 +113,7 @@ pub async fn create_service_token(
     if !(1..=1000).contains(&days) {
         return Err(ApiError::invalid("valid_days", "must be from 1 to 1000"));
     }
-    let creator = auth.principal.user_id.map(UserId);
+    let creator = auth.principal.user_id;
     let record = state
         .tx(move |c| {
             crate::services::service_tokens::create(

@@ -188,15 +188,15 @@ impl JwtKeys {
 #[derive(Debug, Clone)]
 pub struct Principal {
     /// The user id, for user tokens.
-    pub user_id: Option<i64>,
+    pub user_id: Option<crate::ids::UserId>,
     /// The service-token id, for service tokens.
-    pub service_token_id: Option<i64>,
+    pub service_token_id: Option<crate::ids::ServiceTokenId>,
     /// A label for audits (`e-mail` or `service:<name>`).
     pub label: String,
     /// Current roles.
     pub roles: Vec<Role>,
     /// The player linked to the user account, if any.
-    pub player_id: Option<i64>,
+    pub player_id: Option<crate::ids::PlayerId>,
 }
 
 impl Principal {
@@ -214,7 +214,7 @@ pub fn authenticate(
 ) -> Result<Principal, ApiError> {
     let claims = keys.verify(token)?;
     if let Some(id) = claims.sub.strip_prefix("user:") {
-        let id: i64 = id
+        let id: crate::ids::UserId = id
             .parse()
             .map_err(|_| ApiError::Unauthorized("invalid token subject".into()))?;
         let user = users::by_id(conn, id)?
@@ -236,7 +236,7 @@ pub fn authenticate(
         });
     }
     if let Some(id) = claims.sub.strip_prefix("service:") {
-        let id: i64 = id
+        let id: crate::ids::ServiceTokenId = id
             .parse()
             .map_err(|_| ApiError::Unauthorized("invalid token subject".into()))?;
         let t = service_tokens::by_id(conn, id)?

@@ -1,6 +1,7 @@
 //! Typed ids. A path segment, a request body or a stored row gives a plain number; the handler
 //! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
-//! [`SeasonId`], [`EveningId`], [`RoundId`], [`GameId`], [`UserId`]), and everything between
+//! [`SeasonId`], [`EveningId`], [`RoundId`], [`GameId`], [`UserId`], and the arbiter's
+//! [`ClaimId`], [`AppealId`] and [`GameEventId`] and the [`ServiceTokenId`]), and everything between
 //! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
 //! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
 //! compared with the row's column as it is (`en::competition_id.eq(id)`).
@@ -134,6 +135,28 @@ id_type!(
     /// The id of a stored user account.
     UserId,
     "user"
+);
+
+id_type!(
+    /// The id of a claim brought to the arbiter.
+    ClaimId,
+    "claim"
+);
+id_type!(
+    /// The id of an appeal to the board.
+    AppealId,
+    "appeal"
+);
+id_type!(
+    /// The id of one event of a game's arbiter log (an offer, a claim, a decision, time
+    /// added).
+    GameEventId,
+    "event"
+);
+id_type!(
+    /// The id of a service token.
+    ServiceTokenId,
+    "service token"
 );
 
 impl PlayerId {

@@ -2,11 +2,11 @@
 //! decisions, time added), its recorded moves, claims checked from the moves, and appeals to
 //! the board. The rules are the arbiter engines'; see `services::arbiter`.
 
-use crate::api::{Body, if_match};
+use crate::api::{Body, Page, PageParams, Params, if_match};
 use crate::app::AppState;
 use crate::auth::{Admin, AnyRole, Arbiter, Auth, Role};
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::GameId;
+use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
 use crate::services::arbiter::{
     self as svc, AppealDecisionInput, AppealInput, AppealRow, Appellant, ClaimInput, ClaimRow,
     DecisionInput, EventRow, MovesInput, MovesRow,
@@ -39,7 +39,7 @@ pub struct EventView {
 impl From<EventRow> for EventView {
     fn from(r: EventRow) -> EventView {
         EventView {
-            id: r.id,
+            id: r.id.get(),
             seq: r.seq,
             event: serde_json::from_str(&r.event).unwrap_or_default(),
             note: r.note,
@@ -126,14 +126,14 @@ impl From<MovesRow> for MovesView {
             _ => pdn = Some(r.movetext),
         }
         MovesView {
-            game_id: r.game_id,
+            game_id: r.game_id.get(),
             pgn,
             san,
             pdn,
             start_fen: r.start_fen,
             plies: r.plies,
             version: r.version,
-            etag: crate::services::version::etag("moves", r.game_id, r.version),
+            etag: crate::services::version::etag("moves", r.game_id.get(), r.version),
             updated_by: r.updated_by,
             updated_at: r.updated_at.and_utc(),
         }
@@ -189,8 +189,8 @@ pub struct ClaimView {
 impl From<ClaimRow> for ClaimView {
     fn from(r: ClaimRow) -> ClaimView {
         ClaimView {
-            id: r.id,
-            game_id: r.game_id,
+            id: r.id.get(),
+            game_id: r.game_id.get(),
             event_seq: r.event_seq,
             kind: r.kind,
             claimant: r.claimant,
@@ -245,10 +245,10 @@ pub struct AppealView {
 impl From<AppealRow> for AppealView {
     fn from(r: AppealRow) -> AppealView {
         AppealView {
-            id: r.id,
-            game_id: r.game_id,
-            claim_id: r.claim_id,
-            event_id: r.event_id,
+            id: r.id.get(),
+            game_id: r.game_id.get(),
+            claim_id: r.claim_id.map(ClaimId::get),
+            event_id: r.event_id.map(GameEventId::get),
             decided_at: r.decided_at.and_utc(),
             grounds: r.grounds,
             lodged_by: r.lodged_by,
@@ -420,22 +420,32 @@ pub async fn create_claim(
     Ok(HttpResponse::Created().json(ClaimView::from(row)))
 }
 
-/// The claims of a game with their verdicts.
-#[utoipa::path(tag = "arbiter", params(("id" = i64, Path, description = "Game id")),
-    responses((status = 200, description = "Claims, oldest first", body = Vec<ClaimView>),
+/// The claims of a game with their verdicts, oldest first (by id), a page at a time
+/// (docs/api-guide.md#paging).
+#[utoipa::path(tag = "arbiter", params(("id" = i64, Path, description = "Game id"), PageParams),
+    responses((status = 200, description = "One page of claims, oldest first", body = Page<ClaimView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "A query parameter the list does not know (named)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter, leader or admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json")),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "page or per_page out of range", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["arbiter", "leader", "admin"])))]
 #[get("/games/{id}/claims")]
 pub async fn list_claims(
     _a: Auth<Arbiter>,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<GameId>,
+    q: Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state.db(move |c| svc::claims_of(c, id)).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(ClaimView::from).collect::<Vec<_>>()))
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| svc::claims_of(c, id, paging.limit, paging.offset))
+        .await?;
+    let items: Vec<ClaimView> = rows.into_iter().map(ClaimView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// The arbiter decides a pending or postponed claim: accept, postpone (quickplay finish
@@ -454,7 +464,7 @@ pub async fn list_claims(
 pub async fn create_claim_decision(
     a: Auth<Arbiter>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<ClaimId>,
     body: Body<DecisionInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -472,7 +482,7 @@ fn appellant(a: &Auth<AnyRole>) -> Appellant {
         official: a
             .principal
             .has_any(&[Role::Arbiter, Role::Leader, Role::Admin]),
-        player_id: a.principal.player_id,
+        player_id: a.principal.player_id.map(crate::ids::PlayerId::get),
     }
 }
 
@@ -492,7 +502,7 @@ fn appellant(a: &Auth<AnyRole>) -> Appellant {
 pub async fn create_claim_appeal(
     a: Auth<AnyRole>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<ClaimId>,
     body: Body<AppealInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -518,7 +528,7 @@ pub async fn create_claim_appeal(
 pub async fn create_event_appeal(
     a: Auth<AnyRole>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<GameEventId>,
     body: Body<AppealInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
@@ -530,22 +540,32 @@ pub async fn create_event_appeal(
     Ok(HttpResponse::Created().json(AppealView::from(row)))
 }
 
-/// The appeals about a game.
-#[utoipa::path(tag = "arbiter", params(("id" = i64, Path, description = "Game id")),
-    responses((status = 200, description = "Appeals, oldest first", body = Vec<AppealView>),
+/// The appeals about a game, oldest first (by id), a page at a time
+/// (docs/api-guide.md#paging).
+#[utoipa::path(tag = "arbiter", params(("id" = i64, Path, description = "Game id"), PageParams),
+    responses((status = 200, description = "One page of appeals, oldest first", body = Page<AppealView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "A query parameter the list does not know (named)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an arbiter, leader or admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json")),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "page or per_page out of range", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["arbiter", "leader", "admin"])))]
 #[get("/games/{id}/appeals")]
 pub async fn list_appeals(
     _a: Auth<Arbiter>,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<GameId>,
+    q: Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let rows = state.db(move |c| svc::appeals_of(c, id)).await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(AppealView::from).collect::<Vec<_>>()))
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| svc::appeals_of(c, id, paging.limit, paging.offset))
+        .await?;
+    let items: Vec<AppealView> = rows.into_iter().map(AppealView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// The board (admin) decides an appeal: upheld or dismissed. The board decides once; its
@@ -563,7 +583,7 @@ pub async fn list_appeals(
 pub async fn create_appeal_decision(
     a: Auth<Admin>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<AppealId>,
     body: Body<AppealDecisionInput>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();

@@ -347,7 +347,7 @@ fn check_action(action: &str, errs: &mut Vec<FieldError>) {
 }
 
 fn linked_player(p: &Principal) -> ApiResult<i64> {
-    p.player_id.ok_or_else(|| {
+    p.player_id.map(crate::ids::PlayerId::get).ok_or_else(|| {
         ApiError::invalid(
             "account",
             "your account is not linked to a player; ask the leader to record it",

@@ -5,6 +5,7 @@ use crate::app::AppState;
 use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
 use crate::db::models::users;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::ServiceTokenId;
 use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Policy};
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
@@ -258,10 +259,10 @@ pub fn rfc3339(secs: i64) -> String {
 pub async fn get_me(auth: Auth<AnyRole>) -> HttpResponse {
     let p = auth.principal;
     HttpResponse::Ok().json(Me {
-        user_id: p.user_id,
-        service_token_id: p.service_token_id,
+        user_id: p.user_id.map(crate::ids::UserId::get),
+        service_token_id: p.service_token_id.map(ServiceTokenId::get),
         name: p.label,
         roles: p.roles,
-        player_id: p.player_id,
+        player_id: p.player_id.map(crate::ids::PlayerId::get),
     })
 }

@@ -3,7 +3,6 @@
 use crate::app::AppState;
 use crate::auth::{AnyRole, Auth};
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::PlayerId;
 use crate::services::member::{self as svc, MemberPage};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
@@ -27,7 +26,7 @@ pub async fn get_member_page(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let player = auth.principal.player_id.map(PlayerId);
+    let player = auth.principal.player_id;
     let today = crate::web::today(&state);
     let tz = state.config.club_timezone.name().to_string();
     let page = state

@@ -1,10 +1,12 @@
 //! Service tokens for rating-sync jobs (admin only): issue, list, revoke.
 
+use crate::api::{Page, PageParams, Params};
 use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, format_roles, parse_roles};
-use crate::db::models::service_tokens::{self, ServiceToken};
+use crate::db::models::service_tokens::ServiceToken;
 use crate::error::{ApiError, ApiResult, Problem};
-use actix_web::{HttpResponse, delete, get, post, web};
+use crate::ids::ServiceTokenId;
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -28,7 +30,7 @@ pub struct ServiceTokenView {
 impl From<ServiceToken> for ServiceTokenView {
     fn from(t: ServiceToken) -> Self {
         ServiceTokenView {
-            id: t.id,
+            id: t.id.get(),
             name: t.name,
             roles: parse_roles(&t.roles),
             created_at: crate::wire::timestamp(t.created_at.and_utc()),
@@ -64,23 +66,29 @@ pub struct CreateServiceToken {
     pub valid_days: Option<i64>,
 }
 
-/// Lists service tokens.
-#[utoipa::path(tag = "service-tokens",
-    responses((status = 200, description = "Tokens", body = Vec<ServiceTokenView>),
+/// Lists service tokens, newest first (by id), a page at a time (docs/api-guide.md#paging);
+/// revoked ones stay in the list with their revocation time.
+#[utoipa::path(tag = "service-tokens", params(PageParams),
+    responses((status = 200, description = "One page of tokens, newest first", body = Page<ServiceTokenView>,
+            headers(("Link" = String, description = "RFC 8288 links to the first, previous, next and last pages"))),
+        (status = 400, description = "A query parameter the list does not know (named)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json")),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "page or per_page out of range", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["admin"])))]
 #[get("/service-tokens")]
 pub async fn list_service_tokens(
     _a: Auth<Admin>,
     state: web::Data<AppState>,
+    req: HttpRequest,
+    q: Params<PageParams>,
 ) -> ApiResult<HttpResponse> {
-    let rows = state.db(|c| Ok(service_tokens::list(c)?)).await?;
-    Ok(HttpResponse::Ok().json(
-        rows.into_iter()
-            .map(ServiceTokenView::from)
-            .collect::<Vec<_>>(),
-    ))
+    let paging = q.into_inner()?.paging()?;
+    let (rows, total) = state
+        .db(move |c| crate::services::service_tokens::page(c, paging.limit, paging.offset))
+        .await?;
+    let items: Vec<ServiceTokenView> = rows.into_iter().map(ServiceTokenView::from).collect();
+    Ok(paging.answer(&req, total, items))
 }
 
 /// Issues a `rating_sync` service token.
@@ -140,7 +148,7 @@ pub async fn create_service_token(
 pub async fn revoke_service_token(
     _a: Auth<Admin>,
     state: web::Data<AppState>,
-    path: web::Path<i64>,
+    path: web::Path<ServiceTokenId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     state

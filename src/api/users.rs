@@ -5,7 +5,7 @@ use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, hash_password, parse_roles};
 use crate::db::models::users::{self, User};
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::UserId;
+use crate::ids::{PlayerId, UserId};
 use crate::services::users::MIN_PASSWORD;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
@@ -32,11 +32,11 @@ pub struct UserView {
 impl From<User> for UserView {
     fn from(x: User) -> UserView {
         UserView {
-            id: x.id,
+            id: x.id.get(),
             email: x.email,
             roles: parse_roles(&x.roles),
             active: x.active,
-            player_id: x.player_id,
+            player_id: x.player_id.map(PlayerId::get),
             created_at: crate::wire::timestamp(x.created_at.and_utc()),
         }
     }
@@ -158,11 +158,11 @@ pub async fn update_user(
             crate::services::users::update_user(
                 c,
                 id,
-                me.map(UserId),
+                me,
                 crate::services::users::UserChanges {
                     roles: b.roles,
                     active: b.active,
-                    player_id: b.player_id,
+                    player_id: b.player_id.map(|p| p.map(PlayerId)),
                 },
             )
         })

@@ -293,6 +293,26 @@ macro_rules! per_backend {
     };
 }
 
+/// One page of a list: `(rows, total)`, the rows `$query` finds ordered by `$order` (a key
+/// that ends with the id, so a page never shifts under equal keys), `$limit` of them from
+/// `$offset`, read as `$row`, and how many it finds in all. `$query` builds the filtered query;
+/// it is built twice, once for the count and once for the page, so both see the same filter
+/// (run it in one transaction for both to see the same rows). A query error returns from the
+/// enclosing function. Needs `diesel::prelude::*` where it is used.
+#[macro_export]
+macro_rules! page_of {
+    ($conn:expr, $query:expr, order: $order:expr, rows: $row:ty, $limit:expr, $offset:expr) => {{
+        let total: i64 = $query.count().get_result($conn)?;
+        let rows: Vec<$row> = $query
+            .order($order)
+            .limit($limit)
+            .offset($offset)
+            .select(<$row>::as_select())
+            .load($conn)?;
+        (rows, total)
+    }};
+}
+
 /// On SQLite, makes the current transaction a write transaction at once (like `BEGIN
 /// IMMEDIATE`): a deferred transaction that reads first and writes later fails with "database
 /// is locked" when another writer committed in between, without waiting; taking the write lock

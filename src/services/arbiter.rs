@@ -9,7 +9,7 @@ use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit};
 use crate::db::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::GameId;
+use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
 use crate::services::competitions::default_rules;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use clubcomp_engine::arbiter::draughts::{
@@ -39,8 +39,8 @@ pub use claim::*;
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = game_events, check_for_backend(crate::db::MultiBackend))]
 pub struct EventRow {
-    pub id: i64,
-    pub game_id: i64,
+    pub id: GameEventId,
+    pub game_id: GameId,
     pub seq: i32,
     pub event: String,
     pub note: Option<String>,
@@ -52,7 +52,7 @@ pub struct EventRow {
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = game_moves, check_for_backend(crate::db::MultiBackend))]
 pub struct MovesRow {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub format: String,
     pub movetext: String,
     pub start_fen: Option<String>,
@@ -66,8 +66,8 @@ pub struct MovesRow {
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = claims, check_for_backend(crate::db::MultiBackend))]
 pub struct ClaimRow {
-    pub id: i64,
-    pub game_id: i64,
+    pub id: ClaimId,
+    pub game_id: GameId,
     pub event_seq: i32,
     pub kind: String,
     pub claimant: String,
@@ -86,10 +86,10 @@ pub struct ClaimRow {
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = appeals, check_for_backend(crate::db::MultiBackend))]
 pub struct AppealRow {
-    pub id: i64,
-    pub game_id: i64,
-    pub claim_id: Option<i64>,
-    pub event_id: Option<i64>,
+    pub id: AppealId,
+    pub game_id: GameId,
+    pub claim_id: Option<ClaimId>,
+    pub event_id: Option<GameEventId>,
     pub decided_at: NaiveDateTime,
     pub grounds: String,
     pub lodged_by: String,
@@ -237,7 +237,7 @@ pub const MAX_EVENTS: usize = 2 * engine::MAX_PLIES;
 /// events, then every event appended is checked against the state after the log (never by
 /// replaying it again).
 struct Log {
-    game: i64,
+    game: GameId,
     log: EventLog,
     actor: String,
     at: NaiveDateTime,
@@ -248,7 +248,7 @@ impl Log {
         let rows = event_rows(c, GameId(ctx.game.id))?;
         let log = EventLog::open(ctx.kind, parse_log(&rows)?).map_err(violation)?;
         Ok(Log {
-            game: ctx.game.id,
+            game: GameId(ctx.game.id),
             log,
             actor: actor.to_string(),
             at: crate::db::now_utc(),
@@ -329,7 +329,7 @@ impl Log {
 
 fn audit_game(
     c: &mut DbConn,
-    game: i64,
+    game: GameId,
     action: &str,
     actor: &str,
     value: &impl Serialize,
@@ -338,7 +338,7 @@ fn audit_game(
         c,
         &NewAuditEntry {
             entity: "game".into(),
-            entity_id: game,
+            entity_id: game.get(),
             action: action.into(),
             actor: actor.into(),
             at: crate::db::now_utc(),
@@ -485,7 +485,7 @@ pub fn add_event(
         GameEvent::Decision { claim, .. } => sync_claim_row(c, &log, claim as i32)?,
         _ => {}
     }
-    audit_game(c, game.get(), "event_added", actor, &event)?;
+    audit_game(c, game, "event_added", actor, &event)?;
     Ok((row, log.state().clone()))
 }
 
@@ -652,7 +652,7 @@ pub fn moves_of(c: &mut DbConn, game: GameId) -> ApiResult<Option<MovesRow>> {
 
 /// The ETag of a game's stored moves.
 pub fn moves_etag(row: &MovesRow) -> String {
-    crate::services::version::etag("moves", row.game_id, row.version)
+    crate::services::version::etag("moves", row.game_id.get(), row.version)
 }
 
 /// FIDE 9.5.3: when the log holds a claim (a) whose declared move is not played yet, the

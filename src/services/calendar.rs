@@ -152,32 +152,34 @@ pub fn proposed_rows(
     season_id: SeasonId,
     input: &clubcomp_engine::calendar::CalendarInput,
 ) -> ApiResult<Vec<NewEvening>> {
-    use clubcomp_engine::calendar::{EveningKind, is_first_friday_of_january, propose_calendar};
+    use clubcomp_engine::EveningKind;
+    use clubcomp_engine::calendar::{FridayKind, is_first_friday_of_january, propose_calendar};
     let proposal =
         propose_calendar(input).map_err(|e| ApiError::invalid("season_end", e.to_string()))?;
     let mut rapid_no = 0;
     Ok(proposal
         .into_iter()
         .map(|e| {
-            use clubcomp_engine::EveningKind as Stored;
             let (kind, note) = match e.kind {
-                EveningKind::Keizer => (Stored::Keizer, None),
-                EveningKind::Rapid => (Stored::Rapid, None),
-                EveningKind::Closed => (Stored::Closed, Some("The venue is closed".to_string())),
-                EveningKind::Playoff => (Stored::Playoff, None),
-                EveningKind::Opening => (
-                    Stored::Free,
+                FridayKind::Keizer => (EveningKind::Keizer, None),
+                FridayKind::Rapid => (EveningKind::Rapid, None),
+                FridayKind::Closed => {
+                    (EveningKind::Closed, Some("The venue is closed".to_string()))
+                }
+                FridayKind::Playoff => (EveningKind::Playoff, None),
+                FridayKind::Opening => (
+                    EveningKind::Free,
                     Some("Season opening (Schaak-Off)".to_string()),
                 ),
-                EveningKind::Free if is_first_friday_of_january(e.date) => (
-                    Stored::Free,
+                FridayKind::Free if is_first_friday_of_january(e.date) => (
+                    EveningKind::Free,
                     Some("First Friday of January: the summer half may not start here".to_string()),
                 ),
-                EveningKind::Free => (Stored::Free, None),
+                FridayKind::Free => (EveningKind::Free, None),
             };
             // rapid evenings are numbered through the season (decision, docs/rules/keizer.md#calendar, docs/rules/rapid-blitz.md#double-swiss)
             let number = match e.kind {
-                EveningKind::Rapid => {
+                FridayKind::Rapid => {
                     rapid_no += 1;
                     Some(rapid_no)
                 }

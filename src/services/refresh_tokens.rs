@@ -7,6 +7,7 @@ use crate::db::DbConn;
 use crate::db::models::refresh_tokens::{self, NewRefreshToken};
 use crate::db::models::users::{self, User};
 use crate::error::{ApiError, ApiResult};
+use crate::ids::UserId;
 use base64::Engine;
 use chrono::NaiveDateTime;
 
@@ -117,7 +118,7 @@ fn issue(
 /// [`PURGE_BATCH`] expired tokens of any account.
 pub fn start(
     c: &mut DbConn,
-    user_id: i64,
+    user_id: UserId,
     now: NaiveDateTime,
     policy: &Policy,
 ) -> ApiResult<Issued> {
@@ -190,7 +191,7 @@ pub fn logout(c: &mut DbConn, token: &str, now: NaiveDateTime) -> ApiResult<()> 
 /// Ends every refresh-token family of user `user_id` (in the caller's transaction): no
 /// device can refresh any more. Access tokens already issued run out within
 /// `JWT_TTL_MINUTES` (docs/decisions/0215-refresh-tokens.md).
-pub fn logout_all(c: &mut DbConn, user_id: i64, now: NaiveDateTime) -> ApiResult<()> {
+pub fn logout_all(c: &mut DbConn, user_id: UserId, now: NaiveDateTime) -> ApiResult<()> {
     refresh_tokens::revoke_user(c, user_id, now)?;
     Ok(())
 }

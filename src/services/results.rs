@@ -403,14 +403,7 @@ pub fn game_audit(
                 .filter(al::entity.eq("game"))
                 .filter(al::entity_id.eq(game.get()))
         };
-        let total: i64 = of_game().count().get_result(c)?;
-        let rows = of_game()
-            .order(al::id)
-            .limit(limit)
-            .offset(offset)
-            .select(AuditEntry::as_select())
-            .load(c)?;
-        Ok((rows, total))
+        Ok(crate::page_of!(c, of_game(), order: al::id, rows: AuditEntry, limit, offset))
     })
 }
 
@@ -446,13 +439,6 @@ pub fn competition_audit(
                         .and(al::entity_id.eq_any(entrants_of))),
             )
         };
-        let total: i64 = of_competition().count().get_result(c)?;
-        let rows = of_competition()
-            .order(al::id)
-            .limit(limit)
-            .offset(offset)
-            .select(AuditEntry::as_select())
-            .load(c)?;
-        Ok((rows, total))
+        Ok(crate::page_of!(c, of_competition(), order: al::id, rows: AuditEntry, limit, offset))
     })
 }

@@ -3,7 +3,7 @@
 use crate::db::models::users::{self, NewUser, User};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::UserId;
+use crate::ids::{PlayerId, UserId};
 use crate::services::credentials::{Role, format_roles, hash_password};
 
 /// Minimum password length.
@@ -104,7 +104,7 @@ pub struct UserChanges {
     /// Enable or disable the account.
     pub active: Option<bool>,
     /// Link to a player (`Some(None)` unlinks).
-    pub player_id: Option<Option<i64>>,
+    pub player_id: Option<Option<PlayerId>>,
 }
 
 /// Changes an account in the caller's transaction; `me` is the admin making the change, who
@@ -123,7 +123,7 @@ pub fn update_user(
         return Err(ApiError::validation(errs));
     }
     let existing =
-        users::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
+        users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))?;
     if me == Some(id)
         && (ch.active == Some(false) || roles.as_ref().is_some_and(|r| !r.contains(&Role::Admin)))
     {
@@ -132,7 +132,7 @@ pub fn update_user(
         ));
     }
     if let Some(Some(pid)) = ch.player_id
-        && crate::db::models::players::by_id(c, pid)?.is_none()
+        && crate::db::models::players::by_id(c, pid.get())?.is_none()
     {
         return Err(ApiError::invalid("player_id", format!("no player {pid}")));
     }
@@ -153,16 +153,16 @@ pub fn update_user(
             updated_at: now_utc(),
         },
     )?;
-    users::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
+    users::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no user {id}")))
 }
 
 /// Sets an account's password hash and ends every token issued to it before, refresh tokens
 /// included (404 when there is no such account).
 pub fn set_password_hash(c: &mut DbConn, id: UserId, hash: &str) -> ApiResult<()> {
     let now = now_utc();
-    if users::set_password_hash(c, id.get(), hash, now)? == 0 {
+    if users::set_password_hash(c, id, hash, now)? == 0 {
         return Err(ApiError::NotFound(format!("no user {id}")));
     }
-    crate::db::models::refresh_tokens::revoke_user(c, id.get(), now)?;
+    crate::db::models::refresh_tokens::revoke_user(c, id, now)?;
     Ok(())
 }

@@ -329,17 +329,45 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
         cited(&r.body["check"]["earlier"]),
         vec!["4...Ng8", "6...Ng8"]
     );
-    let claims = app.get(&paths::claims(g[1]), Some(&arb)).await;
-    let st: Vec<&str> = claims
-        .body
+    let claims = app.claims(&arb, g[1], "").await;
+    assert_eq!(claims.status, StatusCode::OK, "{}", claims.text);
+    let st: Vec<&str> = claims.body["items"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c["status"].as_str().unwrap())
         .collect();
     assert_eq!(st, vec!["rejected", "upheld"]);
+    assert_eq!(claims.body["total"], 2);
+    // a page of one: the second claim is on page 2, and page 3 is past the end
+    let first = claims.body["items"][0]["id"].as_i64().unwrap();
+    let second = claims.body["items"][1]["id"].as_i64().unwrap();
+    assert!(first < second);
+    let r = app.claims(&arb, g[1], "per_page=1&page=2").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["items"].as_array().unwrap().len(), 1);
+    assert_eq!(r.body["items"][0]["id"], second);
+    assert_eq!(r.body["items"][0]["status"], "upheld");
+    assert_eq!(
+        (r.body["total"].clone(), r.body["page"].clone()),
+        (json!(2), json!(2))
+    );
+    let link = r.header("link").unwrap();
+    assert!(link.contains("per_page=1&page=1>; rel=\"prev\""), "{link}");
+    assert!(!link.contains("rel=\"next\""), "{link}");
+    let r = app.claims(&arb, g[1], "per_page=1&page=3").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["items"], json!([]));
+    assert_eq!(r.body["total"], 2);
+    // an unknown parameter and a page size out of range are refused by name
+    let r = app.claims(&arb, g[1], "verdict_of=upheld").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert!(r.text.contains("verdict_of"), "{}", r.text);
+    let r = app.claims(&arb, g[1], "per_page=201").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["per_page"]);
     // the rejected (a) claim of Black gave White two minutes
-    assert_eq!(claims.body[0]["opponent_extra_seconds"], 120);
+    assert_eq!(claims.body["items"][0]["opponent_extra_seconds"], 120);
 
     // --- claim (a) with the start position among the occurrences, and finality
     let r = app
@@ -861,8 +889,29 @@ async fn appeals_within_eight_days_decided_once_by_the_board() {
         )
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    let list = app.get(&paths::game_appeals(g[0]), Some(&arb)).await;
-    assert_eq!(list.body.as_array().unwrap().len(), 2);
+    let list = app.appeals(&arb, g[0], "").await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    assert_eq!(list.body["items"].as_array().unwrap().len(), 2);
+    assert_eq!(list.body["total"], 2);
+    // oldest first, a page at a time: the appeal against the claim, then the one against the
+    // time added; past the end is an empty page
+    let r = app.appeals(&arb, g[0], "per_page=1").await;
+    assert_eq!(r.body["items"][0]["id"], appeal, "{}", r.text);
+    assert_eq!(r.body["items"][0]["claim_id"], claim);
+    let link = r.header("link").unwrap();
+    assert!(link.contains("per_page=1&page=2>; rel=\"next\""), "{link}");
+    let r = app.appeals(&arb, g[0], "per_page=1&page=2").await;
+    assert_eq!(r.body["items"][0]["event_id"], time_event, "{}", r.text);
+    let r = app.appeals(&arb, g[0], "page=2").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["items"], json!([]));
+    assert_eq!(r.body["total"], 2);
+    let r = app.appeals(&arb, g[0], "page=0").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["page"]);
+    let r = app.appeals(&arb, g[0], "ruled_as=upheld").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert!(r.text.contains("ruled_as"), "{}", r.text);
 
     // 9 days after the decision is too late (8 calendar days in Amsterdam)
     app.with_conn(move |c| {

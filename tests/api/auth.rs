@@ -354,6 +354,63 @@ async fn disabled_user_and_revoked_service_token_stop_at_once() {
 }
 
 #[actix_web::test]
+async fn service_tokens_are_listed_newest_first_a_page_at_a_time() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    for name in ["first sync", "second sync", "third sync"] {
+        app.service_token(&admin, name).await;
+    }
+    let r = app.service_tokens(&admin, "per_page=2").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["total"], 3);
+    assert_eq!(
+        (r.body["page"].clone(), r.body["per_page"].clone()),
+        (json!(1), json!(2))
+    );
+    let names = |r: &Resp| -> Vec<String> {
+        r.body["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&r), ["third sync", "second sync"]);
+    let link = r.header("link").unwrap();
+    assert!(
+        link.contains("</api/v1/service-tokens?per_page=2&page=2>; rel=\"next\""),
+        "{link}"
+    );
+    // a revoked token stays in the list, with its revocation time
+    let oldest = app.service_tokens(&admin, "per_page=2&page=2").await;
+    assert_eq!(names(&oldest), ["first sync"]);
+    let id = oldest.body["items"][0]["id"].as_i64().unwrap();
+    let r = app
+        .req(
+            Method::DELETE,
+            &paths::service_token(id),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NO_CONTENT, "{}", r.text);
+    let r = app.service_tokens(&admin, "per_page=2&page=2").await;
+    assert_eq!(r.body["items"][0]["id"], id);
+    assert!(r.body["items"][0]["revoked_at"].is_string(), "{}", r.text);
+    // past the end: an empty page; unknown parameters and sizes out of range are refused
+    let r = app.service_tokens(&admin, "per_page=2&page=3").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["items"], json!([]));
+    assert_eq!(r.body["total"], 3);
+    let r = app.service_tokens(&admin, "revoked_only=1").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert!(r.text.contains("revoked_only"), "{}", r.text);
+    let r = app.service_tokens(&admin, "per_page=0").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["per_page"]);
+}
+
+#[actix_web::test]
 async fn role_changes_apply_to_existing_tokens() {
     let app = spawn().await;
     let admin = app.token(&["admin"]).await;

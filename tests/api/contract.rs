@@ -486,15 +486,6 @@ const WHOLE_LISTS: &[(&str, &str)] = &[
         "get_own_attendance",
         "one entry per round of one competition",
     ),
-    (
-        "list_claims",
-        "claims of one game, decided with the arbiter's resources",
-    ),
-    (
-        "list_appeals",
-        "appeals of one game, decided with the arbiter's resources",
-    ),
-    ("list_service_tokens", "decided with the service tokens"),
 ];
 
 #[test]

@@ -49,10 +49,11 @@ fn ten() -> u32 {
     10
 }
 
-/// The kind of a Friday.
+/// The kind of a Friday in a proposed calendar (the engine's view, with the season opening as
+/// a kind of its own); the service stores each as a [`crate::EveningKind`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum EveningKind {
+pub enum FridayKind {
     /// The season opening itself, when it falls on a Friday.
     Opening,
     /// A Keizer evening of the winter or summer half.
@@ -75,7 +76,7 @@ pub struct Evening {
     /// Start time (local, Europe/Amsterdam); none when closed.
     pub start_time: Option<NaiveTime>,
     /// What happens that evening.
-    pub kind: EveningKind,
+    pub kind: FridayKind,
     /// The Keizer half, for Keizer evenings.
     pub half: Option<Half>,
     /// 1-based number in the half (Keizer) or playoff round (1 or 2).
@@ -154,13 +155,13 @@ pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarE
     let mut out = Vec::new();
     while d <= input.season_end {
         let (kind, start_time) = if input.closed.contains(&d) {
-            (EveningKind::Closed, None)
+            (FridayKind::Closed, None)
         } else if d == input.opening {
-            (EveningKind::Opening, Some(playing_start()))
+            (FridayKind::Opening, Some(playing_start()))
         } else if rapid.contains(&d) {
-            (EveningKind::Rapid, Some(rapid_start()))
+            (FridayKind::Rapid, Some(rapid_start()))
         } else {
-            (EveningKind::Free, Some(playing_start()))
+            (FridayKind::Free, Some(playing_start()))
         };
         out.push(Evening {
             date: d,
@@ -174,7 +175,7 @@ pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarE
     }
     // the playing evenings, in date order, are the `Free` ones so far
     let playing: Vec<usize> = (0..out.len())
-        .filter(|&i| out[i].kind == EveningKind::Free)
+        .filter(|&i| out[i].kind == FridayKind::Free)
         .collect();
     let per = input.evenings_per_half as usize;
     let mut next = 0; // index into `playing`
@@ -197,7 +198,7 @@ pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarE
         for k in 0..per {
             keizer_index += 1;
             let e = &mut out[playing[next + k]];
-            e.kind = EveningKind::Keizer;
+            e.kind = FridayKind::Keizer;
             e.half = Some(half);
             e.number_in_half = Some(k as u32 + 1);
             e.keizer_index = Some(keizer_index);
@@ -207,7 +208,7 @@ pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarE
     // playoffs: first and third playing evening after the summer half
     for (round, offset) in [(1, 0), (2, 2)] {
         if let Some(&i) = playing.get(next + offset) {
-            out[i].kind = EveningKind::Playoff;
+            out[i].kind = FridayKind::Playoff;
             out[i].number_in_half = Some(round);
         }
     }
@@ -261,7 +262,7 @@ mod tests {
         let cal = propose_calendar(&season_2026_27()).unwrap();
         let keizer = |h: Half| -> Vec<String> {
             cal.iter()
-                .filter(|e| e.kind == EveningKind::Keizer && e.half == Some(h))
+                .filter(|e| e.kind == FridayKind::Keizer && e.half == Some(h))
                 .map(|e| e.date.format("%m-%d").to_string())
                 .collect()
         };
@@ -280,18 +281,18 @@ mod tests {
             ]
         );
         let on = |s: &str| cal.iter().find(|e| e.date == date(s)).unwrap().clone();
-        assert_eq!(on("2027-01-01").kind, EveningKind::Free);
-        assert_eq!(on("2026-12-25").kind, EveningKind::Closed);
+        assert_eq!(on("2027-01-01").kind, FridayKind::Free);
+        assert_eq!(on("2026-12-25").kind, FridayKind::Closed);
         assert_eq!(on("2026-12-25").start_time, None);
-        assert_eq!(on("2026-12-18").kind, EveningKind::Rapid);
+        assert_eq!(on("2026-12-18").kind, FridayKind::Rapid);
         assert_eq!(on("2026-12-18").start_time, Some(rapid_start()));
         assert_eq!(on("2027-01-08").keizer_index, Some(11));
         assert_eq!(on("2027-01-08").number_in_half, Some(1));
         assert_eq!(on("2027-01-08").start_time, Some(playing_start()));
-        assert_eq!(on("2027-04-16").kind, EveningKind::Playoff);
+        assert_eq!(on("2027-04-16").kind, FridayKind::Playoff);
         assert_eq!(on("2027-04-16").number_in_half, Some(1));
-        assert_eq!(on("2027-04-23").kind, EveningKind::Free);
-        assert_eq!(on("2027-04-30").kind, EveningKind::Playoff);
+        assert_eq!(on("2027-04-23").kind, FridayKind::Free);
+        assert_eq!(on("2027-04-30").kind, FridayKind::Playoff);
         assert_eq!(on("2027-04-30").number_in_half, Some(2));
         // the last Friday of the season is 25 June 2027
         assert_eq!(cal.last().unwrap().date, date("2027-06-25"));
@@ -311,7 +312,7 @@ mod tests {
         })
         .unwrap();
         let jan1 = cal.iter().find(|e| e.date == date("2027-01-01")).unwrap();
-        assert_eq!(jan1.kind, EveningKind::Keizer);
+        assert_eq!(jan1.kind, FridayKind::Keizer);
         assert_eq!(jan1.number_in_half, Some(7));
     }
 
@@ -323,7 +324,7 @@ mod tests {
         inp.closed.push(date("2027-01-01"));
         let cal = propose_calendar(&inp).unwrap();
         let jan1 = cal.iter().find(|e| e.date == date("2027-01-01")).unwrap();
-        assert_eq!(jan1.kind, EveningKind::Closed);
+        assert_eq!(jan1.kind, FridayKind::Closed);
         let jan8 = cal.iter().find(|e| e.date == date("2027-01-08")).unwrap();
         assert_eq!(
             (jan8.half, jan8.number_in_half),
@@ -337,7 +338,7 @@ mod tests {
         let mut inp = season_2026_27();
         inp.opening = date("2026-09-04");
         let cal = propose_calendar(&inp).unwrap();
-        assert_eq!(cal[0].kind, EveningKind::Opening);
+        assert_eq!(cal[0].kind, FridayKind::Opening);
         assert_eq!(cal[1].number_in_half, Some(1));
         // A season ending 1 March 2027 has only 6 summer evenings (8 Jan … 26 Feb).
         inp.season_end = date("2027-03-01");

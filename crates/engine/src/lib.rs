@@ -332,7 +332,7 @@ pub mod calendar {
     //! The season calendar: the club evenings of a season proposed from its dates and
     //! exceptions.
     pub use crate::calendar_impl::{
-        CalendarError, CalendarInput, Evening, EveningKind, friday_before,
+        CalendarError, CalendarInput, Evening, FridayKind, friday_before,
         is_first_friday_of_january, playing_start, propose_calendar, rapid_start,
     };
 }

@@ -3,6 +3,7 @@
 
 use crate::db::schema::refresh_tokens;
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -11,7 +12,7 @@ use diesel::prelude::*;
 #[diesel(table_name = refresh_tokens, check_for_backend(MultiBackend))]
 pub struct RefreshToken {
     pub id: i64,
-    pub user_id: i64,
+    pub user_id: UserId,
     /// The family: every token descended from one login.
     pub family: String,
     /// Lower-case hex SHA-256 of the token.
@@ -30,7 +31,7 @@ pub struct RefreshToken {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = refresh_tokens)]
 pub struct NewRefreshToken<'a> {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub family: &'a str,
     pub token_hash: &'a str,
     pub generation: i64,
@@ -80,7 +81,7 @@ pub fn revoke_family(conn: &mut DbConn, family: &str, now: NaiveDateTime) -> Que
 }
 
 /// Revokes every token of a user not revoked yet; the number of rows changed.
-pub fn revoke_user(conn: &mut DbConn, user_id: i64, now: NaiveDateTime) -> QueryResult<usize> {
+pub fn revoke_user(conn: &mut DbConn, user_id: UserId, now: NaiveDateTime) -> QueryResult<usize> {
     diesel::update(
         refresh_tokens::table
             .filter(refresh_tokens::user_id.eq(user_id))
@@ -94,7 +95,7 @@ pub fn revoke_user(conn: &mut DbConn, user_id: i64, now: NaiveDateTime) -> Query
 /// live family holds exactly one unspent token).
 pub fn live_families(
     conn: &mut DbConn,
-    user_id: i64,
+    user_id: UserId,
     now: NaiveDateTime,
 ) -> QueryResult<Vec<String>> {
     refresh_tokens::table

@@ -2,6 +2,7 @@
 
 use crate::db::schema::service_tokens;
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::{ServiceTokenId, UserId};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -9,10 +10,10 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = service_tokens, check_for_backend(MultiBackend))]
 pub struct ServiceToken {
-    pub id: i64,
+    pub id: ServiceTokenId,
     pub name: String,
     pub roles: String,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     pub created_at: NaiveDateTime,
     pub revoked_at: Option<NaiveDateTime>,
 }
@@ -23,7 +24,7 @@ pub struct ServiceToken {
 pub struct NewServiceToken<'a> {
     pub name: &'a str,
     pub roles: &'a str,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     pub created_at: NaiveDateTime,
 }
 
@@ -36,7 +37,7 @@ pub fn insert(conn: &mut DbConn, new: &NewServiceToken) -> QueryResult<ServiceTo
 }
 
 /// Finds a token record.
-pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ServiceToken>> {
+pub fn by_id(conn: &mut DbConn, id: ServiceTokenId) -> QueryResult<Option<ServiceToken>> {
     service_tokens::table
         .find(id)
         .select(ServiceToken::as_select())
@@ -44,16 +45,21 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<ServiceToken>> {
         .optional()
 }
 
-/// All token records, newest first.
-pub fn list(conn: &mut DbConn) -> QueryResult<Vec<ServiceToken>> {
-    service_tokens::table
-        .order(service_tokens::id.desc())
-        .select(ServiceToken::as_select())
-        .load(conn)
+/// A page of the token records, newest first (by id): `limit` from `offset`, and how many
+/// there are in all.
+pub fn page(conn: &mut DbConn, limit: i64, offset: i64) -> QueryResult<(Vec<ServiceToken>, i64)> {
+    Ok(crate::page_of!(
+        conn,
+        service_tokens::table,
+        order: service_tokens::id.desc(),
+        rows: ServiceToken,
+        limit,
+        offset
+    ))
 }
 
 /// Marks a token revoked (idempotent: the first revocation time is kept).
-pub fn revoke(conn: &mut DbConn, id: i64, at: NaiveDateTime) -> QueryResult<usize> {
+pub fn revoke(conn: &mut DbConn, id: ServiceTokenId, at: NaiveDateTime) -> QueryResult<usize> {
     diesel::update(
         service_tokens::table
             .filter(service_tokens::id.eq(id))

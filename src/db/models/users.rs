@@ -2,6 +2,7 @@
 
 use crate::db::schema::users;
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::{PlayerId, UserId};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -9,14 +10,14 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = users, check_for_backend(MultiBackend))]
 pub struct User {
-    pub id: i64,
+    pub id: UserId,
     pub email: String,
     pub password_hash: String,
     pub roles: String,
     pub active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     /// Raised by a password reset, disabling and re-enabling: tokens of an older generation
     /// are refused.
     pub token_generation: i64,
@@ -52,7 +53,7 @@ pub fn by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<User>> {
 }
 
 /// Finds a user by id.
-pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<User>> {
+pub fn by_id(conn: &mut DbConn, id: UserId) -> QueryResult<Option<User>> {
     users::table
         .find(id)
         .select(User::as_select())
@@ -81,14 +82,14 @@ pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
 #[derive(Debug)]
 pub struct UserUpdate {
     pub token_generation: i64,
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     pub roles: String,
     pub active: bool,
     pub updated_at: NaiveDateTime,
 }
 
 /// Writes an account change; returns the number of rows changed.
-pub fn update(conn: &mut DbConn, id: i64, u: &UserUpdate) -> QueryResult<usize> {
+pub fn update(conn: &mut DbConn, id: UserId, u: &UserUpdate) -> QueryResult<usize> {
     diesel::update(users::table.find(id))
         .set((
             users::token_generation.eq(u.token_generation),
@@ -104,7 +105,7 @@ pub fn update(conn: &mut DbConn, id: i64, u: &UserUpdate) -> QueryResult<usize> 
 /// number of rows changed.
 pub fn set_password_hash(
     conn: &mut DbConn,
-    id: i64,
+    id: UserId,
     hash: &str,
     at: NaiveDateTime,
 ) -> QueryResult<usize> {

@@ -1,7 +1,7 @@
 //! Appeals to the board against an arbiter's decision (docs/rules/arbiter.md#appeals).
 
 use super::*;
-use crate::ids::GameId;
+use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
 
 /// An appeal to the board (docs/rules/arbiter.md#appeals).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -61,9 +61,9 @@ fn utc(t: NaiveDateTime) -> DateTime<Utc> {
 
 /// The decision an appeal is against.
 struct Appealed {
-    game: i64,
-    claim_id: Option<i64>,
-    event_id: Option<i64>,
+    game: GameId,
+    claim_id: Option<ClaimId>,
+    event_id: Option<GameEventId>,
     decided_at: NaiveDateTime,
 }
 
@@ -83,7 +83,7 @@ fn lodge(
         event_id,
         decided_at,
     } = target;
-    let ctx = load_game(c, GameId(game))?;
+    let ctx = load_game(c, game)?;
     if !who.official
         && (who.player_id.is_none()
             || (who.player_id != ctx.game.white_id && who.player_id != ctx.game.black_id))
@@ -116,7 +116,7 @@ fn lodge(
         c,
         &NewAuditEntry {
             entity: "appeal".into(),
-            entity_id: row.id,
+            entity_id: row.id.get(),
             action: "appeal_lodged".into(),
             actor: who.label.clone(),
             at: now.naive_utc(),
@@ -131,7 +131,7 @@ fn lodge(
 /// Lodges an appeal against the decision on a claim ("now" is read here, docs/rules/arbiter.md#appeals).
 pub fn appeal_claim(
     c: &mut DbConn,
-    claim_id: i64,
+    claim_id: ClaimId,
     input: &AppealInput,
     who: &Appellant,
 ) -> ApiResult<AppealRow> {
@@ -159,7 +159,7 @@ pub fn appeal_claim(
 /// added).
 pub fn appeal_event(
     c: &mut DbConn,
-    event_id: i64,
+    event_id: GameEventId,
     input: &AppealInput,
     who: &Appellant,
 ) -> ApiResult<AppealRow> {
@@ -185,7 +185,7 @@ pub fn appeal_event(
             .filter(claims::game_id.eq(row.game_id))
             .filter(claims::event_seq.eq(claim as i32))
             .select(claims::id)
-            .first::<i64>(c)
+            .first::<ClaimId>(c)
             .optional()?,
         _ => None,
     };
@@ -204,7 +204,7 @@ pub fn appeal_event(
 }
 
 /// Loads an appeal or 404.
-pub fn load_appeal(c: &mut DbConn, id: i64) -> ApiResult<AppealRow> {
+pub fn load_appeal(c: &mut DbConn, id: AppealId) -> ApiResult<AppealRow> {
     appeals::table
         .find(id)
         .select(AppealRow::as_select())
@@ -213,20 +213,25 @@ pub fn load_appeal(c: &mut DbConn, id: i64) -> ApiResult<AppealRow> {
         .ok_or_else(|| ApiError::NotFound(format!("no appeal {id}")))
 }
 
-/// The appeals about a game.
-pub fn appeals_of(c: &mut DbConn, game: GameId) -> ApiResult<Vec<AppealRow>> {
-    load_game(c, game)?;
-    Ok(appeals::table
-        .filter(appeals::game_id.eq(game))
-        .order(appeals::id)
-        .select(AppealRow::as_select())
-        .load(c)?)
+/// One page of the appeals about a game, oldest first (by id): `limit` appeals from `offset`,
+/// and how many there are in all, read in one transaction (404 when there is no such game).
+pub fn appeals_of(
+    c: &mut DbConn,
+    game: GameId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<AppealRow>, i64)> {
+    c.transaction(|c| {
+        load_game(c, game)?;
+        let of_game = || appeals::table.filter(appeals::game_id.eq(game));
+        Ok(crate::page_of!(c, of_game(), order: appeals::id, rows: AppealRow, limit, offset))
+    })
 }
 
 /// The board decides an appeal, once (a second decision: 409).
 pub fn decide_appeal(
     c: &mut DbConn,
-    id: i64,
+    id: AppealId,
     input: &AppealDecisionInput,
     actor: &str,
 ) -> ApiResult<AppealRow> {
@@ -270,7 +275,7 @@ pub fn decide_appeal(
         c,
         &NewAuditEntry {
             entity: "appeal".into(),
-            entity_id: id,
+            entity_id: id.get(),
             action: "appeal_decided".into(),
             actor: actor.into(),
             at: now,

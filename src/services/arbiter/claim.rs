@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::ids::GameId;
+use crate::ids::{ClaimId, GameId};
 
 /// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -149,17 +149,22 @@ pub struct ClaimInput {
 // ---------------------------------------------------------------------------------------
 // claims
 
-/// The claims of a game, oldest first.
-pub fn claims_of(c: &mut DbConn, game: GameId) -> ApiResult<Vec<ClaimRow>> {
-    load_game(c, game)?;
-    Ok(claims::table
-        .filter(claims::game_id.eq(game))
-        .order(claims::id)
-        .select(ClaimRow::as_select())
-        .load(c)?)
+/// One page of the claims of a game, oldest first (by id): `limit` claims from `offset`, and
+/// how many there are in all, read in one transaction (404 when there is no such game).
+pub fn claims_of(
+    c: &mut DbConn,
+    game: GameId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<ClaimRow>, i64)> {
+    c.transaction(|c| {
+        load_game(c, game)?;
+        let of_game = || claims::table.filter(claims::game_id.eq(game));
+        Ok(crate::page_of!(c, of_game(), order: claims::id, rows: ClaimRow, limit, offset))
+    })
 }
 
-fn claim_by_seq(c: &mut DbConn, game: i64, seq: i32) -> ApiResult<ClaimRow> {
+fn claim_by_seq(c: &mut DbConn, game: GameId, seq: i32) -> ApiResult<ClaimRow> {
     Ok(claims::table
         .filter(claims::game_id.eq(game))
         .filter(claims::event_seq.eq(seq))
@@ -168,7 +173,7 @@ fn claim_by_seq(c: &mut DbConn, game: i64, seq: i32) -> ApiResult<ClaimRow> {
 }
 
 /// Loads a claim or 404.
-pub fn load_claim(c: &mut DbConn, id: i64) -> ApiResult<ClaimRow> {
+pub fn load_claim(c: &mut DbConn, id: ClaimId) -> ApiResult<ClaimRow> {
     claims::table
         .find(id)
         .select(ClaimRow::as_select())
@@ -552,10 +557,10 @@ pub fn make_claim(
         )?;
         sync_claim_row(c, &log, seq)?;
     }
-    let row = claim_by_seq(c, game.get(), seq)?;
+    let row = claim_by_seq(c, game, seq)?;
     audit_game(
         c,
-        game.get(),
+        game,
         "claim",
         actor,
         &serde_json::json!({
@@ -583,7 +588,7 @@ fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiRes
         NewEvent::new(kind, Visibility::Arbiter)
             .competition(competition)
             .evening(evening)
-            .game(row.game_id)
+            .game(row.game_id.get())
             .payload(serde_json::json!({
                 "round": number, "claim": row.id, "kind": row.kind, "status": row.status,
             })),
@@ -676,7 +681,7 @@ fn check_quickplay(
 /// Decides a pending or postponed claim. A final decision cannot be changed (409).
 pub fn decide_claim(
     c: &mut DbConn,
-    id: i64,
+    id: ClaimId,
     input: &DecisionInput,
     actor: &str,
 ) -> ApiResult<ClaimRow> {
@@ -685,8 +690,8 @@ pub fn decide_claim(
     // Postgres, always taken before the game's), then the game's lock
     crate::db::stamps::touch_now(c, Scope::ArbiterDecisions)?;
     let claim = load_claim(c, id)?;
-    lock_game(c, GameId(claim.game_id))?;
-    let ctx = load_game(c, GameId(claim.game_id))?;
+    lock_game(c, claim.game_id)?;
+    let ctx = load_game(c, claim.game_id)?;
     let mut log = Log::open(c, &ctx, actor)?;
     let rec = log
         .claim_record(claim.event_seq)

@@ -273,7 +273,7 @@ impl TestApp {
     }
 
     /// A fresh ten-minute token of user `id`.
-    fn token_of(&self, id: i64) -> String {
+    fn token_of(&self, id: clubcomp::ids::UserId) -> String {
         let (t, _) = self
             .state
             .jwt

@@ -203,6 +203,27 @@ impl TestApp {
         self.post_as(token, &paths::claims(game), body).await
     }
 
+    /// `GET /games/{game}/claims?{query}`: a page of the game's claims.
+    pub async fn claims(&self, token: &str, game: impl Display, query: &str) -> Resp {
+        self.get(&format!("{}?{query}", paths::claims(game)), Some(token))
+            .await
+    }
+
+    /// `GET /games/{game}/appeals?{query}`: a page of the appeals about the game.
+    pub async fn appeals(&self, token: &str, game: impl Display, query: &str) -> Resp {
+        self.get(
+            &format!("{}?{query}", paths::game_appeals(game)),
+            Some(token),
+        )
+        .await
+    }
+
+    /// `GET /service-tokens?{query}`: a page of the service tokens.
+    pub async fn service_tokens(&self, admin: &str, query: &str) -> Resp {
+        self.get(&format!("{}?{query}", paths::SERVICE_TOKENS), Some(admin))
+            .await
+    }
+
     pub async fn decide_claim(&self, token: &str, claim: impl Display, body: Value) -> Resp {
         self.post_as(token, &paths::claim_decision(claim), body)
             .await

@@ -132,13 +132,13 @@ struct Search<'a, G: Graph + ?Sized> {
 }
 
 impl<'a, G: Graph + ?Sized> Search<'a, G> {
-    /// A maximum matching of `g`: a greedy start, then one augmenting-path search from each
-    /// vertex left exposed.
-    fn maximum(g: &'a G) -> Self {
+    /// A search over `g` from the matching `mate` (`NONE` where a vertex is exposed), with
+    /// no vertex left out and every scratch list empty.
+    fn new(g: &'a G, mate: Vec<usize>) -> Self {
         let n = g.len();
-        let mut s = Search {
+        Search {
             g,
-            mate: vec![NONE; n],
+            mate,
             parent: vec![NONE; n],
             base: (0..n).collect(),
             used: vec![false; n],
@@ -149,7 +149,14 @@ impl<'a, G: Graph + ?Sized> Search<'a, G> {
             reached: Vec::new(),
             marked: Vec::new(),
             seen: vec![false; n],
-        };
+        }
+    }
+
+    /// A maximum matching of `g`: a greedy start, then one augmenting-path search from each
+    /// vertex left exposed.
+    fn maximum(g: &'a G) -> Self {
+        let n = g.len();
+        let mut s = Search::new(g, vec![NONE; n]);
         // Cheap greedy start: each exposed vertex takes its first exposed neighbour. Every
         // neighbour numbered below `v` is matched by now (in its turn, `v` was an exposed
         // neighbour it could take), so only the later slots are looked at.
@@ -300,21 +307,7 @@ pub fn augment_from<G: Graph + ?Sized>(
     mate: &[Option<usize>],
     roots: &[usize],
 ) -> Vec<Option<usize>> {
-    let n = g.len();
-    let mut s = Search {
-        g,
-        mate: mate.iter().map(|m| m.unwrap_or(NONE)).collect(),
-        parent: vec![NONE; n],
-        base: (0..n).collect(),
-        used: vec![false; n],
-        blossom: vec![false; n],
-        queue: VecDeque::new(),
-        dead: vec![false; n],
-        touched: Vec::new(),
-        reached: Vec::new(),
-        marked: Vec::new(),
-        seen: vec![false; n],
-    };
+    let mut s = Search::new(g, mate.iter().map(|m| m.unwrap_or(NONE)).collect());
     for &v in roots {
         if s.mate[v] != NONE || s.dead[v] {
             continue;

@@ -135,6 +135,16 @@ id_type!(
     UserId,
     "user"
 );
+id_type!(
+    /// The id of a webhook subscription.
+    WebhookId,
+    "webhook"
+);
+id_type!(
+    /// The id of one delivery of an event to a webhook subscription.
+    DeliveryId,
+    "delivery"
+);
 
 impl PlayerId {
     /// The id as the engines know it (decimal text).

@@ -459,3 +459,37 @@ async fn pending_deliveries_are_sent_after_a_restart() {
         got.last().unwrap().header("webhook-id").parse().ok()
     );
 }
+
+/// On Postgres, of two instances running the worker on one database only the one holding the
+/// lock delivers, so each event arrives once; when it stops, the other takes over. (On SQLite
+/// the service runs as one process, so there is nothing to share.)
+#[actix_web::test]
+async fn one_instance_delivers_at_a_time() {
+    let app = spawn_with(quick).await;
+    if !app.state.config.database_url.starts_with("postgres") {
+        return;
+    }
+    let other = spawn_beside_with(&app, quick).await;
+    let admin = app.token(&["admin"]).await;
+    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
+    let hook = Receiver::start(Reply::Status(204));
+    let (id, _) = subscribe(&app, &admin, &hook.url, &["result.entered"]).await;
+    let first = app.start_webhooks();
+    let second = other.start_webhooks();
+    app.enter_result(&arbiter, games[0], json!({"result": "1-0"}))
+        .await;
+    log_until(&app, &admin, id, |l| settled(l, 1)).await;
+    first.stop();
+    app.enter_result(&arbiter, games[1], json!({"result": "0-1"}))
+        .await;
+    let log = log_until(&app, &admin, id, |l| settled(l, 2)).await;
+    drop(second);
+    assert!(log.iter().all(|d| d["attempts"] == 1), "{log:?}");
+    let ids: Vec<String> = hook
+        .received()
+        .iter()
+        .map(|d| d.header("webhook-id").to_string())
+        .collect();
+    assert_eq!(ids.len(), 2, "each event once: {ids:?}");
+    assert_ne!(ids[0], ids[1]);
+}

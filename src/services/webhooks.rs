@@ -440,8 +440,13 @@ pub fn redeliver(c: &mut DbConn, id: WebhookId, of: DeliveryId) -> ApiResult<Del
 /// cursor (at most [`QUEUE_BATCH`] per subscription), each subscription in a write
 /// transaction of its own; returns how many were queued.
 pub fn queue_new_events(c: &mut DbConn) -> ApiResult<usize> {
+    let newest = events::last_id(c)?;
     let mut queued = 0;
-    for w in rows::enabled(c)? {
+    // a write transaction only for the subscriptions behind the log
+    for w in rows::enabled(c)?
+        .into_iter()
+        .filter(|w| w.last_event_id < newest)
+    {
         queued += crate::db::stamps::write(c, |c| queue_for(c, &w))?;
     }
     Ok(queued)
@@ -523,15 +528,12 @@ impl RetryPolicy {
 /// The next delivery of each enabled subscription that is due at `now` (the oldest pending
 /// one of each, when its attempt is due): deliveries of one subscription go out in order.
 pub fn due(c: &mut DbConn, now: NaiveDateTime) -> ApiResult<Vec<Delivery>> {
-    let mut out = Vec::new();
-    for w in rows::enabled(c)? {
-        if let Some(d) = rows::head(c, w.id)?
-            && d.next_attempt_at <= now
-        {
-            out.push(d);
-        }
-    }
-    Ok(out)
+    let enabled: std::collections::HashSet<i64> =
+        rows::enabled(c)?.into_iter().map(|w| w.id).collect();
+    Ok(rows::heads(c)?
+        .into_iter()
+        .filter(|d| d.next_attempt_at <= now && enabled.contains(&d.webhook_id))
+        .collect())
 }
 
 /// What a delivery needs to be sent: the subscription's URL and secret, if it is still

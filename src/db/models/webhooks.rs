@@ -201,6 +201,24 @@ pub fn head(conn: &mut DbConn, webhook: i64) -> QueryResult<Option<Delivery>> {
         .optional()
 }
 
+/// The oldest pending delivery of every subscription that has one.
+pub fn heads(conn: &mut DbConn) -> QueryResult<Vec<Delivery>> {
+    let oldest: Vec<Option<i64>> = webhook_deliveries::table
+        .filter(webhook_deliveries::status.eq("pending"))
+        .group_by(webhook_deliveries::webhook_id)
+        .select(diesel::dsl::min(webhook_deliveries::id))
+        .load(conn)?;
+    let ids: Vec<i64> = oldest.into_iter().flatten().collect();
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    webhook_deliveries::table
+        .filter(webhook_deliveries::id.eq_any(ids))
+        .order(webhook_deliveries::webhook_id)
+        .select(Delivery::as_select())
+        .load(conn)
+}
+
 /// One page of a subscription's deliveries, newest first, with the total; only those of
 /// `status` when given.
 pub fn deliveries(

@@ -458,6 +458,13 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
     let state = build_state(config).map_err(std::io::Error::other)?;
     let spec = Arc::new(openapi());
     actix_web::rt::spawn(purge_events(state.clone()));
+    // held until the server stops: dropping it stops the worker
+    let _webhooks = state.config.webhooks.then(|| {
+        crate::services::webhooks::worker::Worker::start(
+            state.pool.clone(),
+            crate::services::webhooks::worker::WorkerConfig::of(&state.config),
+        )
+    });
     tracing::info!(%addr, "clubcomp listening; docs at /docs/");
     actix_web::HttpServer::new(move || build_app(state.clone(), spec.clone()))
         .bind(addr)?

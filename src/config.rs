@@ -72,6 +72,25 @@ pub struct Config {
     /// `EVENT_RETENTION_DAYS` (default 30, 1–3650): how long the event log keeps an event
     /// (the changes feed); older ones are purged in batches of 1000 once a minute.
     pub event_retention_days: u32,
+    /// `WEBHOOKS`: `on` (default) runs the webhook delivery worker in this process; `off` does
+    /// not (subscriptions are still kept and deliveries queued by a process that runs it).
+    pub webhooks: bool,
+    /// `WEBHOOK_ALLOW_PRIVATE` (default `false`): whether deliveries may go to loopback,
+    /// private, link-local and other non-public addresses.
+    pub webhook_allow_private: bool,
+    /// `WEBHOOK_TIMEOUT_SECS` (default 10, 1–60): the deadline of one delivery attempt
+    /// (connecting, sending, reading the answer).
+    pub webhook_timeout: std::time::Duration,
+    /// `WEBHOOK_MAX_ATTEMPTS` (default 10, 1–50): attempts before a delivery is marked failed.
+    pub webhook_max_attempts: i32,
+    /// `WEBHOOK_BACKOFF_BASE_MS` (default 5000, 10–3600000): the wait after a first failed
+    /// attempt; it doubles with each further one.
+    pub webhook_backoff_base: std::time::Duration,
+    /// `WEBHOOK_BACKOFF_CAP_SECS` (default 3600, 1–86400): the longest wait between attempts.
+    pub webhook_backoff_cap: std::time::Duration,
+    /// `WEBHOOK_POLL_MS` (default 500, 10–60000): how often the worker looks for new events
+    /// and due deliveries.
+    pub webhook_poll: std::time::Duration,
 }
 
 impl Default for Config {
@@ -101,6 +120,13 @@ impl Default for Config {
             calc_time_budget: std::time::Duration::from_secs(10),
             frame_ancestors: "'none'".into(),
             event_retention_days: 30,
+            webhooks: true,
+            webhook_allow_private: false,
+            webhook_timeout: std::time::Duration::from_secs(10),
+            webhook_max_attempts: 10,
+            webhook_backoff_base: std::time::Duration::from_secs(5),
+            webhook_backoff_cap: std::time::Duration::from_secs(3600),
+            webhook_poll: std::time::Duration::from_millis(500),
         }
     }
 }
@@ -222,6 +248,7 @@ impl Config {
             &mut c.event_retention_days,
             &mut errs,
         );
+        read_webhooks(&nonempty, &mut c, &mut errs);
         for (key, min, max, out) in [
             ("CALC_WORKERS", 1, 256, &mut c.calc_workers),
             ("CALC_QUEUE", 0, 10_000, &mut c.calc_queue),
@@ -338,6 +365,48 @@ pub fn frame_ancestors(v: &str) -> Result<String, String> {
         }
     }
     Ok(parts.join(" "))
+}
+
+/// Reads the `WEBHOOK*` variables into `c`.
+fn read_webhooks(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &mut Vec<String>) {
+    for (key, out) in [
+        ("WEBHOOKS", &mut c.webhooks),
+        ("WEBHOOK_ALLOW_PRIVATE", &mut c.webhook_allow_private),
+    ] {
+        match get(key).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None => {}
+            Some("on" | "true" | "1" | "yes") => *out = true,
+            Some("off" | "false" | "0" | "no") => *out = false,
+            Some(other) => errs.push(format!("{key}: {other:?} is not on/true or off/false")),
+        }
+    }
+    let mut secs = c.webhook_timeout.as_secs();
+    parse_num(get, "WEBHOOK_TIMEOUT_SECS", 1, 60, &mut secs, errs);
+    c.webhook_timeout = std::time::Duration::from_secs(secs);
+    parse_num(
+        get,
+        "WEBHOOK_MAX_ATTEMPTS",
+        1,
+        50,
+        &mut c.webhook_max_attempts,
+        errs,
+    );
+    let mut base_ms = c.webhook_backoff_base.as_millis() as u64;
+    parse_num(
+        get,
+        "WEBHOOK_BACKOFF_BASE_MS",
+        10,
+        3_600_000,
+        &mut base_ms,
+        errs,
+    );
+    c.webhook_backoff_base = std::time::Duration::from_millis(base_ms);
+    let mut cap = c.webhook_backoff_cap.as_secs();
+    parse_num(get, "WEBHOOK_BACKOFF_CAP_SECS", 1, 86_400, &mut cap, errs);
+    c.webhook_backoff_cap = std::time::Duration::from_secs(cap);
+    let mut poll_ms = c.webhook_poll.as_millis() as u64;
+    parse_num(get, "WEBHOOK_POLL_MS", 10, 60_000, &mut poll_ms, errs);
+    c.webhook_poll = std::time::Duration::from_millis(poll_ms);
 }
 
 /// Reads the `LIMIT_*` variables into `l`.
@@ -472,6 +541,46 @@ mod tests {
             "LIMIT_ROUND_ROBIN_PLAYERS",
             "CALC_WORKERS",
             "CALC_TIME_BUDGET_MS",
+        ] {
+            assert!(errs.contains(k), "{k} not named in {errs}");
+        }
+    }
+
+    #[test]
+    fn webhook_settings_are_read_and_bounded() {
+        use std::time::Duration;
+        let c = cfg(&[]).unwrap();
+        assert!(c.webhooks && !c.webhook_allow_private);
+        assert_eq!(c.webhook_timeout, Duration::from_secs(10));
+        let c = cfg(&[
+            ("WEBHOOKS", "off"),
+            ("WEBHOOK_ALLOW_PRIVATE", "true"),
+            ("WEBHOOK_TIMEOUT_SECS", "3"),
+            ("WEBHOOK_MAX_ATTEMPTS", "4"),
+            ("WEBHOOK_BACKOFF_BASE_MS", "250"),
+            ("WEBHOOK_BACKOFF_CAP_SECS", "60"),
+            ("WEBHOOK_POLL_MS", "100"),
+        ])
+        .unwrap();
+        assert!(!c.webhooks && c.webhook_allow_private);
+        assert_eq!(c.webhook_timeout, Duration::from_secs(3));
+        assert_eq!(c.webhook_max_attempts, 4);
+        assert_eq!(c.webhook_backoff_base, Duration::from_millis(250));
+        assert_eq!(c.webhook_backoff_cap, Duration::from_secs(60));
+        assert_eq!(c.webhook_poll, Duration::from_millis(100));
+        let errs = cfg(&[
+            ("WEBHOOKS", "maybe"),
+            ("WEBHOOK_TIMEOUT_SECS", "0"),
+            ("WEBHOOK_MAX_ATTEMPTS", "51"),
+            ("WEBHOOK_POLL_MS", "5"),
+        ])
+        .unwrap_err()
+        .join("\n");
+        for k in [
+            "WEBHOOKS:",
+            "WEBHOOK_TIMEOUT_SECS",
+            "WEBHOOK_MAX_ATTEMPTS",
+            "WEBHOOK_POLL_MS",
         ] {
             assert!(errs.contains(k), "{k} not named in {errs}");
         }

@@ -136,6 +136,16 @@ id_type!(
     UserId,
     "user"
 );
+id_type!(
+    /// The id of a webhook subscription.
+    WebhookId,
+    "webhook"
+);
+id_type!(
+    /// The id of one delivery of an event to a webhook subscription.
+    DeliveryId,
+    "delivery"
+);
 
 id_type!(
     /// The id of a claim brought to the arbiter.

@@ -30,6 +30,7 @@ pub mod service_tokens;
 pub mod standings;
 pub mod tempo;
 pub mod users;
+pub mod webhooks;
 
 use crate::error::{ApiError, ApiResult};
 use actix_web::HttpRequest;
@@ -136,6 +137,13 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(arbiter::create_event_appeal);
     cfg.service(arbiter::list_appeals);
     cfg.service(arbiter::create_appeal_decision);
+    cfg.service(webhooks::create_webhook);
+    cfg.service(webhooks::list_webhooks);
+    cfg.service(webhooks::get_webhook);
+    cfg.service(webhooks::update_webhook);
+    cfg.service(webhooks::delete_webhook);
+    cfg.service(webhooks::list_webhook_deliveries);
+    cfg.service(webhooks::redeliver_webhook_delivery);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any

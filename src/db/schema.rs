@@ -338,3 +338,37 @@ diesel::table! {
         visibility -> Text,
     }
 }
+
+diesel::table! {
+    webhooks (id) {
+        id -> BigInt,
+        url -> Text,
+        description -> Text,
+        event_types -> Text,
+        secret -> Text,
+        enabled -> Bool,
+        last_event_id -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> BigInt,
+        webhook_id -> BigInt,
+        event_id -> BigInt,
+        event_type -> Text,
+        body -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        last_attempt_at -> Nullable<Timestamp>,
+        last_status_code -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
+diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, webhooks);

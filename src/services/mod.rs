@@ -32,4 +32,5 @@ pub mod standings;
 pub mod tempo;
 pub mod users;
 pub mod version;
+pub mod webhooks;
 pub mod withdrawal;

@@ -38,5 +38,6 @@ mod results;
 mod standings;
 mod tempo;
 mod vocab;
+mod webhooks;
 mod whole_season;
 mod withdrawal;

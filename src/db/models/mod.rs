@@ -7,3 +7,4 @@ pub mod ratings;
 pub mod refresh_tokens;
 pub mod service_tokens;
 pub mod users;
+pub mod webhooks;

@@ -296,6 +296,16 @@ impl TestApp {
         .unwrap()
     }
 
+    /// Starts the webhook delivery worker over this application's database and configuration
+    /// (stopped when the handle is dropped or stopped).
+    pub fn start_webhooks(&self) -> clubcomp::services::webhooks::worker::Worker {
+        use clubcomp::services::webhooks::worker::{Worker, WorkerConfig};
+        Worker::start(
+            self.state.pool.clone(),
+            WorkerConfig::of(&self.state.config),
+        )
+    }
+
     /// Row counts of the main tables, to prove a rejected write changed nothing.
     pub async fn counts(&self) -> Vec<i64> {
         self.with_conn(|c| {

@@ -724,3 +724,28 @@ pub async fn playoffs_of_four(
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     r
 }
+
+/// A Keizer winter of four fixed members with its first round paired and published:
+/// `(leader, arbiter, competition, the round's game ids)`.
+pub async fn published_evening(app: &TestApp) -> (String, String, i64, Vec<i64>) {
+    let club = ClubBuilder::new().build(app).await;
+    let cid =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members_of("fixed", &["Anna", "Bert", "Cor", "Dirk"])
+            .create(app, &club.leader)
+            .await
+            .comp;
+    add_round(app, &club.leader, cid, "2099-01-02").await;
+    let r = app.generate_pairing(&club.leader, cid, 1, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = app.publish_round(&club.leader, cid, 1).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let games: Vec<i64> = r.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(games.len(), 2, "four players, two boards");
+    (club.leader, club.arbiter, cid, games)
+}

@@ -281,6 +281,55 @@ impl TestApp {
         r.body["token"].as_str().unwrap().to_string()
     }
 
+    /// `POST /webhooks`.
+    pub async fn create_webhook(&self, admin: &str, body: Value) -> Resp {
+        self.post_as(admin, paths::WEBHOOKS, body).await
+    }
+
+    /// `GET /webhooks?{query}`.
+    pub async fn list_webhooks(&self, admin: &str, query: &str) -> Resp {
+        let url = if query.is_empty() {
+            paths::WEBHOOKS.to_string()
+        } else {
+            format!("{}?{query}", paths::WEBHOOKS)
+        };
+        self.get(&url, Some(admin)).await
+    }
+
+    /// `GET /webhooks/{id}`.
+    pub async fn get_webhook(&self, admin: &str, id: impl Display) -> Resp {
+        self.get(&paths::webhook(id), Some(admin)).await
+    }
+
+    /// `PATCH /webhooks/{id}`.
+    pub async fn update_webhook(&self, admin: &str, id: impl Display, body: Value) -> Resp {
+        self.req(Method::PATCH, &paths::webhook(id), Some(admin), Some(body))
+            .await
+    }
+
+    /// `DELETE /webhooks/{id}`.
+    pub async fn delete_webhook(&self, admin: &str, id: impl Display) -> Resp {
+        self.req(Method::DELETE, &paths::webhook(id), Some(admin), None)
+            .await
+    }
+
+    /// `GET /webhooks/{id}/deliveries?{query}`.
+    pub async fn webhook_deliveries(&self, admin: &str, id: impl Display, query: &str) -> Resp {
+        self.get(&paths::webhook_deliveries(id, query), Some(admin))
+            .await
+    }
+
+    /// `POST /webhooks/{id}/deliveries/{delivery}/redeliver`.
+    pub async fn redeliver(&self, admin: &str, id: impl Display, delivery: impl Display) -> Resp {
+        self.req(
+            Method::POST,
+            &paths::redeliver(id, delivery),
+            Some(admin),
+            None,
+        )
+        .await
+    }
+
     /// `GET /changes?{query}`: a page of the changes feed.
     pub async fn changes(&self, token: &str, query: &str) -> Resp {
         self.get(&paths::changes(query), Some(token)).await

@@ -1,13 +1,15 @@
 //! What the tests share: the application under test ([`app`]), the URLs ([`paths`]), the
-//! typed client over them ([`client`]) the fixture builders ([`builders`]) and the walk over the demo club's public GETs ([`walk`]). A test module
+//! typed client over them ([`client`]) the fixture builders ([`builders`]), a webhook receiver ([`receiver`]) and the walk over the demo club's public GETs ([`walk`]). A test module
 //! takes its fixtures from here, never from another test module.
 
 mod app;
 mod builders;
 mod client;
 pub mod paths;
+mod receiver;
 mod walk;
 
 pub use app::*;
 pub use builders::*;
+pub use receiver::*;
 pub use walk::*;

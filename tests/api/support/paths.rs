@@ -15,6 +15,7 @@ pub const ME: &str = "/api/v1/auth/me";
 pub const MEMBER_PAGE: &str = "/api/v1/me";
 pub const USERS: &str = "/api/v1/users";
 pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";
+pub const WEBHOOKS: &str = "/api/v1/webhooks";
 pub const PLAYERS: &str = "/api/v1/players";
 pub const RATINGS: &str = "/api/v1/ratings";
 pub const SEASONS: &str = "/api/v1/seasons";
@@ -296,4 +297,23 @@ pub fn changes(query: &str) -> String {
 
 pub fn player_card(id: impl Display) -> String {
     format!("{API}/players/{id}/card")
+}
+
+/// One webhook subscription.
+pub fn webhook(id: impl Display) -> String {
+    format!("{API}/webhooks/{id}")
+}
+
+/// A webhook subscription's delivery log, with a query string (or empty).
+pub fn webhook_deliveries(id: impl Display, query: &str) -> String {
+    if query.is_empty() {
+        format!("{API}/webhooks/{id}/deliveries")
+    } else {
+        format!("{API}/webhooks/{id}/deliveries?{query}")
+    }
+}
+
+/// The redelivery of one delivery.
+pub fn redeliver(id: impl Display, delivery: impl Display) -> String {
+    format!("{API}/webhooks/{id}/deliveries/{delivery}/redeliver")
 }

@@ -37,6 +37,13 @@ pub(crate) use string_enum_schema;
 #[openapi(
     info(title = "clubcomp", description = "Competition server for chess and draughts clubs: Keizer, Swiss, round robins, arbiter tools.", license(name = "MIT OR Apache-2.0")),
     modifiers(&Security),
+    components(schemas(
+        crate::schemas::KeizerParams,
+        crate::schemas::SwissParams,
+        crate::schemas::SwissParamsInput,
+        crate::schemas::RoundRobinParams,
+        crate::schemas::KnockoutParams
+    )),
     tags(
         (name = "operations", description = "Health and readiness"),
         (name = "auth", description = "Login and identity"),
@@ -142,6 +149,7 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     }
     document_headers(&mut v);
     name_result_codes(&mut v);
+    params_per_kind(&mut v);
     open_free_form_objects(&mut v);
     serde_json::from_value(v).unwrap_or(spec)
 }
@@ -173,6 +181,154 @@ pub const LOCATION_OPERATIONS: &[&str] = &[
     "create_playoff",
     "create_playoffs",
 ];
+
+/// A competition's kinds with the name of their variants and the schemas of their `params`
+/// as answered and as sent (docs/api-guide.md#a-competitions-params).
+pub const PARAMS_PER_KIND: [(&str, &str, &str, &str); 4] = [
+    ("keizer", "Keizer", "KeizerParams", "KeizerParams"),
+    ("swiss", "Swiss", "SwissParams", "SwissParamsInput"),
+    (
+        "round_robin",
+        "RoundRobin",
+        "RoundRobinParams",
+        "RoundRobinParams",
+    ),
+    ("knockout", "Knockout", "KnockoutParams", "KnockoutParams"),
+];
+
+/// The params schemas that name every member the service accepts (it refuses any other) and
+/// those that keep the members a client stored besides the typed ones.
+const CLOSED_PARAMS: [&str; 2] = ["KeizerParams", "BlitzParamsInput"];
+const OPEN_PARAMS: [&str; 4] = [
+    "SwissParams",
+    "SwissParamsInput",
+    "RoundRobinParams",
+    "KnockoutParams",
+];
+
+/// Describes a competition (`CompetitionView`, also inside `Page_CompetitionView`, where
+/// utoipa inlines it) and a new competition (`CreateCompetition`) per kind: a `oneOf` with the
+/// discriminator `kind`, each variant an `allOf` of the shared members (`…Base`) and `kind`
+/// fixed to its one value with that kind's typed `params`. A change (`UpdateCompetition`) has
+/// no kind, so its `params` are any of the kinds' params. The JSON on the wire is the same.
+fn params_per_kind(v: &mut serde_json::Value) {
+    use serde_json::{Value, json};
+    let Some(schemas) = v
+        .pointer_mut("/components/schemas")
+        .and_then(|s| s.as_object_mut())
+    else {
+        return;
+    };
+    for name in CLOSED_PARAMS {
+        if let Some(s) = schemas.get_mut(name).and_then(|s| s.as_object_mut()) {
+            s.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    }
+    for name in OPEN_PARAMS {
+        if let Some(s) = schemas.get_mut(name).and_then(|s| s.as_object_mut()) {
+            s.insert("additionalProperties".into(), Value::Bool(true));
+        }
+    }
+    let reference = |name: &str| json!({"$ref": format!("#/components/schemas/{name}")});
+    // (schema, its variants' names with `{}` for the kind, whether params are always answered)
+    let split = [
+        ("CompetitionView", "{}CompetitionView", true),
+        ("CreateCompetition", "Create{}Competition", false),
+    ];
+    for (name, variant_name, answered) in split {
+        let Some(Value::Object(mut base)) = schemas.remove(name) else {
+            continue;
+        };
+        let mut props = base
+            .get_mut("properties")
+            .and_then(|p| p.as_object_mut())
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let kind = props.remove("kind").unwrap_or_default();
+        let params = props.remove("params").unwrap_or_default();
+        base.insert("properties".into(), Value::Object(props));
+        if let Some(r) = base.get_mut("required").and_then(|r| r.as_array_mut()) {
+            r.retain(|f| f != "kind" && f != "params");
+        }
+        // the variants add members, so the shared part cannot refuse the others
+        base.remove("additionalProperties");
+        let description = base.remove("description").unwrap_or_default();
+        let example = base.remove("example");
+        let base_name = format!("{name}Base");
+        let word = |d: &Value| d.get("description").cloned().unwrap_or_default();
+        let mut variants = Vec::new();
+        let mut mapping = serde_json::Map::new();
+        for (value, camel, answer_params, input_params) in PARAMS_PER_KIND {
+            let params_ref = reference(if answered {
+                answer_params
+            } else {
+                input_params
+            });
+            let params_schema = if answered {
+                json!({"allOf": [params_ref], "description": word(&params)})
+            } else {
+                json!({"oneOf": [params_ref, {"type": "null"}], "description": word(&params)})
+            };
+            let mut required = vec!["kind"];
+            if answered {
+                required.push("params");
+            }
+            let vname = variant_name.replace("{}", camel);
+            schemas.insert(
+                vname.clone(),
+                json!({
+                    "description": format!("{} (`kind` {value}).", description.as_str().unwrap_or("").trim_end_matches('.')),
+                    "allOf": [reference(&base_name), {
+                        "type": "object",
+                        "properties": {
+                            "kind": {"type": "string", "enum": [value], "description": word(&kind)},
+                            "params": params_schema,
+                        },
+                        "required": required,
+                    }],
+                }),
+            );
+            mapping.insert(value.into(), json!(format!("#/components/schemas/{vname}")));
+            variants.push(reference(&vname));
+        }
+        base.insert(
+            "description".into(),
+            json!(format!("The members every kind of `{name}` has.")),
+        );
+        schemas.insert(base_name, Value::Object(base));
+        let mut whole = json!({
+            "description": description,
+            "oneOf": variants,
+            "discriminator": {"propertyName": "kind", "mapping": mapping},
+        });
+        if let (Some(example), Some(w)) = (example, whole.as_object_mut()) {
+            w.insert("example".into(), example);
+        }
+        schemas.insert(name.into(), whole);
+    }
+    if let Some(items) = schemas
+        .get_mut("Page_CompetitionView")
+        .and_then(|p| p.pointer_mut("/properties/items/items"))
+    {
+        *items = reference("CompetitionView");
+    }
+    if let Some(params) = schemas
+        .get_mut("UpdateCompetition")
+        .and_then(|u| u.pointer_mut("/properties/params"))
+    {
+        let mut any: Vec<Value> = Vec::new();
+        for (_, _, _, input) in PARAMS_PER_KIND {
+            if !any.contains(&reference(input)) {
+                any.push(reference(input));
+            }
+        }
+        any.push(json!({"type": "null"}));
+        *params = json!({
+            "description": "Engine parameters of the competition's kind (the same as when it is created).",
+            "anyOf": any,
+        });
+    }
+}
 
 /// Documents the `ETag` and `Location` headers on the success (and 304) answers that send
 /// them (docs/api-guide.md#versions-and-etags).

@@ -196,10 +196,13 @@ pub async fn list_players(
     let contact = sees_contact(&auth);
     let (rows, total, ratings) = state
         .db(move |c| {
-            let (rows, total) = players::search(c, f.q.as_deref(), f.active, limit, offset)?;
-            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
-            let ratings = ratings_of(c, &ids)?;
-            Ok((rows, total, ratings))
+            // the total, the rows and their ratings from one snapshot, so the page agrees
+            crate::db::snapshot(c, |c| {
+                let (rows, total) = players::search(c, f.q.as_deref(), f.active, limit, offset)?;
+                let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+                let ratings = ratings_of(c, &ids)?;
+                Ok((rows, total, ratings))
+            })
         })
         .await?;
     let items = rows

@@ -104,7 +104,10 @@ pub async fn list_users(
     let paging = q.into_inner()?.paging()?;
     let (limit, offset) = (paging.limit, paging.offset);
     let (rows, total) = state
-        .db(move |c| Ok(users::list(c, limit, offset)?))
+        .db(move |c| {
+            // the total and the rows from one snapshot, so the page agrees
+            crate::db::snapshot(c, |c| Ok(users::list(c, limit, offset)?))
+        })
         .await?;
     let items: Vec<UserView> = rows.into_iter().map(UserView::from).collect();
     Ok(paging.answer(&req, total, items))

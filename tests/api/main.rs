@@ -9,6 +9,7 @@ mod cache;
 mod calc;
 mod calendar;
 mod check_in;
+mod competition_params;
 mod competitions;
 mod concurrency;
 mod conditional;

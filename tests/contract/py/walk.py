@@ -1,6 +1,6 @@
 """Walks the demo club with the client openapi-python-client generates from
 openapi/openapi.json: logs in, reads the season, its competitions, the Keizer standings and
-rounds, and enters a result, asserting values the demo club is known to hold (see
+rounds, enters a result and creates a competition with typed params, asserting values the demo club is known to hold (see
 tests/api/demo.rs). Run by scripts/contract-test.sh with the generated package on the path and
 the service at CLUBCOMP_URL."""
 
@@ -11,13 +11,19 @@ import sys
 
 from clubcomp_client import AuthenticatedClient, Client
 from clubcomp_client.api.auth import create_token
-from clubcomp_client.api.competitions import list_competitions
+from clubcomp_client.api.competitions import create_competition, list_competitions
 from clubcomp_client.api.results import put_game_result
 from clubcomp_client.api.rounds import get_round, list_rounds
 from clubcomp_client.api.seasons import list_seasons
 from clubcomp_client.api.standings import get_standings
 from clubcomp_client.models import (
     CompetitionKind,
+    CreateKeizerCompetition,
+    CreateKeizerCompetitionKind,
+    KeizerCompetitionView,
+    KeizerParams,
+    RoundRobinCompetitionView,
+    SwissCompetitionView,
     LoginRequest,
     ResultCode,
     ResultInput,
@@ -62,6 +68,11 @@ def main():
         kinds == [CompetitionKind.KEIZER, CompetitionKind.ROUND_ROBIN, CompetitionKind.SWISS],
         f"kinds {kinds!r}",
     )
+    # each competition is read as the variant of its kind (the one-value `kind` picks it)
+    variants = {"keizer": KeizerCompetitionView, "swiss": SwissCompetitionView,
+                "round_robin": RoundRobinCompetitionView}
+    for c in items:
+        check(isinstance(c, variants[str(c.kind)]), f"{c.kind}: read as {type(c).__name__}")
     keizer = next(c for c in items if c.kind == CompetitionKind.KEIZER)
 
     standings = get_standings.sync(id=keizer.id, client=public)
@@ -89,7 +100,26 @@ def main():
     again = get_round.sync(id=keizer.id, number=6, client=public)
     shown = next(g for g in again.games if g.id == game.id)
     check(shown.result == ResultCode.WHITE_WINS, f"shown {shown.result!r}")
-    print(f"contract walk: {len(rows)} Keizer rows, {len(rounds)} rounds, board {game.board} entered")
+
+    # a new Keizer half with typed params comes back as a Keizer competition with them
+    login = create_token.sync(
+        client=public,
+        body=LoginRequest(email="leader@club.example", password="demo-password"),
+    )
+    leader = AuthenticatedClient(base_url=base, token=login.token, raise_on_unexpected_status=True)
+    made = create_competition.sync(
+        id=season.id,
+        client=leader,
+        body=CreateKeizerCompetition(
+            name="Keizer for the juniors",
+            kind=CreateKeizerCompetitionKind.KEIZER,
+            params=KeizerParams(top_value=50, draw=0.5),
+        ),
+    )
+    check(isinstance(made, KeizerCompetitionView), f"created {made!r}")
+    check(made.params.top_value == 50 and made.params.draw == 0.5, f"params {made.params!r}")
+    print(f"contract walk: {len(rows)} Keizer rows, {len(rounds)} rounds, board {game.board} entered, "
+          f"Keizer params read back (top value {made.params.top_value})")
 
 
 if __name__ == "__main__":

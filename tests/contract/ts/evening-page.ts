@@ -1,13 +1,15 @@
 // An evening page as a club website would write it against the generated types: the
-// standings of a competition and the boards of one of its rounds. It is type-checked with
+// competition's heading, its standings and the boards of one of its rounds. It is type-checked with
 // `tsc --strict --noEmit` (scripts/contract-test.sh); the checks below only compile when the
-// document gives the value lists as enums and the scores as numbers.
+// document gives the value lists as enums, the scores as numbers and a competition's params
+// typed per kind.
 import type { components } from "./generated/api";
 
 type Standings = components["schemas"]["StandingsView"];
 type Round = components["schemas"]["RoundView"];
 type Game = components["schemas"]["GameView"];
 type ResultCode = components["schemas"]["ResultCode"];
+type Competition = components["schemas"]["CompetitionView"];
 
 // Every result code has a text: adding a code to the document breaks this page's build.
 const resultText: Record<ResultCode, string> = {
@@ -60,6 +62,35 @@ function table(s: Standings): string[] {
   }
 }
 
+// Narrowing on `kind` gives the kind's typed params.
+function heading(c: Competition): string {
+  switch (c.kind) {
+    case "keizer": {
+      const top: number | undefined = c.params.top_value;
+      return `${c.name} (Keizer, rank 1 is worth ${top ?? 60})`;
+    }
+    case "swiss": {
+      const blitz = c.params.blitz;
+      if (blitz === undefined) {
+        return `${c.name} (Swiss)`;
+      }
+      const rounds: number = blitz.max_rounds;
+      return `${c.name} (blitz on ${blitz.date}, at most ${rounds} rounds)`;
+    }
+    case "round_robin": {
+      const prizes: number[] = c.params.prize_money ?? [];
+      return `${c.name} (round robin, ${prizes.length} prizes)`;
+    }
+    case "knockout":
+      return `${c.name} (${c.params.draw?.groups.length ?? 0} playoff groups)`;
+    default: {
+      // only compiles while every kind has its variant
+      const unknown: never = c;
+      return String(unknown);
+    }
+  }
+}
+
 async function get<T>(base: string, path: string): Promise<T> {
   const res = await fetch(base + path);
   if (!res.ok) {
@@ -69,9 +100,11 @@ async function get<T>(base: string, path: string): Promise<T> {
 }
 
 export async function eveningPage(base: string, competition: number, round: number): Promise<string> {
+  const c = await get<Competition>(base, `/api/v1/competitions/${competition}`);
   const standings = await get<Standings>(base, `/api/v1/competitions/${competition}/standings`);
   const r = await get<Round>(base, `/api/v1/competitions/${competition}/rounds/${round}`);
   return [
+    heading(c),
     `Round ${r.number} (${roundStatusText[r.status]})`,
     ...r.games.map(board),
     "",

@@ -34,6 +34,7 @@ mod ratings;
 mod readiness;
 mod results;
 mod standings;
+mod stream;
 mod tempo;
 mod vocab;
 mod whole_season;

@@ -6,8 +6,10 @@ mod app;
 mod builders;
 mod client;
 pub mod paths;
+mod sse;
 mod walk;
 
 pub use app::*;
 pub use builders::*;
+pub use sse::*;
 pub use walk::*;

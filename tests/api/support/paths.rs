@@ -297,3 +297,12 @@ pub fn changes(query: &str) -> String {
 pub fn player_card(id: impl Display) -> String {
     format!("{API}/players/{id}/card")
 }
+
+/// The live event stream with a query string (`competition=…&types=…&after=…`, or empty).
+pub fn stream(query: &str) -> String {
+    if query.is_empty() {
+        format!("{API}/stream")
+    } else {
+        format!("{API}/stream?{query}")
+    }
+}

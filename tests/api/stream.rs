@@ -7,6 +7,20 @@ use actix_web::http::StatusCode;
 use clubcomp::db::models::events::{self, EventRow, Filter, Visibility};
 use serde_json::json;
 
+/// The application with streams that stay open longer than any test takes.
+async fn spawn() -> TestApp {
+    spawn_with(|_| {}).await
+}
+
+/// [`spawn`] with the configuration changed by `edit`.
+async fn spawn_with(edit: impl FnOnce(&mut clubcomp::config::Config)) -> TestApp {
+    crate::support::spawn_with(|c| {
+        c.stream_max_duration = std::time::Duration::from_secs(600);
+        edit(c);
+    })
+    .await
+}
+
 /// The stored events after `after` that a reader of `clearance` may see, oldest first.
 async fn log_after(app: &TestApp, after: i64, clearance: Visibility) -> Vec<EventRow> {
     app.with_conn(move |c| {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load benchmark of the live event stream (docs/benchmarks.md#event-stream): starts the service
+# Load benchmark of the live event stream (docs/benchmarks.md, "Event stream"): starts the service
 # on a fresh demo-seeded database, opens CLIENTS streams (`types=result.corrected`), writes one
 # result correction every INTERVAL_MS for SECONDS, and reports the delay from each event's
 # commit to its arrival at every client (median, p99, max; `examples/bench_stream.rs`), the

@@ -88,8 +88,7 @@ fn id_field(field: &str, text: &str) -> ApiResult<i64> {
         (status = 401, description = "A token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`STREAM_MAX_CLIENTS` streams are open; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
-            headers(("Retry-After" = u64, description = "Seconds to wait")))),
-    security((), ("bearer" = [])))]
+            headers(("Retry-After" = u64, description = "Seconds to wait")))))]
 #[get("/stream")]
 pub async fn get_stream(
     req: HttpRequest,

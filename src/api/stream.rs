@@ -121,9 +121,15 @@ pub async fn get_stream(
         .headers()
         .get("last-event-id")
         .map(|v| v.to_str().unwrap_or("\u{fffd}").to_string());
-    let cursor = match (header.as_deref(), q.after.as_deref()) {
+    // both are checked; the header, sent by a reconnecting `EventSource`, wins
+    let after = q
+        .after
+        .as_deref()
+        .map(|a| svc::parse_cursor("after", a))
+        .transpose()?;
+    let cursor = match (header.as_deref(), after) {
         (Some(h), _) => Some(("Last-Event-ID", svc::parse_cursor("Last-Event-ID", h)?)),
-        (None, Some(a)) => Some(("after", svc::parse_cursor("after", a)?)),
+        (None, Some(a)) => Some(("after", a)),
         (None, None) => None,
     };
     let filter = Filter {

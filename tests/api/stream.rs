@@ -295,6 +295,7 @@ async fn a_bad_filter_or_cursor_is_refused_naming_it() {
         ("after=x1", None, "after"),
         ("", Some("1e3"), "Last-Event-ID"),
         ("after=1", Some("999999"), "Last-Event-ID"),
+        ("after=null", Some("0"), "after"),
         ("after=999999", None, "after"),
     ] {
         let query = if field == "types" && query == long_types {

@@ -11,6 +11,8 @@
 # that does not exist, a stale If-Match, an empty TRF), and must. And use_after_free, which
 # expects a 404 after a DELETE: `DELETE /players/{id}` deactivates the player, as documented,
 # because results and standings keep referring to them; the player stays readable.
+# The event stream (`GET /api/v1/stream`) is fuzzed like the rest: the service runs with
+# `STREAM_MAX_SECONDS=1`, so every stream the fuzzer opens ends after a second.
 # Usage: scripts/fuzz-api.sh [BINARY] [MAX_EXAMPLES]   (default: target/debug/clubcomp, 25)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 . scripts/demo-server.sh
 DEMO_DATABASE_URL="${FUZZ_DATABASE_URL:-}" start_demo_server "$bin" "$port" "$work" \
   BOOTSTRAP_ADMIN_EMAIL=fuzz-admin@club.example BOOTSTRAP_ADMIN_PASSWORD=fuzz-password \
-  LOGIN_MAX_FAILURES=1000 JWT_TTL_MINUTES=240
+  LOGIN_MAX_FAILURES=1000 JWT_TTL_MINUTES=240 STREAM_MAX_SECONDS=1
 token=$(curl -fs -X POST "http://127.0.0.1:$port/api/v1/auth/login" -H 'content-type: application/json' \
   -d '{"email":"fuzz-admin@club.example","password":"fuzz-password"}' \
   | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])')

@@ -51,6 +51,9 @@ pub struct AppState {
         actix_web::http::header::HeaderName,
         actix_web::http::header::HeaderValue,
     ); 3],
+    /// The live event stream's hub (`GET /api/v1/stream`): one reader of the event log per
+    /// process and the streams it feeds.
+    pub hub: crate::stream::Hub,
 }
 
 impl AppState {
@@ -90,10 +93,14 @@ impl AppState {
             Some(q) => Some(q.clone().lock_owned().await),
             None => None,
         };
+        let hub = self.hub.clone();
         self.db(move |conn| {
             // the turn is held until the transaction ended, even if the client went away
             let _turn = turn;
-            crate::db::stamps::write(conn, f)
+            let r = crate::db::stamps::write(conn, f);
+            // the stream's reader reads what this write recorded at once
+            hub.wake();
+            r
         })
         .await
     }
@@ -412,7 +419,14 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     let page_csp =
         actix_web::http::header::HeaderValue::from_str(&crate::web::csp(&config.frame_ancestors))
             .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?;
+    let hub = crate::stream::Hub::new(
+        pool.clone(),
+        &config.database_url,
+        config.stream_buffer,
+        config.stream_max_clients,
+    )?;
     Ok(web::Data::new(AppState {
+        hub,
         pool,
         jwt,
         throttle: Throttle::new(config.login_max_failures),

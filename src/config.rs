@@ -91,6 +91,19 @@ pub struct Config {
     /// `WEBHOOK_POLL_MS` (default 500, 10–60000): how often the worker looks for new events
     /// and due deliveries.
     pub webhook_poll: std::time::Duration,
+    /// `STREAM_HEARTBEAT_SECS` (default 15, 1–300): how often an open event stream sends a
+    /// comment line when it has nothing else to send, so proxies keep the connection.
+    pub stream_heartbeat: std::time::Duration,
+    /// `STREAM_MAX_CLIENTS` (default 1000, 1–100000): event streams open at once per process;
+    /// one more is answered 503 with `Retry-After`.
+    pub stream_max_clients: usize,
+    /// `STREAM_BUFFER` (default 1024, 1–65536): the events the stream hub holds for streams
+    /// that have not sent them yet; a stream that falls further behind is cut off (it resumes
+    /// with `Last-Event-ID`).
+    pub stream_buffer: usize,
+    /// `STREAM_MAX_SECONDS` (default 3600, 1–86400): how long one event stream stays open;
+    /// then it ends and the client resumes with `Last-Event-ID`.
+    pub stream_max_duration: std::time::Duration,
 }
 
 impl Default for Config {
@@ -127,6 +140,10 @@ impl Default for Config {
             webhook_backoff_base: std::time::Duration::from_secs(5),
             webhook_backoff_cap: std::time::Duration::from_secs(3600),
             webhook_poll: std::time::Duration::from_millis(500),
+            stream_heartbeat: std::time::Duration::from_secs(15),
+            stream_max_clients: 1000,
+            stream_buffer: 1024,
+            stream_max_duration: std::time::Duration::from_secs(3600),
         }
     }
 }
@@ -249,7 +266,29 @@ impl Config {
             &mut errs,
         );
         read_webhooks(&nonempty, &mut c, &mut errs);
+        let mut heartbeat = c.stream_heartbeat.as_secs();
+        parse_num(
+            &nonempty,
+            "STREAM_HEARTBEAT_SECS",
+            1,
+            300,
+            &mut heartbeat,
+            &mut errs,
+        );
+        c.stream_heartbeat = std::time::Duration::from_secs(heartbeat);
+        let mut stream_secs = c.stream_max_duration.as_secs();
+        parse_num(
+            &nonempty,
+            "STREAM_MAX_SECONDS",
+            1,
+            86_400,
+            &mut stream_secs,
+            &mut errs,
+        );
+        c.stream_max_duration = std::time::Duration::from_secs(stream_secs);
         for (key, min, max, out) in [
+            ("STREAM_MAX_CLIENTS", 1, 100_000, &mut c.stream_max_clients),
+            ("STREAM_BUFFER", 1, 65_536, &mut c.stream_buffer),
             ("CALC_WORKERS", 1, 256, &mut c.calc_workers),
             ("CALC_QUEUE", 0, 10_000, &mut c.calc_queue),
         ] {
@@ -581,6 +620,42 @@ mod tests {
             "WEBHOOK_TIMEOUT_SECS",
             "WEBHOOK_MAX_ATTEMPTS",
             "WEBHOOK_POLL_MS",
+        ] {
+            assert!(errs.contains(k), "{k} not named in {errs}");
+        }
+    }
+
+    #[test]
+    fn stream_settings_are_read_and_bounded() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.stream_heartbeat, std::time::Duration::from_secs(15));
+        assert_eq!(c.stream_max_clients, 1000);
+        assert_eq!(c.stream_buffer, 1024);
+        assert_eq!(c.stream_max_duration, std::time::Duration::from_secs(3600));
+        let c = cfg(&[
+            ("STREAM_HEARTBEAT_SECS", "2"),
+            ("STREAM_MAX_CLIENTS", "3"),
+            ("STREAM_BUFFER", "16"),
+            ("STREAM_MAX_SECONDS", "60"),
+        ])
+        .unwrap();
+        assert_eq!(c.stream_heartbeat, std::time::Duration::from_secs(2));
+        assert_eq!(c.stream_max_clients, 3);
+        assert_eq!(c.stream_buffer, 16);
+        assert_eq!(c.stream_max_duration, std::time::Duration::from_secs(60));
+        let errs = cfg(&[
+            ("STREAM_HEARTBEAT_SECS", "0"),
+            ("STREAM_MAX_CLIENTS", "100001"),
+            ("STREAM_BUFFER", "0"),
+            ("STREAM_MAX_SECONDS", "forever"),
+        ])
+        .unwrap_err()
+        .join("\n");
+        for k in [
+            "STREAM_HEARTBEAT_SECS",
+            "STREAM_MAX_CLIENTS",
+            "STREAM_BUFFER",
+            "STREAM_MAX_SECONDS",
         ] {
             assert!(errs.contains(k), "{k} not named in {errs}");
         }

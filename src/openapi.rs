@@ -62,7 +62,7 @@ pub(crate) use string_enum_schema;
         (name = "playoff", description = "The play-off for first of a Swiss (docs/rules/rapid-blitz.md#the-play-off-for-first)"),
         (name = "prizes", description = "Prizes and playoffs (docs/rules/keizer.md#prizes, docs/rules/keizer.md#playoffs, docs/rules/draughts-championship.md#prize-money)"),
         (name = "arbiter", description = "Game events, moves, claims and appeals (docs/rules/arbiter.md#appeals, docs/rules/arbiter.md#draughts-claims)"),
-        (name = "events", description = "The event log: the changes feed for sync jobs (docs/api-guide.md#the-changes-feed)"),
+        (name = "events", description = "The event log: the changes feed for sync jobs (docs/api-guide.md#the-changes-feed) and the live event stream (docs/api-guide.md#the-live-event-stream)"),
         (name = "webhooks", description = "Webhook subscriptions of integrations and their deliveries (admin; docs/api-guide.md#webhooks)"),
     )
 )]

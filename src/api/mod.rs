@@ -28,6 +28,7 @@ pub mod rounds;
 pub mod seasons;
 pub mod service_tokens;
 pub mod standings;
+pub mod stream;
 pub mod tempo;
 pub mod users;
 pub mod webhooks;
@@ -134,6 +135,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(arbiter::create_claim_decision);
     cfg.service(arbiter::create_claim_appeal);
     cfg.service(changes::get_changes);
+    cfg.service(stream::get_stream);
     cfg.service(arbiter::create_event_appeal);
     cfg.service(arbiter::list_appeals);
     cfg.service(arbiter::create_appeal_decision);

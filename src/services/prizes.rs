@@ -173,6 +173,8 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             diesel::delete(games::table.find(g.id)).execute(c)?;
         }
     }
+    // the rounds that gained games: their pairing grew, and is told like any other
+    let mut paired: Vec<i64> = Vec::new();
     for (board, game_no, white, black, m) in wanted {
         let exists = stored.iter().any(|g| {
             g.board == board
@@ -203,8 +205,21 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
                 updated_at: now_utc(),
             })
             .execute(c)?;
+        if !paired.contains(&round.id) {
+            paired.push(round.id);
+        }
     }
     crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    for round in rs.iter().filter(|r| paired.contains(&r.id)) {
+        // games added to a round the public sees are published with it; to one still paired,
+        // they are the leader's until the round is published
+        let (kind, visibility) = if rounds::is_public(&round.status) {
+            (EventKind::PairingPublished, Visibility::Public)
+        } else {
+            (EventKind::PairingGenerated, Visibility::Leader)
+        };
+        crate::db::stamps::record(c, rounds::round_event(round, kind, visibility))?;
+    }
     Ok(())
 }
 

@@ -37,6 +37,7 @@ mod ratings;
 mod readiness;
 mod results;
 mod standings;
+mod stream;
 mod tempo;
 mod vocab;
 mod webhooks;

@@ -239,3 +239,64 @@ async fn playoffs_from_the_summer_half() {
         StatusCode::CONFLICT
     );
 }
+
+/// The playoffs' pairing is told like any other: the semi-finals when the playoffs are made,
+/// a decider when a semi-final is drawn, the final when both semi-finals are decided — each a
+/// `pairing.generated` of its round for the leader (the rounds are paired, not published).
+#[actix_web::test]
+async fn the_playoffs_record_their_pairing_events() {
+    use clubcomp::db::models::events::{self, Filter, Visibility};
+    let app = spawn().await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let (season, players, summer) = summer_of_four(&app, &leader).await;
+    let r = playoffs_of_four(&app, &leader, season, players, summer).await;
+    let comp = r.body["competition_id"].as_i64().unwrap();
+    let g = &r.body["groups"][0];
+    let semi1 = g["matches"][0]["games"][0]["game_id"].as_i64().unwrap();
+    let semi2 = g["matches"][1]["games"][0]["game_id"].as_i64().unwrap();
+    let told = || async {
+        app.with_conn(move |c| {
+            let all = Filter {
+                competition: Some(comp),
+                clearance: Some(Visibility::Admin),
+                ..Filter::default()
+            };
+            events::after(c, 0, &all, 1000)
+                .unwrap()
+                .into_iter()
+                .filter(|e| e.kind.starts_with("pairing."))
+                .map(|e| (e.kind, e.visibility, e.payload))
+                .collect::<Vec<_>>()
+        })
+        .await
+    };
+    let generated = |round: i32| {
+        (
+            "pairing.generated".to_string(),
+            "leader".to_string(),
+            format!("{{\"round\":{round}}}"),
+        )
+    };
+    assert_eq!(told().await, [generated(1)]);
+    // semi-final 1 drawn: its decider joins round 1
+    let r = app
+        .enter_result(&arbiter, semi1, json!({"result": "1/2-1/2"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(told().await, [generated(1), generated(1)]);
+    let v = app.get(&paths::playoffs(comp), None).await;
+    let decider = v.body["groups"][0]["matches"][0]["games"][1]["game_id"]
+        .as_i64()
+        .unwrap();
+    let r = app
+        .enter_result(&arbiter, decider, json!({"result": "1-0"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(told().await, [generated(1), generated(1)]);
+    // semi-final 2 decided too: the final is paired in round 2
+    let r = app
+        .enter_result(&arbiter, semi2, json!({"result": "0-1"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(told().await, [generated(1), generated(1), generated(2)]);
+}

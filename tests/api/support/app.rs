@@ -146,6 +146,9 @@ pub fn test_config(url: &str) -> Config {
         max_body_bytes: 64 * 1024,
         login_max_failures: 3,
         data_dir: std::env::temp_dir(),
+        // an event stream opened by a test that reads answers whole (the walk over the public
+        // GETs) ends soon; the stream's own tests keep theirs open longer
+        stream_max_duration: std::time::Duration::from_secs(2),
         ..Config::default()
     }
 }

@@ -7,9 +7,11 @@ mod builders;
 mod client;
 pub mod paths;
 mod receiver;
+mod sse;
 mod walk;
 
 pub use app::*;
 pub use builders::*;
 pub use receiver::*;
+pub use sse::*;
 pub use walk::*;

@@ -317,3 +317,11 @@ pub fn webhook_deliveries(id: impl Display, query: &str) -> String {
 pub fn redeliver(id: impl Display, delivery: impl Display) -> String {
     format!("{API}/webhooks/{id}/deliveries/{delivery}/redeliver")
 }
+/// The live event stream with a query string (`competition=…&types=…&after=…`, or empty).
+pub fn stream(query: &str) -> String {
+    if query.is_empty() {
+        format!("{API}/stream")
+    } else {
+        format!("{API}/stream?{query}")
+    }
+}

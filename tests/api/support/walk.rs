@@ -147,7 +147,13 @@ pub async fn demo_club_public_gets(app: &TestApp) -> Vec<PublicGet> {
         if !public {
             continue;
         }
-        if path.starts_with("/api/v1/competitions/{id}/rounds/{number}") {
+        if path == "/api/v1/stream" {
+            // the whole log replayed, until the stream's time is up
+            urls.push(PublicGet {
+                path: path.clone(),
+                url: format!("{path}?after=0"),
+            });
+        } else if path.starts_with("/api/v1/competitions/{id}/rounds/{number}") {
             for c in &competitions {
                 let rounds = app.get(&paths::rounds(c), None).await.body;
                 for n in ids_in(&rounds, "number") {

@@ -1,0 +1,316 @@
+//! The live event stream (docs/api-guide.md#the-live-event-stream): the event log pushed as
+//! Server-Sent Events, replayed from a cursor and then followed as it grows
+//! ([decision 0221](../../docs/decisions/0221-event-stream.md)).
+
+use crate::app::AppState;
+use crate::auth::MaybeAuth;
+use crate::db::models::events::Filter;
+use crate::error::{ApiError, ApiResult, Problem};
+use crate::services::events as svc;
+use crate::stream::{self as hub, ClientSlot};
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use bytes::Bytes;
+use futures_util::future::{Either, select};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::{self, error::RecvError};
+use utoipa::IntoParams;
+
+/// The reconnection delay the stream proposes to `EventSource` clients (the `retry:` field).
+pub const RETRY_MS: u64 = 3000;
+/// The longest `types` list accepted, in characters.
+pub const MAX_TYPES_CHARS: usize = 400;
+/// The most messages one chunk of the answer holds.
+const MAX_BATCH: usize = 256;
+
+/// The stream's query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Only the events of this competition.
+    #[param(value_type = Option<i64>, minimum = 1)]
+    pub competition: Option<String>,
+    /// Only the events of this club evening.
+    #[param(value_type = Option<i64>, minimum = 1)]
+    pub evening: Option<String>,
+    /// Only these event types, comma-separated (all when absent; at most 400 characters).
+    #[param(value_type = Option<String>, example = "pairing.published,result.entered", max_length = 400)]
+    pub types: Option<String>,
+    /// Resume after this event id (for clients that cannot send `Last-Event-ID`; the header
+    /// wins when both are given). Absent: only events from now on.
+    #[param(value_type = Option<String>, pattern = "^[0-9]{1,18}$")]
+    pub after: Option<String>,
+}
+
+/// One message of the stream as the document describes it (Server-Sent Events fields; the
+/// comment lines and the `retry:` hint between the messages carry no data).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct StreamMessage {
+    /// The event's id (decimal digits): send it as `Last-Event-ID` to resume after it.
+    #[schema(pattern = "^[0-9]{1,18}$")]
+    pub id: String,
+    /// The event's type.
+    #[schema(value_type = crate::services::events::EventType)]
+    pub event: String,
+    /// The event as the changes feed lists it (a `LoggedEvent`), as one line of JSON.
+    #[schema(content_media_type = "application/json")]
+    pub data: String,
+}
+
+/// An id filter: a positive whole number (422 naming `field`).
+fn id_field(field: &str, text: &str) -> ApiResult<i64> {
+    let t = text.trim();
+    match t.parse::<i64>() {
+        Ok(n) if n > 0 && t.len() <= 18 && t.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(ApiError::invalid(
+            field,
+            "must be an id (a whole number from 1)",
+        )),
+    }
+}
+
+/// The events as they are recorded, as `text/event-stream`: each message carries the event's
+/// id (`id:`), its type (`event:`) and the event as the changes feed lists it (`data:`, one
+/// line of JSON). Anyone sees the public events; a bearer token of an arbiter, leader or admin
+/// adds the events of that role. With `Last-Event-ID` (or `after`) the stream first replays
+/// the events after that id from the log, then follows new ones, without gap or duplicate.
+/// A comment line (`: keep-alive`) is sent when nothing else was for `STREAM_HEARTBEAT_SECS`;
+/// a client that falls behind is cut off, and the stream ends after `STREAM_MAX_SECONDS`:
+/// reconnect with the last id received.
+#[utoipa::path(tag = "events",
+    params(StreamQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event id (sent by `EventSource` when it reconnects)", pattern = "^[0-9]{1,18}$")),
+    responses(
+        (status = 200, description = "The event stream (Server-Sent Events; the `data` of each message is a `LoggedEvent`)", body = StreamMessage, content_type = "text/event-stream"),
+        (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`STREAM_MAX_CLIENTS` streams are open; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait")))))]
+#[get("/stream")]
+pub async fn get_stream(
+    req: HttpRequest,
+    auth: MaybeAuth,
+    state: web::Data<AppState>,
+    q: web::Query<StreamQuery>,
+) -> ApiResult<HttpResponse> {
+    let q = q.into_inner();
+    let competition = q
+        .competition
+        .as_deref()
+        .map(|t| id_field("competition", t))
+        .transpose()?;
+    let evening = q
+        .evening
+        .as_deref()
+        .map(|t| id_field("evening", t))
+        .transpose()?;
+    let kinds = match q.types.as_deref() {
+        Some(t) if t.chars().count() > MAX_TYPES_CHARS => {
+            return Err(ApiError::invalid(
+                "types",
+                format!("at most {MAX_TYPES_CHARS} characters"),
+            ));
+        }
+        Some(t) => svc::parse_kinds("types", t)?,
+        None => Vec::new(),
+    };
+    let header = req
+        .headers()
+        .get("last-event-id")
+        .map(|v| v.to_str().unwrap_or("\u{fffd}").to_string());
+    // both are checked; the header, sent by a reconnecting `EventSource`, wins
+    let after = q
+        .after
+        .as_deref()
+        .map(|a| svc::parse_cursor("after", a))
+        .transpose()?;
+    let cursor = match (header.as_deref(), after) {
+        (Some(h), _) => Some(("Last-Event-ID", svc::parse_cursor("Last-Event-ID", h)?)),
+        (None, Some(a)) => Some(("after", a)),
+        (None, None) => None,
+    };
+    let filter = Filter {
+        kinds,
+        competition,
+        evening,
+        clearance: Some(svc::clearance(
+            auth.0.as_ref().map_or(&[][..], |p| &p.roles[..]),
+        )),
+    };
+    let slot = state.hub.admit()?;
+    // subscribed before the log is read: what the log does not hold yet, the hub will send
+    let rx = state.hub.subscribe();
+    let h = state.hub.clone();
+    let start = state
+        .db(move |c| {
+            if let Some((field, after)) = cursor {
+                svc::check_cursor(c, field, after)?;
+            }
+            h.ensure_started(c)?;
+            match cursor {
+                Some((_, after)) => Ok(after),
+                None => svc::newest(c),
+            }
+        })
+        .await?;
+    let session = Session {
+        deadline: actix_web::rt::time::Instant::now() + state.config.stream_max_duration,
+        heartbeat: state.config.stream_heartbeat,
+        next_beat: actix_web::rt::time::Instant::now() + state.config.stream_heartbeat,
+        state: state.clone(),
+        rx,
+        filter: Arc::new(filter),
+        last: start,
+        replaying: cursor.is_some(),
+        greeted: false,
+        done: false,
+        _slot: slot,
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache, no-store"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(futures_util::stream::unfold(session, |mut s| async move {
+            s.next_chunk()
+                .await
+                .map(|b| (Ok::<_, actix_web::Error>(b), s))
+        })))
+}
+
+/// One open stream.
+struct Session {
+    state: web::Data<AppState>,
+    rx: broadcast::Receiver<Arc<crate::services::events::EventView>>,
+    filter: Arc<Filter>,
+    /// The highest event id sent or passed over: only later ones are sent.
+    last: i64,
+    /// Still reading the log after the client's cursor.
+    replaying: bool,
+    greeted: bool,
+    done: bool,
+    heartbeat: Duration,
+    next_beat: actix_web::rt::time::Instant,
+    deadline: actix_web::rt::time::Instant,
+    _slot: ClientSlot,
+}
+
+impl Session {
+    /// The next chunk of the answer, or `None` when the stream ends.
+    async fn next_chunk(&mut self) -> Option<Bytes> {
+        if self.done {
+            return None;
+        }
+        if !self.greeted {
+            self.greeted = true;
+            return Some(self.sent(format!(
+                "retry: {RETRY_MS}\n: events after {}\n\n",
+                self.last
+            )));
+        }
+        if self.replaying {
+            let (after, filter) = (self.last, self.filter.clone());
+            let page = self
+                .state
+                .db(move |c| svc::read_after(c, after, &filter, hub::PAGE))
+                .await;
+            let rows = match page {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the event stream could not replay the log");
+                    return Some(
+                        self.end("the log cannot be read now; reconnect with Last-Event-ID"),
+                    );
+                }
+            };
+            if (rows.len() as i64) < hub::PAGE {
+                self.replaying = false;
+            }
+            if !rows.is_empty() {
+                let mut out = String::new();
+                for e in &rows {
+                    out.push_str(&hub::message(e));
+                }
+                self.last = rows.last().map_or(self.last, |e| e.id);
+                return Some(self.sent(out));
+            }
+        }
+        loop {
+            let now = actix_web::rt::time::Instant::now();
+            if now >= self.deadline {
+                return Some(self.end("the stream's time is up; reconnect with Last-Event-ID"));
+            }
+            let until = self.next_beat.min(self.deadline);
+            let got = {
+                let wait = std::pin::pin!(actix_web::rt::time::sleep_until(until));
+                let recv = std::pin::pin!(self.rx.recv());
+                match select(recv, wait).await {
+                    Either::Left((r, _)) => Some(r),
+                    Either::Right(((), _)) => None,
+                }
+            };
+            match got {
+                Some(Ok(e)) => {
+                    let mut out = String::new();
+                    self.take(&e, &mut out);
+                    // what else is waiting goes in the same chunk
+                    let mut n = 1;
+                    while n < MAX_BATCH {
+                        match self.rx.try_recv() {
+                            Ok(e) => {
+                                self.take(&e, &mut out);
+                                n += 1;
+                            }
+                            Err(broadcast::error::TryRecvError::Lagged(_)) => {
+                                return Some(self.lagged(out));
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    if !out.is_empty() {
+                        return Some(self.sent(out));
+                    }
+                }
+                Some(Err(RecvError::Lagged(_))) => {
+                    return Some(self.lagged(String::new()));
+                }
+                Some(Err(RecvError::Closed)) => return None,
+                None => {
+                    if actix_web::rt::time::Instant::now() < self.deadline {
+                        return Some(self.sent(": keep-alive\n\n".to_string()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds `e` to `out` when it is new and the filter lets it through.
+    fn take(&mut self, e: &crate::services::events::EventView, out: &mut String) {
+        if e.id <= self.last {
+            return;
+        }
+        self.last = e.id;
+        if hub::admits(&self.filter, e) {
+            out.push_str(&hub::message(e));
+        }
+    }
+
+    fn sent(&mut self, text: String) -> Bytes {
+        self.next_beat = actix_web::rt::time::Instant::now() + self.heartbeat;
+        Bytes::from(text)
+    }
+
+    /// The last chunk: `out` and a comment saying why the stream ends.
+    fn lagged(&mut self, mut out: String) -> Bytes {
+        out.push_str(": this client fell behind the stream; reconnect with Last-Event-ID\n\n");
+        self.done = true;
+        Bytes::from(out)
+    }
+
+    fn end(&mut self, why: &str) -> Bytes {
+        self.done = true;
+        Bytes::from(format!(": {why}\n\n"))
+    }
+}

@@ -1,0 +1,352 @@
+//! The hub of the live event stream (`GET /api/v1/stream`,
+//! [decision 0221](../docs/decisions/0221-event-stream.md)): one per process. A single reader
+//! thread follows the event log after the highest id it has seen and passes each new event to
+//! every open stream through one bounded broadcast channel. It reads when woken: by this
+//! process's own commits, by `NOTIFY clubcomp_events` on Postgres (a dedicated `LISTEN`
+//! connection, so writes of other instances arrive too), and by a poll as a safety net (every
+//! 250 ms on SQLite, every 5 s on Postgres). The log is the truth: the hub holds no state of its
+//! own but the id it read up to, and a stream that falls behind the channel is cut off and
+//! resumes from the log by id.
+//!
+//! The reader starts with the first stream (most processes of the test suite and the command
+//! line never open one) and ends when the hub is dropped.
+
+use crate::db::models::events::{EventKind, Filter, Visibility};
+use crate::db::{Backend, DbConn, DbTarget, Pool};
+use crate::error::{ApiError, ApiResult};
+use crate::services::events::{self as svc, EventView};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast;
+
+/// How often the reader looks for news without being woken on SQLite, and how often it asks
+/// its `LISTEN` connection for notifications on Postgres.
+pub const TICK: Duration = Duration::from_millis(250);
+/// How often the reader reads the log on Postgres without a notification (a safety net for a
+/// lost `LISTEN` connection).
+pub const PG_POLL: Duration = Duration::from_secs(5);
+/// The most events the reader (and a stream replaying the log) reads in one query.
+pub const PAGE: i64 = 500;
+
+/// The per-process hub: the broadcast channel, its reader and the count of open streams.
+#[derive(Clone)]
+pub struct Hub {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    tx: broadcast::Sender<Arc<EventView>>,
+    /// The highest event id the reader has read and broadcast (0 before it started).
+    seen: AtomicI64,
+    clients: AtomicUsize,
+    max_clients: usize,
+    /// Wakes the reader; `None` until it started.
+    wake: Mutex<Option<SyncSender<()>>>,
+    pool: Pool,
+    backend: Backend,
+    conn_str: String,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub")
+            .field("seen", &self.seen())
+            .field("clients", &self.clients())
+            .field("max_clients", &self.inner.max_clients)
+            .finish()
+    }
+}
+
+/// One open stream's place among the [`Hub`]'s clients; frees it when dropped.
+#[derive(Debug)]
+pub struct ClientSlot {
+    hub: Hub,
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        self.hub.inner.clients.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Hub {
+    /// A hub over `pool` (the database at `database_url`) whose channel holds `capacity`
+    /// events and which admits `max_clients` open streams.
+    pub fn new(
+        pool: Pool,
+        database_url: &str,
+        capacity: usize,
+        max_clients: usize,
+    ) -> Result<Hub, String> {
+        let target = DbTarget::parse(database_url)?;
+        let (tx, _) = broadcast::channel(capacity.max(1));
+        Ok(Hub {
+            inner: Arc::new(Inner {
+                tx,
+                seen: AtomicI64::new(0),
+                clients: AtomicUsize::new(0),
+                max_clients,
+                wake: Mutex::new(None),
+                pool,
+                backend: target.backend,
+                conn_str: target.conn_str,
+            }),
+        })
+    }
+
+    /// The highest event id broadcast so far.
+    pub fn seen(&self) -> i64 {
+        self.inner.seen.load(Ordering::Acquire)
+    }
+
+    /// The streams open now.
+    pub fn clients(&self) -> usize {
+        self.inner.clients.load(Ordering::Acquire)
+    }
+
+    /// A place for one more stream, or 503 with `Retry-After` when `STREAM_MAX_CLIENTS` are
+    /// open.
+    pub fn admit(&self) -> ApiResult<ClientSlot> {
+        let max = self.inner.max_clients;
+        self.inner
+            .clients
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .map_err(|_| ApiError::Busy {
+                detail: format!(
+                    "the event stream serves at most {max} clients at once \
+                     (STREAM_MAX_CLIENTS); try again later"
+                ),
+                retry_after: 10,
+            })?;
+        Ok(ClientSlot { hub: self.clone() })
+    }
+
+    /// A receiver of every event broadcast from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<EventView>> {
+        self.inner.tx.subscribe()
+    }
+
+    /// Starts the reader unless it runs: it follows the log after its newest event, read now
+    /// on `c`. Called after [`Hub::subscribe`], so that every event after the receiver's
+    /// start is either in the log when the stream reads it or broadcast to the receiver.
+    pub fn ensure_started(&self, c: &mut DbConn) -> ApiResult<()> {
+        let mut wake = self
+            .inner
+            .wake
+            .lock()
+            .map_err(|_| ApiError::Internal("the stream hub's lock is poisoned".into()))?;
+        if wake.is_some() {
+            return Ok(());
+        }
+        let from = svc::newest(c)?;
+        self.inner.seen.store(from, Ordering::Release);
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let weak = Arc::downgrade(&self.inner);
+        std::thread::Builder::new()
+            .name("event-stream-reader".into())
+            .spawn(move || read_loop(weak, rx))
+            .map_err(|e| ApiError::Internal(format!("cannot start the stream reader: {e}")))?;
+        *wake = Some(tx);
+        Ok(())
+    }
+
+    /// Tells the reader that this process committed a write (it reads the log at once).
+    pub fn wake(&self) {
+        if let Ok(w) = self.inner.wake.lock()
+            && let Some(tx) = w.as_ref()
+        {
+            match tx.try_send(()) {
+                Ok(()) | Err(TrySendError::Full(())) | Err(TrySendError::Disconnected(())) => {}
+            }
+        }
+    }
+}
+
+/// The reader: waits for a wake-up, a notification or its poll, then reads and broadcasts
+/// every event after the last one it read. Ends when the hub is gone.
+fn read_loop(hub: Weak<Inner>, wake: Receiver<()>) {
+    let (backend, conn_str) = match hub.upgrade() {
+        Some(h) => (h.backend, h.conn_str.clone()),
+        None => return,
+    };
+    let mut listener: Option<diesel::PgConnection> = None;
+    let mut last_listen_try: Option<Instant> = None;
+    let mut last_read = Instant::now();
+    loop {
+        let mut news = match wake.recv_timeout(TICK) {
+            Ok(()) => true,
+            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        let Some(inner) = hub.upgrade() else { return };
+        match backend {
+            Backend::Sqlite => news = true,
+            Backend::Postgres => {
+                if listener.is_none() && last_listen_try.is_none_or(|t| t.elapsed() >= PG_POLL) {
+                    last_listen_try = Some(Instant::now());
+                    listener = listen(&conn_str);
+                    // notifications sent before LISTEN took effect are read by this poll
+                    news = true;
+                }
+                let mut failed = false;
+                if let Some(c) = listener.as_mut() {
+                    for n in c.notifications_iter() {
+                        match n {
+                            Ok(_) => news = true,
+                            Err(e) => {
+                                tracing::warn!(error = %e, "the event stream's LISTEN connection failed; polling until it is back");
+                                failed = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if failed {
+                    listener = None;
+                    news = true;
+                }
+                news |= last_read.elapsed() >= PG_POLL;
+            }
+        }
+        if news {
+            last_read = Instant::now();
+            if let Err(e) = read_news(&inner) {
+                tracing::warn!(error = %e, "the event stream could not read the log; trying again");
+            }
+        }
+    }
+}
+
+/// A connection listening on the event channel, or `None` (logged) when it cannot be made.
+fn listen(conn_str: &str) -> Option<diesel::PgConnection> {
+    use diesel::{Connection, RunQueryDsl};
+    let made = diesel::PgConnection::establish(conn_str).and_then(|mut c| {
+        diesel::sql_query(format!("LISTEN {}", crate::db::models::events::CHANNEL))
+            .execute(&mut c)
+            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+        Ok(c)
+    });
+    match made {
+        Ok(c) => Some(c),
+        Err(e) => {
+            tracing::warn!(error = %e, "the event stream cannot LISTEN; polling instead");
+            None
+        }
+    }
+}
+
+/// Reads every event after the hub's mark, page by page, and broadcasts each one.
+fn read_news(inner: &Inner) -> ApiResult<()> {
+    let everything = Filter {
+        clearance: Some(Visibility::Admin),
+        ..Filter::default()
+    };
+    let mut c = inner.pool.get()?;
+    loop {
+        let after = inner.seen.load(Ordering::Acquire);
+        let rows = svc::read_after(&mut c, after, &everything, PAGE)?;
+        let full = rows.len() as i64 == PAGE;
+        for row in rows {
+            let id = row.id;
+            // no receiver is no error: the events are in the log
+            let _ = inner.tx.send(Arc::new(row));
+            inner.seen.store(id, Ordering::Release);
+        }
+        if !full {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether `filter` lets `e` through (the same rules as the log's query, for events the hub
+/// broadcast).
+pub fn admits(filter: &Filter, e: &EventView) -> bool {
+    let kind_ok = filter.kinds.is_empty()
+        || e.kind
+            .parse::<EventKind>()
+            .is_ok_and(|k| filter.kinds.contains(&k));
+    let clearance = filter.clearance.unwrap_or(Visibility::Public);
+    let visible = e
+        .visibility
+        .parse::<Visibility>()
+        .is_ok_and(|v| v <= clearance);
+    kind_ok
+        && visible
+        && filter
+            .competition
+            .is_none_or(|c| e.competition_id == Some(c))
+        && filter.evening.is_none_or(|v| e.evening_id == Some(v))
+}
+
+/// One event as a Server-Sent Events message: its id, its type and its JSON (the changes
+/// feed's item) on one `data` line.
+pub fn message(e: &EventView) -> String {
+    let data = serde_json::to_string(e).unwrap_or_else(|_| "{}".into());
+    format!("id: {}\nevent: {}\ndata: {data}\n\n", e.id, e.kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(id: i64, kind: &str, vis: &str, comp: Option<i64>) -> EventView {
+        EventView {
+            id,
+            kind: kind.into(),
+            occurred_at: chrono::DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            competition_id: comp,
+            evening_id: None,
+            game_id: None,
+            payload: serde_json::json!({"round": 1}),
+            visibility: vis.into(),
+        }
+    }
+
+    #[test]
+    fn a_message_is_id_type_and_one_data_line() {
+        let m = message(&view(7, "pairing.published", "public", Some(3)));
+        assert_eq!(
+            m,
+            "id: 7\nevent: pairing.published\ndata: {\"id\":7,\"type\":\"pairing.published\",\
+             \"occurred_at\":\"2027-01-15T08:00:00.000000Z\",\"competition_id\":3,\"evening_id\":null,\
+             \"game_id\":null,\"payload\":{\"round\":1},\"visibility\":\"public\"}\n\n"
+        );
+    }
+
+    #[test]
+    fn the_filter_admits_what_the_log_query_would() {
+        let public = Filter::default();
+        let leader = Filter {
+            clearance: Some(Visibility::Leader),
+            ..Filter::default()
+        };
+        let secret = view(1, "pairing.generated", "leader", Some(3));
+        assert!(!admits(&public, &secret));
+        assert!(admits(&leader, &secret));
+        assert!(!admits(
+            &Filter {
+                clearance: Some(Visibility::Arbiter),
+                ..Filter::default()
+            },
+            &secret
+        ));
+        let only = Filter {
+            kinds: vec![EventKind::ResultEntered],
+            competition: Some(3),
+            ..Filter::default()
+        };
+        assert!(admits(&only, &view(2, "result.entered", "public", Some(3))));
+        assert!(!admits(
+            &only,
+            &view(3, "result.entered", "public", Some(4))
+        ));
+        assert!(!admits(
+            &only,
+            &view(4, "round.completed", "public", Some(3))
+        ));
+    }
+}

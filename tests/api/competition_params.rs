@@ -186,14 +186,10 @@ async fn every_kind_of_competition_answers_its_documented_variant() {
     let app = spawn().await;
     let doc = document();
     let leader = app.token(&["leader"]).await;
-    let r = app
-        .create_season(
-            &leader,
-            json!({"name": "2026-2027", "opening_date": "2026-09-04"}),
-        )
+    let season = SeasonBuilder::new()
+        .name("2026-2027")
+        .create(&app, &leader)
         .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let season = r.body["id"].as_i64().unwrap();
     let bodies = [
         (
             "KeizerCompetitionView",

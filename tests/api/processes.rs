@@ -217,6 +217,158 @@ pub fn http(
         .unwrap_or_else(|e| panic!("{method} {path} on port {port}: {e}"))
 }
 
+/// A stream client on a child process: a thread reading `GET /api/v1/stream` (with
+/// `Last-Event-ID` when given) over a plain socket, chunk by chunk, and noting every event id
+/// it receives, until the connection ends or `stop` is set. `open` is set once the stream's
+/// first message (`retry:`) arrived, so the caller knows the stream is subscribed.
+struct Follower {
+    ids: Arc<std::sync::Mutex<Vec<i64>>>,
+    open: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+    /// Why the reader stopped, when it stopped on an error.
+    error: Arc<std::sync::Mutex<String>>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Follower {
+    fn start(port: u16, query: &str, last_event_id: Option<i64>) -> Follower {
+        let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let open = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
+        let error = Arc::new(std::sync::Mutex::new(String::new()));
+        let (i, o, st, e) = (ids.clone(), open.clone(), stop.clone(), error.clone());
+        let path = paths::stream(query);
+        let thread = std::thread::spawn(move || {
+            if let Err(err) = follow_stream(port, &path, last_event_id, &i, &o, &st) {
+                *e.lock().unwrap() = err.to_string();
+            }
+        });
+        Follower {
+            ids,
+            open,
+            stop,
+            error,
+            thread,
+        }
+    }
+
+    fn ids(&self) -> Vec<i64> {
+        self.ids.lock().unwrap().clone()
+    }
+
+    /// Waits (at most 60 s) until the stream has received every id of `want`.
+    fn wait_for(&self, want: &[i64]) {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            let got = self.ids();
+            if want.iter().all(|id| got.contains(id)) {
+                return;
+            }
+            assert!(
+                !self.thread.is_finished(),
+                "the stream ended after {} of {} events: {}",
+                want.iter().filter(|id| got.contains(id)).count(),
+                want.len(),
+                self.error.lock().unwrap()
+            );
+            assert!(
+                Instant::now() < end,
+                "the resumed stream received {} of {} events",
+                want.iter().filter(|id| got.contains(id)).count(),
+                want.len()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Stops reading and returns every id received, in order.
+    fn finish(self) -> Vec<i64> {
+        self.stop.store(true, Ordering::SeqCst);
+        self.thread.join().expect("the stream reader");
+        self.ids.lock().unwrap().clone()
+    }
+}
+
+fn follow_stream(
+    port: u16,
+    path: &str,
+    last_event_id: Option<i64>,
+    ids: &std::sync::Mutex<Vec<i64>>,
+    open: &AtomicBool,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    let mut s = TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_millis(200)))?;
+    let mut head = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
+    if let Some(id) = last_event_id {
+        head.push_str(&format!("Last-Event-ID: {id}\r\n"));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes())?;
+    // the raw bytes as they arrive; the chunk framing and the lines are cut from them
+    let mut raw: Vec<u8> = Vec::new();
+    let mut body: Vec<u8> = Vec::new();
+    let mut in_body = false;
+    let mut chunked = false;
+    let mut buf = [0u8; 8192];
+    while !stop.load(Ordering::SeqCst) {
+        match s.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
+        if !in_body {
+            let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+                continue;
+            };
+            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+            if !head.starts_with("http/1.1 200") {
+                let text = String::from_utf8_lossy(&raw).to_string();
+                return Err(std::io::Error::other(format!("refused: {text}")));
+            }
+            chunked = head.contains("transfer-encoding: chunked");
+            raw.drain(..split + 4);
+            in_body = true;
+        }
+        if chunked {
+            // take every complete chunk
+            while let Some(eol) = raw.windows(2).position(|w| w == b"\r\n") {
+                let size = usize::from_str_radix(String::from_utf8_lossy(&raw[..eol]).trim(), 16)
+                    .map_err(std::io::Error::other)?;
+                if size == 0 {
+                    return Ok(());
+                }
+                if raw.len() < eol + 2 + size + 2 {
+                    break;
+                }
+                body.extend_from_slice(&raw[eol + 2..eol + 2 + size]);
+                raw.drain(..eol + 2 + size + 2);
+            }
+        } else {
+            body.append(&mut raw);
+        }
+        // take every complete line
+        while let Some(eol) = body.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = body.drain(..=eol).collect();
+            let line = String::from_utf8_lossy(&line);
+            let line = line.trim_end();
+            if line.starts_with("retry:") {
+                open.store(true, Ordering::SeqCst);
+            } else if let Some(id) = line.strip_prefix("id:") {
+                let id: i64 = id.trim().parse().map_err(std::io::Error::other)?;
+                ids.lock().unwrap().push(id);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A second handle on the test's database that outlives the in-process app (so only the child
 /// processes hold it open, and a killed process's SQLite WAL is really recovered on restart).
 fn keep_db(db: &TestDb) -> TestDb {
@@ -400,10 +552,12 @@ fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
 /// same database: it starts and answers; every game's version, result and audit trail agree
 /// (no write half-applied); the cache stamp moved once per stored write; every stored write has
 /// exactly one event in the log, with its result; every write that was acknowledged before the
-/// kill is kept; and the standings show the stored results.
+/// kill is kept; and the standings show the stored results. A stream client attached during
+/// the writes and resumed by its last id on the restarted process receives every result event
+/// of the log exactly once, and a webhook receiver receives every one at least once, signed.
 #[actix_web::test]
 async fn a_process_killed_during_writes_leaves_a_consistent_database() {
-    let app = spawn().await;
+    let app = spawn_with(|c| c.webhook_allow_private = true).await;
     let names: Vec<String> = (0..24).map(|i| format!("Player {i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let (leader, arbiter, fx) = keizer_winter(&app, &names).await;
@@ -412,16 +566,53 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
         .map(|i| (p[2 * i], Some(p[2 * i + 1]), None))
         .collect();
     let game_ids = round(&app, &leader, fx.comp, boards, "published").await;
+    let admin = app.token(&["admin"]).await;
+    let hook = Receiver::start(Reply::Status(204));
+    let r = app
+        .create_webhook(
+            &admin,
+            json!({"url": hook.url, "event_types": ["result.entered", "result.corrected"]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let secret = r.body["secret"].as_str().expect("secret").to_string();
     let db = keep_db(&app._db);
     let url = db.url.clone();
     let before = tally(&url, fx.comp, &game_ids);
+    let start_id: i64 = {
+        use clubcomp::db::schema::events;
+        use diesel::dsl::max;
+        use diesel::prelude::*;
+        let pool = clubcomp::db::build_pool(&url, 1, Duration::from_secs(10)).expect("pool");
+        let mut c = pool.get().expect("connection");
+        events::table
+            .select(max(events::id))
+            .first::<Option<i64>>(&mut c)
+            .expect("events")
+            .unwrap_or(0)
+    };
     // only the child holds the database from here on
     let TestApp { svc, state, _db } = app;
     drop(svc);
     drop(state);
 
-    let mut server = Server::start(&url, &[]);
+    let quick_hooks = [
+        ("WEBHOOK_ALLOW_PRIVATE", "true"),
+        ("WEBHOOK_POLL_MS", "20"),
+        ("WEBHOOK_BACKOFF_BASE_MS", "50"),
+    ];
+    let mut server = Server::start(&url, &quick_hooks);
     let port = server.port;
+    let results = "types=result.entered,result.corrected";
+    let first = Follower::start(port, results, Some(start_id));
+    let t = Instant::now();
+    while !first.open.load(Ordering::SeqCst) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the stream did not open"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let acked = Arc::new(std::sync::Mutex::new(Vec::<(i64, String)>::new()));
     let writers: Vec<_> = game_ids
         .iter()
@@ -467,8 +658,10 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
         acked.len()
     );
 
+    let seen_before_kill = first.finish();
+
     // restart on the same database
-    let server = Server::start(&url, &[]);
+    let server = Server::start(&url, &quick_hooks);
     let after = tally(&url, fx.comp, &game_ids);
     let mut stored = 0;
     for ((id, v0, r0), (id1, v1, r1)) in before.games.iter().zip(&after.games) {
@@ -539,6 +732,64 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
     let stored_results: Vec<Option<String>> =
         after.games.iter().map(|(_, _, r)| r.clone()).collect();
     assert_eq!(shown, stored_results);
+
+    // the log's result events, in id order
+    let logged: Vec<i64> = {
+        use clubcomp::db::schema::events;
+        use diesel::prelude::*;
+        let pool = clubcomp::db::build_pool(&url, 1, Duration::from_secs(10)).expect("pool");
+        let mut c = pool.get().expect("connection");
+        events::table
+            .filter(events::game_id.eq_any(&game_ids))
+            .filter(events::kind.like("result.%"))
+            .order(events::id)
+            .select(events::id)
+            .load(&mut c)
+            .expect("events")
+    };
+    assert_eq!(logged.len(), stored, "one result event per stored write");
+    // the stream client resumes after the last id it received, and gets each event once
+    let cursor = seen_before_kill.last().copied().unwrap_or(start_id);
+    let resumed = Follower::start(server.port, results, Some(cursor));
+    let missed: Vec<i64> = logged.iter().copied().filter(|id| *id > cursor).collect();
+    resumed.wait_for(&missed);
+    let mut streamed = seen_before_kill.clone();
+    streamed.extend(resumed.finish());
+    assert_eq!(
+        streamed, logged,
+        "the stream, before the kill and resumed after it, delivered each event once in order"
+    );
+    // the webhook receiver gets every event at least once, signed; it deduplicates by id
+    let end = Instant::now() + Duration::from_secs(60);
+    let delivered = loop {
+        let got = hook.received();
+        let ids: std::collections::BTreeSet<i64> = got
+            .iter()
+            .map(|r| {
+                r.header("webhook-id")
+                    .parse()
+                    .expect("a numeric webhook-id")
+            })
+            .collect();
+        if logged.iter().all(|id| ids.contains(id)) {
+            break got;
+        }
+        assert!(
+            Instant::now() < end,
+            "{} of {} events delivered to the webhook",
+            logged.iter().filter(|id| ids.contains(id)).count(),
+            logged.len()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    for r in &delivered {
+        assert!(r.signed_with(&secret), "a delivery with a bad signature");
+        assert_eq!(
+            r.json()["id"].to_string(),
+            r.header("webhook-id"),
+            "the body is the event the id names"
+        );
+    }
     drop(server);
     drop(_db);
     drop(db);

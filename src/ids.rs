@@ -1,7 +1,8 @@
 //! Typed ids. A path segment, a request body or a stored row gives a plain number; the handler
 //! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
 //! [`SeasonId`], [`EveningId`], [`RoundId`], [`GameId`], [`UserId`], and the arbiter's
-//! [`ClaimId`], [`AppealId`] and [`GameEventId`] and the [`ServiceTokenId`]), and everything between
+//! [`ClaimId`], [`AppealId`] and [`GameEventId`], the [`ServiceTokenId`] and a stored rating's
+//! [`RatingId`]), and everything between
 //! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
 //! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
 //! compared with the row's column as it is (`en::competition_id.eq(id)`).
@@ -162,6 +163,11 @@ id_type!(
     /// added).
     GameEventId,
     "event"
+);
+id_type!(
+    /// The id of one stored rating (a player's value on one list of one source).
+    RatingId,
+    "rating"
 );
 id_type!(
     /// The id of a service token.

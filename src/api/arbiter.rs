@@ -482,7 +482,7 @@ fn appellant(a: &Auth<AnyRole>) -> Appellant {
         official: a
             .principal
             .has_any(&[Role::Arbiter, Role::Leader, Role::Admin]),
-        player_id: a.principal.player_id.map(crate::ids::PlayerId::get),
+        player_id: a.principal.player_id,
     }
 }
 

@@ -147,7 +147,9 @@ fn sees_contact(auth: &MaybeAuth) -> bool {
 fn ratings_of(conn: &mut DbConn, ids: &[i64]) -> ApiResult<BTreeMap<i64, BTreeMap<String, i32>>> {
     let mut m: BTreeMap<i64, BTreeMap<String, i32>> = BTreeMap::new();
     for r in ratings::latest_for(conn, ids)? {
-        m.entry(r.player_id).or_default().insert(r.source, r.value);
+        m.entry(r.player_id.get())
+            .or_default()
+            .insert(r.source, r.value);
     }
     Ok(m)
 }

@@ -397,7 +397,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
                                 game_id: stored
                                     .iter()
                                     .find(|sg| sg.board == board && sg.game_no == i32::from(x.game))
-                                    .map(|sg| sg.id),
+                                    .map(|sg| sg.id.get()),
                                 white: pr(&x.white)?,
                                 black: pr(&x.black)?,
                                 outcome: x.outcome.map(label),

@@ -8,7 +8,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::{CompetitionId, EveningId, RoundId};
+use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId};
 use crate::services::competitions::{self, TimeControl};
 use crate::services::rounds::{self, is_public};
 use crate::services::tempo;
@@ -100,9 +100,9 @@ pub struct CreateRound {
     pub date: Option<String>,
 }
 
-fn player_ref(c: &mut DbConn, id: Option<i64>) -> ApiResult<Option<PlayerRef>> {
+fn player_ref(c: &mut DbConn, id: Option<PlayerId>) -> ApiResult<Option<PlayerRef>> {
     Ok(match id {
-        Some(id) => players::by_id(c, id)?.map(|p| PlayerRef {
+        Some(id) => players::by_id(c, id.get())?.map(|p| PlayerRef {
             id: p.id,
             name: p.name,
         }),
@@ -114,7 +114,7 @@ fn player_ref(c: &mut DbConn, id: Option<i64>) -> ApiResult<Option<PlayerRef>> {
 pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameView> {
     let tempo = tempo::effective(comp, &g)?;
     Ok(GameView {
-        id: g.id,
+        id: g.id.get(),
         board: g.board,
         game_no: g.game_no,
         white: player_ref(c, g.white_id)?,
@@ -125,7 +125,7 @@ pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameV
         time_control: tempo.time_control,
         time_control_own: tempo.own,
         version: g.version,
-        etag: crate::services::version::etag("game", g.id, g.version),
+        etag: crate::services::version::etag("game", g.id.get(), g.version),
     })
 }
 

@@ -245,10 +245,10 @@ struct Log {
 
 impl Log {
     fn open(c: &mut DbConn, ctx: &GameCtx, actor: &str) -> ApiResult<Log> {
-        let rows = event_rows(c, GameId(ctx.game.id))?;
+        let rows = event_rows(c, ctx.game.id)?;
         let log = EventLog::open(ctx.kind, parse_log(&rows)?).map_err(violation)?;
         Ok(Log {
-            game: GameId(ctx.game.id),
+            game: ctx.game.id,
             log,
             actor: actor.to_string(),
             at: crate::db::now_utc(),
@@ -658,7 +658,7 @@ pub fn moves_etag(row: &MovesRow) -> String {
 /// FIDE 9.5.3: when the log holds a claim (a) whose declared move is not played yet, the
 /// record's next half-move must be that move (checked by the events engine, 422 naming it).
 fn check_declared_move(c: &mut DbConn, ctx: &GameCtx, plies: &[String]) -> ApiResult<()> {
-    let rows = event_rows(c, GameId(ctx.game.id))?;
+    let rows = event_rows(c, ctx.game.id)?;
     let log = parse_log(&rows)?;
     let state = engine::replay(ctx.kind, &log).map_err(violation)?;
     if state.declared.is_none() {

@@ -17,7 +17,7 @@ use crate::db::models::users;
 use crate::db::now_utc;
 use crate::db::stamps::Scope;
 use crate::error::ApiResult;
-use crate::ids::{CompetitionId, SeasonId};
+use crate::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
 use crate::services::ratings::{RatingList, RatingRow, push};
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half as VHalf, Membership, PairingSystem,
@@ -265,11 +265,11 @@ fn insert_game(
     use crate::db::schema::games;
     diesel::insert_into(games::table)
         .values(&NewGame {
-            round_id,
+            round_id: RoundId(round_id),
             board,
             game_no,
-            white_id: white,
-            black_id: black,
+            white_id: white.map(PlayerId),
+            black_id: black.map(PlayerId),
             result: result.map(str::to_string),
             termination: None,
             move_count: None,

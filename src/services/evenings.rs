@@ -12,7 +12,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, stamp};
 use crate::db::schema::{evenings as ev, rounds as rd};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, EveningId, RoundId, SeasonId};
+use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId, SeasonId};
 use crate::services::{attendance, calendar, competitions, rounds, standings, withdrawal};
 use chrono::NaiveDate;
 use clubcomp_engine::attendance::Status as Engine;
@@ -249,7 +249,8 @@ fn round_on(
         games
             .iter()
             .flat_map(|g| [g.white_id, g.black_id])
-            .flatten(),
+            .flatten()
+            .map(PlayerId::get),
     );
     let names = standings::names(c, ids)?;
     let player = |id: i64| BoardPlayer {
@@ -261,18 +262,19 @@ fn round_on(
     let mut boards = Vec::with_capacity(games.len());
     let mut byes = Vec::new();
     for g in games {
-        on_board.extend([g.white_id, g.black_id].into_iter().flatten());
-        if g.black_id.is_none()
-            && let Some(w) = g.white_id
+        let (white, black) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get));
+        on_board.extend([white, black].into_iter().flatten());
+        if black.is_none()
+            && let Some(w) = white
         {
             byes.push(player(w));
         }
         boards.push(Board {
-            game_id: g.id,
+            game_id: g.id.get(),
             board: g.board,
             game_no: g.game_no,
-            white: g.white_id.map(player),
-            black: g.black_id.map(player),
+            white: white.map(player),
+            black: black.map(player),
             result: g.result,
         });
     }
@@ -289,7 +291,7 @@ fn round_on(
     };
     let mut absentees = Vec::new();
     for p in &status.players {
-        let id = crate::ids::PlayerId::from_engine(&p.player)?.0;
+        let id = PlayerId::from_engine(&p.player)?.0;
         if withdrawal::gone(&withdrawn, id, round.number) {
             continue;
         }

@@ -18,7 +18,7 @@ use crate::db::now_utc;
 use crate::db::schema::{games, rounds as rs};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, RoundId};
+use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::attendance as att;
 use crate::services::rounds;
 use clubcomp_engine::Membership;
@@ -255,11 +255,11 @@ fn store_games(
         for (game_no, w, bl) in rows {
             diesel::insert_into(games::table)
                 .values(&NewGame {
-                    round_id: round,
+                    round_id: RoundId(round),
                     board: b.board,
                     game_no,
-                    white_id: Some(w),
-                    black_id: bl,
+                    white_id: Some(PlayerId(w)),
+                    black_id: bl.map(PlayerId),
                     result: bl.is_none().then(|| "bye".to_string()),
                     termination: None,
                     move_count: None,
@@ -424,7 +424,7 @@ fn generic_violations(
     let mut had_bye: HashSet<i64> = HashSet::new();
     for r in earlier(c, comp.id, round.number)? {
         for g in rounds::games_of(c, RoundId(r.id))? {
-            match (g.white_id, g.black_id) {
+            match (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get)) {
                 (Some(w), Some(b)) if g.game_no == 1 => {
                     *met.entry((w.min(b), w.max(b))).or_default() += 1;
                 }

@@ -65,8 +65,8 @@ pub struct GameFilter {
 /// Every public game of `player` matching `f`, newest first (date descending, games without a
 /// date last, then game id descending). 404 when there is no such player.
 pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<PlayerGame>> {
-    let p = player.0;
-    crate::services::players::load(c, PlayerId(p))?;
+    let p = player;
+    crate::services::players::load(c, p)?;
     let mut q = gm::table
         .inner_join(rd::table.inner_join(cm::table))
         .filter(gm::white_id.eq(p).or(gm::black_id.eq(p)))
@@ -90,7 +90,8 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
         rows.iter()
             .flat_map(|(g, _, _)| [g.white_id, g.black_id])
             .flatten()
-            .filter(|&id| id != p),
+            .filter(|&id| id != p)
+            .map(PlayerId::get),
     )?;
     let mut evening_dates: HashMap<i64, NaiveDate> = HashMap::new();
     let mut out = Vec::with_capacity(rows.len());
@@ -108,9 +109,9 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
             (None, None) => None,
         };
         let white = g.white_id == Some(p);
-        let other = if white { g.black_id } else { g.white_id };
+        let other = if white { g.black_id } else { g.white_id }.map(PlayerId::get);
         out.push(PlayerGame {
-            game_id: g.id,
+            game_id: g.id.get(),
             competition_id: r.competition_id,
             competition_name: name,
             season_id,

@@ -173,7 +173,8 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
     let mut results = Vec::new();
     let mut games_view = Vec::new();
     for g in &stored {
-        let (Some(w), Some(b)) = (g.white_id, g.black_id) else {
+        let (Some(w), Some(b)) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get))
+        else {
             continue;
         };
         if let Some(hp) = g.result.as_deref().and_then(white_half_points) {
@@ -186,7 +187,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
             });
         }
         games_view.push(FirstPlaceGame {
-            game_id: g.id,
+            game_id: g.id.get(),
             playoff_round: g.game_no,
             board: g.board,
             white: player(w),
@@ -391,7 +392,7 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
         *board += 1;
         diesel::insert_into(games::table)
             .values(&NewGame {
-                round_id: round.id,
+                round_id: RoundId(round.id),
                 board: *board,
                 game_no: g.round as i32,
                 white_id: g.white.parse().ok(),

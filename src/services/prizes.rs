@@ -147,8 +147,8 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     for s in &states {
         for m in &s.matches {
             for g in &m.games {
-                let white = PlayerId::from_engine(&g.white)?.0;
-                let black = PlayerId::from_engine(&g.black)?.0;
+                let white = PlayerId::from_engine(&g.white)?;
+                let black = PlayerId::from_engine(&g.black)?;
                 wanted.push((
                     s.group as i32 * 10 + match_no(m.id),
                     i32::from(g.game),
@@ -193,7 +193,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         };
         diesel::insert_into(games::table)
             .values(&NewGame {
-                round_id: round.id,
+                round_id: RoundId(round.id),
                 board,
                 game_no,
                 white_id: Some(white),

@@ -6,6 +6,7 @@ use crate::db::models::players;
 use crate::db::models::ratings::{self, NewRating, RatingWrite};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use utoipa::ToSchema;
@@ -210,7 +211,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
             continue;
         };
         let new = NewRating {
-            player_id,
+            player_id: PlayerId(player_id),
             source: &list.source,
             value: row.value as i32,
             list_date: date,

@@ -244,7 +244,7 @@ pub fn enter(
     }
     expected.check(&crate::services::version::etag(
         "game",
-        game.id,
+        game.id.get(),
         game.version,
     ))?;
     // a playoff result decides which games are due from all the group's results: take the
@@ -302,7 +302,7 @@ pub fn enter(
         c,
         &NewAuditEntry {
             entity: "game".into(),
-            entity_id: game.id,
+            entity_id: game.id.get(),
             action: if old.result.is_none() {
                 "result_entered".into()
             } else {
@@ -355,7 +355,7 @@ pub fn enter(
         NewEvent::new(kind, visibility)
             .competition(comp.id)
             .evening(round.evening_id)
-            .game(game.id)
+            .game(game.id.get())
             .payload(serde_json::json!({
                 "round": round.number,
                 "board": game.board,

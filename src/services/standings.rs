@@ -12,7 +12,7 @@ use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::db::schema::competitions as cm;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, RoundId};
+use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::attendance::{Status, statuses};
 use crate::services::competitions::discipline;
 use crate::services::competitions::entrants_in_seed_order;
@@ -205,7 +205,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
         let mut ev = ks::Evening::default();
         let mut listed = std::collections::HashSet::new();
         for g in &games {
-            match (g.white_id, g.black_id) {
+            match (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get)) {
                 (Some(w), None) => {
                     listed.insert(w);
                     ev.byes.push(w.to_string());
@@ -400,10 +400,10 @@ pub fn build_trf(
     let d = discipline(comp);
     for (k, (_, games)) in rounds.iter().enumerate() {
         for g in games {
-            let Some(w) = g.white_id.and_then(|w| number.get(&w)).copied() else {
+            let Some(w) = g.white_id.and_then(|w| number.get(&w.get())).copied() else {
                 continue;
             };
-            match g.black_id.and_then(|b| number.get(&b)).copied() {
+            match g.black_id.and_then(|b| number.get(&b.get())).copied() {
                 None => {
                     // the pairing bye covers every game of the round
                     for s in 0..gpr {

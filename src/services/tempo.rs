@@ -144,7 +144,7 @@ pub fn set(
             ));
         }
     }
-    expected.check(&etag("game", game.id, game.version))?;
+    expected.check(&etag("game", game.id.get(), game.version))?;
     if game.black_id.is_none() {
         return Err(ApiError::Conflict(format!(
             "game {id} is a bye: there is no game to play at a tempo"
@@ -198,7 +198,7 @@ pub fn set(
         c,
         &NewAuditEntry {
             entity: "game".into(),
-            entity_id: game.id,
+            entity_id: game.id.get(),
             action: "time_control_set".into(),
             actor: actor.to_string(),
             at: now_utc(),

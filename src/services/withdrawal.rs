@@ -176,7 +176,7 @@ pub fn withdraw(
     if let Some(r) = played.first() {
         let board = rounds::games_of(c, RoundId(r.id))?
             .into_iter()
-            .find(|g| g.white_id == Some(player.get()) || g.black_id == Some(player.get()))
+            .find(|g| g.white_id == Some(player) || g.black_id == Some(player))
             .map(|g| format!(" ({name} is on board {})", g.board))
             .unwrap_or_default();
         let rule = format!(

@@ -11,6 +11,7 @@ use clubcomp::db::schema::{
     appeals, audit_log, claims, competitions, game_events, game_moves, games, players, rounds,
     seasons, users,
 };
+use clubcomp::ids::{PlayerId, RoundId};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
@@ -99,11 +100,11 @@ async fn games_in(
             .map(|board| {
                 diesel::insert_into(games::table)
                     .values(&NewGame {
-                        round_id: round,
+                        round_id: RoundId(round),
                         board,
                         game_no: 1,
-                        white_id: Some(w),
-                        black_id: Some(b),
+                        white_id: Some(PlayerId(w)),
+                        black_id: Some(PlayerId(b)),
                         result: None,
                         termination: None,
                         move_count: None,

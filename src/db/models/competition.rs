@@ -6,6 +6,7 @@ use crate::db::schema::{
     attendance, audit_log, cache_stamps, competitions, entrants, evenings, games, rounds, seasons,
 };
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::{GameId, PlayerId, RoundId};
 use chrono::{NaiveDate, NaiveDateTime};
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,
@@ -289,12 +290,12 @@ pub struct NewRound {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = games, check_for_backend(MultiBackend))]
 pub struct Game {
-    pub id: i64,
-    pub round_id: i64,
+    pub id: GameId,
+    pub round_id: RoundId,
     pub board: i32,
     pub game_no: i32,
-    pub white_id: Option<i64>,
-    pub black_id: Option<i64>,
+    pub white_id: Option<PlayerId>,
+    pub black_id: Option<PlayerId>,
     pub result: Option<String>,
     pub termination: Option<String>,
     pub move_count: Option<i32>,
@@ -309,11 +310,11 @@ pub struct Game {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = games)]
 pub struct NewGame {
-    pub round_id: i64,
+    pub round_id: RoundId,
     pub board: i32,
     pub game_no: i32,
-    pub white_id: Option<i64>,
-    pub black_id: Option<i64>,
+    pub white_id: Option<PlayerId>,
+    pub black_id: Option<PlayerId>,
     pub result: Option<String>,
     pub termination: Option<String>,
     pub move_count: Option<i32>,

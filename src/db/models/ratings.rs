@@ -2,6 +2,7 @@
 
 use crate::db::schema::ratings;
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::{PlayerId, RatingId};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -9,8 +10,8 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = ratings, check_for_backend(MultiBackend))]
 pub struct Rating {
-    pub id: i64,
-    pub player_id: i64,
+    pub id: RatingId,
+    pub player_id: PlayerId,
     pub source: String,
     pub value: i32,
     pub list_date: NaiveDate,
@@ -22,7 +23,7 @@ pub struct Rating {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = ratings)]
 pub struct NewRating<'a> {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub source: &'a str,
     pub value: i32,
     pub list_date: NaiveDate,

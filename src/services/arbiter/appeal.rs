@@ -1,7 +1,7 @@
 //! Appeals to the board against an arbiter's decision (docs/rules/arbiter.md#appeals).
 
 use super::*;
-use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
+use crate::ids::{AppealId, ClaimId, GameEventId, GameId, PlayerId};
 
 /// An appeal to the board (docs/rules/arbiter.md#appeals).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -52,7 +52,7 @@ pub struct Appellant {
     /// Whether the caller is an official (arbiter, leader, admin).
     pub official: bool,
     /// The caller's linked player.
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
 }
 
 fn utc(t: NaiveDateTime) -> DateTime<Utc> {

@@ -220,7 +220,7 @@ struct Checked {
 fn checked_moves(c: &mut DbConn, ctx: &GameCtx, input: &ClaimInput) -> ApiResult<Option<Record>> {
     match &input.moves {
         Some(m) => record_of(ctx.kind, m).map(Some),
-        None => moves_of(c, GameId(ctx.game.id))?
+        None => moves_of(c, ctx.game.id)?
             .map(|r| stored_record(&r))
             .transpose(),
     }

@@ -6,7 +6,7 @@ use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, pid, present}
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, EveningId, RoundId, SeasonId};
+use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId, SeasonId};
 use crate::services::rounds;
 use chrono::NaiveDate;
 use clubcomp_engine::Membership;
@@ -153,13 +153,14 @@ pub fn keizer_input(
             by_calendar &= date.is_some();
             let first_meeting = history.len();
             for g in rounds::games_of(c, RoundId(r.id))? {
-                if let Some(w) = g.white_id {
+                let (white, black) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get));
+                if let Some(w) = white {
                     played_any.insert(w);
                 }
-                if let Some(b) = g.black_id {
+                if let Some(b) = black {
                     played_any.insert(b);
                 }
-                match (g.white_id, g.black_id) {
+                match (white, black) {
                     (Some(w), None) if hc.id == comp.id => *byes_here.entry(w).or_default() += 1,
                     (Some(w), Some(b)) if over_the_board(g.result.as_deref()) => {
                         colours.entry(w).or_default().push(Colour::White);

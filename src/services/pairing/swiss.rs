@@ -7,7 +7,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::RoundId;
+use crate::ids::{PlayerId, RoundId};
 use crate::services::rounds;
 use clubcomp_engine::Colour;
 use clubcomp_engine::Fixed;
@@ -38,8 +38,8 @@ fn entry_for(g: &Game, me: i64, tpn: &HashMap<i64, u32>) -> RoundEntry {
         colour: None,
         result: ResultCode::ZeroBye,
     };
-    let white = g.white_id == Some(me);
-    let Some(opp) = (if white { g.black_id } else { g.white_id }) else {
+    let white = g.white_id == Some(PlayerId(me));
+    let Some(opp) = (if white { g.black_id } else { g.white_id }).map(PlayerId::get) else {
         return RoundEntry {
             opponent: None,
             colour: None,
@@ -93,7 +93,8 @@ pub(super) fn dutch(
         for games in &past {
             let g = games.iter().find(|g| {
                 g.game_no == 1
-                    && (g.white_id == Some(e.player_id) || g.black_id == Some(e.player_id))
+                    && (g.white_id == Some(PlayerId(e.player_id))
+                        || g.black_id == Some(PlayerId(e.player_id)))
             });
             entries.push(match g {
                 Some(g) => entry_for(g, e.player_id, &tpn),
@@ -268,7 +269,10 @@ pub(super) fn double(
             let g1 = games.iter().find(|g| g.board == b && g.game_no == 1);
             let g2 = games.iter().find(|g| g.board == b && g.game_no == 2);
             let Some(g1) = g1 else { continue };
-            match (g1.white_id.and_then(|w| tpn.get(&w)), g1.black_id) {
+            match (
+                g1.white_id.and_then(|w| tpn.get(&w.get())),
+                g1.black_id.map(PlayerId::get),
+            ) {
                 (Some(&w), None) => rec.byes.push(ds::Bye {
                     player: w,
                     kind: ds::ByeKind::Pairing,

@@ -9,6 +9,7 @@ use super::paths;
 use actix_web::http::StatusCode;
 use clubcomp::db::models::competition::{NewAttendance, NewGame};
 use clubcomp::db::schema::games;
+use clubcomp::ids::{PlayerId, RoundId};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
@@ -478,11 +479,11 @@ async fn fill_round(
         for (board, game_no, w, b, res) in games_ {
             let id: i64 = diesel::insert_into(games::table)
                 .values(&NewGame {
-                    round_id: round.id,
+                    round_id: RoundId(round.id),
                     board,
                     game_no,
-                    white_id: Some(w),
-                    black_id: b,
+                    white_id: Some(PlayerId(w)),
+                    black_id: b.map(PlayerId),
                     result: if b.is_none() { Some("bye".into()) } else { res },
                     termination: None,
                     move_count: None,

@@ -47,6 +47,10 @@ impl WorkLimits {
 /// Tie-break acronyms in one request: every known acronym fits several times over.
 pub const MAX_TIEBREAKS: usize = 16;
 
+/// Groups in a knockout's playoff draw: groups of four out of the largest Keizer field fit
+/// with room to spare.
+pub const MAX_PLAYOFF_GROUPS: usize = 100;
+
 impl Default for WorkLimits {
     fn default() -> WorkLimits {
         WorkLimits {

@@ -244,8 +244,14 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             errs.push(FieldError::new("params", e.to_string()));
         }
     }
-    if let (Some(K::RoundRobin), Some(o)) = (kind, s.params.as_object()) {
-        RoundRobinParams::read(o, &mut errs);
+    match (kind, s.params.as_object()) {
+        (Some(K::RoundRobin), Some(o)) => {
+            RoundRobinParams::read(o, &mut errs);
+        }
+        (Some(K::Knockout), Some(o)) => {
+            KnockoutParams::read(o, &mut errs);
+        }
+        _ => {}
     }
     let mut params = s.params.clone();
     if let Some(b) = s.params.get("blitz") {
@@ -932,6 +938,153 @@ pub struct KnockoutParams {
     pub playoff: Option<PlayoffParams>,
 }
 
+/// The members of a knockout's params that make its playoff draw.
+const PLAYOFF_KEYS: [&str; 3] = ["summer_competition", "colour_seed", "draw"];
+
+impl KnockoutParams {
+    /// Reads a knockout's params, naming each bad field (`params.draw.groups[0].seeds`): the
+    /// three playoff members are all present or all absent (a `null` counts as present), each
+    /// of its type, the draw's groups numbered 1, 2, … in order with two to four players
+    /// each; other keys are kept as they are.
+    pub fn read(o: &serde_json::Map<String, Value>, errs: &mut Vec<FieldError>) -> Option<Self> {
+        if !PLAYOFF_KEYS.iter().any(|k| o.contains_key(*k)) {
+            return Some(KnockoutParams { playoff: None });
+        }
+        let before = errs.len();
+        for k in PLAYOFF_KEYS {
+            if !o.contains_key(k) {
+                errs.push(FieldError::new(
+                    format!("params.{k}"),
+                    "a playoff draw needs summer_competition, colour_seed and draw together",
+                ));
+            }
+        }
+        let summer = o.get("summer_competition").and_then(Value::as_i64);
+        if o.contains_key("summer_competition") && summer.is_none_or(|n| n < 1) {
+            errs.push(FieldError::new(
+                "params.summer_competition",
+                "must be a competition id (a whole number from 1)",
+            ));
+        }
+        let seed = o.get("colour_seed").and_then(Value::as_u64);
+        if o.contains_key("colour_seed") && seed.is_none() {
+            errs.push(FieldError::new(
+                "params.colour_seed",
+                "must be a whole number from 0 to 18446744073709551615",
+            ));
+        }
+        let draw = o.get("draw").and_then(|d| read_playoff_draw(d, errs));
+        if errs.len() != before {
+            return None;
+        }
+        Some(KnockoutParams {
+            playoff: Some(PlayoffParams {
+                summer_competition: summer?,
+                colour_seed: seed?,
+                draw: draw?,
+            }),
+        })
+    }
+}
+
+/// Reads a playoff draw `{"groups": [{"number", "seeds"}], "without_group"}`, naming each bad
+/// member; `None` when one is bad.
+fn read_playoff_draw(
+    d: &Value,
+    errs: &mut Vec<FieldError>,
+) -> Option<clubcomp_engine::keizer::PlayoffDraw> {
+    use clubcomp_engine::keizer::{PlayoffDraw, PlayoffGroup};
+    let Some(o) = d.as_object() else {
+        errs.push(FieldError::new(
+            "params.draw",
+            "must be an object {\"groups\": [...], \"without_group\": player id or null}",
+        ));
+        return None;
+    };
+    let before = errs.len();
+    if let Some(k) = o
+        .keys()
+        .find(|k| !["groups", "without_group"].contains(&k.as_str()))
+    {
+        errs.push(FieldError::new(
+            format!("params.draw.{k}"),
+            "unknown member (a draw has groups and without_group)",
+        ));
+    }
+    let without_group = match o.get("without_group") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= 64 => Some(s.clone()),
+        Some(_) => {
+            errs.push(FieldError::new(
+                "params.draw.without_group",
+                "must be a player id (text of 1 to 64 characters) or null",
+            ));
+            None
+        }
+    };
+    let mut groups = Vec::new();
+    match o.get("groups").and_then(Value::as_array) {
+        None => errs.push(FieldError::new("params.draw.groups", "must be a list")),
+        Some(list) if list.len() > crate::limits::MAX_PLAYOFF_GROUPS => errs.push(FieldError::new(
+            "params.draw.groups",
+            format!("at most {} groups", crate::limits::MAX_PLAYOFF_GROUPS),
+        )),
+        Some(list) => {
+            for (i, g) in list.iter().enumerate() {
+                let at = format!("params.draw.groups[{i}]");
+                let number = g.get("number").and_then(Value::as_u64);
+                if number != Some(i as u64 + 1) {
+                    errs.push(FieldError::new(
+                        format!("{at}.number"),
+                        format!("must be {} (groups are numbered 1, 2, … in order)", i + 1),
+                    ));
+                }
+                let seeds: Option<Vec<String>> = g
+                    .get("seeds")
+                    .and_then(Value::as_array)
+                    .filter(|s| (2..=4).contains(&s.len()))
+                    .and_then(|s| {
+                        s.iter()
+                            .map(|x| {
+                                x.as_str()
+                                    .filter(|t| !t.is_empty() && t.len() <= 64)
+                                    .map(String::from)
+                            })
+                            .collect()
+                    });
+                if seeds.is_none() {
+                    errs.push(FieldError::new(
+                        format!("{at}.seeds"),
+                        "must be a list of 2 to 4 player ids (text of 1 to 64 characters)",
+                    ));
+                }
+                if let Some(k) = g.as_object().and_then(|m| {
+                    m.keys()
+                        .find(|k| !["number", "seeds"].contains(&k.as_str()))
+                }) {
+                    errs.push(FieldError::new(
+                        format!("{at}.{k}"),
+                        "unknown member (a group has number and seeds)",
+                    ));
+                }
+                if let (Some(n), Some(seeds)) = (number, seeds) {
+                    groups.push(PlayoffGroup {
+                        number: n as u32,
+                        seeds,
+                    });
+                }
+            }
+        }
+    }
+    if errs.len() != before {
+        return None;
+    }
+    Some(PlayoffDraw {
+        groups,
+        without_group,
+    })
+}
+
 /// The parameters stored with a competition, decoded for its kind.
 #[derive(Debug, Clone)]
 pub enum CompetitionParams {
@@ -1000,15 +1153,11 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
             }
         }
         (CompetitionKind::Knockout, _) => {
-            let playoff = if ["summer_competition", "colour_seed", "draw"]
-                .iter()
-                .any(|k| object.contains_key(*k))
-            {
-                Some(serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(&e))?)
-            } else {
-                None
-            };
-            CompetitionParams::Knockout(KnockoutParams { playoff })
+            let mut errs = Vec::new();
+            match KnockoutParams::read(&object, &mut errs) {
+                Some(p) => CompetitionParams::Knockout(p),
+                None => return Err(bad(&field_errors(&errs))),
+            }
         }
     };
     Ok(StoredParams { object, typed })

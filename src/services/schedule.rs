@@ -124,15 +124,30 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         .chain(kept.iter())
         .filter_map(|r| r.evening_id)
         .collect();
+    // Rounds are unique per number: a new round, and a round on its way to its new number,
+    // holds a number below every number the competition's rounds hold now, one each. (Numbers
+    // taken from the evening or round ids would clash where one round's evening id is another
+    // round's id.)
+    let mut spare = played
+        .iter()
+        .chain(kept.iter())
+        .map(|r| r.number)
+        .min()
+        .unwrap_or(0)
+        .min(0);
+    let mut next_spare = move || {
+        spare -= 1;
+        spare
+    };
     for e in evenings
         .iter()
         .filter(|e| !taken.contains(&e.id) && last_date.is_none_or(|d| e.date > d))
     {
-        // a number no other round holds; the numbering below gives the final one
+        // the numbering below gives the final number
         let round = diesel::insert_into(rounds::table)
             .values(&NewRound {
                 competition_id: comp.id,
-                number: -(i32::try_from(e.id).unwrap_or(i32::MAX)),
+                number: next_spare(),
                 evening_id: Some(e.id),
                 date: Some(e.date),
                 status: PLANNED.into(),
@@ -152,10 +167,10 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         .filter(|(r, n)| r.number != *n)
         .map(|(r, n)| (r.id, n))
         .collect();
-    // two steps, so that no number is held twice on the way (rounds are unique per number)
+    // two steps, so that no number is held twice on the way
     for (id, _) in &moves {
         diesel::update(rounds::table.find(id))
-            .set(rounds::number.eq(-(i32::try_from(*id).unwrap_or(i32::MAX))))
+            .set(rounds::number.eq(next_spare()))
             .execute(c)?;
     }
     for (id, n) in &moves {

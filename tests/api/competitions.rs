@@ -269,6 +269,152 @@ async fn malformed_round_robin_params_are_refused_by_name() {
     assert_eq!(r.body["version"], 1, "{}", r.text);
 }
 
+/// A knockout's playoff members (`summer_competition`, `colour_seed`, `draw`) come all three or
+/// none, each of its type; anything else is refused on creation and on a change, naming the
+/// field, and nothing is stored. A correct draw is stored and read back.
+#[actix_web::test]
+async fn malformed_knockout_params_are_refused_by_name() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new().create(&app, &leader).await;
+    let draw = json!({"groups": [{"number": 1, "seeds": ["p1", "p2", "p3", "p4"]},
+                                 {"number": 2, "seeds": ["p5", "p6"]}],
+                      "without_group": "p7"});
+    let bad: Vec<(Value, Vec<&str>)> = vec![
+        (
+            json!({"colour_seed": 1}),
+            vec!["params.draw", "params.summer_competition"],
+        ),
+        (
+            json!({"summer_competition": 3, "draw": draw}),
+            vec!["params.colour_seed"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": 1}),
+            vec!["params.draw"],
+        ),
+        (
+            json!({"summer_competition": "3", "colour_seed": 1, "draw": draw}),
+            vec!["params.summer_competition"],
+        ),
+        (
+            json!({"summer_competition": 0, "colour_seed": 1, "draw": draw}),
+            vec!["params.summer_competition"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": -1, "draw": draw}),
+            vec!["params.colour_seed"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": null, "draw": draw}),
+            vec!["params.colour_seed"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": 1, "draw": [1, 2]}),
+            vec!["params.draw"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": 1, "draw": {"without_group": null}}),
+            vec!["params.draw.groups"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": 1,
+                   "draw": {"groups": [{"number": 1, "seeds": ["p1"]}]}}),
+            vec!["params.draw.groups[0].seeds"],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": 1,
+                   "draw": {"groups": [{"number": 1, "seeds": ["p1", "p2"]},
+                                       {"number": 3, "seeds": ["p3", "p4", 5]}]}}),
+            vec![
+                "params.draw.groups[1].number",
+                "params.draw.groups[1].seeds",
+            ],
+        ),
+        (
+            json!({"summer_competition": 3, "colour_seed": 1,
+                   "draw": {"groups": [], "without_group": 7}}),
+            vec!["params.draw.without_group"],
+        ),
+    ];
+    let before = app.get(&paths::season_competitions(season), None).await;
+    for (params, fields) in &bad {
+        let r = app
+            .create_competition(
+                &leader,
+                season,
+                json!({"name": "Cup", "kind": "knockout", "params": params}),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        let mut got = r.errors("field");
+        got.sort();
+        assert_eq!(got, *fields, "{params}");
+    }
+    assert_eq!(
+        app.get(&paths::season_competitions(season), None)
+            .await
+            .body,
+        before.body
+    );
+
+    let good = json!({"summer_competition": 3, "colour_seed": 42, "draw": draw, "note": "cup"});
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            json!({"name": "Cup", "kind": "knockout", "params": good}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["params"], good);
+    let url = paths::competition(r.body["id"].as_i64().unwrap());
+    let r = app.get(&url, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["params"], good);
+    for (params, fields) in &bad {
+        let r = app
+            .req(
+                Method::PATCH,
+                &url,
+                Some(&leader),
+                Some(json!({"params": params})),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        let mut got = r.errors("field");
+        got.sort();
+        assert_eq!(got, *fields, "{params}");
+    }
+    let r = app.get(&url, None).await;
+    assert_eq!(r.body["params"], good);
+    assert_eq!(r.body["version"], 1, "{}", r.text);
+    // a knockout without a draw stays one
+    let r = app
+        .req(
+            Method::PATCH,
+            &url,
+            Some(&leader),
+            Some(json!({"params": {"note": "cup"}})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        app.get(&url, None).await.body["params"],
+        json!({"note": "cup"})
+    );
+}
+
 #[actix_web::test]
 async fn a_swiss_tiebreak_list_is_stored_and_answered_in_the_listed_acronyms() {
     let app = spawn().await;

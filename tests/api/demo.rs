@@ -231,3 +231,85 @@ async fn demo_is_deterministic() {
     assert!(a.len() > 250, "{} games", a.len());
     assert_eq!(a, games_by_name().await);
 }
+
+/// In the demo's season, whose winter half is under way, the leader creates the summer half:
+/// it gets a planned round on each of the ten summer `keizer` evenings, numbered 1 to 10 by
+/// date, and the winter half keeps its rounds.
+#[actix_web::test]
+async fn a_summer_half_is_created_in_the_demo_season() {
+    let app = spawn().await;
+    app.with_conn(|c| {
+        clubcomp::services::demo::seed(c).unwrap();
+    })
+    .await;
+    let leader = app.token(&["leader"]).await;
+    let season = app.get(paths::SEASONS, None).await.body["items"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let evs = app
+        .get(&format!("{}?per_page=200", paths::evenings(season)), None)
+        .await;
+    let mut summer_evenings: Vec<(String, i64)> = evs.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "keizer" && e["half"] == "summer")
+        .map(|e| {
+            (
+                e["date"].as_str().unwrap().to_string(),
+                e["id"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    summer_evenings.sort();
+    assert_eq!(summer_evenings.len(), 10, "{}", evs.text);
+
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            serde_json::json!({"name": "Keizer summer 2027", "kind": "keizer", "half": "summer"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let summer = r.body["id"].as_i64().unwrap();
+    let rows = |comp: i64| {
+        app.with_conn(move |c| {
+            use clubcomp::db::schema::rounds;
+            use diesel::prelude::*;
+            rounds::table
+                .filter(rounds::competition_id.eq(comp))
+                .order(rounds::number)
+                .select((
+                    rounds::number,
+                    rounds::date,
+                    rounds::evening_id,
+                    rounds::status,
+                ))
+                .load::<(i32, Option<chrono::NaiveDate>, Option<i64>, String)>(c)
+                .unwrap()
+        })
+    };
+    let got: Vec<(i32, String, i64, String)> = rows(summer)
+        .await
+        .into_iter()
+        .map(|(n, d, e, s)| (n, d.unwrap().to_string(), e.unwrap(), s))
+        .collect();
+    let want: Vec<(i32, String, i64, String)> = summer_evenings
+        .iter()
+        .zip(1..)
+        .map(|((d, e), n)| (n, d.clone(), *e, "planned".to_string()))
+        .collect();
+    assert_eq!(got, want);
+
+    let comps = app.get(&paths::season_competitions(season), None).await;
+    let winter = comps.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "keizer" && c["half"] == "winter")
+        .and_then(|c| c["id"].as_i64())
+        .unwrap();
+    let numbers: Vec<i32> = rows(winter).await.into_iter().map(|r| r.0).collect();
+    assert_eq!(numbers, (1..=10).collect::<Vec<i32>>());
+}

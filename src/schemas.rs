@@ -395,7 +395,8 @@ pub struct KnockoutParams {
 /// The cut of the eligible players into playoff groups.
 #[derive(Debug, utoipa::ToSchema)]
 pub struct StoredPlayoffDraw {
-    /// The groups, top group first.
+    /// The groups, top group first, numbered 1, 2, … in order.
+    #[schema(max_items = 100)]
     pub groups: Vec<StoredPlayoffGroup>,
     /// A single remaining player, who has no group (player id).
     pub without_group: Option<String>,
@@ -405,8 +406,9 @@ pub struct StoredPlayoffDraw {
 #[derive(Debug, utoipa::ToSchema)]
 pub struct StoredPlayoffGroup {
     /// Group number, 1 = the top group.
-    #[schema(minimum = 0)]
+    #[schema(minimum = 1)]
     pub number: u32,
-    /// Player ids in summer-ranking order.
+    /// Player ids (1–64 characters) in summer-ranking order.
+    #[schema(min_items = 2, max_items = 4)]
     pub seeds: Vec<String>,
 }

@@ -36,9 +36,9 @@ browse() {
 json() { curl -fs "$base$1"; }
 py() { python3 -c "$1"; }
 
-season=$(json /api/v1/seasons | py 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
+season=$(json /api/v1/seasons | py 'import sys,json; print(json.load(sys.stdin)["items"][0]["id"])')
 comps=$(json "/api/v1/seasons/$season/competitions")
-comp_id() { echo "$comps" | py "import sys,json; print(next(c['id'] for c in json.load(sys.stdin) if c['kind']=='$1'))"; }
+comp_id() { echo "$comps" | py "import sys,json; print(next(c['id'] for c in json.load(sys.stdin)['items'] if c['kind']=='$1'))"; }
 keizer=$(comp_id keizer); rapid=$(comp_id swiss); draughts=$(comp_id round_robin)
 evening=$(json "/api/v1/competitions/$keizer/rounds/6" | py 'import sys,json; print(json.load(sys.stdin)["evening_id"])')
 player=$(json "/api/v1/competitions/$keizer/standings" | py 'import sys,json; print(json.load(sys.stdin)["keizer"]["rows"][0]["player_id"])')

@@ -6,15 +6,13 @@
 use crate::api::Body;
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, Principal, Role, RoleSet};
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Round};
-use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::ids::{CompetitionId, RoundId};
-use crate::services::attendance::{self as svc, NewChange};
-use crate::services::rounds;
+use crate::ids::CompetitionId;
+use crate::services::attendance::{self as svc, ChangeRequest};
+pub use crate::services::attendance::{
+    ChangeView, Outcome, OwnRound, PlayerStatus, RoundAttendance,
+};
 use actix_web::{HttpResponse, get, post, put, web};
-use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -138,124 +136,6 @@ pub struct CheckIns {
     pub note: Option<String>,
 }
 
-/// A player's status for one round after a change.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Outcome {
-    /// Round number.
-    pub round: i32,
-    /// The player.
-    pub player_id: i64,
-    /// `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`,
-    /// `no_show`, `checked_in` or `not_checked_in`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
-    /// Whether the player is to be paired.
-    pub paired: bool,
-}
-
-/// One stored change.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChangeView {
-    /// Id (order of recording).
-    pub id: i64,
-    /// The player.
-    pub player_id: i64,
-    /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
-    #[schema(value_type = crate::schemas::ChangeAction)]
-    pub action: String,
-    /// `account`, `email`, `phone` or `in_person`.
-    #[schema(value_type = crate::schemas::ChangeChannel)]
-    pub channel: String,
-    /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
-    #[schema(value_type = crate::schemas::Capacity)]
-    pub capacity: String,
-    /// The account that recorded it.
-    pub recorded_by: String,
-    /// When (UTC).
-    #[serde(serialize_with = "crate::wire::utc")]
-    pub at: DateTime<Utc>,
-    /// Note.
-    pub note: Option<String>,
-}
-
-/// One entrant's attendance for a round.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlayerStatus {
-    /// The player.
-    pub player_id: i64,
-    /// Name.
-    pub name: String,
-    /// `fixed`, `flexible` or `guest`.
-    #[schema(value_type = crate::api::players::Membership)]
-    pub membership: String,
-    /// The attendance status, as in an `Outcome`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
-    /// Whether the player is to be paired.
-    pub paired: bool,
-}
-
-/// The attendance of one round.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RoundAttendance {
-    /// Round number.
-    pub round: i32,
-    /// Date of the evening.
-    pub date: Option<NaiveDate>,
-    /// Sign-up/sign-off deadline (UTC).
-    #[serde(serialize_with = "crate::wire::utc")]
-    pub deadline: DateTime<Utc>,
-    /// The deadline in the club's time zone.
-    pub deadline_local: String,
-    /// Check-in cut-off (rapid and blitz; UTC).
-    #[serde(serialize_with = "crate::wire::utc_opt")]
-    pub check_in_by: Option<DateTime<Utc>>,
-    /// Every entrant's status, in seed order.
-    pub players: Vec<PlayerStatus>,
-    /// Every change, oldest first.
-    pub history: Vec<ChangeView>,
-}
-
-/// A member's own attendance for one round.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OwnRound {
-    /// Round number.
-    pub round: i32,
-    /// Date of the evening.
-    pub date: Option<NaiveDate>,
-    /// Sign-up/sign-off deadline (UTC).
-    #[serde(serialize_with = "crate::wire::utc")]
-    pub deadline: DateTime<Utc>,
-    /// The attendance status, as in an `Outcome`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
-    /// Whether the member is to be paired.
-    pub paired: bool,
-    /// The member's own changes, oldest first.
-    pub history: Vec<ChangeView>,
-}
-
-fn status_name(s: clubcomp_engine::attendance::Status) -> String {
-    serde_json::to_value(s)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-fn change_view(a: crate::db::models::competition::Attendance) -> ChangeView {
-    let (cap, acct) = svc::split_recorded_by(&a.recorded_by);
-    ChangeView {
-        id: a.id,
-        player_id: a.player_id,
-        action: a.action.clone(),
-        channel: a.channel.clone(),
-        capacity: cap.to_string(),
-        recorded_by: acct.to_string(),
-        at: DateTime::from_naive_utc_and_offset(a.at, Utc),
-        note: a.note.clone(),
-    }
-}
-
 fn check_note(note: &Option<String>, errs: &mut Vec<FieldError>) {
     if note.as_ref().is_some_and(|n| n.chars().count() > 500) {
         errs.push(FieldError::new("note", "must be at most 500 characters"));
@@ -275,69 +155,6 @@ fn check_rounds(rounds: &[i32], errs: &mut Vec<FieldError>) {
             errs.push(FieldError::new(format!("rounds[{i}]"), "is listed twice"));
         }
     }
-}
-
-fn load_rounds(c: &mut DbConn, comp: i64, numbers: &[i32]) -> ApiResult<Vec<Round>> {
-    let mut out = Vec::new();
-    let mut errs = Vec::new();
-    for (i, &n) in numbers.iter().enumerate() {
-        match rounds::load(c, CompetitionId(comp), n) {
-            Ok(r) => out.push(r),
-            Err(ApiError::NotFound(m)) => errs.push(FieldError::new(format!("rounds[{i}]"), m)),
-            Err(e) => return Err(e),
-        }
-    }
-    if errs.is_empty() {
-        Ok(out)
-    } else {
-        Err(ApiError::validation(errs))
-    }
-}
-
-/// Records `action` for `player` in each round, all or nothing.
-#[allow(clippy::too_many_arguments)]
-fn record_all(
-    c: &mut DbConn,
-    comp: &Competition,
-    rounds: &[Round],
-    player: i64,
-    action: &str,
-    channel: &str,
-    capacity: &'static str,
-    account: &str,
-    note: &Option<String>,
-    tz: &str,
-) -> ApiResult<Vec<Outcome>> {
-    let players = svc::entrant_memberships(c, CompetitionId(comp.id))?;
-    if !players.iter().any(|(p, _)| *p == player) {
-        return Err(ApiError::invalid(
-            "player_id",
-            format!(
-                "player {player} is not an entrant of competition {}",
-                comp.id
-            ),
-        ));
-    }
-    let now = Utc::now();
-    let mut out = Vec::new();
-    for (i, r) in rounds.iter().enumerate() {
-        let ch = NewChange {
-            player_id: player,
-            action: action.to_string(),
-            channel: channel.to_string(),
-            capacity,
-            account: account.to_string(),
-            note: note.clone(),
-        };
-        let pa = svc::record(c, comp, r, &players, &ch, now, tz, &format!("rounds[{i}]"))?;
-        out.push(Outcome {
-            round: r.number,
-            player_id: player,
-            status: status_name(pa.status),
-            paired: pa.paired,
-        });
-    }
-    Ok(out)
 }
 
 fn check_action(action: &str, errs: &mut Vec<FieldError>) {
@@ -388,11 +205,15 @@ pub async fn create_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let rounds = load_rounds(c, id.get(), &b.rounds)?;
-            record_all(
-                c, &comp, &rounds, player, &b.action, "account", "member", &account, &b.note, &tz,
-            )
+            let change = ChangeRequest {
+                player,
+                action: &b.action,
+                channel: "account",
+                capacity: "member",
+                account: &account,
+                note: &b.note,
+            };
+            svc::record_rounds(c, id, &b.rounds, &change, &tz)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))
@@ -441,25 +262,20 @@ pub async fn create_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let rounds = load_rounds(c, id.get(), &b.rounds)?;
             let action = if b.force_majeure {
                 "force_majeure"
             } else {
                 b.action.as_str()
             };
-            record_all(
-                c,
-                &comp,
-                &rounds,
-                b.player_id,
+            let change = ChangeRequest {
+                player: b.player_id,
                 action,
-                &b.channel,
-                "leader",
-                &account,
-                &b.note,
-                &tz,
-            )
+                channel: &b.channel,
+                capacity: "leader",
+                account: &account,
+                note: &b.note,
+            };
+            svc::record_rounds(c, id, &b.rounds, &change, &tz)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))
@@ -512,44 +328,12 @@ pub async fn create_check_ins(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let round = rounds::load(c, id, number)?;
-            let players = svc::entrant_memberships(c, id)?;
-            let now = Utc::now();
-            let mut out = Vec::new();
-            for (i, m) in b.marks.iter().enumerate() {
-                if !players.iter().any(|(p, _)| *p == m.player_id) {
-                    return Err(ApiError::invalid(
-                        &format!("marks[{i}].player_id"),
-                        format!("player {} is not an entrant", m.player_id),
-                    ));
-                }
-                let ch = NewChange {
-                    player_id: m.player_id,
-                    action: m.mark.clone(),
-                    channel: "in_person".into(),
-                    capacity,
-                    account: account.clone(),
-                    note: b.note.clone(),
-                };
-                let pa = svc::record(
-                    c,
-                    &comp,
-                    &round,
-                    &players,
-                    &ch,
-                    now,
-                    &tz,
-                    &format!("marks[{i}]"),
-                )?;
-                out.push(Outcome {
-                    round: number,
-                    player_id: m.player_id,
-                    status: status_name(pa.status),
-                    paired: pa.paired,
-                });
-            }
-            Ok(out)
+            let marks: Vec<(i64, &str)> = b
+                .marks
+                .iter()
+                .map(|m| (m.player_id, m.mark.as_str()))
+                .collect();
+            svc::check_ins(c, id, number, &marks, capacity, &account, &b.note, &tz)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))
@@ -573,37 +357,7 @@ pub async fn get_round_attendance(
     let (id, number) = path.into_inner();
     let tz = state.config.club_timezone.name().to_string();
     let view = state
-        .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let round = rounds::load(c, id, number)?;
-            let a = svc::evening(c, &comp, &round, &tz)?;
-            let mut players_out = Vec::new();
-            for p in &a.players {
-                let pid = crate::ids::PlayerId::from_engine(&p.player)?.0;
-                let row = players::by_id(c, pid)?;
-                players_out.push(PlayerStatus {
-                    player_id: pid,
-                    name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
-                    membership: row.map(|r| r.membership.into()).unwrap_or_default(),
-                    status: status_name(p.status),
-                    paired: p.paired,
-                });
-            }
-            let history = svc::history(c, RoundId(round.id))?
-                .into_iter()
-                .map(change_view)
-                .collect();
-            let date = svc::round_context(c, &comp, &round, &tz)?.date;
-            Ok(RoundAttendance {
-                round: round.number,
-                date: (chrono::Datelike::year(&date) < 9999).then_some(date),
-                deadline: a.deadline,
-                deadline_local: svc::local(a.deadline, &tz),
-                check_in_by: a.check_in_by,
-                players: players_out,
-                history,
-            })
-        })
+        .db(move |c| svc::round_attendance(c, id, number, &tz))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -628,36 +382,7 @@ pub async fn get_own_attendance(
     let player = linked_player(&auth.principal)?;
     let tz = state.config.club_timezone.name().to_string();
     let out = state
-        .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let players = svc::entrant_memberships(c, id)?;
-            let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
-                return Err(ApiError::invalid(
-                    "account",
-                    format!("player {player} is not an entrant of competition {id}"),
-                ));
-            };
-            let mut out = Vec::new();
-            for round in rounds::list(c, id)? {
-                let ctx = svc::round_context(c, &comp, &round, &tz)?;
-                let a = svc::evaluate(c, &ctx, RoundId(round.id), &[me], None)?;
-                let Some(p) = a.players.first() else { continue };
-                let history = svc::history(c, RoundId(round.id))?
-                    .into_iter()
-                    .filter(|h| h.player_id == player)
-                    .map(change_view)
-                    .collect();
-                out.push(OwnRound {
-                    round: round.number,
-                    date: round.date,
-                    deadline: a.deadline,
-                    status: status_name(p.status),
-                    paired: p.paired,
-                    history,
-                });
-            }
-            Ok(out)
-        })
+        .db(move |c| svc::own_rounds(c, id, player, &tz))
         .await?;
     Ok(HttpResponse::Ok().json(out))
 }

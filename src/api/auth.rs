@@ -3,10 +3,10 @@
 
 use crate::app::AppState;
 use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
-use crate::db::models::users;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::ServiceTokenId;
 use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Policy};
+use crate::services::users;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -95,7 +95,9 @@ pub async fn create_token(
     let (st, acct, at) = (state.clone(), email.clone(), addr.clone());
     let (allowed, user) = state
         .tx(move |c| {
-            let allowed = st.throttle.attempt(c, &acct, &at, crate::db::now_utc())?;
+            let allowed = st
+                .throttle
+                .attempt(c, &acct, &at, crate::services::date::now_utc())?;
             let user = users::by_email(c, &acct)?;
             Ok((allowed, user))
         })
@@ -104,7 +106,7 @@ pub async fn create_token(
     // usually finds none), also during an attack that never logs in
     let st = state.clone();
     state
-        .db(move |c| st.throttle.sweep(c, crate::db::now_utc()))
+        .db(move |c| st.throttle.sweep(c, crate::services::date::now_utc()))
         .await?;
     // Exactly one argon2 verification for every account state (unknown, disabled, throttled,
     // wrong or right password), so the answer's timing does not tell them apart.
@@ -130,7 +132,7 @@ pub async fn create_token(
     let issued = state
         .tx(move |c| {
             st.throttle.forgive(c, &email, &addr, true)?;
-            refresh_tokens::start(c, user.id, crate::db::now_utc(), &policy)
+            refresh_tokens::start(c, user.id, crate::services::date::now_utc(), &policy)
         })
         .await?;
     tokens(&state, issued)
@@ -193,7 +195,7 @@ pub async fn refresh_session(
     let policy = policy(&state);
     // what a refusal ends (a reused token's family) is committed before it is answered
     let outcome = state
-        .tx(move |c| refresh_tokens::refresh(c, &token, crate::db::now_utc(), &policy))
+        .tx(move |c| refresh_tokens::refresh(c, &token, crate::services::date::now_utc(), &policy))
         .await?;
     tokens(&state, outcome?)
 }
@@ -212,7 +214,7 @@ pub async fn delete_session(
 ) -> ApiResult<HttpResponse> {
     let token = bounded_refresh_token(body)?;
     state
-        .tx(move |c| refresh_tokens::logout(c, &token, crate::db::now_utc()))
+        .tx(move |c| refresh_tokens::logout(c, &token, crate::services::date::now_utc()))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -237,7 +239,7 @@ pub async fn delete_all_sessions(
         ));
     };
     state
-        .tx(move |c| refresh_tokens::logout_all(c, user_id, crate::db::now_utc()))
+        .tx(move |c| refresh_tokens::logout_all(c, user_id, crate::services::date::now_utc()))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -5,10 +5,10 @@ use crate::api::date::{self, ApiDate};
 use crate::api::{Body, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
-use crate::db::models::competition::Evening;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::{EveningId, SeasonId};
 use crate::services::calendar as svc;
+use crate::services::calendar::Evening;
 pub use crate::services::calendar::{
     EVENING_KINDS, GenerateCalendar, calendar_input, default_season_end, evenings_of, load_evening,
     proposed_rows, store_calendar, valid_time,
@@ -223,7 +223,9 @@ pub async fn get_calendar_ics(
             Ok((s, svc::evenings_of(c, id)?))
         })
         .await?;
-    let stamp = crate::db::now_utc().format("%Y%m%dT%H%M%SZ").to_string();
+    let stamp = crate::services::date::now_utc()
+        .format("%Y%m%dT%H%M%SZ")
+        .to_string();
     let body = ics(&season.name, &rows, &stamp);
     Ok(HttpResponse::Ok()
         .content_type("text/calendar; charset=utf-8")

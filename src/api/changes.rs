@@ -3,8 +3,8 @@
 
 use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
-use crate::db::models::events::Filter;
 use crate::error::{ApiResult, Problem};
+use crate::services::events::Filter;
 use crate::services::events::{self as svc, ChangesPage};
 use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;

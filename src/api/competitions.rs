@@ -4,14 +4,12 @@
 use crate::api::{Body, Page, PageParams, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader};
-use crate::db::DbConn;
-use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::competitions::{
     self as svc, SettingsInput, TimeControl, default_rules, default_tiebreaks, validate,
 };
-pub use crate::services::competitions::{entrants_in_seed_order, load};
+pub use crate::services::competitions::{Competition, EntrantView, entrants_in_seed_order, load};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use clubcomp_engine as v;
 use serde::{Deserialize, Serialize};
@@ -338,25 +336,6 @@ pub async fn update_competition(
         .json(view(comp)?))
 }
 
-/// An entrant as shown.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct EntrantView {
-    /// Seed number (1 = top seed).
-    pub seed: usize,
-    /// Player id.
-    pub player_id: i64,
-    /// Player name.
-    pub name: String,
-    /// Rating on the seeding date (KNSB; KNSB-rapid for the rapid, KNDB for draughts).
-    pub rating: Option<i32>,
-    /// The round from which the player takes part.
-    pub joins_at: i32,
-    /// Excused absences already used earlier in the season.
-    pub excused_before: i32,
-    /// The first round the player no longer plays after withdrawing (`null`: not withdrawn).
-    pub withdrawn_from: Option<i32>,
-}
-
 /// One entry.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -380,22 +359,6 @@ pub struct AddEntrants {
     /// The players, in order of entry (at least one).
     #[schema(min_items = 1)]
     pub entrants: Vec<EntryRequest>,
-}
-
-fn entrant_views(c: &mut DbConn, competition: i64) -> ApiResult<Vec<EntrantView>> {
-    Ok(svc::entrants_named(c, CompetitionId(competition))?
-        .into_iter()
-        .enumerate()
-        .map(|(i, (e, name))| EntrantView {
-            seed: i + 1,
-            player_id: e.player_id,
-            name,
-            rating: e.rating,
-            joins_at: e.joins_at,
-            excused_before: e.excused_before,
-            withdrawn_from: e.withdrawn_from,
-        })
-        .collect())
 }
 
 /// Enters players (in order of entry); each gets the rating on the seeding date.
@@ -433,7 +396,7 @@ pub async fn create_entrants(
     let views = state
         .tx(move |c| {
             svc::enter(c, id, &entries, &limits)?;
-            entrant_views(c, id.get())
+            svc::entrant_views(c, id)
         })
         .await?;
     Ok(HttpResponse::Ok().json(views))
@@ -452,7 +415,7 @@ pub async fn list_entrants(
     let views = state
         .db(move |c| {
             load(c, id)?;
-            entrant_views(c, id.into())
+            svc::entrant_views(c, id)
         })
         .await?;
     Ok(HttpResponse::Ok().json(views))
@@ -531,7 +494,7 @@ pub async fn withdraw_entrant(
     let views = state
         .tx(move |c| {
             crate::services::withdrawal::withdraw(c, id, player, &req, &actor)?;
-            entrant_views(c, id.get())
+            svc::entrant_views(c, id)
         })
         .await?;
     Ok(HttpResponse::Ok().json(views))

@@ -29,9 +29,7 @@ pub async fn get_member_page(
     let player = auth.principal.player_id;
     let today = crate::web::today(&state);
     let tz = state.config.club_timezone.name().to_string();
-    let page = state
-        .db(move |c| crate::db::snapshot(c, |c| svc::page(c, player, today, &tz)))
-        .await?;
+    let page = state.db(move |c| svc::page(c, player, today, &tz)).await?;
     let body = serde_json::to_vec(&page).map_err(|e| ApiError::Internal(e.to_string()))?;
     let tag = {
         use sha2::Digest;

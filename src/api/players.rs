@@ -3,11 +3,9 @@
 use crate::api::{Page, PageParams, etag};
 use crate::app::AppState;
 use crate::auth::{Auth, Leader, MaybeAuth, Role};
-use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
-use crate::db::models::ratings;
-use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::PlayerId;
+use crate::services::players::{self, NewPlayer, Player, PlayerChanges};
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -144,16 +142,6 @@ fn sees_contact(auth: &MaybeAuth) -> bool {
         .is_some_and(|p| p.has_any(&[Role::Leader, Role::Admin]))
 }
 
-fn ratings_of(conn: &mut DbConn, ids: &[i64]) -> ApiResult<BTreeMap<i64, BTreeMap<String, i32>>> {
-    let mut m: BTreeMap<i64, BTreeMap<String, i32>> = BTreeMap::new();
-    for r in ratings::latest_for(conn, ids)? {
-        m.entry(r.player_id.get())
-            .or_default()
-            .insert(r.source, r.value);
-    }
-    Ok(m)
-}
-
 fn check_digits(field: &str, v: &Option<String>, errs: &mut Vec<FieldError>) {
     if let Some(s) = v
         && (s.is_empty() || s.len() > 12 || !s.chars().all(|c| c.is_ascii_digit()))
@@ -196,24 +184,10 @@ pub async fn list_players(
     let paging = PageParams::of(f.page, f.per_page).paging()?;
     let (limit, offset) = (paging.limit, paging.offset);
     let contact = sees_contact(&auth);
-    let (rows, total, ratings) = state
-        .db(move |c| {
-            // the total, the rows and their ratings from one snapshot, so the page agrees
-            crate::db::snapshot(c, |c| {
-                let (rows, total) = players::search(c, f.q.as_deref(), f.active, limit, offset)?;
-                let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
-                let ratings = ratings_of(c, &ids)?;
-                Ok((rows, total, ratings))
-            })
-        })
+    let (rows, total) = state
+        .db(move |c| players::page(c, f.q.as_deref(), f.active, limit, offset))
         .await?;
-    let items = rows
-        .into_iter()
-        .map(|p| {
-            let r = ratings.get(&p.id).cloned().unwrap_or_default();
-            view(p, r, contact)
-        })
-        .collect();
+    let items = rows.into_iter().map(|(p, r)| view(p, r, contact)).collect();
     Ok(paging.answer(&req, total, items))
 }
 
@@ -232,16 +206,7 @@ pub async fn get_player(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let contact = sees_contact(&auth);
-    let (p, r) = state
-        .db(move |c| {
-            let p = players::by_id(c, id.get())?
-                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            let r = ratings_of(c, &[id.get()])?
-                .remove(&id.get())
-                .unwrap_or_default();
-            Ok((p, r))
-        })
-        .await?;
+    let (p, r) = state.db(move |c| players::rated(c, id)).await?;
     let tag = etag("player", p.id, p.version);
     Ok(crate::api::versioned(&req, tag, &view(p, r, contact)))
 }
@@ -272,10 +237,10 @@ pub async fn create_player(
     let Some(membership) = membership.filter(|_| errs.is_empty()) else {
         return Err(ApiError::validation(errs));
     };
-    let now = now_utc();
+    let now = crate::services::date::now_utc();
     let p = state
         .tx(move |c| {
-            crate::services::players::create(
+            players::create(
                 c,
                 &NewPlayer {
                     name: b.name.trim().to_string(),
@@ -307,11 +272,8 @@ async fn apply_changes(
     let if_match = crate::api::if_match(req)?;
     let (p, r) = state
         .tx(move |c| {
-            let p = crate::services::players::change(c, id, &if_match, &changes)?;
-            let r = ratings_of(c, &[id.get()])?
-                .remove(&id.get())
-                .unwrap_or_default();
-            Ok((p, r))
+            let p = players::change(c, id, &if_match, &changes)?;
+            Ok((p, players::ratings(c, id)?))
         })
         .await?;
     Ok(HttpResponse::Ok()

@@ -4,9 +4,9 @@
 use crate::api::{Page, PageParams};
 use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
-use crate::db::models::{players, ratings};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::PlayerId;
+use crate::services::ratings::Rating;
 use crate::services::ratings::{PushReport, RatingList, RatingSource, SOURCES};
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::NaiveDate;
@@ -25,8 +25,8 @@ pub struct RatingView {
     pub list_date: NaiveDate,
 }
 
-impl From<ratings::Rating> for RatingView {
-    fn from(r: ratings::Rating) -> Self {
+impl From<Rating> for RatingView {
+    fn from(r: Rating) -> Self {
         RatingView {
             source: r.source,
             value: r.value,
@@ -140,13 +140,7 @@ pub async fn get_player_rating(
     check_source(&q.source)?;
     let d = parse_date("date", &q.date)?;
     let r = state
-        .db(move |c| {
-            players::by_id(c, id.get())?
-                .ok_or_else(|| ApiError::NotFound(format!("no player {id}")))?;
-            ratings::on_date(c, id.get(), &q.source, d)?.ok_or_else(|| {
-                ApiError::NotFound(format!("player {id} has no {} rating on {d}", q.source))
-            })
-        })
+        .db(move |c| crate::services::ratings::on_date(c, id, &q.source, d))
         .await?;
     Ok(HttpResponse::Ok().json(RatingView::from(r)))
 }

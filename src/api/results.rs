@@ -1,14 +1,14 @@
 //! Results and their audit trail (docs/rules/README.md#results, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/arbiter.md#results-and-corrections): entering and correcting a game's result
 //! with `If-Match`, and reading who changed what, when and why.
 
-use crate::api::rounds::{GameView, game_view};
 use crate::api::{Body, Page, PageParams, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth};
-use crate::db::models::competition::AuditEntry;
 use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, GameId};
+use crate::services::results::AuditEntry;
 use crate::services::results::{self, ResultInput};
+use crate::services::round_views::{GameView, game_view};
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -3,18 +3,19 @@
 
 use crate::app::AppState;
 use crate::cache::CompetitionVersion;
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, stamp};
 use crate::error::{ApiError, ApiResult, Problem};
-use crate::ids::{CompetitionId, PlayerId};
+use crate::ids::CompetitionId;
+use crate::services::reads::{self, Conditional};
 use crate::services::standings as svc;
+pub use crate::services::standings_view::{
+    KeizerRow, KeizerStandings, RoundRobinRow, RoundRobinStandings, StandingsView, SwissRow,
+    SwissStandings, standings_view,
+};
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use clubcomp_engine::CompetitionKind;
-use clubcomp_engine::keizer;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
 
 /// Query of a standings read.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -23,421 +24,6 @@ pub struct StandingsQuery {
     /// Standings after this round / evening, from 1 (default: the last one that counts).
     #[param(minimum = 1)]
     pub after: Option<u32>,
-}
-
-/// One row of a Keizer table.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct KeizerRow {
-    /// Place (1 = top).
-    pub rank: u32,
-    /// Player id.
-    pub player_id: i64,
-    /// Name.
-    pub name: String,
-    /// Value of this place.
-    pub value: i64,
-    /// Keizer score (a cycle average when the evening did not converge): a JSON number, exact
-    /// to four decimals (the engine counts in ten-thousandths), e.g. `107` or `53.5`.
-    pub score: f64,
-    /// Games played over the board.
-    pub played: u32,
-    /// Points from those games (1, ½, 0): a JSON number, e.g. `3.5`.
-    pub game_points: f64,
-    /// Pairing byes.
-    pub byes: u32,
-    /// Absences with notice.
-    pub excused: u32,
-    /// Absences without notice (forfeit no-shows included).
-    pub unexcused: u32,
-    /// Eligible for a prize after this evening (docs/rules/keizer.md#prizes: unexcused on at most 50% of the
-    /// evenings since entry; never after withdrawing).
-    pub eligible: bool,
-    /// The evening from which the player withdrew (docs/rules/keizer.md#withdrawal); `null`
-    /// when they have not withdrawn by this evening.
-    pub withdrawn_from: Option<u32>,
-}
-
-/// A Keizer table after one evening.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct KeizerStandings {
-    /// Whether the recalculation of this evening reached a fixed point.
-    pub converged: bool,
-    /// Rankings computed.
-    pub iterations: u32,
-    /// Length of the cycle averaged over, when not converged.
-    pub cycle_length: Option<u32>,
-    /// Warnings for the leader (value floor, excused cap, step cap).
-    pub warnings: Vec<String>,
-    /// The table, best first.
-    pub rows: Vec<KeizerRow>,
-}
-
-/// One row of a round-robin table.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RoundRobinRow {
-    /// Place after all tie-breaks (still-tied players share the highest place of their part).
-    pub place: u32,
-    /// Player id.
-    pub player_id: i64,
-    /// Name.
-    pub name: String,
-    /// Players still tied with this one when the tie-break list is exhausted.
-    pub shared_with: Vec<i64>,
-    /// Match points (chess: halves as 5.5).
-    #[schema(value_type = f64)]
-    pub points: serde_json::Number,
-    /// Games with a result.
-    pub games: u32,
-    /// Wins (forfeit wins included).
-    pub wins: u32,
-    /// Draws (plus- and minremises included).
-    pub draws: u32,
-    /// Losses.
-    pub losses: u32,
-    /// Plusremises.
-    pub plusremises: u32,
-    /// Minremises.
-    pub minremises: u32,
-    /// Tie-break values in list order.
-    #[schema(value_type = Object)]
-    pub tiebreaks: Value,
-    /// The criterion that separated this row from the next (`points` when points did).
-    pub decided_by: Option<String>,
-    /// Share of each points table, exact.
-    #[schema(value_type = Object)]
-    pub points_tables: Value,
-    /// Share of the prize money in euros, exact, as a string: a whole or decimal amount (`75`,
-    /// `37.5`), or a fraction (`100/3`) when the share has no finite decimal form.
-    #[schema(pattern = r"^-?[0-9]+(\.[0-9]+|/[0-9]+)?$")]
-    pub prize_money: String,
-    /// Rights earned.
-    pub rights: Vec<String>,
-    /// The round from which the player withdrew (docs/rules/draughts-championship.md#withdrawal:
-    /// results stand, the games still due are lost by forfeit); `null` when they did not.
-    pub withdrawn_from: Option<u32>,
-}
-
-/// A round-robin table.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RoundRobinStandings {
-    /// Rows in final order.
-    pub rows: Vec<RoundRobinRow>,
-    /// `cross_table[i][j]`: what the i-th entrant (seed order) scored against the j-th.
-    pub cross_table: Vec<Vec<String>>,
-    /// What the withdrawal rule made of each withdrawal (docs/rules/draughts-championship.md#withdrawal):
-    /// `{player_id, from_round, played, due, rule, forfeits}`, `rule` being `results_annulled`
-    /// (the player has no row) or `remaining_forfeited`.
-    #[schema(value_type = Vec<Object>)]
-    pub withdrawals: Vec<Value>,
-}
-
-/// One row of a Swiss table.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SwissRow {
-    /// Rank (shared places get the best rank of their block).
-    pub rank: u32,
-    /// The place as printed (`3` or `3-4`).
-    pub place: String,
-    /// Still shared after the whole tie-break list.
-    pub shared: bool,
-    /// Player id.
-    pub player_id: i64,
-    /// Name.
-    pub name: String,
-    /// Tie-break values by acronym (PTS first), each a JSON number (points in halves, e.g.
-    /// `5.5`; averages and ratings as FIDE rounds them).
-    #[schema(value_type = std::collections::HashMap<String, f64>)]
-    pub values: Value,
-    /// The round from which the player withdrew (absent from every later round; FIDE C.07
-    /// counts those rounds as unplayed); `null` when they did not.
-    pub withdrawn_from: Option<i32>,
-}
-
-/// A Swiss table.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SwissStandings {
-    /// Tie-breaks applied (PTS first).
-    pub tiebreaks: Vec<String>,
-    /// First place still shared after the tie-breaks (in the blitz championship: the top score
-    /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks).
-    pub playoff_for_first: bool,
-    /// The play-off for first, once created (final standings only): its games and outcome
-    /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
-    pub playoff: Option<crate::services::playoff::FirstPlacePlayoff>,
-    /// Rows, best first.
-    pub rows: Vec<SwissRow>,
-}
-
-/// The standings of a competition.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StandingsView {
-    /// Competition id.
-    pub competition_id: i64,
-    /// `keizer`, `swiss` or `round_robin`.
-    #[schema(value_type = crate::schemas::StandingsKind)]
-    pub kind: String,
-    /// Rounds (evenings) that count so far.
-    pub rounds_counted: u32,
-    /// The round (evening) these standings are after; 0 before any.
-    pub after: u32,
-    /// Keizer table.
-    pub keizer: Option<KeizerStandings>,
-    /// Round-robin table.
-    pub round_robin: Option<RoundRobinStandings>,
-    /// Swiss table.
-    pub swiss: Option<SwissStandings>,
-}
-
-fn check_after(after: Option<u32>, counted: usize) -> ApiResult<u32> {
-    match after {
-        None => Ok(counted as u32),
-        Some(0) => Err(ApiError::invalid("after", "must be 1 or more")),
-        Some(n) if n as usize > counted => Err(ApiError::invalid(
-            "after",
-            format!("only {counted} rounds count so far"),
-        )),
-        Some(n) => Ok(n),
-    }
-}
-
-/// Computes the standings view of a competition after round `after` (default the last).
-pub fn standings_view(
-    c: &mut DbConn,
-    comp: &Competition,
-    after: Option<u32>,
-) -> ApiResult<StandingsView> {
-    let mut view = StandingsView {
-        competition_id: comp.id,
-        kind: comp.kind.into(),
-        rounds_counted: 0,
-        after: 0,
-        keizer: None,
-        round_robin: None,
-        swiss: None,
-    };
-    match comp.kind {
-        CompetitionKind::Keizer => {
-            let input = svc::keizer_input(c, comp)?.input;
-            let out = svc::keizer_compute(&input)?;
-            let n = check_after(after, out.len())?;
-            view.rounds_counted = out.len() as u32;
-            view.after = n;
-            let ids = input.players.iter().filter_map(|p| p.id.parse().ok());
-            let names = svc::names(c, ids)?;
-            if n == 0 {
-                // before the first evening: the seed order, nothing scored
-                let value = |i: usize| clubcomp_engine::keizer::value_of_place(&input.params, i);
-                let rows = input
-                    .players
-                    .iter()
-                    .filter(|p| p.joins_at <= 1)
-                    .enumerate()
-                    .map(|(i, p)| {
-                        let id = PlayerId::from_engine(&p.id)?.0;
-                        Ok(KeizerRow {
-                            rank: i as u32 + 1,
-                            player_id: id,
-                            name: names.get(&id).cloned().unwrap_or_default(),
-                            value: value(i),
-                            score: 0.0,
-                            played: 0,
-                            game_points: 0.0,
-                            byes: 0,
-                            excused: 0,
-                            unexcused: 0,
-                            eligible: p.withdrawn_from.is_none_or(|w| w > 1),
-                            withdrawn_from: p.withdrawn_from.filter(|&w| w <= 1),
-                        })
-                    })
-                    .collect::<ApiResult<_>>()?;
-                view.keizer = Some(KeizerStandings {
-                    converged: true,
-                    iterations: 0,
-                    cycle_length: None,
-                    warnings: vec![],
-                    rows,
-                });
-                return Ok(view);
-            }
-            let k = n as usize;
-            let mut upto = input.clone();
-            upto.evenings.truncate(k);
-            let eligible: std::collections::HashMap<String, bool> =
-                keizer::candidates(&upto, &out[..k])
-                    .into_iter()
-                    .map(|p| (p.id.clone(), p.eligible()))
-                    .collect();
-            let e = &out[k - 1];
-            view.keizer = Some(KeizerStandings {
-                converged: e.converged,
-                iterations: e.iterations,
-                cycle_length: e.cycle_length,
-                warnings: e.warnings.clone(),
-                rows: e
-                    .standings
-                    .iter()
-                    .map(|r| {
-                        let id = PlayerId::from_engine(&r.id)?.0;
-                        Ok(KeizerRow {
-                            rank: r.rank,
-                            player_id: id,
-                            name: names.get(&id).cloned().unwrap_or_default(),
-                            value: r.value,
-                            score: r.score.to_f64(),
-                            played: r.played,
-                            game_points: r.game_points.to_f64(),
-                            byes: r.byes,
-                            excused: r.excused,
-                            unexcused: r.unexcused,
-                            eligible: eligible.get(&r.id).copied().unwrap_or(false),
-                            withdrawn_from: r.withdrawn_from,
-                        })
-                    })
-                    .collect::<ApiResult<_>>()?,
-            });
-        }
-        CompetitionKind::RoundRobin => {
-            let comp = svc::ensure_lots_seed(c, comp)?;
-            let played = svc::counted_rounds(c, CompetitionId(comp.id))?.len();
-            let n = check_after(after, played)?;
-            view.rounds_counted = played as u32;
-            view.after = n;
-            let s = svc::round_robin_scenario(c, &comp, after.map(|a| a as i32))?;
-            let out = svc::round_robin_compute(&s)?;
-            let names: std::collections::HashMap<String, String> = s
-                .players
-                .iter()
-                .map(|p| (p.id.clone(), p.name.clone().unwrap_or_default()))
-                .collect();
-            view.round_robin = Some(RoundRobinStandings {
-                rows: out
-                    .standings
-                    .into_iter()
-                    .map(|r| {
-                        Ok(RoundRobinRow {
-                            place: r.place,
-                            player_id: PlayerId::from_engine(&r.id)?.0,
-                            name: names.get(&r.id).cloned().unwrap_or_default(),
-                            shared_with: r
-                                .shared_with
-                                .iter()
-                                .map(|x| PlayerId::from_engine(x).map(|id| id.0))
-                                .collect::<ApiResult<_>>()?,
-                            points: r.points,
-                            games: r.games,
-                            wins: r.wins,
-                            draws: r.draws,
-                            losses: r.losses,
-                            plusremises: r.plusremises,
-                            minremises: r.minremises,
-                            tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
-                            decided_by: r.decided_by,
-                            points_tables: serde_json::to_value(&r.points_tables)
-                                .unwrap_or_default(),
-                            prize_money: r.prize_money,
-                            rights: r.rights,
-                            withdrawn_from: r.withdrawn_from,
-                        })
-                    })
-                    .collect::<ApiResult<_>>()?,
-                cross_table: out.cross_table,
-                withdrawals: out
-                    .withdrawals
-                    .iter()
-                    .map(|w| {
-                        serde_json::json!({
-                            "player_id": w.id.parse::<i64>().unwrap_or_default(),
-                            "from_round": w.from_round,
-                            "played": w.played,
-                            "due": w.due,
-                            "rule": w.rule,
-                            "forfeits": w.forfeits,
-                        })
-                    })
-                    .collect(),
-            });
-        }
-        CompetitionKind::Swiss => {
-            let mut rounds = svc::counted_rounds(c, CompetitionId(comp.id))?;
-            let n = check_after(after, rounds.len())?;
-            view.rounds_counted = rounds.len() as u32;
-            view.after = n;
-            rounds.truncate(n as usize);
-            let (st, ids) = svc::swiss_compute(c, comp, &rounds)?;
-            let tie = crate::services::playoff::first_place_tie(comp)?;
-            let playoff_for_first = crate::services::playoff::candidates(&st, &ids, tie).len() > 1;
-            let playoff = if n == view.rounds_counted {
-                crate::services::playoff::view(c, comp)?
-            } else {
-                None
-            };
-            let names = svc::names(c, ids.iter().copied())?;
-            let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
-            let acr: Vec<String> = st
-                .tiebreaks
-                .iter()
-                .map(|t| t.acronym().to_string())
-                .collect();
-            view.swiss = Some(SwissStandings {
-                tiebreaks: acr.clone(),
-                playoff_for_first,
-                playoff,
-                rows: st
-                    .rows
-                    .into_iter()
-                    .map(|r| {
-                        let id = ids.get(r.id as usize - 1).copied().unwrap_or_default();
-                        let mut values = serde_json::Map::new();
-                        for (a, v) in acr.iter().zip(&r.values) {
-                            values.insert(a.clone(), serde_json::to_value(v).unwrap_or_default());
-                        }
-                        SwissRow {
-                            rank: r.rank,
-                            place: r.place,
-                            shared: r.shared,
-                            player_id: id,
-                            name: names.get(&id).cloned().unwrap_or_default(),
-                            values: Value::Object(values),
-                            withdrawn_from: withdrawn.get(&id).copied(),
-                        }
-                    })
-                    .collect(),
-            });
-        }
-        other => {
-            return Err(ApiError::Conflict(format!(
-                "a {other} competition has no standings table (see its playoffs)"
-            )));
-        }
-    }
-    Ok(view)
-}
-
-/// The ETag of a competition's computed reads: its cache stamp (and, for a summer half, the
-/// winter's), the kind of document and the `after` asked for.
-pub fn read_etag(
-    c: &mut DbConn,
-    comp: &Competition,
-    doc: &str,
-    after: Option<u32>,
-) -> ApiResult<String> {
-    let v = version_of(c, comp.id, comp.seeded_from)?;
-    Ok(etag_of(&v, doc, after))
-}
-
-/// A competition's version: the stamps its computed reads depend on.
-fn version_of(c: &mut DbConn, id: i64, seeded_from: Option<i64>) -> ApiResult<CompetitionVersion> {
-    let s = stamp(c, &format!("competition:{id}"))?;
-    let w = match seeded_from {
-        Some(w) => stamp(c, &format!("competition:{w}"))?,
-        None => 0,
-    };
-    Ok(CompetitionVersion {
-        id,
-        seeded_from,
-        stamp: s,
-        winter: w,
-    })
 }
 
 /// The ETag of document `doc` (after round `after`) of a competition version.
@@ -492,19 +78,13 @@ fn version_lookup(
                 let header = db.wal_header();
                 let v = db
                     .with_conn(|c| {
-                        let seeded_from = match db.seed(id) {
-                            Some(s) => s,
-                            None => {
-                                // first read of this competition: it exists, and its fixed seed
-                                let comp = crate::services::competitions::load(
-                                    c,
-                                    crate::ids::CompetitionId(id),
-                                )?;
-                                db.remember_seed(id, comp.seeded_from);
-                                comp.seeded_from
-                            }
-                        };
-                        version_of(c, id, seeded_from)
+                        let known = db.seed(id);
+                        let v = reads::current_version(c, id, known)?;
+                        if known.is_none() {
+                            // first read of this competition: it exists, and its fixed seed
+                            db.remember_seed(id, v.seeded_from);
+                        }
+                        Ok(v)
                     })
                     .map(Arc::new)?;
                 db.record(id, header, &v);
@@ -549,31 +129,26 @@ pub fn not_modified(inm: Option<&str>, etag: &str) -> bool {
     crate::cache::none_match(inm, etag)
 }
 
-/// Either a 304 or the computed document, with its ETag.
-enum Read<T> {
-    NotModified(String),
-    Fresh(String, T),
-}
-
+/// A conditional read of competition `id`'s document `doc` (after round `after`): its
+/// ETag, and what `f` makes of the competition unless `If-None-Match` names that tag.
 async fn read<T: Send + 'static>(
     state: &web::Data<AppState>,
     req: &HttpRequest,
     id: i64,
     doc: &'static str,
     after: Option<u32>,
-    f: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<T> + Send + 'static,
-) -> ApiResult<Read<T>> {
+    f: impl reads::CompetitionWork<T>,
+) -> ApiResult<Conditional<T>> {
     let inm = if_none_match(req);
     state
         .db(move |c| {
-            crate::db::snapshot(c, |c| {
-                let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
-                let etag = read_etag(c, &comp, doc, after)?;
-                if not_modified(inm.as_deref(), &etag) {
-                    return Ok(Read::NotModified(etag));
-                }
-                Ok(Read::Fresh(etag, f(c, &comp)?))
-            })
+            reads::conditional(
+                c,
+                id,
+                |v| etag_of(v, doc, after),
+                |tag| not_modified(inm.as_deref(), tag),
+                f,
+            )
         })
         .await
 }
@@ -631,13 +206,7 @@ pub async fn serve_cached(
     state: &web::Data<AppState>,
     req: &HttpRequest,
     key: crate::cache::Key,
-    compute: impl FnOnce(
-        &mut DbConn,
-        &Competition,
-        &CompetitionVersion,
-    ) -> ApiResult<(Vec<u8>, Option<String>)>
-    + Send
-    + 'static,
+    compute: impl reads::DocumentWork<(Vec<u8>, Option<String>)>,
 ) -> ApiResult<HttpResponse> {
     serve_cached_as(state, req, key, CachedType::JSON, compute).await
 }
@@ -672,13 +241,7 @@ pub async fn serve_cached_as(
     req: &HttpRequest,
     key: crate::cache::Key,
     kind: CachedType<'_>,
-    compute: impl FnOnce(
-        &mut DbConn,
-        &Competition,
-        &CompetitionVersion,
-    ) -> ApiResult<(Vec<u8>, Option<String>)>
-    + Send
-    + 'static,
+    compute: impl reads::DocumentWork<(Vec<u8>, Option<String>)>,
 ) -> ApiResult<HttpResponse> {
     let id = key.competition;
     let version = competition_version(state, id).await?;
@@ -688,13 +251,10 @@ pub async fn serve_cached_as(
             let after = key.arg.and_then(|a| u32::try_from(a).ok());
             let entry = state
                 .db(move |c| {
-                    // recompute the version inside the same snapshot as the body
-                    crate::db::snapshot(c, |c| {
-                        let comp =
-                            crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
-                        let v = version_of(c, comp.id, comp.seeded_from)?;
-                        let (body, tag) = compute(c, &comp, &v)?;
-                        let tag = tag.unwrap_or_else(|| etag_of(&v, key.doc, after));
+                    // the version is looked up again inside the same snapshot as the body
+                    reads::document(c, id, move |c, comp, v| {
+                        let (body, tag) = compute(c, comp, v)?;
+                        let tag = tag.unwrap_or_else(|| etag_of(v, key.doc, after));
                         Ok(crate::cache::Entry::new(body, v.stamps(), &tag))
                     })
                 })
@@ -764,13 +324,13 @@ pub async fn serve_versioned<V: Send + 'static>(
     state: &web::Data<AppState>,
     req: &HttpRequest,
     doc: &'static str,
-    version: impl FnOnce(&mut DbConn) -> ApiResult<(i64, (i64, i64), String, V)> + Send + 'static,
-    compute: impl FnOnce(&mut DbConn, V, String) -> ApiResult<Vec<u8>> + Send + 'static,
+    version: impl reads::Work<(i64, (i64, i64), String, V)>,
+    compute: impl reads::VersionedWork<V, Vec<u8>>,
 ) -> ApiResult<HttpResponse> {
     let st = state.clone();
     let entry = state
         .db(move |c| {
-            crate::db::snapshot(c, |c| {
+            reads::snapshot(c, move |c| {
                 let (id, v, tag, found) = version(c)?;
                 let key = crate::cache::Key {
                     competition: id,
@@ -968,8 +528,8 @@ pub async fn get_standings_csv(
     )
     .await?
     {
-        Read::NotModified(e) => Ok(not_modified_response(e)),
-        Read::Fresh(e, body) => Ok(HttpResponse::Ok()
+        Conditional::Unchanged(e) => Ok(not_modified_response(e)),
+        Conditional::Fresh(e, body) => Ok(HttpResponse::Ok()
             .insert_header(("ETag", e))
             .insert_header((
                 "Content-Disposition",
@@ -998,25 +558,12 @@ pub async fn get_competition_trf(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     match read(&state, &req, id.get(), "trf", None, move |c, comp| {
-        if !matches!(
-            comp.kind,
-            CompetitionKind::Swiss | CompetitionKind::RoundRobin
-        ) {
-            return Err(ApiError::Conflict(format!(
-                "TRF export is for Swiss and round-robin competitions, not {}",
-                comp.kind
-            )));
-        }
-        // the play-off for first is not a round of the tournament file
-        let mut rounds = svc::public_rounds(c, CompetitionId(comp.id))?;
-        rounds.retain(|(r, _)| !crate::services::rounds::is_playoff_round(r));
-        let (t, _) = svc::build_trf(c, comp, &rounds)?;
-        Ok(clubcomp_engine::swiss::write_trf(&t))
+        svc::trf_export(c, comp)
     })
     .await?
     {
-        Read::NotModified(e) => Ok(not_modified_response(e)),
-        Read::Fresh(e, body) => Ok(HttpResponse::Ok()
+        Conditional::Unchanged(e) => Ok(not_modified_response(e)),
+        Conditional::Fresh(e, body) => Ok(HttpResponse::Ok()
             .insert_header(("ETag", e))
             .content_type("text/plain; charset=utf-8")
             .body(body)),

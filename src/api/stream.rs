@@ -4,9 +4,9 @@
 
 use crate::app::AppState;
 use crate::auth::MaybeAuth;
-use crate::db::models::events::Filter;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::events as svc;
+use crate::services::events::Filter;
 use crate::stream::{self as hub, ClientSlot};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;

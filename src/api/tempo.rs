@@ -1,12 +1,12 @@
 //! A game's own tempo (docs/rules/README.md#time-controls): the time control one game is
 //! played at by agreement of both players, set before its result with `If-Match`.
 
-use crate::api::rounds::{GameView, game_view};
 use crate::api::{Body, etag, if_match};
 use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Role};
 use crate::error::{ApiResult, Problem};
 use crate::ids::GameId;
+use crate::services::round_views::{GameView, game_view};
 use crate::services::tempo::{self, TempoInput};
 use actix_web::{HttpRequest, HttpResponse, put, web};
 

@@ -3,10 +3,10 @@
 use crate::api::{Page, PageParams};
 use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, hash_password, parse_roles};
-use crate::db::models::users::{self, User};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{PlayerId, UserId};
 use crate::services::users::MIN_PASSWORD;
+use crate::services::users::{self, User};
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -106,7 +106,7 @@ pub async fn list_users(
     let (rows, total) = state
         .db(move |c| {
             // the total and the rows from one snapshot, so the page agrees
-            crate::db::snapshot(c, |c| Ok(users::list(c, limit, offset)?))
+            users::page(c, limit, offset)
         })
         .await?;
     let items: Vec<UserView> = rows.into_iter().map(UserView::from).collect();

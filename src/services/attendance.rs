@@ -33,7 +33,9 @@ use clubcomp_engine::attendance::{
 };
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
+use serde::Serialize;
 use std::collections::HashMap;
+use utoipa::ToSchema;
 
 /// A player's status for one round (the contract of pairing and standings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
@@ -472,4 +474,344 @@ pub fn attendance_event(round: &Round, player: i64, action: &str) -> NewEvent {
         .competition(round.competition_id)
         .evening(round.evening_id)
         .payload(serde_json::json!({"round": round.number, "player": player, "action": action}))
+}
+
+/// A player's status for one round after a change.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Outcome {
+    /// Round number.
+    pub round: i32,
+    /// The player.
+    pub player_id: i64,
+    /// `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`,
+    /// `no_show`, `checked_in` or `not_checked_in`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
+    pub status: String,
+    /// Whether the player is to be paired.
+    pub paired: bool,
+}
+
+/// One stored change.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangeView {
+    /// Id (order of recording).
+    pub id: i64,
+    /// The player.
+    pub player_id: i64,
+    /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
+    #[schema(value_type = crate::schemas::ChangeAction)]
+    pub action: String,
+    /// `account`, `email`, `phone` or `in_person`.
+    #[schema(value_type = crate::schemas::ChangeChannel)]
+    pub channel: String,
+    /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
+    #[schema(value_type = crate::schemas::Capacity)]
+    pub capacity: String,
+    /// The account that recorded it.
+    pub recorded_by: String,
+    /// When (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
+    pub at: DateTime<Utc>,
+    /// Note.
+    pub note: Option<String>,
+}
+
+/// One entrant's attendance for a round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerStatus {
+    /// The player.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// `fixed`, `flexible` or `guest`.
+    #[schema(value_type = crate::schemas::Membership)]
+    pub membership: String,
+    /// The attendance status, as in an `Outcome`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
+    pub status: String,
+    /// Whether the player is to be paired.
+    pub paired: bool,
+}
+
+/// The attendance of one round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundAttendance {
+    /// Round number.
+    pub round: i32,
+    /// Date of the evening.
+    pub date: Option<NaiveDate>,
+    /// Sign-up/sign-off deadline (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
+    pub deadline: DateTime<Utc>,
+    /// The deadline in the club's time zone.
+    pub deadline_local: String,
+    /// Check-in cut-off (rapid and blitz; UTC).
+    #[serde(serialize_with = "crate::wire::utc_opt")]
+    pub check_in_by: Option<DateTime<Utc>>,
+    /// Every entrant's status, in seed order.
+    pub players: Vec<PlayerStatus>,
+    /// Every change, oldest first.
+    pub history: Vec<ChangeView>,
+}
+
+/// A member's own attendance for one round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OwnRound {
+    /// Round number.
+    pub round: i32,
+    /// Date of the evening.
+    pub date: Option<NaiveDate>,
+    /// Sign-up/sign-off deadline (UTC).
+    #[serde(serialize_with = "crate::wire::utc")]
+    pub deadline: DateTime<Utc>,
+    /// The attendance status, as in an `Outcome`.
+    #[schema(value_type = crate::schemas::AttendanceStatus)]
+    pub status: String,
+    /// Whether the member is to be paired.
+    pub paired: bool,
+    /// The member's own changes, oldest first.
+    pub history: Vec<ChangeView>,
+}
+
+fn status_name(s: clubcomp_engine::attendance::Status) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn change_view(a: Attendance) -> ChangeView {
+    let (cap, acct) = split_recorded_by(&a.recorded_by);
+    ChangeView {
+        id: a.id,
+        player_id: a.player_id,
+        action: a.action.clone(),
+        channel: a.channel.clone(),
+        capacity: cap.to_string(),
+        recorded_by: acct.to_string(),
+        at: DateTime::from_naive_utc_and_offset(a.at, Utc),
+        note: a.note.clone(),
+    }
+}
+
+/// A change of one player's attendance as a request states it.
+#[derive(Debug, Clone, Copy)]
+pub struct ChangeRequest<'a> {
+    /// The player.
+    pub player: i64,
+    /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
+    pub action: &'a str,
+    /// `account`, `email`, `phone` or `in_person`.
+    pub channel: &'a str,
+    /// The capacity it is recorded in: `member`, `leader` or `arbiter`.
+    pub capacity: &'static str,
+    /// The account that records it.
+    pub account: &'a str,
+    /// Note.
+    pub note: &'a Option<String>,
+}
+
+/// The rounds numbered `numbers` of a competition (422 naming every number without a round).
+fn load_rounds(c: &mut DbConn, comp: CompetitionId, numbers: &[i32]) -> ApiResult<Vec<Round>> {
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    for (i, &n) in numbers.iter().enumerate() {
+        match crate::services::rounds::load(c, comp, n) {
+            Ok(r) => out.push(r),
+            Err(ApiError::NotFound(m)) => {
+                errs.push(crate::error::FieldError::new(format!("rounds[{i}]"), m))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if errs.is_empty() {
+        Ok(out)
+    } else {
+        Err(ApiError::validation(errs))
+    }
+}
+
+/// Records `change` for each of the rounds numbered `numbers` of competition `id` (404 when
+/// there is none; 422 for a round that does not exist or a player who is no entrant) in the
+/// club's `time_zone`, and answers the player's status per round after it.
+pub fn record_rounds(
+    c: &mut DbConn,
+    id: CompetitionId,
+    numbers: &[i32],
+    change: &ChangeRequest<'_>,
+    time_zone: &str,
+) -> ApiResult<Vec<Outcome>> {
+    let comp = crate::services::competitions::load(c, id)?;
+    let rounds = load_rounds(c, id, numbers)?;
+    let player = change.player;
+    let players = entrant_memberships(c, id)?;
+    if !players.iter().any(|(p, _)| *p == player) {
+        return Err(ApiError::invalid(
+            "player_id",
+            format!(
+                "player {player} is not an entrant of competition {}",
+                comp.id
+            ),
+        ));
+    }
+    let now = Utc::now();
+    let mut out = Vec::new();
+    for (i, r) in rounds.iter().enumerate() {
+        let ch = NewChange {
+            player_id: player,
+            action: change.action.to_string(),
+            channel: change.channel.to_string(),
+            capacity: change.capacity,
+            account: change.account.to_string(),
+            note: change.note.clone(),
+        };
+        let pa = record(
+            c,
+            &comp,
+            r,
+            &players,
+            &ch,
+            now,
+            time_zone,
+            &format!("rounds[{i}]"),
+        )?;
+        out.push(Outcome {
+            round: r.number,
+            player_id: player,
+            status: status_name(pa.status),
+            paired: pa.paired,
+        });
+    }
+    Ok(out)
+}
+
+/// Records the check-in `marks` (player, `present`, `absent` or `force_majeure`) of round
+/// `number` in `capacity` by `account`, in order, and answers each player's status after it
+/// (422 naming a mark of a player who is no entrant).
+#[allow(clippy::too_many_arguments)]
+pub fn check_ins(
+    c: &mut DbConn,
+    id: CompetitionId,
+    number: i32,
+    marks: &[(i64, &str)],
+    capacity: &'static str,
+    account: &str,
+    note: &Option<String>,
+    time_zone: &str,
+) -> ApiResult<Vec<Outcome>> {
+    let comp = crate::services::competitions::load(c, id)?;
+    let round = crate::services::rounds::load(c, id, number)?;
+    let players = entrant_memberships(c, id)?;
+    let now = Utc::now();
+    let mut out = Vec::new();
+    for (i, &(player, mark)) in marks.iter().enumerate() {
+        if !players.iter().any(|(p, _)| *p == player) {
+            return Err(ApiError::invalid(
+                &format!("marks[{i}].player_id"),
+                format!("player {player} is not an entrant"),
+            ));
+        }
+        let ch = NewChange {
+            player_id: player,
+            action: mark.to_string(),
+            channel: "in_person".into(),
+            capacity,
+            account: account.to_string(),
+            note: note.clone(),
+        };
+        let pa = record(
+            c,
+            &comp,
+            &round,
+            &players,
+            &ch,
+            now,
+            time_zone,
+            &format!("marks[{i}]"),
+        )?;
+        out.push(Outcome {
+            round: number,
+            player_id: player,
+            status: status_name(pa.status),
+            paired: pa.paired,
+        });
+    }
+    Ok(out)
+}
+
+/// The attendance of round `number` of competition `id`: every entrant's status and every
+/// change, in the club's `time_zone`.
+pub fn round_attendance(
+    c: &mut DbConn,
+    id: CompetitionId,
+    number: i32,
+    time_zone: &str,
+) -> ApiResult<RoundAttendance> {
+    let comp = crate::services::competitions::load(c, id)?;
+    let round = crate::services::rounds::load(c, id, number)?;
+    let a = evening(c, &comp, &round, time_zone)?;
+    let mut players_out = Vec::new();
+    for p in &a.players {
+        let pid = crate::ids::PlayerId::from_engine(&p.player)?.0;
+        let row = players::by_id(c, pid)?;
+        players_out.push(PlayerStatus {
+            player_id: pid,
+            name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
+            membership: row.map(|r| r.membership.into()).unwrap_or_default(),
+            status: status_name(p.status),
+            paired: p.paired,
+        });
+    }
+    let history = history(c, RoundId(round.id))?
+        .into_iter()
+        .map(change_view)
+        .collect();
+    let date = round_context(c, &comp, &round, time_zone)?.date;
+    Ok(RoundAttendance {
+        round: round.number,
+        date: (chrono::Datelike::year(&date) < 9999).then_some(date),
+        deadline: a.deadline,
+        deadline_local: local(a.deadline, time_zone),
+        check_in_by: a.check_in_by,
+        players: players_out,
+        history,
+    })
+}
+
+/// Player `player`'s own attendance per round of competition `id` (422 when they are no
+/// entrant), in the club's `time_zone`.
+pub fn own_rounds(
+    c: &mut DbConn,
+    id: CompetitionId,
+    player: i64,
+    time_zone: &str,
+) -> ApiResult<Vec<OwnRound>> {
+    let comp = crate::services::competitions::load(c, id)?;
+    let players = entrant_memberships(c, id)?;
+    let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
+        return Err(ApiError::invalid(
+            "account",
+            format!("player {player} is not an entrant of competition {id}"),
+        ));
+    };
+    let mut out = Vec::new();
+    for round in crate::services::rounds::list(c, id)? {
+        let ctx = round_context(c, &comp, &round, time_zone)?;
+        let a = evaluate(c, &ctx, RoundId(round.id), &[me], None)?;
+        let Some(p) = a.players.first() else { continue };
+        let history = history(c, RoundId(round.id))?
+            .into_iter()
+            .filter(|h| h.player_id == player)
+            .map(change_view)
+            .collect();
+        out.push(OwnRound {
+            round: round.number,
+            date: round.date,
+            deadline: a.deadline,
+            status: status_name(p.status),
+            paired: p.paired,
+            history,
+        });
+    }
+    Ok(out)
 }

@@ -2,7 +2,9 @@
 //! generation and storage of a proposed calendar.
 
 use crate::db::DbConn;
-use crate::db::models::competition::{Evening, NewEvening};
+/// A stored evening of the calendar: the row is the record.
+pub use crate::db::models::competition::Evening;
+use crate::db::models::competition::NewEvening;
 use crate::db::schema::evenings as ev;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};

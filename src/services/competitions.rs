@@ -2,7 +2,9 @@
 //! rule flags (docs/rules/README.md#time-controls, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain), and the seed order of entrants.
 
 use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Entrant};
+/// A stored competition: the row is the record.
+pub use crate::db::models::competition::Competition;
+use crate::db::models::competition::Entrant;
 use crate::db::schema::{competitions as cm, entrants as en};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
@@ -1640,4 +1642,40 @@ mod tests {
         c.time_control = "{}".into();
         assert!(matches!(stored_settings(&c), Err(ApiError::Internal(_))));
     }
+}
+
+/// An entrant as shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EntrantView {
+    /// Seed number (1 = top seed).
+    pub seed: usize,
+    /// Player id.
+    pub player_id: i64,
+    /// Player name.
+    pub name: String,
+    /// Rating on the seeding date (KNSB; KNSB-rapid for the rapid, KNDB for draughts).
+    pub rating: Option<i32>,
+    /// The round from which the player takes part.
+    pub joins_at: i32,
+    /// Excused absences already used earlier in the season.
+    pub excused_before: i32,
+    /// The first round the player no longer plays after withdrawing (`null`: not withdrawn).
+    pub withdrawn_from: Option<i32>,
+}
+
+/// The entrants of a competition in seed order, as shown.
+pub fn entrant_views(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<EntrantView>> {
+    Ok(entrants_named(c, competition)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, (e, name))| EntrantView {
+            seed: i + 1,
+            player_id: e.player_id,
+            name,
+            rating: e.rating,
+            joins_at: e.joins_at,
+            excused_before: e.excused_before,
+            withdrawn_from: e.withdrawn_from,
+        })
+        .collect())
 }

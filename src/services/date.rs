@@ -64,6 +64,11 @@ pub fn parse(field: &str, text: &str) -> ApiResult<NaiveDate> {
     read(text).ok_or_else(|| ApiError::invalid(field, RULE))
 }
 
+/// The current time in UTC, to the microsecond, as the database stores it.
+pub fn now_utc() -> chrono::NaiveDateTime {
+    crate::db::now_utc()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

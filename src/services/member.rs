@@ -102,8 +102,17 @@ pub struct MemberPage {
 }
 
 /// The page of the member linked to `player` (`None`: an account without a player), on
-/// `today` in the club's `time_zone`.
+/// `today` in the club's `time_zone`, read from one snapshot so its parts agree.
 pub fn page(
+    c: &mut DbConn,
+    player: Option<PlayerId>,
+    today: NaiveDate,
+    time_zone: &str,
+) -> ApiResult<MemberPage> {
+    crate::db::snapshot(c, |c| page_in(c, player, today, time_zone))
+}
+
+fn page_in(
     c: &mut DbConn,
     player: Option<PlayerId>,
     today: NaiveDate,

@@ -4,7 +4,13 @@
 
 use crate::db::DbConn;
 use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::models::players::{self, NewPlayer, Player, PlayerChanges};
+use crate::db::models::players;
+/// A stored player (the row is the record), its insert form and its changes.
+pub use crate::db::models::players::{NewPlayer, Player, PlayerChanges};
+use std::collections::BTreeMap;
+
+/// A player's latest rating per source (`KNSB` → 1843).
+pub type Ratings = BTreeMap<String, i32>;
 use crate::db::schema::entrants;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
@@ -66,4 +72,53 @@ pub fn change(
             .payload(serde_json::json!({"player": id, "version": p.version, "fields": fields})),
     )?;
     Ok(p)
+}
+
+/// The latest rating per source of each of `ids` (a player without ratings is absent).
+fn ratings_of(c: &mut DbConn, ids: &[i64]) -> ApiResult<BTreeMap<i64, Ratings>> {
+    let mut m: BTreeMap<i64, Ratings> = BTreeMap::new();
+    for r in crate::db::models::ratings::latest_for(c, ids)? {
+        m.entry(r.player_id.get())
+            .or_default()
+            .insert(r.source, r.value);
+    }
+    Ok(m)
+}
+
+/// A player's latest rating per source.
+pub fn ratings(c: &mut DbConn, id: PlayerId) -> ApiResult<Ratings> {
+    Ok(ratings_of(c, &[id.get()])?
+        .remove(&id.get())
+        .unwrap_or_default())
+}
+
+/// A player with their latest ratings, or 404.
+pub fn rated(c: &mut DbConn, id: PlayerId) -> ApiResult<(Player, Ratings)> {
+    let p = load(c, id)?;
+    Ok((p, ratings(c, id)?))
+}
+
+/// One page of the players by name then id (`q`: a case-insensitive part of the name;
+/// `active`: only active or inactive ones) with their latest ratings, and how many match in
+/// all: the total, the rows and their ratings from one snapshot, so the page agrees.
+pub fn page(
+    c: &mut DbConn,
+    q: Option<&str>,
+    active: Option<bool>,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<(Player, Ratings)>, i64)> {
+    crate::db::snapshot(c, |c| {
+        let (rows, total) = players::search(c, q, active, limit, offset)?;
+        let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+        let mut ratings = ratings_of(c, &ids)?;
+        let rows = rows
+            .into_iter()
+            .map(|p| {
+                let r = ratings.remove(&p.id).unwrap_or_default();
+                (p, r)
+            })
+            .collect();
+        Ok((rows, total))
+    })
 }

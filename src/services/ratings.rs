@@ -3,6 +3,8 @@
 
 use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::models::players;
+/// A stored rating: the row is the record.
+pub use crate::db::models::ratings::Rating;
 use crate::db::models::ratings::{self, NewRating, RatingWrite};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
@@ -83,6 +85,21 @@ pub struct PushReport {
 enum Key {
     Knsb(String),
     Fide(String),
+}
+
+/// A player's rating of one source on a date: the one of the newest list on or before it
+/// (404 for no such player, or no such rating).
+pub fn on_date(
+    c: &mut DbConn,
+    player: PlayerId,
+    source: &str,
+    date: chrono::NaiveDate,
+) -> ApiResult<Rating> {
+    players::by_id(c, player.get())?
+        .ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
+    ratings::on_date(c, player.get(), source, date)?.ok_or_else(|| {
+        ApiError::NotFound(format!("player {player} has no {source} rating on {date}"))
+    })
 }
 
 /// A page of a player's rating history, newest list first, optionally of one source, and how

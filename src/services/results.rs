@@ -3,6 +3,8 @@
 //! rule, optimistic concurrency on the game's version, and an audit entry for every change.
 
 use crate::db::DbConn;
+/// A stored entry of the audit log: the row is the record.
+pub use crate::db::models::competition::AuditEntry;
 use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
 use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::now_utc;

@@ -170,3 +170,28 @@ pub fn create(
         })?;
     Ok(round)
 }
+
+/// Publishes paired round `number`: its pairings become public. The round as stored after.
+pub fn publish(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
+    let round = load(c, competition, number)?;
+    transition(c, &round, "paired", "published")?;
+    load(c, competition, number)
+}
+
+/// Completes published round `number` once every game has a result (409 naming the boards
+/// still without one). The round as stored after.
+pub fn complete(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
+    let round = load(c, competition, number)?;
+    let missing: Vec<i32> = games_of(c, RoundId(round.id))?
+        .into_iter()
+        .filter(|g| g.result.is_none())
+        .map(|g| g.board)
+        .collect();
+    if !missing.is_empty() && round.status == "published" {
+        return Err(ApiError::Conflict(format!(
+            "results missing on boards {missing:?}"
+        )));
+    }
+    transition(c, &round, "published", "completed")?;
+    load(c, competition, number)
+}

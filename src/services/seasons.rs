@@ -2,7 +2,9 @@
 //! calendar of a season is `calendar.rs`.
 
 use crate::db::DbConn;
-use crate::db::models::competition::{NewSeason, Season};
+use crate::db::models::competition::NewSeason;
+/// A stored season: the row is the record.
+pub use crate::db::models::competition::Season;
 use crate::db::now_utc;
 use crate::db::schema::seasons as s;
 use crate::error::{ApiError, ApiResult};

@@ -1,7 +1,9 @@
 //! Service tokens (docs/operations.md): named, revocable credentials of machine clients.
 
 use crate::db::DbConn;
-use crate::db::models::service_tokens::{self, NewServiceToken, ServiceToken};
+/// A stored service token: the row is the record.
+pub use crate::db::models::service_tokens::ServiceToken;
+use crate::db::models::service_tokens::{self, NewServiceToken};
 use crate::db::now_utc;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{ServiceTokenId, UserId};

@@ -496,3 +496,21 @@ pub fn swiss_compute(
         .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))?;
     Ok((st, ids))
 }
+
+/// The FIDE TRF-16 export of a Swiss or round robin (409 for another kind): its published and
+/// completed rounds, without the play-off for first (not a round of the tournament file).
+pub fn trf_export(c: &mut DbConn, comp: &Competition) -> ApiResult<String> {
+    if !matches!(
+        comp.kind,
+        CompetitionKind::Swiss | CompetitionKind::RoundRobin
+    ) {
+        return Err(ApiError::Conflict(format!(
+            "TRF export is for Swiss and round-robin competitions, not {}",
+            comp.kind
+        )));
+    }
+    let mut rounds = public_rounds(c, CompetitionId(comp.id))?;
+    rounds.retain(|(r, _)| !rounds::is_playoff_round(r));
+    let (t, _) = build_trf(c, comp, &rounds)?;
+    Ok(swiss::write_trf(&t))
+}

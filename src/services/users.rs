@@ -1,6 +1,8 @@
 //! Accounts: creation with validated e-mail, password and roles; the bootstrap admin.
 
-use crate::db::models::users::{self, NewUser, User};
+/// A stored account: the row is the record.
+pub use crate::db::models::users::User;
+use crate::db::models::users::{self, NewUser};
 use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{PlayerId, UserId};
@@ -165,4 +167,14 @@ pub fn set_password_hash(c: &mut DbConn, id: UserId, hash: &str) -> ApiResult<()
     }
     crate::db::models::refresh_tokens::revoke_user(c, id, now)?;
     Ok(())
+}
+
+/// One page of the accounts and their total, from one snapshot so the page agrees.
+pub fn page(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<User>, i64)> {
+    crate::db::snapshot(c, |c| Ok(users::list(c, limit, offset)?))
+}
+
+/// The account with this e-mail address, if any.
+pub fn by_email(c: &mut DbConn, email: &str) -> ApiResult<Option<User>> {
+    Ok(users::by_email(c, email)?)
 }

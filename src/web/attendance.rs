@@ -8,7 +8,7 @@ use super::{answer, page_query, read, secure};
 use crate::app::AppState;
 use crate::auth::{MaybeAuth, Role};
 use crate::error::ApiError;
-use crate::web::data::{self as pages, AttendanceLine};
+use crate::services::club_pages::{self as pages, AttendanceLine};
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use maud::{Markup, html};

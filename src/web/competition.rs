@@ -6,11 +6,11 @@
 
 use super::layout::{Ctx, frame, scroll};
 use super::{PageQuery, answer, page_query, path_id};
-use crate::api::standings::StandingsView;
 use crate::app::AppState;
-use crate::db::models::competition::Competition;
 use crate::error::ApiResult;
-use crate::web::data::{self as pages, CompetitionPage, Prizes, StandingsPage};
+use crate::services::club_pages::{self as pages, CompetitionPage, Prizes, StandingsPage};
+use crate::services::competitions::Competition;
+use crate::services::standings_view::StandingsView;
 use actix_web::{HttpRequest, HttpResponse, web};
 use clubcomp_engine::{CompetitionKind, Discipline};
 use maud::{Markup, html};
@@ -306,7 +306,11 @@ fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
     )
 }
 
-fn keizer_table(ctx: &Ctx, after: &str, k: &crate::api::standings::KeizerStandings) -> Markup {
+fn keizer_table(
+    ctx: &Ctx,
+    after: &str,
+    k: &crate::services::standings_view::KeizerStandings,
+) -> Markup {
     let caption = format!(
         "{} {after} ({} {})",
         ctx.t("Keizerstand", "Keizer standings"),
@@ -356,7 +360,11 @@ fn keizer_table(ctx: &Ctx, after: &str, k: &crate::api::standings::KeizerStandin
     }
 }
 
-fn swiss_table(ctx: &Ctx, after: &str, s: &crate::api::standings::SwissStandings) -> Markup {
+fn swiss_table(
+    ctx: &Ctx,
+    after: &str,
+    s: &crate::services::standings_view::SwissStandings,
+) -> Markup {
     let caption = format!("{} {after}", ctx.t("Stand", "Standings"));
     html! {
         @if s.playoff_for_first {
@@ -457,7 +465,7 @@ fn round_robin_tables(
     ctx: &Ctx,
     after: &str,
     p: &StandingsPage,
-    t: &crate::api::standings::RoundRobinStandings,
+    t: &crate::services::standings_view::RoundRobinStandings,
 ) -> Markup {
     let draughts = p.competition.discipline == Discipline::Draughts;
     let caption = format!("{} {after}", ctx.t("Eindstand-volgorde", "Standings"));

@@ -4,7 +4,7 @@
 use super::layout::{Ctx, frame};
 use super::{answer, html, page_query, read, today};
 use crate::app::AppState;
-use crate::web::data::{self as pages, Front};
+use crate::services::club_pages::{self as pages, Front};
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

@@ -9,7 +9,6 @@
 
 mod attendance;
 mod competition;
-pub mod data;
 mod evening;
 mod front;
 pub mod i18n;
@@ -20,6 +19,7 @@ mod svg;
 
 use crate::app::AppState;
 use crate::error::ApiError;
+use crate::services::reads;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -353,14 +353,9 @@ pub fn today(state: &AppState) -> chrono::NaiveDate {
 /// one snapshot).
 pub async fn read<T: Send + 'static>(
     state: &web::Data<AppState>,
-    f: impl FnOnce(&mut crate::db::DbConn) -> crate::error::ApiResult<T> + Send + 'static,
+    f: impl reads::Work<T>,
 ) -> crate::error::ApiResult<T> {
-    state
-        .db(move |c| {
-            use diesel::Connection;
-            c.transaction(f)
-        })
-        .await
+    state.db(move |c| reads::snapshot(c, f)).await
 }
 
 /// A page about one object named by its id in the path, not cached: the query checked, the
@@ -371,7 +366,7 @@ pub async fn id_page<T: Send + 'static>(
     state: &web::Data<AppState>,
     raw: &str,
     url: impl FnOnce(i64) -> String,
-    load: fn(&mut crate::db::DbConn, i64) -> crate::error::ApiResult<T>,
+    load: impl reads::KeyedWork<i64, T>,
     render: impl FnOnce(&layout::Ctx, &T) -> maud::Markup,
 ) -> HttpResponse {
     let r = async {

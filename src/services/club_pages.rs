@@ -1,12 +1,8 @@
 //! The reads behind the club's published pages (`/club/…`): every page gets its data here,
-//! from the same view builders and services the JSON API uses, so a page shows exactly what
-//! the API answers. Like the handlers of `src/api`, the pages sit above the services and read
-//! nothing the services do not offer, except two plain lists (seasons, a season's
-//! competitions). Public data only: names, games, results,
-//! standings, the calendar and ratings — never contact data.
+//! from the same view builders the JSON API uses, so a page shows exactly what the API
+//! answers. Public data only: names, games, results, standings, the calendar and ratings —
+//! never contact data.
 
-use crate::api::prizes::{PlayoffsView, PrizeList};
-use crate::api::standings::StandingsView;
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::error::{ApiError, ApiResult};
@@ -14,6 +10,8 @@ use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::attendance::default_time_zone;
 use crate::services::evenings::{self, EveningDetail, EveningRound};
 use crate::services::player_card::{self, PlayerCard};
+use crate::services::prize_list::{self, PlayoffsView, PrizeList};
+use crate::services::standings_view::{StandingsView, standings_view};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -29,7 +27,7 @@ pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
 
 /// One season or 404.
 pub fn season(c: &mut DbConn, id: i64) -> ApiResult<Season> {
-    crate::api::seasons::load(c, SeasonId(id))
+    crate::services::seasons::load(c, SeasonId(id))
 }
 
 /// The competitions of a season, in the order they were created.
@@ -44,7 +42,7 @@ pub fn competitions_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition
 
 /// One competition or 404.
 pub fn competition(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    crate::api::competitions::load(c, crate::ids::CompetitionId(id))
+    crate::services::competitions::load(c, CompetitionId(id))
 }
 
 /// The front page: the newest season, its next evening with what is played on it, its
@@ -81,7 +79,7 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
     }
     let season = all.remove(0);
     let competitions = competitions_of(c, season.id)?;
-    let evenings = crate::api::calendar::evenings_of(c, SeasonId(season.id))?;
+    let evenings = crate::services::calendar::evenings_of(c, SeasonId(season.id))?;
     // an evening with a round paired or published and not completed is the one in play
     let mut in_play: Option<i64> = None;
     for comp in &competitions {
@@ -142,7 +140,7 @@ pub struct Calendar {
 /// The calendar of season `id` (404 when there is none).
 pub fn calendar(c: &mut DbConn, id: i64) -> ApiResult<Calendar> {
     let season = season(c, id)?;
-    let evenings = crate::api::calendar::evenings_of(c, SeasonId(id))?;
+    let evenings = crate::services::calendar::evenings_of(c, SeasonId(id))?;
     Ok(Calendar { season, evenings })
 }
 
@@ -180,10 +178,10 @@ pub fn archive(c: &mut DbConn, id: i64) -> ApiResult<Archive> {
             champion: None,
         };
         if comp.kind == CompetitionKind::Knockout {
-            if let Ok(p) = crate::api::prizes::playoffs_view(c, &comp) {
+            if let Ok(p) = prize_list::playoffs_view(c, &comp) {
                 line.champion = p.club_champion.map(|x| (x.id, x.name));
             }
-        } else if let Ok(v) = crate::api::standings::standings_view(c, &comp, None) {
+        } else if let Ok(v) = standings_view(c, &comp, None) {
             line.rounds_counted = v.rounds_counted;
             line.podium = podium(&v);
         }
@@ -240,7 +238,8 @@ pub struct CompetitionPage {
 pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<CompetitionPage> {
     let season = season(c, comp.season_id)?;
     let rounds = crate::services::rounds::list(c, CompetitionId(comp.id))?;
-    let entrants = crate::api::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
+    let entrants =
+        crate::services::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
     let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
     let playoffs = if comp.half == Some(Half::Summer) {
         competitions_of(c, comp.season_id)?
@@ -285,9 +284,10 @@ pub fn standings(
     comp: &Competition,
     after: Option<u32>,
 ) -> ApiResult<StandingsPage> {
-    let standings = crate::api::standings::standings_view(c, comp, after)?;
+    let standings = standings_view(c, comp, after)?;
     let seed_order = if comp.kind == CompetitionKind::RoundRobin {
-        let entrants = crate::api::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
+        let entrants =
+            crate::services::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
         let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
         entrants
             .iter()
@@ -320,13 +320,13 @@ pub enum Prizes {
 /// The prizes of a Keizer half or round robin, or the playoffs of a knockout competition.
 pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
     if comp.kind == CompetitionKind::Knockout {
-        return Ok(Prizes::Playoffs(Box::new(
-            crate::api::prizes::playoffs_view(c, comp)?,
-        )));
+        return Ok(Prizes::Playoffs(Box::new(prize_list::playoffs_view(
+            c, comp,
+        )?)));
     }
-    let list = match crate::api::prizes::stored(c, comp.id)? {
+    let list = match prize_list::stored(c, comp.id)? {
         Some(l) => l,
-        None => crate::api::prizes::compute_prizes(c, comp)?,
+        None => prize_list::compute_prizes(c, comp)?,
     };
     Ok(Prizes::List(Box::new(list)))
 }
@@ -369,7 +369,7 @@ pub fn attendance(c: &mut DbConn, comp: &Competition) -> ApiResult<(u32, Vec<Att
             comp.kind
         )));
     }
-    let v = crate::api::standings::standings_view(c, comp, None)?;
+    let v = standings_view(c, comp, None)?;
     let rows = v.keizer.map(|k| k.rows).unwrap_or_default();
     Ok((
         v.rounds_counted,

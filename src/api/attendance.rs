@@ -4,7 +4,6 @@
 //! through which channel; leaders and arbiters read the full history, a member his own.
 
 use crate::api::Body;
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, Principal, Role, RoleSet};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
@@ -13,6 +12,7 @@ use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::{CompetitionId, RoundId};
 use crate::services::attendance::{self as svc, NewChange};
 use crate::services::rounds;
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, put, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -27,19 +27,19 @@ impl RoleSet for Account {
     const ROLES: &'static [Role] = &[Role::Member, Role::Leader, Role::Arbiter, Role::Admin];
 }
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub AttendanceAction,
     "A sign-up or sign-off: `sign_up` or `sign_off`.",
     ["sign_up", "sign_off"]
 );
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub AttendanceChannel,
     "How a sign-up or sign-off reached the leader: `email`, `phone` or `in_person`.",
     ["email", "phone", "in_person"]
 );
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub MarkKind,
     "An arbiter's mark: `present`, `absent` or `force_majeure`.",
     ["present", "absent", "force_majeure"]
@@ -161,10 +161,10 @@ pub struct ChangeView {
     /// The player.
     pub player_id: i64,
     /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
-    #[schema(value_type = crate::schemas::ChangeAction)]
+    #[schema(value_type = crate::services::attendance::ChangeAction)]
     pub action: String,
     /// `account`, `email`, `phone` or `in_person`.
-    #[schema(value_type = crate::schemas::ChangeChannel)]
+    #[schema(value_type = crate::services::attendance::ChangeChannel)]
     pub channel: String,
     /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
     #[schema(value_type = crate::schemas::Capacity)]

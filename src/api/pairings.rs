@@ -4,11 +4,11 @@
 
 use crate::api::if_match;
 use crate::api::rounds::{RoundView, round_view};
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiResult, Problem};
 use crate::ids::CompetitionId;
 use crate::services::pairing::{self, HandPairing};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, post, put, web};
 
 /// Query of a pairing generation.

@@ -1,7 +1,6 @@
 //! Prizes (docs/rules/keizer.md#prizes, docs/rules/draughts-championship.md#prize-money) and the Keizer playoffs (docs/rules/keizer.md#playoffs).
 
 use crate::api::rounds::PlayerRef;
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
@@ -9,6 +8,7 @@ use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::prizes as svc;
 use crate::services::standings as st;
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, web};
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::keizer::MatchId;

@@ -3,12 +3,12 @@
 
 use crate::api::rounds::{GameView, game_view};
 use crate::api::{Body, Page, PageParams, etag, if_match};
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth};
 use crate::db::models::competition::AuditEntry;
 use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, GameId};
 use crate::services::results::{self, ResultInput};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -2,7 +2,6 @@
 //! Pairings are public only once published.
 
 use crate::api::Body;
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, Round};
@@ -12,6 +11,7 @@ use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId};
 use crate::services::competitions::{self, TimeControl};
 use crate::services::rounds::{self, is_public};
 use crate::services::tempo;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -71,7 +71,7 @@ pub struct RoundView {
     /// The calendar evening.
     pub evening_id: Option<i64>,
     /// `planned`, `paired`, `published` or `completed`.
-    #[schema(value_type = crate::schemas::RoundStatus)]
+    #[schema(value_type = crate::services::rounds::RoundStatus)]
     pub status: String,
     /// Version.
     pub version: i64,

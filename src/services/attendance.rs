@@ -65,6 +65,18 @@ pub const ACTIONS: [&str; 5] = ["sign_up", "sign_off", "force_majeure", "present
 /// The stored channel names.
 pub const CHANNELS: [&str; 4] = ["account", "email", "phone", "in_person"];
 
+crate::schemas::string_enum_schema!(
+    pub ChangeAction,
+    "A recorded attendance change: `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.",
+    ACTIONS
+);
+
+crate::schemas::string_enum_schema!(
+    pub ChangeChannel,
+    "How an attendance change reached the club: `account`, `email`, `phone` or `in_person`.",
+    CHANNELS
+);
+
 /// When a round is played and how attendance works for it.
 #[derive(Debug, Clone)]
 pub struct RoundContext {

@@ -30,6 +30,7 @@ pub mod secrets;
 pub mod service_tokens;
 pub mod standings;
 pub mod tempo;
+pub mod throttle;
 pub mod users;
 pub mod version;
 pub mod webhooks;

@@ -5,9 +5,9 @@
 use super::layout::{Ctx, frame, scroll};
 use super::svg::stacked_bar;
 use super::{answer, page_query, read, secure};
-use crate::app::AppState;
 use crate::auth::{MaybeAuth, Role};
 use crate::error::ApiError;
+use crate::state::AppState;
 use crate::web::data::{self as pages, AttendanceLine};
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};

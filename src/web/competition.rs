@@ -7,9 +7,9 @@
 use super::layout::{Ctx, frame, scroll};
 use super::{PageQuery, answer, page_query, path_id};
 use crate::api::standings::StandingsView;
-use crate::app::AppState;
 use crate::db::models::competition::Competition;
 use crate::error::ApiResult;
+use crate::state::AppState;
 use crate::web::data::{self as pages, CompetitionPage, Prizes, StandingsPage};
 use actix_web::{HttpRequest, HttpResponse, web};
 use clubcomp_engine::{CompetitionKind, Discipline};

@@ -3,8 +3,8 @@
 
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use crate::app::AppState;
 use crate::services::evenings::{Board, EveningDetail as EveningPage, EveningRound};
+use crate::state::AppState;
 use crate::web::data as pages;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};

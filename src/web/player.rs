@@ -5,8 +5,8 @@
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
 use super::svg::line_chart;
-use crate::app::AppState;
 use crate::services::player_card::PlayerCard;
+use crate::state::AppState;
 use crate::web::data as pages;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};

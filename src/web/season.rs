@@ -2,8 +2,8 @@
 
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use crate::app::AppState;
 use crate::db::models::competition::Evening;
+use crate::state::AppState;
 use crate::web::data::{self as pages, Archive, Calendar};
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};

@@ -9,11 +9,19 @@
 3. `src/services` does not reach up into the HTTP layer (`crate::api`, `crate::app`,
    `crate::auth`);
 4. `src/db` knows nothing of the read cache (`crate::cache`) or of anything above it;
-5. no cycle between the files of `src/services` (a service uses the ones below it).
+5. no cycle between the files of `src/services` (a service uses the ones below it);
+6. no cycle between the top-level modules of `src` (`api`, `app`, `auth`, `state`, `services`,
+   `db`, … : every arrow points down, as docs/architecture.md draws them);
+7. no cycle between the files of `src` and none between the files of `crates/engine/src`
+   (each file one node; an edge between a module's file and its own parent's or child's is not
+   one, e.g. `services/webhooks.rs` and `services/webhooks/worker.rs`).
 
-The import graph is read from the code: `crate::…` paths, `super::…` paths and `use` lists.
-Comments are ignored. Prints every problem as `path:line: message` and exits 1 when there is
-one. Run from anywhere: `scripts/check-layers.py`.
+The import graph is read from the code: `crate::…` paths, `super::…` paths and `use` lists
+(nested ones too), resolved to the longest module path that is a file (a module renamed with
+`#[path = …]` is followed). Comments are ignored; so are tests (`#[cfg(test)]` modules, inline
+or in a file of their own) in rules 6 and 7, as a test may use what it checks from anywhere.
+Prints every problem as `path:line: message` and exits 1 when there is one. Run from
+anywhere: `scripts/check-layers.py`.
 """
 import re
 import sys
@@ -129,6 +137,227 @@ def check_service_cycles(problems):
             visit(v)
 
 
+# --- cycles between modules and between files ------------------------------------------------
+
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
+def strip_comments(text):
+    """The text with block comments and line comments blanked, lines kept."""
+    text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    return "\n".join(
+        line[: m.start()] if (m := re.search(r"(?<![:\"])//", line)) else line
+        for line in text.splitlines()
+    )
+
+
+def without_tests(text):
+    """The text without its `#[cfg(test)] mod … { … }` blocks (blanked, lines kept), and the
+    names of the test modules in files of their own (`#[cfg(test)] mod tests;`)."""
+    own = set()
+    out = text
+    test_mod = r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*([;{])"
+    for m in re.finditer(test_mod, text):
+        if m.group(2) == ";":
+            own.add(m.group(1))
+            continue
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        out = out[: m.start()] + re.sub(r"[^\n]", " ", out[m.start() : i + 1]) + out[i + 1 :]
+    return out, own
+
+
+def use_tree(text, i):
+    """The paths of a path or `use` tree starting at `text[i]` (after `crate::` or `super::`):
+    `a::b`, `a::{b, c::{d, e}}`, `{a, b}`. Each path is a list of names; `self` ends a path."""
+    paths = []
+
+    def tree(i, prefix):
+        while i < len(text) and text[i] in " \n\t":
+            i += 1
+        if i < len(text) and text[i] == "{":
+            i += 1
+            while True:
+                while i < len(text) and text[i] in " \n\t,":
+                    i += 1
+                if i >= len(text) or text[i] == "}":
+                    return i + 1
+                i = tree(i, prefix)
+        m = re.compile(IDENT).match(text, i)
+        if not m:
+            paths.append(prefix)
+            return i
+        name, i = m.group(0), m.end()
+        if name == "self":
+            paths.append(prefix)
+            return i
+        if text.startswith("::", i) and (
+            text.startswith("{", i + 2) or re.compile(IDENT).match(text, i + 2)
+        ):
+            return tree(i + 2, prefix + [name])
+        paths.append(prefix + [name])
+        return i
+
+    tree(i, [])
+    return paths
+
+
+class Crate:
+    """The files of one crate (`src` folder) as modules: `api/mod.rs` and `api.rs` are
+    `("api",)`, `lib.rs` and `main.rs` the root `()`."""
+
+    def __init__(self, src):
+        self.src = src
+        self.files = {}
+        for path in sorted(src.rglob("*.rs")):
+            parts = list(path.relative_to(src).with_suffix("").parts)
+            if parts[-1] == "mod":
+                parts.pop()
+            if parts in (["lib"], ["main"]):
+                parts = []
+            self.files[tuple(parts)] = path
+        # the code of each file without its tests, and the files that are tests
+        self.code = {}
+        tests = set()
+        for me, path in self.files.items():
+            self.code[me], own = without_tests(strip_comments(path.read_text(encoding="utf-8")))
+            tests |= {me + (name,) for name in own}
+        # `#[path = "x/mod.rs"] mod y;`: the module y is the file's module
+        self.renamed = {}
+        for me, path in self.files.items():
+            folder = path.parent
+            for m in re.finditer(
+                r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(' + IDENT + r")\s*;",
+                self.code[me],
+            ):
+                target = (folder / m.group(1)).resolve()
+                for mod, p in self.files.items():
+                    if p.resolve() == target:
+                        self.renamed[me + (m.group(2),)] = mod
+        tests = {self.renamed.get(t, t) for t in tests}
+        self.tests = {m for m in self.files if any(m[: len(t)] == t for t in tests)}
+
+    def resolve(self, path):
+        """The module (file) a path names: the longest prefix that is a file."""
+        path = tuple(path)
+        for k in range(len(path), 0, -1):
+            if path[:k] in self.renamed:
+                path = self.renamed[path[:k]] + path[k:]
+                break
+        for k in range(len(path), 0, -1):
+            if path[:k] in self.files:
+                return path[:k]
+        return None
+
+    def edges(self):
+        """`{module: {target: "path:line"}}`: every module another file names, with where."""
+        out = {}
+        for me, path in self.files.items():
+            if me in self.tests:
+                continue
+            text = self.code[me]
+            found = out.setdefault(me, {})
+            starts = [(m, []) for m in re.finditer(r"\bcrate::", text)]
+            for m in re.finditer(r"\b((?:super::)+)", text):
+                up = m.group(1).count("super::")
+                starts.append((m, list(me)[: len(me) - up]))
+            for m, base in starts:
+                line = text.count("\n", 0, m.start()) + 1
+                for p in use_tree(text, m.end()):
+                    target = self.resolve(base + p)
+                    if target is None or target == me or target in self.tests:
+                        continue
+                    # a module and its own parent or child (or further up or down) are one unit
+                    if target[: len(me)] == me or me[: len(target)] == target:
+                        continue
+                    found.setdefault(target, f"{rel(path)}:{line}")
+        return out
+
+
+def cycles(edges):
+    """The strongly connected components of more than one node (Tarjan), each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def one_cycle(comp, edges):
+    """A shortest cycle through the first node of a component: [a, b, …, a]."""
+    members = set(comp)
+    start = comp[0]
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(edges.get(v, ())):
+            if w == start:
+                return paths[v] + [start]
+            if w in members and w not in paths:
+                paths[w] = paths[v] + [w]
+                queue.append(w)
+    return [start, start]
+
+
+def report_cycles(edges, name, what, problems):
+    for comp in cycles(edges):
+        path = one_cycle(comp, edges)
+        steps = ", ".join(
+            f"{name(a)} → {name(b)} at {edges[a][b]}" for a, b in zip(path, path[1:])
+        )
+        problems.append(
+            f"{edges[path[0]][path[1]]}: a cycle between {what}: "
+            f"{' → '.join(name(v) for v in path)} ({steps}); "
+            f"all of {', '.join(name(v) for v in comp)} reach each other"
+        )
+
+
+def check_module_cycles(problems):
+    crates = [(SRC, "src"), (ROOT / "crates" / "engine" / "src", "crates/engine/src")]
+    for src, label in crates:
+        edges = Crate(src).edges()
+        edges.pop((), None)
+        report_cycles(edges, lambda m: "::".join(m), f"the files of {label}", problems)
+    # the top-level modules of the service crate
+    top = {}
+    for me, targets in Crate(SRC).edges().items():
+        if not me:
+            continue
+        for target, where in targets.items():
+            if target and target[0] != me[0]:
+                top.setdefault(me[0], {}).setdefault(target[0], where)
+    report_cycles(top, str, "the top-level modules of src", problems)
+
+
 def main():
     problems = []
     check_http("api", problems)
@@ -136,6 +365,7 @@ def main():
     check_no_reach("services", {"api", "app", "auth"}, "a service reaches up into the HTTP layer", problems)
     check_no_reach("db", {"cache", "api", "services", "app", "auth", "cli"}, "storage reaches up", problems)
     check_service_cycles(problems)
+    check_module_cycles(problems)
     for p in problems:
         print(p)
     if problems:

@@ -448,8 +448,22 @@ fn read_webhooks(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &m
     c.webhook_poll = std::time::Duration::from_millis(poll_ms);
 }
 
+/// The work limits are read here with the other settings; the command line reads them alone.
+impl crate::limits::WorkLimits {
+    /// The limits from the environment (and `.env`), for the command line; every bad
+    /// variable is named.
+    pub fn from_env() -> Result<crate::limits::WorkLimits, Vec<String>> {
+        let _ = dotenvy::dotenv();
+        let mut l = crate::limits::WorkLimits::default();
+        let mut errs = Vec::new();
+        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        read_limits(&get, &mut l, &mut errs);
+        if errs.is_empty() { Ok(l) } else { Err(errs) }
+    }
+}
+
 /// Reads the `LIMIT_*` variables into `l`.
-pub(crate) fn read_limits(
+fn read_limits(
     get: &impl Fn(&str) -> Option<String>,
     l: &mut crate::limits::WorkLimits,
     errs: &mut Vec<String>,

@@ -562,15 +562,6 @@ impl From<r2d2::Error> for ApiError {
     }
 }
 
-impl From<crate::db::PoolError> for ApiError {
-    fn from(e: crate::db::PoolError) -> ApiError {
-        match e {
-            crate::db::PoolError::Timeout(e) => e.into(),
-            crate::db::PoolError::CircuitOpen => ApiError::Unavailable(UNAVAILABLE.into()),
-        }
-    }
-}
-
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(e: actix_web::error::BlockingError) -> ApiError {
         ApiError::Internal(format!("blocking task failed: {e}"))

@@ -19,6 +19,7 @@ pub mod limits;
 pub mod openapi;
 pub mod schemas;
 pub mod services;
+pub mod state;
 pub mod stream;
 pub mod telemetry;
 pub mod web;

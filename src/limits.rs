@@ -31,19 +31,6 @@ pub struct WorkLimits {
     pub keizer_history: usize,
 }
 
-impl WorkLimits {
-    /// The limits from the environment (and `.env`), for the command line; every bad
-    /// variable is named.
-    pub fn from_env() -> Result<WorkLimits, Vec<String>> {
-        let _ = dotenvy::dotenv();
-        let mut l = WorkLimits::default();
-        let mut errs = Vec::new();
-        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-        crate::config::read_limits(&get, &mut l, &mut errs);
-        if errs.is_empty() { Ok(l) } else { Err(errs) }
-    }
-}
-
 /// Tie-break acronyms in one request: every known acronym fits several times over.
 pub const MAX_TIEBREAKS: usize = 16;
 
@@ -242,7 +229,7 @@ impl CalcPool {
         }
         let out = match actix_web::rt::time::timeout(self.budget, done_rx).await {
             Ok(Ok(Ok(r))) => r,
-            Ok(Ok(Err(panic))) => Err(crate::api::calc::engine_panicked(name, panic.as_ref())),
+            Ok(Ok(Err(panic))) => Err(engine_panicked(name, panic.as_ref())),
             Ok(Err(_)) => Err(ApiError::Internal(
                 "a calculator thread dropped its job".into(),
             )),
@@ -266,22 +253,19 @@ impl CalcPool {
     }
 }
 
-/// The request's place on the calculator pool, as an extractor: listed before the body in a
-/// handler's arguments, a full pool answers 503 before the body is read.
-pub struct CalcAdmission(pub Admission);
-
-impl actix_web::FromRequest for CalcAdmission {
-    type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, Self::Error>>;
-
-    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        std::future::ready(
-            match req.app_data::<actix_web::web::Data<crate::app::AppState>>() {
-                Some(state) => state.calc.admit().map(CalcAdmission),
-                None => Err(ApiError::Internal("no application state".into())),
-            },
-        )
-    }
+/// The answer to an engine that panicked on its input: 422 naming the engine; the panic's
+/// message goes to the log only.
+pub fn engine_panicked(name: &str, panic: &(dyn std::any::Any + Send)) -> ApiError {
+    let msg = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::warn!(engine = name, panic = %msg, "engine panicked on its input");
+    ApiError::invalid(
+        "body",
+        format!("the {name} engine cannot process this input"),
+    )
 }
 
 #[cfg(test)]

@@ -1,36 +1,12 @@
-//! The OpenAPI document's frame: info, the bearer security scheme and tags. Paths come from
-//! the registered handlers (utoipa-actix-web). Each protected operation lists the roles that
+//! The OpenAPI document's frame: info, the bearer security scheme, tags and the schemas of a
+//! competition's params ([`params`]). Paths come from the registered handlers
+//! (utoipa-actix-web). Each protected operation lists the roles that
 //! may call it as the bearer requirement's scopes (OpenAPI 3.1 allows role names there).
 
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-/// Declares a schema-only string type listing `$values` (a `[&str; N]`): for a request field
-/// the handler reads as a `String` and checks against that list itself (with its own 422),
-/// so that the document names the values while the handler's answers stay as they are. Use it
-/// as `#[schema(value_type = Name)]`.
-macro_rules! string_enum_schema {
-    ($(#[$attr:meta])* $vis:vis $name:ident, $description:literal, $values:expr) => {
-        $(#[$attr])*
-        #[doc = $description]
-        #[derive(Debug)]
-        $vis struct $name;
-
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                utoipa::openapi::schema::ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .description(Some($description))
-                    .enum_values(Some($values.iter().copied()))
-                    .into()
-            }
-        }
-
-        impl utoipa::ToSchema for $name {}
-    };
-}
-
-pub(crate) use string_enum_schema;
+pub mod params;
 
 /// The document frame.
 #[derive(OpenApi)]
@@ -38,11 +14,11 @@ pub(crate) use string_enum_schema;
     info(title = "clubcomp", description = "Competition server for chess and draughts clubs: Keizer, Swiss, round robins, arbiter tools.", license(name = "MIT OR Apache-2.0")),
     modifiers(&Security),
     components(schemas(
-        crate::schemas::KeizerParams,
-        crate::schemas::SwissParams,
-        crate::schemas::SwissParamsInput,
-        crate::schemas::RoundRobinParams,
-        crate::schemas::KnockoutParams
+        params::KeizerParams,
+        params::SwissParams,
+        params::SwissParamsInput,
+        params::RoundRobinParams,
+        params::KnockoutParams
     )),
     tags(
         (name = "operations", description = "Health and readiness"),

@@ -3,7 +3,6 @@
 //! the board. The rules are the arbiter engines'; see `services::arbiter`.
 
 use crate::api::{Body, Page, PageParams, Params, if_match};
-use crate::app::AppState;
 use crate::auth::{Admin, AnyRole, Arbiter, Auth, Role};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
@@ -11,6 +10,7 @@ use crate::services::arbiter::{
     self as svc, AppealDecisionInput, AppealInput, AppealRow, Appellant, ClaimInput, ClaimRow,
     DecisionInput, EventRow, MovesInput, MovesRow,
 };
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use clubcomp_engine::arbiter::GameEvent;

@@ -4,7 +4,6 @@
 //! through which channel; leaders and arbiters read the full history, a member his own.
 
 use crate::api::Body;
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, Principal, Role, RoleSet};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::CompetitionId;
@@ -12,6 +11,7 @@ use crate::services::attendance::{self as svc, ChangeRequest};
 pub use crate::services::attendance::{
     ChangeView, Outcome, OwnRound, PlayerStatus, RoundAttendance,
 };
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -25,19 +25,19 @@ impl RoleSet for Account {
     const ROLES: &'static [Role] = &[Role::Member, Role::Leader, Role::Arbiter, Role::Admin];
 }
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub AttendanceAction,
     "A sign-up or sign-off: `sign_up` or `sign_off`.",
     ["sign_up", "sign_off"]
 );
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub AttendanceChannel,
     "How a sign-up or sign-off reached the leader: `email`, `phone` or `in_person`.",
     ["email", "phone", "in_person"]
 );
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub MarkKind,
     "An arbiter's mark: `present`, `absent` or `force_majeure`.",
     ["present", "absent", "force_majeure"]

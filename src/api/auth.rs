@@ -1,12 +1,12 @@
 //! Login, staying signed in (refresh tokens, docs/api-guide.md#staying-signed-in), logout
 //! and the caller's own identity.
 
-use crate::app::AppState;
 use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::ServiceTokenId;
 use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Policy};
 use crate::services::users;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -7,10 +7,10 @@
 //! answers 422 and never takes a worker down (docs/benchmarks.md: no 5xx from a schema-driven fuzzer).
 
 use crate::api::Body;
-use crate::app::AppState;
 use crate::calc_input;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::limits::CalcAdmission;
+use crate::limits::{Admission, engine_panicked};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use clubcomp_engine::Colour;
 use clubcomp_engine::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
@@ -33,19 +33,20 @@ where
     }
 }
 
-/// The answer to an engine that panicked on its input: 422 naming the engine; the panic's
-/// message goes to the log only.
-pub fn engine_panicked(name: &str, panic: &(dyn std::any::Any + Send)) -> ApiError {
-    let msg = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_default();
-    tracing::warn!(engine = name, panic = %msg, "engine panicked on its input");
-    ApiError::invalid(
-        "body",
-        format!("the {name} engine cannot process this input"),
-    )
+/// The request's place on the calculator pool, as an extractor: listed before the body in a
+/// handler's arguments, a full pool answers 503 before the body is read.
+pub struct CalcAdmission(pub Admission);
+
+impl actix_web::FromRequest for CalcAdmission {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(match req.app_data::<web::Data<AppState>>() {
+            Some(state) => state.calc.admit().map(CalcAdmission),
+            None => Err(ApiError::Internal("no application state".into())),
+        })
+    }
 }
 
 fn engine_error(message: impl std::fmt::Display) -> ApiError {
@@ -524,19 +525,19 @@ pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
     })
 }
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub TiebreakAcronym,
     "A FIDE tie-break acronym (C.07, individual events): `PTS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`, `REP` (also `GE`), `PS`, `KS`, `BH`, `FB`, `SB`, `AOB`, `ARO`, `TPR`, `PTP`, `APRO` or `APPO`; Cut-n (`-Cn`) on `PS`, `BH`, `FB`, `SB` and `ARO`, Median-n (`-Mn`) on `BH`, `FB`, `SB` and `ARO`. The list names n = 1 and 2; any n up to 30 is read, as are lower case and `/` for `-`.",
     crate::schemas::TIEBREAK_ACRONYMS
 );
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub TiebreakRules,
     "An edition of the FIDE tie-break regulations: `2024` or `2026`.",
     ["2024", "2026"]
 );
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub TiebreakEvent,
     "A kind of event: `swiss` or `round-robin`.",
     ["swiss", "round-robin"]

@@ -3,7 +3,6 @@
 
 use crate::api::date::{self, ApiDate};
 use crate::api::{Body, etag, if_match};
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::{EveningId, SeasonId};
@@ -13,6 +12,7 @@ pub use crate::services::calendar::{
     EVENING_KINDS, GenerateCalendar, calendar_input, default_season_end, evenings_of, load_evening,
     proposed_rows, store_calendar, valid_time,
 };
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, patch, post, web};
 use chrono::NaiveDate;
 use clubcomp_engine::EveningKind as StoredEveningKind;

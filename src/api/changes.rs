@@ -1,11 +1,11 @@
 //! The changes feed (docs/api-guide.md#the-changes-feed): the event log after a cursor, for
 //! sync jobs (service tokens) and admins, one page at a time.
 
-use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
 use crate::error::{ApiResult, Problem};
 use crate::services::events::Filter;
 use crate::services::events::{self as svc, ChangesPage};
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;

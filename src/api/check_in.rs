@@ -3,11 +3,11 @@
 //! it, which fixes the number of rounds from the participants.
 
 use crate::api::Body;
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::CompetitionId;
 use crate::services::check_in::{self as svc, Arrival, CheckInView};
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;

@@ -2,7 +2,6 @@
 //! `round_robin`, `knockout`; discipline, parameters, tie-breaks, time control and rule flags.
 
 use crate::api::{Body, Page, PageParams, etag, if_match};
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
@@ -10,6 +9,7 @@ use crate::services::competitions::{
     self as svc, SettingsInput, TimeControl, default_rules, default_tiebreaks, validate,
 };
 pub use crate::services::competitions::{Competition, EntrantView, entrants_in_seed_order, load};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use clubcomp_engine as v;
 use serde::{Deserialize, Serialize};

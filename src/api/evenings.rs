@@ -5,10 +5,10 @@
 
 use crate::api::PageParams;
 use crate::api::calendar::EveningView;
-use crate::app::AppState;
 use crate::auth::{MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::evenings::{self as svc, EveningDetail, EveningFilter, Which};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use clubcomp_engine::EveningKind;
 use serde::{Deserialize, Serialize};
@@ -169,7 +169,7 @@ pub async fn get_next_evening(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
-    let today = crate::web::today(&state);
+    let today = state.today();
     serve(&state, &req, Which::OnOrAfter(today), insider(&auth)).await
 }
 

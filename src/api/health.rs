@@ -1,7 +1,7 @@
 //! Liveness and readiness.
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, UNAVAILABLE};
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;

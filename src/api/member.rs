@@ -1,9 +1,9 @@
 //! The member page in one call (`GET /me`; docs/api-guide.md#the-member-page).
 
-use crate::app::AppState;
 use crate::auth::{AnyRole, Auth};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::member::{self as svc, MemberPage};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
 /// The caller's member page: their player, their next evening and their game on it (once
@@ -27,7 +27,7 @@ pub async fn get_member_page(
     state: web::Data<AppState>,
 ) -> ApiResult<HttpResponse> {
     let player = auth.principal.player_id;
-    let today = crate::web::today(&state);
+    let today = state.today();
     let tz = state.config.club_timezone.name().to_string();
     let page = state.db(move |c| svc::page(c, player, today, &tz)).await?;
     let body = serde_json::to_vec(&page).map_err(|e| ApiError::Internal(e.to_string()))?;

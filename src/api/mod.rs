@@ -327,7 +327,7 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Body<T
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
         let limit = req
-            .app_data::<actix_web::web::Data<crate::app::AppState>>()
+            .app_data::<actix_web::web::Data<crate::state::AppState>>()
             .map(|s| s.config.max_body_bytes)
             .unwrap_or(1 << 20);
         let fut = actix_web::web::JsonBody::<Box<serde_json::value::RawValue>>::new(
@@ -337,9 +337,35 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Body<T
         Box::pin(async move {
             Ok(Body(match fut.await {
                 Ok(raw) => parse_body(raw.get()),
-                Err(e) => Err(crate::app::json_error(e)),
+                Err(e) => Err(json_error(e)),
             }))
         })
+    }
+}
+
+/// Maps a JSON body error: too large 413, wrong content type 415, valid JSON of the wrong
+/// shape 422, anything else (syntax) 400.
+pub fn json_error(err: actix_web::error::JsonPayloadError) -> ApiError {
+    use actix_web::error::JsonPayloadError as E;
+    match &err {
+        E::OverflowKnownLength { .. } | E::Overflow { .. } => {
+            ApiError::PayloadTooLarge(err.to_string())
+        }
+        E::ContentType => {
+            ApiError::UnsupportedMediaType("expected Content-Type: application/json".into())
+        }
+        E::Deserialize(de) if de.is_data() => {
+            let message = crate::error::plain_serde_message(&de.to_string());
+            ApiError::Validation {
+                detail: format!("body: {message}"),
+                errors: vec![crate::error::FieldError::new("body", message)],
+            }
+        }
+        E::Deserialize(de) => ApiError::BadRequest(format!(
+            "malformed JSON: {}",
+            crate::error::plain_serde_message(&de.to_string())
+        )),
+        _ => ApiError::BadRequest("malformed JSON: the body cannot be read".into()),
     }
 }
 

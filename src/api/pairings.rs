@@ -3,12 +3,12 @@
 //! Publishing is `POST …/publish` in `rounds`; the public sees pairings only once published.
 
 use crate::api::if_match;
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiResult, Problem};
 use crate::ids::CompetitionId;
 use crate::services::pairing::{self, HandPairing};
 use crate::services::round_views::{RoundView, round_view};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, post, put, web};
 
 /// Query of a pairing generation.

@@ -2,10 +2,10 @@
 //! season the place, score, Keizer value, history per evening and games
 //! (docs/api-guide.md#a-player-card, docs/decisions/0193-player-card.md).
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{PlayerId, SeasonId};
 use crate::services::player_card::{self as svc, PlayerCard, Seasons};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;

@@ -2,10 +2,10 @@
 //! (`GET /players/{id}/games`; docs/api-guide.md#a-players-games).
 
 use crate::api::PageParams;
-use crate::app::AppState;
 use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, PlayerId};
 use crate::services::player_games::{self as svc, GameFilter, PlayerGame};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

@@ -1,11 +1,11 @@
 //! Players (docs/rules/README.md#players-and-ratings): public reads without contact data; writes for leaders and admins.
 
 use crate::api::{Page, PageParams, etag};
-use crate::app::AppState;
 use crate::auth::{Auth, Leader, MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
 use crate::ids::PlayerId;
 use crate::services::players::{self, NewPlayer, Player, PlayerChanges};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;

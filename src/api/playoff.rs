@@ -3,11 +3,11 @@
 //! `PUT /games/{id}/result`, and the arbiter decides a play-off still tied.
 
 use crate::api::{Body, nul_refused};
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{CompetitionId, PlayerId};
 use crate::services::playoff::{self as svc, FirstPlacePlayoff};
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;

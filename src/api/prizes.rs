@@ -1,6 +1,5 @@
 //! Prizes (docs/rules/keizer.md#prizes, docs/rules/draughts-championship.md#prize-money) and the Keizer playoffs (docs/rules/keizer.md#playoffs).
 
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, SeasonId};
@@ -9,6 +8,7 @@ pub use crate::services::prize_list::{
     AwardView, KeizerPrizes, Named, PlayoffGameView, PlayoffGroupView, PlayoffMatchView,
     PlayoffsView, PrizeList, RoundRobinPrize,
 };
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, web};
 
 /// The prizes of a competition (public): the finalized list once stored, else computed from

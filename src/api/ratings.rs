@@ -2,12 +2,12 @@
 //! for rating-sync jobs and the KNSB rating-list CSV import.
 
 use crate::api::{Page, PageParams};
-use crate::app::AppState;
 use crate::auth::{Auth, RatingSync};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::PlayerId;
 use crate::services::ratings::Rating;
 use crate::services::ratings::{PushReport, RatingList, RatingSource, SOURCES};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};

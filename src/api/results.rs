@@ -2,13 +2,13 @@
 //! with `If-Match`, and reading who changed what, when and why.
 
 use crate::api::{Body, Page, PageParams, etag, if_match};
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth};
 use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, GameId};
 use crate::services::results::AuditEntry;
 use crate::services::results::{self, ResultInput};
 use crate::services::round_views::{GameView, game_view};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -2,13 +2,13 @@
 //! Pairings are public only once published.
 
 use crate::api::Body;
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{CompetitionId, EveningId};
 use crate::services::round_views;
 pub use crate::services::round_views::{GameView, PlayerRef, RoundView};
 use crate::services::rounds;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;

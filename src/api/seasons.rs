@@ -2,13 +2,13 @@
 
 use crate::api::Body;
 use crate::api::{Page, PageParams};
-use crate::app::AppState;
 use crate::auth::{Auth, Leader};
 use crate::error::{ApiResult, Problem};
 use crate::ids::SeasonId;
 use crate::services::seasons as svc;
 use crate::services::seasons::Season;
 pub use crate::services::seasons::load;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};

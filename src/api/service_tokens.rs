@@ -1,11 +1,11 @@
 //! Service tokens for rating-sync jobs (admin only): issue, list, revoke.
 
 use crate::api::{Page, PageParams, Params};
-use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, format_roles, parse_roles};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::ServiceTokenId;
 use crate::services::service_tokens::ServiceToken;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

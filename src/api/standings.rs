@@ -1,7 +1,6 @@
 //! Standings (public) as JSON and CSV, and the FIDE TRF export (docs/rules/keizer.md#scoring, docs/rules/rapid-blitz.md#the-dutch-system, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise, docs/rules/README.md#exchange-with-other-programs, docs/api-guide.md#versions-etags-and-conditional-requests).
 //! Every answer carries an ETag from the competition's cache stamp; `If-None-Match` → 304.
 
-use crate::app::AppState;
 use crate::cache::CompetitionVersion;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::CompetitionId;
@@ -11,6 +10,7 @@ pub use crate::services::standings_view::{
     KeizerRow, KeizerStandings, RoundRobinRow, RoundRobinStandings, StandingsView, SwissRow,
     SwissStandings, standings_view,
 };
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use serde_json::Value;

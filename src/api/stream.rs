@@ -2,11 +2,11 @@
 //! Server-Sent Events, replayed from a cursor and then followed as it grows
 //! ([decision 0221](../../docs/decisions/0221-event-stream.md)).
 
-use crate::app::AppState;
 use crate::auth::MaybeAuth;
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::services::events as svc;
 use crate::services::events::Filter;
+use crate::state::AppState;
 use crate::stream::{self as hub, ClientSlot};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;

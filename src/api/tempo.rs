@@ -2,12 +2,12 @@
 //! played at by agreement of both players, set before its result with `If-Match`.
 
 use crate::api::{Body, etag, if_match};
-use crate::app::AppState;
 use crate::auth::{Arbiter, Auth, Role};
 use crate::error::{ApiResult, Problem};
 use crate::ids::GameId;
 use crate::services::round_views::{GameView, game_view};
 use crate::services::tempo::{self, TempoInput};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, put, web};
 
 /// Sets the tempo one game is played at, before its result: the Keizer's alternative (40

@@ -1,12 +1,12 @@
 //! User administration (admin only): create, list, set roles, disable, reset passwords.
 
 use crate::api::{Page, PageParams};
-use crate::app::AppState;
 use crate::auth::{Admin, Auth, Role, hash_password, parse_roles};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{PlayerId, UserId};
 use crate::services::users::MIN_PASSWORD;
 use crate::services::users::{self, User};
+use crate::state::AppState;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -1,13 +1,13 @@
 //! Webhook subscriptions and their delivery log (admin only; docs/api-guide.md#webhooks).
 
 use crate::api::{Body, Page, PageParams, Params};
-use crate::app::AppState;
 use crate::auth::{Admin, Auth};
 use crate::error::{ApiResult, Problem};
 use crate::ids::{DeliveryId, WebhookId};
 use crate::services::webhooks::{
     self as svc, CreatedWebhook, DeliveryStatus, DeliveryView, Draft, WebhookView,
 };
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};

@@ -47,6 +47,18 @@ pub enum PoolError {
     Timeout(#[from] r2d2::Error),
 }
 
+/// A missing connection answers 503: the database is unavailable.
+impl From<PoolError> for crate::error::ApiError {
+    fn from(e: PoolError) -> crate::error::ApiError {
+        match e {
+            PoolError::Timeout(e) => e.into(),
+            PoolError::CircuitOpen => {
+                crate::error::ApiError::Unavailable(crate::error::UNAVAILABLE.into())
+            }
+        }
+    }
+}
+
 impl Pool {
     /// A connection, or an error at once while the circuit is open, or after the pool's wait.
     pub fn get(&self) -> Result<PooledConn, PoolError> {

@@ -106,7 +106,7 @@ pub struct AppealRow {
 
 /// The OpenAPI schemas of the shared vocabulary used by the arbiter's inputs.
 pub mod doc {
-    crate::openapi::string_enum_schema!(
+    crate::schemas::string_enum_schema!(
         pub Colour,
         "A player's colour.",
         clubcomp_engine::Colour::NAMES

@@ -67,6 +67,18 @@ pub const ACTIONS: [&str; 5] = ["sign_up", "sign_off", "force_majeure", "present
 /// The stored channel names.
 pub const CHANNELS: [&str; 4] = ["account", "email", "phone", "in_person"];
 
+crate::schemas::string_enum_schema!(
+    pub ChangeAction,
+    "A recorded attendance change: `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.",
+    ACTIONS
+);
+
+crate::schemas::string_enum_schema!(
+    pub ChangeChannel,
+    "How an attendance change reached the club: `account`, `email`, `phone` or `in_person`.",
+    CHANNELS
+);
+
 /// When a round is played and how attendance works for it.
 #[derive(Debug, Clone)]
 pub struct RoundContext {
@@ -499,10 +511,10 @@ pub struct ChangeView {
     /// The player.
     pub player_id: i64,
     /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
-    #[schema(value_type = crate::schemas::ChangeAction)]
+    #[schema(value_type = crate::services::attendance::ChangeAction)]
     pub action: String,
     /// `account`, `email`, `phone` or `in_person`.
-    #[schema(value_type = crate::schemas::ChangeChannel)]
+    #[schema(value_type = crate::services::attendance::ChangeChannel)]
     pub channel: String,
     /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
     #[schema(value_type = crate::schemas::Capacity)]

@@ -92,7 +92,7 @@ pub struct EveningRound {
     /// Round number.
     pub number: i32,
     /// `planned`, `paired`, `published` or `completed`.
-    #[schema(value_type = crate::schemas::RoundStatus)]
+    #[schema(value_type = crate::services::rounds::RoundStatus)]
     pub status: String,
     /// Whether the pairings are published (before that, the public sees no boards).
     pub published: bool,

@@ -50,7 +50,7 @@ pub struct EventView {
     pub visibility: String,
 }
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub EventType,
     "The kind of an event",
     [

@@ -77,7 +77,7 @@ pub struct ComingRound {
     /// Date.
     pub date: NaiveDate,
     /// Round status.
-    #[schema(value_type = crate::schemas::RoundStatus)]
+    #[schema(value_type = crate::services::rounds::RoundStatus)]
     pub round_status: String,
     /// Attendance status: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`,
     /// `present`, `no_show`, `checked_in` or `not_checked_in`.

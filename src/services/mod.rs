@@ -35,6 +35,7 @@ pub mod service_tokens;
 pub mod standings;
 pub mod standings_view;
 pub mod tempo;
+pub mod throttle;
 pub mod users;
 pub mod version;
 pub mod webhooks;

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 /// Rating sources (docs/rules/README.md#players-and-ratings).
 pub const SOURCES: [&str; 4] = ["KNSB", "KNSB-rapid", "FIDE", "KNDB"];
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub RatingSource,
     "A rating source: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.",
     SOURCES

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::services::competitions::discipline;
 pub use crate::services::rounds::ARBITER_DECISION;
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub ResultCode,
     "A result code (which ones a game takes depends on its discipline): chess `1-0`, `0-1`, `1/2-1/2`, `½-½`; draughts `2-0`, `0-2`, `1-1`, `1+-1-`, `1--1+`, `0-0`; both `+/-`, `-/+`, `-/-`; `bye` for a pairing bye.",
     [

@@ -67,7 +67,7 @@ pub struct RoundView {
     /// The calendar evening.
     pub evening_id: Option<i64>,
     /// `planned`, `paired`, `published` or `completed`.
-    #[schema(value_type = crate::schemas::RoundStatus)]
+    #[schema(value_type = crate::services::rounds::RoundStatus)]
     pub status: String,
     /// Version.
     pub version: i64,

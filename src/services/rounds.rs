@@ -17,6 +17,12 @@ pub const ARBITER_DECISION: &str = "arbiter_decision";
 /// Round statuses in order.
 pub const STATUSES: [&str; 4] = ["planned", "paired", "published", "completed"];
 
+crate::schemas::string_enum_schema!(
+    pub RoundStatus,
+    "A round's status: `planned`, `paired`, `published` or `completed`.",
+    STATUSES
+);
+
 /// Loads round `number` of a competition or 404.
 pub fn load(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
     rounds::table

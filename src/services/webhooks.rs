@@ -32,7 +32,7 @@ pub const MAX_ERROR_CHARS: usize = 300;
 /// The most events one subscription's cursor moves over in one pass of the worker.
 pub const QUEUE_BATCH: i64 = 500;
 
-crate::openapi::string_enum_schema!(
+crate::schemas::string_enum_schema!(
     pub DeliveryStatus,
     "A delivery's status: `pending` (to be sent, or sent again after a failed attempt), \
      `delivered` (a receiver answered 2xx) or `failed` (every attempt failed)",

@@ -5,10 +5,10 @@
 use super::layout::{Ctx, frame, scroll};
 use super::svg::stacked_bar;
 use super::{answer, page_query, read, secure};
-use crate::app::AppState;
 use crate::auth::{MaybeAuth, Role};
 use crate::error::ApiError;
 use crate::services::club_pages::{self as pages, AttendanceLine};
+use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use maud::{Markup, html};

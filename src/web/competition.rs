@@ -6,11 +6,11 @@
 
 use super::layout::{Ctx, frame, scroll};
 use super::{PageQuery, answer, page_query, path_id};
-use crate::app::AppState;
 use crate::error::ApiResult;
 use crate::services::club_pages::{self as pages, CompetitionPage, Prizes, StandingsPage};
 use crate::services::competitions::Competition;
 use crate::services::standings_view::StandingsView;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use clubcomp_engine::{CompetitionKind, Discipline};
 use maud::{Markup, html};

@@ -3,9 +3,9 @@
 
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use crate::app::AppState;
 use crate::services::club_pages as pages;
 use crate::services::evenings::{Board, EveningDetail as EveningPage, EveningRound};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

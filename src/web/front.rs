@@ -2,9 +2,9 @@
 //! season, the calendar from the next evening on, and the archive of older seasons.
 
 use super::layout::{Ctx, frame};
-use super::{answer, html, page_query, read, today};
-use crate::app::AppState;
+use super::{answer, html, page_query, read};
 use crate::services::club_pages::{self as pages, Front};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 
@@ -13,7 +13,7 @@ const UPCOMING: usize = 8;
 
 pub(super) async fn page_handler(req: &HttpRequest, state: &web::Data<AppState>) -> super::Page {
     let q = page_query(req, false)?;
-    let day = today(state);
+    let day = state.today();
     let data = read(state, move |c| pages::front(c, day, UPCOMING))
         .await
         .map_err(|e| (q.lang, e))?;

@@ -17,9 +17,9 @@ mod player;
 mod season;
 mod svg;
 
-use crate::app::AppState;
 use crate::error::ApiError;
 use crate::services::reads;
+use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -340,13 +340,6 @@ async fn stylesheet(req: HttpRequest) -> HttpResponse {
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .content_type("text/css; charset=utf-8")
         .body(STYLESHEET)
-}
-
-/// Today in the club's time zone.
-pub fn today(state: &AppState) -> chrono::NaiveDate {
-    chrono::Utc::now()
-        .with_timezone(&state.config.club_timezone)
-        .date_naive()
 }
 
 /// Runs a page's read on the blocking pool in one read transaction (the reads of a page see

@@ -5,9 +5,9 @@
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
 use super::svg::line_chart;
-use crate::app::AppState;
 use crate::services::club_pages as pages;
 use crate::services::player_card::PlayerCard;
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

@@ -2,9 +2,9 @@
 
 use super::id_page;
 use super::layout::{Ctx, frame, scroll};
-use crate::app::AppState;
 use crate::services::calendar::Evening;
 use crate::services::club_pages::{self as pages, Archive, Calendar};
+use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 

@@ -25,12 +25,11 @@ pub use result::{
     Conversion, Discipline, GameResult, ResultError, SideOutcome, Termination, convert_result,
 };
 pub use scenario::{
-    Game, OrderedMap, Output, Player, PointsTable, Right, Row, Scenario, Tiebreak,
-    default_tiebreaks,
+    Game, OrderedMap, Output, Player, PointsTable, Right, Row, Scenario, Tiebreak, Withdrawal,
+    WithdrawalOutcome, WithdrawalRule, default_tiebreaks,
 };
 pub use schedule::{Board, ScheduleError, ScheduledRound, berger_table, schedule};
 pub use shares::format_amount;
-pub use withdrawal::{Withdrawal, WithdrawalOutcome, WithdrawalRule};
 
 use model::Model;
 use num_rational::Ratio;

@@ -40,7 +40,7 @@ pub struct Scenario {
     pub rights: Vec<Right>,
     /// Players who withdrew, each from a round (docs/rules/draughts-championship.md#withdrawal).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub withdrawn: Vec<super::withdrawal::Withdrawal>,
+    pub withdrawn: Vec<Withdrawal>,
     /// Cycles of the schedule (1 single, 2 double; default 1): with the number of players,
     /// how many games each player is due when someone withdraws.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -186,7 +186,7 @@ pub struct Output {
     pub cross_table: Vec<Vec<String>>,
     /// What the withdrawal rule made of each withdrawal (absent when nobody withdrew).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub withdrawals: Vec<super::withdrawal::WithdrawalOutcome>,
+    pub withdrawals: Vec<WithdrawalOutcome>,
 }
 
 /// One row of the final standings.
@@ -267,4 +267,41 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
         }
         d.deserialize_map(V2(std::marker::PhantomData))
     }
+}
+
+/// A withdrawal as given in the scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Withdrawal {
+    /// The player.
+    pub id: String,
+    /// The first round the player no longer plays (1-based).
+    pub from_round: u32,
+}
+
+/// What the rule made of a withdrawal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawalRule {
+    /// Half of the games or fewer played: every result of the player is annulled.
+    ResultsAnnulled,
+    /// More than half played: the results stand, the games still due are lost by forfeit.
+    RemainingForfeited,
+}
+
+/// One withdrawal in the output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawalOutcome {
+    /// The player.
+    pub id: String,
+    /// The first round the player no longer plays.
+    pub from_round: u32,
+    /// Games the player played over the board before withdrawing.
+    pub played: u32,
+    /// Games the player was due: (players − 1) × cycles.
+    pub due: u32,
+    /// Which rule applied.
+    pub rule: WithdrawalRule,
+    /// Forfeit wins given to opponents for the games still due.
+    pub forfeits: u32,
 }

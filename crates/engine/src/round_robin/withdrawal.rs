@@ -10,46 +10,8 @@
 use super::Error;
 use super::model::Model;
 use super::result::SideOutcome;
-use super::scenario::{Game, Scenario};
-use serde::{Deserialize, Serialize};
+use super::scenario::{Game, Scenario, WithdrawalOutcome, WithdrawalRule};
 use std::collections::{HashMap, HashSet};
-
-/// A withdrawal as given in the scenario.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Withdrawal {
-    /// The player.
-    pub id: String,
-    /// The first round the player no longer plays (1-based).
-    pub from_round: u32,
-}
-
-/// What the rule made of a withdrawal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WithdrawalRule {
-    /// Half of the games or fewer played: every result of the player is annulled.
-    ResultsAnnulled,
-    /// More than half played: the results stand, the games still due are lost by forfeit.
-    RemainingForfeited,
-}
-
-/// One withdrawal in the output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WithdrawalOutcome {
-    /// The player.
-    pub id: String,
-    /// The first round the player no longer plays.
-    pub from_round: u32,
-    /// Games the player played over the board before withdrawing.
-    pub played: u32,
-    /// Games the player was due: (players − 1) × cycles.
-    pub due: u32,
-    /// Which rule applied.
-    pub rule: WithdrawalRule,
-    /// Forfeit wins given to opponents for the games still due.
-    pub forfeits: u32,
-}
 
 /// The scenario with the withdrawal rule applied.
 #[derive(Debug, Clone)]

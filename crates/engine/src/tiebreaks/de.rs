@@ -10,7 +10,7 @@
 //! from the top and stops at the first participant it does not separate. DE is then applied
 //! again inside every part still tied, until nothing changes.
 
-use super::compute::Prepared;
+use super::prepared::Prepared;
 use num_rational::Ratio;
 use std::collections::BTreeMap;
 

@@ -22,6 +22,7 @@
 mod compute;
 mod de;
 mod model;
+mod prepared;
 mod rating;
 pub mod trf;
 

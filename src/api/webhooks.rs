@@ -57,20 +57,16 @@ pub struct UpdateWebhook {
     pub description: Option<String>,
 }
 
-/// The delivery log's query.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct DeliveryFilter {
-    /// Only deliveries of this status.
-    #[param(value_type = Option<DeliveryStatus>)]
-    pub status: Option<String>,
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+crate::api::paged_query! {
+    /// The delivery log's query.
+    #[derive(Debug, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct DeliveryFilter {
+        /// Only deliveries of this status.
+        #[param(value_type = Option<DeliveryStatus>)]
+        pub status: Option<String>,
+    }
 }
 
 /// Subscribes a URL to events: the public events recorded from now on are delivered to it,

@@ -17,17 +17,10 @@ fn quick(c: &mut Config) {
     c.webhook_max_attempts = 3;
 }
 
-/// An application configured by [`quick`] and then by `edit`, with its admin's token and a
-/// published evening of four (the arbiter's token, the competition and its two games).
-struct Hooked {
-    app: TestApp,
-    admin: String,
-    arbiter: String,
-    cid: i64,
-    games: Vec<i64>,
-}
-
-async fn hooked(edit: impl FnOnce(&mut Config)) -> Hooked {
+/// An application configured by [`quick`] and then by `edit`, its admin's token and a
+/// published evening of four: (app, admin, the arbiter's token, the competition, its two
+/// games).
+async fn hooked(edit: impl FnOnce(&mut Config)) -> (TestApp, String, String, i64, Vec<i64>) {
     let app = spawn_with(|c| {
         quick(c);
         edit(c);
@@ -35,13 +28,7 @@ async fn hooked(edit: impl FnOnce(&mut Config)) -> Hooked {
     .await;
     let admin = app.token(&["admin"]).await;
     let (_leader, arbiter, cid, games) = published_evening(&app).await;
-    Hooked {
-        app,
-        admin,
-        arbiter,
-        cid,
-        games,
-    }
+    (app, admin, arbiter, cid, games)
 }
 
 /// Subscribes `url` to `types` and returns (id, secret).
@@ -126,13 +113,7 @@ fn settled(items: &[Value], n: usize) -> bool {
 /// the timestamp is the time of sending.
 #[actix_web::test]
 async fn a_result_is_delivered_signed_as_standard_webhooks() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        cid,
-        games,
-    } = hooked(|_| {}).await;
+    let (app, admin, arbiter, cid, games) = hooked(|_| {}).await;
     let hook = Receiver::start(Reply::Status(204));
     let (id, secret) = subscribe(&app, &admin, &hook.url, &["result.entered"]).await;
     assert!(secret.starts_with("whsec_"), "{secret}");
@@ -194,13 +175,7 @@ async fn a_result_is_delivered_signed_as_standard_webhooks() {
 /// subscription receives every event meanwhile.
 #[actix_web::test]
 async fn a_failing_receiver_is_retried_with_backoff_while_another_keeps_receiving() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        games,
-        ..
-    } = hooked(|_| {}).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|_| {}).await;
     let failing = Receiver::start(Reply::Status(500));
     let fine = Receiver::start(Reply::Status(200));
     let (bad, _) = subscribe(&app, &admin, &failing.url, &["result.entered"]).await;
@@ -248,13 +223,7 @@ async fn a_failing_receiver_is_retried_with_backoff_while_another_keeps_receivin
 /// delivery of the same event is not held up by it.
 #[actix_web::test]
 async fn a_hanging_receiver_times_out_and_holds_up_no_other() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        games,
-        ..
-    } = hooked(|c| c.webhook_max_attempts = 1).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|c| c.webhook_max_attempts = 1).await;
     let hanging = Receiver::start(Reply::Hang(Duration::from_secs(20)));
     let fine = Receiver::start(Reply::Status(204));
     let (slow, _) = subscribe(&app, &admin, &hanging.url, &["result.entered"]).await;
@@ -275,13 +244,7 @@ async fn a_hanging_receiver_times_out_and_holds_up_no_other() {
 /// A redirect is an answer like any other: not followed, and not a delivery.
 #[actix_web::test]
 async fn a_redirect_is_not_followed() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        games,
-        ..
-    } = hooked(|c| c.webhook_max_attempts = 1).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|c| c.webhook_max_attempts = 1).await;
     let target = Receiver::start(Reply::Status(204));
     let redirecting = Receiver::start(Reply::Redirect(target.url.clone()));
     let OneDelivery { log, _worker, .. } =
@@ -296,13 +259,7 @@ async fn a_redirect_is_not_followed() {
 /// that resolves to one is refused when delivering: nothing reaches the receiver.
 #[actix_web::test]
 async fn a_private_address_is_refused_without_the_allow_flag() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        games,
-        ..
-    } = hooked(|c| {
+    let (app, admin, arbiter, _cid, games) = hooked(|c| {
         c.webhook_allow_private = false;
         c.webhook_max_attempts = 1;
     })
@@ -459,13 +416,7 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
 /// A redelivery sends the same event again, with the same `webhook-id` and body.
 #[actix_web::test]
 async fn redeliver_sends_the_same_event_again() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        games,
-        ..
-    } = hooked(|_| {}).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|_| {}).await;
     let hook = Receiver::start(Reply::Status(204));
     let OneDelivery {
         id,
@@ -492,13 +443,7 @@ async fn redeliver_sends_the_same_event_again() {
 /// stopped, and an event recorded while none ran, are both delivered once it runs again.
 #[actix_web::test]
 async fn pending_deliveries_are_sent_after_a_restart() {
-    let Hooked {
-        app,
-        admin,
-        arbiter,
-        games,
-        ..
-    } = hooked(|c| c.webhook_max_attempts = 5).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|c| c.webhook_max_attempts = 5).await;
     let hook = Receiver::start(Reply::Status(503));
     let (id, _) = subscribe(&app, &admin, &hook.url, &["result.entered"]).await;
     let worker = app.start_webhooks();

@@ -14,28 +14,24 @@ use clubcomp_engine::EveningKind;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-/// What a list of evenings may be filtered by.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct EveningQuery {
-    /// The first date (YYYY-MM-DD, years 1900–2200).
-    #[param(value_type = Option<crate::api::date::ApiDate>)]
-    pub from: Option<String>,
-    /// The last date (YYYY-MM-DD); at most 400 days after `from`.
-    #[param(value_type = Option<crate::api::date::ApiDate>)]
-    pub to: Option<String>,
-    /// The kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.
-    #[param(value_type = Option<crate::api::calendar::EveningKind>)]
-    pub kind: Option<String>,
-    /// The season id.
-    pub season: Option<i64>,
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+crate::api::paged_query! {
+    /// What a list of evenings may be filtered by.
+    #[derive(Debug, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct EveningQuery {
+        /// The first date (YYYY-MM-DD, years 1900–2200).
+        #[param(value_type = Option<crate::api::date::ApiDate>)]
+        pub from: Option<String>,
+        /// The last date (YYYY-MM-DD); at most 400 days after `from`.
+        #[param(value_type = Option<crate::api::date::ApiDate>)]
+        pub to: Option<String>,
+        /// The kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.
+        #[param(value_type = Option<crate::api::calendar::EveningKind>)]
+        pub kind: Option<String>,
+        /// The season id.
+        pub season: Option<i64>,
+    }
 }
 
 impl EveningQuery {

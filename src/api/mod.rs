@@ -152,18 +152,38 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
 /// club's lists; a larger number is refused rather than read as an empty page).
 pub const MAX_PAGE: u32 = 100_000;
 
-/// Pagination query parameters; any other parameter is refused, naming it (a list with
-/// filters reads them with its own struct and [`PageParams::of`]).
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct PageParams {
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+/// A list's query struct with the page fields `page` and `per_page` (their docs, bounds and
+/// serde names) after its own fields. serde's `flatten` cannot be combined with
+/// `deny_unknown_fields`, which every query struct has, so the fields are written into each
+/// struct by this macro; the struct reads its page with [`PageParams::of`].
+macro_rules! paged_query {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident {
+            $( $(#[$field_attr:meta])* $field_vis:vis $field:ident : $ty:ty ),* $(,)?
+        }
+    ) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $( $(#[$field_attr])* $field_vis $field: $ty, )*
+            /// Page number, from 1 to 100,000 (default 1).
+            #[param(minimum = 1, maximum = 100000)]
+            pub page: Option<u32>,
+            /// Items per page, 1–200 (default 50).
+            #[param(minimum = 1, maximum = 200)]
+            pub per_page: Option<u32>,
+        }
+    };
+}
+pub(crate) use paged_query;
+
+paged_query! {
+    /// Pagination query parameters; any other parameter is refused, naming it (a list with
+    /// filters reads them with its own struct and [`PageParams::of`]).
+    #[derive(Debug, Default, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct PageParams {}
 }
 
 impl PageParams {

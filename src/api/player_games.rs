@@ -10,21 +10,17 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-/// What a player's games may be filtered by.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerGamesQuery {
-    /// Only the games of this competition.
-    pub competition: Option<i64>,
-    /// Only the games of this season.
-    pub season: Option<i64>,
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+crate::api::paged_query! {
+    /// What a player's games may be filtered by.
+    #[derive(Debug, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct PlayerGamesQuery {
+        /// Only the games of this competition.
+        pub competition: Option<i64>,
+        /// Only the games of this season.
+        pub season: Option<i64>,
+    }
 }
 
 /// A page of a player's games.

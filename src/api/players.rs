@@ -103,21 +103,17 @@ pub struct UpdatePlayer {
     pub phone: Option<Option<String>>,
 }
 
-/// Player list filters.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerFilter {
-    /// Case-insensitive part of the name.
-    pub q: Option<String>,
-    /// Only active (true) or inactive (false) players.
-    pub active: Option<bool>,
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+crate::api::paged_query! {
+    /// Player list filters.
+    #[derive(Debug, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct PlayerFilter {
+        /// Case-insensitive part of the name.
+        pub q: Option<String>,
+        /// Only active (true) or inactive (false) players.
+        pub active: Option<bool>,
+    }
 }
 
 fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView {

@@ -35,20 +35,16 @@ impl From<Rating> for RatingView {
     }
 }
 
-/// History filter.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct HistoryFilter {
-    /// Only this source.
-    #[param(value_type = Option<RatingSource>, inline)]
-    pub source: Option<String>,
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+crate::api::paged_query! {
+    /// History filter.
+    #[derive(Debug, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct HistoryFilter {
+        /// Only this source.
+        #[param(value_type = Option<RatingSource>, inline)]
+        pub source: Option<String>,
+    }
 }
 
 /// Rating-on-date query.

@@ -57,20 +57,16 @@ pub struct UpdateWebhook {
     pub description: Option<String>,
 }
 
-/// The delivery log's query.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
-pub struct DeliveryFilter {
-    /// Only deliveries of this status.
-    #[param(value_type = Option<DeliveryStatus>)]
-    pub status: Option<String>,
-    /// Page number, from 1 to 100,000 (default 1).
-    #[param(minimum = 1, maximum = 100000)]
-    pub page: Option<u32>,
-    /// Items per page, 1–200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub per_page: Option<u32>,
+crate::api::paged_query! {
+    /// The delivery log's query.
+    #[derive(Debug, Deserialize, IntoParams)]
+    #[into_params(parameter_in = Query)]
+    #[serde(deny_unknown_fields)]
+    pub struct DeliveryFilter {
+        /// Only deliveries of this status.
+        #[param(value_type = Option<DeliveryStatus>)]
+        pub status: Option<String>,
+    }
 }
 
 /// Subscribes a URL to events: the public events recorded from now on are delivered to it,
@@ -250,4 +246,68 @@ pub async fn redeliver_webhook_delivery(
     let (id, delivery) = path.into_inner();
     let d = state.tx(move |c| svc::redeliver(c, id, delivery)).await?;
     Ok(HttpResponse::Accepted().json(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CreateWebhook, UpdateWebhook};
+    use crate::db::models::events::EventKind;
+    use crate::services::webhooks::signature::{MAX_KEY_BYTES, PREFIX};
+    use crate::services::webhooks::{MAX_DESCRIPTION_CHARS, MAX_URL_BYTES};
+    use utoipa::PartialSchema;
+
+    /// The schema attributes take only literal numbers: these are the bounds the service
+    /// checks, as the document states them for a new subscription and for its changes.
+    #[test]
+    fn the_documented_bounds_are_the_checked_ones() {
+        let longest_secret = PREFIX.len() + MAX_KEY_BYTES.div_ceil(3) * 4;
+        for (name, schema) in [
+            ("CreateWebhook", CreateWebhook::schema()),
+            ("UpdateWebhook", UpdateWebhook::schema()),
+        ] {
+            let doc = serde_json::to_value(schema).unwrap();
+            let field = |f: &str, bound: &str| -> u64 {
+                doc["properties"][f][bound]
+                    .as_u64()
+                    .unwrap_or_else(|| panic!("{name}.{f}: no {bound} in {doc}"))
+            };
+            assert_eq!(field("url", "maxLength"), MAX_URL_BYTES as u64, "{name}");
+            assert_eq!(field("url", "minLength"), 1, "{name}");
+            assert_eq!(
+                field("description", "maxLength"),
+                MAX_DESCRIPTION_CHARS as u64,
+                "{name}"
+            );
+            assert_eq!(
+                field("event_types", "maxItems"),
+                EventKind::ALL.len() as u64,
+                "{name}"
+            );
+            assert!(
+                field("secret", "maxLength") >= longest_secret as u64,
+                "{name}: a secret of {MAX_KEY_BYTES} bytes is {longest_secret} characters"
+            );
+        }
+    }
+
+    /// The descriptions name the same numbers as the bounds.
+    #[test]
+    fn the_descriptions_name_the_checked_bounds() {
+        let doc = serde_json::to_value(CreateWebhook::schema()).unwrap();
+        let text = |f: &str| {
+            doc["properties"][f]["description"]
+                .as_str()
+                .map(str::to_string)
+        };
+        let url = text("url").unwrap();
+        assert!(
+            url.contains(&format!("at most {MAX_URL_BYTES} bytes")),
+            "{url}"
+        );
+        let description = text("description").unwrap();
+        assert!(
+            description.contains(&format!("at most {MAX_DESCRIPTION_CHARS} characters")),
+            "{description}"
+        );
+    }
 }

@@ -373,15 +373,6 @@ pub fn enter(
     })
 }
 
-/// The ids of all games of a competition.
-pub fn game_ids(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<i64>> {
-    Ok(games::table
-        .inner_join(rounds::table)
-        .filter(rounds::competition_id.eq(competition))
-        .select(games::id)
-        .load(c)?)
-}
-
 /// The current status of a round.
 fn round_status(c: &mut DbConn, round: i64) -> ApiResult<String> {
     Ok(rounds::table.find(round).select(rounds::status).first(c)?)

@@ -332,12 +332,7 @@ async fn threefold_repetition_with_en_passant_and_castling_traps() {
     );
     let claims = app.claims(&arb, g[1], "").await;
     assert_eq!(claims.status, StatusCode::OK, "{}", claims.text);
-    let st: Vec<&str> = claims.body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["status"].as_str().unwrap())
-        .collect();
+    let st: Vec<&str> = texts(&claims.body["items"], "status");
     assert_eq!(st, vec!["rejected", "upheld"]);
     assert_eq!(claims.body["total"], 2);
     // a page of one: the second claim is on page 2, and page 3 is past the end
@@ -953,12 +948,7 @@ async fn concurrent_appends_lose_no_event() {
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     }
     let log = app.get(&path, Some(&arb)).await;
-    let seqs: Vec<i64> = log.body["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["seq"].as_i64().unwrap())
-        .collect();
+    let seqs: Vec<i64> = ints(&log.body["events"], "seq");
     assert_eq!(seqs, vec![0, 1, 2, 3, 4, 5]);
     // 10 + 20 + ... + 60 = 210 seconds for Black
     assert_eq!(log.body["state"]["added_seconds"], json!([0, 210]));

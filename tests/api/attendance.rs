@@ -30,7 +30,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
             .await
             .parts();
     let (fred, flora) = (p[0], p[1]);
-    add_round(&app, &leader, cid, "2099-01-02").await; // deadline ahead
+    add_round(&app, &leader, cid, FUTURE).await; // deadline ahead
     add_round(&app, &leader, cid, "2020-01-03").await; // deadline (2020-01-02 18:00) passed
     let me_fred = app.member_token(fred).await;
     let me_flora = app.member_token(flora).await;
@@ -312,7 +312,7 @@ async fn the_deadline_is_configurable_per_competition() {
             .create(&app, &leader)
             .await
             .comp;
-    add_round(&app, &leader, cid, "2099-01-02").await;
+    add_round(&app, &leader, cid, FUTURE).await;
     let url = paths::round_attendance(cid, 1);
     // default: the day before at 18:00 Amsterdam (CET, UTC+1) = 17:00 UTC
     assert_eq!(

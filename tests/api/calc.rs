@@ -112,12 +112,7 @@ async fn round_robin_scenario() {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let ids: Vec<&str> = r.body["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = texts(&r.body["standings"], "id");
     assert_eq!(ids, ["a", "b", "c"]);
     assert_eq!(num(&r.body["standings"][0]["points"]), 1.5);
     // a draughts result in a chess field names the round and the players
@@ -145,25 +140,17 @@ async fn round_robin_scenario() {
     // when no tie reaches the lots (a 4, b 2, c 0) ...
     let game = |round: u32, w: &str, b: &str, res: &str| json!({"round": round, "white": w, "black": b, "result": res});
     let field = json!([{"id": "a"}, {"id": "b"}, {"id": "c"}]);
-    let r = app
-        .calc(
-            "round-robin",
-            json!({"discipline": "draughts", "players": field,
-                   "games": [game(1, "b", "c", "2-0"), game(2, "c", "a", "0-2"),
-                             game(3, "a", "b", "2-0")]}),
-        )
-        .await;
+    // the three games with b–c ending `bc`
+    let draughts = |bc: &str| {
+        json!({"discipline": "draughts", "players": field,
+               "games": [game(1, "b", "c", bc), game(2, "c", "a", "0-2"),
+                         game(3, "a", "b", "2-0")]})
+    };
+    let r = app.calc("round-robin", draughts("2-0")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["standings"][2]["id"], "c");
     // ... and refused, naming the tied players, when one does (b and c drew, both lost to a)
-    let r = app
-        .calc(
-            "round-robin",
-            json!({"discipline": "draughts", "players": field,
-                   "games": [game(1, "b", "c", "1-1"), game(2, "c", "a", "0-2"),
-                             game(3, "a", "b", "2-0")]}),
-        )
-        .await;
+    let r = app.calc("round-robin", draughts("1-1")).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let detail = r.body["detail"].as_str().unwrap();
     assert!(

@@ -63,12 +63,7 @@ async fn members(app: &TestApp, leader: &str, names: &[&str]) -> Vec<i64> {
 }
 
 fn names(v: &Value) -> Vec<&str> {
-    v["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect()
+    texts(&v["players"], "name")
 }
 
 /// Nine check in: six members and three guests. ⌈log2 9⌉ = 4 (2³ = 8 < 9 ≤ 16 = 2⁴), plus 2:
@@ -199,38 +194,13 @@ async fn nine_check_ins_give_six_rounds_and_round_one_is_paired() {
     // the field is fixed: no entrant joins or leaves through the entrants list either
     let outsider = members(&app, &leader, &["Kees"]).await[0];
     let before = stored(&app).await;
-    let r = app
-        .add_entrants(
-            &leader,
-            comp,
-            json!({"entrants": [{"player_id": outsider}]}),
-        )
-        .await;
-    refused(
-        &app,
-        &r,
-        StatusCode::CONFLICT,
-        "check-in of competition",
-        before,
-    )
-    .await;
-    let before = stored(&app).await;
-    let r = app
-        .req(
-            Method::DELETE,
-            &paths::entrant(comp, gid),
-            Some(&leader),
-            None,
-        )
-        .await;
-    refused(
-        &app,
-        &r,
-        StatusCode::CONFLICT,
-        "check-in of competition",
-        before,
-    )
-    .await;
+    let joins = json!({"entrants": [{"player_id": outsider}]});
+    let r = app.add_entrants(&leader, comp, joins).await;
+    let fixed = "check-in of competition";
+    refused(&app, &r, StatusCode::CONFLICT, fixed, before).await;
+    let leaves = paths::entrant(comp, gid);
+    let r = app.req(Method::DELETE, &leaves, Some(&leader), None).await;
+    refused(&app, &r, StatusCode::CONFLICT, fixed, before).await;
 
     // closed once; nobody checks in after closing
     let before = stored(&app).await;
@@ -260,12 +230,7 @@ async fn nine_check_ins_give_six_rounds_and_round_one_is_paired() {
     // Hanna 8, Ivo 9). Nine on 0 points: the bye to the lowest, 9 (Ivo); S1 = {1, 2, 3, 4},
     // S2 = {5, 6, 7, 8}: 1–5, 2–6, 3–7, 4–8, the top seed white and the colours alternating
     // by board: 1–5, 6–2, 3–7, 8–4.
-    let ids: Vec<i64> = staff.body["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["player_id"].as_i64().unwrap())
-        .collect();
+    let ids: Vec<i64> = ints(&staff.body["players"], "player_id");
     let (gerrit, ivo, hanna) = (ids[6], ids[8], ids[7]);
     let tpn = [gerrit, m[0], m[1], m[2], m[3], m[4], m[5], hanna, ivo];
     let r = app.generate_pairing(&leader, comp, 1, json!({})).await;
@@ -533,23 +498,13 @@ async fn the_blitz_plays_off_everyone_on_the_top_score() {
     let s = app.standings(comp).await;
     assert_eq!(s.status, StatusCode::OK, "{}", s.text);
     assert_eq!(s.body["swiss"]["playoff_for_first"], true, "{}", s.text);
-    let order: Vec<i64> = s.body["swiss"]["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["player_id"].as_i64().unwrap())
-        .collect();
+    let order: Vec<i64> = ints(&s.body["swiss"]["rows"], "player_id");
     assert_eq!(order, [a, c, b, d]);
     let r = app
         .post(&paths::first_place_playoff(comp), Some(&leader), json!({}))
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let cands: Vec<i64> = r.body["candidates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["player_id"].as_i64().unwrap())
-        .collect();
+    let cands: Vec<i64> = ints(&r.body["candidates"], "player_id");
     assert_eq!(cands, [a, c]);
     let pairs: Vec<(i64, i64)> = r.body["games"]
         .as_array()

@@ -142,13 +142,7 @@ async fn season_competition_entrants_and_rounds() {
     let body = json!({"entrants": ids.iter().map(|i| json!({"player_id": i})).collect::<Vec<_>>()});
     let r = app.add_entrants(&leader, comp, body.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let names: Vec<&str> = r
-        .body
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = texts(&r.body, "name");
     assert_eq!(names, ["High", "Mid", "Low", "Unrated"]);
     let r = app
         .add_entrants(&leader, comp, json!({"entrants": [{"player_id": ids[0]}]}))
@@ -209,64 +203,13 @@ async fn malformed_round_robin_params_are_refused_by_name() {
             "params.rights[0]",
         ),
     ];
-    let before = app.get(&paths::season_competitions(season), None).await;
-    for (params, field) in &bad {
-        let r = app
-            .create_competition(
-                &leader,
-                season,
-                json!({"name": "RR", "kind": "round_robin", "params": params}),
-            )
-            .await;
-        assert_eq!(
-            r.status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{params}: {}",
-            r.text
-        );
-        assert_eq!(r.errors("field"), [*field], "{params}");
-    }
-    assert_eq!(
-        app.get(&paths::season_competitions(season), None)
-            .await
-            .body,
-        before.body
-    );
-
+    let bad: Vec<(Value, Vec<&str>)> = bad.into_iter().map(|(p, f)| (p, vec![f])).collect();
     let good = json!({"lots_order": [2, "1"], "prize_money": [100, 50.5],
         "points_tables": [{"name": "gm", "by_place": [3, 2, 1]}],
         "excluded_from_points": ["guest"],
         "rights": [{"kind": "cut", "name": "A", "places": 2}]});
-    let r = app
-        .create_competition(
-            &leader,
-            season,
-            json!({"name": "RR", "kind": "round_robin", "params": good}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    assert_eq!(r.body["params"], good);
-    let url = paths::competition(r.body["id"].as_i64().unwrap());
-    for (params, field) in &bad {
-        let r = app
-            .req(
-                Method::PATCH,
-                &url,
-                Some(&leader),
-                Some(json!({"params": params})),
-            )
-            .await;
-        assert_eq!(
-            r.status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{params}: {}",
-            r.text
-        );
-        assert_eq!(r.errors("field"), [*field], "{params}");
-    }
-    let r = app.get(&url, None).await;
-    assert_eq!(r.body["params"], good);
-    assert_eq!(r.body["version"], 1, "{}", r.text);
+    let body = json!({"name": "RR", "kind": "round_robin"});
+    params_refused_by_name(&app, &leader, season, body, &bad, &good).await;
 }
 
 /// A knockout's playoff members (`summer_competition`, `colour_seed`, `draw`) come all three or
@@ -337,68 +280,9 @@ async fn malformed_knockout_params_are_refused_by_name() {
             vec!["params.draw.without_group"],
         ),
     ];
-    let before = app.get(&paths::season_competitions(season), None).await;
-    for (params, fields) in &bad {
-        let r = app
-            .create_competition(
-                &leader,
-                season,
-                json!({"name": "Cup", "kind": "knockout", "params": params}),
-            )
-            .await;
-        assert_eq!(
-            r.status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{params}: {}",
-            r.text
-        );
-        let mut got = r.errors("field");
-        got.sort();
-        assert_eq!(got, *fields, "{params}");
-    }
-    assert_eq!(
-        app.get(&paths::season_competitions(season), None)
-            .await
-            .body,
-        before.body
-    );
-
     let good = json!({"summer_competition": 3, "colour_seed": 42, "draw": draw, "note": "cup"});
-    let r = app
-        .create_competition(
-            &leader,
-            season,
-            json!({"name": "Cup", "kind": "knockout", "params": good}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    assert_eq!(r.body["params"], good);
-    let url = paths::competition(r.body["id"].as_i64().unwrap());
-    let r = app.get(&url, None).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(r.body["params"], good);
-    for (params, fields) in &bad {
-        let r = app
-            .req(
-                Method::PATCH,
-                &url,
-                Some(&leader),
-                Some(json!({"params": params})),
-            )
-            .await;
-        assert_eq!(
-            r.status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{params}: {}",
-            r.text
-        );
-        let mut got = r.errors("field");
-        got.sort();
-        assert_eq!(got, *fields, "{params}");
-    }
-    let r = app.get(&url, None).await;
-    assert_eq!(r.body["params"], good);
-    assert_eq!(r.body["version"], 1, "{}", r.text);
+    let body = json!({"name": "Cup", "kind": "knockout"});
+    let url = params_refused_by_name(&app, &leader, season, body, &bad, &good).await;
     // a knockout without a draw stays one
     let r = app
         .req(
@@ -494,4 +378,69 @@ async fn a_swiss_tiebreak_list_is_stored_and_answered_in_the_listed_acronyms() {
         Some("application/problem+json")
     );
     assert!(!r.text.contains("BH-C7"), "{}", r.text);
+}
+
+/// Each of `bad` (params, the fields its refusal names) is refused with 422 naming exactly
+/// those fields: when a competition of `body` (its name and kind) is created in `season`
+/// with it, which leaves the season's list as it was, and when a competition created with
+/// `good` is changed to it, which leaves that competition at version 1 with `good`. Returns
+/// that competition's URL.
+async fn params_refused_by_name(
+    app: &TestApp,
+    leader: &str,
+    season: i64,
+    body: Value,
+    bad: &[(Value, Vec<&str>)],
+    good: &Value,
+) -> String {
+    let refused = |r: &Resp, params: &Value, fields: &[&str]| {
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        let mut got = r.errors("field");
+        got.sort();
+        assert_eq!(got, fields, "{params}");
+    };
+    let with = |params: &Value| {
+        let mut b = body.clone();
+        b["params"] = params.clone();
+        b
+    };
+    let before = app.get(&paths::season_competitions(season), None).await;
+    for (params, fields) in bad {
+        let r = app.create_competition(leader, season, with(params)).await;
+        refused(&r, params, fields);
+    }
+    assert_eq!(
+        app.get(&paths::season_competitions(season), None)
+            .await
+            .body,
+        before.body
+    );
+
+    let r = app.create_competition(leader, season, with(good)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["params"], *good);
+    let url = paths::competition(r.body["id"].as_i64().unwrap());
+    let r = app.get(&url, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["params"], *good);
+    for (params, fields) in bad {
+        let r = app
+            .req(
+                Method::PATCH,
+                &url,
+                Some(leader),
+                Some(json!({"params": params})),
+            )
+            .await;
+        refused(&r, params, fields);
+    }
+    let r = app.get(&url, None).await;
+    assert_eq!(r.body["params"], *good);
+    assert_eq!(r.body["version"], 1, "{}", r.text);
+    url
 }

@@ -197,12 +197,7 @@ async fn evenings_are_listed_by_date_a_page_at_a_time() {
     assert_eq!(r.body["total"], 3);
     assert_eq!(r.body["page"], 1);
     assert_eq!(r.body["per_page"], 2);
-    let dates: Vec<&str> = r.body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["date"].as_str().unwrap())
-        .collect();
+    let dates: Vec<&str> = texts(&r.body["items"], "date");
     assert_eq!(dates, ["2026-09-04", "2026-09-11"]);
     assert_eq!(r.body["items"][0]["id"], ids[0]);
     let link = r.header("link").unwrap();

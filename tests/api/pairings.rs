@@ -6,8 +6,6 @@ use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-const FUTURE: &str = "2099-01-02";
-
 #[actix_web::test]
 async fn keizer_generate_bye_draw_take_back_and_publish() {
     let app = spawn().await;
@@ -452,16 +450,7 @@ async fn double_swiss_two_games_with_colours_swapped() {
 async fn round_robin_follows_the_berger_table() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = CompetitionBuilder::new(
-        json!({"name": "NK", "kind": "round_robin", "discipline": "draughts", "system": "double"}),
-    )
-    .members_of("fixed", &["D1", "D2", "D3", "D4"])
-    .create(&app, &leader)
-    .await
-    .parts();
-    for _ in 0..4 {
-        add_round(&app, &leader, cid, FUTURE).await;
-    }
+    let (cid, p) = draughts_round_robin_of_four(&app, &leader, "double", 4).await;
     let url_of = |n: i64| paths::pairing(cid, n);
     // FIDE Berger table for 4: round 1: 1–4, 2–3; round 2: 4–3, 1–2; the second cycle
     // (round 4 = round 1) with colours reversed: 4–1, 3–2.

@@ -28,12 +28,7 @@ async fn create_read_search_and_paginate() {
     let r = app.get("/api/v1/players?q=DE%20VRIES", None).await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.body["total"], 2);
-    let names: Vec<&str> = r.body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = texts(&r.body["items"], "name");
     assert_eq!(names, ["Anna de Vries", "Daan de Vries"]);
     assert!(!r.text.contains("@x.org") && !r.text.contains("0612345678"));
     // member: still no contact data
@@ -150,12 +145,7 @@ async fn pages_link_to_first_prev_next_and_last_keeping_the_filter() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["total"], 5);
-    let names: Vec<&str> = r.body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = texts(&r.body["items"], "name");
     assert_eq!(names, ["Dianne", "Hanna"]);
     assert_eq!(
         r.header("link").unwrap(),

@@ -77,6 +77,22 @@ async fn refused(app: &TestApp, r: &Resp, status: StatusCode, needle: &str, befo
     assert_eq!(&stored(app).await, before);
 }
 
+/// The arbiter's decision placing `player` first for `reason` is refused (409) naming
+/// `needle`, and nothing is stored.
+async fn decision_refused(
+    app: &TestApp,
+    arbiter: &str,
+    comp: i64,
+    player: i64,
+    reason: &str,
+    needle: &str,
+) {
+    let before = stored(app).await;
+    let body = json!({"player_id": player, "reason": reason});
+    let r = app.decide_playoff(arbiter, comp, body).await;
+    refused(app, &r, StatusCode::CONFLICT, needle, &before).await;
+}
+
 fn pairs(v: &Value) -> Vec<(i64, i64, i64, i64)> {
     v["games"]
         .as_array()
@@ -94,12 +110,7 @@ fn pairs(v: &Value) -> Vec<(i64, i64, i64, i64)> {
 }
 
 fn game_ids(v: &Value) -> Vec<i64> {
-    v["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["game_id"].as_i64().unwrap())
-        .collect()
+    ints(&v["games"], "game_id")
 }
 
 /// Three tied for first: Berger numbers 1 A, 2 C, 3 E; the table of four with a dummy gives
@@ -134,12 +145,7 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["round_number"], 2);
     assert_eq!(r.body["status"], "pending");
-    let cands: Vec<i64> = r.body["candidates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["player_id"].as_i64().unwrap())
-        .collect();
+    let cands: Vec<i64> = ints(&r.body["candidates"], "player_id");
     assert_eq!(cands, [a, c, e]);
     assert_eq!(
         pairs(&r.body),
@@ -168,11 +174,7 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
 
     // the arbiter cannot decide a play-off still being played
     let r = app
-        .post(
-            &paths::playoff_decision(comp),
-            Some(&arbiter),
-            json!({"player_id": a, "reason": "lots"}),
-        )
+        .decide_playoff(&arbiter, comp, json!({"player_id": a, "reason": "lots"}))
         .await;
     refused(
         &app,
@@ -208,22 +210,8 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
     assert!(r.text.contains("XXR 2"), "{}", r.text);
 
     // decided on points: no arbiter's decision
-    let before = stored(&app).await;
-    let r = app
-        .post(
-            &paths::playoff_decision(comp),
-            Some(&arbiter),
-            json!({"player_id": a, "reason": "lots"}),
-        )
-        .await;
-    refused(
-        &app,
-        &r,
-        StatusCode::CONFLICT,
-        &format!("C (player {c}) is first"),
-        &before,
-    )
-    .await;
+    let first = format!("C (player {c}) is first");
+    decision_refused(&app, &arbiter, comp, a, "lots", &first).await;
 }
 
 /// All six play-off games drawn: A, C and E 3 points each, still tied; the arbiter places E
@@ -251,23 +239,14 @@ async fn a_play_off_still_tied_is_decided_by_the_arbiter_and_audited() {
     assert_eq!(r.body["first"], Value::Null);
 
     let before = stored(&app).await;
-    let url = paths::playoff_decision(comp);
     // a member may not decide
     let r = app
-        .post(
-            &url,
-            Some(&member),
-            json!({"player_id": e, "reason": "lots"}),
-        )
+        .decide_playoff(&member, comp, json!({"player_id": e, "reason": "lots"}))
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     // B is not among those tied: 422 naming the players tied
     let r = app
-        .post(
-            &url,
-            Some(&arbiter),
-            json!({"player_id": b, "reason": "lots"}),
-        )
+        .decide_playoff(&arbiter, comp, json!({"player_id": b, "reason": "lots"}))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(
@@ -278,19 +257,15 @@ async fn a_play_off_still_tied_is_decided_by_the_arbiter_and_audited() {
     assert!(r.text.contains(&format!("C (player {c})")), "{}", r.text);
     // no reason
     let r = app
-        .post(
-            &url,
-            Some(&arbiter),
-            json!({"player_id": e, "reason": "  "}),
-        )
+        .decide_playoff(&arbiter, comp, json!({"player_id": e, "reason": "  "}))
         .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(stored(&app).await, before);
 
     let r = app
-        .post(
-            &url,
-            Some(&arbiter),
+        .decide_playoff(
+            &arbiter,
+            comp,
             json!({"player_id": e, "reason": "drawing of lots before both players"}),
         )
         .await;
@@ -334,22 +309,8 @@ async fn a_play_off_still_tied_is_decided_by_the_arbiter_and_audited() {
     );
 
     // made once
-    let before = stored(&app).await;
-    let r = app
-        .post(
-            &url,
-            Some(&arbiter),
-            json!({"player_id": a, "reason": "again"}),
-        )
-        .await;
-    refused(
-        &app,
-        &r,
-        StatusCode::CONFLICT,
-        &format!("E (player {e}) is first"),
-        &before,
-    )
-    .await;
+    let first = format!("E (player {e}) is first");
+    decision_refused(&app, &arbiter, comp, a, "again", &first).await;
 }
 
 /// Refused, naming the rule and the players, with nothing stored: a competition not finished
@@ -440,9 +401,9 @@ async fn refusals_name_the_rule_and_store_nothing() {
             .is_some_and(|v| v == "application/problem+json")
     );
     let r = app
-        .post(
-            &format!("{url}/decision"),
-            Some(&arbiter),
+        .decide_playoff(
+            &arbiter,
+            fx.comp,
             json!({"player_id": anna, "reason": "lots"}),
         )
         .await;

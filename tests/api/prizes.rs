@@ -105,25 +105,8 @@ async fn round_robin_prizes_and_kinds_without_prizes() {
     let leader = app.token(&["leader"]).await;
     let params = json!({"prize_money": [90, 60],
                         "points_tables": [{"name": "grandmaster", "by_place": [3, 2, 1]}]});
-    let fx = CompetitionBuilder::round_robin()
-        .set("name", "NK")
-        .set("discipline", "draughts")
-        .set("params", params)
-        .players(&["A", "B", "C"])
-        .create(&app, &leader)
-        .await;
-    let (a, b, c) = (fx.players[0], fx.players[1], fx.players[2]);
-    completed_rounds(
-        &app,
-        &leader,
-        fx.comp,
-        vec![
-            vec![(a, Some(b), Some("1-1"))],
-            vec![(b, Some(c), Some("2-0"))],
-            vec![(c, Some(a), Some("0-2"))],
-        ],
-    )
-    .await;
+    let fx = draughts_round_robin_of_three(&app, &leader, params, ["1-1", "2-0", "0-2"]).await;
+    let c = fx.players[2];
     // a 3 (1 win), b 3 (1 win), mutual 1–1, ranking order equal → lots; c 0
     // prize money: a and b share places 1–2: (90 + 60) / 2 = 75 each; grandmaster (3+2)/2 = 2.5
     let r = app.get(&paths::prizes(fx.comp), None).await;

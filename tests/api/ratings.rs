@@ -99,12 +99,7 @@ async fn history_and_rating_on_date() {
     }
     let r = app.get(&paths::player_ratings(a), None).await;
     assert_eq!(r.body["total"], 3, "{}", r.text);
-    let values: Vec<i64> = r.body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["value"].as_i64().unwrap())
-        .collect();
+    let values: Vec<i64> = ints(&r.body["items"], "value");
     assert_eq!(values, [1790, 1820, 1800], "newest first");
     // on 1 October the newest list dated on or before it is 1 September's
     let r = app

@@ -193,12 +193,7 @@ async fn chess_results_status_if_match_corrections_and_audit() {
     let page = |n: u32| format!("{}?per_page=2&page={n}", paths::competition_audit(fx.comp));
     let r = app.get(&page(1), Some(&leader)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let actions: Vec<&str> = r.body["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["action"].as_str().unwrap())
-        .collect();
+    let actions: Vec<&str> = texts(&r.body["items"], "action");
     assert_eq!(actions, ["result_entered", "result_corrected"]);
     assert_eq!(
         (&r.body["total"], &r.body["page"], &r.body["per_page"]),

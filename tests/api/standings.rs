@@ -197,26 +197,10 @@ async fn keizer_cycle_is_reported() {
 async fn round_robin_standings_prize_money_and_lots_seed() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let fx = CompetitionBuilder::new(
-        json!({"name": "NK", "kind": "round_robin", "discipline": "draughts",
-               "params": {"prize_money": [100, 50, 30],
-                          "rights": [{"name": "champion", "kind": "title", "places": 1}]}}),
-    )
-    .players(&["A", "B", "C"])
-    .create(&app, &leader)
-    .await;
+    let params = json!({"prize_money": [100, 50, 30],
+                        "rights": [{"name": "champion", "kind": "title", "places": 1}]});
+    let fx = draughts_round_robin_of_three(&app, &leader, params, ["2-0", "1+-1-", "0-2"]).await;
     let (a, b, c) = (fx.players[0], fx.players[1], fx.players[2]);
-    completed_rounds(
-        &app,
-        &leader,
-        fx.comp,
-        vec![
-            vec![(a, Some(b), Some("2-0"))],
-            vec![(b, Some(c), Some("1+-1-"))],
-            vec![(c, Some(a), Some("0-2"))],
-        ],
-    )
-    .await;
     let r = app.standings(fx.comp).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let rows = r.body["round_robin"]["rows"].as_array().unwrap();

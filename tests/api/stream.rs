@@ -47,7 +47,7 @@ async fn winter(app: &TestApp, name: &str) -> (Club, i64) {
         .create(app, &club.leader)
         .await
         .comp;
-    add_round(app, &club.leader, cid, "2099-01-02").await;
+    add_round(app, &club.leader, cid, FUTURE).await;
     (club, cid)
 }
 
@@ -57,12 +57,7 @@ async fn pair_and_publish(app: &TestApp, leader: &str, cid: i64) -> Vec<i64> {
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let r = app.publish_round(leader, cid, 1).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    r.body["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["id"].as_i64().unwrap())
-        .collect()
+    ints(&r.body["games"], "id")
 }
 
 async fn result(app: &TestApp, arbiter: &str, game: i64, result: &str) {
@@ -239,7 +234,7 @@ async fn filters_by_competition_and_type() {
             .create(&app, &club.leader)
             .await
             .comp;
-    add_round(&app, &club.leader, b, "2099-01-02").await;
+    add_round(&app, &club.leader, b, FUTURE).await;
     let mut s = app
         .open_stream(
             &format!("competition={a}&types=result.entered,round.completed"),

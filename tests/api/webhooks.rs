@@ -17,6 +17,20 @@ fn quick(c: &mut Config) {
     c.webhook_max_attempts = 3;
 }
 
+/// An application configured by [`quick`] and then by `edit`, its admin's token and a
+/// published evening of four: (app, admin, the arbiter's token, the competition, its two
+/// games).
+async fn hooked(edit: impl FnOnce(&mut Config)) -> (TestApp, String, String, i64, Vec<i64>) {
+    let app = spawn_with(|c| {
+        quick(c);
+        edit(c);
+    })
+    .await;
+    let admin = app.token(&["admin"]).await;
+    let (_leader, arbiter, cid, games) = published_evening(&app).await;
+    (app, admin, arbiter, cid, games)
+}
+
 /// Subscribes `url` to `types` and returns (id, secret).
 async fn subscribe(app: &TestApp, admin: &str, url: &str, types: &[&str]) -> (i64, String) {
     let r = app
@@ -54,6 +68,42 @@ async fn log_until(
     }
 }
 
+/// A subscription of a receiver to results, with the worker running, once one result has
+/// been delivered to it (or given up on).
+struct OneDelivery {
+    id: i64,
+    secret: String,
+    /// Delivers until dropped.
+    _worker: clubcomp::services::webhooks::worker::Worker,
+    /// The subscription's delivery log, oldest first: the one delivery, settled.
+    log: Vec<Value>,
+}
+
+/// Subscribes `url` to `result.entered`, starts the worker, enters `result` in `game` as
+/// `arbiter` and waits until the delivery is no longer pending.
+async fn deliver_one(
+    app: &TestApp,
+    admin: &str,
+    arbiter: &str,
+    url: &str,
+    game: i64,
+    result: &str,
+) -> OneDelivery {
+    let (id, secret) = subscribe(app, admin, url, &["result.entered"]).await;
+    let worker = app.start_webhooks();
+    let r = app
+        .enter_result(arbiter, game, json!({ "result": result }))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let log = log_until(app, admin, id, |l| settled(l, 1)).await;
+    OneDelivery {
+        id,
+        secret,
+        _worker: worker,
+        log,
+    }
+}
+
 fn settled(items: &[Value], n: usize) -> bool {
     items.len() >= n && items.iter().all(|d| d["status"] != "pending")
 }
@@ -63,9 +113,7 @@ fn settled(items: &[Value], n: usize) -> bool {
 /// the timestamp is the time of sending.
 #[actix_web::test]
 async fn a_result_is_delivered_signed_as_standard_webhooks() {
-    let app = spawn_with(quick).await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, cid, games) = published_evening(&app).await;
+    let (app, admin, arbiter, cid, games) = hooked(|_| {}).await;
     let hook = Receiver::start(Reply::Status(204));
     let (id, secret) = subscribe(&app, &admin, &hook.url, &["result.entered"]).await;
     assert!(secret.starts_with("whsec_"), "{secret}");
@@ -127,9 +175,7 @@ async fn a_result_is_delivered_signed_as_standard_webhooks() {
 /// subscription receives every event meanwhile.
 #[actix_web::test]
 async fn a_failing_receiver_is_retried_with_backoff_while_another_keeps_receiving() {
-    let app = spawn_with(quick).await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|_| {}).await;
     let failing = Receiver::start(Reply::Status(500));
     let fine = Receiver::start(Reply::Status(200));
     let (bad, _) = subscribe(&app, &admin, &failing.url, &["result.entered"]).await;
@@ -177,13 +223,7 @@ async fn a_failing_receiver_is_retried_with_backoff_while_another_keeps_receivin
 /// delivery of the same event is not held up by it.
 #[actix_web::test]
 async fn a_hanging_receiver_times_out_and_holds_up_no_other() {
-    let app = spawn_with(|c| {
-        quick(c);
-        c.webhook_max_attempts = 1;
-    })
-    .await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|c| c.webhook_max_attempts = 1).await;
     let hanging = Receiver::start(Reply::Hang(Duration::from_secs(20)));
     let fine = Receiver::start(Reply::Status(204));
     let (slow, _) = subscribe(&app, &admin, &hanging.url, &["result.entered"]).await;
@@ -204,20 +244,11 @@ async fn a_hanging_receiver_times_out_and_holds_up_no_other() {
 /// A redirect is an answer like any other: not followed, and not a delivery.
 #[actix_web::test]
 async fn a_redirect_is_not_followed() {
-    let app = spawn_with(|c| {
-        quick(c);
-        c.webhook_max_attempts = 1;
-    })
-    .await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|c| c.webhook_max_attempts = 1).await;
     let target = Receiver::start(Reply::Status(204));
     let redirecting = Receiver::start(Reply::Redirect(target.url.clone()));
-    let (id, _) = subscribe(&app, &admin, &redirecting.url, &["result.entered"]).await;
-    let _worker = app.start_webhooks();
-    app.enter_result(&arbiter, games[0], json!({"result": "1-0"}))
-        .await;
-    let log = log_until(&app, &admin, id, |l| settled(l, 1)).await;
+    let OneDelivery { log, _worker, .. } =
+        deliver_one(&app, &admin, &arbiter, &redirecting.url, games[0], "1-0").await;
     assert_eq!(log[0]["status"], "failed");
     assert_eq!(log[0]["last_status_code"], 302);
     assert_eq!(redirecting.received().len(), 1);
@@ -228,14 +259,11 @@ async fn a_redirect_is_not_followed() {
 /// that resolves to one is refused when delivering: nothing reaches the receiver.
 #[actix_web::test]
 async fn a_private_address_is_refused_without_the_allow_flag() {
-    let app = spawn_with(|c| {
-        quick(c);
+    let (app, admin, arbiter, _cid, games) = hooked(|c| {
         c.webhook_allow_private = false;
         c.webhook_max_attempts = 1;
     })
     .await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
     let hook = Receiver::start(Reply::Status(204));
     for url in [
         hook.url.clone(),
@@ -257,11 +285,8 @@ async fn a_private_address_is_refused_without_the_allow_flag() {
         assert_eq!(r.errors("field"), vec!["url"], "{url}");
     }
     let by_name = hook.url.replace("127.0.0.1", "localhost");
-    let (id, _) = subscribe(&app, &admin, &by_name, &["result.entered"]).await;
-    let _worker = app.start_webhooks();
-    app.enter_result(&arbiter, games[0], json!({"result": "1-0"}))
-        .await;
-    let log = log_until(&app, &admin, id, |l| settled(l, 1)).await;
+    let OneDelivery { log, _worker, .. } =
+        deliver_one(&app, &admin, &arbiter, &by_name, games[0], "1-0").await;
     assert_eq!(log[0]["status"], "failed");
     let error = log[0]["last_error"].as_str().unwrap();
     assert!(
@@ -391,15 +416,14 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
 /// A redelivery sends the same event again, with the same `webhook-id` and body.
 #[actix_web::test]
 async fn redeliver_sends_the_same_event_again() {
-    let app = spawn_with(quick).await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|_| {}).await;
     let hook = Receiver::start(Reply::Status(204));
-    let (id, secret) = subscribe(&app, &admin, &hook.url, &["result.entered"]).await;
-    let _worker = app.start_webhooks();
-    app.enter_result(&arbiter, games[0], json!({"result": "½-½"}))
-        .await;
-    let log = log_until(&app, &admin, id, |l| settled(l, 1)).await;
+    let OneDelivery {
+        id,
+        secret,
+        log,
+        _worker,
+    } = deliver_one(&app, &admin, &arbiter, &hook.url, games[0], "½-½").await;
     let first = log[0]["id"].as_i64().unwrap();
     let r = app.redeliver(&admin, id, first).await;
     assert_eq!(r.status, StatusCode::ACCEPTED, "{}", r.text);
@@ -419,13 +443,7 @@ async fn redeliver_sends_the_same_event_again() {
 /// stopped, and an event recorded while none ran, are both delivered once it runs again.
 #[actix_web::test]
 async fn pending_deliveries_are_sent_after_a_restart() {
-    let app = spawn_with(|c| {
-        quick(c);
-        c.webhook_max_attempts = 5;
-    })
-    .await;
-    let admin = app.token(&["admin"]).await;
-    let (_leader, arbiter, _cid, games) = published_evening(&app).await;
+    let (app, admin, arbiter, _cid, games) = hooked(|c| c.webhook_max_attempts = 5).await;
     let hook = Receiver::start(Reply::Status(503));
     let (id, _) = subscribe(&app, &admin, &hook.url, &["result.entered"]).await;
     let worker = app.start_webhooks();

@@ -7,8 +7,6 @@ use crate::support::*;
 use actix_web::http::StatusCode;
 use serde_json::{Value, json};
 
-const FUTURE: &str = "2099-01-02";
-
 fn players_of(round: &Value) -> Vec<i64> {
     round["games"]
         .as_array()
@@ -212,21 +210,7 @@ async fn refused_withdrawals_name_the_rule_and_change_nothing() {
 async fn round_robin_withdrawal_before_half_annuls_the_results() {
     let app = spawn().await;
     let leader = app.token(&["leader"]).await;
-    let (cid, p) = CompetitionBuilder::new(
-        json!({"name": "NK", "kind": "round_robin", "discipline": "draughts", "system": "single"}),
-    )
-    .members(&[
-        ("D1", "fixed"),
-        ("D2", "fixed"),
-        ("D3", "fixed"),
-        ("D4", "fixed"),
-    ])
-    .create(&app, &leader)
-    .await
-    .parts();
-    for _ in 0..3 {
-        add_round(&app, &leader, cid, FUTURE).await;
-    }
+    let (cid, p) = draughts_round_robin_of_four(&app, &leader, "single", 3).await;
     let pair = |n: i64| paths::pairing(cid, n);
     // Berger round 1: 1–4, 2–3. D4 beats D1, D2 beats D3.
     let r = app.post(&pair(1), Some(&leader), json!({})).await;

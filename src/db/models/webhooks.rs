@@ -182,9 +182,8 @@ pub fn insert_deliveries(conn: &mut DbConn, rows: &[NewDelivery]) -> QueryResult
 
 /// A delivery of a subscription.
 pub fn delivery(conn: &mut DbConn, webhook: i64, id: i64) -> QueryResult<Option<Delivery>> {
-    webhook_deliveries::table
+    of_webhook(webhook, None)
         .filter(webhook_deliveries::id.eq(id))
-        .filter(webhook_deliveries::webhook_id.eq(webhook))
         .select(Delivery::as_select())
         .first(conn)
         .optional()
@@ -192,9 +191,7 @@ pub fn delivery(conn: &mut DbConn, webhook: i64, id: i64) -> QueryResult<Option<
 
 /// The oldest pending delivery of a subscription (the next one it is sent, in order).
 pub fn head(conn: &mut DbConn, webhook: i64) -> QueryResult<Option<Delivery>> {
-    webhook_deliveries::table
-        .filter(webhook_deliveries::webhook_id.eq(webhook))
-        .filter(webhook_deliveries::status.eq("pending"))
+    of_webhook(webhook, Some("pending"))
         .order(webhook_deliveries::id)
         .select(Delivery::as_select())
         .first(conn)
@@ -228,18 +225,8 @@ pub fn deliveries(
     limit: i64,
     offset: i64,
 ) -> QueryResult<(Vec<Delivery>, i64)> {
-    let mut q = webhook_deliveries::table
-        .filter(webhook_deliveries::webhook_id.eq(webhook))
-        .into_boxed();
-    let mut n = webhook_deliveries::table
-        .filter(webhook_deliveries::webhook_id.eq(webhook))
-        .into_boxed();
-    if let Some(s) = status {
-        q = q.filter(webhook_deliveries::status.eq(s.to_string()));
-        n = n.filter(webhook_deliveries::status.eq(s.to_string()));
-    }
-    let total = n.count().get_result(conn)?;
-    let rows = q
+    let total = of_webhook(webhook, status).count().get_result(conn)?;
+    let rows = of_webhook(webhook, status)
         .order(webhook_deliveries::id.desc())
         .limit(limit)
         .offset(offset)
@@ -253,4 +240,19 @@ pub fn record_attempt(conn: &mut DbConn, id: i64, attempt: &Attempt) -> QueryRes
     diesel::update(webhook_deliveries::table.find(id))
         .set(attempt)
         .execute(conn)
+}
+
+/// The deliveries of a subscription; only those of `status` when given. The one filter every
+/// delivery lookup starts from.
+fn of_webhook(
+    webhook: i64,
+    status: Option<&str>,
+) -> webhook_deliveries::BoxedQuery<'static, MultiBackend> {
+    let q = webhook_deliveries::table
+        .filter(webhook_deliveries::webhook_id.eq(webhook))
+        .into_boxed();
+    match status {
+        Some(s) => q.filter(webhook_deliveries::status.eq(s.to_string())),
+        None => q,
+    }
 }

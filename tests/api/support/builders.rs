@@ -295,6 +295,55 @@ impl CompetitionBuilder {
     }
 }
 
+/// A draughts round robin named NK with `params`, of new players A, B and C (in this order),
+/// with its three rounds completed: A–B, B–C and C–A, with `results` in that order.
+pub async fn draughts_round_robin_of_three(
+    app: &TestApp,
+    leader: &str,
+    params: Value,
+    results: [&str; 3],
+) -> Fx {
+    let fx = CompetitionBuilder::round_robin()
+        .set("name", "NK")
+        .set("discipline", "draughts")
+        .set("params", params)
+        .players(&["A", "B", "C"])
+        .create(app, leader)
+        .await;
+    let (a, b, c) = (fx.players[0], fx.players[1], fx.players[2]);
+    let [ab, bc, ca] = results;
+    let rounds = vec![
+        vec![(a, Some(b), Some(ab))],
+        vec![(b, Some(c), Some(bc))],
+        vec![(c, Some(a), Some(ca))],
+    ];
+    completed_rounds(app, leader, fx.comp, rounds).await;
+    fx
+}
+
+/// A draughts round robin named NK with `system` (`single` or `double`) of new fixed members
+/// D1–D4 (in this order), with `rounds` rounds added, all on [`FUTURE`]. Returns
+/// (competition, players).
+pub async fn draughts_round_robin_of_four(
+    app: &TestApp,
+    leader: &str,
+    system: &str,
+    rounds: usize,
+) -> (i64, Vec<i64>) {
+    let (comp, players) = CompetitionBuilder::round_robin()
+        .set("name", "NK")
+        .set("discipline", "draughts")
+        .set("system", system)
+        .members_of("fixed", &["D1", "D2", "D3", "D4"])
+        .create(app, leader)
+        .await
+        .parts();
+    for _ in 0..rounds {
+        add_round(app, leader, comp, FUTURE).await;
+    }
+    (comp, players)
+}
+
 /// A leader's and an arbiter's token and a Keizer winter competition of `names`.
 pub async fn keizer_winter(app: &TestApp, names: &[&str]) -> (String, String, Fx) {
     let club = ClubBuilder::new().build(app).await;
@@ -336,10 +385,26 @@ pub async fn p_beat_q(app: &TestApp) -> PBeatQ {
 
 /// The ids of the rows of a standings table, in order.
 pub fn ids(rows: &Value) -> Vec<i64> {
-    rows.as_array()
-        .unwrap()
+    ints(rows, "player_id")
+}
+
+/// The number `field` of each item of the JSON array `list`, in order.
+pub fn ints(list: &Value, field: &str) -> Vec<i64> {
+    each(list, field, Value::as_i64)
+}
+
+/// The text `field` of each item of the JSON array `list`, in order.
+pub fn texts<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    each(list, field, Value::as_str)
+}
+
+/// `field` of each item of the JSON array `list`, read by `read`; panics naming the item
+/// where it is not an array or an item's `field` does not read.
+fn each<'a, T>(list: &'a Value, field: &str, read: impl Fn(&'a Value) -> Option<T>) -> Vec<T> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
         .iter()
-        .map(|x| x["player_id"].as_i64().unwrap())
+        .map(|item| read(&item[field]).unwrap_or_else(|| panic!("no {field} in {item}")))
         .collect()
 }
 
@@ -583,6 +648,9 @@ pub async fn advance(app: &TestApp, comp: i64, number: i32, from: &str, to: &str
     .await
 }
 
+/// A round date far ahead (Friday 2 January 2099), whose deadlines have not passed.
+pub const FUTURE: &str = "2099-01-02";
+
 /// Adds a round on `date`.
 pub async fn add_round(app: &TestApp, leader: &str, cid: i64, date: &str) -> i64 {
     let r = app.create_round(leader, cid, json!({"date": date})).await;
@@ -736,17 +804,12 @@ pub async fn published_evening(app: &TestApp) -> (String, String, i64, Vec<i64>)
             .create(app, &club.leader)
             .await
             .comp;
-    add_round(app, &club.leader, cid, "2099-01-02").await;
+    add_round(app, &club.leader, cid, FUTURE).await;
     let r = app.generate_pairing(&club.leader, cid, 1, json!({})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let r = app.publish_round(&club.leader, cid, 1).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let games: Vec<i64> = r.body["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["id"].as_i64().unwrap())
-        .collect();
+    let games: Vec<i64> = ints(&r.body["games"], "id");
     assert_eq!(games.len(), 2, "four players, two boards");
     (club.leader, club.arbiter, cid, games)
 }

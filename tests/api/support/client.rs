@@ -229,6 +229,13 @@ impl TestApp {
             .await
     }
 
+    /// `POST /competitions/{comp}/playoff/decision`: the arbiter places a player of a play-off
+    /// still tied first (`{"player_id", "reason"}`).
+    pub async fn decide_playoff(&self, token: &str, comp: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::playoff_decision(comp), body)
+            .await
+    }
+
     /// `POST /calc/{name}`: a calculator, without a token.
     pub async fn calc(&self, name: &str, body: Value) -> Resp {
         self.req(Method::POST, &paths::calc(name), None, Some(body))

@@ -1,11 +1,19 @@
 //! Typed ids. A path segment, a request body or a stored row gives a plain number; the handler
 //! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
-//! [`SeasonId`], [`EveningId`], [`RoundId`], [`GameId`], [`UserId`], and the arbiter's
-//! [`ClaimId`], [`AppealId`] and [`GameEventId`], the [`ServiceTokenId`] and a stored rating's
-//! [`RatingId`]), and everything between
+//! [`SeasonId`], [`EveningId`], [`RoundId`], [`EntrantId`], [`AttendanceId`], [`GameId`],
+//! [`UserId`], and the arbiter's [`ClaimId`], [`AppealId`] and [`GameEventId`], the
+//! [`ServiceTokenId`] and a stored rating's [`RatingId`]), and everything between
 //! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
 //! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
 //! compared with the row's column as it is (`en::competition_id.eq(id)`).
+//!
+//! The rows of seasons, evenings, competitions (with the winter half a summer half is seeded
+//! from), rounds, entrants, attendance, games, claims, appeals, game events, moves, ratings,
+//! users, refresh tokens, service tokens and webhooks hold their own id and every foreign key
+//! typed, and so do the event log's competition, evening and game; a view turns an id into its
+//! number with `.get()`. An audit entry's `entity_id` stays a plain number: it names an entity
+//! of any kind, with the kind beside it. The player-id columns of the `players`, `entrants` and
+//! `attendance` rows are plain numbers.
 //!
 //! The engines know a player by text (the decimal id), so an id crosses into an engine as
 //! [`PlayerId::key`] and comes back through [`PlayerId::from_engine`]: a text that is no id is
@@ -126,6 +134,16 @@ id_type!(
     /// wire; the id joins its games).
     RoundId,
     "round"
+);
+id_type!(
+    /// The id of a stored entrant (a player's entry in one competition).
+    EntrantId,
+    "entrant"
+);
+id_type!(
+    /// The id of one stored attendance record (a sign-up, sign-off or check-in).
+    AttendanceId,
+    "attendance"
 );
 id_type!(
     /// The id of a stored game.

@@ -10,7 +10,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::ids::{CompetitionId, RoundId};
+use crate::ids::CompetitionId;
 use crate::services::attendance::{self as svc, NewChange};
 use crate::services::rounds;
 use actix_web::{HttpResponse, get, post, put, web};
@@ -245,7 +245,7 @@ fn status_name(s: clubcomp_engine::attendance::Status) -> String {
 fn change_view(a: crate::db::models::competition::Attendance) -> ChangeView {
     let (cap, acct) = svc::split_recorded_by(&a.recorded_by);
     ChangeView {
-        id: a.id,
+        id: a.id.get(),
         player_id: a.player_id,
         action: a.action.clone(),
         channel: a.channel.clone(),
@@ -277,11 +277,11 @@ fn check_rounds(rounds: &[i32], errs: &mut Vec<FieldError>) {
     }
 }
 
-fn load_rounds(c: &mut DbConn, comp: i64, numbers: &[i32]) -> ApiResult<Vec<Round>> {
+fn load_rounds(c: &mut DbConn, comp: CompetitionId, numbers: &[i32]) -> ApiResult<Vec<Round>> {
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for (i, &n) in numbers.iter().enumerate() {
-        match rounds::load(c, CompetitionId(comp), n) {
+        match rounds::load(c, comp, n) {
             Ok(r) => out.push(r),
             Err(ApiError::NotFound(m)) => errs.push(FieldError::new(format!("rounds[{i}]"), m)),
             Err(e) => return Err(e),
@@ -308,7 +308,7 @@ fn record_all(
     note: &Option<String>,
     tz: &str,
 ) -> ApiResult<Vec<Outcome>> {
-    let players = svc::entrant_memberships(c, CompetitionId(comp.id))?;
+    let players = svc::entrant_memberships(c, comp.id)?;
     if !players.iter().any(|(p, _)| *p == player) {
         return Err(ApiError::invalid(
             "player_id",
@@ -388,8 +388,8 @@ pub async fn create_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let rounds = load_rounds(c, id.get(), &b.rounds)?;
+            let comp = crate::services::competitions::load(c, id)?;
+            let rounds = load_rounds(c, id, &b.rounds)?;
             record_all(
                 c, &comp, &rounds, player, &b.action, "account", "member", &account, &b.note, &tz,
             )
@@ -441,8 +441,8 @@ pub async fn create_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            let rounds = load_rounds(c, id.get(), &b.rounds)?;
+            let comp = crate::services::competitions::load(c, id)?;
+            let rounds = load_rounds(c, id, &b.rounds)?;
             let action = if b.force_majeure {
                 "force_majeure"
             } else {
@@ -512,7 +512,7 @@ pub async fn create_check_ins(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let comp = crate::services::competitions::load(c, id)?;
             let round = rounds::load(c, id, number)?;
             let players = svc::entrant_memberships(c, id)?;
             let now = Utc::now();
@@ -574,7 +574,7 @@ pub async fn get_round_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let comp = crate::services::competitions::load(c, id)?;
             let round = rounds::load(c, id, number)?;
             let a = svc::evening(c, &comp, &round, &tz)?;
             let mut players_out = Vec::new();
@@ -589,7 +589,7 @@ pub async fn get_round_attendance(
                     paired: p.paired,
                 });
             }
-            let history = svc::history(c, RoundId(round.id))?
+            let history = svc::history(c, round.id)?
                 .into_iter()
                 .map(change_view)
                 .collect();
@@ -629,7 +629,7 @@ pub async fn get_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let comp = crate::services::competitions::load(c, id)?;
             let players = svc::entrant_memberships(c, id)?;
             let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
                 return Err(ApiError::invalid(
@@ -640,9 +640,9 @@ pub async fn get_own_attendance(
             let mut out = Vec::new();
             for round in rounds::list(c, id)? {
                 let ctx = svc::round_context(c, &comp, &round, &tz)?;
-                let a = svc::evaluate(c, &ctx, RoundId(round.id), &[me], None)?;
+                let a = svc::evaluate(c, &ctx, round.id, &[me], None)?;
                 let Some(p) = a.players.first() else { continue };
-                let history = svc::history(c, RoundId(round.id))?
+                let history = svc::history(c, round.id)?
                     .into_iter()
                     .filter(|h| h.player_id == player)
                     .map(change_view)
@@ -707,7 +707,7 @@ pub async fn update_attendance_deadline(
     }
     let out = state
         .tx(move |c| {
-            crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            crate::services::competitions::load(c, id)?;
             svc::set_deadline_rule(c, id, b.days_before, &b.time)?;
             Ok(b)
         })

@@ -114,7 +114,7 @@ fn named(names: &HashMap<i64, String>, id: &str) -> ApiResult<Named> {
 /// Computes the prize list of a competition from its current standings.
 pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList> {
     let mut out = PrizeList {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         kind: comp.kind.into(),
         finalized: false,
         finalized_at: None,
@@ -198,8 +198,8 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
 }
 
 /// The finalized prize list of a competition, once stored.
-pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
-    Ok(match svc::finalized(c, CompetitionId(comp))? {
+pub fn stored(c: &mut DbConn, comp: CompetitionId) -> ApiResult<Option<PrizeList>> {
+    Ok(match svc::finalized(c, comp)? {
         Some(f) => {
             let mut list: PrizeList = serde_json::from_str(&f.body)
                 .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
@@ -229,8 +229,8 @@ pub async fn get_prizes(
     let id = path.into_inner();
     let mut list = state
         .tx(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
-            match stored(c, id.get())? {
+            let comp = crate::services::competitions::load(c, id)?;
+            match stored(c, id)? {
                 Some(l) => Ok(l),
                 None => compute_prizes(c, &comp),
             }
@@ -272,7 +272,7 @@ pub async fn finalize_prizes(
             svc::finalize(c, id, &actor, |c, comp| {
                 Ok(serde_json::to_string(&compute_prizes(c, comp)?).unwrap_or_default())
             })?;
-            stored(c, id.get())?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
+            stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
         })
         .await?;
     Ok(HttpResponse::Created().json(list))
@@ -425,7 +425,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
         .find(|g| g.number == 1)
         .and_then(|g| g.winner.clone());
     Ok(PlayoffsView {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         summer_competition_id: p.summer_competition,
         colour_seed: p.colour_seed,
         groups,
@@ -482,7 +482,7 @@ pub async fn get_playoffs(
     let id = path.into_inner();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let comp = crate::services::competitions::load(c, id)?;
             playoffs_view(c, &comp)
         })
         .await?;

@@ -207,7 +207,7 @@ pub fn standings_view(
     after: Option<u32>,
 ) -> ApiResult<StandingsView> {
     let mut view = StandingsView {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         kind: comp.kind.into(),
         rounds_counted: 0,
         after: 0,
@@ -298,7 +298,7 @@ pub fn standings_view(
         }
         CompetitionKind::RoundRobin => {
             let comp = svc::ensure_lots_seed(c, comp)?;
-            let played = svc::counted_rounds(c, CompetitionId(comp.id))?.len();
+            let played = svc::counted_rounds(c, comp.id)?.len();
             let n = check_after(after, played)?;
             view.rounds_counted = played as u32;
             view.after = n;
@@ -358,7 +358,7 @@ pub fn standings_view(
             });
         }
         CompetitionKind::Swiss => {
-            let mut rounds = svc::counted_rounds(c, CompetitionId(comp.id))?;
+            let mut rounds = svc::counted_rounds(c, comp.id)?;
             let n = check_after(after, rounds.len())?;
             view.rounds_counted = rounds.len() as u32;
             view.after = n;
@@ -421,7 +421,7 @@ pub fn read_etag(
     doc: &str,
     after: Option<u32>,
 ) -> ApiResult<String> {
-    let v = version_of(c, comp.id, comp.seeded_from)?;
+    let v = version_of(c, comp.id.get(), comp.seeded_from.map(CompetitionId::get))?;
     Ok(etag_of(&v, doc, after))
 }
 
@@ -500,8 +500,9 @@ fn version_lookup(
                                     c,
                                     crate::ids::CompetitionId(id),
                                 )?;
-                                db.remember_seed(id, comp.seeded_from);
-                                comp.seeded_from
+                                let seeded_from = comp.seeded_from.map(CompetitionId::get);
+                                db.remember_seed(id, seeded_from);
+                                seeded_from
                             }
                         };
                         version_of(c, id, seeded_from)
@@ -692,7 +693,8 @@ pub async fn serve_cached_as(
                     crate::db::snapshot(c, |c| {
                         let comp =
                             crate::services::competitions::load(c, crate::ids::CompetitionId(id))?;
-                        let v = version_of(c, comp.id, comp.seeded_from)?;
+                        let v =
+                            version_of(c, comp.id.get(), comp.seeded_from.map(CompetitionId::get))?;
                         let (body, tag) = compute(c, &comp, &v)?;
                         let tag = tag.unwrap_or_else(|| etag_of(&v, key.doc, after));
                         Ok(crate::cache::Entry::new(body, v.stamps(), &tag))
@@ -1008,7 +1010,7 @@ pub async fn get_competition_trf(
             )));
         }
         // the play-off for first is not a round of the tournament file
-        let mut rounds = svc::public_rounds(c, CompetitionId(comp.id))?;
+        let mut rounds = svc::public_rounds(c, comp.id)?;
         rounds.retain(|(r, _)| !crate::services::rounds::is_playoff_round(r));
         let (t, _) = svc::build_trf(c, comp, &rounds)?;
         Ok(clubcomp_engine::swiss::write_trf(&t))

@@ -6,6 +6,7 @@ use crate::app::AppState;
 use crate::auth::MaybeAuth;
 use crate::db::models::events::Filter;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::{CompetitionId, EveningId};
 use crate::services::events as svc;
 use crate::stream::{self as hub, ClientSlot};
 use actix_web::{HttpRequest, HttpResponse, get, web};
@@ -134,8 +135,8 @@ pub async fn get_stream(
     };
     let filter = Filter {
         kinds,
-        competition,
-        evening,
+        competition: competition.map(CompetitionId),
+        evening: evening.map(EveningId),
         clearance: Some(svc::clearance(
             auth.0.as_ref().map_or(&[][..], |p| &p.roles[..]),
         )),

@@ -1,11 +1,19 @@
 //! Typed ids. A path segment, a request body or a stored row gives a plain number; the handler
 //! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
-//! [`SeasonId`], [`EveningId`], [`RoundId`], [`GameId`], [`UserId`], and the arbiter's
-//! [`ClaimId`], [`AppealId`] and [`GameEventId`], the [`ServiceTokenId`] and a stored rating's
-//! [`RatingId`]), and everything between
+//! [`SeasonId`], [`EveningId`], [`RoundId`], [`EntrantId`], [`AttendanceId`], [`GameId`],
+//! [`UserId`], and the arbiter's [`ClaimId`], [`AppealId`] and [`GameEventId`], the
+//! [`ServiceTokenId`] and a stored rating's [`RatingId`]), and everything between
 //! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
 //! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
 //! compared with the row's column as it is (`en::competition_id.eq(id)`).
+//!
+//! The rows of seasons, evenings, competitions (with the winter half a summer half is seeded
+//! from), rounds, entrants, attendance, games, claims, appeals, game events, moves, ratings,
+//! users, refresh tokens, service tokens and webhooks hold their own id and every foreign key
+//! typed, and so do the event log's competition, evening and game; a view turns an id into its
+//! number with `.get()`. An audit entry's `entity_id` stays a plain number: it names an entity
+//! of any kind, with the kind beside it. The player-id columns of the `players`, `entrants` and
+//! `attendance` rows are plain numbers.
 //!
 //! The engines know a player by text (the decimal id), so an id crosses into an engine as
 //! [`PlayerId::key`] and comes back through [`PlayerId::from_engine`]: a text that is no id is
@@ -128,6 +136,16 @@ id_type!(
     "round"
 );
 id_type!(
+    /// The id of a stored entrant (a player's entry in one competition).
+    EntrantId,
+    "entrant"
+);
+id_type!(
+    /// The id of one stored attendance record (a sign-up, sign-off or check-in).
+    AttendanceId,
+    "attendance"
+);
+id_type!(
     /// The id of a stored game.
     GameId,
     "game"
@@ -187,6 +205,17 @@ impl PlayerId {
         text.parse()
             .map_err(|e: ParseIdError| ApiError::Internal(format!("an engine answered with {e}")))
     }
+
+    /// The numbers of the ids an engine gave back, in its order: an internal error naming the
+    /// first text that is no id (see [`PlayerId::from_engine`]).
+    pub fn numbers_from_engine<S: AsRef<str>>(
+        texts: impl IntoIterator<Item = S>,
+    ) -> ApiResult<Vec<i64>> {
+        texts
+            .into_iter()
+            .map(|t| PlayerId::from_engine(t.as_ref()).map(PlayerId::get))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -200,6 +229,16 @@ mod tests {
             assert_eq!(PlayerId::from_engine(&id.key()).unwrap(), id);
             assert_eq!(id.to_string(), n.to_string());
         }
+    }
+
+    #[test]
+    fn an_engine_list_with_one_text_that_is_no_id_is_refused_whole() {
+        assert_eq!(
+            PlayerId::numbers_from_engine(["7", "3", "12"]).unwrap(),
+            vec![7, 3, 12]
+        );
+        let err = PlayerId::numbers_from_engine(["7", "bye", "12"]).unwrap_err();
+        assert!(err.to_string().contains("\"bye\""), "{err}");
     }
 
     #[test]

@@ -278,8 +278,8 @@ pub fn admits(filter: &Filter, e: &EventView) -> bool {
         && visible
         && filter
             .competition
-            .is_none_or(|c| e.competition_id == Some(c))
-        && filter.evening.is_none_or(|v| e.evening_id == Some(v))
+            .is_none_or(|c| e.competition_id == Some(c.get()))
+        && filter.evening.is_none_or(|v| e.evening_id == Some(v.get()))
 }
 
 /// One event as a Server-Sent Events message: its id, its type and its JSON (the changes
@@ -336,7 +336,7 @@ mod tests {
         ));
         let only = Filter {
             kinds: vec![EventKind::ResultEntered],
-            competition: Some(3),
+            competition: Some(crate::ids::CompetitionId(3)),
             ..Filter::default()
         };
         assert!(admits(&only, &view(2, "result.entered", "public", Some(3))));

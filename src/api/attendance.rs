@@ -432,7 +432,7 @@ pub async fn update_attendance_deadline(
     }
     let out = state
         .tx(move |c| {
-            crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            crate::services::competitions::load(c, id)?;
             svc::set_deadline_rule(c, id, b.days_before, &b.time)?;
             Ok(b)
         })

@@ -51,8 +51,8 @@ pub struct EveningView {
 impl From<Evening> for EveningView {
     fn from(e: Evening) -> Self {
         EveningView {
-            id: e.id,
-            season_id: e.season_id,
+            id: e.id.get(),
+            season_id: e.season_id.get(),
             date: e.date,
             start_time: e.start_time,
             kind: e.kind.into(),
@@ -60,7 +60,7 @@ impl From<Evening> for EveningView {
             number: e.number,
             note: e.note,
             version: e.version,
-            etag: crate::services::version::etag("evening", e.id, e.version),
+            etag: crate::services::version::etag("evening", e.id.get(), e.version),
         }
     }
 }
@@ -169,7 +169,7 @@ pub async fn update_evening(
         .tx(move |c| svc::update_evening(c, id, &im, changes))
         .await?;
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("evening", e.id, e.version)))
+        .insert_header(("ETag", etag("evening", e.id.get(), e.version)))
         .json(EveningView::from(e)))
 }
 

@@ -66,21 +66,21 @@ pub struct CompetitionView {
 pub fn view(c: Competition) -> ApiResult<CompetitionView> {
     let settings = svc::stored_settings(&c)?;
     Ok(CompetitionView {
-        id: c.id,
-        season_id: c.season_id,
+        id: c.id.get(),
+        season_id: c.season_id.get(),
         name: c.name,
         kind: c.kind.into(),
         discipline: c.discipline.into(),
         system: c.system.map(String::from),
         half: c.half.map(String::from),
-        seeded_from: c.seeded_from,
+        seeded_from: c.seeded_from.map(CompetitionId::get),
         params: settings.params,
         tiebreaks: settings.tiebreaks,
         time_control: settings.time_control,
         rules: settings.rules,
         rounds_planned: c.rounds_planned,
         version: c.version,
-        etag: crate::services::version::etag("competition", c.id, c.version),
+        etag: crate::services::version::etag("competition", c.id.get(), c.version),
     })
 }
 
@@ -243,17 +243,17 @@ pub async fn create_competition(
         Err(other) => return Err(other),
     };
     let spec = svc::NewCompetitionSpec {
-        season_id: season_id.get(),
+        season_id,
         name,
         settings,
         half,
-        seeded_from: b.seeded_from,
+        seeded_from: b.seeded_from.map(CompetitionId),
         rounds_planned: b.rounds_planned,
     };
     let comp = state.tx(move |c| svc::create(c, spec)).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/competitions/{}", comp.id)))
-        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
+        .insert_header(("ETag", etag("competition", comp.id.get(), comp.version)))
         .json(view(comp)?))
 }
 
@@ -294,7 +294,7 @@ pub async fn get_competition(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let comp = state.db(move |c| load(c, id)).await?;
-    let tag = etag("competition", comp.id, comp.version);
+    let tag = etag("competition", comp.id.get(), comp.version);
     Ok(crate::api::versioned(&req, tag, &view(comp)?))
 }
 
@@ -332,7 +332,7 @@ pub async fn update_competition(
     };
     let comp = state.tx(move |c| svc::update(c, id, &im, changes)).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
+        .insert_header(("ETag", etag("competition", comp.id.get(), comp.version)))
         .json(view(comp)?))
 }
 

@@ -118,7 +118,7 @@ async fn serve(
         move |c| {
             let e = svc::find(c, which)?;
             let v = svc::version(c, &e)?;
-            Ok((e.id, v, svc::etag(e.id, v, insider), e))
+            Ok((e.id.get(), v, svc::etag(e.id.get(), v, insider), e))
         },
         move |c, e, tag| {
             let view = svc::detail(c, e, insider, &tz, tag)?;
@@ -147,7 +147,13 @@ pub async fn get_evening(
     state: web::Data<AppState>,
     path: web::Path<i64>,
 ) -> ApiResult<HttpResponse> {
-    serve(&state, &req, Which::Id(path.into_inner()), insider(&auth)).await
+    serve(
+        &state,
+        &req,
+        Which::Id(crate::ids::EveningId(path.into_inner())),
+        insider(&auth),
+    )
+    .await
 }
 
 /// The next evening: the first one on or after today (in the club's time zone) that is not

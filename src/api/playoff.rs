@@ -62,7 +62,7 @@ pub async fn get_playoff(
     let id = path.into_inner();
     let view = state
         .db(move |c| {
-            let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+            let comp = crate::services::competitions::load(c, id)?;
             svc::view(c, &comp)?.ok_or_else(|| {
                 ApiError::NotFound(format!("competition {id} has no play-off for first"))
             })

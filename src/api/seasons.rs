@@ -28,7 +28,7 @@ pub struct SeasonView {
 impl From<Season> for SeasonView {
     fn from(x: Season) -> Self {
         SeasonView {
-            id: x.id,
+            id: x.id.get(),
             name: x.name,
             opening_date: x.opening_date,
         }

@@ -4,6 +4,7 @@
 
 use crate::auth::MaybeAuth;
 use crate::error::{ApiError, ApiResult, Problem};
+use crate::ids::{CompetitionId, EveningId};
 use crate::services::events as svc;
 use crate::services::events::Filter;
 use crate::state::AppState;
@@ -134,8 +135,8 @@ pub async fn get_stream(
     };
     let filter = Filter {
         kinds,
-        competition,
-        evening,
+        competition: competition.map(CompetitionId),
+        evening: evening.map(EveningId),
         clearance: Some(svc::clearance(
             auth.0.as_ref().map_or(&[][..], |p| &p.roles[..]),
         )),

@@ -62,7 +62,7 @@ struct Pending {
     /// The scopes touched (one entry per touch: each touch raises the stamp by one).
     touched: Vec<Scope>,
     /// The competitions whose stamp was raised or will be (at once or at the commit).
-    changed: Vec<i64>,
+    changed: Vec<CompetitionId>,
     /// The events recorded.
     events: Vec<NewEvent>,
 }
@@ -78,7 +78,7 @@ pub fn touch(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
         Some(p) => {
             p.touched.push(scope);
             if let Scope::Competition(id) = scope {
-                p.changed.push(id.get());
+                p.changed.push(id);
             }
             true
         }
@@ -98,7 +98,7 @@ pub fn touch_now(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
     raise(conn, scope)?;
     let noted = WORK.with(|w| match (w.borrow_mut().open.last_mut(), scope) {
         (Some(p), Scope::Competition(id)) => {
-            p.changed.push(id.get());
+            p.changed.push(id);
             true
         }
         (Some(_), _) => true,
@@ -137,7 +137,7 @@ pub fn take_written() -> Option<i64> {
 fn standings_changed_now(conn: &mut DbConn, scope: Scope) -> QueryResult<()> {
     if let Scope::Competition(id) = scope {
         conn.transaction(|c| {
-            let list = events::standings_events(c, &[id.get()])?;
+            let list = events::standings_events(c, &[id])?;
             insert_events(c, list)
         })?;
     }

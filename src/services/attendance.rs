@@ -24,7 +24,7 @@ use crate::db::schema::attendance as at;
 use crate::db::schema::rounds;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, EveningId, RoundId};
+use crate::ids::{AttendanceId, CompetitionId, RoundId};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
@@ -138,13 +138,13 @@ pub fn round_context(
     let mut date = round.date;
     let mut start = default_start;
     if let Some(e) = round.evening_id
-        && let Ok(ev) = crate::services::calendar::load_evening(c, EveningId(e))
+        && let Ok(ev) = crate::services::calendar::load_evening(c, e)
     {
         date = date.or(Some(ev.date));
         start = NaiveTime::parse_from_str(&ev.start_time, "%H:%M").unwrap_or(default_start);
     }
     let date = date.unwrap_or(NaiveDate::from_ymd_opt(9999, 12, 30).unwrap_or(NaiveDate::MAX));
-    let rule = deadline_rule(c, CompetitionId(comp.id), time_zone)?;
+    let rule = deadline_rule(c, comp.id, time_zone)?;
     Ok(RoundContext {
         kind,
         date,
@@ -316,11 +316,11 @@ pub fn evening(
     let ctx = round_context(c, comp, round, time_zone)?;
     // a player who withdrew by this round is no longer expected, nor paired
     let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
-    let players: Vec<(i64, Membership)> = entrant_memberships(c, CompetitionId(comp.id))?
+    let players: Vec<(i64, Membership)> = entrant_memberships(c, comp.id)?
         .into_iter()
         .filter(|(p, _)| !crate::services::withdrawal::gone(&withdrawn, *p, round.number))
         .collect();
-    evaluate(c, &ctx, RoundId(round.id), &players, None)
+    evaluate(c, &ctx, round.id, &players, None)
 }
 
 /// Each listed player's status for the round (`(player_id, is_flexible)`; a flexible player —
@@ -347,7 +347,7 @@ pub fn statuses_in(
         .first(c)
         .optional()?
         .ok_or_else(|| ApiError::NotFound(format!("no round {round}")))?;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(r.competition_id))?;
+    let comp = crate::services::competitions::load(c, r.competition_id)?;
     let ctx = round_context(c, &comp, &r, time_zone)?;
     let list: Vec<(i64, Membership)> = players
         .iter()
@@ -362,11 +362,16 @@ pub fn statuses_in(
             )
         })
         .collect();
-    let a = evaluate(c, &ctx, RoundId(r.id), &list, None)?;
+    let a = evaluate(c, &ctx, r.id, &list, None)?;
     Ok(a.players
         .iter()
-        .filter_map(|p| p.player.parse::<i64>().ok().map(|id| (id, p.status.into())))
-        .collect())
+        .map(|p| {
+            Ok((
+                crate::ids::PlayerId::from_engine(&p.player)?.get(),
+                p.status.into(),
+            ))
+        })
+        .collect::<ApiResult<_>>()?)
 }
 
 /// One change to record.
@@ -419,7 +424,7 @@ pub fn record(
     }
     let ctx = round_context(c, comp, round, time_zone)?;
     let probe = Attendance {
-        id: 0,
+        id: AttendanceId(0),
         round_id: round.id,
         player_id: ch.player_id,
         action: ch.action.clone(),
@@ -433,8 +438,8 @@ pub fn record(
     };
     let change = to_change(&probe, ctx.date)
         .ok_or_else(|| ApiError::invalid(field, format!("unknown action {}", ch.action)))?;
-    let result = evaluate(c, &ctx, RoundId(round.id), players, Some(change))?;
-    let idx = history(c, RoundId(round.id))?
+    let result = evaluate(c, &ctx, round.id, players, Some(change))?;
+    let idx = history(c, round.id)?
         .iter()
         .filter(|a| {
             players.iter().any(|(p, _)| *p == a.player_id) && action_of(&a.action).is_some()
@@ -474,7 +479,7 @@ pub fn record(
             note: ch.note.clone(),
         })
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     crate::db::stamps::record(c, attendance_event(round, ch.player_id, &ch.action))?;
     Ok(pa)
 }
@@ -595,7 +600,7 @@ fn status_name(s: clubcomp_engine::attendance::Status) -> String {
 fn change_view(a: Attendance) -> ChangeView {
     let (cap, acct) = split_recorded_by(&a.recorded_by);
     ChangeView {
-        id: a.id,
+        id: a.id.get(),
         player_id: a.player_id,
         action: a.action.clone(),
         channel: a.channel.clone(),
@@ -774,10 +779,7 @@ pub fn round_attendance(
             paired: p.paired,
         });
     }
-    let history = history(c, RoundId(round.id))?
-        .into_iter()
-        .map(change_view)
-        .collect();
+    let history = history(c, round.id)?.into_iter().map(change_view).collect();
     let date = round_context(c, &comp, &round, time_zone)?.date;
     Ok(RoundAttendance {
         round: round.number,
@@ -809,9 +811,9 @@ pub fn own_rounds(
     let mut out = Vec::new();
     for round in crate::services::rounds::list(c, id)? {
         let ctx = round_context(c, &comp, &round, time_zone)?;
-        let a = evaluate(c, &ctx, RoundId(round.id), &[me], None)?;
+        let a = evaluate(c, &ctx, round.id, &[me], None)?;
         let Some(p) = a.players.first() else { continue };
-        let history = history(c, RoundId(round.id))?
+        let history = history(c, round.id)?
             .into_iter()
             .filter(|h| h.player_id == player)
             .map(change_view)

@@ -191,7 +191,7 @@ pub fn proposed_rows(
                 .start_time
                 .unwrap_or_else(clubcomp_engine::calendar::playing_start);
             NewEvening {
-                season_id: season_id.get(),
+                season_id,
                 date: e.date,
                 start_time: start.format("%H:%M").to_string(),
                 kind: kind.into(),
@@ -289,10 +289,10 @@ pub fn update_evening(
     let cur = load_evening(c, id)?;
     expected.check(&crate::services::version::etag(
         "evening",
-        cur.id,
+        cur.id.get(),
         cur.version,
     ))?;
-    schedule::lock_season(c, SeasonId(cur.season_id))?;
+    schedule::lock_season(c, cur.season_id)?;
     let kind = ch.kind.unwrap_or(cur.kind);
     let moved = ch.date.is_some_and(|d| d != cur.date);
     if moved || kind != cur.kind {
@@ -318,9 +318,9 @@ pub fn update_evening(
         .execute(c)?;
     if moved || kind != cur.kind {
         // the Keizer halves' rounds follow the evenings (docs/rules/keizer.md#rounds-from-the-calendar)
-        schedule::sync_season(c, SeasonId(cur.season_id))?;
+        schedule::sync_season(c, cur.season_id)?;
     }
-    crate::db::stamps::touch(c, Scope::Season(SeasonId(cur.season_id)))?;
+    crate::db::stamps::touch(c, Scope::Season(cur.season_id))?;
     load_evening(c, id)
 }
 

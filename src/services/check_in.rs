@@ -122,7 +122,7 @@ pub fn blitz_of(comp: &Competition) -> ApiResult<BlitzParams> {
 
 pub use comps::is_blitz;
 
-fn closure(c: &mut DbConn, id: i64) -> ApiResult<Option<Closure>> {
+fn closure(c: &mut DbConn, id: CompetitionId) -> ApiResult<Option<Closure>> {
     Ok(cl::table
         .find(id)
         .select(Closure::as_select())
@@ -188,10 +188,10 @@ pub fn view(
     time_zone: &str,
     insider: bool,
 ) -> ApiResult<CheckInView> {
-    let comp = comps::load(c, CompetitionId(id.get()))?;
+    let comp = comps::load(c, id)?;
     let blitz = blitz_of(&comp)?;
     let closes_at = closes_at(&blitz, time_zone)?;
-    let closed = closure(c, id.get())?;
+    let closed = closure(c, id)?;
     let rows: Vec<(i64, Option<i32>, NaiveDateTime)> = en::table
         .filter(en::competition_id.eq(id))
         .order(en::seed)
@@ -252,11 +252,11 @@ pub fn check_in(
             return Err(ApiError::validation(errs));
         }
     }
-    let comp = comps::load(c, CompetitionId(id.get()))?;
+    let comp = comps::load(c, id)?;
     let blitz = blitz_of(&comp)?;
     // queue concurrent check-ins of one competition (row lock on Postgres)
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    if let Some(k) = closure(c, id.get())? {
+    if let Some(k) = closure(c, id)? {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {id} was closed at {} UTC with {} participants and \
              {} rounds; nobody is checked in after that",
@@ -366,7 +366,7 @@ pub fn check_in(
     crate::db::stamps::record(
         c,
         NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
-            .competition(id.get())
+            .competition(id)
             .payload(serde_json::json!({"player": player_id, "action": "check_in"})),
     )?;
     Ok(player_id)
@@ -377,10 +377,10 @@ pub fn check_in(
 /// 409 when the competition is not a blitz championship, when check-in is closed already, or
 /// with fewer than two participants.
 pub fn close(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<i32> {
-    let comp = comps::load(c, CompetitionId(id.get()))?;
+    let comp = comps::load(c, id)?;
     let blitz = blitz_of(&comp)?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    if let Some(k) = closure(c, id.get())? {
+    if let Some(k) = closure(c, id)? {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {id} is closed already (at {} UTC, {} participants, \
              {} rounds); it is closed once",

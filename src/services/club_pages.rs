@@ -6,7 +6,7 @@
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, PlayerId, SeasonId};
+use crate::ids::{CompetitionId, EveningId, PlayerId, SeasonId};
 use crate::services::attendance::default_time_zone;
 use crate::services::evenings::{self, EveningDetail, EveningRound};
 use crate::services::player_card::{self, PlayerCard};
@@ -26,12 +26,12 @@ pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
 }
 
 /// One season or 404.
-pub fn season(c: &mut DbConn, id: i64) -> ApiResult<Season> {
-    crate::services::seasons::load(c, SeasonId(id))
+pub fn season(c: &mut DbConn, id: SeasonId) -> ApiResult<Season> {
+    crate::services::seasons::load(c, id)
 }
 
 /// The competitions of a season, in the order they were created.
-pub fn competitions_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition>> {
+pub fn competitions_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
     use crate::db::schema::competitions as cm;
     Ok(cm::table
         .filter(cm::season_id.eq(season))
@@ -41,8 +41,8 @@ pub fn competitions_of(c: &mut DbConn, season: i64) -> ApiResult<Vec<Competition
 }
 
 /// One competition or 404.
-pub fn competition(c: &mut DbConn, id: i64) -> ApiResult<Competition> {
-    crate::services::competitions::load(c, CompetitionId(id))
+pub fn competition(c: &mut DbConn, id: CompetitionId) -> ApiResult<Competition> {
+    crate::services::competitions::load(c, id)
 }
 
 /// The front page: the newest season, its next evening with what is played on it, its
@@ -79,11 +79,11 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
     }
     let season = all.remove(0);
     let competitions = competitions_of(c, season.id)?;
-    let evenings = crate::services::calendar::evenings_of(c, SeasonId(season.id))?;
+    let evenings = crate::services::calendar::evenings_of(c, season.id)?;
     // an evening with a round paired or published and not completed is the one in play
-    let mut in_play: Option<i64> = None;
+    let mut in_play: Option<EveningId> = None;
     for comp in &competitions {
-        for r in crate::services::rounds::list(c, CompetitionId(comp.id))? {
+        for r in crate::services::rounds::list(c, comp.id)? {
             if (r.status == "paired" || r.status == "published")
                 && let Some(e) = r.evening_id
             {
@@ -138,9 +138,9 @@ pub struct Calendar {
 }
 
 /// The calendar of season `id` (404 when there is none).
-pub fn calendar(c: &mut DbConn, id: i64) -> ApiResult<Calendar> {
+pub fn calendar(c: &mut DbConn, id: SeasonId) -> ApiResult<Calendar> {
     let season = season(c, id)?;
-    let evenings = crate::services::calendar::evenings_of(c, SeasonId(id))?;
+    let evenings = crate::services::calendar::evenings_of(c, id)?;
     Ok(Calendar { season, evenings })
 }
 
@@ -167,7 +167,7 @@ pub struct Archive {
 }
 
 /// The archive page of season `id`.
-pub fn archive(c: &mut DbConn, id: i64) -> ApiResult<Archive> {
+pub fn archive(c: &mut DbConn, id: SeasonId) -> ApiResult<Archive> {
     let season = season(c, id)?;
     let mut lines = Vec::new();
     for comp in competitions_of(c, id)? {
@@ -231,15 +231,14 @@ pub struct CompetitionPage {
     /// Entrants in seed order: player id, name, rating at entry.
     pub entrants: Vec<(i64, String, Option<i32>)>,
     /// The season's playoffs, for a summer half.
-    pub playoffs: Option<i64>,
+    pub playoffs: Option<CompetitionId>,
 }
 
 /// The data of a competition's page.
 pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<CompetitionPage> {
     let season = season(c, comp.season_id)?;
-    let rounds = crate::services::rounds::list(c, CompetitionId(comp.id))?;
-    let entrants =
-        crate::services::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
+    let rounds = crate::services::rounds::list(c, comp.id)?;
+    let entrants = crate::services::competitions::entrants_in_seed_order(c, comp.id)?;
     let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
     let playoffs = if comp.half == Some(Half::Summer) {
         competitions_of(c, comp.season_id)?
@@ -286,8 +285,7 @@ pub fn standings(
 ) -> ApiResult<StandingsPage> {
     let standings = standings_view(c, comp, after)?;
     let seed_order = if comp.kind == CompetitionKind::RoundRobin {
-        let entrants =
-            crate::services::competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
+        let entrants = crate::services::competitions::entrants_in_seed_order(c, comp.id)?;
         let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
         entrants
             .iter()
@@ -333,14 +331,14 @@ pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
 
 /// The evening `id` as the public sees it (404 when there is none): the read model of
 /// `GET /evenings/{id}`.
-pub fn evening(c: &mut DbConn, id: i64) -> ApiResult<EveningDetail> {
+pub fn evening(c: &mut DbConn, id: EveningId) -> ApiResult<EveningDetail> {
     let e = evenings::find(c, evenings::Which::Id(id))?;
     evenings::detail(c, e, false, &default_time_zone(), String::new())
 }
 
 /// The card of player `id` over every season (404 when there is none).
-pub fn player(c: &mut DbConn, id: i64) -> ApiResult<PlayerCard> {
-    player_card::card(c, PlayerId(id), None, String::new())
+pub fn player(c: &mut DbConn, id: PlayerId) -> ApiResult<PlayerCard> {
+    player_card::card(c, id, None, String::new())
 }
 
 /// One member's attendance over a competition's evenings so far.

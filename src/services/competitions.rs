@@ -432,7 +432,7 @@ pub fn entrants_in_seed_order(
 #[derive(Debug)]
 pub struct NewCompetitionSpec {
     /// The season it belongs to.
-    pub season_id: i64,
+    pub season_id: SeasonId,
     /// Its name, trimmed.
     pub name: String,
     /// Its validated settings.
@@ -440,7 +440,7 @@ pub struct NewCompetitionSpec {
     /// Keizer: the half.
     pub half: Option<Half>,
     /// The winter half a summer half is seeded from.
-    pub seeded_from: Option<i64>,
+    pub seeded_from: Option<CompetitionId>,
     /// Planned number of rounds.
     pub rounds_planned: Option<i32>,
 }
@@ -459,12 +459,12 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
         seeded_from,
         rounds_planned,
     } = spec;
-    crate::services::seasons::load(c, SeasonId(season_id))?;
+    crate::services::seasons::load(c, season_id)?;
     // queue behind calendar edits of the season, so a Keizer half sees the evenings stored
     // before it (services::schedule)
-    crate::services::schedule::lock_season(c, SeasonId(season_id))?;
+    crate::services::schedule::lock_season(c, season_id)?;
     if let Some(w) = seeded_from {
-        let winter = load(c, CompetitionId(w)).map_err(|e| match e {
+        let winter = load(c, w).map_err(|e| match e {
             ApiError::NotFound(_) => {
                 ApiError::invalid("seeded_from", format!("no competition {w}"))
             }
@@ -1201,7 +1201,7 @@ pub fn update(
     ch: CompetitionChanges,
 ) -> ApiResult<Competition> {
     use crate::db::schema::rounds;
-    let cur = load(c, CompetitionId(id.get()))?;
+    let cur = load(c, id)?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
     let stored = stored_settings(&cur)?;
@@ -1222,7 +1222,7 @@ pub fn update(
     }
     expected.check(&crate::services::version::etag(
         "competition",
-        cur.id,
+        cur.id.get(),
         cur.version,
     ))?;
     let started: i64 = rounds::table
@@ -1248,7 +1248,7 @@ pub fn update(
         ))
         .execute(c)?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
-    load(c, CompetitionId(id.get()))
+    load(c, id)
 }
 
 /// One entry of a player into a competition.
@@ -1273,9 +1273,9 @@ pub fn enter(
 ) -> ApiResult<()> {
     use crate::db::models::competition::NewEntrant;
     use crate::db::models::{players, ratings};
-    let comp = load(c, CompetitionId(id.get()))?;
+    let comp = load(c, id)?;
     refuse_after_check_in(c, &comp)?;
-    let season = crate::services::seasons::load(c, SeasonId(comp.season_id))?;
+    let season = crate::services::seasons::load(c, comp.season_id)?;
     let (source, date) = seed_rating(&comp, season.opening_date);
     // the engines' work limits hold for stored competitions too: pairing and
     // standings on request never run on a field larger than a calculator accepts
@@ -1340,7 +1340,7 @@ pub fn enter(
         let rating = ratings::on_date(c, e.player_id, source, date)?.map(|r| r.value);
         diesel::insert_into(en::table)
             .values(&NewEntrant {
-                competition_id: id.get(),
+                competition_id: id,
                 player_id: e.player_id,
                 seed: next_seed,
                 rating,
@@ -1402,7 +1402,7 @@ fn refuse_after_check_in(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
 /// Withdraws an entrant who has no games yet (409 otherwise; 404 when not entered).
 pub fn withdraw(c: &mut DbConn, id: CompetitionId, player: PlayerId) -> ApiResult<()> {
     use crate::db::schema::{games, rounds};
-    let comp = load(c, CompetitionId(id.get()))?;
+    let comp = load(c, id)?;
     refuse_after_check_in(c, &comp)?;
     let played: i64 = games::table
         .inner_join(rounds::table)
@@ -1444,8 +1444,8 @@ mod tests {
             .and_then(|d| d.and_hms_opt(20, 0, 0))
             .unwrap_or_default();
         Competition {
-            id: 7,
-            season_id: 1,
+            id: CompetitionId(7),
+            season_id: SeasonId(1),
             name: "c".into(),
             kind,
             discipline: Discipline::Chess,

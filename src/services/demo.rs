@@ -175,7 +175,7 @@ fn insert_competition(c: &mut DbConn, new: NewCompetition) -> ApiResult<Competit
 
 #[allow(clippy::too_many_arguments)]
 fn competition(
-    season_id: i64,
+    season_id: SeasonId,
     name: &str,
     kind: CompetitionKind,
     discipline: Discipline,
@@ -208,7 +208,7 @@ fn competition(
 
 fn insert_entrant(
     c: &mut DbConn,
-    competition_id: i64,
+    competition_id: CompetitionId,
     player_id: i64,
     seed: i32,
     rating: Option<i32>,
@@ -230,7 +230,7 @@ fn insert_entrant(
 
 fn insert_round(
     c: &mut DbConn,
-    competition_id: i64,
+    competition_id: CompetitionId,
     number: i32,
     evening: Option<&Evening>,
     date: Option<chrono::NaiveDate>,
@@ -255,7 +255,7 @@ fn insert_round(
 
 fn insert_game(
     c: &mut DbConn,
-    round_id: i64,
+    round_id: RoundId,
     board: i32,
     game_no: i32,
     white: Option<i64>,
@@ -265,7 +265,7 @@ fn insert_game(
     use crate::db::schema::games;
     diesel::insert_into(games::table)
         .values(&NewGame {
-            round_id: RoundId(round_id),
+            round_id,
             board,
             game_no,
             white_id: white.map(PlayerId),
@@ -308,8 +308,8 @@ fn seed_season(c: &mut DbConn) -> ApiResult<String> {
         replace: false,
     };
     let input = crate::services::calendar::calendar_input(season.opening_date, &body)?;
-    let rows = crate::services::calendar::proposed_rows(SeasonId(season.id), &input)?;
-    let evenings = crate::services::calendar::store_calendar(c, SeasonId(season.id), &rows, false)?;
+    let rows = crate::services::calendar::proposed_rows(season.id, &input)?;
+    let evenings = crate::services::calendar::store_calendar(c, season.id, &rows, false)?;
 
     // the club's 60 players, in the order the demo created them
     let knsb: Vec<String> = (0..60).map(|i| format!("84{:05}", 1000 + i)).collect();
@@ -328,7 +328,7 @@ fn seed_season(c: &mut DbConn) -> ApiResult<String> {
 /// `pair_evening`, played and completed, evening 6 published, 7–10 planned.
 fn seed_keizer(
     c: &mut DbConn,
-    season_id: i64,
+    season_id: SeasonId,
     club: &[Player],
     evenings: &[Evening],
 ) -> ApiResult<String> {
@@ -533,7 +533,7 @@ fn seed_keizer(
             ranking = last.standings.iter().map(|r| r.id.clone()).collect();
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "Keizer winter: 60 entrants, {KEIZER_COMPLETED} evenings completed, 1 published"
     ))
@@ -543,7 +543,7 @@ fn seed_keizer(
 /// first two rapid evenings.
 fn seed_rapid(
     c: &mut DbConn,
-    season_id: i64,
+    season_id: SeasonId,
     club: &[Player],
     evenings: &[Evening],
 ) -> ApiResult<String> {
@@ -640,14 +640,14 @@ fn seed_rapid(
         }
         state.rounds.push(rec);
     }
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "rapid: {RAPID_PLAYERS} players, {RAPID_ROUNDS} rounds completed"
     ))
 }
 
 /// A 12-player draughts round robin on the Berger schedule, all 11 rounds played.
-fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
+fn seed_draughts(c: &mut DbConn, season_id: SeasonId) -> ApiResult<String> {
     let tc = serde_json::json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
         "increment_seconds": 20, "increment_from_move": 76});
     let comp = insert_competition(
@@ -703,7 +703,7 @@ fn seed_draughts(c: &mut DbConn, season_id: i64) -> ApiResult<String> {
             )?;
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "draughts: {} players, {} rounds completed",
         ids.len(),

@@ -12,7 +12,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Evening, Round, stamp};
 use crate::db::schema::{evenings as ev, rounds as rd};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId, SeasonId};
+use crate::ids::{EveningId, PlayerId, RoundId};
 use crate::services::{attendance, calendar, competitions, rounds, standings, withdrawal};
 use chrono::NaiveDate;
 use clubcomp_engine::attendance::Status as Engine;
@@ -143,7 +143,7 @@ pub struct EveningDetail {
 pub fn version(c: &mut DbConn, evening: &Evening) -> ApiResult<(i64, i64)> {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
-    for comp in competitions::of_season(c, SeasonId(evening.season_id))? {
+    for comp in competitions::of_season(c, evening.season_id)? {
         let s = stamp(c, &format!("competition:{}", comp.id))?;
         h.update(format!("{}:{s};", comp.id).as_bytes());
     }
@@ -167,7 +167,7 @@ pub fn etag(id: i64, version: (i64, i64), insider: bool) -> String {
 #[derive(Debug, Clone, Copy)]
 pub enum Which {
     /// The evening with this id.
-    Id(i64),
+    Id(EveningId),
     /// The first evening on or after this day (the club's today) that is not closed.
     OnOrAfter(NaiveDate),
 }
@@ -175,7 +175,7 @@ pub enum Which {
 /// The evening a read names, or 404.
 pub fn find(c: &mut DbConn, which: Which) -> ApiResult<Evening> {
     match which {
-        Which::Id(id) => calendar::load_evening(c, EveningId(id)),
+        Which::Id(id) => calendar::load_evening(c, id),
         Which::OnOrAfter(day) => ev::table
             .filter(ev::date.ge(day))
             .filter(ev::kind.ne(EveningKind::Closed.as_str()))
@@ -197,9 +197,9 @@ pub fn detail(
     time_zone: &str,
     tag: String,
 ) -> ApiResult<EveningDetail> {
-    let season = crate::services::seasons::load(c, SeasonId(evening.season_id))?;
+    let season = crate::services::seasons::load(c, evening.season_id)?;
     let mut out = Vec::new();
-    for comp in competitions::of_season(c, SeasonId(evening.season_id))? {
+    for comp in competitions::of_season(c, evening.season_id)? {
         let on: Vec<Round> = rd::table
             .filter(rd::competition_id.eq(comp.id))
             .filter(rd::evening_id.eq(evening.id))
@@ -211,8 +211,8 @@ pub fn detail(
         }
     }
     Ok(EveningDetail {
-        id: evening.id,
-        season_id: evening.season_id,
+        id: evening.id.get(),
+        season_id: evening.season_id.get(),
         season_name: season.name,
         date: evening.date,
         start_time: evening.start_time,
@@ -236,11 +236,11 @@ fn round_on(
 ) -> ApiResult<EveningRound> {
     let published = rounds::is_public(&round.status);
     let show = insider || published;
-    let entrants = competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
+    let entrants = competitions::entrants_in_seed_order(c, comp.id)?;
     let rating: HashMap<i64, Option<i32>> =
         entrants.iter().map(|e| (e.player_id, e.rating)).collect();
     let games = if show {
-        rounds::games_of(c, RoundId(round.id))?
+        rounds::games_of(c, round.id)?
     } else {
         vec![]
     };
@@ -316,12 +316,12 @@ fn round_on(
     }
     absentees.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
     Ok(EveningRound {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         competition_name: comp.name.clone(),
         competition_kind: comp.kind,
         system: comp.system,
         discipline: comp.discipline,
-        round_id: round.id,
+        round_id: round.id.get(),
         number: round.number,
         status: round.status,
         published,
@@ -332,9 +332,9 @@ fn round_on(
 }
 
 /// The note of each player's last sign-off for a round.
-fn sign_off_notes(c: &mut DbConn, round: i64) -> ApiResult<HashMap<i64, String>> {
+fn sign_off_notes(c: &mut DbConn, round: RoundId) -> ApiResult<HashMap<i64, String>> {
     let mut out = HashMap::new();
-    for a in attendance::history(c, RoundId(round))? {
+    for a in attendance::history(c, round)? {
         if a.action == "sign_off" || a.action == "force_majeure" {
             match a.note {
                 Some(n) => out.insert(a.player_id, n),

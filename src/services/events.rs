@@ -79,9 +79,9 @@ impl EventView {
             payload: serde_json::from_str(&row.payload)
                 .unwrap_or_else(|_| serde_json::json!({"truncated": true})),
             kind: row.kind,
-            competition_id: row.competition_id,
-            evening_id: row.evening_id,
-            game_id: row.game_id,
+            competition_id: row.competition_id.map(crate::ids::CompetitionId::get),
+            evening_id: row.evening_id.map(crate::ids::EveningId::get),
+            game_id: row.game_id.map(crate::ids::GameId::get),
             visibility: row.visibility,
         }
     }

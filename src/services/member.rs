@@ -7,7 +7,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::Round;
 use crate::db::schema::{competitions as cm, entrants as en, rounds as rd};
 use crate::error::ApiResult;
-use crate::ids::{EveningId, PlayerId};
+use crate::ids::PlayerId;
 use crate::services::evenings::{self, BoardPlayer, Which};
 use crate::services::player_games::{self, GameFilter, PlayerGame};
 use crate::services::{attendance, calendar, competitions};
@@ -139,7 +139,7 @@ fn page_in(
     // the next evening and the member's boards on it, as the public sees them
     if let Ok(e) = evenings::find(c, Which::OnOrAfter(today)) {
         out.next_evening = Some(NextEvening {
-            id: e.id,
+            id: e.id.get(),
             date: e.date,
             start_time: e.start_time.clone(),
             kind: e.kind,
@@ -168,12 +168,12 @@ fn page_in(
         }
     }
     // attendance for the rounds to come of every competition the member is in
-    let entered: Vec<(i64, String)> = en::table
+    let entered: Vec<(crate::ids::CompetitionId, String)> = en::table
         .inner_join(cm::table)
         .filter(en::player_id.eq(pid.0))
         .select((cm::id, cm::name))
         .load(c)?;
-    let mut coming: Vec<(NaiveDate, i64, String, Round)> = Vec::new();
+    let mut coming: Vec<(NaiveDate, crate::ids::CompetitionId, String, Round)> = Vec::new();
     for (comp, name) in entered {
         let rounds: Vec<Round> = rd::table
             .filter(rd::competition_id.eq(comp))
@@ -184,7 +184,7 @@ fn page_in(
         for r in rounds {
             let date = match (r.date, r.evening_id) {
                 (Some(d), _) => Some(d),
-                (None, Some(e)) => Some(calendar::load_evening(c, EveningId(e))?.date),
+                (None, Some(e)) => Some(calendar::load_evening(c, e)?.date),
                 (None, None) => None,
             };
             if let Some(d) = date.filter(|d| *d >= today) {
@@ -196,7 +196,7 @@ fn page_in(
     coming.truncate(COMING_ROUNDS);
     let key = pid.0.to_string();
     for (date, comp, name, r) in coming {
-        let competition = competitions::load(c, crate::ids::CompetitionId(comp))?;
+        let competition = competitions::load(c, comp)?;
         let a = attendance::evening(c, &competition, &r, time_zone)?;
         let Some(me) = a.players.iter().find(|x| x.player == key) else {
             // withdrawn by this round
@@ -207,7 +207,7 @@ fn page_in(
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
         out.attendance.push(ComingRound {
-            competition_id: comp,
+            competition_id: comp.get(),
             competition_name: name,
             round: r.number,
             date,

@@ -84,8 +84,8 @@ fn pid(s: &str) -> ApiResult<i64> {
 }
 
 /// Earlier rounds of the competition (numbers below `number`), in order.
-fn earlier(c: &mut DbConn, comp: i64, number: i32) -> ApiResult<Vec<Round>> {
-    Ok(rounds::list(c, CompetitionId(comp))?
+fn earlier(c: &mut DbConn, comp: CompetitionId, number: i32) -> ApiResult<Vec<Round>> {
+    Ok(rounds::list(c, comp)?
         .into_iter()
         .filter(|r| r.number < number)
         .collect())
@@ -111,15 +111,15 @@ fn require_completed(prev: &[Round]) -> ApiResult<()> {
 /// The players to pair: entrants whose attendance status is "paired".
 fn present(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiResult<HashSet<i64>> {
     let a = att::evening(c, comp, round, tz)?;
-    Ok(a.players
-        .iter()
-        .filter(|p| p.paired)
-        .filter_map(|p| p.player.parse().ok())
-        .collect())
+    Ok(
+        PlayerId::numbers_from_engine(a.players.iter().filter(|p| p.paired).map(|p| &p.player))?
+            .into_iter()
+            .collect(),
+    )
 }
 
-fn entrants(c: &mut DbConn, comp: i64) -> ApiResult<Vec<Entrant>> {
-    crate::services::competitions::entrants_in_seed_order(c, CompetitionId(comp))
+fn entrants(c: &mut DbConn, comp: CompetitionId) -> ApiResult<Vec<Entrant>> {
+    crate::services::competitions::entrants_in_seed_order(c, comp)
 }
 
 mod keizer;
@@ -242,7 +242,7 @@ pub fn plan(
 fn store_games(
     c: &mut DbConn,
     comp: &Competition,
-    round: i64,
+    round: RoundId,
     boards: &[BoardPlan],
 ) -> ApiResult<()> {
     let now = now_utc();
@@ -255,7 +255,7 @@ fn store_games(
         for (game_no, w, bl) in rows {
             diesel::insert_into(games::table)
                 .values(&NewGame {
-                    round_id: RoundId(round),
+                    round_id: round,
                     board: b.board,
                     game_no,
                     white_id: Some(PlayerId(w)),
@@ -280,7 +280,7 @@ fn set_meta(c: &mut DbConn, round: &Round, meta: Option<&Value>) -> ApiResult<()
             rs::updated_at.eq(now_utc()),
         ))
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(round.competition_id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
     if meta.is_some() {
         // a pairing before it is published is the leader's (docs/rules/README.md)
         crate::db::stamps::record(
@@ -303,7 +303,7 @@ fn audit(
         c,
         &NewAuditEntry {
             entity: "round".into(),
-            entity_id: round.id,
+            entity_id: round.id.get(),
             action: action.into(),
             actor: actor.into(),
             at: now_utc(),
@@ -346,7 +346,7 @@ pub fn generate(
     bye_seed: Option<u64>,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" {
@@ -423,7 +423,7 @@ fn generic_violations(
     let mut met: HashMap<(i64, i64), u32> = HashMap::new();
     let mut had_bye: HashSet<i64> = HashSet::new();
     for r in earlier(c, comp.id, round.number)? {
-        for g in rounds::games_of(c, RoundId(r.id))? {
+        for g in rounds::games_of(c, r.id)? {
             match (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get)) {
                 (Some(w), Some(b)) if g.game_no == 1 => {
                     *met.entry((w.min(b), w.max(b))).or_default() += 1;
@@ -590,7 +590,7 @@ pub fn replace(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     if round.status != "planned" && round.status != "paired" {
@@ -674,7 +674,7 @@ pub fn remove(
     expected: &crate::services::version::ExpectedVersion,
 ) -> ApiResult<Round> {
     lock_round(c, comp_id, number)?;
-    crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
+    crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();
@@ -685,7 +685,7 @@ pub fn remove(
         c,
         &NewAuditEntry {
             entity: "round".into(),
-            entity_id: round.id,
+            entity_id: round.id.get(),
             action: "pairing_deleted".into(),
             actor: actor.into(),
             at: now_utc(),
@@ -698,8 +698,6 @@ pub fn remove(
 }
 
 /// Membership of each entrant (for first-time flexible players).
-fn memberships(c: &mut DbConn, comp: i64) -> ApiResult<HashMap<i64, Membership>> {
-    Ok(att::entrant_memberships(c, CompetitionId(comp))?
-        .into_iter()
-        .collect())
+fn memberships(c: &mut DbConn, comp: CompetitionId) -> ApiResult<HashMap<i64, Membership>> {
+    Ok(att::entrant_memberships(c, comp)?.into_iter().collect())
 }

@@ -10,7 +10,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, stamp};
 use crate::db::schema::seasons as ss;
 use crate::error::ApiResult;
-use crate::ids::{CompetitionId, PlayerId, SeasonId};
+use crate::ids::{PlayerId, SeasonId};
 use crate::services::{competitions, player_games, standings};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
@@ -133,7 +133,7 @@ pub enum Seasons {
 pub fn season_of(c: &mut DbConn, which: Seasons) -> ApiResult<Option<SeasonId>> {
     match which {
         Seasons::All => Ok(None),
-        Seasons::One(id) => Ok(Some(SeasonId(crate::services::seasons::load(c, id)?.id))),
+        Seasons::One(id) => Ok(Some(crate::services::seasons::load(c, id)?.id)),
         Seasons::Current => Ok(ss::table
             .order((ss::opening_date.desc(), ss::id.desc()))
             .select(ss::id)
@@ -210,7 +210,7 @@ pub fn card(
     let mut out = Vec::new();
     for s in season_ids(c, season)? {
         for comp in competitions::of_season(c, s)? {
-            let entrants = competitions::entrants_in_seed_order(c, CompetitionId(comp.id))?;
+            let entrants = competitions::entrants_in_seed_order(c, comp.id)?;
             if entrants.iter().any(|e| e.player_id == p.id) {
                 out.push(record(c, id, comp)?);
             }
@@ -230,7 +230,7 @@ pub fn card(
 /// The player's record in one competition they entered.
 fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardCompetition> {
     let filter = player_games::GameFilter {
-        competition: Some(CompetitionId(comp.id)),
+        competition: Some(comp.id),
         season: None,
     };
     // oldest first (the games come newest first), then in round and board order
@@ -277,7 +277,7 @@ fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardComp
             }
         }
         CompetitionKind::Swiss => {
-            let rounds = standings::counted_rounds(c, CompetitionId(comp.id))?;
+            let rounds = standings::counted_rounds(c, comp.id)?;
             if !rounds.is_empty() {
                 let (st, ids) = standings::swiss_compute(c, &comp, &rounds)?;
                 let row = st
@@ -305,9 +305,9 @@ fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardComp
         _ => {}
     }
     Ok(CardCompetition {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         competition_name: comp.name,
-        season_id: comp.season_id,
+        season_id: comp.season_id.get(),
         kind: comp.kind,
         half: comp.half,
         place,

@@ -93,7 +93,7 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
             .filter(|&id| id != p)
             .map(PlayerId::get),
     )?;
-    let mut evening_dates: HashMap<i64, NaiveDate> = HashMap::new();
+    let mut evening_dates: HashMap<EveningId, NaiveDate> = HashMap::new();
     let mut out = Vec::with_capacity(rows.len());
     for (g, r, (name, season_id)) in rows {
         let date = match (r.date, r.evening_id) {
@@ -101,7 +101,7 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
             (None, Some(e)) => match evening_dates.get(&e) {
                 Some(d) => Some(*d),
                 None => {
-                    let d = calendar::load_evening(c, EveningId(e))?.date;
+                    let d = calendar::load_evening(c, e)?.date;
                     evening_dates.insert(e, d);
                     Some(d)
                 }
@@ -112,12 +112,12 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
         let other = if white { g.black_id } else { g.white_id }.map(PlayerId::get);
         out.push(PlayerGame {
             game_id: g.id.get(),
-            competition_id: r.competition_id,
+            competition_id: r.competition_id.get(),
             competition_name: name,
             season_id,
             round: r.number,
             date,
-            evening_id: r.evening_id,
+            evening_id: r.evening_id.map(EveningId::get),
             board: g.board,
             game_no: g.game_no,
             colour: if white { "white" } else { "black" }.to_string(),

@@ -44,13 +44,13 @@ pub fn change(
     if changes.name.is_some() || changes.membership.is_some() {
         // standings show the name and count a flexible player's absences differently:
         // every competition the player is entered in gets a new version
-        let comps: Vec<i64> = entrants::table
+        let comps: Vec<CompetitionId> = entrants::table
             .filter(entrants::player_id.eq(id))
             .select(entrants::competition_id)
             .distinct()
             .load(c)?;
         for comp in comps {
-            crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp)))?;
+            crate::db::stamps::touch(c, Scope::Competition(comp))?;
         }
     }
     // names the fields changed, never their values (contact data stays out of the log)

@@ -17,7 +17,7 @@ use crate::db::now_utc;
 use crate::db::schema::{games, rounds as rd};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, PlayerId, RoundId};
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::rounds;
 use crate::services::standings as st;
 use clubcomp_engine::CompetitionKind;
@@ -136,8 +136,8 @@ fn white_half_points(code: &str) -> Option<u8> {
     }
 }
 
-fn round_and_meta(c: &mut DbConn, competition: i64) -> ApiResult<Option<(Round, Meta)>> {
-    Ok(rounds::list(c, CompetitionId(competition))?
+fn round_and_meta(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Option<(Round, Meta)>> {
+    Ok(rounds::list(c, competition)?
         .into_iter()
         .find_map(|r| meta_of(&r).map(|m| (r, m))))
 }
@@ -168,7 +168,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         player_id: id,
         name: names.get(&id).cloned().unwrap_or_default(),
     };
-    let stored = rounds::games_of(c, RoundId(round.id))?;
+    let stored = rounds::games_of(c, round.id)?;
     let mut points: HashMap<i64, u32> = meta.candidates.iter().map(|&id| (id, 0)).collect();
     let mut results = Vec::new();
     let mut games_view = Vec::new();
@@ -197,11 +197,13 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
     }
     let ids: Vec<String> = meta.candidates.iter().map(i64::to_string).collect();
     let (mut status, mut first, tied) = match decide_playoff(&ids, &results) {
-        Ok(PlayoffDecision::Champion { id }) => ("champion", id.parse().ok(), vec![]),
+        Ok(PlayoffDecision::Champion { id }) => {
+            ("champion", Some(PlayerId::from_engine(&id)?.get()), vec![])
+        }
         Ok(PlayoffDecision::ArbiterDecides { tied }) => (
             "arbiter_decides",
             None,
-            tied.iter().filter_map(|t| t.parse().ok()).collect(),
+            PlayerId::numbers_from_engine(&tied)?,
         ),
         Err(_) => ("pending", None, vec![]),
     };
@@ -221,7 +223,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         pts.insert(id.to_string(), v);
     }
     Ok(Some(FirstPlacePlayoff {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         round_number: round.number,
         candidates: meta.candidates.iter().map(|&id| player(id)).collect(),
         games: games_view,
@@ -276,7 +278,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
             comp.id, comp.kind
         )));
     }
-    let all = rounds::list(c, CompetitionId(comp.id))?;
+    let all = rounds::list(c, comp.id)?;
     if let Some(r) = all.iter().find(|r| r.status != "completed") {
         return Err(ApiError::Conflict(format!(
             "competition {} is not finished: round {} is {}; a play-off for first follows the \
@@ -296,7 +298,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
             comp.id
         ))),
         _ => {
-            let counted = st::counted_rounds(c, CompetitionId(comp.id))?;
+            let counted = st::counted_rounds(c, comp.id)?;
             Ok(counted)
         }
     }
@@ -307,10 +309,10 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
 /// every other with both colours in Berger order. 409 naming the rule and the players when the
 /// competition is not finished, when first place is not shared, or when the play-off exists.
 pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<FirstPlacePlayoff> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+    let comp = crate::services::competitions::load(c, id)?;
     // queue concurrent creations of the same play-off (row lock on Postgres)
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    if let Some((_, meta)) = round_and_meta(c, id.get())? {
+    if let Some((_, meta)) = round_and_meta(c, id)? {
         let names = names_of(c, &meta.candidates)?;
         return Err(ApiError::Conflict(format!(
             "the play-off for first of competition {id} exists already, between {}; there is \
@@ -359,7 +361,7 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
     let now = now_utc();
     let round: Round = diesel::insert_into(rd::table)
         .values(&NewRound {
-            competition_id: id.get(),
+            competition_id: id,
             number: next,
             evening_id: None,
             date: None,
@@ -392,7 +394,7 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
         *board += 1;
         diesel::insert_into(games::table)
             .values(&NewGame {
-                round_id: RoundId(round.id),
+                round_id: round.id,
                 board: *board,
                 game_no: g.round as i32,
                 white_id: Some(PlayerId::from_engine(&g.white)?),
@@ -446,9 +448,9 @@ pub fn decide(
     reason: &str,
     actor: &str,
 ) -> ApiResult<FirstPlacePlayoff> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+    let comp = crate::services::competitions::load(c, id)?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
-    let Some((round, mut meta)) = round_and_meta(c, id.get())? else {
+    let Some((round, mut meta)) = round_and_meta(c, id)? else {
         return Err(ApiError::Conflict(format!(
             "competition {id} has no play-off for first; the arbiter decides only a play-off \
              still tied after all its games"

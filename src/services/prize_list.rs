@@ -113,7 +113,7 @@ fn named(names: &HashMap<i64, String>, id: &str) -> ApiResult<Named> {
 /// Computes the prize list of a competition from its current standings.
 pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList> {
     let mut out = PrizeList {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         kind: comp.kind.into(),
         finalized: false,
         finalized_at: None,
@@ -124,11 +124,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
     match comp.kind {
         CompetitionKind::Keizer => {
             let (half, o) = svc::keizer_prizes(c, comp)?;
-            let ids = o
-                .eligible
-                .iter()
-                .chain(&o.not_eligible)
-                .filter_map(|s| s.parse().ok());
+            let ids = PlayerId::numbers_from_engine(o.eligible.iter().chain(&o.not_eligible))?;
             let names = st::names(c, ids)?;
             out.keizer = Some(KeizerPrizes {
                 half: half.into(),
@@ -197,8 +193,8 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
 }
 
 /// The finalized prize list of a competition, once stored.
-pub fn stored(c: &mut DbConn, comp: i64) -> ApiResult<Option<PrizeList>> {
-    Ok(match svc::finalized(c, CompetitionId(comp))? {
+pub fn stored(c: &mut DbConn, comp: CompetitionId) -> ApiResult<Option<PrizeList>> {
+    Ok(match svc::finalized(c, comp)? {
         Some(f) => {
             let mut list: PrizeList = serde_json::from_str(&f.body)
                 .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
@@ -291,8 +287,8 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
         .groups
         .iter()
         .flat_map(|g| g.seeds.iter())
-        .chain(p.draw.without_group.iter())
-        .filter_map(|s| s.parse().ok());
+        .chain(p.draw.without_group.iter());
+    let ids = PlayerId::numbers_from_engine(ids)?;
     let names = st::names(c, ids)?;
     let pr = |s: &str| -> ApiResult<PlayerRef> {
         let id = PlayerId::from_engine(s)?.0;
@@ -358,7 +354,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
         .find(|g| g.number == 1)
         .and_then(|g| g.winner.clone());
     Ok(PlayoffsView {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         summer_competition_id: p.summer_competition,
         colour_seed: p.colour_seed,
         groups,
@@ -371,7 +367,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
 /// stored, else computed from the current standings.
 pub fn current(c: &mut DbConn, id: CompetitionId) -> ApiResult<PrizeList> {
     let comp = competitions::load(c, id)?;
-    match stored(c, id.get())? {
+    match stored(c, id)? {
         Some(l) => Ok(l),
         None => compute_prizes(c, &comp),
     }
@@ -383,7 +379,7 @@ pub fn finalize(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<Pri
     svc::finalize(c, id, actor, |c, comp| {
         Ok(serde_json::to_string(&compute_prizes(c, comp)?).unwrap_or_default())
     })?;
-    stored(c, id.get())?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
+    stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
 }
 
 /// Creates the playoffs of `season` by `actor`, as shown.

@@ -41,7 +41,7 @@ pub fn keizer_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<(Half, Pri
 
 /// 409 unless the competition has rounds and every one is completed.
 pub fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
-    let rs = rounds::list(c, CompetitionId(comp.id))?;
+    let rs = rounds::list(c, comp.id)?;
     if rs.is_empty() {
         return Err(ApiError::Conflict(format!(
             "competition {} has no rounds yet",
@@ -111,8 +111,8 @@ pub fn playoff_states(
 ) -> ApiResult<(PlayoffParams, Vec<GroupState>, Vec<Game>)> {
     let p = playoff_params(comp)?;
     let mut all = Vec::new();
-    for r in rounds::list(c, CompetitionId(comp.id))? {
-        all.extend(rounds::games_of(c, RoundId(r.id))?);
+    for r in rounds::list(c, comp.id)? {
+        all.extend(rounds::games_of(c, r.id)?);
     }
     let mut states = Vec::new();
     for g in &p.draw.groups {
@@ -142,7 +142,7 @@ pub fn playoff_states(
 /// correction that would leave a played later game stranded is refused (409).
 pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     let (_, states, stored) = playoff_states(c, comp)?;
-    let rs: Vec<Round> = rounds::list(c, CompetitionId(comp.id))?;
+    let rs: Vec<Round> = rounds::list(c, comp.id)?;
     let mut wanted = Vec::new();
     for s in &states {
         for m in &s.matches {
@@ -174,7 +174,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         }
     }
     // the rounds that gained games: their pairing grew, and is told like any other
-    let mut paired: Vec<i64> = Vec::new();
+    let mut paired: Vec<RoundId> = Vec::new();
     for (board, game_no, white, black, m) in wanted {
         let exists = stored.iter().any(|g| {
             g.board == board
@@ -193,7 +193,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         };
         diesel::insert_into(games::table)
             .values(&NewGame {
-                round_id: RoundId(round.id),
+                round_id: round.id,
                 board,
                 game_no,
                 white_id: Some(white),
@@ -209,7 +209,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             paired.push(round.id);
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     for round in rs.iter().filter(|r| paired.contains(&r.id)) {
         // games added to a round the public sees are published with it; to one still paired,
         // they are the leader's until the round is published
@@ -253,7 +253,7 @@ pub fn finalize(
     actor: &str,
     compute: impl FnOnce(&mut DbConn, &Competition) -> ApiResult<String>,
 ) -> ApiResult<()> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+    let comp = crate::services::competitions::load(c, id)?;
     if finalized(c, id)?.is_some() {
         return Err(ApiError::Conflict(format!(
             "the prizes of competition {id} are already finalized"
@@ -292,7 +292,7 @@ pub fn finalize(
     crate::db::stamps::touch(c, Scope::Competition(id))?;
     crate::db::stamps::record(
         c,
-        NewEvent::new(EventKind::PrizesFinalized, Visibility::Public).competition(id.get()),
+        NewEvent::new(EventKind::PrizesFinalized, Visibility::Public).competition(id),
     )?;
     Ok(())
 }
@@ -331,7 +331,7 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
         .load(c)?;
     if knockouts
         .iter()
-        .any(|k| playoff_params(k).is_ok_and(|p| p.summer_competition == summer.id))
+        .any(|k| playoff_params(k).is_ok_and(|p| p.summer_competition == summer.id.get()))
     {
         return Err(ApiError::Conflict(format!(
             "the playoffs of season {season} already exist"
@@ -347,14 +347,14 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
     let draw = playoff_groups(&outcome.playoff_places);
     // docs/rules/keizer.md#playoffs Decision: colours by lot, seed stored (53 bits, exact in JSON)
     let params = PlayoffParams {
-        summer_competition: summer.id,
+        summer_competition: summer.id.get(),
         colour_seed: rand::random::<u64>() >> 11,
         draw,
     };
     let now = now_utc();
     let comp = diesel::insert_into(cm::table)
         .values(&NewCompetition {
-            season_id: season.get(),
+            season_id: season,
             name: format!("Playoffs {}", s.name),
             kind: CompetitionKind::Knockout.into(),
             discipline: summer.discipline.into(),
@@ -413,7 +413,7 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
         c,
         &NewAuditEntry {
             entity: "competition".into(),
-            entity_id: comp.id,
+            entity_id: comp.id.get(),
             action: "playoffs_created".into(),
             actor: actor.to_string(),
             at: now,

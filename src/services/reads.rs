@@ -87,7 +87,9 @@ pub fn current_version(
 ) -> ApiResult<CompetitionVersion> {
     let seeded_from = match seeded_from {
         Some(s) => s,
-        None => competitions::load(c, CompetitionId(id))?.seeded_from,
+        None => competitions::load(c, CompetitionId(id))?
+            .seeded_from
+            .map(CompetitionId::get),
     };
     version_of(c, id, seeded_from)
 }
@@ -97,7 +99,7 @@ pub fn current_version(
 pub fn document<T>(c: &mut DbConn, id: i64, f: impl DocumentWork<T>) -> ApiResult<T> {
     crate::db::snapshot(c, |c| {
         let comp = competitions::load(c, CompetitionId(id))?;
-        let v = version_of(c, comp.id, comp.seeded_from)?;
+        let v = version_of(c, comp.id.get(), comp.seeded_from.map(CompetitionId::get))?;
         f(c, &comp, &v)
     })
 }
@@ -123,7 +125,11 @@ pub fn conditional<T>(
 ) -> ApiResult<Conditional<T>> {
     crate::db::snapshot(c, |c| {
         let comp = competitions::load(c, CompetitionId(id))?;
-        let tag = etag(&version_of(c, comp.id, comp.seeded_from)?);
+        let tag = etag(&version_of(
+            c,
+            comp.id.get(),
+            comp.seeded_from.map(CompetitionId::get),
+        )?);
         if unchanged(&tag) {
             return Ok(Conditional::Unchanged(tag));
         }

@@ -11,7 +11,7 @@ use crate::db::now_utc;
 use crate::db::schema::{competitions, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, GameId};
+use crate::ids::{CompetitionId, GameId, RoundId};
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
 use diesel::prelude::*;
@@ -255,7 +255,7 @@ pub fn enter(
     // (else both semi-finals decided at once could leave the final uncreated)
     let knockout = comp.kind == CompetitionKind::Knockout;
     if knockout {
-        crate::db::stamps::touch_now(c, Scope::Competition(CompetitionId(comp.id)))?;
+        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
         round.status = round_status(c, round.id)?;
     }
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {
@@ -323,7 +323,7 @@ pub fn enter(
     if knockout {
         crate::services::prizes::sync_playoff_games(c, &comp)?;
     } else {
-        crate::db::stamps::touch_now(c, Scope::Competition(CompetitionId(comp.id)))?;
+        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
         // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
         // from here on: a completion that committed after the round was read above made this
         // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock
@@ -357,7 +357,7 @@ pub fn enter(
         NewEvent::new(kind, visibility)
             .competition(comp.id)
             .evening(round.evening_id)
-            .game(game.id.get())
+            .game(game.id)
             .payload(serde_json::json!({
                 "round": round.number,
                 "board": game.board,
@@ -374,7 +374,7 @@ pub fn enter(
 }
 
 /// The current status of a round.
-fn round_status(c: &mut DbConn, round: i64) -> ApiResult<String> {
+fn round_status(c: &mut DbConn, round: RoundId) -> ApiResult<String> {
     Ok(rounds::table.find(round).select(rounds::status).first(c)?)
 }
 

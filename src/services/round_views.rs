@@ -5,7 +5,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, Round};
 use crate::db::models::players;
 use crate::error::ApiResult;
-use crate::ids::{CompetitionId, PlayerId, RoundId};
+use crate::ids::{CompetitionId, EveningId, PlayerId};
 use crate::services::competitions::{self, TimeControl};
 use crate::services::rounds::{self, is_public};
 use crate::services::tempo;
@@ -115,10 +115,10 @@ pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameV
 pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<RoundView> {
     let show = insider || is_public(&round.status);
     let games = if show {
-        let games = rounds::games_of(c, RoundId(round.id))?;
+        let games = rounds::games_of(c, round.id)?;
         let mut out = Vec::with_capacity(games.len());
         if !games.is_empty() {
-            let comp = competitions::load(c, CompetitionId(round.competition_id))?;
+            let comp = competitions::load(c, round.competition_id)?;
             for g in games {
                 out.push(game_view(c, &comp, g)?);
             }
@@ -128,14 +128,14 @@ pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<Roun
         vec![]
     };
     Ok(RoundView {
-        id: round.id,
-        competition_id: round.competition_id,
+        id: round.id.get(),
+        competition_id: round.competition_id.get(),
         number: round.number,
         date: round.date,
-        evening_id: round.evening_id,
+        evening_id: round.evening_id.map(EveningId::get),
         status: round.status,
         version: round.version,
-        etag: crate::services::version::etag("round", round.id, round.version),
+        etag: crate::services::version::etag("round", round.id.get(), round.version),
         pairing: if show {
             round
                 .pairing_meta

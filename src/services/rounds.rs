@@ -78,7 +78,7 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
             round.number
         )));
     }
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(round.competition_id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
     let event = match (from, to) {
         ("paired", "published") => Some((EventKind::PairingPublished, Visibility::Public)),
         ("published", "completed") => Some((EventKind::RoundCompleted, Visibility::Public)),
@@ -127,7 +127,7 @@ pub fn create(
     mut date: Option<chrono::NaiveDate>,
 ) -> ApiResult<Round> {
     use crate::db::models::competition::NewRound;
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(id.get()))?;
+    let comp = crate::services::competitions::load(c, id)?;
     if crate::services::schedule::from_calendar(c, &comp)? {
         return Err(ApiError::Conflict(format!(
             "competition {id} takes its rounds from the keizer evenings of its half in the season calendar; give an evening the kind keizer to add a round"
@@ -156,9 +156,9 @@ pub fn create(
         + 1;
     let round = diesel::insert_into(rounds::table)
         .values(&NewRound {
-            competition_id: id.get(),
+            competition_id: id,
             number: number.unwrap_or(next),
-            evening_id: evening_id.map(EveningId::get),
+            evening_id,
             date,
             status: "planned".into(),
             pairing_meta: None,
@@ -188,7 +188,7 @@ pub fn publish(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiRe
 /// still without one). The round as stored after.
 pub fn complete(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
     let round = load(c, competition, number)?;
-    let missing: Vec<i32> = games_of(c, RoundId(round.id))?
+    let missing: Vec<i32> = games_of(c, round.id)?
         .into_iter()
         .filter(|g| g.result.is_none())
         .map(|g| g.board)

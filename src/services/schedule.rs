@@ -14,7 +14,7 @@ use crate::db::now_utc;
 use crate::db::schema::{competitions as cm, evenings as ev, rounds};
 use crate::db::stamps::{Scope, touch_now};
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, SeasonId};
+use crate::ids::{EveningId, RoundId, SeasonId};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, EveningKind, Half};
 use diesel::prelude::*;
@@ -32,7 +32,7 @@ pub fn bound_half(comp: &Competition) -> Option<Half> {
 }
 
 /// The `keizer` evenings of `half` in a season, by date.
-pub fn keizer_evenings(c: &mut DbConn, season: i64, half: Half) -> ApiResult<Vec<Evening>> {
+pub fn keizer_evenings(c: &mut DbConn, season: SeasonId, half: Half) -> ApiResult<Vec<Evening>> {
     Ok(ev::table
         .filter(ev::season_id.eq(season))
         .filter(ev::kind.eq(EveningKind::Keizer.as_str()))
@@ -74,7 +74,7 @@ pub fn sync_season(c: &mut DbConn, season: SeasonId) -> ApiResult<()> {
 }
 
 /// The date a round is played on, for ordering: its own, else none (last).
-fn order_key(r: &Round) -> (Option<NaiveDate>, bool, i64) {
+fn order_key(r: &Round) -> (Option<NaiveDate>, bool, RoundId) {
     // undated rounds (made by hand) come after the dated ones
     (r.date, r.date.is_none(), r.id)
 }
@@ -100,7 +100,7 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         return Ok(());
     }
     // queues concurrent writers of the competition's rounds (numbering, pairing)
-    touch_now(c, Scope::Competition(CompetitionId(comp.id)))?;
+    touch_now(c, Scope::Competition(comp.id))?;
     let existing: Vec<Round> = rounds::table
         .filter(rounds::competition_id.eq(comp.id))
         .select(Round::as_select())
@@ -109,7 +109,7 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         existing.into_iter().partition(|r| r.status != PLANNED);
     let last_number = played.iter().map(|r| r.number).max().unwrap_or(0);
     let last_date = played.iter().filter_map(|r| r.date).max();
-    let wanted: std::collections::HashSet<i64> = evenings.iter().map(|e| e.id).collect();
+    let wanted: std::collections::HashSet<EveningId> = evenings.iter().map(|e| e.id).collect();
 
     let (dropped, mut kept): (Vec<Round>, Vec<Round>) = planned
         .into_iter()
@@ -119,7 +119,7 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             .execute(c)?;
     }
 
-    let taken: std::collections::HashSet<i64> = played
+    let taken: std::collections::HashSet<EveningId> = played
         .iter()
         .chain(kept.iter())
         .filter_map(|r| r.evening_id)
@@ -161,7 +161,7 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     }
 
     kept.sort_by_key(order_key);
-    let moves: Vec<(i64, i32)> = kept
+    let moves: Vec<(RoundId, i32)> = kept
         .iter()
         .zip(last_number + 1..)
         .filter(|(r, n)| r.number != *n)
@@ -234,14 +234,14 @@ pub fn check_evening_change(
         ))
         .execute(c)?;
     for r in &on_it {
-        touch_now(c, Scope::Competition(CompetitionId(r.competition_id)))?;
+        touch_now(c, Scope::Competition(r.competition_id))?;
     }
     Ok(())
 }
 
 /// The half of an evening that becomes a `keizer` evening without one: the half of the
 /// nearest `keizer` evening before it in the season, else of the first one after it.
-pub fn half_for(c: &mut DbConn, season: i64, date: NaiveDate) -> ApiResult<Option<Half>> {
+pub fn half_for(c: &mut DbConn, season: SeasonId, date: NaiveDate) -> ApiResult<Option<Half>> {
     let halved = |c: &mut DbConn, before: bool| -> ApiResult<Option<Evening>> {
         let q = ev::table
             .filter(ev::season_id.eq(season))

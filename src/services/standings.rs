@@ -12,7 +12,7 @@ use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::db::schema::competitions as cm;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, PlayerId, RoundId};
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::attendance::{Status, statuses};
 use crate::services::competitions::discipline;
 use crate::services::competitions::entrants_in_seed_order;
@@ -49,7 +49,7 @@ pub fn counted_rounds(c: &mut DbConn, competition: CompetitionId) -> ApiResult<V
         if r.number != k as i32 + 1 || rounds::is_playoff_round(&r) {
             break;
         }
-        let games = rounds::games_of(c, RoundId(r.id))?;
+        let games = rounds::games_of(c, r.id)?;
         if !round_counts(&r, &games) {
             break;
         }
@@ -63,7 +63,7 @@ pub fn public_rounds(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Ve
     let mut out = Vec::new();
     for r in rounds::list(c, competition)? {
         if rounds::is_public(&r.status) {
-            let games = rounds::games_of(c, RoundId(r.id))?;
+            let games = rounds::games_of(c, r.id)?;
             out.push((r, games));
         }
     }
@@ -141,13 +141,13 @@ fn keizer_result(g: &Game) -> Option<ks::GameResult> {
 /// season's excused absences carried (`summer_start`).
 pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput> {
     let params = keizer_params(comp)?;
-    let entrants = entrants_in_seed_order(c, CompetitionId(comp.id))?;
+    let entrants = entrants_in_seed_order(c, comp.id)?;
     let row_of: HashMap<i64, &Entrant> = entrants.iter().map(|e| (e.player_id, e)).collect();
     let mut players: Vec<ks::Entrant> = Vec::with_capacity(entrants.len());
     let mut excused_before = std::collections::BTreeMap::new();
     let mut placed = std::collections::HashSet::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::services::competitions::load(c, crate::ids::CompetitionId(w))?;
+        let winter = crate::services::competitions::load(c, w)?;
         let wi = keizer_input(c, &winter)?;
         let computed = ks::compute(&wi.input)
             .map_err(|e| ApiError::Conflict(format!("winter half {w}: {e}")))?;
@@ -197,10 +197,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
         m
     };
     let mut evenings = Vec::new();
-    for (k, (round, games)) in counted_rounds(c, CompetitionId(comp.id))?
-        .into_iter()
-        .enumerate()
-    {
+    for (k, (round, games)) in counted_rounds(c, comp.id)?.into_iter().enumerate() {
         let evening = k as u32 + 1;
         let mut ev = ks::Evening::default();
         let mut listed = std::collections::HashSet::new();
@@ -236,7 +233,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             .filter(|id| !listed.contains(id))
             .map(|id| (id, flexible.get(&id).copied().unwrap_or(false)))
             .collect();
-        let st = statuses(c, RoundId(round.id), &absent)?;
+        let st = statuses(c, round.id, &absent)?;
         for (id, _) in &absent {
             // docs/rules/keizer.md#scoring, docs/rules/keizer.md#attendance-and-deadlines: excused → with notice; anything else unpaired (unexcused, or
             // expected but not paired) → without notice
@@ -286,7 +283,7 @@ pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
     )
     .set(cm::params.eq(Value::Object(object).to_string()))
     .execute(c)?;
-    crate::services::competitions::load(c, crate::ids::CompetitionId(comp.id))
+    crate::services::competitions::load(c, comp.id)
 }
 
 /// Builds the round-robin scenario: entrants in seed order (pairing numbers), the games with
@@ -297,10 +294,10 @@ pub fn round_robin_scenario(
     comp: &Competition,
     upto: Option<i32>,
 ) -> ApiResult<rr::Scenario> {
-    let entrants = entrants_in_seed_order(c, CompetitionId(comp.id))?;
+    let entrants = entrants_in_seed_order(c, comp.id)?;
     let nm = names(c, entrants.iter().map(|e| e.player_id))?;
     let mut games = Vec::new();
-    for (r, gs) in public_rounds(c, CompetitionId(comp.id))? {
+    for (r, gs) in public_rounds(c, comp.id)? {
         if upto.is_some_and(|u| r.number > u) {
             continue;
         }
@@ -383,7 +380,7 @@ pub fn build_trf(
     comp: &Competition,
     rounds: &[RoundGames],
 ) -> ApiResult<(swiss::Tournament, Vec<i64>)> {
-    let entrants = entrants_in_seed_order(c, CompetitionId(comp.id))?;
+    let entrants = entrants_in_seed_order(c, comp.id)?;
     let gpr = games_per_round(comp);
     let number: HashMap<i64, u32> = entrants
         .iter()
@@ -509,7 +506,7 @@ pub fn trf_export(c: &mut DbConn, comp: &Competition) -> ApiResult<String> {
             comp.kind
         )));
     }
-    let mut rounds = public_rounds(c, CompetitionId(comp.id))?;
+    let mut rounds = public_rounds(c, comp.id)?;
     rounds.retain(|(r, _)| !rounds::is_playoff_round(r));
     let (t, _) = build_trf(c, comp, &rounds)?;
     Ok(swiss::write_trf(&t))

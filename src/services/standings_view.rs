@@ -5,7 +5,7 @@
 use crate::db::DbConn;
 use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{CompetitionId, PlayerId};
+use crate::ids::PlayerId;
 use crate::services::standings as svc;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::keizer;
@@ -195,7 +195,7 @@ pub fn standings_view(
     after: Option<u32>,
 ) -> ApiResult<StandingsView> {
     let mut view = StandingsView {
-        competition_id: comp.id,
+        competition_id: comp.id.get(),
         kind: comp.kind.into(),
         rounds_counted: 0,
         after: 0,
@@ -210,7 +210,7 @@ pub fn standings_view(
             let n = check_after(after, out.len())?;
             view.rounds_counted = out.len() as u32;
             view.after = n;
-            let ids = input.players.iter().filter_map(|p| p.id.parse().ok());
+            let ids = PlayerId::numbers_from_engine(input.players.iter().map(|p| &p.id))?;
             let names = svc::names(c, ids)?;
             if n == 0 {
                 // before the first evening: the seed order, nothing scored
@@ -286,7 +286,7 @@ pub fn standings_view(
         }
         CompetitionKind::RoundRobin => {
             let comp = svc::ensure_lots_seed(c, comp)?;
-            let played = svc::counted_rounds(c, CompetitionId(comp.id))?.len();
+            let played = svc::counted_rounds(c, comp.id)?.len();
             let n = check_after(after, played)?;
             view.rounds_counted = played as u32;
             view.after = n;
@@ -332,21 +332,21 @@ pub fn standings_view(
                 withdrawals: out
                     .withdrawals
                     .iter()
-                    .map(|w| {
-                        serde_json::json!({
-                            "player_id": w.id.parse::<i64>().unwrap_or_default(),
+                    .map(|w| -> ApiResult<_> {
+                        Ok(serde_json::json!({
+                            "player_id": PlayerId::from_engine(&w.id)?.get(),
                             "from_round": w.from_round,
                             "played": w.played,
                             "due": w.due,
                             "rule": w.rule,
                             "forfeits": w.forfeits,
-                        })
+                        }))
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
             });
         }
         CompetitionKind::Swiss => {
-            let mut rounds = svc::counted_rounds(c, CompetitionId(comp.id))?;
+            let mut rounds = svc::counted_rounds(c, comp.id)?;
             let n = check_after(after, rounds.len())?;
             view.rounds_counted = rounds.len() as u32;
             view.after = n;

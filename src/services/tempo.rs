@@ -9,7 +9,7 @@ use crate::db::now_utc;
 use crate::db::schema::{claims, games};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, GameId};
+use crate::ids::GameId;
 use crate::services::competitions::{TimeControl, stored_time_control};
 use crate::services::results::load_game;
 use crate::services::version::{ExpectedVersion, etag};
@@ -207,7 +207,7 @@ pub fn set(
             reason: None,
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(CompetitionId(comp.id)))?;
+    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
     let game = games::table.find(id).select(Game::as_select()).first(c)?;
     Ok((game, comp))
 }

@@ -13,7 +13,7 @@ use crate::db::now_utc;
 use crate::db::schema::entrants as en;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId};
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::rounds;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
@@ -45,7 +45,7 @@ fn who(c: &mut DbConn, player: i64) -> ApiResult<String> {
 fn round_date(c: &mut DbConn, r: &Round) -> Option<NaiveDate> {
     r.date.or_else(|| {
         r.evening_id
-            .and_then(|e| crate::services::calendar::load_evening(c, EveningId(e)).ok())
+            .and_then(|e| crate::services::calendar::load_evening(c, e).ok())
             .map(|e| e.date)
     })
 }
@@ -81,7 +81,7 @@ pub fn withdraw(
     req: &Request,
     actor: &str,
 ) -> ApiResult<Entrant> {
-    let comp = crate::services::competitions::load(c, crate::ids::CompetitionId(comp_id.get()))?;
+    let comp = crate::services::competitions::load(c, comp_id)?;
     if let Some(r) = &req.reason
         && r.chars().count() > REASON_MAX
     {
@@ -174,7 +174,7 @@ pub fn withdraw(
         played.push(r);
     }
     if let Some(r) = played.first() {
-        let board = rounds::games_of(c, RoundId(r.id))?
+        let board = rounds::games_of(c, r.id)?
             .into_iter()
             .find(|g| g.white_id == Some(player) || g.black_id == Some(player))
             .map(|g| format!(" ({name} is on board {})", g.board))
@@ -213,7 +213,7 @@ pub fn withdraw(
         c,
         &NewAuditEntry {
             entity: "entrant".into(),
-            entity_id: entrant.id,
+            entity_id: entrant.id.get(),
             action: "withdrawn".into(),
             actor: actor.into(),
             at: now_utc(),

@@ -41,7 +41,7 @@ pub(super) async fn page(
             Some(_) => {}
         }
         let (comp, (evenings, lines)) = read(&state, move |c| {
-            let comp = pages::competition(c, id)?;
+            let comp = pages::competition(c, crate::ids::CompetitionId(id))?;
             let a = pages::attendance(c, &comp)?;
             Ok((comp, a))
         })

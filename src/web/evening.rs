@@ -29,7 +29,15 @@ async fn serve(
             render(ctx, data)
         }
     };
-    id_page(&req, &state, &raw, url, pages::evening, draw).await
+    id_page(
+        &req,
+        &state,
+        &raw,
+        url,
+        |c, id| pages::evening(c, crate::ids::EveningId(id)),
+        draw,
+    )
+    .await
 }
 
 pub(super) async fn page(

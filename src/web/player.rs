@@ -17,7 +17,15 @@ pub(super) async fn page(
     path: web::Path<String>,
 ) -> HttpResponse {
     let url = |id| format!("/club/players/{id}");
-    id_page(&req, &state, &path, url, pages::player, render).await
+    id_page(
+        &req,
+        &state,
+        &path,
+        url,
+        |c, id| pages::player(c, crate::ids::PlayerId(id)),
+        render,
+    )
+    .await
 }
 
 /// The result from the player's side: `1`, `½`, `0` (chess) or `2`, `1`, `0` (draughts), a

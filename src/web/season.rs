@@ -54,7 +54,15 @@ pub(super) async fn calendar(
     path: web::Path<String>,
 ) -> HttpResponse {
     let url = |id| format!("/club/seasons/{id}/calendar");
-    id_page(&req, &state, &path, url, pages::calendar, render_calendar).await
+    id_page(
+        &req,
+        &state,
+        &path,
+        url,
+        |c, id| pages::calendar(c, crate::ids::SeasonId(id)),
+        render_calendar,
+    )
+    .await
 }
 
 fn render_calendar(ctx: &Ctx, c: &Calendar) -> Markup {
@@ -87,7 +95,15 @@ pub(super) async fn archive(
     path: web::Path<String>,
 ) -> HttpResponse {
     let url = |id| format!("/club/seasons/{id}");
-    id_page(&req, &state, &path, url, pages::archive, render_archive).await
+    id_page(
+        &req,
+        &state,
+        &path,
+        url,
+        |c, id| pages::archive(c, crate::ids::SeasonId(id)),
+        render_archive,
+    )
+    .await
 }
 
 fn render_archive(ctx: &Ctx, a: &Archive) -> Markup {

@@ -11,7 +11,7 @@ use clubcomp::db::schema::{
     appeals, audit_log, claims, competitions, game_events, game_moves, games, players, rounds,
     seasons, users,
 };
-use clubcomp::ids::{PlayerId, RoundId};
+use clubcomp::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
@@ -44,7 +44,7 @@ async fn games_in(
             .unwrap();
         let comp: i64 = diesel::insert_into(competitions::table)
             .values(&NewCompetition {
-                season_id: season,
+                season_id: SeasonId(season),
                 name: "test".into(),
                 kind,
                 discipline,
@@ -65,7 +65,7 @@ async fn games_in(
             .unwrap();
         let round: i64 = diesel::insert_into(rounds::table)
             .values(&NewRound {
-                competition_id: comp,
+                competition_id: CompetitionId(comp),
                 number: 1,
                 evening_id: None,
                 date: None,

@@ -5,6 +5,7 @@ use crate::support::*;
 use actix_web::http::StatusCode;
 use clubcomp::db::DbConn;
 use clubcomp::db::models::events::{self, EventKind, EventRow, Filter, NewEvent, Visibility};
+use clubcomp::ids::{CompetitionId, GameId};
 use serde_json::{Value, json};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -59,20 +60,20 @@ async fn playing_an_evening_records_its_events_in_order() {
         ]
     );
     let results: Vec<&EventRow> = log.iter().filter(|e| e.kind == "result.entered").collect();
-    assert_eq!(results[0].game_id, Some(games[0]));
-    assert_eq!(results[1].game_id, Some(games[1]));
+    assert_eq!(results[0].game_id, Some(GameId(games[0])));
+    assert_eq!(results[1].game_id, Some(GameId(games[1])));
     assert_eq!(payload(results[0])["result"], "1-0");
     assert_eq!(payload(results[0])["round"], 1);
     assert!(
         log.iter()
             .filter(|e| e.kind != "standings.changed")
-            .all(|e| e.competition_id == Some(cid))
+            .all(|e| e.competition_id == Some(CompetitionId(cid)))
     );
     // each of these writes changed the competition: a standings event follows each one
     for e in log.iter().filter(|e| e.kind != "standings.changed") {
         let next = log.iter().find(|x| x.id > e.id).expect("an event after it");
         assert_eq!(next.kind, "standings.changed", "after {}", e.kind);
-        assert_eq!(next.competition_id, Some(cid));
+        assert_eq!(next.competition_id, Some(CompetitionId(cid)));
     }
     // the last one names the ETag the standings are served with now
     let last = log.last().unwrap();

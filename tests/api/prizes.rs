@@ -240,7 +240,7 @@ async fn the_playoffs_record_their_pairing_events() {
     let told = || async {
         app.with_conn(move |c| {
             let all = Filter {
-                competition: Some(comp),
+                competition: Some(clubcomp::ids::CompetitionId(comp)),
                 clearance: Some(Visibility::Admin),
                 ..Filter::default()
             };

@@ -6,7 +6,9 @@ use crate::db::schema::{
     attendance, audit_log, cache_stamps, competitions, entrants, evenings, games, rounds, seasons,
 };
 use crate::db::{DbConn, MultiBackend};
-use crate::ids::{GameId, PlayerId, RoundId};
+use crate::ids::{
+    AttendanceId, CompetitionId, EntrantId, EveningId, GameId, PlayerId, RoundId, SeasonId,
+};
 use chrono::{NaiveDate, NaiveDateTime};
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,
@@ -46,7 +48,7 @@ macro_rules! typed_row {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = seasons, check_for_backend(MultiBackend))]
 pub struct Season {
-    pub id: i64,
+    pub id: SeasonId,
     pub name: String,
     pub opening_date: NaiveDate,
     pub created_at: NaiveDateTime,
@@ -65,8 +67,8 @@ pub struct NewSeason {
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = evenings, check_for_backend(MultiBackend))]
 pub struct EveningRow {
-    pub id: i64,
-    pub season_id: i64,
+    pub id: EveningId,
+    pub season_id: SeasonId,
     pub date: NaiveDate,
     pub start_time: String,
     pub kind: String,
@@ -81,8 +83,8 @@ pub struct EveningRow {
 #[derive(Debug, Clone, Identifiable)]
 #[diesel(table_name = evenings)]
 pub struct Evening {
-    pub id: i64,
-    pub season_id: i64,
+    pub id: EveningId,
+    pub season_id: SeasonId,
     pub date: NaiveDate,
     pub start_time: String,
     pub kind: EveningKind,
@@ -116,7 +118,7 @@ typed_row!(Evening, EveningRow);
 #[derive(Debug, Insertable)]
 #[diesel(table_name = evenings)]
 pub struct NewEvening {
-    pub season_id: i64,
+    pub season_id: SeasonId,
     pub date: NaiveDate,
     pub start_time: String,
     pub kind: String,
@@ -130,14 +132,14 @@ pub struct NewEvening {
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = competitions, check_for_backend(MultiBackend))]
 pub struct CompetitionRow {
-    pub id: i64,
-    pub season_id: i64,
+    pub id: CompetitionId,
+    pub season_id: SeasonId,
     pub name: String,
     pub kind: String,
     pub discipline: String,
     pub system: Option<String>,
     pub half: Option<String>,
-    pub seeded_from: Option<i64>,
+    pub seeded_from: Option<CompetitionId>,
     pub params: String,
     pub tiebreaks: String,
     pub time_control: String,
@@ -154,14 +156,14 @@ pub struct CompetitionRow {
 #[derive(Debug, Clone, Identifiable)]
 #[diesel(table_name = competitions)]
 pub struct Competition {
-    pub id: i64,
-    pub season_id: i64,
+    pub id: CompetitionId,
+    pub season_id: SeasonId,
     pub name: String,
     pub kind: CompetitionKind,
     pub discipline: Discipline,
     pub system: Option<PairingSystem>,
     pub half: Option<Half>,
-    pub seeded_from: Option<i64>,
+    pub seeded_from: Option<CompetitionId>,
     pub params: String,
     pub tiebreaks: String,
     pub time_control: String,
@@ -211,13 +213,13 @@ typed_row!(Competition, CompetitionRow);
 #[derive(Debug, Insertable)]
 #[diesel(table_name = competitions)]
 pub struct NewCompetition {
-    pub season_id: i64,
+    pub season_id: SeasonId,
     pub name: String,
     pub kind: String,
     pub discipline: String,
     pub system: Option<String>,
     pub half: Option<String>,
-    pub seeded_from: Option<i64>,
+    pub seeded_from: Option<CompetitionId>,
     pub params: String,
     pub tiebreaks: String,
     pub time_control: String,
@@ -232,8 +234,8 @@ pub struct NewCompetition {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = entrants, check_for_backend(MultiBackend))]
 pub struct Entrant {
-    pub id: i64,
-    pub competition_id: i64,
+    pub id: EntrantId,
+    pub competition_id: CompetitionId,
     pub player_id: i64,
     pub seed: i32,
     pub rating: Option<i32>,
@@ -248,7 +250,7 @@ pub struct Entrant {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = entrants)]
 pub struct NewEntrant {
-    pub competition_id: i64,
+    pub competition_id: CompetitionId,
     pub player_id: i64,
     pub seed: i32,
     pub rating: Option<i32>,
@@ -261,10 +263,10 @@ pub struct NewEntrant {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = rounds, check_for_backend(MultiBackend))]
 pub struct Round {
-    pub id: i64,
-    pub competition_id: i64,
+    pub id: RoundId,
+    pub competition_id: CompetitionId,
     pub number: i32,
-    pub evening_id: Option<i64>,
+    pub evening_id: Option<EveningId>,
     pub date: Option<NaiveDate>,
     pub status: String,
     pub pairing_meta: Option<String>,
@@ -276,9 +278,9 @@ pub struct Round {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = rounds)]
 pub struct NewRound {
-    pub competition_id: i64,
+    pub competition_id: CompetitionId,
     pub number: i32,
-    pub evening_id: Option<i64>,
+    pub evening_id: Option<EveningId>,
     pub date: Option<NaiveDate>,
     pub status: String,
     pub pairing_meta: Option<String>,
@@ -326,8 +328,8 @@ pub struct NewGame {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = attendance, check_for_backend(MultiBackend))]
 pub struct Attendance {
-    pub id: i64,
-    pub round_id: i64,
+    pub id: AttendanceId,
+    pub round_id: RoundId,
     pub player_id: i64,
     pub action: String,
     pub channel: String,
@@ -340,7 +342,7 @@ pub struct Attendance {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = attendance)]
 pub struct NewAttendance {
-    pub round_id: i64,
+    pub round_id: RoundId,
     pub player_id: i64,
     pub action: String,
     pub channel: String,
@@ -399,7 +401,7 @@ pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec
 /// The withdrawn entrants of a competition: player id → the first round they no longer play.
 pub fn withdrawals(
     conn: &mut DbConn,
-    competition: i64,
+    competition: CompetitionId,
 ) -> QueryResult<std::collections::HashMap<i64, i32>> {
     Ok(entrants::table
         .filter(entrants::competition_id.eq(competition))

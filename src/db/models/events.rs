@@ -7,6 +7,7 @@
 
 use crate::db::DbConn;
 use crate::db::schema::{cache_stamps, competitions, events};
+use crate::ids::{CompetitionId, EveningId, GameId};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde_json::Value;
@@ -120,11 +121,11 @@ pub struct NewEvent {
     /// What happened.
     pub kind: EventKind,
     /// The competition it concerns.
-    pub competition_id: Option<i64>,
+    pub competition_id: Option<CompetitionId>,
     /// The club evening it concerns.
-    pub evening_id: Option<i64>,
+    pub evening_id: Option<EveningId>,
     /// The game it concerns.
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     /// A small JSON object (at most [`MAX_PAYLOAD_BYTES`]).
     pub payload: Value,
     /// Who may see it.
@@ -145,19 +146,19 @@ impl NewEvent {
     }
 
     /// With the competition it concerns.
-    pub fn competition(mut self, id: i64) -> NewEvent {
+    pub fn competition(mut self, id: CompetitionId) -> NewEvent {
         self.competition_id = Some(id);
         self
     }
 
     /// With the evening it concerns (when there is one).
-    pub fn evening(mut self, id: Option<i64>) -> NewEvent {
+    pub fn evening(mut self, id: Option<EveningId>) -> NewEvent {
         self.evening_id = id;
         self
     }
 
     /// With the game it concerns.
-    pub fn game(mut self, id: i64) -> NewEvent {
+    pub fn game(mut self, id: GameId) -> NewEvent {
         self.game_id = Some(id);
         self
     }
@@ -180,11 +181,11 @@ pub struct EventRow {
     /// When it was stored (UTC).
     pub occurred_at: NaiveDateTime,
     /// The competition it concerns.
-    pub competition_id: Option<i64>,
+    pub competition_id: Option<CompetitionId>,
     /// The evening it concerns.
-    pub evening_id: Option<i64>,
+    pub evening_id: Option<EveningId>,
     /// The game it concerns.
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     /// JSON object text.
     pub payload: String,
     /// [`Visibility`] as stored.
@@ -196,37 +197,40 @@ pub struct EventRow {
 struct Insert<'a> {
     kind: &'a str,
     occurred_at: NaiveDateTime,
-    competition_id: Option<i64>,
-    evening_id: Option<i64>,
-    game_id: Option<i64>,
+    competition_id: Option<CompetitionId>,
+    evening_id: Option<EveningId>,
+    game_id: Option<GameId>,
     payload: String,
     visibility: &'a str,
 }
 
 /// The ETag of a competition's standings (`GET .../standings`) when its stamp is `stamp` and
 /// the stamp of the winter half it is seeded from is `winter`.
-pub fn standings_etag(id: i64, stamp: i64, winter: i64) -> String {
+pub fn standings_etag(id: CompetitionId, stamp: i64, winter: i64) -> String {
     format!("\"standings-{id}-s{stamp}-w{winter}-alast\"")
 }
 
 /// The "standings changed" events of the competitions a write changed: each one's, with its
 /// new standings ETag, and those of the summer halves seeded from it (their ETag names the
 /// winter's stamp). Read inside the writing transaction, after its stamps were raised.
-pub fn standings_events(conn: &mut DbConn, changed: &[i64]) -> QueryResult<Vec<NewEvent>> {
-    let mut ids: Vec<i64> = changed.to_vec();
+pub fn standings_events(
+    conn: &mut DbConn,
+    changed: &[CompetitionId],
+) -> QueryResult<Vec<NewEvent>> {
+    let mut ids: Vec<CompetitionId> = changed.to_vec();
     ids.sort_unstable();
     ids.dedup();
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut summers: Vec<i64> = competitions::table
+    let mut summers: Vec<CompetitionId> = competitions::table
         .filter(competitions::seeded_from.eq_any(&ids))
         .select(competitions::id)
         .load(conn)?;
     ids.append(&mut summers);
     ids.sort_unstable();
     ids.dedup();
-    let rows: Vec<(i64, Option<i64>)> = competitions::table
+    let rows: Vec<(CompetitionId, Option<CompetitionId>)> = competitions::table
         .filter(competitions::id.eq_any(&ids))
         .order(competitions::id)
         .select((competitions::id, competitions::seeded_from))
@@ -300,9 +304,9 @@ pub struct Filter {
     /// Only these kinds (all when empty).
     pub kinds: Vec<EventKind>,
     /// Only events of this competition.
-    pub competition: Option<i64>,
+    pub competition: Option<CompetitionId>,
     /// Only events of this evening.
-    pub evening: Option<i64>,
+    pub evening: Option<EveningId>,
     /// The reader's clearance: events up to this visibility.
     pub clearance: Option<Visibility>,
 }
@@ -407,6 +411,9 @@ mod tests {
 
     #[test]
     fn the_standings_etag_is_spelled_as_the_standings_answer() {
-        assert_eq!(standings_etag(4, 7, 0), "\"standings-4-s7-w0-alast\"");
+        assert_eq!(
+            standings_etag(CompetitionId(4), 7, 0),
+            "\"standings-4-s7-w0-alast\""
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::ids::{ClaimId, GameId};
+use crate::ids::{ClaimId, CompetitionId, EveningId, GameId};
 
 /// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -578,7 +578,7 @@ pub fn make_claim(
 /// Records an event about a claim for the arbiters (its game, round and competition).
 fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiResult<()> {
     use crate::db::schema::{games, rounds};
-    let (competition, evening, number): (i64, Option<i64>, i32) = games::table
+    let (competition, evening, number): (CompetitionId, Option<EveningId>, i32) = games::table
         .inner_join(rounds::table)
         .filter(games::id.eq(row.game_id))
         .select((rounds::competition_id, rounds::evening_id, rounds::number))
@@ -588,7 +588,7 @@ fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiRes
         NewEvent::new(kind, Visibility::Arbiter)
             .competition(competition)
             .evening(evening)
-            .game(row.game_id.get())
+            .game(row.game_id)
             .payload(serde_json::json!({
                 "round": number, "claim": row.id, "kind": row.kind, "status": row.status,
             })),

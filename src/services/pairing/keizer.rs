@@ -6,7 +6,7 @@ use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, pid, present}
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, EveningId, PlayerId, RoundId, SeasonId};
+use crate::ids::PlayerId;
 use crate::services::rounds;
 use chrono::NaiveDate;
 use clubcomp_engine::Membership;
@@ -31,8 +31,8 @@ fn half_of(comp: &Competition) -> Half {
 fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32)>> {
     let mut out = Vec::new();
     if let Some(w) = comp.seeded_from {
-        let winter = crate::services::competitions::load(c, crate::ids::CompetitionId(w))?;
-        let last = rounds::list(c, CompetitionId(w))?
+        let winter = crate::services::competitions::load(c, w)?;
+        let last = rounds::list(c, w)?
             .iter()
             .map(|r| r.number)
             .max()
@@ -49,17 +49,16 @@ fn halves(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<(Competition, u32
 /// The season's playing evenings (docs/rules/keizer.md#calendar: every Friday that is not a rapid
 /// evening and not closed, so free Fridays count too), by date. Empty without a calendar.
 fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>> {
-    let mut dates: Vec<NaiveDate> =
-        crate::services::calendar::evenings_of(c, SeasonId(comp.season_id))?
-            .into_iter()
-            .filter(|e| {
-                !matches!(
-                    e.kind,
-                    clubcomp_engine::EveningKind::Rapid | clubcomp_engine::EveningKind::Closed
-                )
-            })
-            .map(|e| e.date)
-            .collect();
+    let mut dates: Vec<NaiveDate> = crate::services::calendar::evenings_of(c, comp.season_id)?
+        .into_iter()
+        .filter(|e| {
+            !matches!(
+                e.kind,
+                clubcomp_engine::EveningKind::Rapid | clubcomp_engine::EveningKind::Closed
+            )
+        })
+        .map(|e| e.date)
+        .collect();
     dates.sort_unstable();
     Ok(dates)
 }
@@ -68,7 +67,7 @@ fn playing_dates(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<NaiveDate>
 fn round_date(c: &mut DbConn, r: &Round) -> Option<NaiveDate> {
     r.date.or_else(|| {
         r.evening_id
-            .and_then(|e| crate::services::calendar::load_evening(c, EveningId(e)).ok())
+            .and_then(|e| crate::services::calendar::load_evening(c, e).ok())
             .map(|e| e.date)
     })
 }
@@ -145,14 +144,14 @@ pub fn keizer_input(
             evening = offset + round.number as u32;
         }
         let h = half_of(&hc);
-        for r in rounds::list(c, CompetitionId(hc.id))? {
+        for r in rounds::list(c, hc.id)? {
             if (hc.id == comp.id && r.number >= round.number) || r.status == "planned" {
                 continue;
             }
             let date = round_date(c, &r);
             by_calendar &= date.is_some();
             let first_meeting = history.len();
-            for g in rounds::games_of(c, RoundId(r.id))? {
+            for g in rounds::games_of(c, r.id)? {
                 let (white, black) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get));
                 if let Some(w) = white {
                     played_any.insert(w);
@@ -234,11 +233,7 @@ pub(super) fn generate(
         Err(PairingError::NoPairing {
             unpaired, isolated, ..
         }) => {
-            let mut ids: Vec<i64> = isolated
-                .iter()
-                .chain(&unpaired)
-                .filter_map(|s| s.parse().ok())
-                .collect();
+            let mut ids = PlayerId::numbers_from_engine(isolated.iter().chain(&unpaired))?;
             let mut seen = HashSet::new();
             ids.retain(|id| seen.insert(*id));
             return Err(no_pairing(
@@ -264,25 +259,26 @@ pub(super) fn generate(
             black: None,
         });
     }
-    let to_ids = |v: &[String]| -> Vec<i64> { v.iter().filter_map(|s| s.parse().ok()).collect() };
-    let bye = p.bye.as_ref().map(|b| {
-        json!({
-            "player": b.player.parse::<i64>().ok(),
+    let to_ids = |v: &[String]| PlayerId::numbers_from_engine(v);
+    let bye = p.bye.as_ref().map(|b| -> ApiResult<_> {
+        Ok(json!({
+            "player": PlayerId::from_engine(&b.player)?.get(),
             "seed": b.seed,
             "seed_text": b.seed.to_string(),
-            "candidates": to_ids(&b.candidates),
+            "candidates": to_ids(&b.candidates)?,
             "index": b.index,
-            "excluded_unpairable": to_ids(&b.excluded_unpairable),
-            "excluded_earlier_bye": to_ids(&b.excluded_earlier_bye),
-        })
+            "excluded_unpairable": to_ids(&b.excluded_unpairable)?,
+            "excluded_earlier_bye": to_ids(&b.excluded_earlier_bye)?,
+        }))
     });
+    let bye = bye.transpose()?;
     Ok(Plan {
         boards,
         meta: json!({
             "system": "keizer",
             "evening": input.evening,
             "half": input.half,
-            "order": to_ids(&p.order),
+            "order": to_ids(&p.order)?,
             "cost": p.cost,
             "bye": bye,
         }),

@@ -7,7 +7,7 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Entrant, Game, Round};
 use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{PlayerId, RoundId};
+use crate::ids::PlayerId;
 use crate::services::rounds;
 use clubcomp_engine::Colour;
 use clubcomp_engine::Fixed;
@@ -27,7 +27,7 @@ fn numbered(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Vec<
 fn history(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Vec<Vec<Game>>> {
     let mut out = Vec::new();
     for r in earlier(c, comp.id, round.number)? {
-        out.push(rounds::games_of(c, RoundId(r.id))?);
+        out.push(rounds::games_of(c, r.id)?);
     }
     Ok(out)
 }

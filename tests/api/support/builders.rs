@@ -544,7 +544,7 @@ async fn fill_round(
         for (board, game_no, w, b, res) in games_ {
             let id: i64 = diesel::insert_into(games::table)
                 .values(&NewGame {
-                    round_id: RoundId(round.id),
+                    round_id: round.id,
                     board,
                     game_no,
                     white_id: Some(PlayerId(w)),
@@ -589,7 +589,7 @@ pub async fn check_in_all(app: &TestApp, token: &str, comp: i64, number: i64, pl
 /// Records an attendance action for a player in round `number`.
 pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, action: &str) {
     let change = NewAttendance {
-        round_id: 0,
+        round_id: RoundId(0),
         player_id: player,
         action: action.to_string(),
         channel: "email".into(),
@@ -604,7 +604,7 @@ pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, acti
 /// and the note `note`, as the leader.
 pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note: &str) {
     let change = NewAttendance {
-        round_id: 0,
+        round_id: RoundId(0),
         player_id: player,
         action: "force_majeure".into(),
         channel: "phone".into(),

@@ -251,7 +251,7 @@ pub async fn redeliver_webhook_delivery(
 #[cfg(test)]
 mod tests {
     use super::{CreateWebhook, UpdateWebhook};
-    use crate::db::models::events::EventKind;
+    use crate::services::events::EventKind;
     use crate::services::webhooks::signature::{MAX_KEY_BYTES, PREFIX};
     use crate::services::webhooks::{MAX_DESCRIPTION_CHARS, MAX_URL_BYTES};
     use utoipa::PartialSchema;

@@ -363,7 +363,7 @@ pub fn statuses_in(
         })
         .collect();
     let a = evaluate(c, &ctx, r.id, &list, None)?;
-    Ok(a.players
+    a.players
         .iter()
         .map(|p| {
             Ok((
@@ -371,7 +371,7 @@ pub fn statuses_in(
                 p.status.into(),
             ))
         })
-        .collect::<ApiResult<_>>()?)
+        .collect()
 }
 
 /// One change to record.

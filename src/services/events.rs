@@ -4,9 +4,10 @@
 //! (`db::stamps::record`), never here.
 
 use crate::db::DbConn;
+pub use crate::db::models::events::EventKind;
 /// Which events a read selects (the changes feed's and the stream's filter).
 pub use crate::db::models::events::Filter;
-use crate::db::models::events::{self, EventKind, EventRow, Visibility};
+use crate::db::models::events::{self, EventRow, Visibility};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::credentials::Role;
 use chrono::{DateTime, Utc};

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Checks the service's layers, as CI does (docs/architecture.md#the-layers):
 
-1. `src/api` (HTTP handlers) and `src/web` (the club pages) name no storage at all: no
-   `crate::db` (nor a `super::…::db` path to it: no connection, row, model, table, snapshot
-   or clock of the database) and no `diesel`; every read and every write of the database goes
-   through a service;
-2. `src/api` and `src/web` do not reach into the command line (`crate::cli`);
+1. `src/api` (HTTP handlers), `src/web` (the club pages) and `src/cached.rs` (the cached
+   reads both answer with) name no storage at all: no `crate::db` (nor a `super::…::db` path
+   to it: no connection, row, model, table, snapshot or clock of the database) and no
+   `diesel`; every read and every write of the database goes through a service;
+2. `src/api` and `src/web` do not reach into the command line (`crate::cli`); `src/web` uses
+   nothing of `src/api`, and `src/cached.rs` nothing of either;
 3. `src/services` does not reach up into the HTTP layer (`crate::api`, `crate::app`,
    `crate::auth`);
 4. `src/db` knows nothing of the read cache (`crate::cache`) or of anything above it;
@@ -51,10 +52,16 @@ def rel(path):
 STORAGE = re.compile(r"\bcrate::db\b|\bsuper::(?:super::)*db\b")
 
 
+def rust_files(name):
+    """The Rust files of a folder of `src` (`api`), or the one file of a module (`cached.rs`)."""
+    where = SRC / name
+    return [where] if where.is_file() else sorted(where.rglob("*.rs"))
+
+
 def check_http(folder, problems):
-    """The HTTP layer (`src/api`, `src/web`) names no storage: every database read and write
-    is a service call."""
-    for path in sorted((SRC / folder).rglob("*.rs")):
+    """The HTTP layer (`src/api`, `src/web`, `src/cached.rs`) names no storage: every database
+    read and write is a service call."""
+    for path in rust_files(folder):
         lines = code_lines(path)
         # `use crate::{db::DbConn, …}` names it inside a list
         for m in re.finditer(r"\bcrate::\{([^}]*)\}", "\n".join(lines)):
@@ -74,7 +81,7 @@ def check_http(folder, problems):
 
 
 def check_no_reach(folder, forbidden, why, problems):
-    for path in sorted((SRC / folder).rglob("*.rs")):
+    for path in rust_files(folder):
         for n, line in enumerate(code_lines(path), 1):
             for m in CRATE_PATH.finditer(line):
                 top = m.group(1).split("::")[0]
@@ -362,6 +369,9 @@ def main():
     problems = []
     check_http("api", problems)
     check_http("web", problems)
+    check_http("cached.rs", problems)
+    check_no_reach("web", {"api"}, "a club page uses a handler module (share it below both)", problems)
+    check_no_reach("cached.rs", {"api", "web", "app", "cli"}, "the cached reads reach up", problems)
     check_no_reach("services", {"api", "app", "auth"}, "a service reaches up into the HTTP layer", problems)
     check_no_reach("db", {"cache", "api", "services", "app", "auth", "cli"}, "storage reaches up", problems)
     check_service_cycles(problems)

@@ -9,6 +9,7 @@ pub mod api;
 pub mod app;
 pub mod auth;
 pub mod cache;
+pub mod cached;
 pub mod calc_input;
 pub mod cli;
 pub mod config;

@@ -111,7 +111,7 @@ async fn serve(
     } else {
         "evening-public"
     };
-    crate::api::standings::serve_versioned(
+    crate::cached::serve_versioned(
         state,
         req,
         doc,

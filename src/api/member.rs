@@ -37,8 +37,8 @@ pub async fn get_member_page(
         let hex: String = d.iter().take(12).map(|b| format!("{b:02x}")).collect();
         format!("\"me-{hex}\"")
     };
-    let inm = crate::api::standings::if_none_match(&req);
-    if crate::api::standings::not_modified(inm.as_deref(), &tag) {
+    let inm = crate::cached::if_none_match(&req);
+    if crate::cached::not_modified(inm.as_deref(), &tag) {
         return Ok(HttpResponse::NotModified()
             .insert_header(("ETag", tag))
             .insert_header(("Cache-Control", "private, no-cache"))

@@ -305,8 +305,8 @@ pub fn versioned<T: serde::Serialize>(
     etag: String,
     body: &T,
 ) -> actix_web::HttpResponse {
-    let inm = standings::if_none_match(req);
-    if standings::not_modified(inm.as_deref(), &etag) {
+    let inm = crate::cached::if_none_match(req);
+    if crate::cached::not_modified(inm.as_deref(), &etag) {
         return actix_web::HttpResponse::NotModified()
             .insert_header(("ETag", etag))
             .finish();

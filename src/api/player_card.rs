@@ -45,7 +45,7 @@ pub async fn get_player_card(
     let which = q
         .season
         .map_or(Seasons::Current, |s| Seasons::One(SeasonId(s)));
-    crate::api::standings::serve_versioned(
+    crate::cached::serve_versioned(
         &state,
         &req,
         "player-card",

@@ -96,7 +96,7 @@ pub async fn list_rounds(
         },
         arg: None,
     };
-    crate::api::standings::serve_cached(&state, &req, key, move |c, _, _| {
+    crate::cached::serve_cached(&state, &req, key, move |c, _, _| {
         let out = round_views::of_competition(c, id, ins)?;
         let body = serde_json::to_vec(&out).map_err(|e| ApiError::Internal(e.to_string()))?;
         Ok((body, None))
@@ -128,7 +128,7 @@ pub async fn get_round(
         doc: if ins { "round-insider" } else { "round-public" },
         arg: Some(i64::from(number)),
     };
-    crate::api::standings::serve_cached(&state, &req, key, move |c, _, v| {
+    crate::cached::serve_cached(&state, &req, key, move |c, _, v| {
         let view = round_views::one(c, id, number, ins)?;
         // `"round-<id>-v<version>…"`: the If-Match of the pairing writes names the round's
         // version; the competition's stamp makes it change with every write that shows

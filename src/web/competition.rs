@@ -114,13 +114,13 @@ async fn cached(
             doc: DOCS[kind as usize][variant],
             arg: q.after.map(i64::from),
         };
-        let page = crate::api::standings::CachedType {
+        let page = crate::cached::CachedType {
             content_type: "text/html; charset=utf-8",
             vary: super::PAGE_VARY,
             headers: &state.page_headers,
         };
         // the context is made only when the page is rendered (a cache miss)
-        crate::api::standings::serve_cached_as(&state, &req, key, page, move |c, comp, _| {
+        crate::cached::serve_cached_as(&state, &req, key, page, move |c, comp, _| {
             let markup = match kind {
                 Kind::Overview => {
                     let ctx = Ctx::new(q, format!("/club/competitions/{id}"));

@@ -190,33 +190,27 @@ pub fn archive(c: &mut DbConn, id: SeasonId) -> ApiResult<Archive> {
     Ok(Archive { season, lines })
 }
 
-/// The first three of a table.
+/// The first three of a table: the Keizer, round-robin or Swiss one, whichever it has.
 fn podium(v: &StandingsView) -> Vec<(i64, String)> {
+    /// The player id and name of the first three of `rows`, by `who`.
+    fn first_three<R>(rows: &[R], who: impl Fn(&R) -> (i64, &String)) -> Vec<(i64, String)> {
+        rows.iter()
+            .take(3)
+            .map(|r| {
+                let (id, name) = who(r);
+                (id, name.clone())
+            })
+            .collect()
+    }
     if let Some(k) = &v.keizer {
-        return k
-            .rows
-            .iter()
-            .take(3)
-            .map(|r| (r.player_id, r.name.clone()))
-            .collect();
+        first_three(&k.rows, |r| (r.player_id, &r.name))
+    } else if let Some(t) = &v.round_robin {
+        first_three(&t.rows, |r| (r.player_id, &r.name))
+    } else if let Some(s) = &v.swiss {
+        first_three(&s.rows, |r| (r.player_id, &r.name))
+    } else {
+        vec![]
     }
-    if let Some(t) = &v.round_robin {
-        return t
-            .rows
-            .iter()
-            .take(3)
-            .map(|r| (r.player_id, r.name.clone()))
-            .collect();
-    }
-    if let Some(s) = &v.swiss {
-        return s
-            .rows
-            .iter()
-            .take(3)
-            .map(|r| (r.player_id, r.name.clone()))
-            .collect();
-    }
-    vec![]
 }
 
 /// A competition's page: its rounds and entrants.

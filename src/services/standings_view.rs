@@ -8,7 +8,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::ids::PlayerId;
 use crate::services::standings as svc;
 use clubcomp_engine::CompetitionKind;
-use clubcomp_engine::keizer;
+use clubcomp_engine::{keizer, round_robin};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -103,6 +103,34 @@ pub struct RoundRobinRow {
     /// The round from which the player withdrew (docs/rules/draughts-championship.md#withdrawal:
     /// results stand, the games still due are lost by forfeit); `null` when they did not.
     pub withdrawn_from: Option<u32>,
+}
+
+/// The engine's row as readers see it, its name still empty (the engine knows the players by
+/// id only): an internal error when the engine answers with a text that is no player id.
+impl TryFrom<round_robin::Row> for RoundRobinRow {
+    type Error = ApiError;
+
+    fn try_from(r: round_robin::Row) -> ApiResult<Self> {
+        Ok(RoundRobinRow {
+            place: r.place,
+            player_id: PlayerId::from_engine(&r.id)?.get(),
+            name: String::new(),
+            shared_with: PlayerId::numbers_from_engine(&r.shared_with)?,
+            points: r.points,
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            plusremises: r.plusremises,
+            minremises: r.minremises,
+            tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
+            decided_by: r.decided_by,
+            points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
+            prize_money: r.prize_money,
+            rights: r.rights,
+            withdrawn_from: r.withdrawn_from,
+        })
+    }
 }
 
 /// A round-robin table.
@@ -302,29 +330,10 @@ pub fn standings_view(
                     .standings
                     .into_iter()
                     .map(|r| {
+                        let name = names.get(&r.id).cloned().unwrap_or_default();
                         Ok(RoundRobinRow {
-                            place: r.place,
-                            player_id: PlayerId::from_engine(&r.id)?.0,
-                            name: names.get(&r.id).cloned().unwrap_or_default(),
-                            shared_with: r
-                                .shared_with
-                                .iter()
-                                .map(|x| PlayerId::from_engine(x).map(|id| id.0))
-                                .collect::<ApiResult<_>>()?,
-                            points: r.points,
-                            games: r.games,
-                            wins: r.wins,
-                            draws: r.draws,
-                            losses: r.losses,
-                            plusremises: r.plusremises,
-                            minremises: r.minremises,
-                            tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
-                            decided_by: r.decided_by,
-                            points_tables: serde_json::to_value(&r.points_tables)
-                                .unwrap_or_default(),
-                            prize_money: r.prize_money,
-                            rights: r.rights,
-                            withdrawn_from: r.withdrawn_from,
+                            name,
+                            ..RoundRobinRow::try_from(r)?
                         })
                     })
                     .collect::<ApiResult<_>>()?,

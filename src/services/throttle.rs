@@ -277,15 +277,49 @@ mod tests {
         assert_eq!(addr("::1", &["2001:db8::5"], &[ip("::1")]), "2001:db8::5");
     }
 
-    /// A migrated SQLite database in a temporary directory, and the throttle's clock.
-    fn throttle_db() -> (tempfile::TempDir, crate::db::DbConn) {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("t.sqlite3").display());
-        let mut c = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
-        crate::db::run_migrations(&mut c).unwrap();
-        (dir, c)
+    /// A throttle of `limit` attempts per account and address over a migrated SQLite database
+    /// in a temporary directory, driven by the minutes of one evening.
+    struct Fixture {
+        _dir: tempfile::TempDir,
+        c: crate::db::DbConn,
+        t: Throttle,
     }
 
+    impl Fixture {
+        fn new(limit: u32) -> Fixture {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("t.sqlite3").display());
+            let mut c = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
+            crate::db::run_migrations(&mut c).unwrap();
+            Fixture {
+                _dir: dir,
+                c,
+                t: Throttle::new(limit),
+            }
+        }
+
+        /// A login attempt of `account` from `address` at minute `m`: allowed, or the seconds
+        /// to wait.
+        fn attempt(&mut self, account: &str, address: &str, m: i64) -> Result<(), u64> {
+            self.t
+                .attempt(&mut self.c, account, address, at(m))
+                .unwrap()
+        }
+
+        /// The outcome of the attempt of `account` from `address` (`success`, or unchecked).
+        fn forgive(&mut self, account: &str, address: &str, success: bool) {
+            self.t
+                .forgive(&mut self.c, account, address, success)
+                .unwrap();
+        }
+
+        /// The rows swept at minute `m`.
+        fn sweep(&mut self, m: i64) -> usize {
+            self.t.sweep(&mut self.c, at(m)).unwrap()
+        }
+    }
+
+    /// Minute `m` of the evening the throttle is tried on.
     fn at(m: i64) -> chrono::NaiveDateTime {
         chrono::NaiveDate::from_ymd_opt(2026, 11, 27)
             .unwrap()
@@ -296,9 +330,8 @@ mod tests {
 
     #[test]
     fn throttle_blocks_an_account_from_one_address_only() {
-        let (_dir, mut c) = throttle_db();
-        let t = Throttle::new(2);
-        let mut go = |acct: &str, addr: &str, m: i64| t.attempt(&mut c, acct, addr, at(m)).unwrap();
+        let mut f = Fixture::new(2);
+        let mut go = |acct: &str, addr: &str, m: i64| f.attempt(acct, addr, m);
         // two attempts (account names are case-insensitive) use up the account at that address
         assert!(go("a@x", "1.2.3.4", 0).is_ok());
         assert!(go("A@x", "1.2.3.4", 1).is_ok());
@@ -312,46 +345,33 @@ mod tests {
 
     #[test]
     fn throttle_limits_an_address_over_all_accounts() {
-        let (_dir, mut c) = throttle_db();
-        let t = Throttle::new(1);
+        let mut f = Fixture::new(1);
         for i in 0..4 {
-            let r = t.attempt(&mut c, &format!("u{i}@x"), "5.5.5.5", at(20));
-            assert!(r.unwrap().is_ok());
+            assert!(f.attempt(&format!("u{i}@x"), "5.5.5.5", 20).is_ok());
         }
-        let r = t.attempt(&mut c, "u9@x", "5.5.5.5", at(20)).unwrap();
+        let r = f.attempt("u9@x", "5.5.5.5", 20);
         assert_eq!(r, Err(15 * 60), "four times the per-pair limit");
-        assert!(
-            t.attempt(&mut c, "u9@x", "6.6.6.6", at(20))
-                .unwrap()
-                .is_ok()
-        );
+        assert!(f.attempt("u9@x", "6.6.6.6", 20).is_ok());
     }
 
     #[test]
     fn throttle_locks_an_account_globally_only_at_twenty_times_the_limit() {
-        let (_dir, mut c) = throttle_db();
-        let t = Throttle::new(1);
+        let mut f = Fixture::new(1);
         // one failure from each of 20 addresses: every one passes
         for i in 0..20 {
-            let r = t.attempt(&mut c, "a@x", &format!("10.0.0.{i}"), at(0));
-            assert!(r.unwrap().is_ok(), "address {i}");
+            let r = f.attempt("a@x", &format!("10.0.0.{i}"), 0);
+            assert!(r.is_ok(), "address {i}");
         }
         // the 21st, from a fresh address, finds the account used up
-        let r = t.attempt(&mut c, "a@x", "10.0.1.1", at(1)).unwrap();
-        assert_eq!(r, Err(14 * 60));
+        assert_eq!(f.attempt("a@x", "10.0.1.1", 1), Err(14 * 60));
         // no backoff for the account: a new window of the same length
-        assert!(
-            t.attempt(&mut c, "a@x", "10.0.1.1", at(15))
-                .unwrap()
-                .is_ok()
-        );
+        assert!(f.attempt("a@x", "10.0.1.1", 15).is_ok());
     }
 
     #[test]
     fn throttle_backs_off_doubling_each_used_up_window() {
-        let (_dir, mut c) = throttle_db();
-        let t = Throttle::new(2);
-        let mut go = |m: i64| t.attempt(&mut c, "a@x", "1.2.3.4", at(m)).unwrap();
+        let mut f = Fixture::new(2);
+        let mut go = |m: i64| f.attempt("a@x", "1.2.3.4", m);
         // window 1 (15 min) used up
         assert!(go(0).is_ok() && go(0).is_ok());
         assert_eq!(go(1), Err(14 * 60));
@@ -368,24 +388,23 @@ mod tests {
 
     #[test]
     fn throttle_forgives_and_sweeps() {
-        let (_dir, mut c) = throttle_db();
-        let t = Throttle::new(2);
-        let a = |c: &mut crate::db::DbConn| t.attempt(c, "a@x", "9.9.9.9", at(16)).unwrap();
-        assert!(a(&mut c).is_ok() && a(&mut c).is_ok());
-        assert!(a(&mut c).is_err());
+        let mut f = Fixture::new(2);
+        let a = |f: &mut Fixture| f.attempt("a@x", "9.9.9.9", 16);
+        assert!(a(&mut f).is_ok() && a(&mut f).is_ok());
+        assert!(a(&mut f).is_err());
         // a success clears its (account, address) and gives its address the attempt back
-        t.forgive(&mut c, "a@x", "9.9.9.9", true).unwrap();
-        assert!(a(&mut c).is_ok());
+        f.forgive("a@x", "9.9.9.9", true);
+        assert!(a(&mut f).is_ok());
         // an attempt that could not be checked is taken back
-        t.forgive(&mut c, "a@x", "9.9.9.9", false).unwrap();
-        assert!(a(&mut c).is_ok() && a(&mut c).is_ok());
-        assert!(a(&mut c).is_err());
-        assert!(t.attempt(&mut c, "b@x", "8.8.8.8", at(20)).unwrap().is_ok());
+        f.forgive("a@x", "9.9.9.9", false);
+        assert!(a(&mut f).is_ok() && a(&mut f).is_ok());
+        assert!(a(&mut f).is_err());
+        assert!(f.attempt("b@x", "8.8.8.8", 20).is_ok());
         // nothing has expired yet; the used-up pair stays a second window, for its strike
-        assert_eq!(t.sweep(&mut c, at(30)).unwrap(), 0);
+        assert_eq!(f.sweep(30), 0);
         // b's three keys and a's address and account rows end at minute 35 and 31
-        assert_eq!(t.sweep(&mut c, at(36)).unwrap(), 5);
-        assert_eq!(t.sweep(&mut c, at(46)).unwrap(), 1, "a's used-up pair");
-        assert!(t.attempt(&mut c, "a@x", "9.9.9.9", at(46)).unwrap().is_ok());
+        assert_eq!(f.sweep(36), 5);
+        assert_eq!(f.sweep(46), 1, "a's used-up pair");
+        assert!(f.attempt("a@x", "9.9.9.9", 46).is_ok());
     }
 }

@@ -138,7 +138,7 @@ impl ReadCache {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompetitionVersion {
     /// The competition.
-    pub id: i64,
+    pub id: crate::ids::CompetitionId,
     /// The winter half it is seeded from (fixed at creation).
     pub seeded_from: Option<i64>,
     /// Its cache stamp.
@@ -518,7 +518,7 @@ mod tests {
 
     fn version(stamp: i64) -> Arc<CompetitionVersion> {
         Arc::new(CompetitionVersion {
-            id: 1,
+            id: crate::ids::CompetitionId(1),
             seeded_from: None,
             stamp,
             winter: 0,

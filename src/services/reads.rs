@@ -61,7 +61,7 @@ pub fn snapshot<T>(c: &mut DbConn, f: impl Work<T>) -> ApiResult<T> {
 /// summer half, the winter's it is seeded from).
 pub fn version_of(
     c: &mut DbConn,
-    id: i64,
+    id: CompetitionId,
     seeded_from: Option<i64>,
 ) -> ApiResult<CompetitionVersion> {
     let s = stamp(c, &format!("competition:{id}"))?;
@@ -85,9 +85,10 @@ pub fn current_version(
     id: i64,
     seeded_from: Option<Option<i64>>,
 ) -> ApiResult<CompetitionVersion> {
+    let id = CompetitionId(id);
     let seeded_from = match seeded_from {
         Some(s) => s,
-        None => competitions::load(c, CompetitionId(id))?
+        None => competitions::load(c, id)?
             .seeded_from
             .map(CompetitionId::get),
     };
@@ -99,7 +100,7 @@ pub fn current_version(
 pub fn document<T>(c: &mut DbConn, id: i64, f: impl DocumentWork<T>) -> ApiResult<T> {
     crate::db::snapshot(c, |c| {
         let comp = competitions::load(c, CompetitionId(id))?;
-        let v = version_of(c, comp.id.get(), comp.seeded_from.map(CompetitionId::get))?;
+        let v = version_of(c, comp.id, comp.seeded_from.map(CompetitionId::get))?;
         f(c, &comp, &v)
     })
 }
@@ -127,7 +128,7 @@ pub fn conditional<T>(
         let comp = competitions::load(c, CompetitionId(id))?;
         let tag = etag(&version_of(
             c,
-            comp.id.get(),
+            comp.id,
             comp.seeded_from.map(CompetitionId::get),
         )?);
         if unchanged(&tag) {

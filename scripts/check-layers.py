@@ -19,8 +19,10 @@
 
 The import graph is read from the code: `crate::…` paths, `super::…` paths and `use` lists
 (nested ones too), resolved to the longest module path that is a file (a module renamed with
-`#[path = …]` is followed). Comments are ignored; so are tests (`#[cfg(test)]` modules, inline
-or in a file of their own) in rules 6 and 7, as a test may use what it checks from anywhere.
+`#[path = …]` is followed). Comments are ignored; tests are not (`#[cfg(test)]` modules,
+inline or in a file of their own): a test's imports are arrows of its file like any other, so
+a test that needs modules from both sides of an arrow sits above both (in their parent's
+tests, or in the file whose code it tests when that already uses the other).
 Prints every problem as `path:line: message` and exits 1 when there is one. Run from
 anywhere: `scripts/check-layers.py`.
 """
@@ -158,26 +160,6 @@ def strip_comments(text):
     )
 
 
-def without_tests(text):
-    """The text without its `#[cfg(test)] mod … { … }` blocks (blanked, lines kept), and the
-    names of the test modules in files of their own (`#[cfg(test)] mod tests;`)."""
-    own = set()
-    out = text
-    test_mod = r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*([;{])"
-    for m in re.finditer(test_mod, text):
-        if m.group(2) == ";":
-            own.add(m.group(1))
-            continue
-        depth, i = 0, m.end() - 1
-        while i < len(text):
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            if depth == 0:
-                break
-            i += 1
-        out = out[: m.start()] + re.sub(r"[^\n]", " ", out[m.start() : i + 1]) + out[i + 1 :]
-    return out, own
-
-
 def use_tree(text, i):
     """The paths of a path or `use` tree starting at `text[i]` (after `crate::` or `super::`):
     `a::b`, `a::{b, c::{d, e}}`, `{a, b}`. Each path is a list of names; `self` ends a path."""
@@ -227,12 +209,10 @@ class Crate:
             if parts in (["lib"], ["main"]):
                 parts = []
             self.files[tuple(parts)] = path
-        # the code of each file without its tests, and the files that are tests
-        self.code = {}
-        tests = set()
-        for me, path in self.files.items():
-            self.code[me], own = without_tests(strip_comments(path.read_text(encoding="utf-8")))
-            tests |= {me + (name,) for name in own}
+        # the code of each file, its tests included: a test's imports are edges too
+        self.code = {
+            me: strip_comments(path.read_text(encoding="utf-8")) for me, path in self.files.items()
+        }
         # `#[path = "x/mod.rs"] mod y;`: the module y is the file's module
         self.renamed = {}
         for me, path in self.files.items():
@@ -245,8 +225,6 @@ class Crate:
                 for mod, p in self.files.items():
                     if p.resolve() == target:
                         self.renamed[me + (m.group(2),)] = mod
-        tests = {self.renamed.get(t, t) for t in tests}
-        self.tests = {m for m in self.files if any(m[: len(t)] == t for t in tests)}
 
     def resolve(self, path):
         """The module (file) a path names: the longest prefix that is a file."""
@@ -264,8 +242,6 @@ class Crate:
         """`{module: {target: "path:line"}}`: every module another file names, with where."""
         out = {}
         for me, path in self.files.items():
-            if me in self.tests:
-                continue
             text = self.code[me]
             found = out.setdefault(me, {})
             starts = [(m, []) for m in re.finditer(r"\bcrate::", text)]
@@ -276,7 +252,7 @@ class Crate:
                 line = text.count("\n", 0, m.start()) + 1
                 for p in use_tree(text, m.end()):
                     target = self.resolve(base + p)
-                    if target is None or target == me or target in self.tests:
+                    if target is None or target == me:
                         continue
                     # a module and its own parent or child (or further up or down) are one unit
                     if target[: len(me)] == me or me[: len(target)] == target:

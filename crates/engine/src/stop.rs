@@ -39,25 +39,4 @@ mod tests {
         assert!(flag.stopped());
         assert!(!Never.stopped());
     }
-
-    #[test]
-    fn the_engines_give_up_when_stopped() {
-        use crate::swiss_impl::dutch::{PairError, next_round, pair_round_until};
-        let t = crate::swiss_impl::generate::random_tournament(40, 3, 9, 7);
-        let (go, halt) = (AtomicBool::new(false), AtomicBool::new(true));
-        assert!(pair_round_until(&t, next_round(&t), &go).is_ok());
-        assert_eq!(
-            pair_round_until(&t, next_round(&t), &halt),
-            Err(PairError::Stopped)
-        );
-        use crate::keizer_impl::scenario::{ScenarioError, run_scenario_until};
-        use crate::keizer_impl::standings::StandingsError;
-        let v = serde_json::json!({"players": [{"id": "a"}, {"id": "b"}],
-            "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]});
-        assert!(run_scenario_until(&v, &go).is_ok());
-        assert!(matches!(
-            run_scenario_until(&v, &halt),
-            Err(ScenarioError::Rule(StandingsError::Stopped))
-        ));
-    }
 }

@@ -401,10 +401,11 @@ pub fn decompose<G: Graph + ?Sized>(g: &G) -> Decomposition {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn adj(n: usize, e: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    /// The adjacency lists of the graph on `n` vertices with the edges `e`.
+    pub(in crate::matching_impl) fn adj(n: usize, e: &[(usize, usize)]) -> Vec<Vec<usize>> {
         let mut a = vec![Vec::new(); n];
         for &(x, y) in e {
             a[x].push(y);
@@ -452,34 +453,6 @@ mod tests {
         let d = decompose(&adj(3, &[(0, 1), (1, 2)]));
         assert_eq!(d.missable, vec![true, false, true]);
         assert_eq!(d.barrier, vec![1]);
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
-        #[test]
-        fn missable_means_some_maximum_matching_leaves_it_out(
-            n in 1usize..10,
-            raw in proptest::collection::vec((0usize..10, 0usize..10), 0..25),
-        ) {
-            let e: Vec<(usize, usize)> = raw.into_iter().map(|(a, b)| (a % n, b % n))
-                .filter(|(a, b)| a != b).collect();
-            // with unit weights the weighted matching is one of maximum cardinality
-            let size = |skip: Option<usize>| {
-                let mut we: Vec<(usize, usize, u64)> = e.iter()
-                    .filter(|(a, b)| Some(*a) != skip && Some(*b) != skip)
-                    .map(|&(a, b)| (a.min(b), a.max(b), 1)).collect();
-                we.sort_unstable();
-                we.dedup();
-                crate::matching_impl::weighted::max_weight_matching(n, &we)
-                    .iter().filter(|m| m.is_some()).count() / 2
-            };
-            let d = decompose(&adj(n, &e));
-            let full = size(None);
-            proptest::prop_assert_eq!(d.mate.iter().filter(|m| m.is_some()).count() / 2, full);
-            for v in 0..n {
-                proptest::prop_assert_eq!(d.missable[v], size(Some(v)) == full, "vertex {}", v);
-            }
-        }
     }
 
     /// The size of a maximum matching by exhaustive search: the lowest vertex is left out or

@@ -25,3 +25,40 @@
 
 pub mod cardinality;
 pub mod weighted;
+
+/// The two matchings against each other: the decomposition's missable vertices are those some
+/// maximum-weight matching with unit weights (a maximum-cardinality one) leaves out.
+#[cfg(test)]
+mod tests {
+    use super::cardinality::decompose;
+    use super::cardinality::tests::adj;
+    use super::weighted::max_weight_matching;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+        #[test]
+        fn missable_means_some_maximum_matching_leaves_it_out(
+            n in 1usize..10,
+            raw in proptest::collection::vec((0usize..10, 0usize..10), 0..25),
+        ) {
+            let e: Vec<(usize, usize)> = raw.into_iter().map(|(a, b)| (a % n, b % n))
+                .filter(|(a, b)| a != b).collect();
+            // with unit weights the weighted matching is one of maximum cardinality
+            let size = |skip: Option<usize>| {
+                let mut we: Vec<(usize, usize, u64)> = e.iter()
+                    .filter(|(a, b)| Some(*a) != skip && Some(*b) != skip)
+                    .map(|&(a, b)| (a.min(b), a.max(b), 1)).collect();
+                we.sort_unstable();
+                we.dedup();
+                max_weight_matching(n, &we)
+                    .iter().filter(|m| m.is_some()).count() / 2
+            };
+            let d = decompose(&adj(n, &e));
+            let full = size(None);
+            proptest::prop_assert_eq!(d.mate.iter().filter(|m| m.is_some()).count() / 2, full);
+            for v in 0..n {
+                proptest::prop_assert_eq!(d.missable[v], size(Some(v)) == full, "vertex {}", v);
+            }
+        }
+    }
+}

@@ -144,3 +144,16 @@ fn all_result_codes_are_read() {
     }
     assert_eq!(parse_result("1:0"), None);
 }
+
+#[test]
+fn the_scenario_gives_up_when_stopped() {
+    use std::sync::atomic::AtomicBool;
+    let (go, halt) = (AtomicBool::new(false), AtomicBool::new(true));
+    let v = json!({"players": [{"id": "a"}, {"id": "b"}],
+        "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]});
+    assert!(run_scenario_until(&v, &go).is_ok());
+    assert!(matches!(
+        run_scenario_until(&v, &halt),
+        Err(ScenarioError::Rule(StandingsError::Stopped))
+    ));
+}

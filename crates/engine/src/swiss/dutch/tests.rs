@@ -583,3 +583,16 @@ fn searching_tight_edges_first_pairs_as_the_stages_alone_up_to_1000_players() {
     ];
     assert_eq!(tight_search_pairs_as_the_stages_alone(&sizes), 54);
 }
+
+#[test]
+fn the_pairing_gives_up_when_stopped() {
+    use crate::swiss_impl::generate::random_tournament;
+    use std::sync::atomic::AtomicBool;
+    let t = random_tournament(40, 3, 9, 7);
+    let (go, halt) = (AtomicBool::new(false), AtomicBool::new(true));
+    assert!(pair_round_until(&t, next_round(&t), &go).is_ok());
+    assert_eq!(
+        pair_round_until(&t, next_round(&t), &halt),
+        Err(PairError::Stopped)
+    );
+}

@@ -16,12 +16,23 @@ use clubcomp_engine::swiss::{self, ResultCode, RoundEntry};
 use serde_json::json;
 use std::collections::HashMap;
 
-/// Entrants who take part by this round, with pairing numbers 1… in seed order.
-fn numbered(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Vec<Entrant>> {
-    Ok(entrants(c, comp.id)?
+/// Entrants who take part by this round, with pairing numbers 1… in seed order: the
+/// entrants in that order, and each one's pairing number by player id.
+fn numbered(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+) -> ApiResult<(Vec<Entrant>, HashMap<i64, u32>)> {
+    let ents: Vec<Entrant> = entrants(c, comp.id)?
         .into_iter()
         .filter(|e| e.joins_at <= round.number)
-        .collect())
+        .collect();
+    let tpn = ents
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.player_id, i as u32 + 1))
+        .collect();
+    Ok((ents, tpn))
 }
 
 fn history(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Vec<Vec<Game>>> {
@@ -73,12 +84,7 @@ pub(super) fn dutch(
     round: &Round,
     tz: &str,
 ) -> ApiResult<Plan> {
-    let ents = numbered(c, comp, round)?;
-    let tpn: HashMap<i64, u32> = ents
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.player_id, i as u32 + 1))
-        .collect();
+    let (ents, tpn) = numbered(c, comp, round)?;
     // the blitz championship's check-in covers the evening: its participants play every round
     // unless marked absent; other Swiss rounds pair the players checked in for the round
     let here = if crate::services::check_in::is_blitz(comp)? {
@@ -253,12 +259,7 @@ pub(super) fn double(
     round: &Round,
     tz: &str,
 ) -> ApiResult<Plan> {
-    let ents = numbered(c, comp, round)?;
-    let tpn: HashMap<i64, u32> = ents
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.player_id, i as u32 + 1))
-        .collect();
+    let (ents, tpn) = numbered(c, comp, round)?;
     let here = present(c, comp, round, tz)?;
     let mut records = Vec::new();
     for (k, games) in history(c, comp, round)?.iter().enumerate() {

@@ -127,6 +127,12 @@ pub fn if_none_match(req: &HttpRequest) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Whether the request's `If-None-Match` names `etag` (see [`not_modified`]): the reader
+/// holds the current document, and a 304 answers it.
+pub fn reader_has(req: &HttpRequest, etag: &str) -> bool {
+    not_modified(if_none_match(req).as_deref(), etag)
+}
+
 /// Whether an `If-None-Match` value matches the current ETag: weak comparison (RFC 9110
 /// 13.1.2), so `W/"x"` matches `"x"`.
 pub fn not_modified(inm: Option<&str>, etag: &str) -> bool {

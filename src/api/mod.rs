@@ -305,11 +305,8 @@ pub fn versioned<T: serde::Serialize>(
     etag: String,
     body: &T,
 ) -> actix_web::HttpResponse {
-    let inm = crate::cached::if_none_match(req);
-    if crate::cached::not_modified(inm.as_deref(), &etag) {
-        return actix_web::HttpResponse::NotModified()
-            .insert_header(("ETag", etag))
-            .finish();
+    if crate::cached::reader_has(req, &etag) {
+        return crate::cached::not_modified_response(etag);
     }
     actix_web::HttpResponse::Ok()
         .insert_header(("ETag", etag))

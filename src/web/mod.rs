@@ -226,11 +226,8 @@ pub fn content_etag(body: &str) -> String {
 /// A rendered page with a content ETag: 304 when `If-None-Match` matches.
 pub fn html(req: &HttpRequest, state: &AppState, body: String) -> HttpResponse {
     let tag = content_etag(&body);
-    let inm = crate::cached::if_none_match(req);
-    let mut res = if crate::cached::not_modified(inm.as_deref(), &tag) {
-        HttpResponse::NotModified()
-            .insert_header((header::ETAG, tag))
-            .finish()
+    let mut res = if crate::cached::reader_has(req, &tag) {
+        crate::cached::not_modified_response(tag)
     } else {
         HttpResponse::Ok()
             .insert_header((header::ETAG, tag))
@@ -328,11 +325,8 @@ async fn not_found(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse
 
 async fn stylesheet(req: HttpRequest) -> HttpResponse {
     let tag = content_etag(STYLESHEET);
-    let inm = crate::cached::if_none_match(&req);
-    if crate::cached::not_modified(inm.as_deref(), &tag) {
-        return HttpResponse::NotModified()
-            .insert_header((header::ETAG, tag))
-            .finish();
+    if crate::cached::reader_has(&req, &tag) {
+        return crate::cached::not_modified_response(tag);
     }
     HttpResponse::Ok()
         .insert_header((header::ETAG, tag))

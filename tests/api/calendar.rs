@@ -63,12 +63,7 @@ async fn generate_store_and_replace() {
                    "season_end": "2027-03-01"}),
         )
         .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    assert!(
-        r.body["detail"].as_str().unwrap().contains("6 of 10"),
-        "{}",
-        r.text
-    );
+    r.assert_detail(StatusCode::UNPROCESSABLE_ENTITY, "6 of 10");
     assert_eq!(evening_count(&app).await, 0);
 
     let r = app

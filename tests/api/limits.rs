@@ -45,9 +45,7 @@ fn pair(body: impl Into<Vec<u8>>) -> TestRequest {
 
 /// Asserts a 422 whose detail names `needle`.
 fn refused(r: &Resp, needle: &str) {
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
-    let detail = r.body["detail"].as_str().unwrap_or_default();
-    assert!(detail.contains(needle), "{needle:?} not in {detail:?}");
+    r.assert_detail(StatusCode::UNPROCESSABLE_ENTITY, needle);
 }
 
 fn big_bodies(c: &mut clubcomp::config::Config) {

@@ -392,12 +392,7 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
     let r = app
         .create_webhook(&admin, json!({"url": "https://hooks.example/101"}))
         .await;
-    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
-    assert!(
-        r.body["detail"].as_str().unwrap().contains("100"),
-        "{}",
-        r.text
-    );
+    r.assert_detail(StatusCode::CONFLICT, "100");
     let r = app.list_webhooks(&admin, "per_page=30&page=4").await;
     assert_eq!(r.body["total"], 100);
     assert_eq!(r.body["items"].as_array().unwrap().len(), 10);

@@ -86,6 +86,13 @@ pub struct Resp {
 }
 
 impl Resp {
+    /// Asserts the answer is `status` and its problem's `detail` names `needle`.
+    pub fn assert_detail(&self, status: StatusCode, needle: &str) {
+        assert_eq!(self.status, status, "{}", self.text);
+        let detail = self.body["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains(needle), "{needle:?} not in {detail:?}");
+    }
+
     /// One member (`field` or `message`) of each entry of a problem's `errors`, in order.
     pub fn errors(&self, member: &str) -> Vec<&str> {
         self.body["errors"]

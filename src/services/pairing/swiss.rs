@@ -32,14 +32,14 @@ fn history(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Vec<V
     Ok(out)
 }
 
-fn entry_for(g: &Game, me: i64, tpn: &HashMap<i64, u32>) -> RoundEntry {
+fn entry_for(g: &Game, me: PlayerId, tpn: &HashMap<PlayerId, u32>) -> RoundEntry {
     let unplayed = RoundEntry {
         opponent: None,
         colour: None,
         result: ResultCode::ZeroBye,
     };
-    let white = g.white_id == Some(PlayerId(me));
-    let Some(opp) = (if white { g.black_id } else { g.white_id }).map(PlayerId::get) else {
+    let white = g.white_id == Some(me);
+    let Some(opp) = (if white { g.black_id } else { g.white_id }) else {
         return RoundEntry {
             opponent: None,
             colour: None,
@@ -74,7 +74,7 @@ pub(super) fn dutch(
     tz: &str,
 ) -> ApiResult<Plan> {
     let ents = numbered(c, comp, round)?;
-    let tpn: HashMap<i64, u32> = ents
+    let tpn: HashMap<PlayerId, u32> = ents
         .iter()
         .enumerate()
         .map(|(i, e)| (e.player_id, i as u32 + 1))
@@ -93,8 +93,7 @@ pub(super) fn dutch(
         for games in &past {
             let g = games.iter().find(|g| {
                 g.game_no == 1
-                    && (g.white_id == Some(PlayerId(e.player_id))
-                        || g.black_id == Some(PlayerId(e.player_id)))
+                    && (g.white_id == Some(e.player_id) || g.black_id == Some(e.player_id))
             });
             entries.push(match g {
                 Some(g) => entry_for(g, e.player_id, &tpn),
@@ -131,7 +130,7 @@ pub(super) fn dutch(
             rounds: entries,
         });
     }
-    let present_ids: Vec<i64> = ents
+    let present_ids: Vec<PlayerId> = ents
         .iter()
         .map(|e| e.player_id)
         .filter(|p| here.contains(p))
@@ -254,7 +253,7 @@ pub(super) fn double(
     tz: &str,
 ) -> ApiResult<Plan> {
     let ents = numbered(c, comp, round)?;
-    let tpn: HashMap<i64, u32> = ents
+    let tpn: HashMap<PlayerId, u32> = ents
         .iter()
         .enumerate()
         .map(|(i, e)| (e.player_id, i as u32 + 1))
@@ -270,8 +269,8 @@ pub(super) fn double(
             let g2 = games.iter().find(|g| g.board == b && g.game_no == 2);
             let Some(g1) = g1 else { continue };
             match (
-                g1.white_id.and_then(|w| tpn.get(&w.get())),
-                g1.black_id.map(PlayerId::get),
+                g1.white_id.and_then(|w| tpn.get(&w)),
+                g1.black_id,
             ) {
                 (Some(&w), None) => rec.byes.push(ds::Bye {
                     player: w,
@@ -328,7 +327,7 @@ pub(super) fn double(
     let next = match ds::pair_next_round(&state) {
         Ok(n) => n,
         Err(ds::Error::Unpairable { players }) => {
-            let ids: Vec<i64> = players.into_iter().map(id).collect();
+            let ids: Vec<PlayerId> = players.into_iter().map(id).collect();
             return Err(no_pairing(
                 c,
                 &ids,

@@ -2,7 +2,8 @@
 //! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
 //! [`SeasonId`], [`EveningId`], [`RoundId`], [`EntrantId`], [`AttendanceId`], [`GameId`],
 //! [`UserId`], and the arbiter's [`ClaimId`], [`AppealId`] and [`GameEventId`], the
-//! [`ServiceTokenId`] and a stored rating's [`RatingId`]), and everything between
+//! [`ServiceTokenId`], a stored rating's [`RatingId`], a webhook's [`WebhookId`] and its
+//! deliveries' [`DeliveryId`]), and everything between
 //! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
 //! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
 //! compared with the row's column as it is (`en::competition_id.eq(id)`).

@@ -365,12 +365,7 @@ pub fn statuses_in(
     let a = evaluate(c, &ctx, r.id, &list, None)?;
     a.players
         .iter()
-        .map(|p| {
-            Ok((
-                PlayerId::from_engine(&p.player)?,
-                p.status.into(),
-            ))
-        })
+        .map(|p| Ok((PlayerId::from_engine(&p.player)?, p.status.into())))
         .collect()
 }
 

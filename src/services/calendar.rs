@@ -287,7 +287,11 @@ pub fn update_evening(
 ) -> ApiResult<Evening> {
     use crate::services::schedule;
     let cur = load_evening(c, id)?;
-    expected.check(&crate::services::version::etag("evening", cur.id, cur.version))?;
+    expected.check(&crate::services::version::etag(
+        "evening",
+        cur.id,
+        cur.version,
+    ))?;
     schedule::lock_season(c, cur.season_id)?;
     let kind = ch.kind.unwrap_or(cur.kind);
     let moved = ch.date.is_some_and(|d| d != cur.date);

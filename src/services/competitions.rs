@@ -1220,7 +1220,11 @@ pub fn update(
     if ch.rounds_planned.is_some_and(|n| !(1..=99).contains(&n)) {
         return Err(ApiError::invalid("rounds_planned", "must be from 1 to 99"));
     }
-    expected.check(&crate::services::version::etag("competition", cur.id, cur.version))?;
+    expected.check(&crate::services::version::etag(
+        "competition",
+        cur.id,
+        cur.version,
+    ))?;
     let started: i64 = rounds::table
         .filter(rounds::competition_id.eq(id))
         .filter(rounds::status.ne("planned"))

@@ -245,7 +245,12 @@ fn round_on(
         vec![]
     };
     let mut ids: Vec<PlayerId> = entrants.iter().map(|e| e.player_id).collect();
-    ids.extend(games.iter().flat_map(|g| [g.white_id, g.black_id]).flatten());
+    ids.extend(
+        games
+            .iter()
+            .flat_map(|g| [g.white_id, g.black_id])
+            .flatten(),
+    );
     let names = standings::names(c, ids)?;
     let player = |id: PlayerId| BoardPlayer {
         id: id.get(),

@@ -104,7 +104,12 @@ fn require_completed(prev: &[Round]) -> ApiResult<()> {
 }
 
 /// The players to pair: entrants whose attendance status is "paired".
-fn present(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiResult<HashSet<PlayerId>> {
+fn present(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    tz: &str,
+) -> ApiResult<HashSet<PlayerId>> {
     let a = att::evening(c, comp, round, tz)?;
     Ok(
         PlayerId::all_from_engine(a.players.iter().filter(|p| p.paired).map(|p| &p.player))?

@@ -35,7 +35,11 @@ pub fn change(
     changes: &PlayerChanges,
 ) -> ApiResult<Player> {
     let cur = load(c, id)?;
-    expected.check(&crate::services::version::etag("player", cur.id, cur.version))?;
+    expected.check(&crate::services::version::etag(
+        "player",
+        cur.id,
+        cur.version,
+    ))?;
     let p = players::update(c, id, changes, crate::db::now_utc())?;
     if changes.name.is_some() || changes.membership.is_some() {
         // standings show the name and count a flexible player's absences differently:

@@ -95,8 +95,7 @@ pub fn on_date(
     source: &str,
     date: chrono::NaiveDate,
 ) -> ApiResult<Rating> {
-    players::by_id(c, player)?
-        .ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
+    players::by_id(c, player)?.ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
     ratings::on_date(c, player, source, date)?.ok_or_else(|| {
         ApiError::NotFound(format!("player {player} has no {source} rating on {date}"))
     })

@@ -244,7 +244,11 @@ pub fn enter(
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
-    expected.check(&crate::services::version::etag("game", game.id, game.version))?;
+    expected.check(&crate::services::version::etag(
+        "game",
+        game.id,
+        game.version,
+    ))?;
     // a playoff result decides which games are due from all the group's results: take the
     // competition's stamp (its row lock on Postgres) before reading them, so results of two
     // games entered at once are synced one after the other and the later sees the earlier

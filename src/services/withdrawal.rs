@@ -239,6 +239,10 @@ pub fn withdraw(
 
 /// Whether `player` withdrew by round `number` (the map of
 /// `db::models::competition::withdrawals`).
-pub fn gone(withdrawn: &std::collections::HashMap<PlayerId, i32>, player: PlayerId, number: i32) -> bool {
+pub fn gone(
+    withdrawn: &std::collections::HashMap<PlayerId, i32>,
+    player: PlayerId,
+    number: i32,
+) -> bool {
     withdrawn.get(&player).is_some_and(|&w| w <= number)
 }

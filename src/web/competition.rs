@@ -498,7 +498,12 @@ fn round_robin_tables(
             }
             acc
         });
-    let place_of = |id: PlayerId| t.rows.iter().find(|r| r.player_id == id.get()).map(|r| r.place);
+    let place_of = |id: PlayerId| {
+        t.rows
+            .iter()
+            .find(|r| r.player_id == id.get())
+            .map(|r| r.place)
+    };
     let cross_caption = ctx.t(
         "Kruistabel (rij: wat de speler scoorde tegen de speler van de kolom)",
         "Cross table (row: what the player scored against the player of the column)",

@@ -72,7 +72,11 @@ pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<RatingWrite> {
 }
 
 /// A player's rating history, newest list first, optionally of one source.
-pub fn history(conn: &mut DbConn, player: PlayerId, source: Option<&str>) -> QueryResult<Vec<Rating>> {
+pub fn history(
+    conn: &mut DbConn,
+    player: PlayerId,
+    source: Option<&str>,
+) -> QueryResult<Vec<Rating>> {
     let mut q = ratings::table
         .filter(ratings::player_id.eq(player))
         .into_boxed::<MultiBackend>();

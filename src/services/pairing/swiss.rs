@@ -268,10 +268,7 @@ pub(super) fn double(
             let g1 = games.iter().find(|g| g.board == b && g.game_no == 1);
             let g2 = games.iter().find(|g| g.board == b && g.game_no == 2);
             let Some(g1) = g1 else { continue };
-            match (
-                g1.white_id.and_then(|w| tpn.get(&w)),
-                g1.black_id,
-            ) {
+            match (g1.white_id.and_then(|w| tpn.get(&w)), g1.black_id) {
                 (Some(&w), None) => rec.byes.push(ds::Bye {
                     player: w,
                     kind: ds::ByeKind::Pairing,

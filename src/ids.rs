@@ -2,18 +2,18 @@
 //! or the row reads it into the id of what it names ([`CompetitionId`], [`PlayerId`],
 //! [`SeasonId`], [`EveningId`], [`RoundId`], [`EntrantId`], [`AttendanceId`], [`GameId`],
 //! [`UserId`], and the arbiter's [`ClaimId`], [`AppealId`] and [`GameEventId`], the
-//! [`ServiceTokenId`] and a stored rating's [`RatingId`]), and everything between
+//! [`ServiceTokenId`], a stored rating's [`RatingId`], a webhook's [`WebhookId`] and its
+//! deliveries' [`DeliveryId`]), and everything between
 //! passes the typed id, so a player id cannot be handed where a competition id belongs. Each is
 //! a plain integer in JSON (`#[serde(transparent)]`) and a `BIGINT` in queries, where it is
 //! compared with the row's column as it is (`en::competition_id.eq(id)`).
 //!
-//! The rows of seasons, evenings, competitions (with the winter half a summer half is seeded
-//! from), rounds, entrants, attendance, games, claims, appeals, game events, moves, ratings,
-//! users, refresh tokens, service tokens and webhooks hold their own id and every foreign key
-//! typed, and so do the event log's competition, evening and game; a view turns an id into its
-//! number with `.get()`. An audit entry's `entity_id` stays a plain number: it names an entity
-//! of any kind, with the kind beside it. The player-id columns of the `players`, `entrants` and
-//! `attendance` rows are plain numbers.
+//! The rows of players, seasons, evenings, competitions (with the winter half a summer half is
+//! seeded from), rounds, entrants, attendance, games, claims, appeals, game events, moves,
+//! ratings, users, refresh tokens, service tokens and webhooks hold their own id and every
+//! foreign key typed, and so do the event log's competition, evening and game; a view turns an
+//! id into its number with `.get()`. An audit entry's `entity_id` stays a plain number: it
+//! names an entity of any kind, with the kind beside it.
 //!
 //! The engines know a player by text (the decimal id), so an id crosses into an engine as
 //! [`PlayerId::key`] and comes back through [`PlayerId::from_engine`]: a text that is no id is
@@ -206,15 +206,26 @@ impl PlayerId {
             .map_err(|e: ParseIdError| ApiError::Internal(format!("an engine answered with {e}")))
     }
 
-    /// The numbers of the ids an engine gave back, in its order: an internal error naming the
-    /// first text that is no id (see [`PlayerId::from_engine`]).
+    /// The ids an engine gave back, in its order: an internal error naming the first text that
+    /// is no id (see [`PlayerId::from_engine`]).
+    pub fn all_from_engine<S: AsRef<str>>(
+        texts: impl IntoIterator<Item = S>,
+    ) -> ApiResult<Vec<PlayerId>> {
+        texts
+            .into_iter()
+            .map(|t| PlayerId::from_engine(t.as_ref()))
+            .collect()
+    }
+
+    /// The numbers of the ids an engine gave back, in its order, for a view (see
+    /// [`PlayerId::all_from_engine`]).
     pub fn numbers_from_engine<S: AsRef<str>>(
         texts: impl IntoIterator<Item = S>,
     ) -> ApiResult<Vec<i64>> {
-        texts
+        Ok(PlayerId::all_from_engine(texts)?
             .into_iter()
-            .map(|t| PlayerId::from_engine(t.as_ref()).map(PlayerId::get))
-            .collect()
+            .map(PlayerId::get)
+            .collect())
     }
 }
 
@@ -234,10 +245,10 @@ mod tests {
     #[test]
     fn an_engine_list_with_one_text_that_is_no_id_is_refused_whole() {
         assert_eq!(
-            PlayerId::numbers_from_engine(["7", "3", "12"]).unwrap(),
-            vec![7, 3, 12]
+            PlayerId::all_from_engine(["7", "3", "12"]).unwrap(),
+            vec![PlayerId(7), PlayerId(3), PlayerId(12)]
         );
-        let err = PlayerId::numbers_from_engine(["7", "bye", "12"]).unwrap_err();
+        let err = PlayerId::all_from_engine(["7", "bye", "12"]).unwrap_err();
         assert!(err.to_string().contains("\"bye\""), "{err}");
     }
 

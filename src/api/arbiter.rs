@@ -133,7 +133,7 @@ impl From<MovesRow> for MovesView {
             start_fen: r.start_fen,
             plies: r.plies,
             version: r.version,
-            etag: crate::services::version::etag("moves", r.game_id.get(), r.version),
+            etag: crate::services::version::etag("moves", r.game_id, r.version),
             updated_by: r.updated_by,
             updated_at: r.updated_at.and_utc(),
         }

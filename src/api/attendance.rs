@@ -6,7 +6,7 @@
 use crate::api::Body;
 use crate::auth::{Arbiter, Auth, Leader, Principal, Role, RoleSet};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::ids::CompetitionId;
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::attendance::{self as svc, ChangeRequest};
 pub use crate::services::attendance::{
     ChangeView, Outcome, OwnRound, PlayerStatus, RoundAttendance,
@@ -163,8 +163,8 @@ fn check_action(action: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
-fn linked_player(p: &Principal) -> ApiResult<i64> {
-    p.player_id.map(crate::ids::PlayerId::get).ok_or_else(|| {
+fn linked_player(p: &Principal) -> ApiResult<PlayerId> {
+    p.player_id.ok_or_else(|| {
         ApiError::invalid(
             "account",
             "your account is not linked to a player; ask the leader to record it",
@@ -268,7 +268,7 @@ pub async fn create_attendance(
                 b.action.as_str()
             };
             let change = ChangeRequest {
-                player: b.player_id,
+                player: PlayerId(b.player_id),
                 action,
                 channel: &b.channel,
                 capacity: "leader",
@@ -328,10 +328,10 @@ pub async fn create_check_ins(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let marks: Vec<(i64, &str)> = b
+            let marks: Vec<(PlayerId, &str)> = b
                 .marks
                 .iter()
-                .map(|m| (m.player_id, m.mark.as_str()))
+                .map(|m| (PlayerId(m.player_id), m.mark.as_str()))
                 .collect();
             svc::check_ins(c, id, number, &marks, capacity, &account, &b.note, &tz)
         })

@@ -60,7 +60,7 @@ impl From<Evening> for EveningView {
             number: e.number,
             note: e.note,
             version: e.version,
-            etag: crate::services::version::etag("evening", e.id.get(), e.version),
+            etag: crate::services::version::etag("evening", e.id, e.version),
         }
     }
 }
@@ -169,7 +169,7 @@ pub async fn update_evening(
         .tx(move |c| svc::update_evening(c, id, &im, changes))
         .await?;
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("evening", e.id.get(), e.version)))
+        .insert_header(("ETag", etag("evening", e.id, e.version)))
         .json(EveningView::from(e)))
 }
 

@@ -5,7 +5,7 @@
 use crate::api::Body;
 use crate::auth::{Arbiter, Auth, MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, FieldError, Problem};
-use crate::ids::CompetitionId;
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::check_in::{self as svc, Arrival, CheckInView};
 use crate::state::AppState;
 use actix_web::{HttpResponse, get, post, web};
@@ -67,7 +67,7 @@ pub async fn check_in(
                      with their own rating",
                 ));
             }
-            Arrival::Player(p)
+            Arrival::Player(PlayerId(p))
         }
         (None, Some(name)) => Arrival::Guest {
             name,

@@ -80,7 +80,7 @@ pub fn view(c: Competition) -> ApiResult<CompetitionView> {
         rules: settings.rules,
         rounds_planned: c.rounds_planned,
         version: c.version,
-        etag: crate::services::version::etag("competition", c.id.get(), c.version),
+        etag: crate::services::version::etag("competition", c.id, c.version),
     })
 }
 
@@ -253,7 +253,7 @@ pub async fn create_competition(
     let comp = state.tx(move |c| svc::create(c, spec)).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/competitions/{}", comp.id)))
-        .insert_header(("ETag", etag("competition", comp.id.get(), comp.version)))
+        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
         .json(view(comp)?))
 }
 
@@ -294,7 +294,7 @@ pub async fn get_competition(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let comp = state.db(move |c| load(c, id)).await?;
-    let tag = etag("competition", comp.id.get(), comp.version);
+    let tag = etag("competition", comp.id, comp.version);
     Ok(crate::api::versioned(&req, tag, &view(comp)?))
 }
 
@@ -332,7 +332,7 @@ pub async fn update_competition(
     };
     let comp = state.tx(move |c| svc::update(c, id, &im, changes)).await?;
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag("competition", comp.id.get(), comp.version)))
+        .insert_header(("ETag", etag("competition", comp.id, comp.version)))
         .json(view(comp)?))
 }
 
@@ -388,7 +388,7 @@ pub async fn create_entrants(
         .entrants
         .iter()
         .map(|e| svc::Entry {
-            player_id: e.player_id,
+            player_id: PlayerId(e.player_id),
             joins_at: e.joins_at,
             excused_before: e.excused_before,
         })

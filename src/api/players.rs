@@ -118,7 +118,7 @@ crate::api::paged_query! {
 
 fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView {
     PlayerView {
-        id: p.id,
+        id: p.id.get(),
         name: p.name,
         knsb_number: p.knsb_number,
         fide_id: p.fide_id,

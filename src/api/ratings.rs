@@ -109,7 +109,7 @@ pub async fn list_player_ratings(
         .db(move |c| {
             crate::services::ratings::history_page(
                 c,
-                id.get(),
+                id,
                 source.as_deref(),
                 paging.limit,
                 paging.offset,

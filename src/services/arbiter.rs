@@ -652,7 +652,7 @@ pub fn moves_of(c: &mut DbConn, game: GameId) -> ApiResult<Option<MovesRow>> {
 
 /// The ETag of a game's stored moves.
 pub fn moves_etag(row: &MovesRow) -> String {
-    crate::services::version::etag("moves", row.game_id.get(), row.version)
+    crate::services::version::etag("moves", row.game_id, row.version)
 }
 
 /// FIDE 9.5.3: when the log holds a claim (a) whose declared move is not played yet, the

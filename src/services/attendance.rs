@@ -24,7 +24,7 @@ use crate::db::schema::attendance as at;
 use crate::db::schema::rounds;
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
-use crate::ids::{AttendanceId, CompetitionId, RoundId};
+use crate::ids::{AttendanceId, CompetitionId, PlayerId, RoundId};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
@@ -261,7 +261,7 @@ pub fn evaluate(
     c: &mut DbConn,
     ctx: &RoundContext,
     round: RoundId,
-    players: &[(i64, Membership)],
+    players: &[(PlayerId, Membership)],
     extra: Option<Change>,
 ) -> ApiResult<engine::Attendance> {
     let known: std::collections::HashSet<String> =
@@ -294,7 +294,7 @@ pub fn evaluate(
 pub fn entrant_memberships(
     c: &mut DbConn,
     competition: CompetitionId,
-) -> ApiResult<Vec<(i64, Membership)>> {
+) -> ApiResult<Vec<(PlayerId, Membership)>> {
     let mut out = Vec::new();
     for e in crate::services::competitions::entrants_in_seed_order(c, competition)? {
         let m = players::by_id(c, e.player_id)?
@@ -316,7 +316,7 @@ pub fn evening(
     let ctx = round_context(c, comp, round, time_zone)?;
     // a player who withdrew by this round is no longer expected, nor paired
     let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
-    let players: Vec<(i64, Membership)> = entrant_memberships(c, comp.id)?
+    let players: Vec<(PlayerId, Membership)> = entrant_memberships(c, comp.id)?
         .into_iter()
         .filter(|(p, _)| !crate::services::withdrawal::gone(&withdrawn, *p, round.number))
         .collect();
@@ -329,8 +329,8 @@ pub fn evening(
 pub fn statuses(
     c: &mut DbConn,
     round: RoundId,
-    players: &[(i64, bool)],
-) -> ApiResult<HashMap<i64, Status>> {
+    players: &[(PlayerId, bool)],
+) -> ApiResult<HashMap<PlayerId, Status>> {
     statuses_in(c, round, players, &default_time_zone())
 }
 
@@ -338,9 +338,9 @@ pub fn statuses(
 pub fn statuses_in(
     c: &mut DbConn,
     round: RoundId,
-    players: &[(i64, bool)],
+    players: &[(PlayerId, bool)],
     time_zone: &str,
-) -> ApiResult<HashMap<i64, Status>> {
+) -> ApiResult<HashMap<PlayerId, Status>> {
     let r: Round = rounds::table
         .find(round)
         .select(Round::as_select())
@@ -349,7 +349,7 @@ pub fn statuses_in(
         .ok_or_else(|| ApiError::NotFound(format!("no round {round}")))?;
     let comp = crate::services::competitions::load(c, r.competition_id)?;
     let ctx = round_context(c, &comp, &r, time_zone)?;
-    let list: Vec<(i64, Membership)> = players
+    let list: Vec<(PlayerId, Membership)> = players
         .iter()
         .map(|&(id, flexible)| {
             (
@@ -365,12 +365,7 @@ pub fn statuses_in(
     let a = evaluate(c, &ctx, r.id, &list, None)?;
     a.players
         .iter()
-        .map(|p| {
-            Ok((
-                crate::ids::PlayerId::from_engine(&p.player)?.get(),
-                p.status.into(),
-            ))
-        })
+        .map(|p| Ok((PlayerId::from_engine(&p.player)?, p.status.into())))
         .collect()
 }
 
@@ -378,7 +373,7 @@ pub fn statuses_in(
 #[derive(Debug, Clone)]
 pub struct NewChange {
     /// The player.
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// A stored action name ([`ACTIONS`]).
     pub action: String,
     /// A stored channel name ([`CHANNELS`]).
@@ -410,7 +405,7 @@ pub fn record(
     c: &mut DbConn,
     comp: &Competition,
     round: &Round,
-    players: &[(i64, Membership)],
+    players: &[(PlayerId, Membership)],
     ch: &NewChange,
     now: DateTime<Utc>,
     time_zone: &str,
@@ -486,7 +481,7 @@ pub fn record(
 
 /// The event of an attendance change: for the staff only (the attendance view is the
 /// leader's, [decision 0141](../../docs/decisions/0141-attendance-view-for-the-leader.md)).
-pub fn attendance_event(round: &Round, player: i64, action: &str) -> NewEvent {
+pub fn attendance_event(round: &Round, player: PlayerId, action: &str) -> NewEvent {
     NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
         .competition(round.competition_id)
         .evening(round.evening_id)
@@ -601,7 +596,7 @@ fn change_view(a: Attendance) -> ChangeView {
     let (cap, acct) = split_recorded_by(&a.recorded_by);
     ChangeView {
         id: a.id.get(),
-        player_id: a.player_id,
+        player_id: a.player_id.get(),
         action: a.action.clone(),
         channel: a.channel.clone(),
         capacity: cap.to_string(),
@@ -615,7 +610,7 @@ fn change_view(a: Attendance) -> ChangeView {
 #[derive(Debug, Clone, Copy)]
 pub struct ChangeRequest<'a> {
     /// The player.
-    pub player: i64,
+    pub player: PlayerId,
     /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
     pub action: &'a str,
     /// `account`, `email`, `phone` or `in_person`.
@@ -694,7 +689,7 @@ pub fn record_rounds(
         )?;
         out.push(Outcome {
             round: r.number,
-            player_id: player,
+            player_id: player.get(),
             status: status_name(pa.status),
             paired: pa.paired,
         });
@@ -710,7 +705,7 @@ pub fn check_ins(
     c: &mut DbConn,
     id: CompetitionId,
     number: i32,
-    marks: &[(i64, &str)],
+    marks: &[(PlayerId, &str)],
     capacity: &'static str,
     account: &str,
     note: &Option<String>,
@@ -748,7 +743,7 @@ pub fn check_ins(
         )?;
         out.push(Outcome {
             round: number,
-            player_id: player,
+            player_id: player.get(),
             status: status_name(pa.status),
             paired: pa.paired,
         });
@@ -769,10 +764,10 @@ pub fn round_attendance(
     let a = evening(c, &comp, &round, time_zone)?;
     let mut players_out = Vec::new();
     for p in &a.players {
-        let pid = crate::ids::PlayerId::from_engine(&p.player)?.0;
+        let pid = PlayerId::from_engine(&p.player)?;
         let row = players::by_id(c, pid)?;
         players_out.push(PlayerStatus {
-            player_id: pid,
+            player_id: pid.get(),
             name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
             membership: row.map(|r| r.membership.into()).unwrap_or_default(),
             status: status_name(p.status),
@@ -797,7 +792,7 @@ pub fn round_attendance(
 pub fn own_rounds(
     c: &mut DbConn,
     id: CompetitionId,
-    player: i64,
+    player: PlayerId,
     time_zone: &str,
 ) -> ApiResult<Vec<OwnRound>> {
     let comp = crate::services::competitions::load(c, id)?;

@@ -289,7 +289,7 @@ pub fn update_evening(
     let cur = load_evening(c, id)?;
     expected.check(&crate::services::version::etag(
         "evening",
-        cur.id.get(),
+        cur.id,
         cur.version,
     ))?;
     schedule::lock_season(c, cur.season_id)?;

@@ -16,7 +16,7 @@ use crate::db::now_utc;
 use crate::db::schema::{check_in_closures as cl, competitions as cm, entrants as en};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::CompetitionId;
+use crate::ids::{CompetitionId, PlayerId};
 use crate::services::competitions::{self as comps, BlitzParams, CompetitionParams, SwissParams};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::Membership;
@@ -28,7 +28,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone)]
 pub enum Arrival {
     /// A registered player (member, or a guest of an earlier year), by id.
-    Player(i64),
+    Player(PlayerId),
     /// A walk-in guest: a new player without membership.
     Guest {
         /// The name as given (checked here: 1–200 characters after trimming).
@@ -156,10 +156,10 @@ pub fn present_for_round(
     c: &mut DbConn,
     comp: &Competition,
     round: &crate::db::models::competition::Round,
-) -> ApiResult<std::collections::HashSet<i64>> {
+) -> ApiResult<std::collections::HashSet<PlayerId>> {
     use crate::db::schema::attendance as at;
     let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
-    let marks: Vec<(i64, String)> = at::table
+    let marks: Vec<(PlayerId, String)> = at::table
         .filter(at::round_id.eq(round.id))
         .filter(at::action.eq_any(["present", "absent"]))
         .order((at::at, at::id))
@@ -169,7 +169,7 @@ pub fn present_for_round(
     for (p, action) in marks {
         last.insert(p, action);
     }
-    let entrants: Vec<i64> = en::table
+    let entrants: Vec<PlayerId> = en::table
         .filter(en::competition_id.eq(comp.id))
         .select(en::player_id)
         .load(c)?;
@@ -192,7 +192,7 @@ pub fn view(
     let blitz = blitz_of(&comp)?;
     let closes_at = closes_at(&blitz, time_zone)?;
     let closed = closure(c, id)?;
-    let rows: Vec<(i64, Option<i32>, NaiveDateTime)> = en::table
+    let rows: Vec<(PlayerId, Option<i32>, NaiveDateTime)> = en::table
         .filter(en::competition_id.eq(id))
         .order(en::seed)
         .select((en::player_id, en::rating, en::created_at))
@@ -203,7 +203,7 @@ pub fn view(
             .ok_or_else(|| ApiError::Internal(format!("entrant {player_id} has no player")))?;
         out.push(CheckedIn {
             name: p.name,
-            player_id: insider.then_some(player_id),
+            player_id: insider.then_some(player_id.get()),
             guest: insider.then_some(p.membership == Membership::Guest),
             rating: if insider { rating } else { None },
             checked_in_at: insider.then(|| at.and_utc()),
@@ -234,7 +234,7 @@ pub fn check_in(
     time_zone: &str,
     limits: &crate::limits::WorkLimits,
     actor: &str,
-) -> ApiResult<i64> {
+) -> ApiResult<PlayerId> {
     // the content first: a bad field is a 422 whatever the state
     if let Arrival::Guest { name, rating } = arrival {
         let mut errs = Vec::new();
@@ -302,7 +302,7 @@ pub fn check_in(
         }
         Arrival::Guest { name, rating } => {
             let name = name.trim().to_string();
-            let taken: Vec<(i64, String)> = en::table
+            let taken: Vec<(PlayerId, String)> = en::table
                 .inner_join(crate::db::schema::players::table)
                 .filter(en::competition_id.eq(id))
                 .select((

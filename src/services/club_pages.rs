@@ -223,7 +223,7 @@ pub struct CompetitionPage {
     /// Its rounds by number.
     pub rounds: Vec<Round>,
     /// Entrants in seed order: player id, name, rating at entry.
-    pub entrants: Vec<(i64, String, Option<i32>)>,
+    pub entrants: Vec<(PlayerId, String, Option<i32>)>,
     /// The season's playoffs, for a summer half.
     pub playoffs: Option<CompetitionId>,
 }
@@ -268,7 +268,7 @@ pub struct StandingsPage {
     /// The standings, as the JSON API answers them.
     pub standings: StandingsView,
     /// Round robin: the entrants in seed order (the cross table's order), id and name.
-    pub seed_order: Vec<(i64, String)>,
+    pub seed_order: Vec<(PlayerId, String)>,
 }
 
 /// The standings of `comp` after round `after` (default the last counted).

@@ -1222,7 +1222,7 @@ pub fn update(
     }
     expected.check(&crate::services::version::etag(
         "competition",
-        cur.id.get(),
+        cur.id,
         cur.version,
     ))?;
     let started: i64 = rounds::table
@@ -1255,7 +1255,7 @@ pub fn update(
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     /// The player.
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// The round from which the player takes part (default 1).
     pub joins_at: Option<i32>,
     /// Excused absences already used earlier in the season (default 0).
@@ -1670,7 +1670,7 @@ pub fn entrant_views(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Ve
         .enumerate()
         .map(|(i, (e, name))| EntrantView {
             seed: i + 1,
-            player_id: e.player_id,
+            player_id: e.player_id.get(),
             name,
             rating: e.rating,
             joins_at: e.joins_at,

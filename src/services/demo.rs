@@ -209,7 +209,7 @@ fn competition(
 fn insert_entrant(
     c: &mut DbConn,
     competition_id: CompetitionId,
-    player_id: i64,
+    player_id: PlayerId,
     seed: i32,
     rating: Option<i32>,
 ) -> ApiResult<()> {
@@ -258,8 +258,8 @@ fn insert_game(
     round_id: RoundId,
     board: i32,
     game_no: i32,
-    white: Option<i64>,
-    black: Option<i64>,
+    white: Option<PlayerId>,
+    black: Option<PlayerId>,
     result: Option<&str>,
 ) -> ApiResult<()> {
     use crate::db::schema::games;
@@ -268,8 +268,8 @@ fn insert_game(
             round_id,
             board,
             game_no,
-            white_id: white.map(PlayerId),
-            black_id: black.map(PlayerId),
+            white_id: white,
+            black_id: black,
             result: result.map(str::to_string),
             termination: None,
             move_count: None,
@@ -364,8 +364,8 @@ fn seed_keizer(
         (None, Some(_)) => std::cmp::Ordering::Greater,
         (None, None) => a.2.cmp(&b.2),
     });
-    let key = |id: i64| format!("p{id}");
-    let by_key: std::collections::HashMap<String, (i64, Option<i32>, bool)> = entrants
+    let key = |id: PlayerId| format!("p{id}");
+    let by_key: std::collections::HashMap<String, (PlayerId, Option<i32>, bool)> = entrants
         .iter()
         .map(|(p, r, _)| (key(p.id), (p.id, *r, p.membership == Membership::Flexible)))
         .collect();

@@ -237,24 +237,23 @@ fn round_on(
     let published = rounds::is_public(&round.status);
     let show = insider || published;
     let entrants = competitions::entrants_in_seed_order(c, comp.id)?;
-    let rating: HashMap<i64, Option<i32>> =
+    let rating: HashMap<PlayerId, Option<i32>> =
         entrants.iter().map(|e| (e.player_id, e.rating)).collect();
     let games = if show {
         rounds::games_of(c, round.id)?
     } else {
         vec![]
     };
-    let mut ids: Vec<i64> = entrants.iter().map(|e| e.player_id).collect();
+    let mut ids: Vec<PlayerId> = entrants.iter().map(|e| e.player_id).collect();
     ids.extend(
         games
             .iter()
             .flat_map(|g| [g.white_id, g.black_id])
-            .flatten()
-            .map(PlayerId::get),
+            .flatten(),
     );
     let names = standings::names(c, ids)?;
-    let player = |id: i64| BoardPlayer {
-        id,
+    let player = |id: PlayerId| BoardPlayer {
+        id: id.get(),
         name: names.get(&id).cloned().unwrap_or_default(),
         rating: rating.get(&id).copied().flatten(),
     };
@@ -262,7 +261,7 @@ fn round_on(
     let mut boards = Vec::with_capacity(games.len());
     let mut byes = Vec::new();
     for g in games {
-        let (white, black) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get));
+        let (white, black) = (g.white_id, g.black_id);
         on_board.extend([white, black].into_iter().flatten());
         if black.is_none()
             && let Some(w) = white
@@ -291,7 +290,7 @@ fn round_on(
     };
     let mut absentees = Vec::new();
     for p in &status.players {
-        let id = PlayerId::from_engine(&p.player)?.0;
+        let id = PlayerId::from_engine(&p.player)?;
         if withdrawal::gone(&withdrawn, id, round.number) {
             continue;
         }
@@ -308,7 +307,7 @@ fn round_on(
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
         absentees.push(Absentee {
-            id,
+            id: id.get(),
             name: names.get(&id).cloned().unwrap_or_default(),
             status,
             reason: notes.get(&id).cloned(),
@@ -332,7 +331,7 @@ fn round_on(
 }
 
 /// The note of each player's last sign-off for a round.
-fn sign_off_notes(c: &mut DbConn, round: RoundId) -> ApiResult<HashMap<i64, String>> {
+fn sign_off_notes(c: &mut DbConn, round: RoundId) -> ApiResult<HashMap<PlayerId, String>> {
     let mut out = HashMap::new();
     for a in attendance::history(c, round)? {
         if a.action == "sign_off" || a.action == "force_majeure" {

@@ -128,11 +128,11 @@ fn page_in(
     let Some(pid) = player else {
         return Ok(out);
     };
-    let Some(p) = crate::db::models::players::by_id(c, pid.0)? else {
+    let Some(p) = crate::db::models::players::by_id(c, pid)? else {
         return Ok(out);
     };
     out.player = Some(MemberPlayer {
-        id: p.id,
+        id: p.id.get(),
         name: p.name,
         membership: p.membership,
     });

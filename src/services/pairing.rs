@@ -33,9 +33,9 @@ pub struct BoardPlan {
     /// Board number.
     pub board: i32,
     /// White (or the player with the bye).
-    pub white: i64,
+    pub white: PlayerId,
     /// Black; `None` for a bye.
-    pub black: Option<i64>,
+    pub black: Option<PlayerId>,
 }
 
 /// Takes the round's write lock before anything is read (a no-op update of the row): on
@@ -58,7 +58,7 @@ pub fn two_games(comp: &Competition) -> bool {
 }
 
 /// Player names for messages: `Name (#id)`.
-pub(super) fn names(c: &mut DbConn, ids: &[i64]) -> ApiResult<Vec<String>> {
+pub(super) fn names(c: &mut DbConn, ids: &[PlayerId]) -> ApiResult<Vec<String>> {
     let mut out = Vec::new();
     for &id in ids {
         let n = players::by_id(c, id)?.map(|p| p.name).unwrap_or_default();
@@ -67,7 +67,7 @@ pub(super) fn names(c: &mut DbConn, ids: &[i64]) -> ApiResult<Vec<String>> {
     Ok(out)
 }
 
-fn no_pairing(c: &mut DbConn, ids: &[i64], why: &str) -> ApiResult<ApiError> {
+fn no_pairing(c: &mut DbConn, ids: &[PlayerId], why: &str) -> ApiResult<ApiError> {
     let list = names(c, ids)?;
     Ok(ApiError::Validation {
         detail: format!("no pairing exists: {why}; players: {}", list.join(", ")),
@@ -76,11 +76,6 @@ fn no_pairing(c: &mut DbConn, ids: &[i64], why: &str) -> ApiResult<ApiError> {
             .map(|n| FieldError::new("players", format!("{n} cannot be paired ({why})")))
             .collect(),
     })
-}
-
-fn pid(s: &str) -> ApiResult<i64> {
-    s.parse()
-        .map_err(|_| ApiError::Internal(format!("bad player id {s}")))
 }
 
 /// Earlier rounds of the competition (numbers below `number`), in order.
@@ -109,10 +104,15 @@ fn require_completed(prev: &[Round]) -> ApiResult<()> {
 }
 
 /// The players to pair: entrants whose attendance status is "paired".
-fn present(c: &mut DbConn, comp: &Competition, round: &Round, tz: &str) -> ApiResult<HashSet<i64>> {
+fn present(
+    c: &mut DbConn,
+    comp: &Competition,
+    round: &Round,
+    tz: &str,
+) -> ApiResult<HashSet<PlayerId>> {
     let a = att::evening(c, comp, round, tz)?;
     Ok(
-        PlayerId::numbers_from_engine(a.players.iter().filter(|p| p.paired).map(|p| &p.player))?
+        PlayerId::all_from_engine(a.players.iter().filter(|p| p.paired).map(|p| &p.player))?
             .into_iter()
             .collect(),
     )
@@ -160,7 +160,7 @@ fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<P
     // docs/rules/draughts-championship.md#withdrawal: the games of a player who withdrew are
     // not paired (the standings annul or forfeit them); the opponent is free that round
     let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
-    let gone = |p: i64| crate::services::withdrawal::gone(&withdrawn, p, round.number);
+    let gone = |p: PlayerId| crate::services::withdrawal::gone(&withdrawn, p, round.number);
     let mut boards: Vec<BoardPlan> = sr
         .boards
         .iter()
@@ -258,8 +258,8 @@ fn store_games(
                     round_id: round,
                     board: b.board,
                     game_no,
-                    white_id: Some(PlayerId(w)),
-                    black_id: bl.map(PlayerId),
+                    white_id: Some(w),
+                    black_id: bl,
                     result: bl.is_none().then(|| "bye".to_string()),
                     termination: None,
                     move_count: None,
@@ -376,9 +376,11 @@ pub fn generate(
 #[serde(deny_unknown_fields)]
 pub struct HandBoard {
     /// White (in game 1 of a two-game round).
-    pub white: i64,
+    #[schema(value_type = i64)]
+    pub white: PlayerId,
     /// Black (in game 1 of a two-game round).
-    pub black: i64,
+    #[schema(value_type = i64)]
+    pub black: PlayerId,
 }
 
 /// A hand-made pairing.
@@ -391,7 +393,8 @@ pub struct HandPairing {
     pub boards: Vec<HandBoard>,
     /// The player with the bye, if any.
     #[serde(default)]
-    pub bye: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub bye: Option<PlayerId>,
     /// Store it even though it breaks pairing rules (leader only; recorded with the broken
     /// rules in the round's pairing details and the audit log).
     #[serde(default, rename = "override")]
@@ -408,8 +411,8 @@ fn generic_violations(
     hand: &HandPairing,
     tz: &str,
 ) -> ApiResult<Vec<FieldError>> {
-    let ents: HashSet<i64> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
-    let expected: HashSet<i64> = if comp.kind == CompetitionKind::Swiss {
+    let ents: HashSet<PlayerId> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
+    let expected: HashSet<PlayerId> = if comp.kind == CompetitionKind::Swiss {
         present(c, comp, round, tz)?
     } else {
         let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
@@ -420,11 +423,11 @@ fn generic_violations(
     };
     let mut out = Vec::new();
     // meetings and byes in earlier rounds of this competition
-    let mut met: HashMap<(i64, i64), u32> = HashMap::new();
-    let mut had_bye: HashSet<i64> = HashSet::new();
+    let mut met: HashMap<(PlayerId, PlayerId), u32> = HashMap::new();
+    let mut had_bye: HashSet<PlayerId> = HashSet::new();
     for r in earlier(c, comp.id, round.number)? {
         for g in rounds::games_of(c, r.id)? {
-            match (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get)) {
+            match (g.white_id, g.black_id) {
                 (Some(w), Some(b)) if g.game_no == 1 => {
                     *met.entry((w.min(b), w.max(b))).or_default() += 1;
                 }
@@ -491,13 +494,13 @@ fn generic_violations(
             "an odd number is present: someone must get the bye",
         ));
     }
-    let named: HashSet<i64> = hand
+    let named: HashSet<PlayerId> = hand
         .boards
         .iter()
         .flat_map(|b| [b.white, b.black])
         .chain(hand.bye)
         .collect();
-    let mut missing: Vec<i64> = expected.difference(&named).copied().collect();
+    let mut missing: Vec<PlayerId> = expected.difference(&named).copied().collect();
     missing.sort_unstable();
     for p in missing {
         out.push(FieldError::new(
@@ -516,7 +519,7 @@ fn hard_violations(
     round: &Round,
     hand: &HandPairing,
 ) -> ApiResult<Vec<FieldError>> {
-    let ents: HashSet<i64> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
+    let ents: HashSet<PlayerId> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
     let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
     let mut gone = Vec::new();
     for (k, b) in hand.boards.iter().enumerate() {
@@ -536,7 +539,7 @@ fn hard_violations(
         out.push(FieldError::new("boards", "at most 1000 boards"));
     }
     let mut seen = HashSet::new();
-    let mut check = |p: i64, field: String, out: &mut Vec<FieldError>| {
+    let mut check = |p: PlayerId, field: String, out: &mut Vec<FieldError>| {
         if !ents.contains(&p) {
             out.push(FieldError::new(
                 field.clone(),
@@ -698,6 +701,6 @@ pub fn remove(
 }
 
 /// Membership of each entrant (for first-time flexible players).
-fn memberships(c: &mut DbConn, comp: CompetitionId) -> ApiResult<HashMap<i64, Membership>> {
+fn memberships(c: &mut DbConn, comp: CompetitionId) -> ApiResult<HashMap<PlayerId, Membership>> {
     Ok(att::entrant_memberships(c, comp)?.into_iter().collect())
 }

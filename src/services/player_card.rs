@@ -217,7 +217,7 @@ pub fn card(
         }
     }
     Ok(PlayerCard {
-        id: p.id,
+        id: p.id.get(),
         name: p.name,
         season_id: season.map(|s| s.0),
         ratings: current.into_iter().map(rating).collect(),
@@ -283,7 +283,7 @@ fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardComp
                 let row = st
                     .rows
                     .into_iter()
-                    .find(|r| ids.get(r.id as usize - 1) == Some(&id.0));
+                    .find(|r| ids.get(r.id as usize - 1) == Some(&id));
                 if let Some(r) = row {
                     score = r.values.first().and_then(plain);
                     place = Some(r.place);

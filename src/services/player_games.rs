@@ -90,8 +90,7 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
         rows.iter()
             .flat_map(|(g, _, _)| [g.white_id, g.black_id])
             .flatten()
-            .filter(|&id| id != p)
-            .map(PlayerId::get),
+            .filter(|&id| id != p),
     )?;
     let mut evening_dates: HashMap<EveningId, NaiveDate> = HashMap::new();
     let mut out = Vec::with_capacity(rows.len());
@@ -109,7 +108,7 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
             (None, None) => None,
         };
         let white = g.white_id == Some(p);
-        let other = if white { g.black_id } else { g.white_id }.map(PlayerId::get);
+        let other = if white { g.black_id } else { g.white_id };
         out.push(PlayerGame {
             game_id: g.id.get(),
             competition_id: r.competition_id.get(),
@@ -122,7 +121,7 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
             game_no: g.game_no,
             colour: if white { "white" } else { "black" }.to_string(),
             opponent: other.map(|id| Opponent {
-                id,
+                id: id.get(),
                 name: opponents.get(&id).cloned().unwrap_or_default(),
             }),
             result: g.result,

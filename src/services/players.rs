@@ -24,7 +24,7 @@ pub fn create(c: &mut DbConn, new: &NewPlayer) -> ApiResult<Player> {
 
 /// Loads a player or 404.
 pub fn load(c: &mut DbConn, id: PlayerId) -> ApiResult<Player> {
-    players::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))
+    players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))
 }
 
 /// Changes a player in the caller's transaction (412 on a stale `If-Match`).
@@ -40,7 +40,7 @@ pub fn change(
         cur.id,
         cur.version,
     ))?;
-    let p = players::update(c, id.get(), changes, crate::db::now_utc())?;
+    let p = players::update(c, id, changes, crate::db::now_utc())?;
     if changes.name.is_some() || changes.membership.is_some() {
         // standings show the name and count a flexible player's absences differently:
         // every competition the player is entered in gets a new version
@@ -75,21 +75,17 @@ pub fn change(
 }
 
 /// The latest rating per source of each of `ids` (a player without ratings is absent).
-fn ratings_of(c: &mut DbConn, ids: &[i64]) -> ApiResult<BTreeMap<i64, Ratings>> {
-    let mut m: BTreeMap<i64, Ratings> = BTreeMap::new();
+fn ratings_of(c: &mut DbConn, ids: &[PlayerId]) -> ApiResult<BTreeMap<PlayerId, Ratings>> {
+    let mut m: BTreeMap<PlayerId, Ratings> = BTreeMap::new();
     for r in crate::db::models::ratings::latest_for(c, ids)? {
-        m.entry(r.player_id.get())
-            .or_default()
-            .insert(r.source, r.value);
+        m.entry(r.player_id).or_default().insert(r.source, r.value);
     }
     Ok(m)
 }
 
 /// A player's latest rating per source.
 pub fn ratings(c: &mut DbConn, id: PlayerId) -> ApiResult<Ratings> {
-    Ok(ratings_of(c, &[id.get()])?
-        .remove(&id.get())
-        .unwrap_or_default())
+    Ok(ratings_of(c, &[id])?.remove(&id).unwrap_or_default())
 }
 
 /// A player with their latest ratings, or 404.
@@ -110,7 +106,7 @@ pub fn page(
 ) -> ApiResult<(Vec<(Player, Ratings)>, i64)> {
     crate::db::snapshot(c, |c| {
         let (rows, total) = players::search(c, q, active, limit, offset)?;
-        let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+        let ids: Vec<PlayerId> = rows.iter().map(|p| p.id).collect();
         let mut ratings = ratings_of(c, &ids)?;
         let rows = rows
             .into_iter()

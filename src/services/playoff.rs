@@ -40,7 +40,7 @@ struct Meta {
     /// Always `first`.
     playoff: String,
     /// The candidates (player ids) in their order in the final standings: Berger numbers 1, 2, ….
-    candidates: Vec<i64>,
+    candidates: Vec<PlayerId>,
     /// The arbiter's decision, once made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     decision: Option<StoredDecision>,
@@ -48,7 +48,7 @@ struct Meta {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct StoredDecision {
-    player_id: i64,
+    player_id: PlayerId,
     by: String,
     at: chrono::NaiveDateTime,
     reason: String,
@@ -142,11 +142,11 @@ fn round_and_meta(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Optio
         .find_map(|r| meta_of(&r).map(|m| (r, m))))
 }
 
-fn names_of(c: &mut DbConn, ids: &[i64]) -> ApiResult<HashMap<i64, String>> {
+fn names_of(c: &mut DbConn, ids: &[PlayerId]) -> ApiResult<HashMap<PlayerId, String>> {
     st::names(c, ids.iter().copied())
 }
 
-fn list_names(ids: &[i64], names: &HashMap<i64, String>) -> String {
+fn list_names(ids: &[PlayerId], names: &HashMap<PlayerId, String>) -> String {
     ids.iter()
         .map(|id| {
             format!(
@@ -164,17 +164,16 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         return Ok(None);
     };
     let names = names_of(c, &meta.candidates)?;
-    let player = |id: i64| FirstPlaceCandidate {
-        player_id: id,
+    let player = |id: PlayerId| FirstPlaceCandidate {
+        player_id: id.get(),
         name: names.get(&id).cloned().unwrap_or_default(),
     };
     let stored = rounds::games_of(c, round.id)?;
-    let mut points: HashMap<i64, u32> = meta.candidates.iter().map(|&id| (id, 0)).collect();
+    let mut points: HashMap<PlayerId, u32> = meta.candidates.iter().map(|&id| (id, 0)).collect();
     let mut results = Vec::new();
     let mut games_view = Vec::new();
     for g in &stored {
-        let (Some(w), Some(b)) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get))
-        else {
+        let (Some(w), Some(b)) = (g.white_id, g.black_id) else {
             continue;
         };
         if let Some(hp) = g.result.as_deref().and_then(white_half_points) {
@@ -195,7 +194,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
             result: g.result.clone(),
         });
     }
-    let ids: Vec<String> = meta.candidates.iter().map(i64::to_string).collect();
+    let ids: Vec<String> = meta.candidates.iter().map(PlayerId::to_string).collect();
     let (mut status, mut first, tied) = match decide_playoff(&ids, &results) {
         Ok(PlayoffDecision::Champion { id }) => {
             ("champion", Some(PlayerId::from_engine(&id)?.get()), vec![])
@@ -213,7 +212,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         .filter(|_| status == "arbiter_decides");
     if let Some(d) = decision {
         status = "decided";
-        first = Some(d.player_id);
+        first = Some(d.player_id.get());
     }
     let mut pts = serde_json::Map::new();
     for id in &meta.candidates {
@@ -232,7 +231,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         first,
         tied,
         arbiter_decision: decision.map(|d| FirstPlaceDecision {
-            player_id: d.player_id,
+            player_id: d.player_id.get(),
             decided_by: d.by.clone(),
             decided_at: d.at.and_utc(),
             reason: d.reason.clone(),
@@ -260,9 +259,9 @@ pub fn first_place_tie(comp: &Competition) -> ApiResult<FirstPlaceTie> {
 /// standings) under `tie`; `ids` maps the standings' numbers 1, 2, … to player ids.
 pub fn candidates(
     standings: &clubcomp_engine::tiebreaks::Standings,
-    ids: &[i64],
+    ids: &[PlayerId],
     tie: FirstPlaceTie,
-) -> Vec<i64> {
+) -> Vec<PlayerId> {
     first_place_candidates(standings, tie)
         .into_iter()
         .filter_map(|n| ids.get((n as usize).wrapping_sub(1)).copied())
@@ -344,7 +343,7 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
             ),
         }));
     }
-    let candidates: Vec<String> = firsts.iter().map(i64::to_string).collect();
+    let candidates: Vec<String> = firsts.iter().map(PlayerId::to_string).collect();
     let schedule = first_place_playoff(&candidates)
         .map_err(|e| ApiError::Conflict(format!("no play-off for first: {e}")))?;
     let next: i32 = rd::table
@@ -457,7 +456,7 @@ pub fn decide(
         )));
     };
     let v = view(c, &comp)?.ok_or_else(|| ApiError::Internal("the play-off is gone".into()))?;
-    let all: Vec<i64> = meta.candidates.clone();
+    let all: Vec<PlayerId> = meta.candidates.clone();
     let names = names_of(c, &all)?;
     match v.status.as_str() {
         "pending" => {
@@ -470,7 +469,7 @@ pub fn decide(
             )));
         }
         "champion" => {
-            let f = v.first.unwrap_or_default();
+            let f = PlayerId(v.first.unwrap_or_default());
             return Err(ApiError::Conflict(format!(
                 "the play-off for first of competition {id} is decided on play-off points: {} \
                  is first; the arbiter decides only a play-off still tied",
@@ -478,7 +477,7 @@ pub fn decide(
             )));
         }
         "decided" => {
-            let f = v.first.unwrap_or_default();
+            let f = PlayerId(v.first.unwrap_or_default());
             return Err(ApiError::Conflict(format!(
                 "the arbiter decided the play-off for first of competition {id} already: {} is \
                  first; the decision is made once",
@@ -487,19 +486,20 @@ pub fn decide(
         }
         _ => {}
     }
-    if !v.tied.contains(&player_id.get()) {
+    let tied: Vec<PlayerId> = v.tied.iter().copied().map(PlayerId).collect();
+    if !tied.contains(&player_id) {
         return Err(ApiError::invalid(
             "player_id",
             format!(
                 "player {player_id} is not among the players still tied after the play-off: {}",
-                list_names(&v.tied, &names)
+                list_names(&tied, &names)
             ),
         ));
     }
     let now = now_utc();
     let old = round.pairing_meta.clone();
     meta.decision = Some(StoredDecision {
-        player_id: player_id.get(),
+        player_id,
         by: actor.to_string(),
         at: now,
         reason: reason.to_string(),

@@ -102,10 +102,10 @@ fn prize_name(p: Prize) -> String {
         .unwrap_or_default()
 }
 
-fn named(names: &HashMap<i64, String>, id: &str) -> ApiResult<Named> {
-    let player_id = PlayerId::from_engine(id)?.0;
+fn named(names: &HashMap<PlayerId, String>, id: &str) -> ApiResult<Named> {
+    let player_id = PlayerId::from_engine(id)?;
     Ok(Named {
-        player_id,
+        player_id: player_id.get(),
         name: names.get(&player_id).cloned().unwrap_or_default(),
     })
 }
@@ -124,7 +124,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
     match comp.kind {
         CompetitionKind::Keizer => {
             let (half, o) = svc::keizer_prizes(c, comp)?;
-            let ids = PlayerId::numbers_from_engine(o.eligible.iter().chain(&o.not_eligible))?;
+            let ids = PlayerId::all_from_engine(o.eligible.iter().chain(&o.not_eligible))?;
             let names = st::names(c, ids)?;
             out.keizer = Some(KeizerPrizes {
                 half: half.into(),
@@ -288,12 +288,12 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
         .iter()
         .flat_map(|g| g.seeds.iter())
         .chain(p.draw.without_group.iter());
-    let ids = PlayerId::numbers_from_engine(ids)?;
+    let ids = PlayerId::all_from_engine(ids)?;
     let names = st::names(c, ids)?;
     let pr = |s: &str| -> ApiResult<PlayerRef> {
-        let id = PlayerId::from_engine(s)?.0;
+        let id = PlayerId::from_engine(s)?;
         Ok(PlayerRef {
-            id,
+            id: id.get(),
             name: names.get(&id).cloned().unwrap_or_default(),
         })
     };

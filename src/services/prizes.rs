@@ -379,7 +379,7 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
             diesel::insert_into(en::table)
                 .values(&NewEntrant {
                     competition_id: comp.id,
-                    player_id: PlayerId::from_engine(p)?.0,
+                    player_id: PlayerId::from_engine(p)?,
                     seed,
                     rating: None,
                     joins_at: 1,

@@ -95,9 +95,8 @@ pub fn on_date(
     source: &str,
     date: chrono::NaiveDate,
 ) -> ApiResult<Rating> {
-    players::by_id(c, player.get())?
-        .ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
-    ratings::on_date(c, player.get(), source, date)?.ok_or_else(|| {
+    players::by_id(c, player)?.ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
+    ratings::on_date(c, player, source, date)?.ok_or_else(|| {
         ApiError::NotFound(format!("player {player} has no {source} rating on {date}"))
     })
 }
@@ -106,7 +105,7 @@ pub fn on_date(
 /// many entries it has in all, read in one transaction (404 for no such player).
 pub fn history_page(
     conn: &mut DbConn,
-    player: i64,
+    player: PlayerId,
     source: Option<&str>,
     limit: i64,
     offset: i64,
@@ -228,7 +227,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
             continue;
         };
         let new = NewRating {
-            player_id: PlayerId(player_id),
+            player_id,
             source: &list.source,
             value: row.value as i32,
             list_date: date,

@@ -246,7 +246,7 @@ pub fn enter(
     }
     expected.check(&crate::services::version::etag(
         "game",
-        game.id.get(),
+        game.id,
         game.version,
     ))?;
     // a playoff result decides which games are due from all the group's results: take the

@@ -84,8 +84,8 @@ pub struct RoundView {
 
 fn player_ref(c: &mut DbConn, id: Option<PlayerId>) -> ApiResult<Option<PlayerRef>> {
     Ok(match id {
-        Some(id) => players::by_id(c, id.get())?.map(|p| PlayerRef {
-            id: p.id,
+        Some(id) => players::by_id(c, id)?.map(|p| PlayerRef {
+            id: p.id.get(),
             name: p.name,
         }),
         None => None,
@@ -107,7 +107,7 @@ pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameV
         time_control: tempo.time_control,
         time_control_own: tempo.own,
         version: g.version,
-        etag: crate::services::version::etag("game", g.id.get(), g.version),
+        etag: crate::services::version::etag("game", g.id, g.version),
     })
 }
 
@@ -135,7 +135,7 @@ pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<Roun
         evening_id: round.evening_id.map(EveningId::get),
         status: round.status,
         version: round.version,
-        etag: crate::services::version::etag("round", round.id.get(), round.version),
+        etag: crate::services::version::etag("round", round.id, round.version),
         pairing: if show {
             round
                 .pairing_meta

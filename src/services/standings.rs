@@ -73,8 +73,8 @@ pub fn public_rounds(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Ve
 /// Player names by id.
 pub fn names(
     c: &mut DbConn,
-    ids: impl IntoIterator<Item = i64>,
-) -> ApiResult<HashMap<i64, String>> {
+    ids: impl IntoIterator<Item = PlayerId>,
+) -> ApiResult<HashMap<PlayerId, String>> {
     let mut out = HashMap::new();
     for id in ids {
         if let std::collections::hash_map::Entry::Vacant(e) = out.entry(id) {
@@ -82,11 +82,6 @@ pub fn names(
         }
     }
     Ok(out)
-}
-
-/// The stored player id of an engine's player (an internal error when it is no id).
-fn pid(s: &str) -> ApiResult<i64> {
-    Ok(crate::ids::PlayerId::from_engine(s)?.0)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -142,7 +137,7 @@ fn keizer_result(g: &Game) -> Option<ks::GameResult> {
 pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput> {
     let params = keizer_params(comp)?;
     let entrants = entrants_in_seed_order(c, comp.id)?;
-    let row_of: HashMap<i64, &Entrant> = entrants.iter().map(|e| (e.player_id, e)).collect();
+    let row_of: HashMap<PlayerId, &Entrant> = entrants.iter().map(|e| (e.player_id, e)).collect();
     let mut players: Vec<ks::Entrant> = Vec::with_capacity(entrants.len());
     let mut excused_before = std::collections::BTreeMap::new();
     let mut placed = std::collections::HashSet::new();
@@ -159,7 +154,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             },
         };
         for p in carry.players {
-            if let Some(e) = row_of.get(&pid(&p.id)?) {
+            if let Some(e) = row_of.get(&PlayerId::from_engine(&p.id)?) {
                 placed.insert(e.player_id);
                 if let Some(n) = carry.excused_before.get(&p.id) {
                     excused_before.insert(p.id.clone(), *n);
@@ -187,7 +182,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
             withdrawn_from: e.withdrawn_from.map(|w| w.max(1) as u32),
         });
     }
-    let flexible: HashMap<i64, bool> = {
+    let flexible: HashMap<PlayerId, bool> = {
         let mut m = HashMap::new();
         for e in &entrants {
             let f = players::by_id(c, e.player_id)?
@@ -202,7 +197,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
         let mut ev = ks::Evening::default();
         let mut listed = std::collections::HashSet::new();
         for g in &games {
-            match (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get)) {
+            match (g.white_id, g.black_id) {
                 (Some(w), None) => {
                     listed.insert(w);
                     ev.byes.push(w.to_string());
@@ -222,13 +217,13 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
                 _ => {}
             }
         }
-        let absent: Vec<(i64, bool)> = players
+        let absent: Vec<(PlayerId, bool)> = players
             .iter()
             .filter(|p| p.joins_at <= evening)
             // a withdrawn player is no longer expected (docs/rules/keizer.md#withdrawal)
             .filter(|p| p.withdrawn_from.is_none_or(|w| w > evening))
-            .map(|p| pid(&p.id))
-            .collect::<ApiResult<Vec<i64>>>()?
+            .map(|p| PlayerId::from_engine(&p.id))
+            .collect::<ApiResult<Vec<PlayerId>>>()?
             .into_iter()
             .filter(|id| !listed.contains(id))
             .map(|id| (id, flexible.get(&id).copied().unwrap_or(false)))
@@ -379,10 +374,10 @@ pub fn build_trf(
     c: &mut DbConn,
     comp: &Competition,
     rounds: &[RoundGames],
-) -> ApiResult<(swiss::Tournament, Vec<i64>)> {
+) -> ApiResult<(swiss::Tournament, Vec<PlayerId>)> {
     let entrants = entrants_in_seed_order(c, comp.id)?;
     let gpr = games_per_round(comp);
-    let number: HashMap<i64, u32> = entrants
+    let number: HashMap<PlayerId, u32> = entrants
         .iter()
         .enumerate()
         .map(|(i, e)| (e.player_id, i as u32 + 1))
@@ -397,10 +392,10 @@ pub fn build_trf(
     let d = discipline(comp);
     for (k, (_, games)) in rounds.iter().enumerate() {
         for g in games {
-            let Some(w) = g.white_id.and_then(|w| number.get(&w.get())).copied() else {
+            let Some(w) = g.white_id.and_then(|w| number.get(&w)).copied() else {
                 continue;
             };
-            match g.black_id.and_then(|b| number.get(&b.get())).copied() {
+            match g.black_id.and_then(|b| number.get(&b)).copied() {
                 None => {
                     // the pairing bye covers every game of the round
                     for s in 0..gpr {
@@ -483,7 +478,7 @@ pub fn swiss_compute(
     c: &mut DbConn,
     comp: &Competition,
     rounds: &[RoundGames],
-) -> ApiResult<(clubcomp_engine::tiebreaks::Standings, Vec<i64>)> {
+) -> ApiResult<(clubcomp_engine::tiebreaks::Standings, Vec<PlayerId>)> {
     let (t, ids) = build_trf(c, comp, rounds)?;
     let names = stored_tiebreaks(comp)?;
     let list = clubcomp_engine::tiebreaks::parse_tiebreaks(&names.join(","))

@@ -238,7 +238,7 @@ pub fn standings_view(
             let n = check_after(after, out.len())?;
             view.rounds_counted = out.len() as u32;
             view.after = n;
-            let ids = PlayerId::numbers_from_engine(input.players.iter().map(|p| &p.id))?;
+            let ids = PlayerId::all_from_engine(input.players.iter().map(|p| &p.id))?;
             let names = svc::names(c, ids)?;
             if n == 0 {
                 // before the first evening: the seed order, nothing scored
@@ -249,10 +249,10 @@ pub fn standings_view(
                     .filter(|p| p.joins_at <= 1)
                     .enumerate()
                     .map(|(i, p)| {
-                        let id = PlayerId::from_engine(&p.id)?.0;
+                        let id = PlayerId::from_engine(&p.id)?;
                         Ok(KeizerRow {
                             rank: i as u32 + 1,
-                            player_id: id,
+                            player_id: id.get(),
                             name: names.get(&id).cloned().unwrap_or_default(),
                             value: value(i),
                             score: 0.0,
@@ -293,10 +293,10 @@ pub fn standings_view(
                     .standings
                     .iter()
                     .map(|r| {
-                        let id = PlayerId::from_engine(&r.id)?.0;
+                        let id = PlayerId::from_engine(&r.id)?;
                         Ok(KeizerRow {
                             rank: r.rank,
-                            player_id: id,
+                            player_id: id.get(),
                             name: names.get(&id).cloned().unwrap_or_default(),
                             value: r.value,
                             score: r.score.to_f64(),
@@ -383,22 +383,33 @@ pub fn standings_view(
                     .rows
                     .into_iter()
                     .map(|r| {
-                        let id = ids.get(r.id as usize - 1).copied().unwrap_or_default();
+                        // the engine numbers the players of the TRF it was given, 1, 2, …
+                        let id = (r.id as usize)
+                            .checked_sub(1)
+                            .and_then(|k| ids.get(k))
+                            .copied()
+                            .ok_or_else(|| {
+                                ApiError::Internal(format!(
+                                    "the standings name player number {}, which the \
+                                     tournament file does not hold",
+                                    r.id
+                                ))
+                            })?;
                         let mut values = serde_json::Map::new();
                         for (a, v) in acr.iter().zip(&r.values) {
                             values.insert(a.clone(), serde_json::to_value(v).unwrap_or_default());
                         }
-                        SwissRow {
+                        Ok(SwissRow {
                             rank: r.rank,
                             place: r.place,
                             shared: r.shared,
-                            player_id: id,
+                            player_id: id.get(),
                             name: names.get(&id).cloned().unwrap_or_default(),
                             values: Value::Object(values),
                             withdrawn_from: withdrawn.get(&id).copied(),
-                        }
+                        })
                     })
-                    .collect(),
+                    .collect::<ApiResult<_>>()?,
             });
         }
         other => {

@@ -144,7 +144,7 @@ pub fn set(
             ));
         }
     }
-    expected.check(&etag("game", game.id.get(), game.version))?;
+    expected.check(&etag("game", game.id, game.version))?;
     if game.black_id.is_none() {
         return Err(ApiError::Conflict(format!(
             "game {id} is a bye: there is no game to play at a tempo"

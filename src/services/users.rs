@@ -134,7 +134,7 @@ pub fn update_user(
         ));
     }
     if let Some(Some(pid)) = ch.player_id
-        && crate::db::models::players::by_id(c, pid.get())?.is_none()
+        && crate::db::models::players::by_id(c, pid)?.is_none()
     {
         return Err(ApiError::invalid("player_id", format!("no player {pid}")));
     }

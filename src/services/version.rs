@@ -3,8 +3,8 @@
 
 use crate::error::{ApiError, ApiResult};
 
-/// A strong ETag for a resource version.
-pub fn etag(kind: &str, id: i64, version: i64) -> String {
+/// A strong ETag for a resource version (`id`: a typed id or a number; both show as digits).
+pub fn etag(kind: &str, id: impl std::fmt::Display, version: i64) -> String {
     format!("\"{kind}-{id}-v{version}\"")
 }
 

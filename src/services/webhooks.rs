@@ -70,7 +70,7 @@ pub struct WebhookView {
 impl WebhookView {
     fn of(w: Webhook) -> WebhookView {
         WebhookView {
-            id: WebhookId(w.id),
+            id: w.id,
             url: w.url,
             description: w.description,
             event_types: w
@@ -137,8 +137,8 @@ pub struct DeliveryView {
 impl DeliveryView {
     fn of(d: Delivery) -> DeliveryView {
         DeliveryView {
-            id: DeliveryId(d.id),
-            webhook_id: WebhookId(d.webhook_id),
+            id: d.id,
+            webhook_id: d.webhook_id,
             event_id: d.event_id,
             event_type: d.event_type,
             next_attempt_at: (d.status == "pending").then(|| d.next_attempt_at.and_utc()),
@@ -335,7 +335,7 @@ pub fn create(c: &mut DbConn, d: Checked) -> ApiResult<CreatedWebhook> {
 }
 
 fn found(c: &mut DbConn, id: WebhookId) -> ApiResult<Webhook> {
-    rows::by_id(c, id.get())?.ok_or_else(|| ApiError::NotFound(format!("no webhook {id}")))
+    rows::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no webhook {id}")))
 }
 
 /// One subscription.
@@ -370,14 +370,14 @@ pub fn update(c: &mut DbConn, id: WebhookId, d: Checked) -> ApiResult<WebhookVie
         },
         updated_at: Some(now_utc()),
     };
-    rows::update(c, id.get(), &changes)?
+    rows::update(c, id, &changes)?
         .map(WebhookView::of)
         .ok_or_else(|| ApiError::NotFound(format!("no webhook {id}")))
 }
 
 /// Deletes a subscription and its delivery log.
 pub fn delete(c: &mut DbConn, id: WebhookId) -> ApiResult<()> {
-    if rows::delete(c, id.get())? {
+    if rows::delete(c, id)? {
         Ok(())
     } else {
         Err(ApiError::NotFound(format!("no webhook {id}")))
@@ -403,7 +403,7 @@ pub fn deliveries(
 ) -> ApiResult<(Vec<DeliveryView>, i64)> {
     crate::db::snapshot(c, |c| {
         found(c, id)?;
-        let (items, total) = rows::deliveries(c, id.get(), status, limit, offset)?;
+        let (items, total) = rows::deliveries(c, id, status, limit, offset)?;
         Ok((items.into_iter().map(DeliveryView::of).collect(), total))
     })
 }
@@ -412,7 +412,7 @@ pub fn deliveries(
 /// after the subscription's other pending deliveries.
 pub fn redeliver(c: &mut DbConn, id: WebhookId, of: DeliveryId) -> ApiResult<DeliveryView> {
     found(c, id)?;
-    let d = rows::delivery(c, id.get(), of.get())?
+    let d = rows::delivery(c, id, of)?
         .ok_or_else(|| ApiError::NotFound(format!("no delivery {of} of webhook {id}")))?;
     let now = now_utc();
     rows::insert_deliveries(
@@ -428,7 +428,7 @@ pub fn redeliver(c: &mut DbConn, id: WebhookId, of: DeliveryId) -> ApiResult<Del
             created_at: now,
         }],
     )?;
-    let (latest, _) = rows::deliveries(c, id.get(), None, 1, 0)?;
+    let (latest, _) = rows::deliveries(c, id, None, 1, 0)?;
     latest
         .into_iter()
         .next()
@@ -528,7 +528,7 @@ impl RetryPolicy {
 /// The next delivery of each enabled subscription that is due at `now` (the oldest pending
 /// one of each, when its attempt is due): deliveries of one subscription go out in order.
 pub fn due(c: &mut DbConn, now: NaiveDateTime) -> ApiResult<Vec<Delivery>> {
-    let enabled: std::collections::HashSet<i64> =
+    let enabled: std::collections::HashSet<WebhookId> =
         rows::enabled(c)?.into_iter().map(|w| w.id).collect();
     Ok(rows::heads(c)?
         .into_iter()

@@ -34,7 +34,7 @@ pub struct Request {
     pub reason: Option<String>,
 }
 
-fn who(c: &mut DbConn, player: i64) -> ApiResult<String> {
+fn who(c: &mut DbConn, player: PlayerId) -> ApiResult<String> {
     let name = crate::db::models::players::by_id(c, player)?
         .map(|p| p.name)
         .unwrap_or_default();
@@ -111,13 +111,13 @@ pub fn withdraw(
         .first(c)
         .optional()?
     else {
-        let name = who(c, player.get())?;
+        let name = who(c, player)?;
         return Err(ApiError::invalid(
             "player_id",
             format!("only an entrant can withdraw: {name} is not entered in competition {comp_id}"),
         ));
     };
-    let name = who(c, player.get())?;
+    let name = who(c, player)?;
     if let Some(w) = entrant.withdrawn_from {
         return Err(ApiError::Conflict(format!(
             "a withdrawal is final: {name} already withdrew from round {w} of competition {comp_id}"
@@ -239,6 +239,10 @@ pub fn withdraw(
 
 /// Whether `player` withdrew by round `number` (the map of
 /// `db::models::competition::withdrawals`).
-pub fn gone(withdrawn: &std::collections::HashMap<i64, i32>, player: i64, number: i32) -> bool {
+pub fn gone(
+    withdrawn: &std::collections::HashMap<PlayerId, i32>,
+    player: PlayerId,
+    number: i32,
+) -> bool {
     withdrawn.get(&player).is_some_and(|&w| w <= number)
 }

@@ -7,6 +7,7 @@
 use super::layout::{Ctx, frame, scroll};
 use super::{PageQuery, answer, page_query, path_id};
 use crate::error::ApiResult;
+use crate::ids::PlayerId;
 use crate::services::club_pages::{self as pages, CompetitionPage, Prizes, StandingsPage};
 use crate::services::competitions::Competition;
 use crate::services::standings_view::StandingsView;
@@ -497,7 +498,12 @@ fn round_robin_tables(
             }
             acc
         });
-    let place_of = |id: i64| t.rows.iter().find(|r| r.player_id == id).map(|r| r.place);
+    let place_of = |id: PlayerId| {
+        t.rows
+            .iter()
+            .find(|r| r.player_id == id.get())
+            .map(|r| r.place)
+    };
     let cross_caption = ctx.t(
         "Kruistabel (rij: wat de speler scoorde tegen de speler van de kolom)",
         "Cross table (row: what the player scored against the player of the column)",

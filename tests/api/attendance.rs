@@ -3,6 +3,7 @@
 
 use crate::support::*;
 use actix_web::http::StatusCode;
+use clubcomp::ids::PlayerId;
 use serde_json::{Value, json};
 
 fn statuses(body: &Value) -> Vec<(i64, String)> {
@@ -231,7 +232,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
                 .select(rounds::id)
                 .load(c)
                 .unwrap();
-            let list = [(fred, false), (flora, true)];
+            let list = [(PlayerId(fred), false), (PlayerId(flora), true)];
             (
                 clubcomp::services::attendance::statuses(c, clubcomp::ids::RoundId(ids[0]), &list)
                     .unwrap(),
@@ -241,6 +242,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
         })
         .await;
     use clubcomp::services::attendance::Status;
+    let (fred, flora) = (PlayerId(fred), PlayerId(flora));
     assert_eq!(got.0[&fred], Status::Excused);
     assert_eq!(got.0[&flora], Status::Playing);
     assert_eq!(got.1[&fred], Status::Excused);

@@ -236,7 +236,7 @@ pub struct NewCompetition {
 pub struct Entrant {
     pub id: EntrantId,
     pub competition_id: CompetitionId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seed: i32,
     pub rating: Option<i32>,
     pub joins_at: i32,
@@ -251,7 +251,7 @@ pub struct Entrant {
 #[diesel(table_name = entrants)]
 pub struct NewEntrant {
     pub competition_id: CompetitionId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seed: i32,
     pub rating: Option<i32>,
     pub joins_at: i32,
@@ -330,7 +330,7 @@ pub struct NewGame {
 pub struct Attendance {
     pub id: AttendanceId,
     pub round_id: RoundId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub action: String,
     pub channel: String,
     pub recorded_by: String,
@@ -343,7 +343,7 @@ pub struct Attendance {
 #[diesel(table_name = attendance)]
 pub struct NewAttendance {
     pub round_id: RoundId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub action: String,
     pub channel: String,
     pub recorded_by: String,
@@ -402,12 +402,12 @@ pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec
 pub fn withdrawals(
     conn: &mut DbConn,
     competition: CompetitionId,
-) -> QueryResult<std::collections::HashMap<i64, i32>> {
+) -> QueryResult<std::collections::HashMap<PlayerId, i32>> {
     Ok(entrants::table
         .filter(entrants::competition_id.eq(competition))
         .filter(entrants::withdrawn_from.is_not_null())
         .select((entrants::player_id, entrants::withdrawn_from))
-        .load::<(i64, Option<i32>)>(conn)?
+        .load::<(PlayerId, Option<i32>)>(conn)?
         .into_iter()
         .filter_map(|(p, w)| w.map(|w| (p, w)))
         .collect())

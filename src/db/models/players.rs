@@ -3,6 +3,7 @@
 
 use crate::db::schema::players;
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::PlayerId;
 use chrono::NaiveDateTime;
 use clubcomp_engine::Membership;
 use diesel::prelude::*;
@@ -13,7 +14,7 @@ diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = players, check_for_backend(MultiBackend))]
 pub struct Player {
-    pub id: i64,
+    pub id: PlayerId,
     pub name: String,
     pub knsb_number: Option<String>,
     pub fide_id: Option<String>,
@@ -86,7 +87,7 @@ pub fn insert(conn: &mut DbConn, new: &NewPlayer) -> QueryResult<Player> {
 }
 
 /// Finds a player.
-pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
+pub fn by_id(conn: &mut DbConn, id: PlayerId) -> QueryResult<Option<Player>> {
     players::table
         .find(id)
         .select(Player::as_select())
@@ -97,7 +98,7 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Player>> {
 /// Applies changes, bumps the version and the update time.
 pub fn update(
     conn: &mut DbConn,
-    id: i64,
+    id: PlayerId,
     changes: &PlayerChanges,
     at: NaiveDateTime,
 ) -> QueryResult<Player> {

@@ -72,7 +72,11 @@ pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<RatingWrite> {
 }
 
 /// A player's rating history, newest list first, optionally of one source.
-pub fn history(conn: &mut DbConn, player: i64, source: Option<&str>) -> QueryResult<Vec<Rating>> {
+pub fn history(
+    conn: &mut DbConn,
+    player: PlayerId,
+    source: Option<&str>,
+) -> QueryResult<Vec<Rating>> {
     let mut q = ratings::table
         .filter(ratings::player_id.eq(player))
         .into_boxed::<MultiBackend>();
@@ -88,7 +92,7 @@ pub fn history(conn: &mut DbConn, player: i64, source: Option<&str>) -> QueryRes
 /// of one source, and how many entries it has in all.
 pub fn history_page(
     conn: &mut DbConn,
-    player: i64,
+    player: PlayerId,
     source: Option<&str>,
     limit: i64,
     offset: i64,
@@ -115,7 +119,7 @@ pub fn history_page(
 /// The rating on date `d`: the newest list with list date ≤ `d` (docs/rules/README.md#players-and-ratings).
 pub fn on_date(
     conn: &mut DbConn,
-    player: i64,
+    player: PlayerId,
     source: &str,
     d: NaiveDate,
 ) -> QueryResult<Option<Rating>> {
@@ -130,7 +134,7 @@ pub fn on_date(
 }
 
 /// The newest rating per source for each of `players` (for list views).
-pub fn latest_for(conn: &mut DbConn, players: &[i64]) -> QueryResult<Vec<Rating>> {
+pub fn latest_for(conn: &mut DbConn, players: &[PlayerId]) -> QueryResult<Vec<Rating>> {
     let mut out: Vec<Rating> = Vec::new();
     for chunk in players.chunks(500) {
         let rows: Vec<Rating> = ratings::table

@@ -3,6 +3,7 @@
 
 use crate::db::schema::{webhook_deliveries, webhooks};
 use crate::db::{DbConn, MultiBackend};
+use crate::ids::{DeliveryId, WebhookId};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -10,7 +11,7 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = webhooks, check_for_backend(MultiBackend))]
 pub struct Webhook {
-    pub id: i64,
+    pub id: WebhookId,
     pub url: String,
     pub description: String,
     /// Event types, comma-separated (empty: every type).
@@ -55,8 +56,8 @@ pub struct WebhookChanges {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = webhook_deliveries, check_for_backend(MultiBackend))]
 pub struct Delivery {
-    pub id: i64,
-    pub webhook_id: i64,
+    pub id: DeliveryId,
+    pub webhook_id: WebhookId,
     pub event_id: i64,
     pub event_type: String,
     /// The JSON body sent.
@@ -75,7 +76,7 @@ pub struct Delivery {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = webhook_deliveries)]
 pub struct NewDelivery<'a> {
-    pub webhook_id: i64,
+    pub webhook_id: WebhookId,
     pub event_id: i64,
     pub event_type: &'a str,
     pub body: &'a str,
@@ -106,7 +107,7 @@ pub fn insert(conn: &mut DbConn, new: &NewWebhook) -> QueryResult<Webhook> {
 }
 
 /// A subscription by id.
-pub fn by_id(conn: &mut DbConn, id: i64) -> QueryResult<Option<Webhook>> {
+pub fn by_id(conn: &mut DbConn, id: WebhookId) -> QueryResult<Option<Webhook>> {
     webhooks::table
         .find(id)
         .select(Webhook::as_select())
@@ -141,7 +142,7 @@ pub fn enabled(conn: &mut DbConn) -> QueryResult<Vec<Webhook>> {
 /// Changes a subscription; returns it changed (none when there is no such one).
 pub fn update(
     conn: &mut DbConn,
-    id: i64,
+    id: WebhookId,
     changes: &WebhookChanges,
 ) -> QueryResult<Option<Webhook>> {
     diesel::update(webhooks::table.find(id))
@@ -152,7 +153,7 @@ pub fn update(
 }
 
 /// Moves a subscription's cursor forward (never back).
-pub fn advance(conn: &mut DbConn, id: i64, last_event_id: i64) -> QueryResult<usize> {
+pub fn advance(conn: &mut DbConn, id: WebhookId, last_event_id: i64) -> QueryResult<usize> {
     diesel::update(
         webhooks::table
             .filter(webhooks::id.eq(id))
@@ -163,7 +164,7 @@ pub fn advance(conn: &mut DbConn, id: i64, last_event_id: i64) -> QueryResult<us
 }
 
 /// Deletes a subscription and its deliveries; returns whether there was one.
-pub fn delete(conn: &mut DbConn, id: i64) -> QueryResult<bool> {
+pub fn delete(conn: &mut DbConn, id: WebhookId) -> QueryResult<bool> {
     diesel::delete(webhook_deliveries::table.filter(webhook_deliveries::webhook_id.eq(id)))
         .execute(conn)?;
     Ok(diesel::delete(webhooks::table.find(id)).execute(conn)? > 0)
@@ -181,7 +182,11 @@ pub fn insert_deliveries(conn: &mut DbConn, rows: &[NewDelivery]) -> QueryResult
 }
 
 /// A delivery of a subscription.
-pub fn delivery(conn: &mut DbConn, webhook: i64, id: i64) -> QueryResult<Option<Delivery>> {
+pub fn delivery(
+    conn: &mut DbConn,
+    webhook: WebhookId,
+    id: DeliveryId,
+) -> QueryResult<Option<Delivery>> {
     of_webhook(webhook, None)
         .filter(webhook_deliveries::id.eq(id))
         .select(Delivery::as_select())
@@ -190,7 +195,7 @@ pub fn delivery(conn: &mut DbConn, webhook: i64, id: i64) -> QueryResult<Option<
 }
 
 /// The oldest pending delivery of a subscription (the next one it is sent, in order).
-pub fn head(conn: &mut DbConn, webhook: i64) -> QueryResult<Option<Delivery>> {
+pub fn head(conn: &mut DbConn, webhook: WebhookId) -> QueryResult<Option<Delivery>> {
     of_webhook(webhook, Some("pending"))
         .order(webhook_deliveries::id)
         .select(Delivery::as_select())
@@ -200,12 +205,12 @@ pub fn head(conn: &mut DbConn, webhook: i64) -> QueryResult<Option<Delivery>> {
 
 /// The oldest pending delivery of every subscription that has one.
 pub fn heads(conn: &mut DbConn) -> QueryResult<Vec<Delivery>> {
-    let oldest: Vec<Option<i64>> = webhook_deliveries::table
+    let oldest: Vec<Option<DeliveryId>> = webhook_deliveries::table
         .filter(webhook_deliveries::status.eq("pending"))
         .group_by(webhook_deliveries::webhook_id)
         .select(diesel::dsl::min(webhook_deliveries::id))
         .load(conn)?;
-    let ids: Vec<i64> = oldest.into_iter().flatten().collect();
+    let ids: Vec<DeliveryId> = oldest.into_iter().flatten().collect();
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -220,7 +225,7 @@ pub fn heads(conn: &mut DbConn) -> QueryResult<Vec<Delivery>> {
 /// `status` when given.
 pub fn deliveries(
     conn: &mut DbConn,
-    webhook: i64,
+    webhook: WebhookId,
     status: Option<&str>,
     limit: i64,
     offset: i64,
@@ -236,7 +241,7 @@ pub fn deliveries(
 }
 
 /// Records an attempt's outcome.
-pub fn record_attempt(conn: &mut DbConn, id: i64, attempt: &Attempt) -> QueryResult<usize> {
+pub fn record_attempt(conn: &mut DbConn, id: DeliveryId, attempt: &Attempt) -> QueryResult<usize> {
     diesel::update(webhook_deliveries::table.find(id))
         .set(attempt)
         .execute(conn)
@@ -245,7 +250,7 @@ pub fn record_attempt(conn: &mut DbConn, id: i64, attempt: &Attempt) -> QueryRes
 /// The deliveries of a subscription; only those of `status` when given. The one filter every
 /// delivery lookup starts from.
 fn of_webhook(
-    webhook: i64,
+    webhook: WebhookId,
     status: Option<&str>,
 ) -> webhook_deliveries::BoxedQuery<'static, MultiBackend> {
     let q = webhook_deliveries::table

@@ -2,7 +2,7 @@
 //! (Keizer standings over the stored results of this half; a summer half starts in the winter's
 //! final order), meetings, colours and byes of BOTH halves, first-time flexible players.
 
-use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, pid, present};
+use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, present};
 use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Round};
 use crate::error::{ApiError, ApiResult, FieldError};
@@ -127,9 +127,9 @@ pub fn keizer_input(
     }
     // season history over both halves
     let half = half_of(comp);
-    let mut colours: HashMap<i64, Vec<Colour>> = HashMap::new();
-    let mut byes_here: HashMap<i64, u32> = HashMap::new();
-    let mut played_any: HashSet<i64> = HashSet::new();
+    let mut colours: HashMap<PlayerId, Vec<Colour>> = HashMap::new();
+    let mut byes_here: HashMap<PlayerId, u32> = HashMap::new();
+    let mut played_any: HashSet<PlayerId> = HashSet::new();
     let mut history = Vec::new();
     let mut evening = round.number as u32;
     // Evenings are counted on the season calendar when it has one and every round involved
@@ -152,7 +152,7 @@ pub fn keizer_input(
             by_calendar &= date.is_some();
             let first_meeting = history.len();
             for g in rounds::games_of(c, r.id)? {
-                let (white, black) = (g.white_id.map(PlayerId::get), g.black_id.map(PlayerId::get));
+                let (white, black) = (g.white_id, g.black_id);
                 if let Some(w) = white {
                     played_any.insert(w);
                 }
@@ -190,7 +190,7 @@ pub fn keizer_input(
     let ranked = ranking
         .iter()
         .map(|id| -> ApiResult<RankedPlayer> {
-            let p = pid(id)?;
+            let p = PlayerId::from_engine(id)?;
             Ok(RankedPlayer {
                 id: id.clone(),
                 rating: rating.get(id).copied().flatten(),
@@ -233,7 +233,7 @@ pub(super) fn generate(
         Err(PairingError::NoPairing {
             unpaired, isolated, ..
         }) => {
-            let mut ids = PlayerId::numbers_from_engine(isolated.iter().chain(&unpaired))?;
+            let mut ids = PlayerId::all_from_engine(isolated.iter().chain(&unpaired))?;
             let mut seen = HashSet::new();
             ids.retain(|id| seen.insert(*id));
             return Err(no_pairing(
@@ -248,21 +248,21 @@ pub(super) fn generate(
     for b in &p.boards {
         boards.push(BoardPlan {
             board: b.board as i32,
-            white: pid(&b.white)?,
-            black: Some(pid(&b.black)?),
+            white: PlayerId::from_engine(&b.white)?,
+            black: Some(PlayerId::from_engine(&b.black)?),
         });
     }
     if let Some(bye) = &p.bye {
         boards.push(BoardPlan {
             board: bye.board as i32,
-            white: pid(&bye.player)?,
+            white: PlayerId::from_engine(&bye.player)?,
             black: None,
         });
     }
-    let to_ids = |v: &[String]| PlayerId::numbers_from_engine(v);
+    let to_ids = |v: &[String]| PlayerId::all_from_engine(v);
     let bye = p.bye.as_ref().map(|b| -> ApiResult<_> {
         Ok(json!({
-            "player": PlayerId::from_engine(&b.player)?.get(),
+            "player": PlayerId::from_engine(&b.player)?,
             "seed": b.seed,
             "seed_text": b.seed.to_string(),
             "candidates": to_ids(&b.candidates)?,

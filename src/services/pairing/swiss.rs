@@ -22,7 +22,7 @@ fn numbered(
     c: &mut DbConn,
     comp: &Competition,
     round: &Round,
-) -> ApiResult<(Vec<Entrant>, HashMap<i64, u32>)> {
+) -> ApiResult<(Vec<Entrant>, HashMap<PlayerId, u32>)> {
     let ents: Vec<Entrant> = entrants(c, comp.id)?
         .into_iter()
         .filter(|e| e.joins_at <= round.number)
@@ -43,14 +43,14 @@ fn history(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<Vec<V
     Ok(out)
 }
 
-fn entry_for(g: &Game, me: i64, tpn: &HashMap<i64, u32>) -> RoundEntry {
+fn entry_for(g: &Game, me: PlayerId, tpn: &HashMap<PlayerId, u32>) -> RoundEntry {
     let unplayed = RoundEntry {
         opponent: None,
         colour: None,
         result: ResultCode::ZeroBye,
     };
-    let white = g.white_id == Some(PlayerId(me));
-    let Some(opp) = (if white { g.black_id } else { g.white_id }).map(PlayerId::get) else {
+    let white = g.white_id == Some(me);
+    let Some(opp) = (if white { g.black_id } else { g.white_id }) else {
         return RoundEntry {
             opponent: None,
             colour: None,
@@ -99,8 +99,7 @@ pub(super) fn dutch(
         for games in &past {
             let g = games.iter().find(|g| {
                 g.game_no == 1
-                    && (g.white_id == Some(PlayerId(e.player_id))
-                        || g.black_id == Some(PlayerId(e.player_id)))
+                    && (g.white_id == Some(e.player_id) || g.black_id == Some(e.player_id))
             });
             entries.push(match g {
                 Some(g) => entry_for(g, e.player_id, &tpn),
@@ -137,7 +136,7 @@ pub(super) fn dutch(
             rounds: entries,
         });
     }
-    let present_ids: Vec<i64> = ents
+    let present_ids: Vec<PlayerId> = ents
         .iter()
         .map(|e| e.player_id)
         .filter(|p| here.contains(p))
@@ -270,10 +269,7 @@ pub(super) fn double(
             let g1 = games.iter().find(|g| g.board == b && g.game_no == 1);
             let g2 = games.iter().find(|g| g.board == b && g.game_no == 2);
             let Some(g1) = g1 else { continue };
-            match (
-                g1.white_id.and_then(|w| tpn.get(&w.get())),
-                g1.black_id.map(PlayerId::get),
-            ) {
+            match (g1.white_id.and_then(|w| tpn.get(&w)), g1.black_id) {
                 (Some(&w), None) => rec.byes.push(ds::Bye {
                     player: w,
                     kind: ds::ByeKind::Pairing,
@@ -329,7 +325,7 @@ pub(super) fn double(
     let next = match ds::pair_next_round(&state) {
         Ok(n) => n,
         Err(ds::Error::Unpairable { players }) => {
-            let ids: Vec<i64> = players.into_iter().map(id).collect();
+            let ids: Vec<PlayerId> = players.into_iter().map(id).collect();
             return Err(no_pairing(
                 c,
                 &ids,

@@ -11,6 +11,7 @@ use super::client::{self, Outbound};
 use super::{RetryPolicy, signature};
 use crate::db::models::webhooks::Delivery;
 use crate::db::{DbConn, DbTarget, Pool, now_utc};
+use crate::ids::WebhookId;
 use diesel::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -160,7 +161,7 @@ impl Leadership {
 }
 
 fn run(pool: Pool, config: WorkerConfig, stop: Arc<AtomicBool>) {
-    let busy: Arc<Mutex<HashSet<i64>>> = Arc::default();
+    let busy: Arc<Mutex<HashSet<WebhookId>>> = Arc::default();
     let mut senders: Vec<JoinHandle<()>> = Vec::new();
     let mut leader = Leadership::new(&config.database_url);
     loop {
@@ -185,7 +186,7 @@ fn pass(
     pool: &Pool,
     config: &WorkerConfig,
     stop: &Arc<AtomicBool>,
-    busy: &Arc<Mutex<HashSet<i64>>>,
+    busy: &Arc<Mutex<HashSet<WebhookId>>>,
     senders: &mut Vec<JoinHandle<()>>,
 ) -> Result<(), String> {
     let mut c = pool.get().map_err(|e| e.to_string())?;
@@ -214,7 +215,7 @@ fn pass(
 }
 
 /// Frees a subscription for the next sender when its sender ends (also by a panic).
-struct Free(Arc<Mutex<HashSet<i64>>>, i64);
+struct Free(Arc<Mutex<HashSet<WebhookId>>>, WebhookId);
 
 impl Drop for Free {
     fn drop(&mut self) {
@@ -234,7 +235,7 @@ fn send_due(pool: &Pool, config: &WorkerConfig, stop: &AtomicBool, first: Delive
             return;
         }
         if let Err(e) = send_one(pool, config, &d) {
-            tracing::warn!(webhook, delivery = d.id, error = %e, "a webhook delivery could not be recorded");
+            tracing::warn!(webhook = webhook.get(), delivery = d.id.get(), error = %e, "a webhook delivery could not be recorded");
             return;
         }
         next = pool.get().ok().and_then(|mut c| {
@@ -255,7 +256,7 @@ fn send_one(pool: &Pool, config: &WorkerConfig, d: &Delivery) -> Result<(), Stri
     drop(c);
     let outcome = attempt(&w.url, &w.secret, &d, config.outbound);
     if let Err(e) = &outcome {
-        tracing::info!(webhook = w.id, delivery = d.id, error = %e, "a webhook attempt failed");
+        tracing::info!(webhook = w.id.get(), delivery = d.id.get(), error = %e, "a webhook attempt failed");
     }
     let mut c = pool.get().map_err(|e| e.to_string())?;
     super::record_attempt(&mut c, &d, outcome, &config.retry).map_err(|e| e.to_string())

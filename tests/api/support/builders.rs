@@ -590,7 +590,7 @@ pub async fn check_in_all(app: &TestApp, token: &str, comp: i64, number: i64, pl
 pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, action: &str) {
     let change = NewAttendance {
         round_id: RoundId(0),
-        player_id: player,
+        player_id: PlayerId(player),
         action: action.to_string(),
         channel: "email".into(),
         recorded_by: "test".into(),
@@ -605,7 +605,7 @@ pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, acti
 pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note: &str) {
     let change = NewAttendance {
         round_id: RoundId(0),
-        player_id: player,
+        player_id: PlayerId(player),
         action: "force_majeure".into(),
         channel: "phone".into(),
         recorded_by: "leader:test".into(),

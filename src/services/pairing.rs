@@ -20,6 +20,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::attendance as att;
+use crate::services::round_views::{RoundView, round_view};
 use crate::services::rounds;
 use clubcomp_engine::Membership;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
@@ -695,6 +696,48 @@ pub fn remove(
         },
     )?;
     rounds::load(c, comp_id, number)
+}
+
+/// Generates the pairing of a planned round ([`generate`]) and answers the round as the club's
+/// staff see it, in the caller's transaction.
+pub fn generate_and_view(
+    c: &mut DbConn,
+    comp_id: CompetitionId,
+    number: i32,
+    tz: &str,
+    actor: &str,
+    expected: &crate::services::version::ExpectedVersion,
+    bye_seed: Option<u64>,
+) -> ApiResult<RoundView> {
+    let round = generate(c, comp_id, number, tz, actor, expected, bye_seed)?;
+    round_view(c, round, true)
+}
+
+/// Stores a hand-made pairing ([`replace`]) and answers the round as the club's staff see it.
+pub fn replace_and_view(
+    c: &mut DbConn,
+    comp_id: CompetitionId,
+    number: i32,
+    hand: &HandPairing,
+    tz: &str,
+    actor: &str,
+    expected: &crate::services::version::ExpectedVersion,
+) -> ApiResult<RoundView> {
+    let round = replace(c, comp_id, number, hand, tz, actor, expected)?;
+    round_view(c, round, true)
+}
+
+/// Takes back the pairing of a paired round ([`remove`]) and answers the round as the club's
+/// staff see it.
+pub fn remove_and_view(
+    c: &mut DbConn,
+    comp_id: CompetitionId,
+    number: i32,
+    actor: &str,
+    expected: &crate::services::version::ExpectedVersion,
+) -> ApiResult<RoundView> {
+    let round = remove(c, comp_id, number, actor, expected)?;
+    round_view(c, round, true)
 }
 
 /// Membership of each entrant (for first-time flexible players).

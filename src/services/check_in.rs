@@ -372,6 +372,21 @@ pub fn check_in(
     Ok(player_id)
 }
 
+/// Checks a player in ([`check_in`]) and answers the check-in after as the club's staff see it,
+/// in the caller's transaction.
+pub fn check_in_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    arrival: &Arrival,
+    now: DateTime<Utc>,
+    time_zone: &str,
+    limits: &crate::limits::WorkLimits,
+    actor: &str,
+) -> ApiResult<CheckInView> {
+    check_in(c, id, arrival, now, time_zone, limits, actor)?;
+    view(c, id, time_zone, true)
+}
+
 /// Closes the check-in, in the caller's transaction: the number of rounds follows from the
 /// participants by the competition's rounds rule and is stored as its planned rounds; audited.
 /// 409 when the competition is not a blitz championship, when check-in is closed already, or
@@ -434,4 +449,16 @@ pub fn close(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<i32> {
     )?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
     Ok(rounds)
+}
+
+/// Closes the check-in ([`close`]) and answers it after as the club's staff see it, in the
+/// caller's transaction.
+pub fn close_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    actor: &str,
+    time_zone: &str,
+) -> ApiResult<CheckInView> {
+    close(c, id, actor)?;
+    view(c, id, time_zone, true)
 }

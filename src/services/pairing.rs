@@ -336,8 +336,15 @@ pub fn check_round_if_match(header: Option<&str>, round: &Round) -> ApiResult<()
     }
 }
 
-/// Generates the pairing of a planned round and moves it to `paired` (one transaction).
-pub fn generate(
+/// Round `number` as stored after a change of its pairing, as the club's staff see it.
+fn staff_view(c: &mut DbConn, comp_id: CompetitionId, number: i32) -> ApiResult<RoundView> {
+    let round = rounds::load(c, comp_id, number)?;
+    round_view(c, round, true)
+}
+
+/// Generates the pairing of a planned round and moves it to `paired` (one transaction), and
+/// answers the round as the club's staff see it.
+pub fn generate_and_view(
     c: &mut DbConn,
     comp_id: CompetitionId,
     number: i32,
@@ -345,7 +352,7 @@ pub fn generate(
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
     bye_seed: Option<u64>,
-) -> ApiResult<Round> {
+) -> ApiResult<RoundView> {
     lock_round(c, comp_id, number)?;
     let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
@@ -369,7 +376,7 @@ pub fn generate(
     }
     set_meta(c, &round, Some(&p.meta))?;
     audit(c, &round, "pairing_generated", actor, Some(&p.meta), None)?;
-    rounds::load(c, comp_id, number)
+    staff_view(c, comp_id, number)
 }
 
 /// One board of a hand-made pairing.
@@ -581,7 +588,8 @@ fn hard_violations(
 
 /// Stores a hand-made pairing for a planned or paired (unpublished) round. Broken rules are a
 /// 422 naming each, unless `override` is set: then it is stored with the broken rules recorded.
-pub fn replace(
+/// Answers the round as the club's staff see it.
+pub fn replace_and_view(
     c: &mut DbConn,
     comp_id: CompetitionId,
     number: i32,
@@ -589,7 +597,7 @@ pub fn replace(
     tz: &str,
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
-) -> ApiResult<Round> {
+) -> ApiResult<RoundView> {
     lock_round(c, comp_id, number)?;
     let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
@@ -663,17 +671,18 @@ pub fn replace(
         )
     };
     audit(c, &round, action, actor, Some(&meta), reason)?;
-    rounds::load(c, comp_id, number)
+    staff_view(c, comp_id, number)
 }
 
 /// Returns a paired (unpublished) round to `planned`: its games and pairing details go.
-pub fn remove(
+/// Answers the round as the club's staff see it.
+pub fn remove_and_view(
     c: &mut DbConn,
     comp_id: CompetitionId,
     number: i32,
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
-) -> ApiResult<Round> {
+) -> ApiResult<RoundView> {
     lock_round(c, comp_id, number)?;
     crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
@@ -695,49 +704,7 @@ pub fn remove(
             reason: None,
         },
     )?;
-    rounds::load(c, comp_id, number)
-}
-
-/// Generates the pairing of a planned round ([`generate`]) and answers the round as the club's
-/// staff see it, in the caller's transaction.
-pub fn generate_and_view(
-    c: &mut DbConn,
-    comp_id: CompetitionId,
-    number: i32,
-    tz: &str,
-    actor: &str,
-    expected: &crate::services::version::ExpectedVersion,
-    bye_seed: Option<u64>,
-) -> ApiResult<RoundView> {
-    let round = generate(c, comp_id, number, tz, actor, expected, bye_seed)?;
-    round_view(c, round, true)
-}
-
-/// Stores a hand-made pairing ([`replace`]) and answers the round as the club's staff see it.
-pub fn replace_and_view(
-    c: &mut DbConn,
-    comp_id: CompetitionId,
-    number: i32,
-    hand: &HandPairing,
-    tz: &str,
-    actor: &str,
-    expected: &crate::services::version::ExpectedVersion,
-) -> ApiResult<RoundView> {
-    let round = replace(c, comp_id, number, hand, tz, actor, expected)?;
-    round_view(c, round, true)
-}
-
-/// Takes back the pairing of a paired round ([`remove`]) and answers the round as the club's
-/// staff see it.
-pub fn remove_and_view(
-    c: &mut DbConn,
-    comp_id: CompetitionId,
-    number: i32,
-    actor: &str,
-    expected: &crate::services::version::ExpectedVersion,
-) -> ApiResult<RoundView> {
-    let round = remove(c, comp_id, number, actor, expected)?;
-    round_view(c, round, true)
+    staff_view(c, comp_id, number)
 }
 
 /// Membership of each entrant (for first-time flexible players).

@@ -15,14 +15,20 @@
    `db`, … : every arrow points down, as docs/architecture.md draws them);
 7. no cycle between the files of `src` and none between the files of `crates/engine/src`
    (each file one node; an edge between a module's file and its own parent's or child's is not
-   one, e.g. `services/webhooks.rs` and `services/webhooks/worker.rs`).
+   one, e.g. `services/webhooks.rs` and `services/webhooks/worker.rs`);
+8. one service call per request in `src/api` and `src/web`: a function opens at most one
+   database call (`.tx(`, `.db(`, and in `src/web` a page's `read(`), and the closure it
+   passes calls at most one function with the connection (`f(c)`, `f(c, …)`; a closure inside
+   it that takes a connection of its own is counted apart, by the same rule), so the service
+   does the whole unit of work (`ONE_CALL_EXEMPT` names the functions left out, and why).
 
 The import graph is read from the code: `crate::…` paths, `super::…` paths and `use` lists
 (nested ones too), resolved to the longest module path that is a file (a module renamed with
-`#[path = …]` is followed). Comments are ignored; tests are not (`#[cfg(test)]` modules,
-inline or in a file of their own): a test's imports are arrows of its file like any other, so
-a test that needs modules from both sides of an arrow sits above both (in their parent's
-tests, or in the file whose code it tests when that already uses the other).
+`#[path = …]` is followed). Comments are ignored. Tests (`#[cfg(test)]` modules, inline or in
+a file of their own) count for rules 5, 6 and 7: a test's imports are arrows of its file like
+any other, so a test that needs modules from both sides of an arrow sits above both (in their
+parent's tests, or in the file whose code it tests when that already uses the other). Rule 8
+ignores tests, string and character literals.
 Prints every problem as `path:line: message` and exits 1 when there is one. Run from
 anywhere: `scripts/check-layers.py`.
 """
@@ -158,6 +164,26 @@ def strip_comments(text):
         line[: m.start()] if (m := re.search(r"(?<![:\"])//", line)) else line
         for line in text.splitlines()
     )
+
+
+def without_tests(text):
+    """The text without its `#[cfg(test)] mod … { … }` blocks (blanked, lines kept), and the
+    names of the test modules in files of their own (`#[cfg(test)] mod tests;`)."""
+    own = set()
+    out = text
+    test_mod = r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*([;{])"
+    for m in re.finditer(test_mod, text):
+        if m.group(2) == ";":
+            own.add(m.group(1))
+            continue
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        out = out[: m.start()] + re.sub(r"[^\n]", " ", out[m.start() : i + 1]) + out[i + 1 :]
+    return out, own
 
 
 def use_tree(text, i):
@@ -341,6 +367,147 @@ def check_module_cycles(problems):
     report_cycles(top, str, "the top-level modules of src", problems)
 
 
+# --- one service call per handler --------------------------------------------------------------
+
+# Left out of the rule: the read cache's helper whose one snapshot looks the version up and
+# makes the body on a miss (two steps its callers hand it, each one service call), and
+# the login, which commits the counted attempt before the slow password check and sweeps the
+# throttle's rows outside a transaction (each of its three database calls is one service call).
+ONE_CALL_EXEMPT = {
+    ("src/api/standings.rs", "serve_versioned"): "calls",
+    ("src/api/auth.rs", "create_token"): "opens",
+}
+
+# a closure's parameters: `|c|`, `move |c, comp, _|`, `|c: &mut DbConn|`
+CLOSURE = re.compile(r"(?:\bmove\s+)?\|([^|]*)\|")
+
+
+def blank_literals(text):
+    """The text with string and character literals blanked, lines kept."""
+
+    def blank(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    text = re.sub(r'(?<![\w"])r(#*)".*?"\1', blank, text, flags=re.S)
+    text = re.sub(r'"(?:[^"\\]|\\.)*"', blank, text, flags=re.S)
+    return re.sub(r"'(?:[^'\\\n]|\\.[^']*)'", blank, text)
+
+
+def closing(text, i):
+    """The index of the bracket that closes the one at `text[i]`."""
+    pairs = {"(": ")", "{": "}", "[": "]"}
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] in pairs:
+            depth += 1
+        elif text[j] in pairs.values():
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(text)
+
+
+def closure_end(text, i):
+    """Where the body of a closure starting at `text[i]` (after its parameters) ends: its
+    block's closing brace, or the end of its expression (a `,` or closing bracket outside
+    brackets)."""
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i < len(text) and text[i] == "{":
+        return closing(text, i) + 1
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] in "([{":
+            depth += 1
+        elif text[j] in ")]}":
+            if depth == 0:
+                return j
+            depth -= 1
+        elif text[j] == "," and depth == 0:
+            return j
+    return len(text)
+
+
+def connection_calls(body, conn):
+    """How many calls in `body` take the connection `conn` as an argument (`f(c)`,
+    `f(c, …)`, `x.f(&mut c, …)`), and the bodies of the closures in it that take a connection
+    of their own under that name (their calls are not the outer closure's)."""
+    inner = []
+    out = body
+    for m in CLOSURE.finditer(body):
+        params = [p.split(":")[0].strip() for p in m.group(1).split(",")]
+        if conn not in params:
+            continue
+        end = closure_end(body, m.end())
+        inner.append(body[m.end() : end])
+        out = out[: m.start()] + " " * (end - m.start()) + out[end:]
+    calls = re.findall(r"\(\s*(?:&\s*mut\s+)?" + re.escape(conn) + r"\s*[,)]", out)
+    return len(calls), inner
+
+
+def functions(text):
+    """`(name, start, end)` of each outermost `fn`'s body in the text."""
+    out = []
+    end = -1
+    for m in re.finditer(r"\bfn\s+(" + IDENT + r")", text):
+        if m.start() < end:
+            continue
+        i, depth = m.end(), 0
+        while i < len(text) and not (text[i] in "{;" and depth == 0):
+            depth += {"(": 1, ")": -1, "<": 1, ">": -1}.get(text[i], 0)
+            if text[i - 1 : i + 1] == "->":
+                depth += 1
+            i += 1
+        if i >= len(text) or text[i] == ";":
+            continue
+        end = closing(text, i)
+        out.append((m.group(1), i, end))
+    return out
+
+
+def check_one_call(folder, problems):
+    """A handler (or a club page) opens at most one database call (`state.tx`, `state.db`, and
+    in `src/web` a page's `read`), and the closure it passes calls at most one function with
+    the connection: the service function that does the whole unit of work. A closure inside
+    it that takes a connection of its own (work handed to that service) is held to the same."""
+    opener = r"\.\s*(?:tx|db)\s*\(" + (r"|(?<![.\w])read\s*\(" if folder == "web" else "")
+    for path in sorted((SRC / folder).rglob("*.rs")):
+        text, _ = without_tests(strip_comments(path.read_text(encoding="utf-8")))
+        text = blank_literals(text)
+        for name, start, end in functions(text):
+            exempt = ONE_CALL_EXEMPT.get((rel(path), name))
+            body = text[start:end]
+            opens = list(re.finditer(opener, body))
+
+            def at(m):
+                return f"{rel(path)}:{text.count(chr(10), 0, start + m.start()) + 1}"
+
+            if len(opens) > 1 and exempt != "opens":
+                problems.append(
+                    f"{at(opens[1])}: `{name}` opens {len(opens)} database calls (call one "
+                    "service function that does the whole unit of work, in one transaction)"
+                )
+            if exempt == "calls":
+                continue
+            for m in opens:
+                args = body[m.end() - 1 : closing(body, m.end() - 1) + 1]
+                first = CLOSURE.search(args)
+                if not first:
+                    continue
+                conn = first.group(1).split(",")[0].split(":")[0].strip()
+                todo = [args[first.end() : closure_end(args, first.end())]]
+                while todo:
+                    n, inner = connection_calls(todo.pop(), conn)
+                    todo += inner
+                    if n > 1:
+                        problems.append(
+                            f"{at(m)}: `{name}` calls {n} functions with the connection in one "
+                            "database call (call one service function that does the whole unit "
+                            "of work)"
+                        )
+                        break
+
+
 def main():
     problems = []
     check_http("api", problems)
@@ -352,6 +519,8 @@ def main():
     check_no_reach("db", {"cache", "api", "services", "app", "auth", "cli"}, "storage reaches up", problems)
     check_service_cycles(problems)
     check_module_cycles(problems)
+    check_one_call("api", problems)
+    check_one_call("web", problems)
     for p in problems:
         print(p)
     if problems:

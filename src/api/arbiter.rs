@@ -4,7 +4,7 @@
 
 use crate::api::{Body, Page, PageParams, Params, if_match};
 use crate::auth::{Admin, AnyRole, Arbiter, Auth, Role};
-use crate::error::{ApiError, ApiResult, Problem};
+use crate::error::{ApiResult, Problem};
 use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
 use crate::services::arbiter::{
     self as svc, AppealDecisionInput, AppealInput, AppealRow, Appellant, ClaimInput, ClaimRow,
@@ -374,13 +374,7 @@ pub async fn get_game_moves(
     path: web::Path<GameId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let row = state
-        .db(move |c| {
-            svc::load_game(c, id)?;
-            svc::moves_of(c, id)?
-                .ok_or_else(|| ApiError::NotFound(format!("game {id} has no moves recorded")))
-        })
-        .await?;
+    let row = state.db(move |c| svc::recorded_moves(c, id)).await?;
     let tag = svc::moves_etag(&row);
     Ok(crate::api::versioned(&req, tag, &MovesView::from(row)))
 }

@@ -205,14 +205,7 @@ pub async fn create_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let change = ChangeRequest {
-                player,
-                action: &b.action,
-                channel: "account",
-                capacity: "member",
-                account: &account,
-                note: &b.note,
-            };
+            let change = ChangeRequest::own(player, &b.action, &account, &b.note);
             svc::record_rounds(c, id, &b.rounds, &change, &tz)
         })
         .await?;
@@ -262,19 +255,14 @@ pub async fn create_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let action = if b.force_majeure {
-                "force_majeure"
-            } else {
-                b.action.as_str()
-            };
-            let change = ChangeRequest {
-                player: PlayerId(b.player_id),
-                action,
-                channel: &b.channel,
-                capacity: "leader",
-                account: &account,
-                note: &b.note,
-            };
+            let change = ChangeRequest::by_leader(
+                PlayerId(b.player_id),
+                &b.action,
+                b.force_majeure,
+                &b.channel,
+                &account,
+                &b.note,
+            );
             svc::record_rounds(c, id, &b.rounds, &change, &tz)
         })
         .await?;
@@ -430,12 +418,9 @@ pub async fn update_attendance_deadline(
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
-    let out = state
-        .tx(move |c| {
-            crate::services::competitions::load(c, id)?;
-            svc::set_deadline_rule(c, id, b.days_before, &b.time)?;
-            Ok(b)
-        })
+    let (days_before, time) = (b.days_before, b.time.clone());
+    state
+        .tx(move |c| svc::set_deadline_rule(c, id, days_before, &time))
         .await?;
-    Ok(HttpResponse::Ok().json(out))
+    Ok(HttpResponse::Ok().json(b))
 }

@@ -95,11 +95,8 @@ pub async fn create_token(
     let (st, acct, at) = (state.clone(), email.clone(), addr.clone());
     let (allowed, user) = state
         .tx(move |c| {
-            let allowed = st
-                .throttle
-                .attempt(c, &acct, &at, crate::services::date::now_utc())?;
-            let user = users::by_email(c, &acct)?;
-            Ok((allowed, user))
+            let now = crate::services::date::now_utc();
+            users::attempt_login(c, &st.throttle, &acct, &at, now)
         })
         .await?;
     // the rows of windows that are over go away at every login attempt (an indexed read that
@@ -131,8 +128,8 @@ pub async fn create_token(
     let (st, policy) = (state.clone(), policy(&state));
     let issued = state
         .tx(move |c| {
-            st.throttle.forgive(c, &email, &addr, true)?;
-            refresh_tokens::start(c, user.id, crate::services::date::now_utc(), &policy)
+            let now = crate::services::date::now_utc();
+            refresh_tokens::complete_login(c, &st.throttle, &email, &addr, user.id, now, &policy)
         })
         .await?;
     tokens(&state, issued)

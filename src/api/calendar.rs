@@ -217,12 +217,7 @@ pub async fn get_calendar_ics(
     path: web::Path<SeasonId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let (season, rows) = state
-        .db(move |c| {
-            let s = crate::services::seasons::load(c, id)?;
-            Ok((s, svc::evenings_of(c, id)?))
-        })
-        .await?;
+    let (season, rows) = state.db(move |c| svc::season_calendar(c, id)).await?;
     let stamp = crate::services::date::now_utc()
         .format("%Y%m%dT%H%M%SZ")
         .to_string();

@@ -91,10 +91,7 @@ pub async fn check_in(
     let actor = auth.principal.label.clone();
     let now = chrono::Utc::now();
     let view = state
-        .tx(move |c| {
-            svc::check_in(c, id, &arrival, now, &tz, &limits, &actor)?;
-            svc::view(c, id, &tz, true)
-        })
+        .tx(move |c| svc::check_in_and_view(c, id, &arrival, now, &tz, &limits, &actor))
         .await?;
     Ok(HttpResponse::Created().json(view))
 }
@@ -139,10 +136,7 @@ pub async fn close_check_in(
     let tz = state.config.club_timezone.name().to_string();
     let actor = auth.principal.label.clone();
     let view = state
-        .tx(move |c| {
-            svc::close(c, id, &actor)?;
-            svc::view(c, id, &tz, true)
-        })
+        .tx(move |c| svc::close_and_view(c, id, &actor, &tz))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }

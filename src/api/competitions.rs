@@ -394,10 +394,7 @@ pub async fn create_entrants(
         })
         .collect();
     let views = state
-        .tx(move |c| {
-            svc::enter(c, id, &entries, &limits)?;
-            svc::entrant_views(c, id)
-        })
+        .tx(move |c| svc::enter_and_view(c, id, &entries, &limits))
         .await?;
     Ok(HttpResponse::Ok().json(views))
 }
@@ -412,12 +409,7 @@ pub async fn list_entrants(
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let views = state
-        .db(move |c| {
-            load(c, id)?;
-            svc::entrant_views(c, id)
-        })
-        .await?;
+    let views = state.db(move |c| svc::entrants(c, id)).await?;
     Ok(HttpResponse::Ok().json(views))
 }
 
@@ -492,10 +484,7 @@ pub async fn withdraw_entrant(
     };
     let actor = auth.principal.label.clone();
     let views = state
-        .tx(move |c| {
-            crate::services::withdrawal::withdraw(c, id, player, &req, &actor)?;
-            svc::entrant_views(c, id)
-        })
+        .tx(move |c| crate::services::withdrawal::withdraw_and_view(c, id, player, &req, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(views))
 }

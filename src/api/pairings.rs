@@ -7,7 +7,7 @@ use crate::auth::{Auth, Leader};
 use crate::error::{ApiResult, Problem};
 use crate::ids::CompetitionId;
 use crate::services::pairing::{self, HandPairing};
-use crate::services::round_views::{RoundView, round_view};
+use crate::services::round_views::RoundView;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, post, put, web};
 
@@ -50,10 +50,7 @@ pub async fn create_pairing(
     let tz = state.config.club_timezone.name().to_string();
     let actor = auth.principal.label.clone();
     let view = state
-        .tx(move |c| {
-            let round = pairing::generate(c, id, number, &tz, &actor, &im, bye_seed)?;
-            round_view(c, round, true)
-        })
+        .tx(move |c| pairing::generate_and_view(c, id, number, &tz, &actor, &im, bye_seed))
         .await?;
     Ok(HttpResponse::Created().json(view))
 }
@@ -86,10 +83,7 @@ pub async fn replace_pairing(
     let tz = state.config.club_timezone.name().to_string();
     let actor = auth.principal.label.clone();
     let view = state
-        .tx(move |c| {
-            let round = pairing::replace(c, id, number, &hand, &tz, &actor, &im)?;
-            round_view(c, round, true)
-        })
+        .tx(move |c| pairing::replace_and_view(c, id, number, &hand, &tz, &actor, &im))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -117,10 +111,7 @@ pub async fn delete_pairing(
     let im = if_match(&req)?;
     let actor = auth.principal.label.clone();
     let view = state
-        .tx(move |c| {
-            let round = pairing::remove(c, id, number, &actor, &im)?;
-            round_view(c, round, true)
-        })
+        .tx(move |c| pairing::remove_and_view(c, id, number, &actor, &im))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }

@@ -267,10 +267,7 @@ async fn apply_changes(
 ) -> ApiResult<HttpResponse> {
     let if_match = crate::api::if_match(req)?;
     let (p, r) = state
-        .tx(move |c| {
-            let p = players::change(c, id, &if_match, &changes)?;
-            Ok((p, players::ratings(c, id)?))
-        })
+        .tx(move |c| players::change_and_view(c, id, &if_match, &changes))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("player", p.id, p.version)))

@@ -60,14 +60,7 @@ pub async fn get_playoff(
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let view = state
-        .db(move |c| {
-            let comp = crate::services::competitions::load(c, id)?;
-            svc::view(c, &comp)?.ok_or_else(|| {
-                ApiError::NotFound(format!("competition {id} has no play-off for first"))
-            })
-        })
-        .await?;
+    let view = state.db(move |c| svc::of_competition(c, id)).await?;
     Ok(HttpResponse::Ok().json(view))
 }
 

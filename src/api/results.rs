@@ -7,21 +7,11 @@ use crate::error::{ApiResult, Problem};
 use crate::ids::{CompetitionId, GameId};
 use crate::services::results::AuditEntry;
 use crate::services::results::{self, ResultInput};
-use crate::services::round_views::{GameView, game_view};
+use crate::services::round_views::{self, ResultView};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, put, web};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-/// A game after its result was entered.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ResultView {
-    /// The game (its new `version` is the next `If-Match`).
-    pub game: GameView,
-    /// Set when the reported result was converted, saying why (e.g. a draughts draw agreed
-    /// before move 40 is stored as `0-0`).
-    pub note: Option<String>,
-}
 
 /// One audit entry.
 #[derive(Debug, Serialize, ToSchema)]
@@ -100,13 +90,7 @@ pub async fn put_game_result(
     let im = if_match(&req)?;
     let actor = a.principal.label.clone();
     let view = state
-        .tx(move |c| {
-            let e = results::enter(c, id, &im, &b, &actor)?;
-            Ok(ResultView {
-                game: game_view(c, &e.competition, e.game)?,
-                note: e.note,
-            })
-        })
+        .tx(move |c| round_views::enter_result_and_view(c, id, &im, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("game", view.game.id, view.game.version)))

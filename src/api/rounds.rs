@@ -7,7 +7,6 @@ use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{CompetitionId, EveningId};
 use crate::services::round_views;
 pub use crate::services::round_views::{GameView, PlayerRef, RoundView};
-use crate::services::rounds;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
@@ -62,8 +61,7 @@ pub async fn create_round(
     }
     let view = state
         .tx(move |c| {
-            let round = rounds::create(c, id, b.number, b.evening_id.map(EveningId), date)?;
-            round_views::round_view(c, round, true)
+            round_views::create_round_and_view(c, id, b.number, b.evening_id.map(EveningId), date)
         })
         .await?;
     Ok(HttpResponse::Created().json(view))
@@ -162,10 +160,7 @@ pub async fn publish_round(
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let view = state
-        .tx(move |c| {
-            let round = rounds::publish(c, id, number)?;
-            round_views::round_view(c, round, true)
-        })
+        .tx(move |c| round_views::publish_round_and_view(c, id, number))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -187,10 +182,7 @@ pub async fn complete_round(
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let view = state
-        .tx(move |c| {
-            let round = rounds::complete(c, id, number)?;
-            round_views::round_view(c, round, true)
-        })
+        .tx(move |c| round_views::complete_round_and_view(c, id, number))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }

@@ -146,16 +146,7 @@ pub async fn get_stream(
     let rx = state.hub.subscribe();
     let h = state.hub.clone();
     let start = state
-        .db(move |c| {
-            if let Some((field, after)) = cursor {
-                svc::check_cursor(c, field, after)?;
-            }
-            h.ensure_started(c)?;
-            match cursor {
-                Some((_, after)) => Ok(after),
-                None => svc::newest(c),
-            }
-        })
+        .db(move |c| svc::stream_start(c, cursor, |c| h.ensure_started(c)))
         .await?;
     let session = Session {
         deadline: actix_web::rt::time::Instant::now() + state.config.stream_max_duration,

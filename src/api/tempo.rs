@@ -5,8 +5,8 @@ use crate::api::{Body, etag, if_match};
 use crate::auth::{Arbiter, Auth, Role};
 use crate::error::{ApiResult, Problem};
 use crate::ids::GameId;
-use crate::services::round_views::{GameView, game_view};
-use crate::services::tempo::{self, TempoInput};
+use crate::services::round_views::{self, GameView};
+use crate::services::tempo::TempoInput;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, put, web};
 
@@ -42,10 +42,7 @@ pub async fn update_game_time_control(
     let leader = a.principal.has_any(&[Role::Leader, Role::Admin]);
     let actor = a.principal.label.clone();
     let view = state
-        .tx(move |c| {
-            let (game, comp) = tempo::set(c, id, &im, &b, leader, &actor)?;
-            game_view(c, &comp, game)
-        })
+        .tx(move |c| round_views::set_tempo_and_view(c, id, &im, &b, leader, &actor))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("game", view.id, view.version)))

@@ -650,6 +650,13 @@ pub fn moves_of(c: &mut DbConn, game: GameId) -> ApiResult<Option<MovesRow>> {
         .optional()?)
 }
 
+/// The stored moves of game `id`: 404 when there is no such game, or when it has no moves
+/// recorded.
+pub fn recorded_moves(c: &mut DbConn, id: GameId) -> ApiResult<MovesRow> {
+    load_game(c, id)?;
+    moves_of(c, id)?.ok_or_else(|| ApiError::NotFound(format!("game {id} has no moves recorded")))
+}
+
 /// The ETag of a game's stored moves.
 pub fn moves_etag(row: &MovesRow) -> String {
     crate::services::version::etag("moves", row.game_id, row.version)

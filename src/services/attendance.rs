@@ -179,7 +179,8 @@ pub fn deadline_rule(
     Ok(rule)
 }
 
-/// Sets a competition's own deadline rule (replacing an earlier one).
+/// Sets a competition's own deadline rule (replacing an earlier one); 404 when there is no
+/// such competition.
 pub fn set_deadline_rule(
     c: &mut DbConn,
     competition: CompetitionId,
@@ -187,6 +188,7 @@ pub fn set_deadline_rule(
     time: &str,
 ) -> ApiResult<()> {
     use crate::db::schema::attendance_deadlines as ad;
+    crate::services::competitions::load(c, competition)?;
     diesel::delete(ad::table.find(competition)).execute(c)?;
     diesel::insert_into(ad::table)
         .values((
@@ -621,6 +623,49 @@ pub struct ChangeRequest<'a> {
     pub account: &'a str,
     /// Note.
     pub note: &'a Option<String>,
+}
+
+impl<'a> ChangeRequest<'a> {
+    /// A member's own sign-up or sign-off, from their account.
+    pub fn own(
+        player: PlayerId,
+        action: &'a str,
+        account: &'a str,
+        note: &'a Option<String>,
+    ) -> Self {
+        ChangeRequest {
+            player,
+            action,
+            channel: "account",
+            capacity: "member",
+            account,
+            note,
+        }
+    }
+
+    /// A sign-up or sign-off the leader records on a player's behalf, told through `channel`;
+    /// a sign-off with `force_majeure` granted is recorded as `force_majeure`.
+    pub fn by_leader(
+        player: PlayerId,
+        action: &'a str,
+        force_majeure: bool,
+        channel: &'a str,
+        account: &'a str,
+        note: &'a Option<String>,
+    ) -> Self {
+        ChangeRequest {
+            player,
+            action: if force_majeure {
+                "force_majeure"
+            } else {
+                action
+            },
+            channel,
+            capacity: "leader",
+            account,
+            note,
+        }
+    }
 }
 
 /// The rounds numbered `numbers` of a competition (422 naming every number without a round).

@@ -37,6 +37,15 @@ pub fn evenings_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Evening>> 
         .load(c)?)
 }
 
+/// A season (404 when there is none) with its evenings in date order: its calendar.
+pub fn season_calendar(
+    c: &mut DbConn,
+    id: SeasonId,
+) -> ApiResult<(crate::services::seasons::Season, Vec<Evening>)> {
+    let season = crate::services::seasons::load(c, id)?;
+    Ok((season, evenings_of(c, id)?))
+}
+
 /// Checks `HH:MM`.
 pub fn valid_time(s: &str) -> bool {
     chrono::NaiveTime::parse_from_str(s, "%H:%M").is_ok() && s.len() == 5

@@ -225,8 +225,8 @@ pub fn view(
 /// 409 when the competition is not a blitz championship, when check-in is closed (by the
 /// clock at `now`, or by the arbiter), or when the player (a guest: the name) is checked in
 /// already; 422 naming the field for an unknown or inactive player, a bad name or rating, or
-/// more entrants than `limits` allow.
-pub fn check_in(
+/// more entrants than `limits` allow. Answers the check-in after as the club's staff see it.
+pub fn check_in_and_view(
     c: &mut DbConn,
     id: CompetitionId,
     arrival: &Arrival,
@@ -234,7 +234,7 @@ pub fn check_in(
     time_zone: &str,
     limits: &crate::limits::WorkLimits,
     actor: &str,
-) -> ApiResult<PlayerId> {
+) -> ApiResult<CheckInView> {
     // the content first: a bad field is a 422 whatever the state
     if let Arrival::Guest { name, rating } = arrival {
         let mut errs = Vec::new();
@@ -369,14 +369,20 @@ pub fn check_in(
             .competition(id)
             .payload(serde_json::json!({"player": player_id, "action": "check_in"})),
     )?;
-    Ok(player_id)
+    view(c, id, time_zone, true)
 }
 
 /// Closes the check-in, in the caller's transaction: the number of rounds follows from the
 /// participants by the competition's rounds rule and is stored as its planned rounds; audited.
 /// 409 when the competition is not a blitz championship, when check-in is closed already, or
-/// with fewer than two participants.
-pub fn close(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<i32> {
+/// with fewer than two participants. Answers the check-in after as the club's staff see it, in
+/// the club's `time_zone`.
+pub fn close_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    actor: &str,
+    time_zone: &str,
+) -> ApiResult<CheckInView> {
     let comp = comps::load(c, id)?;
     let blitz = blitz_of(&comp)?;
     crate::db::stamps::touch_now(c, Scope::Competition(id))?;
@@ -433,5 +439,5 @@ pub fn close(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<i32> {
         },
     )?;
     crate::db::stamps::touch(c, Scope::Competition(id))?;
-    Ok(rounds)
+    view(c, id, time_zone, true)
 }

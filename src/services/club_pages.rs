@@ -377,3 +377,13 @@ pub fn attendance(c: &mut DbConn, comp: &Competition) -> ApiResult<(u32, Vec<Att
             .collect(),
     ))
 }
+
+/// Competition `id` (404 when there is none) with its attendance ([`attendance`]).
+pub fn attendance_page(
+    c: &mut DbConn,
+    id: CompetitionId,
+) -> ApiResult<(Competition, (u32, Vec<AttendanceLine>))> {
+    let comp = competition(c, id)?;
+    let a = attendance(c, &comp)?;
+    Ok((comp, a))
+}

@@ -1679,3 +1679,21 @@ pub fn entrant_views(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Ve
         })
         .collect())
 }
+
+/// The entrants of competition `id` in seed order, as shown (404 when there is no such
+/// competition).
+pub fn entrants(c: &mut DbConn, id: CompetitionId) -> ApiResult<Vec<EntrantView>> {
+    load(c, id)?;
+    entrant_views(c, id)
+}
+
+/// Enters players ([`enter`]) and answers every entrant after, in the caller's transaction.
+pub fn enter_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    entries: &[Entry],
+    limits: &crate::limits::WorkLimits,
+) -> ApiResult<Vec<EntrantView>> {
+    enter(c, id, entries, limits)?;
+    entrant_views(c, id)
+}

@@ -225,6 +225,25 @@ pub fn newest(c: &mut DbConn) -> ApiResult<i64> {
     Ok(events::last_id(c)?.max(events::purged_through(c)?))
 }
 
+/// Where a stream starts in the log: after `cursor` (the field that named it, and the event
+/// id) when there is one, checked first ([`check_cursor`]); else after the newest event.
+/// `start_reader` starts the process's reader of the log on the same connection, after the
+/// check and before the newest event is read.
+pub fn stream_start(
+    c: &mut DbConn,
+    cursor: Option<(&str, i64)>,
+    start_reader: impl FnOnce(&mut DbConn) -> ApiResult<()>,
+) -> ApiResult<i64> {
+    if let Some((field, after)) = cursor {
+        check_cursor(c, field, after)?;
+    }
+    start_reader(c)?;
+    match cursor {
+        Some((_, after)) => Ok(after),
+        None => newest(c),
+    }
+}
+
 /// Deletes at most [`PURGE_BATCH`] events older than `retention` (its own transaction);
 /// returns how many.
 pub fn purge_expired(c: &mut DbConn, retention: chrono::Duration) -> ApiResult<usize> {

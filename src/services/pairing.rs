@@ -20,6 +20,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::attendance as att;
+use crate::services::round_views::{RoundView, round_view};
 use crate::services::rounds;
 use clubcomp_engine::Membership;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
@@ -335,8 +336,15 @@ pub fn check_round_if_match(header: Option<&str>, round: &Round) -> ApiResult<()
     }
 }
 
-/// Generates the pairing of a planned round and moves it to `paired` (one transaction).
-pub fn generate(
+/// Round `number` as stored after a change of its pairing, as the club's staff see it.
+fn staff_view(c: &mut DbConn, comp_id: CompetitionId, number: i32) -> ApiResult<RoundView> {
+    let round = rounds::load(c, comp_id, number)?;
+    round_view(c, round, true)
+}
+
+/// Generates the pairing of a planned round and moves it to `paired` (one transaction), and
+/// answers the round as the club's staff see it.
+pub fn generate_and_view(
     c: &mut DbConn,
     comp_id: CompetitionId,
     number: i32,
@@ -344,7 +352,7 @@ pub fn generate(
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
     bye_seed: Option<u64>,
-) -> ApiResult<Round> {
+) -> ApiResult<RoundView> {
     lock_round(c, comp_id, number)?;
     let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
@@ -368,7 +376,7 @@ pub fn generate(
     }
     set_meta(c, &round, Some(&p.meta))?;
     audit(c, &round, "pairing_generated", actor, Some(&p.meta), None)?;
-    rounds::load(c, comp_id, number)
+    staff_view(c, comp_id, number)
 }
 
 /// One board of a hand-made pairing.
@@ -583,7 +591,8 @@ fn hard_violations(
 
 /// Stores a hand-made pairing for a planned or paired (unpublished) round. Broken rules are a
 /// 422 naming each, unless `override` is set: then it is stored with the broken rules recorded.
-pub fn replace(
+/// Answers the round as the club's staff see it.
+pub fn replace_and_view(
     c: &mut DbConn,
     comp_id: CompetitionId,
     number: i32,
@@ -591,7 +600,7 @@ pub fn replace(
     tz: &str,
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
-) -> ApiResult<Round> {
+) -> ApiResult<RoundView> {
     lock_round(c, comp_id, number)?;
     let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
@@ -665,17 +674,18 @@ pub fn replace(
         )
     };
     audit(c, &round, action, actor, Some(&meta), reason)?;
-    rounds::load(c, comp_id, number)
+    staff_view(c, comp_id, number)
 }
 
 /// Returns a paired (unpublished) round to `planned`: its games and pairing details go.
-pub fn remove(
+/// Answers the round as the club's staff see it.
+pub fn remove_and_view(
     c: &mut DbConn,
     comp_id: CompetitionId,
     number: i32,
     actor: &str,
     expected: &crate::services::version::ExpectedVersion,
-) -> ApiResult<Round> {
+) -> ApiResult<RoundView> {
     lock_round(c, comp_id, number)?;
     crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
@@ -697,7 +707,7 @@ pub fn remove(
             reason: None,
         },
     )?;
-    rounds::load(c, comp_id, number)
+    staff_view(c, comp_id, number)
 }
 
 /// Membership of each entrant (for first-time flexible players).

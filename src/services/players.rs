@@ -94,6 +94,18 @@ pub fn rated(c: &mut DbConn, id: PlayerId) -> ApiResult<(Player, Ratings)> {
     Ok((p, ratings(c, id)?))
 }
 
+/// Changes a player ([`change`]) and answers them after with their latest ratings, in the
+/// caller's transaction.
+pub fn change_and_view(
+    c: &mut DbConn,
+    id: PlayerId,
+    expected: &crate::services::version::ExpectedVersion,
+    changes: &PlayerChanges,
+) -> ApiResult<(Player, Ratings)> {
+    let p = change(c, id, expected, changes)?;
+    Ok((p, ratings(c, id)?))
+}
+
 /// One page of the players by name then id (`q`: a case-insensitive part of the name;
 /// `active`: only active or inactive ones) with their latest ratings, and how many match in
 /// all: the total, the rows and their ratings from one snapshot, so the page agrees.

@@ -239,6 +239,14 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
     }))
 }
 
+/// The play-off for first place of competition `id`: 404 when there is no such competition,
+/// or when it has no play-off.
+pub fn of_competition(c: &mut DbConn, id: CompetitionId) -> ApiResult<FirstPlacePlayoff> {
+    let comp = crate::services::competitions::load(c, id)?;
+    view(c, &comp)?
+        .ok_or_else(|| ApiError::NotFound(format!("competition {id} has no play-off for first")))
+}
+
 /// Minutes per player of a blitz championship's play-off game (club rules,
 /// *Snelschaakkampioenschap*).
 pub const BLITZ_PLAYOFF_MINUTES: u32 = 5;

@@ -8,6 +8,7 @@ use crate::db::models::refresh_tokens::{self, NewRefreshToken};
 use crate::db::models::users::{self, User};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
+use crate::services::throttle::Throttle;
 use base64::Engine;
 use chrono::NaiveDateTime;
 
@@ -134,6 +135,22 @@ pub fn start(
     let family = uuid::Uuid::new_v4().simple().to_string();
     let generation = user.token_generation;
     issue(c, user, &family, generation, now, policy)
+}
+
+/// Completes a login whose password matched, in the caller's transaction: the attempt
+/// `throttle` counted is taken back as a success ([`Throttle::forgive`]) and a new family
+/// starts for user `user_id` ([`start`]).
+pub fn complete_login(
+    c: &mut DbConn,
+    throttle: &Throttle,
+    account: &str,
+    address: &str,
+    user_id: UserId,
+    now: NaiveDateTime,
+    policy: &Policy,
+) -> ApiResult<Issued> {
+    throttle.forgive(c, account, address, true)?;
+    start(c, user_id, now, policy)
 }
 
 /// Exchanges a refresh token for its successor (in the caller's transaction). The token is

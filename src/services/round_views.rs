@@ -5,10 +5,12 @@ use crate::db::DbConn;
 use crate::db::models::competition::{Competition, Game, Round};
 use crate::db::models::players;
 use crate::error::ApiResult;
-use crate::ids::{CompetitionId, EveningId, PlayerId};
+use crate::ids::{CompetitionId, EveningId, GameId, PlayerId};
 use crate::services::competitions::{self, TimeControl};
+use crate::services::results::{self, ResultInput};
 use crate::services::rounds::{self, is_public};
-use crate::services::tempo;
+use crate::services::tempo::{self, TempoInput};
+use crate::services::version::ExpectedVersion;
 use chrono::NaiveDate;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -174,4 +176,76 @@ pub fn of_competition(
 pub fn one(c: &mut DbConn, id: CompetitionId, number: i32, insider: bool) -> ApiResult<RoundView> {
     let round = rounds::load(c, id, number)?;
     round_view(c, round, insider)
+}
+
+/// Creates a round of competition `id` ([`rounds::create`]) and answers it as the club's staff
+/// see it, in the caller's transaction.
+pub fn create_round_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    number: Option<i32>,
+    evening_id: Option<EveningId>,
+    date: Option<NaiveDate>,
+) -> ApiResult<RoundView> {
+    let round = rounds::create(c, id, number, evening_id, date)?;
+    round_view(c, round, true)
+}
+
+/// Publishes round `number` ([`rounds::publish`]) and answers it as the club's staff see it.
+pub fn publish_round_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    number: i32,
+) -> ApiResult<RoundView> {
+    let round = rounds::publish(c, id, number)?;
+    round_view(c, round, true)
+}
+
+/// Completes round `number` ([`rounds::complete`]) and answers it as the club's staff see it.
+pub fn complete_round_and_view(
+    c: &mut DbConn,
+    id: CompetitionId,
+    number: i32,
+) -> ApiResult<RoundView> {
+    let round = rounds::complete(c, id, number)?;
+    round_view(c, round, true)
+}
+
+/// A game after its result was entered.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResultView {
+    /// The game (its new `version` is the next `If-Match`).
+    pub game: GameView,
+    /// Set when the reported result was converted, saying why (e.g. a draughts draw agreed
+    /// before move 40 is stored as `0-0`).
+    pub note: Option<String>,
+}
+
+/// Enters (or corrects) the result of game `id` ([`results::enter`]) and answers the game as
+/// it is after, with the note of a converted result.
+pub fn enter_result_and_view(
+    c: &mut DbConn,
+    id: GameId,
+    expected: &ExpectedVersion,
+    input: &ResultInput,
+    actor: &str,
+) -> ApiResult<ResultView> {
+    let e = results::enter(c, id, expected, input, actor)?;
+    Ok(ResultView {
+        game: game_view(c, &e.competition, e.game)?,
+        note: e.note,
+    })
+}
+
+/// Sets the tempo game `id` is played at ([`tempo::set`]) and answers the game as it is after.
+pub fn set_tempo_and_view(
+    c: &mut DbConn,
+    id: GameId,
+    expected: &ExpectedVersion,
+    input: &TempoInput,
+    leader: bool,
+    actor: &str,
+) -> ApiResult<GameView> {
+    let (game, comp) = tempo::set(c, id, expected, input, leader, actor)?;
+    game_view(c, &comp, game)
 }

@@ -7,6 +7,8 @@ use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{PlayerId, UserId};
 use crate::services::credentials::{Role, format_roles, hash_password};
+use crate::services::throttle::Throttle;
+use chrono::NaiveDateTime;
 
 /// Minimum password length.
 pub const MIN_PASSWORD: usize = 8;
@@ -177,4 +179,19 @@ pub fn page(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<User>, i6
 /// The account with this e-mail address, if any.
 pub fn by_email(c: &mut DbConn, email: &str) -> ApiResult<Option<User>> {
     Ok(users::by_email(c, email)?)
+}
+
+/// Starts a login to `account` from `address` at `now` (run it in a transaction, committed
+/// before the password is checked): the attempt counted by `throttle`
+/// ([`Throttle::attempt`]: `Err(seconds)` when refused) and the account, if there is one.
+pub fn attempt_login(
+    c: &mut DbConn,
+    throttle: &Throttle,
+    account: &str,
+    address: &str,
+    now: NaiveDateTime,
+) -> ApiResult<(Result<(), u64>, Option<User>)> {
+    let allowed = throttle.attempt(c, account, address, now)?;
+    let user = by_email(c, account)?;
+    Ok((allowed, user))
 }

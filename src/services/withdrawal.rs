@@ -237,6 +237,19 @@ pub fn withdraw(
         .first(c)?)
 }
 
+/// Withdraws `player` ([`withdraw`]) and answers every entrant of the competition after, in
+/// the caller's transaction.
+pub fn withdraw_and_view(
+    c: &mut DbConn,
+    comp_id: CompetitionId,
+    player: PlayerId,
+    req: &Request,
+    actor: &str,
+) -> ApiResult<Vec<crate::services::competitions::EntrantView>> {
+    withdraw(c, comp_id, player, req, actor)?;
+    crate::services::competitions::entrant_views(c, comp_id)
+}
+
 /// Whether `player` withdrew by round `number` (the map of
 /// `db::models::competition::withdrawals`).
 pub fn gone(

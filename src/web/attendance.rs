@@ -41,9 +41,7 @@ pub(super) async fn page(
             Some(_) => {}
         }
         let (comp, (evenings, lines)) = read(&state, move |c| {
-            let comp = pages::competition(c, crate::ids::CompetitionId(id))?;
-            let a = pages::attendance(c, &comp)?;
-            Ok((comp, a))
+            pages::attendance_page(c, crate::ids::CompetitionId(id))
         })
         .await
         .map_err(|e| (q.lang, e))?;

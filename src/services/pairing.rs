@@ -20,7 +20,7 @@ use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::attendance as att;
-use crate::services::round_views::{RoundView, round_view};
+use crate::services::round_views::{self, RoundView};
 use crate::services::rounds;
 use clubcomp_engine::Membership;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
@@ -336,12 +336,6 @@ pub fn check_round_if_match(header: Option<&str>, round: &Round) -> ApiResult<()
     }
 }
 
-/// Round `number` as stored after a change of its pairing, as the club's staff see it.
-fn staff_view(c: &mut DbConn, comp_id: CompetitionId, number: i32) -> ApiResult<RoundView> {
-    let round = rounds::load(c, comp_id, number)?;
-    round_view(c, round, true)
-}
-
 /// Generates the pairing of a planned round and moves it to `paired` (one transaction), and
 /// answers the round as the club's staff see it.
 pub fn generate_and_view(
@@ -376,7 +370,8 @@ pub fn generate_and_view(
     }
     set_meta(c, &round, Some(&p.meta))?;
     audit(c, &round, "pairing_generated", actor, Some(&p.meta), None)?;
-    staff_view(c, comp_id, number)
+    // the round as stored after the change, as the club's staff see it
+    round_views::one(c, comp_id, number, true)
 }
 
 /// One board of a hand-made pairing.
@@ -674,7 +669,8 @@ pub fn replace_and_view(
         )
     };
     audit(c, &round, action, actor, Some(&meta), reason)?;
-    staff_view(c, comp_id, number)
+    // the round as stored after the change, as the club's staff see it
+    round_views::one(c, comp_id, number, true)
 }
 
 /// Returns a paired (unpublished) round to `planned`: its games and pairing details go.
@@ -707,7 +703,8 @@ pub fn remove_and_view(
             reason: None,
         },
     )?;
-    staff_view(c, comp_id, number)
+    // the round as stored after the change, as the club's staff see it
+    round_views::one(c, comp_id, number, true)
 }
 
 /// Membership of each entrant (for first-time flexible players).

@@ -16,8 +16,8 @@
 //! names an entity of any kind, with the kind beside it.
 //!
 //! The engines know a player by text (the decimal id), so an id crosses into an engine as
-//! [`PlayerId::key`] and comes back through [`PlayerId::from_engine`]: a text that is no id is
-//! an internal error naming it, never player 0.
+//! its decimal text (`to_string`) and comes back through [`PlayerId::from_engine`]: a text that
+//! is no id is an internal error naming it, never player 0.
 
 use crate::error::{ApiError, ApiResult};
 use diesel::backend::Backend;
@@ -194,11 +194,6 @@ id_type!(
 );
 
 impl PlayerId {
-    /// The id as the engines know it (decimal text).
-    pub fn key(self) -> String {
-        self.0.to_string()
-    }
-
     /// The id an engine gave back (its input held the decimal ids of stored players): an
     /// internal error when the text is no id.
     pub fn from_engine(text: &str) -> ApiResult<PlayerId> {
@@ -237,7 +232,7 @@ mod tests {
     fn player_ids_round_trip_through_the_engine_key() {
         for n in [1_i64, 42, 900_719_925_474_099] {
             let id = PlayerId(n);
-            assert_eq!(PlayerId::from_engine(&id.key()).unwrap(), id);
+            assert_eq!(PlayerId::from_engine(&id.to_string()).unwrap(), id);
             assert_eq!(id.to_string(), n.to_string());
         }
     }

@@ -127,6 +127,15 @@ pub fn if_none_match(req: &HttpRequest) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The ETag of a body made for one reader (a page, a member's own page): `"<kind>-<hex>"`,
+/// the first 12 bytes of the body's SHA-256 in hex.
+pub fn content_etag(kind: &str, body: &[u8]) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(body);
+    let hex: String = d.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("\"{kind}-{hex}\"")
+}
+
 /// Whether the request's `If-None-Match` names `etag` (see [`not_modified`]): the reader
 /// holds the current document, and a 304 answers it.
 pub fn reader_has(req: &HttpRequest, etag: &str) -> bool {

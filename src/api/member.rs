@@ -31,14 +31,8 @@ pub async fn get_member_page(
     let tz = state.config.club_timezone.name().to_string();
     let page = state.db(move |c| svc::page(c, player, today, &tz)).await?;
     let body = serde_json::to_vec(&page).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let tag = {
-        use sha2::Digest;
-        let d = sha2::Sha256::digest(&body);
-        let hex: String = d.iter().take(12).map(|b| format!("{b:02x}")).collect();
-        format!("\"me-{hex}\"")
-    };
-    let inm = crate::cached::if_none_match(&req);
-    if crate::cached::not_modified(inm.as_deref(), &tag) {
+    let tag = crate::cached::content_etag("me", &body);
+    if crate::cached::reader_has(&req, &tag) {
         return Ok(HttpResponse::NotModified()
             .insert_header(("ETag", tag))
             .insert_header(("Cache-Control", "private, no-cache"))

@@ -217,10 +217,7 @@ pub const PAGE_VARY: &str = "Accept-Language, Accept-Encoding";
 
 /// The ETag of a page body: a hash of its content.
 pub fn content_etag(body: &str) -> String {
-    use sha2::Digest;
-    let d = sha2::Sha256::digest(body.as_bytes());
-    let hex: String = d.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    format!("\"page-{hex}\"")
+    crate::cached::content_etag("page", body.as_bytes())
 }
 
 /// A rendered page with a content ETag: 304 when `If-None-Match` matches.

@@ -281,10 +281,11 @@ pub fn build_app(
 
 /// Builds the shared state: pool, migrations, JWT key, bootstrap admin.
 pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
-    let pool = crate::db::build_pool(
+    let pool = crate::db::build_pool_with(
         &config.database_url,
         config.db_pool_size,
         config.db_pool_timeout,
+        config.db_conn,
     )?;
     {
         let mut conn = pool.get().map_err(|e| e.to_string())?;
@@ -301,7 +302,11 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     let jwt = JwtKeys::new(&secret, &config.jwt_issuer)?;
     let spec = openapi();
     let routes = route_table(&spec);
-    let versions = crate::cache::Versions::new(&config.database_url, config.read_version_reuse)?;
+    let versions = crate::cache::Versions::new(
+        &config.database_url,
+        config.db_conn,
+        config.read_version_reuse,
+    )?;
     let page_csp =
         actix_web::http::header::HeaderValue::from_str(&crate::web::csp(&config.frame_ancestors))
             .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?;

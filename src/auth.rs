@@ -45,11 +45,10 @@ async fn principal_from(req: &HttpRequest) -> Result<Option<Principal>, ApiError
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| ApiError::Internal("app state missing".into()))?
         .clone();
-    let p = web::block(move || -> Result<Principal, ApiError> {
-        let mut conn = state.pool.get()?;
-        authenticate(&mut conn, &state.jwt, &token)
-    })
-    .await??;
+    let st = state.clone();
+    let p = state
+        .db(move |conn| authenticate(conn, &st.jwt, &token))
+        .await?;
     Ok(Some(p))
 }
 

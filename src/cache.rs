@@ -172,12 +172,18 @@ pub struct Versions {
 }
 
 impl Versions {
-    /// Lookups on the database of `url`; a looked-up version is reused for `reuse`
-    /// after its lookup started (see [`LookupDb::reusable`]; zero: never).
-    pub fn new(url: &str, reuse: std::time::Duration) -> Result<Versions, String> {
+    /// Lookups on the database of `url`, whose connections bound their waits by `settings`;
+    /// a looked-up version is reused for `reuse` after its lookup started (see
+    /// [`LookupDb::reusable`]; zero: never).
+    pub fn new(
+        url: &str,
+        settings: crate::db::waits::ConnSettings,
+        reuse: std::time::Duration,
+    ) -> Result<Versions, String> {
+        let target = crate::db::DbTarget::parse_with(url, settings)?;
         Ok(Versions {
             flights: Coalescer::new(1024),
-            db: Arc::new(LookupDb::new(crate::db::DbTarget::parse(url)?, reuse)),
+            db: Arc::new(LookupDb::new(target, reuse)),
         })
     }
 }

@@ -63,7 +63,11 @@ pub async fn competition_version(
         return Ok(v);
     }
     let lookup = state.versions.flights.get(id, version_lookup(state, id));
-    lookup.await.map_err(|e| reissue(&e))
+    // bounded like every database wait of a request (docs/operations.md#bounded-database-waits)
+    actix_web::rt::time::timeout(state.config.db_query_timeout, lookup)
+        .await
+        .map_err(|_| ApiError::Unavailable(crate::error::UNAVAILABLE.into()))?
+        .map_err(|e| reissue(&e))
 }
 
 /// A lookup of competition `id`'s version (for [`crate::cache::Coalescer`]): its stamps, from

@@ -35,6 +35,14 @@ pub struct Config {
     /// `DB_POOL_TIMEOUT_MS` (default 1000): how long a request waits for a database
     /// connection before it is answered 503 with `Retry-After`.
     pub db_pool_timeout: std::time::Duration,
+    /// `DB_QUERY_TIMEOUT_MS` (default 5000): how long a request waits for its database work
+    /// (the connection, the queries, the commit) before it is answered 503; work still
+    /// running then may no longer commit (`docs/operations.md#bounded-database-waits`).
+    pub db_query_timeout: std::time::Duration,
+    /// `DB_CONNECT_TIMEOUT_SECS`, `DB_KEEPALIVES_*`, `DB_TCP_USER_TIMEOUT_MS`,
+    /// `DB_STATEMENT_TIMEOUT_MS`, `DB_LOCK_TIMEOUT_MS`, `DB_IDLE_IN_TRANSACTION_TIMEOUT_MS`,
+    /// `DB_BUSY_TIMEOUT_MS`, `SQLITE_SYNCHRONOUS`: how each connection bounds its waits.
+    pub db_conn: crate::db::waits::ConnSettings,
     /// `MAX_BODY_BYTES`: largest accepted request body (default 8 MiB: a full KNSB list fits).
     pub max_body_bytes: usize,
     /// `LOG_FORMAT`: `text` (default) or `json`.
@@ -121,6 +129,8 @@ impl Default for Config {
             cors_origins: vec![],
             db_pool_size: 8,
             db_pool_timeout: std::time::Duration::from_millis(1000),
+            db_query_timeout: std::time::Duration::from_millis(5000),
+            db_conn: crate::db::waits::ConnSettings::default(),
             max_body_bytes: 8 << 20,
             log_json: false,
             club_timezone: chrono_tz::Europe::Amsterdam,
@@ -230,6 +240,7 @@ impl Config {
             &mut errs,
         );
         c.db_pool_timeout = std::time::Duration::from_millis(pool_ms);
+        read_db_waits(&nonempty, &mut c, &mut errs);
         parse_num(
             &nonempty,
             "MAX_BODY_BYTES",
@@ -406,6 +417,51 @@ pub fn frame_ancestors(v: &str) -> Result<String, String> {
     Ok(parts.join(" "))
 }
 
+/// Reads the bounded waits of the database (`DB_QUERY_TIMEOUT_MS` and the connection
+/// settings) into `c`.
+fn read_db_waits(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &mut Vec<String>) {
+    let s = &mut c.db_conn;
+    let [tcp, st, lock, busy] = [
+        &mut s.tcp_user_timeout,
+        &mut s.statement_timeout,
+        &mut s.lock_timeout,
+        &mut s.busy_timeout,
+    ];
+    let (query, idle) = (&mut c.db_query_timeout, &mut s.idle_in_transaction_timeout);
+    for (key, min, max, d) in [
+        ("DB_QUERY_TIMEOUT_MS", 100, 600_000, query),
+        ("DB_TCP_USER_TIMEOUT_MS", 0, 600_000, tcp),
+        ("DB_STATEMENT_TIMEOUT_MS", 0, 3_600_000, st),
+        ("DB_LOCK_TIMEOUT_MS", 0, 3_600_000, lock),
+        ("DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 0, 3_600_000, idle),
+        ("DB_BUSY_TIMEOUT_MS", 0, 600_000, busy),
+    ] {
+        let mut v = d.as_millis() as u64;
+        parse_num(get, key, min, max, &mut v, errs);
+        *d = std::time::Duration::from_millis(v);
+    }
+    let [connect, k_idle, k_interval, k_count] = [
+        &mut s.connect_timeout_secs,
+        &mut s.keepalives_idle_secs,
+        &mut s.keepalives_interval_secs,
+        &mut s.keepalives_count,
+    ];
+    for (key, min, max, out) in [
+        ("DB_CONNECT_TIMEOUT_SECS", 2, 300, connect),
+        ("DB_KEEPALIVES_IDLE_SECS", 1, 7200, k_idle),
+        ("DB_KEEPALIVES_INTERVAL_SECS", 1, 600, k_interval),
+        ("DB_KEEPALIVES_COUNT", 1, 100, k_count),
+    ] {
+        parse_num(get, key, min, max, out, errs);
+    }
+    if let Some(v) = get("SQLITE_SYNCHRONOUS") {
+        match v.parse() {
+            Ok(sync) => s.synchronous = sync,
+            Err(e) => errs.push(format!("SQLITE_SYNCHRONOUS: {e}")),
+        }
+    }
+}
+
 /// Reads the `WEBHOOK*` variables into `c`.
 fn read_webhooks(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &mut Vec<String>) {
     for (key, out) in [
@@ -525,6 +581,41 @@ mod tests {
         let c = cfg(&[]).unwrap();
         assert_eq!(c.database_url, "sqlite://data/clubcomp.sqlite3");
         assert_eq!(c.bind_addr.to_string(), "127.0.0.1:8080");
+    }
+
+    #[test]
+    fn database_waits_are_read_and_bounded() {
+        use crate::db::waits::Synchronous;
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.db_query_timeout.as_millis(), 5000);
+        assert_eq!(c.db_conn.synchronous, Synchronous::Normal);
+        let c = cfg(&[
+            ("DB_QUERY_TIMEOUT_MS", "750"),
+            ("DB_STATEMENT_TIMEOUT_MS", "0"),
+            ("DB_BUSY_TIMEOUT_MS", "250"),
+            ("DB_KEEPALIVES_COUNT", "4"),
+            ("SQLITE_SYNCHRONOUS", "full"),
+        ])
+        .unwrap();
+        assert_eq!(c.db_query_timeout.as_millis(), 750);
+        assert!(c.db_conn.statement_timeout.is_zero());
+        assert_eq!(c.db_conn.busy_timeout.as_millis(), 250);
+        assert_eq!(c.db_conn.keepalives_count, 4);
+        assert_eq!(c.db_conn.synchronous, Synchronous::Full);
+        let errs = cfg(&[
+            ("DB_QUERY_TIMEOUT_MS", "99"),
+            ("DB_CONNECT_TIMEOUT_SECS", "1"),
+            ("SQLITE_SYNCHRONOUS", "OFF"),
+        ])
+        .unwrap_err();
+        assert_eq!(errs.len(), 3, "{errs:?}");
+        for key in [
+            "DB_QUERY_TIMEOUT_MS",
+            "DB_CONNECT_TIMEOUT_SECS",
+            "SQLITE_SYNCHRONOUS",
+        ] {
+            assert!(errs.iter().any(|e| e.starts_with(key)), "{key}: {errs:?}");
+        }
     }
 
     #[test]

@@ -353,8 +353,11 @@ impl From<diesel::result::Error> for ApiError {
             }
             other => {
                 let text = other.to_string();
-                if text.contains("database is locked") {
+                if text.contains("database is locked") || text.contains("due to lock timeout") {
                     ApiError::Unavailable("the database is busy; try again".into())
+                } else if let Some(what) = lost_wait(&text) {
+                    tracing::error!(cause = %text, "database wait ended: {what}");
+                    ApiError::Unavailable(UNAVAILABLE.into())
                 } else if let Some(what) = storage_fault(&other, &text) {
                     tracing::error!(cause = %text, "database fault: {what}");
                     ApiError::Unavailable(UNAVAILABLE.into())
@@ -524,6 +527,23 @@ pub const UNAVAILABLE: &str = "the database is unavailable; try again shortly";
 
 /// Seconds a client is asked to wait after a 503.
 pub const RETRY_AFTER_SECS: u64 = 2;
+
+/// Recognises a database wait that was ended by one of its bounds
+/// (docs/operations.md#bounded-database-waits): the server cancelled a statement that ran
+/// too long or ended an idle transaction, or the connection was lost (a TCP time-out).
+fn lost_wait(text: &str) -> Option<&'static str> {
+    const LOST: [(&str, &str); 6] = [
+        ("due to statement timeout", "statement timeout"),
+        ("idle-in-transaction timeout", "idle transaction ended"),
+        ("server closed the connection", "connection lost"),
+        ("could not receive data from server", "connection lost"),
+        ("could not send data to server", "connection lost"),
+        ("no connection to the server", "connection lost"),
+    ];
+    LOST.iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map(|(_, what)| *what)
+}
 
 /// Recognises the faults of the storage under the database rather than of the request: the
 /// disk is full, the file or server is read-only, or the schema is gone (a database recreated

@@ -4,11 +4,11 @@
 //! pages and the extractors read it; the application (`crate::app`) builds it.
 
 use crate::config::Config;
+use crate::db::waits::Deadline;
 use crate::db::{DbConn, Pool};
 use crate::error::{ApiError, ApiResult};
 use crate::services::credentials::JwtKeys;
 use crate::services::throttle::Throttle;
-use actix_web::web;
 use std::sync::Arc;
 
 /// State shared by all workers.
@@ -60,19 +60,33 @@ impl AppState {
             .date_naive()
     }
 
-    /// Runs blocking database work on the blocking pool.
+    /// Runs blocking database work on the blocking pool; 503 when it is not done within
+    /// `DB_QUERY_TIMEOUT_MS` ([`crate::db::waits::block_until`]).
     pub async fn db<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
+        self.db_until(Deadline::after(self.config.db_query_timeout), f)
+            .await
+    }
+
+    async fn db_until<T, F>(&self, deadline: Arc<Deadline>, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
+    {
         let pool = self.pool.clone();
-        let (r, bumped) = web::block(move || {
+        let (r, bumped) = crate::db::waits::block_until(deadline, move || {
             crate::db::stamps::take_raised();
             let r = pool
                 .get()
                 .map_err(ApiError::from)
                 .and_then(|mut c| f(&mut c));
+            if r.is_ok() {
+                // work that was stuck on a silent network and finished closes the circuit
+                pool.circuit().answered();
+            }
             (r, crate::db::stamps::take_raised())
         })
         .await?;
@@ -87,17 +101,21 @@ impl AppState {
 
     /// Runs blocking database work in one write transaction (all or nothing), which raises
     /// the cache stamps of what the work touched as it commits ([`crate::db::stamps::write`]).
+    /// Within `DB_QUERY_TIMEOUT_MS` (the wait for the write queue included), or 503, and then
+    /// it does not commit ([`crate::db::waits::may_commit`]).
     pub async fn tx<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
+        let deadline = Deadline::after(self.config.db_query_timeout);
+        // the wait for a place in the queue counts towards the request's wait
         let turn = match &self.write_queue {
-            Some(q) => Some(q.clone().lock_owned().await),
+            Some(q) => Some(crate::db::waits::until(&deadline, q.clone().lock_owned()).await?),
             None => None,
         };
         let hub = self.hub.clone();
-        self.db(move |conn| {
+        self.db_until(deadline, move |conn| {
             // the turn is held until the transaction ended, even if the client went away
             let _turn = turn;
             let r = crate::db::stamps::write(conn, f);

@@ -62,7 +62,7 @@ fn with_conn<T>(
     cfg: &Config,
     f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, String>,
 ) -> Result<T, String> {
-    let pool = crate::db::build_pool(&cfg.database_url, 1, CLI_DB_WAIT)?;
+    let pool = crate::db::build_pool_with(&cfg.database_url, 1, CLI_DB_WAIT, cfg.db_conn)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     crate::db::run_migrations(&mut conn)?;
     f(&mut conn)
@@ -86,7 +86,7 @@ pub fn migrate() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let pool = match crate::db::build_pool(&cfg.database_url, 1, CLI_DB_WAIT) {
+    let pool = match crate::db::build_pool_with(&cfg.database_url, 1, CLI_DB_WAIT, cfg.db_conn) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

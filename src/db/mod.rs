@@ -1,10 +1,12 @@
 //! Database access: one binary, two backends chosen by the URL scheme (`sqlite://…` or
 //! `postgres://…`), an r2d2 pool over `diesel::MultiConnection`, embedded migrations per
-//! backend, and the one helper that moves blocking diesel work off the async workers.
+//! backend, and the bounded waits on it ([`waits`]: each connection's timeouts, and the one
+//! helper that moves blocking diesel work off the async workers and bounds the wait for it).
 
 pub mod models;
 pub mod schema;
 pub mod stamps;
+pub mod waits;
 
 use diesel::prelude::*;
 use diesel::r2d2::R2D2Connection;
@@ -72,6 +74,12 @@ impl Pool {
     pub fn circuit(&self) -> &Circuit {
         &self.circuit
     }
+
+    /// Connections made, and how many of them are idle (not held by any work).
+    pub fn connections(&self) -> (u32, u32) {
+        let s = self.inner.state();
+        (s.connections, s.idle_connections)
+    }
 }
 
 /// Fails fast while the database cannot be reached. After [`Circuit::THRESHOLD`] connection
@@ -126,6 +134,15 @@ impl Circuit {
         self.now_ms() < self.open_until.load(Ordering::Relaxed)
     }
 
+    /// Records that the database answered on a connection made earlier: it is reachable
+    /// again, so the circuit closes (not counted as a connection attempt).
+    pub fn answered(&self) {
+        if self.failures.load(Ordering::Relaxed) != 0 {
+            self.failures.store(0, Ordering::Relaxed);
+            self.open_until.store(0, Ordering::Relaxed);
+        }
+    }
+
     /// Connection attempts made so far.
     pub fn attempts(&self) -> u64 {
         self.attempts.load(Ordering::Relaxed)
@@ -151,18 +168,28 @@ pub enum Backend {
 pub struct DbTarget {
     /// The backend.
     pub backend: Backend,
-    /// The URL for libpq, or the file path (or `file:` URI) for SQLite.
+    /// The URL for libpq (with the connection settings' parameters it does not set itself,
+    /// [`waits::ConnSettings::pg_url`]), or the file path (or `file:` URI) for SQLite.
     pub conn_str: String,
+    /// How each connection bounds its waits.
+    pub settings: waits::ConnSettings,
 }
 
 impl DbTarget {
-    /// Classifies a `DATABASE_URL` by its scheme (never by trial: SQLite accepts any path).
+    /// Classifies a `DATABASE_URL` by its scheme (never by trial: SQLite accepts any path),
+    /// with the default connection settings.
     pub fn parse(url: &str) -> Result<DbTarget, String> {
+        DbTarget::parse_with(url, waits::ConnSettings::default())
+    }
+
+    /// [`DbTarget::parse`] with the connection settings `settings` (`DB_*` settings).
+    pub fn parse_with(url: &str, settings: waits::ConnSettings) -> Result<DbTarget, String> {
         let url = url.trim();
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             return Ok(DbTarget {
                 backend: Backend::Postgres,
-                conn_str: url.to_string(),
+                conn_str: settings.pg_url(url),
+                settings,
             });
         }
         if let Some(path) = url
@@ -175,12 +202,14 @@ impl DbTarget {
             return Ok(DbTarget {
                 backend: Backend::Sqlite,
                 conn_str: path.to_string(),
+                settings,
             });
         }
         if url.starts_with("file:") {
             return Ok(DbTarget {
                 backend: Backend::Sqlite,
                 conn_str: url.to_string(),
+                settings,
             });
         }
         Err(format!(
@@ -195,11 +224,11 @@ impl DbTarget {
             Backend::Postgres => Ok(DbConn::Pg(PgConnection::establish(&self.conn_str)?)),
             Backend::Sqlite => {
                 let mut c = SqliteConnection::establish(&self.conn_str)?;
-                // Per connection (docs/architecture.md): foreign keys, WAL, wait on a busy writer.
+                // Per connection: foreign keys, WAL, how long to wait on a busy writer, and
+                // how often to sync (docs/operations.md#bounded-database-waits).
                 diesel::connection::SimpleConnection::batch_execute(
                     &mut c,
-                    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
-                     PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
+                    &self.settings.sqlite_pragmas(),
                 )
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
                 Ok(DbConn::Sqlite(c))
@@ -237,7 +266,9 @@ impl r2d2::ManageConnection for Manager {
     }
 
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), ManagerError> {
-        Ok(conn.ping()?)
+        conn.ping()?;
+        self.circuit.answered();
+        Ok(())
     }
 
     fn has_broken(&self, conn: &mut DbConn) -> bool {
@@ -248,7 +279,17 @@ impl r2d2::ManageConnection for Manager {
 /// Builds the pool; fails fast with the driver's own message when the database is unreachable.
 /// A request waits at most `wait` for a connection (then 503).
 pub fn build_pool(url: &str, size: u32, wait: Duration) -> Result<Pool, String> {
-    let target = DbTarget::parse(url)?;
+    build_pool_with(url, size, wait, waits::ConnSettings::default())
+}
+
+/// [`build_pool`] whose connections bound their waits by `settings`.
+pub fn build_pool_with(
+    url: &str,
+    size: u32,
+    wait: Duration,
+    settings: waits::ConnSettings,
+) -> Result<Pool, String> {
+    let target = DbTarget::parse_with(url, settings)?;
     if target.backend == Backend::Sqlite
         && !target.conn_str.starts_with("file:")
         && let Some(parent) = std::path::Path::new(&target.conn_str).parent()

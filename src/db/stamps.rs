@@ -161,7 +161,9 @@ fn insert_events(conn: &mut DbConn, list: Vec<NewEvent>) -> QueryResult<()> {
 /// raised in the same transaction, in the order of the scopes; then the events `f` recorded,
 /// and a "standings changed" event for each competition whose stamp was raised, are inserted
 /// into the event log as the transaction's last work. Nothing is raised or recorded when `f`
-/// fails (all is rolled back). A write inside another hands its events to the outer one.
+/// fails (all is rolled back), nor when the request waiting for the work stopped waiting
+/// before the commit ([`crate::db::waits::may_commit`]). A write inside another hands its
+/// events to the outer one.
 pub fn write<T, E>(conn: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
 where
     E: From<diesel::result::Error>,
@@ -191,6 +193,8 @@ where
         let mut list = pending.events;
         list.extend(events::standings_events(c, &pending.changed)?);
         inserted = events::insert_in_order(c, &list)?;
+        // no commit once the request was answered 503 (docs/decisions/0251-no-commit-after-503.md)
+        crate::db::waits::may_commit()?;
         Ok(out)
     });
     if out.is_ok()

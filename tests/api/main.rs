@@ -14,6 +14,7 @@ mod competitions;
 mod concurrency;
 mod conditional;
 mod contract;
+mod db_waits;
 mod demo;
 mod errors;
 mod evenings;

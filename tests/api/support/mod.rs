@@ -1,10 +1,13 @@
 //! What the tests share: the application under test ([`app`]), the URLs ([`paths`]), the
-//! typed client over them ([`client`]) the fixture builders ([`builders`]), a webhook receiver ([`receiver`]) and the walk over the demo club's public GETs ([`walk`]). A test module
-//! takes its fixtures from here, never from another test module.
+//! typed client over them ([`client`]) the fixture builders ([`builders`]), a webhook
+//! receiver ([`receiver`]), the database faults ([`faults`]: the 503 they answer, a proxy
+//! that silences the network) and the walk over the demo club's public GETs ([`walk`]). A
+//! test module takes its fixtures from here, never from another test module.
 
 mod app;
 mod builders;
 mod client;
+mod faults;
 pub mod paths;
 mod receiver;
 mod sse;
@@ -12,6 +15,7 @@ mod walk;
 
 pub use app::*;
 pub use builders::*;
+pub use faults::*;
 pub use receiver::*;
 pub use sse::*;
 pub use walk::*;

@@ -127,3 +127,28 @@ proptest! {
         read_all(&overwrite(base, at, cut, &patch));
     }
 }
+
+/// A text written into a TRF line cannot end the line: a player name or tournament name with a
+/// line break does not forge a second player line (docs/decisions/0255-csv-and-trf-output.md).
+#[test]
+fn a_line_break_in_a_name_cannot_forge_a_trf_line() {
+    use crate::swiss_impl::trf::{Tournament, parse_trf, write_trf};
+    let forged = "001    9      Forged                            2700";
+    let file = "012 Club\nXXR 1\n\
+001    1      Alpha                             2000                             1.0    1     2 w 1\n\
+001    2      Beta                              1900                             0.0    2     1 b 0\n";
+    let mut t: Tournament = parse_trf(file).unwrap();
+    t.layout.clear();
+    t.name = Some(format!("Club\r\n{forged}"));
+    t.players[0].name = format!("Alpha\n{forged}");
+    t.players[1].name = format!("Beta\u{2028}{forged}");
+    let text = write_trf(&t);
+    let players: Vec<&str> = text.lines().filter(|l| l.starts_with("001")).collect();
+    assert_eq!(players.len(), 2, "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+    let back = parse_trf(&text).unwrap();
+    assert_eq!(back.players.len(), 2);
+    // the name field is 32 characters wide: the break became a space, the rest was cut
+    assert_eq!(back.players[0].name, "Alpha 001    9      Forged");
+    assert_eq!(back.players[1].id, 2);
+}

@@ -398,7 +398,7 @@ mod tests {
     }
 
     /// A panic in a handler, behind the application's own request context and panic
-    /// middleware: answered 500 with the request id, and logged in one line that carries it.
+    /// middleware: answered 500, and logged in one line that carries the request id.
     #[actix_web::test]
     async fn a_panic_is_answered_500_and_logged_once_with_the_request_id() {
         use actix_web::{App, middleware::from_fn, test, web};
@@ -423,7 +423,6 @@ mod tests {
             .to_request();
         let res = test::call_service(&app, req).await;
         assert_eq!(res.status(), 500);
-        assert_eq!(res.headers().get("x-request-id").unwrap(), "req-4711");
         let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
         assert!(!body.contains("index"), "{body}");
         let log = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
@@ -434,9 +433,6 @@ mod tests {
             panics[0].contains("an index out of bounds\\nwith a second line"),
             "{log}"
         );
-        // besides it, only the request's own line (with its status)
-        assert_eq!(log.lines().count(), 2, "{log}");
-        assert!(log.lines().nth(1).unwrap().contains("status=500"), "{log}");
     }
 
     #[test]

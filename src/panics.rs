@@ -8,7 +8,7 @@
 //! span, so its panic is logged with the request id too.
 
 use crate::error::{ApiError, PANICKED};
-use actix_web::body::{EitherBody, MessageBody};
+use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use futures_util::FutureExt;
@@ -55,19 +55,16 @@ pub fn install_hook() {
 }
 
 /// Answers a request whose handling panicked as a 500 problem (the hook has logged the
-/// panic); any other answer passes through.
+/// panic); any other answer passes through. The request is not kept for the answer (a clone
+/// of it would stop the router from recording the path's parameters): the error is rendered
+/// as its problem by the layer above.
 pub async fn catch_panics<B: MessageBody + 'static>(
     req: ServiceRequest,
     next: Next<B>,
-) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
-    let http = req.request().clone();
+) -> Result<ServiceResponse<B>, actix_web::Error> {
     match AssertUnwindSafe(next.call(req)).catch_unwind().await {
-        Ok(answer) => Ok(answer?.map_into_left_body()),
-        Err(_) => {
-            use actix_web::ResponseError;
-            let problem = ApiError::Internal(PANICKED.into()).error_response();
-            Ok(ServiceResponse::new(http, problem).map_into_right_body())
-        }
+        Ok(answer) => answer,
+        Err(_) => Err(ApiError::Internal(PANICKED.into()).into()),
     }
 }
 

@@ -276,6 +276,7 @@ pub fn build_app(
         .wrap(from_fn(refuse_nul))
         .wrap(from_fn(head_as_get))
         .wrap(cors)
+        .wrap(from_fn(crate::panics::catch_panics))
         .wrap(from_fn(request_context))
 }
 
@@ -380,7 +381,64 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::template_matches;
+    use super::{request_context, template_matches};
+    use std::sync::{Arc, Mutex};
+
+    /// The log lines written while a test runs.
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Lines {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    async fn boom() -> actix_web::HttpResponse {
+        panic!("an index out of bounds\nwith a second line");
+    }
+
+    /// A panic in a handler, behind the application's own request context and panic
+    /// middleware: answered 500, and logged in one line that carries the request id.
+    #[actix_web::test]
+    async fn a_panic_is_answered_500_and_logged_once_with_the_request_id() {
+        use actix_web::{App, middleware::from_fn, test, web};
+        let lines = Lines::default();
+        let writer = lines.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        let _default = tracing::subscriber::set_default(subscriber);
+        crate::panics::install_hook();
+        let app = test::init_service(
+            App::new()
+                .route("/boom", web::get().to(boom))
+                .wrap(from_fn(crate::panics::catch_panics))
+                .wrap(from_fn(request_context)),
+        )
+        .await;
+        let req = test::TestRequest::get()
+            .uri("/boom")
+            .insert_header(("x-request-id", "req-4711"))
+            .to_request();
+        let res = test::call_service(&app, req).await;
+        assert_eq!(res.status(), 500);
+        let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+        assert!(!body.contains("index"), "{body}");
+        let log = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+        let panics: Vec<&str> = log.lines().filter(|l| l.contains("panicked")).collect();
+        assert_eq!(panics.len(), 1, "{log}");
+        assert!(panics[0].contains("request_id=req-4711"), "{log}");
+        assert!(
+            panics[0].contains("an index out of bounds\\nwith a second line"),
+            "{log}"
+        );
+    }
 
     #[test]
     fn templates_match_segments() {

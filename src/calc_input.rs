@@ -14,6 +14,22 @@ fn len(v: &Value, key: &str) -> usize {
     v.get(key).and_then(Value::as_array).map_or(0, Vec::len)
 }
 
+/// The one-line texts of the players a calculator names (`id`, `name`) hold no control,
+/// bidirectional or invisible formatting character (docs/decisions/0254-one-line-texts.md);
+/// the refusal names the item.
+fn player_texts(v: &Value, key: &str) -> ApiResult<()> {
+    let items = v.get(key).and_then(Value::as_array).into_iter().flatten();
+    for (i, p) in items.enumerate() {
+        for field in ["id", "name"] {
+            if let Some(t) = p.get(field).and_then(Value::as_str) {
+                crate::text::one_line(t)
+                    .map_err(|why| ApiError::invalid(&format!("{key}[{i}].{field}"), why))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A Keizer scenario: players, evenings, and per evening games and lists no longer than the
 /// field (each player is named once an evening).
 pub fn keizer_scenario(v: &Value, l: &WorkLimits) -> ApiResult<()> {
@@ -25,6 +41,7 @@ pub fn keizer_scenario(v: &Value, l: &WorkLimits) -> ApiResult<()> {
         "LIMIT_KEIZER_PLAYERS",
         l.keizer_players,
     )?;
+    player_texts(v, "players")?;
     let evenings = len(v, "evenings");
     check(
         "evenings",
@@ -73,6 +90,7 @@ pub fn round_robin_scenario(v: &Value, l: &WorkLimits) -> ApiResult<()> {
         "LIMIT_ROUND_ROBIN_PLAYERS",
         l.round_robin_players,
     )?;
+    player_texts(v, "players")?;
     check(
         "games",
         "games",
@@ -133,6 +151,8 @@ pub fn keizer_pairing(v: &Value, l: &WorkLimits) -> ApiResult<()> {
         "LIMIT_KEIZER_PLAYERS",
         p,
     )?;
+    player_texts(v, "ranking")?;
+    player_texts(v, "players")?;
     check(
         "history",
         "meetings",
@@ -182,7 +202,9 @@ pub fn trf_text<'a>(field: &str, bytes: &'a [u8]) -> ApiResult<&'a str> {
 }
 
 /// A TRF file's text: refused when empty or holding control characters other than tab,
-/// carriage return and line feed (a binary file, NUL bytes).
+/// carriage return and line feed (a binary file, NUL bytes), or a bidirectional control or
+/// invisible formatting character (docs/decisions/0254-one-line-texts.md; a byte order mark
+/// at the start is allowed).
 pub fn trf_chars(field: &str, text: &str) -> ApiResult<()> {
     if text.trim().is_empty() {
         return Err(ApiError::invalid(field, "the TRF file is empty"));
@@ -200,7 +222,8 @@ pub fn trf_chars(field: &str, text: &str) -> ApiResult<()> {
             ),
         ));
     }
-    Ok(())
+    crate::text::multi_line(text.strip_prefix('\u{feff}').unwrap_or(text))
+        .map_err(|why| ApiError::invalid(field, format!("not a TRF file: {why}")))
 }
 
 /// Counts a TRF file's players (`001` lines) and the rounds of its longest player line (one

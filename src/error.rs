@@ -286,6 +286,8 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
         let (detail, errors) = match self {
+            // a panic was logged by the panic hook, in the request's span (crate::panics)
+            ApiError::Internal(cause) if cause == PANICKED => (None, vec![]),
             ApiError::Internal(cause) => {
                 tracing::error!(cause = %cause, "internal error");
                 (None, vec![])
@@ -582,9 +584,14 @@ impl From<r2d2::Error> for ApiError {
     }
 }
 
+/// The cause of an [`ApiError::Internal`] whose work panicked: the panic hook has logged the
+/// panic already, so the answer does not log it again (docs/decisions/0256-panics-in-requests.md).
+pub const PANICKED: &str = "the work panicked";
+
 impl From<actix_web::error::BlockingError> for ApiError {
-    fn from(e: actix_web::error::BlockingError) -> ApiError {
-        ApiError::Internal(format!("blocking task failed: {e}"))
+    /// The blocking pool's work panicked (the pool only fails so).
+    fn from(_: actix_web::error::BlockingError) -> ApiError {
+        ApiError::Internal(PANICKED.into())
     }
 }
 

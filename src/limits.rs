@@ -207,7 +207,10 @@ impl CalcPool {
         let guard = StopOnDrop(flag.clone());
         let (started_tx, started_rx) = tokio::sync::oneshot::channel::<()>();
         let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+        // in the request's span: a panic is logged with its request id (crate::panics)
+        let span = tracing::Span::current();
         let job: Job = Box::new(move || {
+            let _span = span.enter();
             let _admission = admission;
             if flag.load(Ordering::Relaxed) {
                 return; // the caller went away while this waited
@@ -254,14 +257,8 @@ impl CalcPool {
 }
 
 /// The answer to an engine that panicked on its input: 422 naming the engine; the panic's
-/// message goes to the log only.
-pub fn engine_panicked(name: &str, panic: &(dyn std::any::Any + Send)) -> ApiError {
-    let msg = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_default();
-    tracing::warn!(engine = name, panic = %msg, "engine panicked on its input");
+/// message goes to the log only, where the panic hook has written it (in the request's span).
+pub fn engine_panicked(name: &str, _panic: &(dyn std::any::Any + Send)) -> ApiError {
     ApiError::invalid(
         "body",
         format!("the {name} engine cannot process this input"),

@@ -77,7 +77,10 @@ impl AppState {
         F: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static,
     {
         let pool = self.pool.clone();
+        // in the request's span: a panic is logged with its request id (crate::panics)
+        let span = tracing::Span::current();
         let (r, bumped) = crate::db::waits::block_until(deadline, move || {
+            let _span = span.enter();
             crate::db::stamps::take_raised();
             let r = pool
                 .get()

@@ -1,5 +1,5 @@
 //! Logging: `tracing` to stderr, text or JSON (`LOG_FORMAT`), filtered by `RUST_LOG`
-//! (default `info`).
+//! (default `info`); a panic is one line of it ([`crate::panics`]).
 
 use tracing_subscriber::EnvFilter;
 
@@ -14,4 +14,5 @@ pub fn init(json: bool) {
     } else {
         builder.try_init()
     };
+    crate::panics::install_hook();
 }

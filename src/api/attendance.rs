@@ -139,6 +139,11 @@ pub struct CheckIns {
 fn check_note(note: &Option<String>, errs: &mut Vec<FieldError>) {
     if note.as_ref().is_some_and(|n| n.chars().count() > 500) {
         errs.push(FieldError::new("note", "must be at most 500 characters"));
+    } else if let Some(Err(e)) = note
+        .as_deref()
+        .map(|n| crate::services::input::one_line("note", n))
+    {
+        errs.push(e);
     }
 }
 

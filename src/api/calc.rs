@@ -26,10 +26,16 @@ where
     T: Send + 'static,
     F: FnOnce() -> ApiResult<T> + Send + 'static,
 {
-    match web::block(move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))).await {
+    // in the request's span: a panic is logged with its request id (crate::panics)
+    let span = tracing::Span::current();
+    let work = move || {
+        let _span = span.enter();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+    };
+    match web::block(work).await {
         Ok(Ok(r)) => r,
         Ok(Err(panic)) => Err(engine_panicked(name, panic.as_ref())),
-        Err(e) => Err(ApiError::Internal(format!("blocking pool: {e}"))),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -141,6 +141,12 @@ pub async fn update_evening(
         },
         None => None,
     };
+    if let Some(Some(Err(e))) = b.note.as_ref().map(|n| {
+        n.as_deref()
+            .map(|n| crate::services::input::one_line("note", n))
+    }) {
+        errs.push(e);
+    }
     if b.start_time.as_deref().is_some_and(|t| !valid_time(t)) {
         errs.push(FieldError::new("start_time", "must be HH:MM"));
     }

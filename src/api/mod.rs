@@ -14,6 +14,8 @@ pub mod changes;
 pub mod check_in;
 pub mod competitions;
 pub mod evenings;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod health;
 pub mod member;
 pub mod pairings;

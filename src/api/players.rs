@@ -146,6 +146,13 @@ fn check_digits(field: &str, v: &Option<String>, errs: &mut Vec<FieldError>) {
     }
 }
 
+/// The contact fields are one-line texts (docs/decisions/0254-one-line-texts.md).
+fn check_contact(field: &str, v: Option<&str>, errs: &mut Vec<FieldError>) {
+    if let Some(Err(e)) = v.map(|t| crate::services::input::one_line(field, t)) {
+        errs.push(e);
+    }
+}
+
 fn check_name(name: &str, errs: &mut Vec<FieldError>) {
     if let Err(e) = crate::services::input::bounded_name("name", name, 200) {
         errs.push(e);
@@ -224,6 +231,8 @@ pub async fn create_player(
     let b = body.into_inner()?;
     let mut errs = Vec::new();
     check_name(&b.name, &mut errs);
+    check_contact("email", b.email.as_deref(), &mut errs);
+    check_contact("phone", b.phone.as_deref(), &mut errs);
     check_digits("knsb_number", &b.knsb_number, &mut errs);
     check_digits("fide_id", &b.fide_id, &mut errs);
     let membership = match &b.membership {
@@ -299,6 +308,16 @@ pub async fn update_player(
     if let Some(n) = &b.name {
         check_name(n, &mut errs);
     }
+    check_contact(
+        "email",
+        b.email.as_ref().and_then(Option::as_deref),
+        &mut errs,
+    );
+    check_contact(
+        "phone",
+        b.phone.as_ref().and_then(Option::as_deref),
+        &mut errs,
+    );
     if let Some(k) = &b.knsb_number {
         check_digits("knsb_number", k, &mut errs);
     }

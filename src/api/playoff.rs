@@ -91,6 +91,7 @@ pub async fn create_playoff_decision(
     if reason.is_empty() || reason.chars().count() > 500 {
         return Err(ApiError::invalid("reason", "must be 1 to 500 characters"));
     }
+    crate::services::input::checked_multi_line("reason", &reason)?;
     let actor = a.principal.label.clone();
     let view = state
         .tx(move |c| svc::decide(c, id, PlayerId(b.player_id), &reason, &actor))

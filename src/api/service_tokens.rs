@@ -109,6 +109,7 @@ pub async fn create_service_token(
     if name.is_empty() || name.len() > 200 {
         return Err(ApiError::invalid("name", "must be 1–200 characters"));
     }
+    crate::services::input::checked_one_line("name", &name)?;
     let days = b.valid_days.unwrap_or(365);
     if !(1..=1000).contains(&days) {
         return Err(ApiError::invalid("valid_days", "must be from 1 to 1000"));

@@ -61,24 +61,6 @@ pub async fn get_standings(
     .await
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn csv_line(fields: &[String]) -> String {
-    let mut l = fields
-        .iter()
-        .map(|f| csv_field(f))
-        .collect::<Vec<_>>()
-        .join(",");
-    l.push_str("\r\n");
-    l
-}
-
 fn plain(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
@@ -87,11 +69,12 @@ fn plain(v: &Value) -> String {
     }
 }
 
-/// The standings as CSV (RFC 4180: comma, CRLF, header line).
+/// The standings as CSV (RFC 4180: comma, CRLF, header line; formulas neutralised, see
+/// [`crate::csv`]).
 pub fn to_csv(v: &StandingsView) -> String {
     let mut out = String::new();
     if let Some(k) = &v.keizer {
-        out.push_str(&csv_line(
+        out.push_str(&crate::csv::line(
             &[
                 "rank",
                 "player_id",
@@ -108,7 +91,7 @@ pub fn to_csv(v: &StandingsView) -> String {
             .map(String::from),
         ));
         for r in &k.rows {
-            out.push_str(&csv_line(&[
+            out.push_str(&crate::csv::line(&[
                 r.rank.to_string(),
                 r.player_id.to_string(),
                 r.name.clone(),
@@ -145,7 +128,7 @@ pub fn to_csv(v: &StandingsView) -> String {
         .to_vec();
         head.extend(tb.iter().cloned());
         head.extend(["prize_money", "rights", "shared_with"].map(String::from));
-        out.push_str(&csv_line(&head));
+        out.push_str(&crate::csv::line(&head));
         for r in &t.rows {
             let mut f = vec![
                 r.place.to_string(),
@@ -170,7 +153,7 @@ pub fn to_csv(v: &StandingsView) -> String {
                     .collect::<Vec<_>>()
                     .join(" "),
             );
-            out.push_str(&csv_line(&f));
+            out.push_str(&crate::csv::line(&f));
         }
     }
     if let Some(s) = &v.swiss {
@@ -178,7 +161,7 @@ pub fn to_csv(v: &StandingsView) -> String {
             .map(String::from)
             .to_vec();
         head.extend(s.tiebreaks.iter().cloned());
-        out.push_str(&csv_line(&head));
+        out.push_str(&crate::csv::line(&head));
         for r in &s.rows {
             let mut f = vec![
                 r.rank.to_string(),
@@ -191,7 +174,7 @@ pub fn to_csv(v: &StandingsView) -> String {
                     .iter()
                     .map(|k| r.values.get(k).map(plain).unwrap_or_default()),
             );
-            out.push_str(&csv_line(&f));
+            out.push_str(&crate::csv::line(&f));
         }
     }
     out

@@ -527,6 +527,9 @@ pub fn check_note(field: &str, note: Option<&str>) -> ApiResult<()> {
             format!("must be at most {MAX_NOTE_CHARS} characters"),
         ));
     }
+    if let Some(n) = note {
+        crate::services::input::checked_multi_line(field, n)?;
+    }
     Ok(())
 }
 

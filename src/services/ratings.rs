@@ -349,6 +349,11 @@ pub fn parse_knsb_csv(bytes: &[u8]) -> ApiResult<Vec<RatingRow>> {
             ));
             continue;
         }
+        if let Some(why) = f[1..4].iter().find_map(|t| crate::text::one_line(t).err()) {
+            // the texts of a row are one-line texts (docs/decisions/0254-one-line-texts.md)
+            errs.push(FieldError::new(format!("line {lineno}"), why));
+            continue;
+        }
         if f[4].is_empty() {
             continue;
         }

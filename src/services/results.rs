@@ -232,6 +232,11 @@ pub fn enter(
     let mut errs = Vec::new();
     if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
         errs.push(FieldError::new("reason", "must be at most 500 characters"));
+    } else if let Some(Err(e)) = reason
+        .as_deref()
+        .map(|r| crate::services::input::multi_line("reason", r))
+    {
+        errs.push(e);
     }
     let checked = match check(&comp, &game, input) {
         Err(ApiError::Validation { errors, .. }) => {

@@ -287,6 +287,8 @@ pub fn check(d: Draft, allow_private: bool) -> ApiResult<Checked> {
                 "description",
                 format!("must be at most {MAX_DESCRIPTION_CHARS} characters"),
             ));
+        } else if let Err(e) = crate::services::input::one_line("description", &text) {
+            errs.push(e);
         } else {
             out.description = Some(text);
         }

@@ -90,6 +90,9 @@ pub fn withdraw(
             format!("must be at most {REASON_MAX} characters"),
         ));
     }
+    if let Some(r) = &req.reason {
+        crate::services::input::checked_multi_line("reason", r)?;
+    }
     if req.from_round.is_some() && req.date.is_some() {
         return Err(ApiError::invalid(
             "date",

@@ -21,6 +21,7 @@ mod evenings;
 mod events;
 mod foundation;
 mod health;
+mod hostile_input;
 mod input_checks;
 mod limits;
 mod member;

@@ -77,6 +77,7 @@ fn lodge(
     if input.grounds.trim().is_empty() {
         return Err(ApiError::invalid("grounds", "must not be empty"));
     }
+    crate::services::input::checked_multi_line("grounds", &input.grounds)?;
     let Appealed {
         game,
         claim_id,

@@ -476,9 +476,20 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
     Ok(t)
 }
 
+/// A text written into a line: a line break or other control character (or a line or
+/// paragraph separator) becomes a space, so no text can end its line and start another
+/// (docs/decisions/0255-csv-and-trf-output.md).
+fn in_line(c: char) -> char {
+    if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+        ' '
+    } else {
+        c
+    }
+}
+
 fn put(buf: &mut Vec<char>, (a, b): (usize, usize), s: &str, right: bool) {
     let width = b - a + 1;
-    let s: Vec<char> = s.chars().collect();
+    let s: Vec<char> = s.chars().map(in_line).collect();
     let s = &s[..s.len().min(width)];
     let start = if right {
         a - 1 + width - s.len()
@@ -561,7 +572,16 @@ pub fn write_trf(t: &Tournament) -> String {
     let mut lines = Vec::with_capacity(layout.len());
     for l in layout {
         match l {
-            Line::Name => lines.push(format!("012 {}", t.name.as_deref().unwrap_or(""))),
+            Line::Name => {
+                let name: String = t
+                    .name
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .map(in_line)
+                    .collect();
+                lines.push(format!("012 {name}"));
+            }
             Line::TotalRounds => {
                 lines.push(format!("XXR {}", t.total_rounds.unwrap_or_default()));
             }
@@ -571,7 +591,10 @@ pub fn write_trf(t: &Tournament) -> String {
                     (None, Some(Colour::Black)) => "black1".into(),
                     (None, _) => "white1".into(),
                 };
-                lines.push(format!("XXC {text}"));
+                lines.push(format!(
+                    "XXC {}",
+                    text.chars().map(in_line).collect::<String>()
+                ));
             }
             Line::Player(i) => {
                 if let Some(p) = t.players.get(*i) {

@@ -306,7 +306,9 @@ impl Tiebreak {
             None => Cut::NONE,
             Some(m) => {
                 let kind = m.chars().next()?;
-                let digits = &m[1..];
+                // the modifier's letter may be any character a client sent: the digits start
+                // after its last byte, not after its first
+                let digits = &m[kind.len_utf8()..];
                 if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                     return None;
                 }

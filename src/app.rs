@@ -426,9 +426,16 @@ mod tests {
             .uri("/boom")
             .insert_header(("x-request-id", "req-4711"))
             .to_request();
-        let res = test::call_service(&app, req).await;
+        // the middleware hands the panic up as the 500 problem the server renders
+        let err = test::try_call_service(&app, req)
+            .await
+            .err()
+            .ok_or("a panic answers an error, not a response")
+            .unwrap();
+        let res = err.error_response();
         assert_eq!(res.status(), 500);
-        let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+        let bytes = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+        let body = String::from_utf8(bytes.to_vec()).unwrap();
         assert!(!body.contains("index"), "{body}");
         let log = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
         let panics: Vec<&str> = log.lines().filter(|l| l.contains("panicked")).collect();

@@ -71,7 +71,7 @@ pub async fn catch_panics<B: MessageBody + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use actix_web::test::{call_service, init_service, read_body_json};
+    use actix_web::test::{call_service, init_service, try_call_service};
     use actix_web::{App, HttpResponse, middleware::from_fn, test::TestRequest, web};
 
     #[test]
@@ -100,13 +100,18 @@ mod tests {
                 .wrap(from_fn(catch_panics)),
         )
         .await;
-        let res = call_service(&app, TestRequest::get().uri("/boom").to_request()).await;
+        // the middleware hands the panic up as the 500 problem the server renders
+        let err = try_call_service(&app, TestRequest::get().uri("/boom").to_request())
+            .await
+            .expect_err("a panic answers an error, not a response");
+        let res = err.error_response();
         assert_eq!(res.status(), 500);
         assert_eq!(
             res.headers().get("content-type").unwrap(),
             "application/problem+json"
         );
-        let body: serde_json::Value = read_body_json(res).await;
+        let bytes = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(body["status"], 500);
         assert_eq!(body["title"], "Internal Server Error");
         let text = body.to_string();

@@ -171,9 +171,8 @@ struct Ctx<'a> {
     points: Vec<i64>,
     /// Per player: the last round (1-based, 0 = none) that was not voluntarily unplayed; the
     /// rounds after it without an opponent count as draws in the player's score as their
-    /// opponents see it (16.3). Fore Buchholz moves it to the last round for players paired
-    /// in the last round, for every later tie-break of the list as well, as FIDE's reference
-    /// implementation does.
+    /// opponents see it (16.3). Fore Buchholz alone moves it to the last round for players
+    /// paired in the last round; each tie-break is computed on its own (decision 0264).
     last_not_vur: Vec<usize>,
     /// Per player: the last round in which they were paired or got the pairing-allocated bye.
     last_paired: Vec<usize>,
@@ -283,7 +282,7 @@ impl<'a> Ctx<'a> {
 
     /// Every player's score as their opponents see it (16.3) and their own score for the
     /// dummy opponent; for Fore Buchholz (`fore`) a game in the last round counts as a draw.
-    fn adjusted(&mut self, fore: bool) -> (Vec<i64>, Vec<i64>) {
+    fn adjusted(&self, fore: bool) -> (Vec<i64>, Vec<i64>) {
         let p = self.p;
         let n = p.ids.len();
         let last = p.rounds;
@@ -291,11 +290,12 @@ impl<'a> Ctx<'a> {
         let mut own = self.points.clone();
         for j in 0..n {
             let is_fore = fore && last > 0 && self.last_paired[j] == last;
-            if is_fore {
-                self.last_not_vur[j] = last;
-            }
+            // For Fore Buchholz only: a player paired in the last round has every round up to
+            // it counted as played (16.3 no longer applies); other tie-breaks are untouched
+            // (decision 0264).
+            let last_not_vur = if is_fore { last } else { self.last_not_vur[j] };
             for r in 0..last {
-                abh[j] += if r < self.last_not_vur[j] || p.opp[j][r].is_some() {
+                abh[j] += if r < last_not_vur || p.opp[j][r].is_some() {
                     p.pts(j, r)
                 } else if p.round_robin {
                     0
@@ -349,7 +349,7 @@ impl<'a> Ctx<'a> {
     /// Buchholz, Fore Buchholz or Sonneborn-Berger with a cut, for every player. In a
     /// Double-Swiss a Buchholz cut takes a whole round (both games against one opponent): the
     /// club's median Buchholz leaves out the best and the worst *opponent*, not single games.
-    fn sums(&mut self, kind: Sum, cut: Cut) -> Vec<i64> {
+    fn sums(&self, kind: Sum, cut: Cut) -> Vec<i64> {
         let (abh, own) = self.adjusted(kind == Sum::Fore);
         let p = self.p;
         (0..p.ids.len())
@@ -373,7 +373,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Average of the opponents' Buchholz, in hundredths of a point (art. 8.2).
-    fn average_of_buchholz(&mut self) -> Vec<Option<i64>> {
+    fn average_of_buchholz(&self) -> Vec<Option<i64>> {
         let bh = self.sums(Sum::Buchholz, Cut::NONE);
         self.opponents_average(&bh.into_iter().map(Some).collect::<Vec<_>>(), 100)
     }
@@ -458,7 +458,7 @@ impl<'a> Ctx<'a> {
 /// A player without a value (none) ranks below every player with one.
 pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, Error> {
     let p = prepare(input)?;
-    let mut ctx = Ctx::new(&p, input);
+    let ctx = Ctx::new(&p, input);
     let n = p.ids.len();
     let mut tbs: Vec<Tiebreak> = Vec::with_capacity(list.len() + 1);
     if list.first() != Some(&Tiebreak::Pts) {

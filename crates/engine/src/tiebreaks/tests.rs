@@ -297,6 +297,32 @@ fn errors_name_the_offender() {
 }
 
 #[test]
+fn fore_buchholz_listed_first_leaves_buchholz_and_sonneborn_berger_alone() {
+    // R1: 1-2 1-0, 3-4 1-0 | R2: 1-3 ½, 2 pairing-allocated bye, 4 absent (zero-point bye) |
+    // R3: 3-2 0-1, 1-4 forfeit (4 does not turn up). Points: 1: 2½, 2: 2, 3: 1½, 4: 0.
+    // 4's last round that is not voluntarily unplayed is round 1, so for the Buchholz of their
+    // opponents (16.3) round 2 counts as a draw and round 3 (paired) as it was: ½.
+    // 3 met 4, 1 and 2 over the board: BH = ½ + 2½ + 2 = 5; SB = 1·½ + ½·2½ + 0·2 = 1¾.
+    // Fore Buchholz treats 4 as having played up to the last round, but only for FB itself.
+    let input = tournament(
+        4,
+        vec![
+            vec![E::G(1, 2, "1-0"), E::G(3, 4, "1-0")],
+            vec![
+                E::G(1, 3, "="),
+                E::B(2, RoundOutcome::PairingBye),
+                E::B(4, RoundOutcome::ZeroPointBye),
+            ],
+            vec![E::G(3, 2, "0-1"), E::G(1, 4, "+-")],
+        ],
+    );
+    let alone = compute_tiebreaks(&input, &parse_tiebreaks("BH,SB").expect("list")).expect("ok");
+    assert_eq!(values(&alone, 3), vec![v("1.5"), v("5"), v("1.75")]);
+    let after = compute_tiebreaks(&input, &parse_tiebreaks("FB,BH,SB").expect("list")).expect("ok");
+    assert_eq!(values(&after, 3)[2..], [v("5"), v("1.75")]);
+}
+
+#[test]
 fn reads_trf() {
     let text = "012 Test\r\
 001    1      A                                 2000                             1.5    1     2 w 1  0000 - H\r\
@@ -355,6 +381,45 @@ proptest! {
         shuffled.players.shuffle(&mut ChaCha8Rng::seed_from_u64(shuffle));
         let b = compute_tiebreaks(&shuffled, &list).expect("ok");
         prop_assert_eq!(a, b);
+    }
+
+    /// C.07 defines each tie-break on its own: its value does not depend on which tie-breaks
+    /// come before it in the list (DE excepted, which C.07 defines among the players still
+    /// tied). Every tie-break of a shuffled list equals its value computed alone.
+    #[test]
+    fn a_tiebreak_value_does_not_depend_on_its_place_in_the_list(
+        seed in any::<u64>(),
+        shuffle in any::<u64>(),
+        len in 1usize..23,
+    ) {
+        let mut input = random_tournament(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(shuffle);
+        for p in &mut input.players {
+            p.rating = Some(rng.random_range(1000..=2800));
+        }
+        let mut list = parse_tiebreaks(
+            "WIN,WON,BPG,BWG,REP,PS,PS-C1,KS,BH,BH-C1,BH-M1,FB,FB-C1,FB-M1,SB,SB-C1,SB-M1,AOB,\
+             ARO,TPR,PTP,APRO,APPO",
+        )
+        .expect("list");
+        list.shuffle(&mut rng);
+        list.truncate(len);
+        let together = compute_tiebreaks(&input, &list).expect("ok");
+        for (k, tb) in list.iter().enumerate() {
+            let alone = compute_tiebreaks(&input, &[*tb]).expect("ok");
+            for row in &together.rows {
+                let single = alone.rows.iter().find(|r| r.id == row.id).expect("row");
+                // index 0 is PTS, put in front of both lists
+                prop_assert_eq!(
+                    row.values[k + 1],
+                    single.values[1],
+                    "{} of player {} in {:?}",
+                    tb.acronym(),
+                    row.id,
+                    list.iter().map(|t| t.acronym()).collect::<Vec<_>>()
+                );
+            }
+        }
     }
 
     /// Cuts only remove values, ranks are consistent with the values.

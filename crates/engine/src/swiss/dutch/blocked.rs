@@ -98,7 +98,7 @@ impl fmt::Display for Blocked {
                 ));
             }
             if b.no_second_bye {
-                why.push("C.2: has had a bye or a forfeit win".to_string());
+                why.push("C.2: has had a bye, a forfeit win or a full-point bye".to_string());
             }
             if !why.is_empty() {
                 write!(f, " ({})", why.join("; "))?;

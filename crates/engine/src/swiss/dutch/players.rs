@@ -51,7 +51,8 @@ pub(crate) struct Entrant {
     pub opponents: Vec<u32>,
     /// Colours of played games, oldest first (`true` = white).
     pub colours: Vec<bool>,
-    /// Had a pairing-allocated bye or a forfeit win (C.04.1 d / C.04.3 C.2).
+    /// Had a pairing-allocated bye, or scored a win's points in one round without playing: a
+    /// forfeit win or a full-point bye (C.04.1 art. 4 (2025) / C.04.3 C.2).
     pub bye_received: bool,
     /// Topscorer (A.7): more than 50% of the maximum score before the last round.
     pub topscorer: bool,
@@ -190,11 +191,12 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             },
             opponents: played_games.iter().map(|g| g.0).collect(),
             colours,
-            bye_received: p
-                .rounds
-                .iter()
-                .take(played)
-                .any(|e| matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)),
+            bye_received: p.rounds.iter().take(played).any(|e| {
+                matches!(
+                    e.result,
+                    ResultCode::PairingBye | ResultCode::ForfeitWin | ResultCode::FullBye
+                )
+            }),
             // more than half of the maximum 2·(round−1) half-points
             topscorer: last_round && score > played as i64,
             bye_ok: false,

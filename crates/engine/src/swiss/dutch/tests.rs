@@ -180,7 +180,8 @@ mod props {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         /// Every entrant appears exactly once, nobody meets a past opponent, the bye (only for
-        /// an odd field) goes to a player without an earlier bye or forfeit win.
+        /// an odd field) goes to a player who never scored a win's points without playing
+        /// (pairing-allocated bye, forfeit win, full-point bye).
         #[test]
         fn pairings_respect_the_absolute_criteria(n in 6usize..24, played in 0usize..4, seed in 0u64..1000) {
             let t = random_tournament(n, played, 6, seed);
@@ -204,6 +205,7 @@ mod props {
                             e.result,
                             crate::swiss_impl::trf::ResultCode::PairingBye
                                 | crate::swiss_impl::trf::ResultCode::ForfeitWin
+                                | crate::swiss_impl::trf::ResultCode::FullBye
                         )));
                     }
                 }
@@ -212,6 +214,28 @@ mod props {
             prop_assert_eq!(byes, n % 2);
         }
     }
+}
+
+#[test]
+fn a_full_point_bye_rules_out_the_pairing_allocated_bye() {
+    // Round 3, entrants 1, 3 and 4 (2 is absent): 1 on 2 points, 3 and 4 on 1. The bye goes
+    // to the lowest score group {3, 4} unless nobody there may have it: 4 had the
+    // pairing-allocated bye in round 1, and 3 scored a full point without playing (F, a
+    // requested full-point bye) in round 1. C.04.1 art. 4 (2025) rules out both: a player who
+    // has already scored a win's points in one round without playing gets no pairing-allocated
+    // bye. So the bye moves up to 1, and 3 plays 4. Colours: both had black in their one game
+    // (strong white); 3 ranks higher (same score, lower number) and gets white (E.5).
+    let t = tournament(
+        vec![
+            player(1, &[(2, 'w', '1'), (3, 'w', '1')]),
+            player(2, &[(1, 'b', '0'), (4, 'w', '1'), (0, '-', 'Z')]),
+            player(3, &[(0, '-', 'F'), (1, 'b', '0')]),
+            player(4, &[(0, '-', 'U'), (2, 'b', '0')]),
+        ],
+        Colour::White,
+    );
+    assert_eq!(next_round(&t), 3);
+    assert_eq!(pair_round(&t, 3).unwrap(), vec![b(3, 4), b(1, 0)]);
 }
 
 #[test]
@@ -451,7 +475,7 @@ fn unpairable_odd_round_names_the_player_who_cannot_have_a_second_bye() {
         refusal(&t),
         "round 4: no pairing satisfies the absolute criteria: odd field, and only 1, 3 may \
          have the bye (C.2); player 2 cannot be paired (C.1: has played 1, 3; no opponent \
-         left; C.2: has had a bye or a forfeit win)"
+         left; C.2: has had a bye, a forfeit win or a full-point bye)"
     );
 }
 

@@ -3,8 +3,8 @@
 //! `WHITE BLACK` line per board (pairing numbers), the pairing-allocated bye as `ID 0`.
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
 
-use clubcomp_engine::swiss::random_tournament;
 use clubcomp_engine::swiss::{Board, PairError, next_round, pair_round};
+use clubcomp_engine::swiss::{MAX_PLAYERS, random_tournament};
 use clubcomp_engine::swiss::{parse_trf, write_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +18,8 @@ pub struct Args {
     /// Write the pairing to OUTPUT (standard output when no file is given).
     #[arg(short = 'p', value_name = "OUTPUT", num_args = 0..=1)]
     pub pair: Option<Option<PathBuf>>,
-    /// Instead of pairing: print a seeded random tournament of N players as TRF (for timing).
+    /// Instead of pairing: print a seeded random tournament of N players as TRF (for timing);
+    /// N is at most 9,999 (four-digit pairing numbers).
     #[arg(long, value_name = "N", conflicts_with = "dutch")]
     pub random_trf: Option<usize>,
     /// With --random-trf: rounds already played.
@@ -55,6 +56,20 @@ fn checked_trf(bytes: &[u8]) -> Result<clubcomp_engine::swiss::Tournament, Strin
 /// Runs the command.
 pub fn run(args: Args) -> ExitCode {
     if let Some(n) = args.random_trf {
+        if n > MAX_PLAYERS {
+            eprintln!(
+                "--random-trf: {n} players: a TRF file holds at most {MAX_PLAYERS} players \
+                 (four-digit pairing numbers)"
+            );
+            return ExitCode::from(3);
+        }
+        if args.played > args.rounds as usize {
+            eprintln!(
+                "--played: {} rounds played, more than the {} of --rounds",
+                args.played, args.rounds
+            );
+            return ExitCode::from(3);
+        }
         let t = random_tournament(n, args.played, args.rounds, args.seed);
         print!("{}", write_trf(&t));
         return ExitCode::SUCCESS;

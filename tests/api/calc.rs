@@ -385,6 +385,31 @@ async fn pair_rejects_bad_input() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = app.send(pair_request("monrad", "", "text/plain")).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    // a point system other than 1-½-0 is refused at its line, never ignored
+    let r = app
+        .send(pair_request(
+            "dutch",
+            "012 X\nXXR 5\nBBW  3.0\nBBD  1.0\n001    1      A\n001    2      B\n",
+            "application/json",
+        ))
+        .await;
+    r.assert_detail(StatusCode::UNPROCESSABLE_ENTITY, "line 3: field BBW");
+    // more rounds than XXR announces
+    let r = app
+        .send(pair_request(
+            "dutch",
+            &format!(
+                "012 X\nXXR 1\n{}\n{}\n",
+                trf_player(1, "A", 2000, &[(2, 'w', '1'), (0, '-', 'H')]),
+                trf_player(2, "B", 1900, &[(1, 'b', '0'), (0, '-', 'H')])
+            ),
+            "application/json",
+        ))
+        .await;
+    r.assert_detail(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "line 3: player 1 has 2 rounds, more than the 1 of XXR",
+    );
     // over MAX_BODY_BYTES (64 KiB in tests)
     let big = "x".repeat(70 * 1024);
     let r = app.send(pair_request("dutch", &big, "text/plain")).await;
@@ -406,6 +431,41 @@ async fn pair_rejects_bad_input() {
             r.text
         );
     }
+}
+
+#[test]
+fn the_random_tournament_command_refuses_more_players_than_pairing_numbers() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_clubcomp"))
+            .arg("pair")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // 10,000 players would need a five-digit pairing number: refused, nothing written.
+    let out = run(&["--random-trf", "10000", "--played", "0"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at most 9999 players"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // more rounds played than the tournament has
+    let out = run(&["--random-trf", "10", "--played", "6", "--rounds", "5"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(out.stdout.is_empty());
+    // 9,999 players fit: every pairing number from 1 to 9999 once
+    let out = run(&["--random-trf", "9999", "--played", "0"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let ids: std::collections::BTreeSet<u32> = text
+        .lines()
+        .filter(|l| l.starts_with("001"))
+        .map(|l| l[4..8].trim().parse().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 9999);
+    assert_eq!(ids.last(), Some(&9999));
 }
 
 #[actix_web::test]

@@ -266,6 +266,18 @@ pub enum TrfError {
         /// 1-based line number of the first player line beyond the maximum.
         line: usize,
     },
+    /// A player line holds more rounds than the `XXR` line announces.
+    #[error("line {line}: player {id} has {rounds} rounds, more than the {total} of XXR")]
+    RoundsBeyondTotal {
+        /// 1-based line number of the first player line with too many rounds.
+        line: usize,
+        /// The player's pairing number.
+        id: u32,
+        /// Rounds on the player's line.
+        rounds: usize,
+        /// Rounds the `XXR` line announces.
+        total: u32,
+    },
     /// Two player lines carry the same pairing number.
     #[error("line {line}: pairing number {id} is used twice")]
     DuplicateId {
@@ -456,6 +468,10 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
                 t.initial_colour_text = Some(rest.to_string());
                 t.layout.push(Line::InitialColour);
             }
+            "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
+                check_point_system(code, rest, line_no)?;
+                t.layout.push(Line::Raw(raw.to_string()));
+            }
             "001" => {
                 if t.players.len() == MAX_PLAYERS {
                     return Err(TrfError::TooManyPlayers { line: line_no });
@@ -473,7 +489,67 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
             _ => t.layout.push(Line::Raw(raw.to_string())),
         }
     }
+    if let Some(total) = t.total_rounds {
+        for (k, p) in t.players.iter().enumerate() {
+            if p.rounds.len() > total as usize {
+                let line = player_line(&t.layout, k);
+                return Err(TrfError::RoundsBeyondTotal {
+                    line,
+                    id: p.id,
+                    rounds: p.rounds.len(),
+                    total,
+                });
+            }
+        }
+    }
     Ok(t)
+}
+
+/// The 1-based line number of the player with index `k` (as the reader laid the file out).
+fn player_line(layout: &[Line], k: usize) -> usize {
+    layout
+        .iter()
+        .position(|l| *l == Line::Player(k))
+        .map_or(0, |i| i + 1)
+}
+
+/// The point-system lines of the bbpPairings/JaVaFo extension (`BBW`, `BBD`, `BBL`, `BBZ`,
+/// `BBF`, `BBU`: points for a win, a draw, a loss, a zero-point bye or absence, a forfeit
+/// loss, the pairing-allocated bye). Only the standard 1 / ½ / 0 scoring is supported; a line
+/// giving any other value is refused with its line number, never ignored
+/// (docs/decisions/0265-point-system-lines.md).
+fn check_point_system(code: &str, rest: &str, line: usize) -> Result<(), TrfError> {
+    let field = match code {
+        "BBW" => "BBW",
+        "BBD" => "BBD",
+        "BBL" => "BBL",
+        "BBZ" => "BBZ",
+        "BBF" => "BBF",
+        _ => "BBU",
+    };
+    let standard = match code {
+        "BBW" | "BBU" => Fixed::ONE,
+        "BBD" => Fixed(Fixed::ONE.0 / 2),
+        _ => Fixed::ZERO,
+    };
+    let text = rest.trim();
+    let value = Fixed::parse_decimal(text).map_err(|e| TrfError::Field {
+        line,
+        field,
+        message: format!("`{text}` {e}"),
+    })?;
+    if value != standard {
+        return Err(TrfError::Field {
+            line,
+            field,
+            message: format!(
+                "`{text}` is not {}: only the standard scoring (win 1, draw 0.5, loss 0) is \
+                 supported",
+                format_points(standard)
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// A text written into a line: a line break or other control character (or a line or

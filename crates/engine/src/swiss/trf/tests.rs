@@ -161,3 +161,56 @@ fn refuses_a_player_beyond_the_four_digit_numbers_naming_its_line() {
         "line 10001: player 10000: a TRF file holds at most 9999 players"
     );
 }
+
+#[test]
+fn refuses_more_rounds_than_xxr_naming_the_player_line() {
+    // XXR 2, but player 2 has three rounds (the sample's second player line, line 5 here).
+    let text = SAMPLE.replacen("XXR 5", "XXR 2", 1);
+    let err = parse_trf(&text).unwrap_err();
+    assert_eq!(
+        err,
+        TrfError::RoundsBeyondTotal {
+            line: 4,
+            id: 1,
+            rounds: 3,
+            total: 2
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "line 4: player 1 has 3 rounds, more than the 2 of XXR"
+    );
+    // As many rounds as announced is a complete file.
+    assert!(parse_trf(&SAMPLE.replacen("XXR 5", "XXR 3", 1)).is_ok());
+}
+
+#[test]
+fn point_system_lines_with_the_standard_scoring_are_kept_and_others_refused() {
+    let standard = "012 Points\nBBW  1.0\nBBD  0.5\nBBL  0.0\nBBZ  0.0\nBBF  0.0\nBBU  1.0\n";
+    let t = parse_trf(standard).unwrap();
+    assert_eq!(write_trf(&t), standard);
+    // 3-1-0 scoring: a win is worth 3 points and a draw 1 — refused at its line, never ignored.
+    let three = "012 Points\nXXR 5\nBBW  3.0\nBBD  1.0\n";
+    let err = parse_trf(three).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 3: field BBW: `3.0` is not 1.0: only the standard scoring (win 1, draw 0.5, \
+         loss 0) is supported"
+    );
+    assert!(matches!(
+        parse_trf("BBU  0.5\n"),
+        Err(TrfError::Field {
+            line: 1,
+            field: "BBU",
+            ..
+        })
+    ));
+    assert!(matches!(
+        parse_trf("012 X\nBBZ  x\n"),
+        Err(TrfError::Field {
+            line: 2,
+            field: "BBZ",
+            ..
+        })
+    ));
+}

@@ -169,6 +169,28 @@ pub struct SwissRow {
     pub withdrawn_from: Option<i32>,
 }
 
+/// Why a player stands above the next one level on points: the first tie-break of the list
+/// whose values differ for them (the one that separated them) and both values
+/// (docs/rules/rapid-blitz.md#tie-breaks).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissSeparation {
+    /// The player above.
+    pub above_player_id: i64,
+    /// The player right below, level on points.
+    pub below_player_id: i64,
+    /// The acronym of the tie-break that separated them; `null` when the place is still
+    /// shared after the whole list.
+    pub tiebreak: Option<String>,
+    /// The value of the player above for that tie-break; `null` when they have none or are
+    /// not separated.
+    #[schema(value_type = Option<f64>)]
+    pub above_value: Value,
+    /// The value of the player below for that tie-break; `null` when they have none or are
+    /// not separated.
+    #[schema(value_type = Option<f64>)]
+    pub below_value: Value,
+}
+
 /// A Swiss table.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SwissStandings {
@@ -182,6 +204,9 @@ pub struct SwissStandings {
     pub playoff: Option<crate::services::playoff::FirstPlacePlayoff>,
     /// Rows, best first.
     pub rows: Vec<SwissRow>,
+    /// For each two neighbours in `rows` level on points, top first: the tie-break that put
+    /// one above the other, and the two values.
+    pub separations: Vec<SwissSeparation>,
 }
 
 /// The standings of a competition.
@@ -375,26 +400,46 @@ pub fn standings_view(
                 .iter()
                 .map(|t| t.acronym().to_string())
                 .collect();
+            // the engine numbers the players of the TRF it was given, 1, 2, …
+            let player = |n: u32| {
+                (n as usize)
+                    .checked_sub(1)
+                    .and_then(|k| ids.get(k))
+                    .copied()
+                    .ok_or_else(|| {
+                        ApiError::Internal(format!(
+                            "the standings name player number {n}, which the tournament file \
+                             does not hold"
+                        ))
+                    })
+            };
+            // the same JSON numbers as the rows' values
+            let number = |v: Option<clubcomp_engine::tiebreaks::Value>| {
+                serde_json::to_value(v).unwrap_or_default()
+            };
+            let separations = st
+                .separations
+                .iter()
+                .map(|x| {
+                    Ok(SwissSeparation {
+                        above_player_id: player(x.above)?.get(),
+                        below_player_id: player(x.below)?.get(),
+                        tiebreak: x.tiebreak.map(|t| t.acronym().to_string()),
+                        above_value: number(x.above_value),
+                        below_value: number(x.below_value),
+                    })
+                })
+                .collect::<ApiResult<_>>()?;
             view.swiss = Some(SwissStandings {
                 tiebreaks: acr.clone(),
                 playoff_for_first,
                 playoff,
+                separations,
                 rows: st
                     .rows
                     .into_iter()
                     .map(|r| {
-                        // the engine numbers the players of the TRF it was given, 1, 2, …
-                        let id = (r.id as usize)
-                            .checked_sub(1)
-                            .and_then(|k| ids.get(k))
-                            .copied()
-                            .ok_or_else(|| {
-                                ApiError::Internal(format!(
-                                    "the standings name player number {}, which the \
-                                     tournament file does not hold",
-                                    r.id
-                                ))
-                            })?;
+                        let id = player(r.id)?;
                         let mut values = serde_json::Map::new();
                         for (a, v) in acr.iter().zip(&r.values) {
                             values.insert(a.clone(), serde_json::to_value(v).unwrap_or_default());

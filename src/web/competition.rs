@@ -380,6 +380,7 @@ fn swiss_table(
                     @for t in &s.tiebreaks {
                         th scope="col" { abbr title=(tiebreak_name(ctx, t)) { (t) } }
                     }
+                    th scope="col" { (ctx.t("Onder de vorige door", "Below the previous by")) }
                 } }
                 tbody {
                     @for r in &s.rows {
@@ -389,6 +390,7 @@ fn swiss_table(
                             @for t in &s.tiebreaks {
                                 td class="num" { (num(ctx, r.values.get(t).unwrap_or(&Value::Null))) }
                             }
+                            td { (separated_by(ctx, s, r.player_id)) }
                         }
                     }
                 }
@@ -396,6 +398,32 @@ fn swiss_table(
         }))
         p class="muted" { (ctx.t("Tiebreaks volgens FIDE (C.07), in deze volgorde.", "Tie-breaks after FIDE (C.07), in this order.")) }
     }
+}
+
+/// Why the player stands below the one above when both have the same points: the tie-break
+/// that separated them and the two values (`BH 4,5 / 3,5`); empty when not level on points or
+/// still shared.
+fn separated_by(
+    ctx: &Ctx,
+    s: &crate::services::standings_view::SwissStandings,
+    player_id: i64,
+) -> String {
+    s.separations
+        .iter()
+        .find(|x| x.below_player_id == player_id)
+        .and_then(|x| {
+            let tb = x.tiebreak.as_deref()?;
+            let above = match num(ctx, &x.above_value) {
+                a if a.is_empty() => "–".to_string(),
+                a => a,
+            };
+            let below = match num(ctx, &x.below_value) {
+                b if b.is_empty() => "–".to_string(),
+                b => b,
+            };
+            Some(format!("{tb} {above} / {below}"))
+        })
+        .unwrap_or_default()
 }
 
 /// The full name of a tie-break acronym.

@@ -146,6 +146,21 @@ async fn other_standings_pages_follow_the_json() {
             "{t}"
         );
     }
+    // each player level on points with the one above shows the tie-break that separated them
+    let seps = json.body["swiss"]["separations"].as_array().unwrap();
+    assert!(!seps.is_empty(), "{}", json.text);
+    for x in seps {
+        let k = jrows
+            .iter()
+            .position(|j| j["player_id"] == x["below_player_id"])
+            .unwrap();
+        assert_eq!(jrows[k - 1]["player_id"], x["above_player_id"]);
+        let cell = rows[k].last().unwrap();
+        match x["tiebreak"].as_str() {
+            Some(t) => assert!(cell.starts_with(&format!("{t} ")), "{cell} for {x}"),
+            None => assert!(cell.is_empty(), "{cell} for {x}"),
+        }
+    }
     // round robin: order and points; every cross-table cell as the JSON's, plusremises marked
     let json = app.standings(d.draughts).await;
     let t = &json.body["round_robin"];

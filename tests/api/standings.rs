@@ -301,6 +301,12 @@ async fn swiss_tiebreaks_and_trf_export() {
         ]
     );
     assert_eq!(r.body["swiss"]["tiebreaks"], json!(["PTS", "BH"]));
+    // p3 and p4 are level on ½ point; Buchholz (2½ against 1½) puts p3 above
+    assert_eq!(
+        r.body["swiss"]["separations"],
+        json!([{"above_player_id": p[2], "below_player_id": p[3], "tiebreak": "BH",
+                "above_value": 2.5, "below_value": 1.5}])
+    );
 
     // TRF of a Swiss with a pairing-allocated bye: U, never F
     let fx2 = CompetitionBuilder::swiss("dutch")

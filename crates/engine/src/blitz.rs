@@ -332,6 +332,7 @@ mod tests {
                 row(3, 2, 35_000, 0),
             ],
             playoff_for_first: false,
+            separations: Vec::new(),
         };
         assert_eq!(first_place_candidates(&s, FirstPlaceTie::OnPoints), [3, 1]);
         assert!(first_place_candidates(&s, FirstPlaceTie::AfterTiebreaks).len() < 2);

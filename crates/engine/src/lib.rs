@@ -324,7 +324,8 @@ pub mod tiebreaks {
     };
     pub use crate::tiebreaks_impl::{
         Cut, Error, EventKind, Input, MAX_CUT, PlayerResults, RoundOutcome, RoundResult,
-        RulesEdition, StandingRow, Standings, Tiebreak, Value, compute_tiebreaks, parse_tiebreaks,
+        RulesEdition, Separation, StandingRow, Standings, Tiebreak, Value, compute_tiebreaks,
+        parse_tiebreaks,
     };
 }
 

@@ -2,8 +2,8 @@
 
 use super::de::direct_encounter;
 use super::model::{
-    Colour, Cut, Error, EventKind, Input, RoundOutcome, RoundResult, RulesEdition, StandingRow,
-    Standings, Tiebreak, Value,
+    Colour, Cut, Error, EventKind, Input, RoundOutcome, RoundResult, RulesEdition, Separation,
+    StandingRow, Standings, Tiebreak, Value,
 };
 use super::prepared::Prepared;
 use super::rating;
@@ -553,13 +553,34 @@ pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, 
         });
     }
     let playoff_for_first = rows.iter().filter(|r| r.rank == 1).count() > 1;
+    let separations = separations(&rows, &tbs);
     Ok(Standings {
         rules: input.rules,
         rounds: p.rounds as u32,
         tiebreaks: tbs,
         rows,
         playoff_for_first,
+        separations,
     })
+}
+
+/// For each two neighbours level on points (the first value, PTS), the first tie-break whose
+/// values differ: players stay in one group while their values are equal, so that is the
+/// tie-break that separated them.
+fn separations(rows: &[StandingRow], tbs: &[Tiebreak]) -> Vec<Separation> {
+    rows.windows(2)
+        .filter(|w| w[0].values.first() == w[1].values.first())
+        .map(|w| {
+            let k = (1..tbs.len()).find(|&k| w[0].values[k] != w[1].values[k]);
+            Separation {
+                above: w[0].id,
+                below: w[1].id,
+                tiebreak: k.map(|k| tbs[k]),
+                above_value: k.and_then(|k| w[0].values[k]),
+                below_value: k.and_then(|k| w[1].values[k]),
+            }
+        })
+        .collect()
 }
 
 fn to_some(v: Vec<i64>) -> Vec<Option<i64>> {

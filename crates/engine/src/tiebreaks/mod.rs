@@ -33,7 +33,7 @@ mod tests;
 
 pub use model::{
     Colour, Cut, Error, EventKind, Input, MAX_CUT, PlayerResults, RoundOutcome, RoundResult,
-    RulesEdition, StandingRow, Standings, Tiebreak, Value,
+    RulesEdition, Separation, StandingRow, Standings, Tiebreak, Value,
 };
 
 pub use compute::compute_tiebreaks;

@@ -421,6 +421,24 @@ pub struct StandingRow {
     pub values: Vec<Option<Value>>,
 }
 
+/// Why a player stands above the next one in the standings when both have the same points:
+/// the first tie-break of the list whose values differ for them — the one that separated
+/// them, since players stay together while their values are equal — and both values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Separation {
+    /// The player above.
+    pub above: u32,
+    /// The player right below, level on points.
+    pub below: u32,
+    /// The first tie-break whose values differ; none when the place is still shared after
+    /// the whole list.
+    pub tiebreak: Option<Tiebreak>,
+    /// The value of the player above for that tie-break (none: no value, or not separated).
+    pub above_value: Option<Value>,
+    /// The value of the player below for that tie-break (none: no value, or not separated).
+    pub below_value: Option<Value>,
+}
+
 /// The result: every tie-break value, the final ranks and which places stay shared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standings {
@@ -434,6 +452,10 @@ pub struct Standings {
     pub rows: Vec<StandingRow>,
     /// True when first place is still shared: docs/rules/rapid-blitz.md#tie-breaks settles it by a play-off.
     pub playoff_for_first: bool,
+    /// For each two neighbours in [`Standings::rows`] level on points, top first: which
+    /// tie-break put one above the other, and the two values.
+    #[serde(default)]
+    pub separations: Vec<Separation>,
 }
 
 /// Why tie-breaks could not be computed.

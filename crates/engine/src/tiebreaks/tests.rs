@@ -134,6 +134,20 @@ fn swiss_six_every_value() {
     assert_eq!(order, vec![1, 2, 3, 5, 4, 6]);
     assert!(s.rows.iter().all(|r| !r.shared));
     assert!(!s.playoff_for_first);
+    // Neighbours level on points: 1 and 2 (2 points), split by DE (1 against 2); 2 and 3
+    // (2 points), equal on DE, WIN and WON, split by BH (4½ against 3½). 3–5 and 5–4 are
+    // not level on points.
+    let sep = |above, below, tb: &str, a: &str, b: &str| Separation {
+        above,
+        below,
+        tiebreak: Tiebreak::parse(tb),
+        above_value: Some(v(a)),
+        below_value: Some(v(b)),
+    };
+    assert_eq!(
+        s.separations,
+        vec![sep(1, 2, "DE", "1", "2"), sep(2, 3, "BH", "4.5", "3.5")]
+    );
 }
 
 #[test]
@@ -179,6 +193,14 @@ fn everything_tied_stays_shared_and_calls_a_playoff() {
         assert!(r.shared);
     }
     assert!(s.playoff_for_first);
+    // three neighbour pairs, none separated by any tie-break
+    assert_eq!(s.separations.len(), 3);
+    for x in &s.separations {
+        assert_eq!(
+            (x.tiebreak, x.above_value, x.below_value),
+            (None, None, None)
+        );
+    }
 }
 
 /// Byes, forfeits and absences (C.07 art. 16):

@@ -118,14 +118,23 @@ async fn round_robin_prizes_and_kinds_without_prizes() {
     assert_eq!(rows[0]["points_tables"]["grandmaster"], "2.5");
     assert_eq!(rows[2]["player_id"], c);
     assert_eq!(rows[2]["prize_money"], "0");
-    // a Swiss has no prize rules here
+    // a Swiss names its champion once a round counts: none yet
     let s = CompetitionBuilder::swiss("dutch")
         .set("name", "B")
         .players(&[])
         .create(&app, &leader)
         .await;
+    let r = app.get(&paths::prizes(s.comp), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["swiss"]["champion"], serde_json::Value::Null);
+    assert_eq!(r.body["swiss"]["decided_by"], "pending");
+    // a knockout competition has its playoffs, no prize list
+    let k = CompetitionBuilder::new(json!({"name": "Cup", "kind": "knockout"}))
+        .players(&[])
+        .create(&app, &leader)
+        .await;
     assert_eq!(
-        app.get(&paths::prizes(s.comp), None).await.status,
+        app.get(&paths::prizes(k.comp), None).await.status,
         StatusCode::CONFLICT
     );
 }

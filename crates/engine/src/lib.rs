@@ -347,11 +347,12 @@ pub mod attendance {
 }
 
 pub mod blitz {
-    //! Rapid and blitz tournaments: the number of Swiss rounds, and the playoff for first
-    //! place.
+    //! Rapid and blitz tournaments: the number of Swiss rounds, the blitz check-in's closing
+    //! minute, and the playoff for first place.
     pub use crate::blitz_impl::{
         FirstPlaceTie, PlayoffDecision, PlayoffError, PlayoffGame, PlayoffResult, RoundsRule,
-        decide_playoff, first_place_candidates, first_place_playoff, swiss_rounds,
+        checked_in_on_time, decide_playoff, first_place_candidates, first_place_playoff,
+        standings_after_playoff, swiss_rounds,
     };
 }
 

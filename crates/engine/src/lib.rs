@@ -268,7 +268,7 @@ pub mod keizer {
         MAX_PLAYOFF_RESULTS, PlayoffPreview, PlayoffResultInput, PrizePreview, prizes_preview,
     };
     pub use crate::keizer_impl::prizes::{
-        Award, Prize, PrizeCandidate, PrizeOutcome, award, candidates,
+        Award, Prize, PrizeCandidate, PrizeOutcome, WithdrawnPrizes, award, candidates,
     };
     pub use crate::keizer_impl::scenario::{
         Output, ScenarioError, parse_result, parse_scenario, run_scenario, run_scenario_str,

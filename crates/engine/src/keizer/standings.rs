@@ -58,6 +58,10 @@ pub struct Params {
     /// Factor × own value for a forfeit win (the paired opponent did not show).
     #[serde(with = "fixed_serde")]
     pub forfeit_win: Fixed,
+    /// Whether a withdrawn player can win a prize (docs/rules/keizer.md#withdrawal); by default
+    /// the regulation's 50% rule alone decides.
+    #[serde(default)]
+    pub withdrawn_prizes: crate::keizer_impl::prizes::WithdrawnPrizes,
 }
 
 impl Default for Params {
@@ -72,6 +76,7 @@ impl Default for Params {
             excused: Fixed(3_333),
             excused_cap: 5,
             forfeit_win: Fixed::ONE,
+            withdrawn_prizes: crate::keizer_impl::prizes::WithdrawnPrizes::Eligible,
         }
     }
 }

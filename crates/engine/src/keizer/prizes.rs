@@ -7,6 +7,7 @@
 //! and a playoff place for every eligible player (a playoff place is not a prize).
 
 use crate::fixed::Fixed;
+pub use crate::keizer_impl::standings::WithdrawnPrizes;
 use crate::keizer_impl::standings::{Competition, EveningStandings};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -37,30 +38,6 @@ pub struct PrizeCandidate {
     /// prize.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub withdrawal_bars_prizes: bool,
-}
-
-/// Whether a player who withdrew can win a Keizer prize (docs/rules/keizer.md#withdrawal). The
-/// club's rules name one condition for a prize, at most 50% absent without notice, and are
-/// silent on withdrawal: the default is that literal reading.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WithdrawnPrizes {
-    /// The 50% rule alone decides, as for every player (the evenings after the withdrawal are
-    /// counted, never as absences without notice).
-    #[default]
-    Eligible,
-    /// A withdrawn player is listed but wins no prize and takes no playoff place.
-    Excluded,
-}
-
-impl WithdrawnPrizes {
-    /// The setting's name in the competition's parameters.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WithdrawnPrizes::Eligible => "eligible",
-            WithdrawnPrizes::Excluded => "excluded",
-        }
-    }
 }
 
 impl PrizeCandidate {

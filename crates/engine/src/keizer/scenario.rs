@@ -7,10 +7,9 @@
 //! The whole input is checked before anything is computed.
 
 use crate::fixed::Fixed;
-use crate::keizer_impl::prizes::WithdrawnPrizes;
 use crate::keizer_impl::standings::{
     Competition, Entrant, Evening, EveningStandings, Game, GameResult, Params, StandingsError,
-    compute_until,
+    WithdrawnPrizes, compute_until,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -400,7 +400,8 @@ pub async fn create_entrants(
     Ok(HttpResponse::Ok().json(views))
 }
 
-/// The entrants in seed order (public).
+/// The entrants in the order the competition starts in (public): seed order, a summer Keizer
+/// half in the winter's final order.
 #[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id")),
     responses((status = 200, description = "Entrants", body = Vec<EntrantView>),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
@@ -410,7 +411,9 @@ pub async fn list_entrants(
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let views = state.db(move |c| svc::entrants(c, id)).await?;
+    let views = state
+        .db(move |c| crate::services::standings::entrants_in_start_order(c, id))
+        .await?;
     Ok(HttpResponse::Ok().json(views))
 }
 

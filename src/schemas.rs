@@ -145,8 +145,14 @@ string_enum_schema!(
 
 string_enum_schema!(
     pub PrizeListKind,
-    "The kind of a prize list: `keizer` or `round_robin`.",
-    ["keizer", "round_robin"]
+    "The kind of a prize list: `keizer`, `round_robin` or `swiss`.",
+    ["keizer", "round_robin", "swiss"]
+);
+
+string_enum_schema!(
+    pub TitleDecidedBy,
+    "How a Swiss's first place is settled: `standings`, `playoff` or `pending`.",
+    ["standings", "playoff", "pending"]
 );
 
 string_enum_schema!(

@@ -42,8 +42,8 @@ pub struct CompetitionView {
     /// The winter half a summer half is seeded from.
     pub seeded_from: Option<i64>,
     /// Engine parameters (Keizer: top_value, step, win, draw, loss, bye, excused, excused_cap,
-    /// forfeit_win; a Dutch Swiss that is the blitz championship: `blitz`, a `BlitzParams`
-    /// with every default filled in).
+    /// forfeit_win, withdrawn_prizes; a Dutch Swiss that is the blitz championship: `blitz`, a
+    /// `BlitzParams` with every default filled in).
     #[schema(value_type = Object)]
     pub params: Value,
     /// Ordered tie-break list: FIDE acronyms for a Swiss, criteria for a round robin.
@@ -212,16 +212,17 @@ pub async fn create_competition(
             .clone()
             .unwrap_or_else(|| default_tiebreaks(kind, discipline.parse().ok())),
         time_control: b.time_control.clone().unwrap_or_else(|| {
-            // the blitz championship plays 10 minutes per player
-            match b.params.as_ref().and_then(|p| p.get("blitz")) {
-                Some(_) => svc::blitz_time_control(),
-                None => TimeControl::club_default(),
-            }
+            svc::default_time_control(
+                kind,
+                typed_system,
+                discipline.parse().ok(),
+                b.params.as_ref().and_then(|p| p.get("blitz")).is_some(),
+            )
         }),
         rules: b
             .rules
             .clone()
-            .unwrap_or_else(|| default_rules(kind, typed_system)),
+            .unwrap_or_else(|| default_rules(kind, typed_system, discipline.parse().ok())),
     };
     let mut errs = Vec::new();
     let name = crate::services::input::name("name", &b.name)
@@ -399,7 +400,8 @@ pub async fn create_entrants(
     Ok(HttpResponse::Ok().json(views))
 }
 
-/// The entrants in seed order (public).
+/// The entrants in the order the competition starts in (public): seed order, a summer Keizer
+/// half in the winter's final order.
 #[utoipa::path(tag = "competitions", params(("id" = i64, Path, description = "Competition id")),
     responses((status = 200, description = "Entrants", body = Vec<EntrantView>),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
@@ -409,7 +411,9 @@ pub async fn list_entrants(
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    let views = state.db(move |c| svc::entrants(c, id)).await?;
+    let views = state
+        .db(move |c| crate::services::standings::entrants_in_start_order(c, id))
+        .await?;
     Ok(HttpResponse::Ok().json(views))
 }
 

@@ -14,7 +14,8 @@ use actix_web::{HttpResponse, get, post, web};
 /// The prizes of a competition (public): the finalized list once stored, else computed from
 /// the current standings. Keizer winter: champion, silver, bronze, best of the rest; summer:
 /// champion and playoff places. Round robin: points tables, prize money and rights from the
-/// competition's params.
+/// competition's params. Swiss (the rapid, the blitz championship): the champion, first in the
+/// final standings or the play-off's winner.
 #[utoipa::path(tag = "prizes", params(("id" = i64, Path, description = "Competition id")),
     responses((status = 200, description = "Prize list", body = PrizeList),
         (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),

@@ -37,7 +37,17 @@ pub struct KeizerParams {
     /// Factor × the own value for a forfeit win (default 1).
     #[schema(required = false, minimum = 0, maximum = 922337203685477_i64)]
     pub forfeit_win: f64,
+    /// Whether a withdrawn player can win a prize (docs/rules/keizer.md#withdrawal): `eligible`
+    /// (default: the 50% rule alone decides) or `excluded`.
+    #[schema(required = false, value_type = WithdrawnPrizes)]
+    pub withdrawn_prizes: String,
 }
+
+string_enum_schema!(
+    pub WithdrawnPrizes,
+    "Whether a withdrawn Keizer player can win a prize: `eligible` (the 50% rule alone decides) or `excluded`.",
+    ["eligible", "excluded"]
+);
 
 /// A Swiss's parameters, as answered: a Dutch Swiss with a `blitz` block is the blitz
 /// championship. Other members a client stored are kept and answered as they were sent.

@@ -419,6 +419,22 @@ pub fn record(
             round.number
         )));
     }
+    // a player withdrawn by this round is never paired in it: no attendance change can put
+    // them back (docs/rules/README.md#withdrawal)
+    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    if let Some(&from) = withdrawn
+        .get(&ch.player_id)
+        .filter(|&&from| from <= round.number)
+    {
+        return Err(ApiError::invalid(
+            field,
+            format!(
+                "player {} withdrew from competition {} from round {from} on and is not paired \
+                 in round {}; attendance for it is not recorded",
+                ch.player_id, comp.id, round.number
+            ),
+        ));
+    }
     let ctx = round_context(c, comp, round, time_zone)?;
     let probe = Attendance {
         id: AttendanceId(0),

@@ -70,8 +70,8 @@ pub struct CheckInView {
     pub competition_id: i64,
     /// The blitz settings: the evening, the closing time and the rounds rule.
     pub blitz: BlitzParams,
-    /// The instant check-in closes by the clock (UTC): the closing time on the evening, in the
-    /// club's time zone.
+    /// The closing time on the evening (UTC), from the closing time in the club's time zone: a
+    /// player checked in within that minute is on time, from the next minute check-in is closed.
     #[serde(serialize_with = "crate::wire::utc")]
     pub closes_at: DateTime<Utc>,
     /// `open`, or `closed` (by the arbiter or leader; the number of rounds is fixed).
@@ -266,10 +266,10 @@ pub fn check_in_and_view(
         )));
     }
     let closes = closes_at(&blitz, time_zone)?;
-    if now >= closes {
+    if !clubcomp_engine::blitz::checked_in_on_time(now, closes) {
         return Err(ApiError::Conflict(format!(
-            "check-in of competition {id} closed at {} {time_zone} on {}: the blitz \
-             championship is open to the players present by then",
+            "check-in of competition {id} closed at the end of {} {time_zone} on {}: the \
+             blitz championship is open to the players present by then",
             blitz.check_in_closes.format("%H:%M"),
             blitz.date
         )));

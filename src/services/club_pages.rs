@@ -232,7 +232,10 @@ pub struct CompetitionPage {
 pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<CompetitionPage> {
     let season = season(c, comp.season_id)?;
     let rounds = crate::services::rounds::list(c, comp.id)?;
-    let entrants = crate::services::competitions::entrants_in_seed_order(c, comp.id)?;
+    let mut entrants = crate::services::competitions::entrants_in_seed_order(c, comp.id)?;
+    // a summer half starts in the winter's final order (docs/rules/keizer.md#season-halves)
+    let order = crate::services::standings::start_order(c, comp)?;
+    entrants.sort_by_key(|e| order.iter().position(|p| *p == e.player_id));
     let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
     let playoffs = if comp.half == Some(Half::Summer) {
         competitions_of(c, comp.season_id)?

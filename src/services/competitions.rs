@@ -366,11 +366,73 @@ pub fn default_tiebreaks(
     v.iter().map(|s| s.to_string()).collect()
 }
 
-/// Default rule flags (docs/rules/rapid-blitz.md#double-swiss, docs/rules/arbiter.md#quickplay-finish-fide-102): the quickplay-finish rule applies except in the rapid.
-pub fn default_rules(kind: Option<CompetitionKind>, system: Option<PairingSystem>) -> Value {
-    let quickplay =
-        !(kind == Some(CompetitionKind::Swiss) && system == Some(PairingSystem::DoubleSwiss));
+/// Default rule flags (docs/rules/rapid-blitz.md#double-swiss, docs/rules/arbiter.md#quickplay-finish-fide-102):
+/// the quickplay-finish rule (a rule of the FIDE Laws of Chess) applies to chess except in the
+/// rapid; never to draughts.
+pub fn default_rules(
+    kind: Option<CompetitionKind>,
+    system: Option<PairingSystem>,
+    discipline: Option<Discipline>,
+) -> Value {
+    let quickplay = discipline != Some(Discipline::Draughts)
+        && !(kind == Some(CompetitionKind::Swiss) && system == Some(PairingSystem::DoubleSwiss));
     serde_json::json!({"quickplay_finish": quickplay})
+}
+
+/// The rapid's tempo (club rules, *Rapid*): 25 minutes per player for the whole game.
+pub fn rapid_time_control() -> TimeControl {
+    TimeControl {
+        periods: vec![Period {
+            moves: None,
+            minutes: 25,
+        }],
+        increment_seconds: 0,
+        increment_from_move: 1,
+    }
+}
+
+/// The draughts championship's tempo (KNDB rules): 2 hours for 50 moves, 1 hour for 25 moves,
+/// then 20 seconds per move from move 76.
+pub fn draughts_time_control() -> TimeControl {
+    TimeControl {
+        periods: vec![
+            Period {
+                moves: Some(50),
+                minutes: 120,
+            },
+            Period {
+                moves: Some(25),
+                minutes: 60,
+            },
+            Period {
+                moves: None,
+                minutes: 0,
+            },
+        ],
+        increment_seconds: 20,
+        increment_from_move: 76,
+    }
+}
+
+/// The default time control of a new competition (docs/rules/README.md#time-controls): a
+/// draughts competition plays the championship's tempo, a blitz championship (`blitz`: its
+/// parameters have a `blitz` block) 10 minutes, the rapid (a Double-Swiss) 25 minutes, and
+/// every other chess competition the club's Keizer tempo.
+pub fn default_time_control(
+    kind: Option<CompetitionKind>,
+    system: Option<PairingSystem>,
+    discipline: Option<Discipline>,
+    blitz: bool,
+) -> TimeControl {
+    if discipline == Some(Discipline::Draughts) {
+        draughts_time_control()
+    } else if blitz {
+        blitz_time_control()
+    } else if kind == Some(CompetitionKind::Swiss) && system == Some(PairingSystem::DoubleSwiss) {
+        rapid_time_control()
+    } else {
+        TimeControl::club_default()
+    }
 }
 
 /// Entrants in seed order: by rating (higher first), unrated below rated, then order of entry

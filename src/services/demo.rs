@@ -198,7 +198,7 @@ fn competition(
         tiebreaks: serde_json::to_string(&default_tiebreaks(Some(kind), Some(discipline)))
             .unwrap_or_else(|_| "[]".into()),
         time_control: time_control.to_string(),
-        rules: default_rules(Some(kind), system).to_string(),
+        rules: default_rules(Some(kind), system, Some(discipline)).to_string(),
         rounds_planned,
         version: 1,
         created_at: now,

@@ -279,7 +279,8 @@ fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardComp
         CompetitionKind::Swiss => {
             let rounds = standings::counted_rounds(c, comp.id)?;
             if !rounds.is_empty() {
-                let (st, ids) = standings::swiss_compute(c, &comp, &rounds)?;
+                let (mut st, ids) = standings::swiss_compute(c, &comp, &rounds)?;
+                crate::services::playoff::apply_to_standings(c, &comp, &mut st, &ids)?;
                 let row = st
                     .rows
                     .into_iter()

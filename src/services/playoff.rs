@@ -263,6 +263,36 @@ pub fn first_place_tie(comp: &Competition) -> ApiResult<FirstPlaceTie> {
     })
 }
 
+/// The final Swiss standings `standings` of `comp` (its numbers 1, 2, … mapped to player ids by
+/// `ids`) with the play-off for first applied once it has a winner
+/// (`clubcomp_engine::blitz::standings_after_playoff`): the champion first, the other
+/// candidates after. Answers the play-off, if there is one. Every page that shows a Swiss's
+/// final order reads it through here.
+pub fn apply_to_standings(
+    c: &mut DbConn,
+    comp: &Competition,
+    standings: &mut clubcomp_engine::tiebreaks::Standings,
+    ids: &[PlayerId],
+) -> ApiResult<Option<FirstPlacePlayoff>> {
+    let Some(playoff) = view(c, comp)? else {
+        return Ok(None);
+    };
+    let number = |pid: i64| {
+        ids.iter()
+            .position(|p| p.get() == pid)
+            .map(|k| k as u32 + 1)
+    };
+    if let Some(first) = playoff.first.and_then(number) {
+        let candidates: Vec<u32> = playoff
+            .candidates
+            .iter()
+            .filter_map(|p| number(p.player_id))
+            .collect();
+        clubcomp_engine::blitz::standings_after_playoff(standings, &candidates, first);
+    }
+    Ok(Some(playoff))
+}
+
 /// The play-off candidates in the Swiss standings (player ids, in their order in the
 /// standings) under `tie`; `ids` maps the standings' numbers 1, 2, … to player ids.
 pub fn candidates(

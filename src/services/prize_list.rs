@@ -74,6 +74,22 @@ pub struct RoundRobinPrize {
     pub rights: Vec<String>,
 }
 
+/// The title of a Swiss (the rapid's half, the blitz championship): first in the final
+/// standings, or the winner of the play-off for first once it has one
+/// (docs/rules/rapid-blitz.md#the-play-off-for-first).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SwissPrizes {
+    /// The champion; `null` while first place is shared and the play-off has no winner yet.
+    pub champion: Option<Named>,
+    /// How first place is settled: `standings` (alone in first place), `playoff` (the
+    /// play-off's winner, on points or by the arbiter) or `pending` (no round counted yet, or
+    /// first place shared and the play-off not decided).
+    #[schema(value_type = crate::schemas::TitleDecidedBy)]
+    pub decided_by: String,
+    /// The rounds counted.
+    pub rounds_counted: u32,
+}
+
 /// The prize list of a competition.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PrizeList {
@@ -93,6 +109,9 @@ pub struct PrizeList {
     pub keizer: Option<KeizerPrizes>,
     /// Round-robin prizes, points and rights, in final order.
     pub round_robin: Option<Vec<RoundRobinPrize>>,
+    /// A Swiss's title.
+    #[serde(default)]
+    pub swiss: Option<SwissPrizes>,
 }
 
 fn prize_name(p: Prize) -> String {
@@ -120,6 +139,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
         finalized_by: None,
         keizer: None,
         round_robin: None,
+        swiss: None,
     };
     match comp.kind {
         CompetitionKind::Keizer => {
@@ -183,9 +203,35 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                     .collect::<ApiResult<_>>()?,
             );
         }
+        CompetitionKind::Swiss => {
+            let v = crate::services::standings_view::standings_view(c, comp, None)?;
+            let s = v.swiss.ok_or_else(|| {
+                ApiError::Internal(format!("competition {} has no Swiss table", comp.id))
+            })?;
+            let decided_by = match (&s.playoff, s.playoff_for_first) {
+                _ if v.rounds_counted == 0 => "pending",
+                (Some(p), _) if p.first.is_some() => "playoff",
+                (_, true) => "pending",
+                _ => "standings",
+            };
+            let champion = s
+                .rows
+                .first()
+                .filter(|_| decided_by != "pending")
+                .map(|r| Named {
+                    player_id: r.player_id,
+                    name: r.name.clone(),
+                });
+            out.swiss = Some(SwissPrizes {
+                champion,
+                decided_by: decided_by.into(),
+                rounds_counted: v.rounds_counted,
+            });
+        }
         other => {
             return Err(ApiError::Conflict(format!(
-                "a {other} competition has no prize rules here (Keizer halves and round robins)"
+                "a {other} competition has no prize rules here (Keizer halves, round robins \
+                 and Swiss titles)"
             )));
         }
     }

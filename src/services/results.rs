@@ -8,11 +8,12 @@ pub use crate::db::models::competition::AuditEntry;
 use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
 use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::db::now_utc;
-use crate::db::schema::{competitions, games, rounds};
+use crate::db::schema::{competitions, game_events, game_moves, games, rounds};
 use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, GameId, RoundId};
 use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::arbiter::{GameEnding, GameEvent, GameKind, Side, replay};
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -203,6 +204,85 @@ pub fn check(
     ))
 }
 
+/// The result code of a game ending recorded in the game's event log.
+fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
+    match (d, ending) {
+        (Discipline::Chess, _) => "1/2-1/2",
+        (Discipline::Draughts, GameEnding::Draw) => "1-1",
+        (Discipline::Draughts, GameEnding::Plusremise { side: Side::White }) => "1+-1-",
+        (Discipline::Draughts, GameEnding::Plusremise { side: Side::Black }) => "1--1+",
+        (Discipline::Draughts, GameEnding::BothLost) => "0-0",
+    }
+}
+
+/// 409 when a result contradicts what the game's own record says
+/// (docs/rules/arbiter.md#results-and-corrections): the result the event log ended the game
+/// with (an agreed draw, the arbiter's decision on a claim), or a move count other than the
+/// moves recorded (as events, else in the stored record: the moves completed by both players).
+fn agrees_with_the_record(
+    c: &mut DbConn,
+    comp: &Competition,
+    game: &Game,
+    new: &Snapshot,
+) -> ApiResult<()> {
+    if game.black_id.is_none() {
+        return Ok(());
+    }
+    let d = discipline(comp);
+    // the stored log replayed (as the arbiter's service keeps it: one JSON event a row)
+    let stored: Vec<String> = game_events::table
+        .filter(game_events::game_id.eq(game.id))
+        .order(game_events::seq)
+        .select(game_events::event)
+        .load(c)?;
+    let log = stored
+        .iter()
+        .map(|e| serde_json::from_str::<GameEvent>(e))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ApiError::Internal(format!("game {}: stored event: {e}", game.id)))?;
+    let kind = match d {
+        Discipline::Chess => GameKind::Chess,
+        Discipline::Draughts => GameKind::Draughts,
+    };
+    let state = replay(kind, &log)
+        .map_err(|e| ApiError::Internal(format!("game {}: stored log: {e}", game.id)))?;
+    if let Some(ending) = state.result {
+        let code = ending_code(d, ending);
+        let same = convert_result(d, code, None, None).map(|x| x.result);
+        if new.result.as_deref() != same.as_deref().ok() {
+            return Err(ApiError::Conflict(format!(
+                "game {} ended as {code} in its event log (an agreement or the arbiter's \
+                 decision on a claim); its result is {code}, not {}",
+                game.id,
+                new.result.as_deref().unwrap_or_default()
+            )));
+        }
+    }
+    let Some(count) = new.move_count else {
+        return Ok(());
+    };
+    let plies = if state.moves[0] + state.moves[1] > 0 {
+        Some(i64::from(state.moves[0]) + i64::from(state.moves[1]))
+    } else {
+        game_moves::table
+            .find(game.id)
+            .select(game_moves::plies)
+            .first::<i32>(c)
+            .optional()?
+            .map(i64::from)
+    };
+    if let Some(plies) = plies
+        && i64::from(count) != plies / 2
+    {
+        return Err(ApiError::Conflict(format!(
+            "move_count {count} contradicts the game's recorded moves: {plies} half-moves, {} \
+             moves completed by both players",
+            plies / 2
+        )));
+    }
+    Ok(())
+}
+
 /// Enters (or corrects) the result of game `id` in one transaction: round-status rule (409),
 /// `If-Match` against the game's version (412), validation (422), audit entry, cache stamp.
 pub fn enter(
@@ -277,6 +357,7 @@ pub fn enter(
         )]));
     }
     let (new, note) = checked.ok_or_else(|| ApiError::Internal("unchecked result".into()))?;
+    agrees_with_the_record(c, &comp, &game, &new)?;
     let old = Snapshot {
         result: game.result.clone(),
         termination: game.termination.clone(),

@@ -131,6 +131,47 @@ fn keizer_result(g: &Game) -> Option<ks::GameResult> {
     })
 }
 
+/// The order competition `comp` starts in (docs/rules/keizer.md#season-halves): a summer
+/// Keizer half (`seeded_from`) in the winter's final order, the later entrants placed by
+/// rating after it, as its standings start; every other competition in seed order. Answers the
+/// player ids.
+pub fn start_order(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<PlayerId>> {
+    if comp.kind == CompetitionKind::Keizer && comp.seeded_from.is_some() {
+        return keizer_input(c, comp)?
+            .input
+            .players
+            .iter()
+            .map(|p| PlayerId::from_engine(&p.id))
+            .collect();
+    }
+    Ok(entrants_in_seed_order(c, comp.id)?
+        .into_iter()
+        .map(|e| e.player_id)
+        .collect())
+}
+
+/// The entrants of competition `id` as shown, in the order it starts in ([`start_order`]),
+/// numbered from 1 in that order (404 when there is no such competition).
+pub fn entrants_in_start_order(
+    c: &mut DbConn,
+    id: CompetitionId,
+) -> ApiResult<Vec<crate::services::competitions::EntrantView>> {
+    let comp = crate::services::competitions::load(c, id)?;
+    let mut views = crate::services::competitions::entrant_views(c, id)?;
+    let order = start_order(c, &comp)?;
+    let at = |pid: i64| {
+        order
+            .iter()
+            .position(|p| p.get() == pid)
+            .unwrap_or(usize::MAX)
+    };
+    views.sort_by_key(|v| at(v.player_id));
+    for (i, v) in views.iter_mut().enumerate() {
+        v.seed = i + 1;
+    }
+    Ok(views)
+}
+
 /// Builds the engine input of a Keizer half from its entrants, counted rounds, games and
 /// attendance. A summer half (`seeded_from`) starts in the winter's final order with the
 /// season's excused absences carried (`summer_start`).

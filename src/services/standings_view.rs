@@ -197,7 +197,9 @@ pub struct SwissStandings {
     /// Tie-breaks applied (PTS first).
     pub tiebreaks: Vec<String>,
     /// First place still shared after the tie-breaks (in the blitz championship: the top score
-    /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks).
+    /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks). False once the
+    /// play-off has a winner, who is then the first row (place `1`), the other candidates
+    /// after in their order.
     pub playoff_for_first: bool,
     /// The play-off for first, once created (final standings only): its games and outcome
     /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
@@ -385,14 +387,20 @@ pub fn standings_view(
             view.rounds_counted = rounds.len() as u32;
             view.after = n;
             rounds.truncate(n as usize);
-            let (st, ids) = svc::swiss_compute(c, comp, &rounds)?;
+            let (mut st, ids) = svc::swiss_compute(c, comp, &rounds)?;
             let tie = crate::services::playoff::first_place_tie(comp)?;
-            let playoff_for_first = crate::services::playoff::candidates(&st, &ids, tie).len() > 1;
+            let mut playoff_for_first =
+                crate::services::playoff::candidates(&st, &ids, tie).len() > 1;
+            // the final standings show the play-off's winner first
+            // (docs/rules/rapid-blitz.md#the-play-off-for-first)
             let playoff = if n == view.rounds_counted {
-                crate::services::playoff::view(c, comp)?
+                crate::services::playoff::apply_to_standings(c, comp, &mut st, &ids)?
             } else {
                 None
             };
+            if playoff.as_ref().is_some_and(|p| p.first.is_some()) {
+                playoff_for_first = false;
+            }
             let names = svc::names(c, ids.iter().copied())?;
             let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
             let acr: Vec<String> = st

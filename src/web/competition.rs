@@ -371,6 +371,9 @@ fn swiss_table(
         @if s.playoff_for_first {
             p class="note" { (ctx.t("De eerste plaats is gedeeld: een barrage beslist.", "First place is shared: a play-off decides.")) }
         }
+        @if let Some(first) = s.playoff.as_ref().and_then(|p| p.candidates.iter().find(|c| Some(c.player_id) == p.first)) {
+            p class="note champion" { (ctx.t("Eerste na de barrage: ", "First after the play-off: ")) strong { (first.name) } }
+        }
         (scroll(&caption, html! {
             table class="standings swiss" {
                 caption { (caption) }

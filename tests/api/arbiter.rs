@@ -424,6 +424,15 @@ async fn a_lasting_three_men_advantage_is_a_plusremise_when_the_arbiter_upholds_
         r.body["outcome"],
         json!({"outcome": "plusremise", "side": "white"})
     );
+    // the arbiter's decision is the game's result: 2-0 contradicts it (409, naming the
+    // plusremise), 1+-1- is accepted
+    let r = app.enter_result(&arb, g[0], json!({"result": "2-0"})).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("1+-1-"), "{}", r.text);
+    let r = app
+        .enter_result(&arb, g[0], json!({"result": "1+-1-"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 
     // two men ahead only (4 against 2): rejected at once, the game goes on
     let (url, body) = claim(g[1], "W:W46,K50:BK1");
@@ -567,6 +576,27 @@ async fn draughts_game_ends_in_a_25_move_claim_and_proposals_follow_the_kndb_rul
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     assert_eq!(r.body["state"]["result"], json!({"outcome": "both_lost"}));
     assert_eq!(r.body["event"]["seq"], 6);
+    // the agreement before 40 moves is 0-0 for both (KNDB): an agreed 1-1 "after 52 moves"
+    // contradicts the log, and so does a move count the log's moves do not have
+    let r = app
+        .enter_result(
+            &arb,
+            g[1],
+            json!({"result": "1-1", "termination": "agreed", "move_count": 52}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("0-0"), "{}", r.text);
+    let r = app
+        .enter_result(&arb, g[1], json!({"result": "0-0", "move_count": 52}))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("move_count 52"), "{}", r.text);
+    // three half-moves in the log (32-28, 19-23, a white move): one move completed by both
+    let r = app
+        .enter_result(&arb, g[1], json!({"result": "0-0", "move_count": 1}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // every appended event is audited
     let n = app
         .with_conn(|c| {

@@ -304,6 +304,58 @@ async fn check_in_closes_fifteen_minutes_before_the_round() {
     assert_eq!(r.status, StatusCode::FORBIDDEN);
 }
 
+/// A player withdrawn from the rapid from round 1 is never paired in it (docs/rules/README.md#withdrawal):
+/// checking them in for it is refused, naming the mark and the round of the withdrawal, and
+/// nothing is stored; the other player is checked in as before.
+#[actix_web::test]
+async fn a_withdrawn_rapid_player_is_not_checked_in() {
+    let app = spawn().await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let (cid, p) = CompetitionBuilder::new(
+        json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss"}),
+    )
+    .members_of("fixed", &["R1", "R2", "R3"])
+    .create(&app, &leader)
+    .await
+    .parts();
+    add_round(&app, &leader, cid, FUTURE).await;
+    let r = app
+        .post(
+            &paths::withdraw(cid, p[2]),
+            Some(&leader),
+            json!({"from_round": 1}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let url = paths::check_ins(cid, 1);
+    let before = state_of(&app).await;
+    let r = app
+        .post(
+            &url,
+            Some(&arbiter),
+            json!({"marks": [{"player_id": p[2], "mark": "present"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "marks[0]");
+    let msg = r.body["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("withdrew") && msg.contains("from round 1"),
+        "{msg}"
+    );
+    assert!(!r.text.contains("paired\": true"), "{}", r.text);
+    assert_eq!(state_of(&app).await, before);
+    let r = app
+        .post(
+            &url,
+            Some(&arbiter),
+            json!({"marks": [{"player_id": p[0], "mark": "present"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body[0]["paired"], true, "{}", r.text);
+}
+
 #[actix_web::test]
 async fn the_deadline_is_configurable_per_competition() {
     let app = spawn().await;

@@ -302,10 +302,24 @@ async fn a_late_check_in_is_refused() {
     let r = app
         .check_in(&arbiter, comp, json!({"player_id": m[0]}))
         .await;
-    refused(&app, &r, StatusCode::CONFLICT, "closed at 20:00", before).await;
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "closed at the end of 20:00",
+        before,
+    )
+    .await;
     assert!(r.text.contains("2020-06-19"), "{}", r.text);
     let r = app.check_in(&arbiter, comp, json!({"name": "Gast"})).await;
-    refused(&app, &r, StatusCode::CONFLICT, "closed at 20:00", before).await;
+    refused(
+        &app,
+        &r,
+        StatusCode::CONFLICT,
+        "closed at the end of 20:00",
+        before,
+    )
+    .await;
     let r = app.checked_in(None, comp).await;
     assert_eq!(r.body["closes_at"], "2020-06-19T18:00:00.000000Z");
 }

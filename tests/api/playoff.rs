@@ -127,6 +127,10 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["swiss"]["playoff_for_first"], true, "{}", r.text);
     assert_eq!(r.body["swiss"]["playoff"], Value::Null);
+    let prizes = app.get(&paths::prizes(comp), None).await;
+    assert_eq!(prizes.status, StatusCode::OK, "{}", prizes.text);
+    assert_eq!(prizes.body["swiss"]["decided_by"], "pending");
+    assert_eq!(prizes.body["swiss"]["champion"], Value::Null);
     assert_eq!(
         app.get(&paths::first_place_playoff(comp), None)
             .await
@@ -205,6 +209,56 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
         po["points"],
         json!({a.to_string(): 2.0, c.to_string(): 3.0, e.to_string(): 1.0})
     );
+    // the play-off's winner is first on every page: the standings (C at place 1, A and E
+    // still sharing 2-3 in their order, no play-off called for), the prize list, the
+    // players' cards and the club's standings page
+    let rows = r.body["swiss"]["rows"].as_array().unwrap();
+    let order: Vec<(i64, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["player_id"].as_i64().unwrap(),
+                r["place"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(order[..3], [(c, "1"), (a, "2-3"), (e, "2-3")], "{}", r.text);
+    assert_eq!(r.body["swiss"]["playoff_for_first"], false);
+    let prizes = app.get(&paths::prizes(comp), None).await;
+    assert_eq!(prizes.status, StatusCode::OK, "{}", prizes.text);
+    assert_eq!(prizes.body["kind"], "swiss");
+    assert_eq!(
+        prizes.body["swiss"]["champion"]["player_id"], c,
+        "{}",
+        prizes.text
+    );
+    assert_eq!(prizes.body["swiss"]["decided_by"], "playoff");
+    for (player, place) in [(c, "1"), (a, "2-3")] {
+        let card = app.get(&paths::player_card(player), None).await;
+        assert_eq!(card.status, StatusCode::OK, "{}", card.text);
+        let entry = card.body["competitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["competition_id"] == comp)
+            .unwrap()
+            .clone();
+        assert_eq!(entry["place"], place, "{}", card.text);
+    }
+    let page = app.get(&paths::club::standings(comp), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(!page.text.contains("a play-off decides"), "{}", page.text);
+    assert!(!page.text.contains("een barrage beslist"), "{}", page.text);
+    assert!(
+        page.text
+            .contains("Eerste na de barrage: <strong>C</strong>")
+            || page
+                .text
+                .contains("First after the play-off: <strong>C</strong>"),
+        "{}",
+        page.text
+    );
+
     // the TRF holds only the Swiss round
     let r = app.get(&paths::trf(comp), None).await;
     assert!(r.text.contains("XXR 2"), "{}", r.text);

@@ -118,14 +118,23 @@ async fn round_robin_prizes_and_kinds_without_prizes() {
     assert_eq!(rows[0]["points_tables"]["grandmaster"], "2.5");
     assert_eq!(rows[2]["player_id"], c);
     assert_eq!(rows[2]["prize_money"], "0");
-    // a Swiss has no prize rules here
+    // a Swiss names its champion once a round counts: none yet
     let s = CompetitionBuilder::swiss("dutch")
         .set("name", "B")
         .players(&[])
         .create(&app, &leader)
         .await;
+    let r = app.get(&paths::prizes(s.comp), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["swiss"]["champion"], serde_json::Value::Null);
+    assert_eq!(r.body["swiss"]["decided_by"], "pending");
+    // a knockout competition has its playoffs, no prize list
+    let k = CompetitionBuilder::new(json!({"name": "Cup", "kind": "knockout"}))
+        .players(&[])
+        .create(&app, &leader)
+        .await;
     assert_eq!(
-        app.get(&paths::prizes(s.comp), None).await.status,
+        app.get(&paths::prizes(k.comp), None).await.status,
         StatusCode::CONFLICT
     );
 }
@@ -282,4 +291,48 @@ async fn the_playoffs_record_their_pairing_events() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(told().await, [generated(1), generated(1), generated(2)]);
+}
+
+/// The summer half starts in the winter's final order (docs/rules/keizer.md#season-halves), and
+/// its entrant list says so: the winter of `summer_of_four` ends b, c, a, d (worked by hand in
+/// the fixture), so the summer's entrants are b, c, a, d, numbered 1–4, on the API and on the
+/// club's competition page, while the winter's list keeps its seed order a, b, c, d.
+#[actix_web::test]
+async fn a_summer_half_lists_its_entrants_in_the_winters_final_order() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (_, [a, b, c, d], summer) = summer_of_four(&app, &leader).await;
+    let r = app.get(&paths::entrants(summer), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let order: Vec<(i64, i64)> = r
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["player_id"].as_i64().unwrap(),
+                e["seed"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(order, [(b, 1), (c, 2), (a, 3), (d, 4)], "{}", r.text);
+    let winter = app.get(&paths::competition(summer), None).await.body["seeded_from"].clone();
+    let r = app.get(&paths::entrants(winter), None).await;
+    let first: Vec<i64> = r
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["player_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(first, [a, b, c, d], "{}", r.text);
+    let page = app.get(&paths::club::competition(summer), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let at = |name: &str| page.text.find(&format!(">{name}<")).unwrap_or(usize::MAX);
+    assert!(
+        at("B") < at("C") && at("C") < at("A") && at("A") < at("D"),
+        "{}",
+        page.text
+    );
 }

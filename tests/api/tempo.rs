@@ -258,6 +258,82 @@ async fn rapid_games_may_be_agreed_down_to_ten_minutes() {
     assert_eq!(tempo_state(&app, g).await.0, None);
 }
 
+/// A new competition's tempo when the leader names none (docs/rules/README.md#time-controls):
+/// the rapid 25 minutes (club rules, *Rapid*), so an agreed 60 minutes is refused as longer
+/// than the competition's; the draughts championship 2 h for 50 moves, 1 h for 25, then 20 s a
+/// move (from move 76), without the chess quickplay-finish rule; the blitz 10 minutes; a chess
+/// round robin the Keizer tempo.
+#[actix_web::test]
+async fn new_competitions_get_the_tempo_of_their_regulation() {
+    let app = spawn().await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let fx = CompetitionBuilder::swiss("double_swiss")
+        .players(&["A", "B"])
+        .create(&app, &leader)
+        .await;
+    let r = app.get(&paths::competition(fx.comp), None).await;
+    assert_eq!(r.body["time_control"], minutes(25), "{}", r.text);
+    assert_eq!(r.body["rules"]["quickplay_finish"], false);
+    let (a, b) = (fx.players[0], fx.players[1]);
+    let ids = round_games(
+        &app,
+        &leader,
+        fx.comp,
+        vec![(1, 1, a, Some(b), None), (1, 2, b, Some(a), None)],
+        "published",
+    )
+    .await;
+    let before = tempo_state(&app, ids[0]).await;
+    let r = app
+        .set_time_control(
+            &arbiter,
+            ids[0],
+            json!({"time_control": minutes(60), "agreed": true}),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.text.contains("rapid_longer_than_competition"),
+        "{}",
+        r.text
+    );
+    assert_eq!(tempo_state(&app, ids[0]).await, before);
+
+    let draughts = CompetitionBuilder::round_robin()
+        .set("name", "NK")
+        .set("discipline", "draughts")
+        .in_season(fx.season)
+        .create(&app, &leader)
+        .await;
+    let r = app.get(&paths::competition(draughts.comp), None).await;
+    assert_eq!(
+        r.body["time_control"],
+        json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60},
+                           {"moves": null, "minutes": 0}],
+               "increment_seconds": 20, "increment_from_move": 76}),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.body["rules"]["quickplay_finish"], false);
+
+    let chess = CompetitionBuilder::round_robin()
+        .set("name", "Club RR")
+        .in_season(fx.season)
+        .create(&app, &leader)
+        .await;
+    let r = app.get(&paths::competition(chess.comp), None).await;
+    assert_eq!(r.body["time_control"], keizer_standard());
+    assert_eq!(r.body["rules"]["quickplay_finish"], true);
+
+    let blitz = CompetitionBuilder::blitz("2099-06-19")
+        .in_season(fx.season)
+        .create(&app, &leader)
+        .await;
+    let r = app.get(&paths::competition(blitz.comp), None).await;
+    assert_eq!(r.body["time_control"], minutes(10));
+}
+
 #[actix_web::test]
 async fn other_competitions_play_their_own_tempo_and_the_game_state_rules() {
     let app = spawn().await;

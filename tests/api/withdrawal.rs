@@ -20,17 +20,23 @@ fn players_of(round: &Value) -> Vec<i64> {
 /// A Keizer winter of A, B, C and D (fixed members) with two evenings, the first paired and
 /// played (white wins on both boards); returns the competition and the players.
 async fn keizer_of_four_after_one_evening(app: &TestApp, leader: &str) -> (i64, Vec<i64>) {
-    let (cid, p) =
-        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
-            .members(&[
-                ("A", "fixed"),
-                ("B", "fixed"),
-                ("C", "fixed"),
-                ("D", "fixed"),
-            ])
-            .create(app, leader)
-            .await
-            .parts();
+    keizer_of_four_with(app, leader, json!({})).await
+}
+
+/// [`keizer_of_four_after_one_evening`] with the Keizer parameters `params`.
+async fn keizer_of_four_with(app: &TestApp, leader: &str, params: Value) -> (i64, Vec<i64>) {
+    let (cid, p) = CompetitionBuilder::new(
+        json!({"name": "Keizer", "kind": "keizer", "half": "winter", "params": params}),
+    )
+    .members(&[
+        ("A", "fixed"),
+        ("B", "fixed"),
+        ("C", "fixed"),
+        ("D", "fixed"),
+    ])
+    .create(app, leader)
+    .await
+    .parts();
     add_round(app, leader, cid, FUTURE).await;
     add_round(app, leader, cid, FUTURE).await;
     let r = app.generate_pairing(leader, cid, 1, json!({})).await;
@@ -96,18 +102,59 @@ async fn keizer_withdrawal_is_never_paired_keeps_the_score_and_is_audited() {
     assert_eq!(boards.len(), 1);
     finish_round(&app, &leader, cid, 2, &["1-0"]).await;
 
-    // D stays in the table with the score of round 1, marked, no absence booked, no prize
+    // D stays in the table with the score of round 1, marked, no absence booked; absent
+    // without notice on 0 of 2 evenings, D meets the rules' only condition for a prize
     let s = app.get(&paths::standings(cid), None).await;
     assert_eq!(s.status, StatusCode::OK, "{}", s.text);
     let rows = s.body["keizer"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
     let d = rows.iter().find(|r| r["player_id"] == p[3]).unwrap();
     assert_eq!(d["withdrawn_from"], 2);
-    assert_eq!(d["eligible"], false);
+    assert_eq!(d["eligible"], true);
     assert_eq!(d["unexcused"], 0);
     assert_eq!(d["played"], 1);
     let a = rows.iter().find(|r| r["player_id"] == p[0]).unwrap();
     assert_eq!(a["withdrawn_from"], Value::Null);
+}
+
+/// The setting `withdrawn_prizes: excluded` (docs/rules/keizer.md#withdrawal): the withdrawn
+/// player stays in the table but is not eligible, and the prize list leaves them out; an
+/// unknown value of the setting is refused, naming it.
+#[actix_web::test]
+async fn a_withdrawn_keizer_player_wins_no_prize_when_the_competition_excludes_them() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) =
+        keizer_of_four_with(&app, &leader, json!({"withdrawn_prizes": "excluded"})).await;
+    let r = app
+        .post(&paths::withdraw(cid, p[3]), Some(&leader), json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app
+        .post(&paths::pairing(cid, 2), Some(&leader), json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    finish_round(&app, &leader, cid, 2, &["1-0"]).await;
+    let s = app.get(&paths::standings(cid), None).await;
+    let rows = s.body["keizer"]["rows"].as_array().unwrap();
+    let d = rows.iter().find(|r| r["player_id"] == p[3]).unwrap();
+    assert_eq!(d["withdrawn_from"], 2);
+    assert_eq!(d["unexcused"], 0);
+    assert_eq!(d["eligible"], false, "{}", s.text);
+    let others = rows.iter().filter(|r| r["player_id"] != p[3]);
+    assert!(others.clone().all(|r| r["eligible"] == true), "{}", s.text);
+
+    let season = app.get(&paths::competition(cid), None).await.body["season_id"].clone();
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            json!({"name": "Keizer 2", "kind": "keizer", "half": "winter",
+                   "params": {"withdrawn_prizes": "never"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.contains("params.withdrawn_prizes"), "{}", r.text);
 }
 
 #[actix_web::test]

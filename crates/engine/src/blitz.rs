@@ -5,7 +5,10 @@
 //! tied.
 
 use crate::round_robin_impl::schedule::{ScheduleError, schedule};
+#[cfg(test)]
+use crate::tiebreaks_impl::StandingRow;
 use crate::tiebreaks_impl::Standings;
+use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -33,6 +36,73 @@ pub fn swiss_rounds(participants: u32, rule: RoundsRule) -> u32 {
     // ⌈log2 n⌉: the bits needed for n − 1
     let log2 = u32::BITS - (participants - 1).leading_zeros();
     (log2 + rule.extra).min(rule.max).min(participants - 1)
+}
+
+/// Whether a player checked in at `at` is on time for a blitz championship whose check-in
+/// closes at `closes` (docs/rules/rapid-blitz.md#the-blitz-championship). The club's rules ask
+/// for players present "at 20.00": a time named to the minute covers the whole of that minute,
+/// so 20:00:00.05 and 20:00:59 are on time and 20:01:00 is late.
+pub fn checked_in_on_time(at: DateTime<Utc>, closes: DateTime<Utc>) -> bool {
+    at < closes + Duration::minutes(1)
+}
+
+/// The final standings once a play-off for first has a winner
+/// (docs/rules/rapid-blitz.md#the-play-off-for-first): the champion's row first, at place 1,
+/// and the other candidates after it at places 2, 3, … in their order in the standings, a block
+/// that shared a place among themselves still sharing it (`2-3`); every other row is unchanged
+/// and the standings no longer call for a play-off. `candidates` are the standings' ids of the
+/// players who played it; they must be the first rows of the standings, and `champion` one of
+/// them. Returns false, changing nothing, when they are not.
+pub fn standings_after_playoff(
+    standings: &mut Standings,
+    candidates: &[u32],
+    champion: u32,
+) -> bool {
+    let k = candidates.len();
+    let prefix_ok = k <= standings.rows.len()
+        && standings.rows[..k]
+            .iter()
+            .all(|r| candidates.contains(&r.id));
+    let Some(at) = standings.rows[..k.min(standings.rows.len())]
+        .iter()
+        .position(|r| r.id == champion)
+    else {
+        return false;
+    };
+    if !prefix_ok {
+        return false;
+    }
+    let winner = standings.rows.remove(at);
+    standings.rows.insert(0, winner);
+    let first = &mut standings.rows[0];
+    first.rank = 1;
+    first.place = "1".into();
+    first.shared = false;
+    // the others: blocks of the engine's shared places, numbered from 2
+    let old: Vec<(u32, bool)> = standings.rows[1..k]
+        .iter()
+        .map(|r| (r.rank, r.shared))
+        .collect();
+    let mut i = 0;
+    while i < old.len() {
+        let mut j = i + 1;
+        while j < old.len() && old[i].1 && old[j] == old[i] {
+            j += 1;
+        }
+        let (from, to) = (i as u32 + 2, j as u32 + 1);
+        for row in &mut standings.rows[1 + i..1 + j] {
+            row.rank = from;
+            row.shared = j - i > 1;
+            row.place = if j - i > 1 {
+                format!("{from}-{to}")
+            } else {
+                from.to_string()
+            };
+        }
+        i = j;
+    }
+    standings.playoff_for_first = false;
+    true
 }
 
 /// Which tie for first place a play-off settles.
@@ -206,6 +276,99 @@ pub fn decide_playoff(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "Present at 20.00" (club rules, blitz championship 1): the clock reads 20.00 for the
+    /// whole minute, so every instant of it is on time and the next minute is late; a player
+    /// there before 20.00 is on time too.
+    #[test]
+    fn present_at_twenty_hundred_is_the_whole_minute() {
+        let closes = "2026-06-19T18:00:00Z".parse::<DateTime<Utc>>().unwrap();
+        let at = |s: &str| s.parse::<DateTime<Utc>>().unwrap();
+        assert!(checked_in_on_time(at("2026-06-19T17:45:00Z"), closes));
+        assert!(checked_in_on_time(at("2026-06-19T18:00:00Z"), closes));
+        assert!(checked_in_on_time(at("2026-06-19T18:00:00.05Z"), closes));
+        assert!(checked_in_on_time(
+            at("2026-06-19T18:00:59.999999Z"),
+            closes
+        ));
+        assert!(!checked_in_on_time(at("2026-06-19T18:01:00Z"), closes));
+        assert!(!checked_in_on_time(at("2026-06-19T19:00:00Z"), closes));
+    }
+
+    fn table(rows: &[(u32, u32, bool)]) -> Standings {
+        // (id, rank, shared): the place as the engine prints it
+        let mut v: Vec<StandingRow> = Vec::new();
+        for &(id, rank, shared) in rows {
+            let size = rows.iter().filter(|r| r.1 == rank).count() as u32;
+            v.push(StandingRow {
+                rank,
+                place: if shared {
+                    format!("{rank}-{}", rank + size - 1)
+                } else {
+                    rank.to_string()
+                },
+                shared,
+                id,
+                name: format!("P{id}"),
+                values: vec![],
+            });
+        }
+        Standings {
+            rules: Default::default(),
+            rounds: 5,
+            tiebreaks: vec![],
+            rows: v,
+            playoff_for_first: true,
+        }
+    }
+
+    fn places(s: &Standings) -> Vec<(u32, &str)> {
+        s.rows.iter().map(|r| (r.id, r.place.as_str())).collect()
+    }
+
+    /// The rapid: players 3 and 5 still share first after every tie-break ("1-2"); 5 wins the
+    /// play-off 2–0, so 5 is first and 3 second; the others keep their places.
+    #[test]
+    fn the_playoff_winner_is_first_and_the_other_candidate_second() {
+        let mut s = table(&[(3, 1, true), (5, 1, true), (1, 3, false), (2, 4, false)]);
+        assert!(standings_after_playoff(&mut s, &[3, 5], 5));
+        assert_eq!(places(&s), [(5, "1"), (3, "2"), (1, "3"), (2, "4")]);
+        assert!(!s.playoff_for_first);
+        assert_eq!(s.rows[1].rank, 2);
+        assert!(!s.rows[1].shared);
+    }
+
+    /// The blitz: A (1), B (2) and C, D sharing 3-4 are all on the top score and play off; C
+    /// wins. C is first; A second, B third, and D fourth alone (C left the shared block).
+    /// A guest winning it (player 9 placed second by the tie-breaks) is first the same way.
+    #[test]
+    fn a_blitz_playoff_reorders_every_candidate_on_the_top_score() {
+        let mut s = table(&[
+            (1, 1, false),
+            (2, 2, false),
+            (3, 3, true),
+            (4, 3, true),
+            (5, 5, false),
+        ]);
+        assert!(standings_after_playoff(&mut s, &[1, 2, 3, 4], 3));
+        assert_eq!(
+            places(&s),
+            [(3, "1"), (1, "2"), (2, "3"), (4, "4"), (5, "5")]
+        );
+        let mut s = table(&[(1, 1, false), (9, 2, false), (4, 3, true), (5, 3, true)]);
+        assert!(standings_after_playoff(&mut s, &[1, 9, 4, 5], 9));
+        assert_eq!(places(&s), [(9, "1"), (1, "2"), (4, "3-4"), (5, "3-4")]);
+        assert!(s.rows[2].shared && s.rows[3].shared);
+    }
+
+    #[test]
+    fn a_champion_outside_the_candidates_changes_nothing() {
+        let mut s = table(&[(3, 1, true), (5, 1, true), (1, 3, false)]);
+        let before = s.clone();
+        assert!(!standings_after_playoff(&mut s, &[3, 5], 1));
+        assert!(!standings_after_playoff(&mut s, &[3, 1], 3));
+        assert_eq!(s, before);
+    }
 
     fn ids(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

@@ -268,7 +268,7 @@ pub mod keizer {
         MAX_PLAYOFF_RESULTS, PlayoffPreview, PlayoffResultInput, PrizePreview, prizes_preview,
     };
     pub use crate::keizer_impl::prizes::{
-        Award, Prize, PrizeCandidate, PrizeOutcome, award, candidates,
+        Award, Prize, PrizeCandidate, PrizeOutcome, WithdrawnPrizes, award, candidates,
     };
     pub use crate::keizer_impl::scenario::{
         Output, ScenarioError, parse_result, parse_scenario, run_scenario, run_scenario_str,
@@ -348,11 +348,12 @@ pub mod attendance {
 }
 
 pub mod blitz {
-    //! Rapid and blitz tournaments: the number of Swiss rounds, and the playoff for first
-    //! place.
+    //! Rapid and blitz tournaments: the number of Swiss rounds, the blitz check-in's closing
+    //! minute, and the playoff for first place.
     pub use crate::blitz_impl::{
         FirstPlaceTie, PlayoffDecision, PlayoffError, PlayoffGame, PlayoffResult, RoundsRule,
-        decide_playoff, first_place_candidates, first_place_playoff, swiss_rounds,
+        checked_in_on_time, decide_playoff, first_place_candidates, first_place_playoff,
+        standings_after_playoff, swiss_rounds,
     };
 }
 

@@ -190,7 +190,7 @@ fn applies_quickplay(comp: &Competition) -> bool {
         .get("quickplay_finish")
         .and_then(|v| v.as_bool())
         .unwrap_or_else(|| {
-            default_rules(Some(comp.kind), comp.system)["quickplay_finish"]
+            default_rules(Some(comp.kind), comp.system, Some(comp.discipline))["quickplay_finish"]
                 .as_bool()
                 .unwrap_or(true)
         })

@@ -261,15 +261,19 @@ pub struct Declared {
     pub notation: String,
 }
 
-/// SAN without check, mate and annotation marks, castling with letters: `Nf3+` and `Nf3`
-/// are the same move, as are `0-0` and `O-O`.
+/// Whether a move played is the move declared, compared as moves: SAN by what it says (piece,
+/// squares, promotion; `Nc6` and `Nbc6`, `Nf3+` and `Nf3`, `0-0` and `O-O` are the same move,
+/// see `san::same_written_move`), any other notation (draughts) as text without check, mate and
+/// annotation marks.
 fn same_san(a: &str, b: &str) -> bool {
-    let norm = |s: &str| -> String {
-        s.trim()
-            .trim_end_matches(['+', '#', '!', '?'])
-            .replace('0', "O")
-    };
-    norm(a) == norm(b)
+    super::san::same_written_move(a, b).unwrap_or_else(|| {
+        let norm = |s: &str| -> String {
+            s.trim()
+                .trim_end_matches(['+', '#', '!', '?'])
+                .replace('0', "O")
+        };
+        norm(a) == norm(b)
+    })
 }
 
 fn idx(s: Side) -> usize {

@@ -543,6 +543,12 @@ fn the_declared_move_is_the_move_played() {
             }
         )
     );
+    // the knight comes from f6: Nfg8 and Nf6g8 are Ng8 written with its departure
+    for written in ["Nfg8", "Nf6g8", "Ng8+"] {
+        let mut otherwise = log.clone();
+        otherwise.push(san(B, written));
+        assert_eq!(ok(C, &otherwise).declared, None, "{written}");
+    }
     log.push(san(B, "Ng8"));
     let s = ok(C, &log);
     assert_eq!(s.declared, None);

@@ -147,6 +147,56 @@ fn read(text: &str) -> Option<Written> {
     })
 }
 
+/// Whether two SAN texts can name the same move, read without the position
+/// (docs/rules/arbiter.md#threefold-repetition-fide-92): the same piece to the same square with the
+/// same promotion, a disambiguation written in one and not the other (`Nc6` and `Nbc6`), a
+/// capture mark present or not, a pawn without its file moving straight ahead; castling as
+/// castling. The departures must be nested — one writing says all the other says about the
+/// departure square — so that two writings legal in one position name one move exactly when
+/// they agree. `None` when either text is not SAN (a draughts move, say).
+pub(crate) fn same_written_move(a: &str, b: &str) -> Option<bool> {
+    let (x, y) = (read(a)?, read(b)?);
+    Some(match (x, y) {
+        (Written::Castle { short: s }, Written::Castle { short: t }) => s == t,
+        (
+            Written::Normal {
+                piece: p,
+                file: f,
+                rank: r,
+                to: t,
+                promotion: q,
+                ..
+            },
+            Written::Normal {
+                piece: p2,
+                file: f2,
+                rank: r2,
+                to: t2,
+                promotion: q2,
+                ..
+            },
+        ) => {
+            // a pawn written without its file moves straight ahead: that is its file
+            let pawn_file = |f: Option<File>, to: Square| {
+                if p == Piece::Pawn {
+                    Some(f.unwrap_or(to.file()))
+                } else {
+                    f
+                }
+            };
+            // one writing says all the other says, and perhaps more: then, both being legal
+            // in the position, the more specific one names a move the other names too, which
+            // is its only move (`Q3b2` and `Qcb2` are not nested: two queens may be meant)
+            let within = |u: Option<File>, v: Option<File>, r: Option<Rank>, s: Option<Rank>| {
+                u.is_none_or(|u| v == Some(u)) && r.is_none_or(|r| s == Some(r))
+            };
+            let (f, f2) = (pawn_file(f, t), pawn_file(f2, t2));
+            p == p2 && t == t2 && q == q2 && (within(f, f2, r, r2) || within(f2, f, r2, r))
+        }
+        _ => false,
+    })
+}
+
 fn matches(pos: &Pos, w: Written, m: Move) -> bool {
     match w {
         Written::Castle { short } => pos.is_castling(m) && (m.to.file() > m.from.file()) == short,

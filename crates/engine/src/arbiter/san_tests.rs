@@ -177,6 +177,33 @@ fn lenient_fen_and_uncapped_clocks() {
     );
 }
 
+/// A declared move and the move played compared as moves (FIDE 9.5.3; docs/rules/arbiter.md):
+/// worked by hand from what each writing says.
+#[test]
+fn the_same_move_written_two_ways_is_one_move() {
+    let same = |a: &str, b: &str| same_written_move(a, b);
+    assert_eq!(same("Nc6", "Nbc6"), Some(true));
+    assert_eq!(same("Nbc6", "Nc6"), Some(true));
+    assert_eq!(same("Nc6", "Nb8c6"), Some(true));
+    assert_eq!(same("Nxc6", "Nc6+"), Some(true));
+    assert_eq!(same("0-0", "O-O"), Some(true));
+    assert_eq!(same("e4", "e2e4"), Some(true));
+    assert_eq!(same("exd5", "xd5"), Some(false)); // a pawn without its file comes from d
+    assert_eq!(same("e8=Q", "e8Q"), Some(true));
+    // different moves
+    assert_eq!(same("Nbc6", "Ndc6"), Some(false));
+    assert_eq!(same("Nc6", "Bc6"), Some(false));
+    assert_eq!(same("Nc6", "Nc5"), Some(false));
+    assert_eq!(same("e8=Q", "e8=N"), Some(false));
+    assert_eq!(same("exd5", "cxd5"), Some(false));
+    assert_eq!(same("O-O", "O-O-O"), Some(false));
+    assert_eq!(same("O-O", "Kg1"), Some(false));
+    // Qa3, Qc1 and Qc3 may all reach b2: "Q3b2" and "Qcb2" need not be one queen
+    assert_eq!(same("Q3b2", "Qcb2"), Some(false));
+    // not SAN: the caller compares the texts
+    assert_eq!(same("32-28", "32-28"), None);
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;
@@ -196,6 +223,32 @@ mod properties {
                 for &m in &moves {
                     let s = to_san(&p, m);
                     prop_assert_eq!(parse_san(&p, &s), Ok(m), "{}", s);
+                }
+                p.play(moves[usize::from(c) % moves.len()]);
+            }
+        }
+
+        /// Along random games two legal moves' SAN name the same move exactly when they are
+        /// the same move, and a move's SAN and its long form (piece, from, to) are one move.
+        #[test]
+        fn legal_writings_agree_exactly_for_the_same_move(choices in proptest::collection::vec(any::<u16>(), 1..40)) {
+            let mut p = Pos::default();
+            for c in choices {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let sans: Vec<String> = moves.iter().map(|&m| to_san(&p, m)).collect();
+                for (i, &m) in moves.iter().enumerate() {
+                    for (j, t) in sans.iter().enumerate() {
+                        prop_assert_eq!(same_written_move(&sans[i], t), Some(i == j), "{} {}", sans[i], t);
+                    }
+                    if !p.is_castling(m) {
+                        let piece = p.board.piece_on(m.from).expect("a legal move moves a piece");
+                        let promotion = m.promotion.map(|q| format!("={}", letter(q))).unwrap_or_default();
+                        let long = format!("{}{}{}{promotion}", letter(piece), m.from, m.to);
+                        prop_assert_eq!(same_written_move(&sans[i], &long), Some(true), "{} {}", sans[i], long);
+                    }
                 }
                 p.play(moves[usize::from(c) % moves.len()]);
             }

@@ -7,6 +7,7 @@
 //! and a playoff place for every eligible player (a playoff place is not a prize).
 
 use crate::fixed::Fixed;
+pub use crate::keizer_impl::standings::WithdrawnPrizes;
 use crate::keizer_impl::standings::{Competition, EveningStandings};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -29,16 +30,23 @@ pub struct PrizeCandidate {
     /// Game score: points from games played over the board (1, ½, 0).
     #[serde(with = "crate::keizer_impl::standings::fixed_serde")]
     pub game_points: Fixed,
-    /// Withdrew from the competition (docs/rules/keizer.md#withdrawal): listed, never eligible.
+    /// Withdrew from the competition (docs/rules/keizer.md#withdrawal): listed, and eligible by
+    /// the 50% rule alone unless `withdrawal_bars_prizes`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub withdrawn: bool,
+    /// The competition's setting [`WithdrawnPrizes::Excluded`]: a withdrawn player wins no
+    /// prize.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawal_bars_prizes: bool,
 }
 
 impl PrizeCandidate {
     /// docs/rules/keizer.md#prizes: absent without notice on at most 50% of the evenings since
-    /// entry, and not withdrawn (docs/rules/keizer.md#withdrawal).
+    /// entry, and not withdrawn where the competition's setting bars withdrawn players
+    /// (docs/rules/keizer.md#withdrawal).
     pub fn eligible(&self) -> bool {
-        !self.withdrawn && 2 * u64::from(self.unexcused) <= u64::from(self.evenings)
+        !(self.withdrawn && self.withdrawal_bars_prizes)
+            && 2 * u64::from(self.unexcused) <= u64::from(self.evenings)
     }
 }
 
@@ -103,6 +111,7 @@ pub fn candidates(c: &Competition, standings: &[EveningStandings]) -> Vec<PrizeC
                 played: row.played,
                 game_points: row.game_points,
                 withdrawn: row.withdrawn_from.is_some(),
+                withdrawal_bars_prizes: c.params.withdrawn_prizes == WithdrawnPrizes::Excluded,
             }
         })
         .collect()
@@ -181,20 +190,119 @@ mod tests {
             played,
             game_points: Fixed(halves * 5_000),
             withdrawn: false,
+            withdrawal_bars_prizes: false,
         }
     }
 
     #[test]
-    fn a_withdrawn_player_is_never_eligible() {
+    fn a_withdrawn_player_is_excluded_only_by_the_setting() {
         // no absence at all, but withdrawn (docs/rules/keizer.md#withdrawal)
         let w = PrizeCandidate {
             withdrawn: true,
+            withdrawal_bars_prizes: true,
             ..cand("w", 1, 0, 5, 10)
         };
         assert!(!w.eligible());
-        let out = award(Half::Winter, &[w, cand("a", 2, 0, 5, 6)]);
+        let out = award(Half::Winter, &[w.clone(), cand("a", 2, 0, 5, 6)]);
         assert_eq!(out.not_eligible, ["w"]);
         assert_eq!(out.eligible, ["a"]);
+        // the regulation's own condition alone: 0 of 10 absent without notice is eligible
+        let literal = PrizeCandidate {
+            withdrawal_bars_prizes: false,
+            ..w
+        };
+        assert!(literal.eligible());
+    }
+
+    /// Four fixed members, four evenings; W wins the first three (against A, B and C) and
+    /// withdraws from evening 4. Worked by hand with the club's values (60, 59, 58, 57; a win
+    /// scores the opponent's value, a draw half of it, a loss 5, a bye one's own value), for
+    /// the final ranking W, A, B, C:
+    /// - W: 59 + 58 + 57 = 174;
+    /// - A: loss to W 5, beat C 57, drew with B 29, bye 59 = 150;
+    /// - B: beat C 57, loss to W 5, drew with A 29.5, beat C 57 = 148.5;
+    /// - C: four losses, 20.
+    ///
+    /// (A and B the other way round gives A 149.5 and B 148: not a fixed point.) The club's
+    /// only condition for a prize is "absent without notice on at most 50% of the evenings":
+    /// W has 0 of 4 (the evening after a withdrawal is not booked as an absence), so by the
+    /// text W is eligible and the winter champion; with the setting `excluded` the title goes
+    /// to A.
+    #[test]
+    fn a_withdrawn_player_with_the_highest_score_wins_by_the_literal_reading() {
+        use crate::keizer_impl::standings::{Entrant, Evening, Game, GameResult, Params, compute};
+        let players: Vec<Entrant> = ["w", "a", "b", "c"]
+            .iter()
+            .map(|id| Entrant {
+                id: (*id).into(),
+                rating: None,
+                joins_at: 1,
+                withdrawn_from: (*id == "w").then_some(4),
+            })
+            .collect();
+        let g = |w: &str, b: &str, r| Game {
+            white: w.into(),
+            black: b.into(),
+            result: r,
+        };
+        use GameResult::{Draw as D, WhiteWins as W};
+        let evenings = vec![
+            Evening {
+                games: vec![g("w", "a", W), g("b", "c", W)],
+                ..Evening::default()
+            },
+            Evening {
+                games: vec![g("w", "b", W), g("a", "c", W)],
+                ..Evening::default()
+            },
+            Evening {
+                games: vec![g("w", "c", W), g("a", "b", D)],
+                ..Evening::default()
+            },
+            // W has withdrawn
+            Evening {
+                games: vec![g("b", "c", W)],
+                byes: vec!["a".into()],
+                ..Evening::default()
+            },
+        ];
+        for (setting, champion) in [
+            (WithdrawnPrizes::Eligible, "w"),
+            (WithdrawnPrizes::Excluded, "a"),
+        ] {
+            let c = Competition {
+                params: Params {
+                    withdrawn_prizes: setting,
+                    ..Params::default()
+                },
+                players: players.clone(),
+                evenings: evenings.clone(),
+                ..Competition::default()
+            };
+            let s = compute(&c).unwrap();
+            let table: Vec<(&str, i64)> = s
+                .last()
+                .unwrap()
+                .standings
+                .iter()
+                .map(|r| (r.id.as_str(), r.score.units()))
+                .collect();
+            assert_eq!(
+                table,
+                [
+                    ("w", 1_740_000),
+                    ("a", 1_500_000),
+                    ("b", 1_485_000),
+                    ("c", 200_000)
+                ]
+            );
+            let cs = candidates(&c, &s);
+            let w = cs.iter().find(|p| p.id == "w").unwrap();
+            assert_eq!((w.evenings, w.unexcused, w.withdrawn), (4, 0, true));
+            let out = award(Half::Winter, &cs);
+            assert_eq!(out.awards[0].prize, Prize::WinterChampion);
+            assert_eq!(out.awards[0].id, champion, "{setting:?}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use crate::fixed::Fixed;
 use crate::keizer_impl::standings::{
     Competition, Entrant, Evening, EveningStandings, Game, GameResult, Params, StandingsError,
-    compute_until,
+    WithdrawnPrizes, compute_until,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -170,6 +170,13 @@ fn parse_params(v: &Value) -> Result<Params, ScenarioError> {
             "bye" => p.bye = decimal(val, &at)?,
             "excused" => p.excused = decimal(val, &at)?,
             "forfeit_win" => p.forfeit_win = decimal(val, &at)?,
+            "withdrawn_prizes" => {
+                p.withdrawn_prizes = match val.as_str() {
+                    Some("eligible") => WithdrawnPrizes::Eligible,
+                    Some("excluded") => WithdrawnPrizes::Excluded,
+                    _ => return Err(field(at, "must be \"eligible\" or \"excluded\"")),
+                }
+            }
             _ => return Err(field(at, "is not a Keizer parameter")),
         }
     }
@@ -201,11 +208,20 @@ fn parse_player(i: usize, v: &Value) -> Result<Entrant, ScenarioError> {
             n => n,
         },
     };
+    let withdrawn_from = match m.get("withdrawn_from") {
+        None | Some(Value::Null) => None,
+        Some(w) => match count(w, &format!("{at}, withdrawn_from"))? {
+            n if n <= joins_at => {
+                return Err(field(&at, "withdrawn_from must be after joins_at"));
+            }
+            n => Some(n),
+        },
+    };
     Ok(Entrant {
         id,
         rating,
         joins_at,
-        withdrawn_from: None,
+        withdrawn_from,
     })
 }
 

@@ -29,6 +29,30 @@ use std::collections::{BTreeMap, HashMap};
 pub use iterate::{MAX_STEPS, value_of_place};
 use ledger::{Ledger, Tally};
 
+/// Whether a player who withdrew can win a Keizer prize (docs/rules/keizer.md#withdrawal). The
+/// club's rules name one condition for a prize, at most 50% absent without notice, and are
+/// silent on withdrawal: the default is that literal reading.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawnPrizes {
+    /// The 50% rule alone decides, as for every player (the evenings after the withdrawal are
+    /// counted, never as absences without notice).
+    #[default]
+    Eligible,
+    /// A withdrawn player is listed but wins no prize and takes no playoff place.
+    Excluded,
+}
+
+impl WithdrawnPrizes {
+    /// The setting's name in the competition's parameters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WithdrawnPrizes::Eligible => "eligible",
+            WithdrawnPrizes::Excluded => "excluded",
+        }
+    }
+}
+
 /// Scoring parameters of one Keizer competition (docs/rules/keizer.md#scoring table); [`Default`] gives the club's
 /// Sevilla settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +82,10 @@ pub struct Params {
     /// Factor × own value for a forfeit win (the paired opponent did not show).
     #[serde(with = "fixed_serde")]
     pub forfeit_win: Fixed,
+    /// Whether a withdrawn player can win a prize (docs/rules/keizer.md#withdrawal); by default
+    /// the regulation's 50% rule alone decides.
+    #[serde(default)]
+    pub withdrawn_prizes: WithdrawnPrizes,
 }
 
 impl Default for Params {
@@ -72,6 +100,7 @@ impl Default for Params {
             excused: Fixed(3_333),
             excused_cap: 5,
             forfeit_win: Fixed::ONE,
+            withdrawn_prizes: WithdrawnPrizes::Eligible,
         }
     }
 }

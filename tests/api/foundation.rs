@@ -38,15 +38,15 @@ async fn migrations_run_up_down_up() {
     app.with_conn(move |c| {
         // the app applied every migration; revert them one by one, then apply again
         for _ in 0..total {
-            c.revert_last_migration(clubcomp::db::migrations_for(c))
+            c.revert_last_migration(clubcomp_core::test_store::migrations_for(c))
                 .expect("down");
         }
         assert!(
-            c.has_pending_migration(clubcomp::db::migrations_for(c))
+            c.has_pending_migration(clubcomp_core::test_store::migrations_for(c))
                 .unwrap()
         );
         let applied = c
-            .run_pending_migrations(clubcomp::db::migrations_for(c))
+            .run_pending_migrations(clubcomp_core::test_store::migrations_for(c))
             .expect("up again");
         assert_eq!(applied.len(), total);
     })

@@ -177,10 +177,10 @@ impl Versions {
     /// [`LookupDb::reusable`]; zero: never).
     pub fn new(
         url: &str,
-        settings: crate::db::waits::ConnSettings,
+        settings: crate::store::waits::ConnSettings,
         reuse: std::time::Duration,
     ) -> Result<Versions, String> {
-        let target = crate::db::DbTarget::parse_with(url, settings)?;
+        let target = crate::store::DbTarget::parse_with(url, settings)?;
         Ok(Versions {
             flights: Coalescer::new(1024),
             db: Arc::new(LookupDb::new(target, reuse)),
@@ -194,14 +194,14 @@ pub type WalHeader = [u8; 96];
 /// The connections of version lookups, the competitions' remembered seeds, and (SQLite) the
 /// WAL-index header seen before each competition's last lookup.
 pub struct LookupDb {
-    target: crate::db::DbTarget,
-    idle: Mutex<Vec<crate::db::DbConn>>,
+    target: crate::store::DbTarget,
+    idle: Mutex<Vec<crate::store::DbConn>>,
     seeds: Mutex<HashMap<i64, Option<i64>>>,
     /// The `-shm` file of a SQLite database.
     shm: Option<std::path::PathBuf>,
     /// That file, kept open, and a connection of our own that keeps it in use (see
     /// [`LookupDb::wal_header`]); opened at the first header read.
-    shm_file: std::sync::OnceLock<Option<(std::fs::File, Mutex<crate::db::DbConn>)>>,
+    shm_file: std::sync::OnceLock<Option<(std::fs::File, Mutex<crate::store::DbConn>)>>,
     seen: Mutex<HashMap<i64, (WalHeader, Arc<CompetitionVersion>)>>,
     /// How long after its lookup started a version may still be served.
     reuse: std::time::Duration,
@@ -218,8 +218,8 @@ impl std::fmt::Debug for LookupDb {
 }
 
 impl LookupDb {
-    fn new(target: crate::db::DbTarget, reuse: std::time::Duration) -> LookupDb {
-        let shm = (target.backend == crate::db::Backend::Sqlite
+    fn new(target: crate::store::DbTarget, reuse: std::time::Duration) -> LookupDb {
+        let shm = (target.backend == crate::store::Backend::Sqlite
             && !target.conn_str.starts_with("file:")
             && !target.conn_str.contains(":memory:"))
         .then(|| std::path::PathBuf::from(format!("{}-shm", target.conn_str)));
@@ -297,7 +297,7 @@ impl LookupDb {
                 let path = self.shm.as_ref()?;
                 let mut pin = self.target.connect().ok()?;
                 // a read maps the WAL index (and creates the file) and takes its lock
-                crate::db::models::competition::stamp(&mut pin, "competition:0").ok()?;
+                crate::store::models::competition::stamp(&mut pin, "competition:0").ok()?;
                 let f = std::fs::File::open(path).ok()?;
                 Some((f, Mutex::new(pin)))
             })
@@ -335,7 +335,7 @@ impl LookupDb {
 
     /// Whether lookups run inline (SQLite).
     pub fn inline(&self) -> bool {
-        self.target.backend == crate::db::Backend::Sqlite
+        self.target.backend == crate::store::Backend::Sqlite
     }
 
     /// The remembered `seeded_from` of a competition (`None`: not known yet).
@@ -356,7 +356,7 @@ impl LookupDb {
     /// Runs `f` on a lookup connection.
     pub fn with_conn<T>(
         &self,
-        f: impl FnOnce(&mut crate::db::DbConn) -> crate::error::ApiResult<T>,
+        f: impl FnOnce(&mut crate::store::DbConn) -> crate::error::ApiResult<T>,
     ) -> crate::error::ApiResult<T> {
         let idle = self.idle.lock().ok().and_then(|mut v| v.pop());
         let mut conn = match idle {
@@ -532,7 +532,7 @@ mod tests {
     }
 
     fn lookups(url: &str, reuse: std::time::Duration) -> LookupDb {
-        LookupDb::new(crate::db::DbTarget::parse(url).unwrap(), reuse)
+        LookupDb::new(crate::store::DbTarget::parse(url).unwrap(), reuse)
     }
 
     #[test]

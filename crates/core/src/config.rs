@@ -42,7 +42,7 @@ pub struct Config {
     /// `DB_CONNECT_TIMEOUT_SECS`, `DB_KEEPALIVES_*`, `DB_TCP_USER_TIMEOUT_MS`,
     /// `DB_STATEMENT_TIMEOUT_MS`, `DB_LOCK_TIMEOUT_MS`, `DB_IDLE_IN_TRANSACTION_TIMEOUT_MS`,
     /// `DB_BUSY_TIMEOUT_MS`, `SQLITE_SYNCHRONOUS`: how each connection bounds its waits.
-    pub db_conn: crate::db::waits::ConnSettings,
+    pub db_conn: crate::store::waits::ConnSettings,
     /// `MAX_BODY_BYTES`: largest accepted request body (default 8 MiB: a full KNSB list fits).
     pub max_body_bytes: usize,
     /// `LOG_FORMAT`: `text` (default) or `json`.
@@ -130,7 +130,7 @@ impl Default for Config {
             db_pool_size: 8,
             db_pool_timeout: std::time::Duration::from_millis(1000),
             db_query_timeout: std::time::Duration::from_millis(5000),
-            db_conn: crate::db::waits::ConnSettings::default(),
+            db_conn: crate::store::waits::ConnSettings::default(),
             max_body_bytes: 8 << 20,
             log_json: false,
             club_timezone: chrono_tz::Europe::Amsterdam,
@@ -173,7 +173,7 @@ impl Config {
         if let Some(v) = nonempty("DATABASE_URL") {
             c.database_url = v;
         }
-        if let Err(e) = crate::db::DbTarget::parse(&c.database_url) {
+        if let Err(e) = crate::store::DbTarget::parse(&c.database_url) {
             errs.push(e);
         }
         if let Some(v) = nonempty("BIND_ADDR") {
@@ -585,7 +585,7 @@ mod tests {
 
     #[test]
     fn database_waits_are_read_and_bounded() {
-        use crate::db::waits::Synchronous;
+        use crate::store::waits::Synchronous;
         let c = cfg(&[]).unwrap();
         assert_eq!(c.db_query_timeout.as_millis(), 5000);
         assert_eq!(c.db_conn.synchronous, Synchronous::Normal);

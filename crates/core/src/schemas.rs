@@ -10,6 +10,7 @@
 /// the handler reads as a `String` and checks against that list itself (with its own 422),
 /// so that the document names the values while the handler's answers stay as they are. Use it
 /// as `#[schema(value_type = Name)]`.
+#[macro_export]
 macro_rules! string_enum_schema {
     ($(#[$attr:meta])* $vis:vis $name:ident, $description:literal, $values:expr) => {
         $(#[$attr])*
@@ -31,7 +32,7 @@ macro_rules! string_enum_schema {
     };
 }
 
-pub(crate) use string_enum_schema;
+pub use crate::string_enum_schema;
 
 string_enum_schema!(
     pub CompetitionKind,

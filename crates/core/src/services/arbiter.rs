@@ -4,13 +4,13 @@
 //! transaction. Writes to one game are serialised by taking the game's lock row first
 //! ([`lock_game`]), so concurrent appends to a log never lose an event.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit};
-use crate::db::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{AppealId, ClaimId, GameEventId, GameId};
 use crate::services::competitions::default_rules;
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Game, NewAuditEntry, audit};
+use crate::store::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
+use crate::store::stamps::Scope;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use clubcomp_engine::arbiter::draughts::{
     self, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict,
@@ -37,7 +37,7 @@ pub use claim::*;
 
 /// One stored event of a game's log.
 #[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = game_events, check_for_backend(crate::db::MultiBackend))]
+#[diesel(table_name = game_events, check_for_backend(crate::store::MultiBackend))]
 pub struct EventRow {
     pub id: GameEventId,
     pub game_id: GameId,
@@ -50,7 +50,7 @@ pub struct EventRow {
 
 /// The recorded moves of a game.
 #[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = game_moves, check_for_backend(crate::db::MultiBackend))]
+#[diesel(table_name = game_moves, check_for_backend(crate::store::MultiBackend))]
 pub struct MovesRow {
     pub game_id: GameId,
     pub format: String,
@@ -64,7 +64,7 @@ pub struct MovesRow {
 
 /// A claim with its checked verdict and where it stands.
 #[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = claims, check_for_backend(crate::db::MultiBackend))]
+#[diesel(table_name = claims, check_for_backend(crate::store::MultiBackend))]
 pub struct ClaimRow {
     pub id: ClaimId,
     pub game_id: GameId,
@@ -84,7 +84,7 @@ pub struct ClaimRow {
 
 /// An appeal to the board.
 #[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = appeals, check_for_backend(crate::db::MultiBackend))]
+#[diesel(table_name = appeals, check_for_backend(crate::store::MultiBackend))]
 pub struct AppealRow {
     pub id: AppealId,
     pub game_id: GameId,
@@ -182,7 +182,7 @@ pub fn load_game(c: &mut DbConn, id: GameId) -> ApiResult<GameCtx> {
 /// so concurrent writers queue (a row lock on Postgres, the write lock on SQLite) and each
 /// sees the log as the previous one left it.
 pub fn lock_game(c: &mut DbConn, id: GameId) -> ApiResult<()> {
-    crate::db::stamps::touch_now(c, Scope::GameArbiter(id))?;
+    crate::store::stamps::touch_now(c, Scope::GameArbiter(id))?;
     Ok(())
 }
 
@@ -251,7 +251,7 @@ impl Log {
             game: ctx.game.id,
             log,
             actor: actor.to_string(),
-            at: crate::db::now_utc(),
+            at: crate::store::now_utc(),
         })
     }
 
@@ -341,7 +341,7 @@ fn audit_game(
             entity_id: game.get(),
             action: action.into(),
             actor: actor.into(),
-            at: crate::db::now_utc(),
+            at: crate::store::now_utc(),
             old_value: None,
             new_value: serde_json::to_string(value).ok(),
             reason: None,
@@ -707,7 +707,7 @@ pub fn set_moves(
         _ => return Err(ApiError::invalid("moves", "no moves given")),
     };
     let start_fen = input.start_fen.clone().filter(|f| !f.trim().is_empty());
-    let now = crate::db::now_utc();
+    let now = crate::store::now_utc();
     let old = moves_of(c, game)?;
     let row = match &old {
         Some(o) => {

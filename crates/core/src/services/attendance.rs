@@ -16,15 +16,15 @@
 //!   user who made it;
 //! - `at`: when (UTC); `note`: free text.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Attendance, Competition, NewAttendance, Round};
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::models::players;
-use crate::db::schema::attendance as at;
-use crate::db::schema::rounds;
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{AttendanceId, CompetitionId, PlayerId, RoundId};
+use crate::store::DbConn;
+use crate::store::models::competition::{Attendance, Competition, NewAttendance, Round};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::models::players;
+use crate::store::schema::attendance as at;
+use crate::store::schema::rounds;
+use crate::store::stamps::Scope;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
@@ -160,7 +160,7 @@ pub fn deadline_rule(
     competition: CompetitionId,
     time_zone: &str,
 ) -> ApiResult<DeadlineRule> {
-    use crate::db::schema::attendance_deadlines as ad;
+    use crate::store::schema::attendance_deadlines as ad;
     let own: Option<(i32, String)> = ad::table
         .find(competition)
         .select((ad::days_before, ad::deadline_time))
@@ -187,7 +187,7 @@ pub fn set_deadline_rule(
     days_before: i32,
     time: &str,
 ) -> ApiResult<()> {
-    use crate::db::schema::attendance_deadlines as ad;
+    use crate::store::schema::attendance_deadlines as ad;
     crate::services::competitions::load(c, competition)?;
     diesel::delete(ad::table.find(competition)).execute(c)?;
     diesel::insert_into(ad::table)
@@ -197,7 +197,7 @@ pub fn set_deadline_rule(
             ad::deadline_time.eq(time),
         ))
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(competition))?;
+    crate::store::stamps::touch(c, Scope::Competition(competition))?;
     Ok(())
 }
 
@@ -317,7 +317,7 @@ pub fn evening(
 ) -> ApiResult<engine::Attendance> {
     let ctx = round_context(c, comp, round, time_zone)?;
     // a player who withdrew by this round is no longer expected, nor paired
-    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
     let players: Vec<(PlayerId, Membership)> = entrant_memberships(c, comp.id)?
         .into_iter()
         .filter(|(p, _)| !crate::services::withdrawal::gone(&withdrawn, *p, round.number))
@@ -476,8 +476,8 @@ pub fn record(
             note: ch.note.clone(),
         })
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
-    crate::db::stamps::record(c, attendance_event(round, ch.player_id, &ch.action))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::store::stamps::record(c, attendance_event(round, ch.player_id, &ch.action))?;
     Ok(pa)
 }
 

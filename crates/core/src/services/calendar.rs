@@ -1,15 +1,15 @@
 //! The season calendar (docs/rules/keizer.md#calendar): its evenings, their edits, and the
 //! generation and storage of a proposed calendar.
 
-use crate::db::DbConn;
-/// A stored evening of the calendar: the row is the record.
-pub use crate::db::models::competition::Evening;
-use crate::db::models::competition::NewEvening;
-use crate::db::schema::evenings as ev;
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{EveningId, SeasonId};
 use crate::services::date::{self, ApiDate, in_range};
+use crate::store::DbConn;
+/// A stored evening of the calendar: the row is the record.
+pub use crate::store::models::competition::Evening;
+use crate::store::models::competition::NewEvening;
+use crate::store::schema::evenings as ev;
+use crate::store::stamps::Scope;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::Deserialize;
@@ -222,11 +222,11 @@ pub fn store_calendar(
     rows: &[NewEvening],
     replace: bool,
 ) -> ApiResult<Vec<Evening>> {
-    use crate::db::schema::{attendance, rounds};
+    use crate::store::schema::{attendance, rounds};
     // the season's stamp first: its row lock (Postgres; SQLite holds the write lock already)
     // queues concurrent generations, so the later ones see the calendar stored before them
     // (409, or replaced with `replace`) instead of failing on its unique dates
-    crate::db::stamps::touch_now(c, Scope::Season(season_id))?;
+    crate::store::stamps::touch_now(c, Scope::Season(season_id))?;
     let existing: Vec<i64> = ev::table
         .filter(ev::season_id.eq(season_id))
         .select(ev::id)
@@ -329,7 +329,7 @@ pub fn update_evening(
         // the Keizer halves' rounds follow the evenings (docs/rules/keizer.md#rounds-from-the-calendar)
         schedule::sync_season(c, cur.season_id)?;
     }
-    crate::db::stamps::touch(c, Scope::Season(cur.season_id))?;
+    crate::store::stamps::touch(c, Scope::Season(cur.season_id))?;
     load_evening(c, id)
 }
 
@@ -355,7 +355,7 @@ pub fn page_of_season(
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<Evening>, i64)> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         crate::services::seasons::load(c, id)?;
         let total: i64 = ev::table
             .filter(ev::season_id.eq(id))

@@ -8,16 +8,16 @@
 //! Storage: the participants are the competition's entrants (in order of check-in); the
 //! closure is one row of `check_in_closures` per competition. Both writes are audited.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, NewAuditEntry, audit};
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::models::players::{self, NewPlayer};
-use crate::db::now_utc;
-use crate::db::schema::{check_in_closures as cl, competitions as cm, entrants as en};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId};
 use crate::services::competitions::{self as comps, BlitzParams, CompetitionParams, SwissParams};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, NewAuditEntry, audit};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::models::players::{self, NewPlayer};
+use crate::store::now_utc;
+use crate::store::schema::{check_in_closures as cl, competitions as cm, entrants as en};
+use crate::store::stamps::Scope;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::Membership;
 use diesel::prelude::*;
@@ -87,7 +87,7 @@ pub struct CheckInView {
 
 /// The stored closure of a competition's check-in.
 #[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = cl, check_for_backend(crate::db::MultiBackend))]
+#[diesel(table_name = cl, check_for_backend(crate::store::MultiBackend))]
 struct Closure {
     #[allow(dead_code)]
     competition_id: i64,
@@ -155,10 +155,10 @@ pub fn require_closed(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
 pub fn present_for_round(
     c: &mut DbConn,
     comp: &Competition,
-    round: &crate::db::models::competition::Round,
+    round: &crate::store::models::competition::Round,
 ) -> ApiResult<std::collections::HashSet<PlayerId>> {
-    use crate::db::schema::attendance as at;
-    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    use crate::store::schema::attendance as at;
+    let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
     let marks: Vec<(PlayerId, String)> = at::table
         .filter(at::round_id.eq(round.id))
         .filter(at::action.eq_any(["present", "absent"]))
@@ -255,7 +255,7 @@ pub fn check_in_and_view(
     let comp = comps::load(c, id)?;
     let blitz = blitz_of(&comp)?;
     // queue concurrent check-ins of one competition (row lock on Postgres)
-    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(id))?;
     if let Some(k) = closure(c, id)? {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {id} was closed at {} UTC with {} participants and \
@@ -303,11 +303,11 @@ pub fn check_in_and_view(
         Arrival::Guest { name, rating } => {
             let name = name.trim().to_string();
             let taken: Vec<(PlayerId, String)> = en::table
-                .inner_join(crate::db::schema::players::table)
+                .inner_join(crate::store::schema::players::table)
                 .filter(en::competition_id.eq(id))
                 .select((
-                    crate::db::schema::players::id,
-                    crate::db::schema::players::name,
+                    crate::store::schema::players::id,
+                    crate::store::schema::players::name,
                 ))
                 .load(c)?;
             if let Some((other, _)) = taken
@@ -362,8 +362,8 @@ pub fn check_in_and_view(
             reason: None,
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
-    crate::db::stamps::record(
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::record(
         c,
         NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
             .competition(id)
@@ -385,7 +385,7 @@ pub fn close_and_view(
 ) -> ApiResult<CheckInView> {
     let comp = comps::load(c, id)?;
     let blitz = blitz_of(&comp)?;
-    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(id))?;
     if let Some(k) = closure(c, id)? {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {id} is closed already (at {} UTC, {} participants, \
@@ -438,6 +438,6 @@ pub fn close_and_view(
             reason: None,
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
     view(c, id, time_zone, true)
 }

@@ -3,8 +3,6 @@
 //! answers. Public data only: names, games, results, standings, the calendar and ratings —
 //! never contact data.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Evening, Round, Season};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, EveningId, PlayerId, SeasonId};
 use crate::services::attendance::default_time_zone;
@@ -12,13 +10,15 @@ use crate::services::evenings::{self, EveningDetail, EveningRound};
 use crate::services::player_card::{self, PlayerCard};
 use crate::services::prize_list::{self, PlayoffsView, PrizeList};
 use crate::services::standings_view::{StandingsView, standings_view};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Evening, Round, Season};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
 
 /// All seasons, newest first.
 pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
-    use crate::db::schema::seasons as s;
+    use crate::store::schema::seasons as s;
     Ok(s::table
         .order((s::opening_date.desc(), s::id.desc()))
         .select(Season::as_select())
@@ -32,7 +32,7 @@ pub fn season(c: &mut DbConn, id: SeasonId) -> ApiResult<Season> {
 
 /// The competitions of a season, in the order they were created.
 pub fn competitions_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
-    use crate::db::schema::competitions as cm;
+    use crate::store::schema::competitions as cm;
     Ok(cm::table
         .filter(cm::season_id.eq(season))
         .order(cm::id)

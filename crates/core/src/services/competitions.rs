@@ -1,14 +1,14 @@
 //! Competitions: validation of kinds, systems, parameters, tie-break lists, time controls and
 //! rule flags (docs/rules/README.md#time-controls, docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain), and the seed order of entrants.
 
-use crate::db::DbConn;
-/// A stored competition: the row is the record.
-pub use crate::db::models::competition::Competition;
-use crate::db::models::competition::Entrant;
-use crate::db::schema::{competitions as cm, entrants as en};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
+use crate::store::DbConn;
+/// A stored competition: the row is the record.
+pub use crate::store::models::competition::Competition;
+use crate::store::models::competition::Entrant;
+use crate::store::schema::{competitions as cm, entrants as en};
+use crate::store::stamps::Scope;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -450,7 +450,7 @@ pub struct NewCompetitionSpec {
 /// half may be seeded only from the winter Keizer half of the same season (422 naming
 /// `seeded_from`).
 pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition> {
-    use crate::db::models::competition::NewCompetition;
+    use crate::store::models::competition::NewCompetition;
     let NewCompetitionSpec {
         season_id,
         name,
@@ -486,7 +486,7 @@ pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition
             ));
         }
     }
-    let now = crate::db::now_utc();
+    let now = crate::store::now_utc();
     let comp = diesel::insert_into(cm::table)
         .values(&NewCompetition {
             season_id,
@@ -520,7 +520,7 @@ pub fn page_of_season(
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<Competition>, i64)> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         crate::services::seasons::load(c, season)?;
         let total: i64 = cm::table
             .filter(cm::season_id.eq(season))
@@ -1200,7 +1200,7 @@ pub fn update(
     expected: &crate::services::version::ExpectedVersion,
     ch: CompetitionChanges,
 ) -> ApiResult<Competition> {
-    use crate::db::schema::rounds;
+    use crate::store::schema::rounds;
     let cur = load(c, id)?;
     // the content is checked before the precondition (RFC 9110 13.2.1: a request that would
     // fail without its If-Match fails the same way with a wrong one), the state after it
@@ -1244,10 +1244,10 @@ pub fn update(
             cm::rules.eq(settings.rules.to_string()),
             cm::rounds_planned.eq(ch.rounds_planned.or(cur.rounds_planned)),
             cm::version.eq(cm::version + 1),
-            cm::updated_at.eq(crate::db::now_utc()),
+            cm::updated_at.eq(crate::store::now_utc()),
         ))
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
     load(c, id)
 }
 
@@ -1271,8 +1271,8 @@ pub fn enter(
     entries: &[Entry],
     limits: &crate::limits::WorkLimits,
 ) -> ApiResult<()> {
-    use crate::db::models::competition::NewEntrant;
-    use crate::db::models::{players, ratings};
+    use crate::store::models::competition::NewEntrant;
+    use crate::store::models::{players, ratings};
     let comp = load(c, id)?;
     refuse_after_check_in(c, &comp)?;
     let season = crate::services::seasons::load(c, comp.season_id)?;
@@ -1300,7 +1300,7 @@ pub fn enter(
     // the competition's stamp first (the cached standings show the entrants): its row
     // lock (Postgres; SQLite holds the write lock already) queues concurrent entries,
     // so each seeds after the entrants entered before it (no two with one seed)
-    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(id))?;
     let mut next_seed: i32 = en::table
         .filter(en::competition_id.eq(id))
         .select(diesel::dsl::max(en::seed))
@@ -1346,7 +1346,7 @@ pub fn enter(
                 rating,
                 joins_at: e.joins_at.unwrap_or(1),
                 excused_before: e.excused_before.unwrap_or(0),
-                created_at: crate::db::now_utc(),
+                created_at: crate::store::now_utc(),
             })
             .execute(c)
             .map_err(|err| match ApiError::from(err) {
@@ -1368,7 +1368,7 @@ pub fn entrants_named(
     let rows = entrants_in_seed_order(c, competition)?;
     let mut out = Vec::with_capacity(rows.len());
     for e in rows {
-        let name = crate::db::models::players::by_id(c, e.player_id)?
+        let name = crate::store::models::players::by_id(c, e.player_id)?
             .map(|p| p.name)
             .unwrap_or_default();
         out.push((e, name));
@@ -1388,7 +1388,7 @@ pub fn is_blitz(comp: &Competition) -> ApiResult<bool> {
 /// rounds was fixed from the players checked in, so the field no longer changes (a player who
 /// leaves is withdrawn instead).
 fn refuse_after_check_in(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
-    use crate::db::schema::check_in_closures as cl;
+    use crate::store::schema::check_in_closures as cl;
     if is_blitz(comp)? && cl::table.find(comp.id).count().get_result::<i64>(c)? > 0 {
         return Err(ApiError::Conflict(format!(
             "the check-in of competition {} is closed: its players and its number of rounds \
@@ -1401,7 +1401,7 @@ fn refuse_after_check_in(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
 
 /// Withdraws an entrant who has no games yet (409 otherwise; 404 when not entered).
 pub fn withdraw(c: &mut DbConn, id: CompetitionId, player: PlayerId) -> ApiResult<()> {
-    use crate::db::schema::{games, rounds};
+    use crate::store::schema::{games, rounds};
     let comp = load(c, id)?;
     refuse_after_check_in(c, &comp)?;
     let played: i64 = games::table
@@ -1426,7 +1426,7 @@ pub fn withdraw(c: &mut DbConn, id: CompetitionId, player: PlayerId) -> ApiResul
             "player {player} is not entered in competition {id}"
         )));
     }
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
     Ok(())
 }
 

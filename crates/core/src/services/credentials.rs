@@ -4,8 +4,8 @@
 //! `iss`), checked against the database on use ([`authenticate`]): a disabled user or a
 //! revoked service token stops working at once.
 
-use crate::db::models::{service_tokens, users};
 use crate::error::ApiError;
+use crate::store::models::{service_tokens, users};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
@@ -281,7 +281,7 @@ impl Principal {
 
 /// Resolves a bearer token to a principal (401 on any failure).
 pub fn authenticate(
-    conn: &mut crate::db::DbConn,
+    conn: &mut crate::store::DbConn,
     keys: &JwtKeys,
     token: &str,
 ) -> Result<Principal, ApiError> {

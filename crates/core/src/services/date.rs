@@ -66,7 +66,7 @@ pub fn parse(field: &str, text: &str) -> ApiResult<NaiveDate> {
 
 /// The current time in UTC, to the microsecond, as the database stores it.
 pub fn now_utc() -> chrono::NaiveDateTime {
-    crate::db::now_utc()
+    crate::store::now_utc()
 }
 
 #[cfg(test)]

@@ -7,18 +7,18 @@
 //! on every run. Idempotent: re-running adds nothing twice (the season is created once, with
 //! everything in it, in one transaction).
 
-use crate::db::DbConn;
-use crate::db::models::competition::{
-    Competition, Evening, NewAttendance, NewCompetition, NewEntrant, NewGame, NewRound, NewSeason,
-    Round, Season,
-};
-use crate::db::models::players::{self, NewPlayer, Player};
-use crate::db::models::users;
-use crate::db::now_utc;
-use crate::db::stamps::Scope;
 use crate::error::ApiResult;
 use crate::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
 use crate::services::ratings::{RatingList, RatingRow, push};
+use crate::store::DbConn;
+use crate::store::models::competition::{
+    Competition, Evening, NewAttendance, NewCompetition, NewEntrant, NewGame, NewRound, NewSeason,
+    Round, Season,
+};
+use crate::store::models::players::{self, NewPlayer, Player};
+use crate::store::models::users;
+use crate::store::now_utc;
+use crate::store::stamps::Scope;
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half as VHalf, Membership, PairingSystem,
 };
@@ -166,7 +166,7 @@ fn chess_result(rng: &mut ChaCha8Rng, white: Option<i32>, black: Option<i32>) ->
 }
 
 fn insert_competition(c: &mut DbConn, new: NewCompetition) -> ApiResult<Competition> {
-    use crate::db::schema::competitions as cm;
+    use crate::store::schema::competitions as cm;
     Ok(diesel::insert_into(cm::table)
         .values(&new)
         .returning(cm::all_columns)
@@ -213,7 +213,7 @@ fn insert_entrant(
     seed: i32,
     rating: Option<i32>,
 ) -> ApiResult<()> {
-    use crate::db::schema::entrants;
+    use crate::store::schema::entrants;
     diesel::insert_into(entrants::table)
         .values(&NewEntrant {
             competition_id,
@@ -237,7 +237,7 @@ fn insert_round(
     status: &str,
     pairing_meta: Option<String>,
 ) -> ApiResult<Round> {
-    use crate::db::schema::rounds;
+    use crate::store::schema::rounds;
     Ok(diesel::insert_into(rounds::table)
         .values(&NewRound {
             competition_id,
@@ -262,7 +262,7 @@ fn insert_game(
     black: Option<PlayerId>,
     result: Option<&str>,
 ) -> ApiResult<()> {
-    use crate::db::schema::games;
+    use crate::store::schema::games;
     diesel::insert_into(games::table)
         .values(&NewGame {
             round_id,
@@ -282,7 +282,7 @@ fn insert_game(
 
 /// Creates the demo season with everything in it, once; a summary line.
 fn seed_season(c: &mut DbConn) -> ApiResult<String> {
-    use crate::db::schema::seasons as s;
+    use crate::store::schema::seasons as s;
     if s::table
         .filter(s::name.eq(SEASON))
         .count()
@@ -354,7 +354,7 @@ fn seed_keizer(
     // entrants in order of entry; the seed order (docs/rules/keizer.md#entrants) sorts them by rating
     let mut entrants = Vec::new();
     for (i, p) in club.iter().enumerate() {
-        let rating = crate::db::models::ratings::on_date(c, p.id, source, on)?.map(|r| r.value);
+        let rating = crate::store::models::ratings::on_date(c, p.id, source, on)?.map(|r| r.value);
         insert_entrant(c, comp.id, p.id, i as i32 + 1, rating)?;
         entrants.push((p, rating, i));
     }
@@ -497,7 +497,7 @@ fn seed_keizer(
             }
             let excused = rng.random_range(0..4) < 3;
             if excused {
-                diesel::insert_into(crate::db::schema::attendance::table)
+                diesel::insert_into(crate::store::schema::attendance::table)
                     .values(&NewAttendance {
                         round_id: round.id,
                         player_id: by_key[id].0,
@@ -533,7 +533,7 @@ fn seed_keizer(
             ranking = last.standings.iter().map(|r| r.id.clone()).collect();
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "Keizer winter: 60 entrants, {KEIZER_COMPLETED} evenings completed, 1 published"
     ))
@@ -640,7 +640,7 @@ fn seed_rapid(
         }
         state.rounds.push(rec);
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "rapid: {RAPID_PLAYERS} players, {RAPID_ROUNDS} rounds completed"
     ))
@@ -703,7 +703,7 @@ fn seed_draughts(c: &mut DbConn, season_id: SeasonId) -> ApiResult<String> {
             )?;
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
     Ok(format!(
         "draughts: {} players, {} rounds completed",
         ids.len(),

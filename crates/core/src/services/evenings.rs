@@ -8,12 +8,12 @@
 //! is for the staff only. The document's version is the evening's own version and the cache
 //! stamps of its season's competitions (docs/decisions/0191-evening-read-models.md).
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Evening, Round, stamp};
-use crate::db::schema::{evenings as ev, rounds as rd};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{EveningId, PlayerId, RoundId};
 use crate::services::{attendance, calendar, competitions, rounds, standings, withdrawal};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Evening, Round, stamp};
+use crate::store::schema::{evenings as ev, rounds as rd};
 use chrono::NaiveDate;
 use clubcomp_engine::attendance::Status as Engine;
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
@@ -282,7 +282,7 @@ fn round_on(
     let planned = round.status == "planned";
     let boards_shown = show && !planned;
     let status = attendance::evening(c, comp, &round, time_zone)?;
-    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
     let notes = if insider {
         sign_off_notes(c, round.id)?
     } else {

@@ -3,13 +3,15 @@
 //! roles, and the bounded purge of expired events. Events are written by the write transaction
 //! (`db::stamps::record`), never here.
 
-use crate::db::DbConn;
-pub use crate::db::models::events::EventKind;
-/// Which events a read selects (the changes feed's and the stream's filter).
-pub use crate::db::models::events::Filter;
-use crate::db::models::events::{self, EventRow, Visibility};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::services::credentials::Role;
+use crate::store::DbConn;
+pub use crate::store::models::events::EventKind;
+/// Which events a read selects (the changes feed's and the stream's filter).
+pub use crate::store::models::events::Filter;
+/// Who may read an event (a reader's clearance).
+pub use crate::store::models::events::Visibility;
+use crate::store::models::events::{self, EventRow};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -195,7 +197,7 @@ pub struct ChangesPage {
 
 /// The changes feed after cursor `after` (checked against the log), in one snapshot.
 pub fn changes(c: &mut DbConn, after: i64, filter: &Filter, limit: i64) -> ApiResult<ChangesPage> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         check_cursor(c, "after", after)?;
         let rows = events::after(c, after, filter, limit.clamp(1, MAX_LIMIT))?;
         let next = rows.last().map_or(after, |r| r.id);
@@ -247,10 +249,45 @@ pub fn stream_start(
 /// Deletes at most [`PURGE_BATCH`] events older than `retention` (its own transaction);
 /// returns how many.
 pub fn purge_expired(c: &mut DbConn, retention: chrono::Duration) -> ApiResult<usize> {
-    let before = crate::db::now_utc() - retention;
+    let before = crate::store::now_utc() - retention;
     Ok(events::purge(c, before, PURGE_BATCH)?)
 }
 
+/// A Postgres connection listening on the event channel (`LISTEN`): it hears that any
+/// instance recorded events, so the stream's reader reads the log without waiting for its poll.
+pub struct Listener(diesel::PgConnection);
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Listener")
+    }
+}
+
+impl Listener {
+    /// Connects to the Postgres database at `conn_str` and listens on the event channel; the
+    /// driver's message when it cannot.
+    pub fn open(conn_str: &str) -> Result<Listener, String> {
+        use diesel::{Connection, RunQueryDsl};
+        let mut c = diesel::PgConnection::establish(conn_str).map_err(|e| e.to_string())?;
+        diesel::sql_query(format!("LISTEN {}", events::CHANNEL))
+            .execute(&mut c)
+            .map_err(|e| e.to_string())?;
+        Ok(Listener(c))
+    }
+
+    /// Whether a notification arrived since the last call (all that arrived are taken); the
+    /// driver's message when the connection failed (it is of no further use then).
+    pub fn news(&mut self) -> Result<bool, String> {
+        let mut heard = false;
+        for n in self.0.notifications_iter() {
+            match n {
+                Ok(_) => heard = true,
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        Ok(heard)
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

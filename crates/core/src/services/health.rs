@@ -4,14 +4,14 @@
 use crate::error::{ApiError, ApiResult};
 
 /// The readiness checks, inside a write transaction.
-pub fn check(c: &mut crate::db::DbConn) -> ApiResult<()> {
-    use crate::db::schema::{login_attempts as la, users};
+pub fn check(c: &mut crate::store::DbConn) -> ApiResult<()> {
+    use crate::store::schema::{login_attempts as la, users};
     use diesel::migration::MigrationSource;
     use diesel::prelude::*;
     use diesel::result::Error::RollbackTransaction;
     use diesel_migrations::MigrationHarness;
-    let expected = crate::db::migrations_for(c);
-    let expected = MigrationSource::<crate::db::MultiBackend>::migrations(&expected)
+    let expected = crate::store::migrations_for(c);
+    let expected = MigrationSource::<crate::store::MultiBackend>::migrations(&expected)
         .map_err(|e| ApiError::Internal(format!("embedded migrations: {e}")))?;
     let applied = c
         .applied_migrations()
@@ -28,7 +28,7 @@ pub fn check(c: &mut crate::db::DbConn) -> ApiResult<()> {
     }
     users::table.select(users::id).first::<i64>(c).optional()?;
     // a write that is rolled back: refused by a read-only file or server
-    let now = crate::db::now_utc();
+    let now = crate::store::now_utc();
     let written = c.transaction::<(), _, _>(|c| {
         diesel::insert_into(la::table)
             .values((

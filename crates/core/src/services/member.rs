@@ -3,14 +3,14 @@
 //! competition they are in, and their last results. Only the member's own player is shown;
 //! of other players, only names and ratings.
 
-use crate::db::DbConn;
-use crate::db::models::competition::Round;
-use crate::db::schema::{competitions as cm, entrants as en, rounds as rd};
 use crate::error::ApiResult;
 use crate::ids::PlayerId;
 use crate::services::evenings::{self, BoardPlayer, Which};
 use crate::services::player_games::{self, GameFilter, PlayerGame};
 use crate::services::{attendance, calendar, competitions};
+use crate::store::DbConn;
+use crate::store::models::competition::Round;
+use crate::store::schema::{competitions as cm, entrants as en, rounds as rd};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -109,7 +109,7 @@ pub fn page(
     today: NaiveDate,
     time_zone: &str,
 ) -> ApiResult<MemberPage> {
-    crate::db::snapshot(c, |c| page_in(c, player, today, time_zone))
+    crate::store::snapshot(c, |c| page_in(c, player, today, time_zone))
 }
 
 fn page_in(
@@ -128,7 +128,7 @@ fn page_in(
     let Some(pid) = player else {
         return Ok(out);
     };
-    let Some(p) = crate::db::models::players::by_id(c, pid)? else {
+    let Some(p) = crate::store::models::players::by_id(c, pid)? else {
         return Ok(out);
     };
     out.player = Some(MemberPlayer {

@@ -10,18 +10,18 @@
 //! stored games), Double-Swiss (`clubcomp_engine::double_swiss`, two games per pairing with colours
 //! swapped), round robin (`clubcomp_engine::round_robin::schedule`, Berger tables).
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
-use crate::db::models::events::{EventKind, Visibility};
-use crate::db::models::players;
-use crate::db::now_utc;
-use crate::db::schema::{games, rounds as rs};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId, RoundId};
 use crate::services::attendance as att;
 use crate::services::round_views::{self, RoundView};
 use crate::services::rounds;
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Entrant, NewAuditEntry, NewGame, Round};
+use crate::store::models::events::{EventKind, Visibility};
+use crate::store::models::players;
+use crate::store::now_utc;
+use crate::store::schema::{games, rounds as rs};
+use crate::store::stamps::Scope;
 use clubcomp_engine::Membership;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
@@ -160,7 +160,7 @@ fn round_robin(c: &mut DbConn, comp: &Competition, round: &Round) -> ApiResult<P
     let id = |n: u32| ents[n as usize - 1].player_id;
     // docs/rules/draughts-championship.md#withdrawal: the games of a player who withdrew are
     // not paired (the standings annul or forfeit them); the opponent is free that round
-    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
     let gone = |p: PlayerId| crate::services::withdrawal::gone(&withdrawn, p, round.number);
     let mut boards: Vec<BoardPlan> = sr
         .boards
@@ -281,10 +281,10 @@ fn set_meta(c: &mut DbConn, round: &Round, meta: Option<&Value>) -> ApiResult<()
             rs::updated_at.eq(now_utc()),
         ))
         .execute(c)?;
-    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
+    crate::store::stamps::touch(c, Scope::Competition(round.competition_id))?;
     if meta.is_some() {
         // a pairing before it is published is the leader's (docs/rules/README.md)
-        crate::db::stamps::record(
+        crate::store::stamps::record(
             c,
             rounds::round_event(round, EventKind::PairingGenerated, Visibility::Leader),
         )?;
@@ -300,7 +300,7 @@ fn audit(
     new: Option<&Value>,
     reason: Option<String>,
 ) -> ApiResult<()> {
-    crate::db::models::competition::audit(
+    crate::store::models::competition::audit(
         c,
         &NewAuditEntry {
             entity: "round".into(),
@@ -418,7 +418,7 @@ fn generic_violations(
     let expected: HashSet<PlayerId> = if comp.kind == CompetitionKind::Swiss {
         present(c, comp, round, tz)?
     } else {
-        let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+        let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
         ents.iter()
             .copied()
             .filter(|&p| !crate::services::withdrawal::gone(&withdrawn, p, round.number))
@@ -523,7 +523,7 @@ fn hard_violations(
     hand: &HandPairing,
 ) -> ApiResult<Vec<FieldError>> {
     let ents: HashSet<PlayerId> = entrants(c, comp.id)?.iter().map(|e| e.player_id).collect();
-    let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+    let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
     let mut gone = Vec::new();
     for (k, b) in hand.boards.iter().enumerate() {
         for (p, side) in [(b.white, "white"), (b.black, "black")] {
@@ -690,7 +690,7 @@ pub fn remove_and_view(
     rounds::transition(c, &round, "paired", "planned")?;
     diesel::delete(games::table.filter(games::round_id.eq(round.id))).execute(c)?;
     set_meta(c, &round, None)?;
-    crate::db::models::competition::audit(
+    crate::store::models::competition::audit(
         c,
         &NewAuditEntry {
             entity: "round".into(),

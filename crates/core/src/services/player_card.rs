@@ -6,12 +6,12 @@
 //! the player's own version, their ratings and the cache stamps of the season's competitions
 //! (docs/decisions/0193-player-card.md).
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, stamp};
-use crate::db::schema::seasons as ss;
 use crate::error::ApiResult;
 use crate::ids::{PlayerId, SeasonId};
 use crate::services::{competitions, player_games, standings};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, stamp};
+use crate::store::schema::seasons as ss;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -165,7 +165,7 @@ pub fn version(c: &mut DbConn, id: PlayerId, season: Option<SeasonId>) -> ApiRes
     let p = crate::services::players::load(c, id)?;
     let mut h = sha2::Sha256::new();
     h.update(format!("player:{}:{};", p.id, p.version).as_bytes());
-    for r in crate::db::models::ratings::history(c, p.id, None)? {
+    for r in crate::store::models::ratings::history(c, p.id, None)? {
         h.update(format!("rating:{}:{}:{};", r.id, r.value, r.list_date).as_bytes());
     }
     for s in season_ids(c, season)? {
@@ -199,14 +199,14 @@ pub fn card(
     tag: String,
 ) -> ApiResult<PlayerCard> {
     let p = crate::services::players::load(c, id)?;
-    let rating = |r: crate::db::models::ratings::Rating| CardRating {
+    let rating = |r: crate::store::models::ratings::Rating| CardRating {
         source: r.source,
         value: r.value,
         list_date: r.list_date,
     };
-    let mut history = crate::db::models::ratings::history(c, p.id, None)?;
+    let mut history = crate::store::models::ratings::history(c, p.id, None)?;
     history.sort_by(|a, b| (a.list_date, &a.source).cmp(&(b.list_date, &b.source)));
-    let current = crate::db::models::ratings::latest_for(c, &[p.id])?;
+    let current = crate::store::models::ratings::latest_for(c, &[p.id])?;
     let mut out = Vec::new();
     for s in season_ids(c, season)? {
         for comp in competitions::of_season(c, s)? {

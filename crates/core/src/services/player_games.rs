@@ -2,12 +2,12 @@
 //! `GET /players/{id}/games` and of the games on the club's player card. Public rounds only
 //! (published or completed, `services::rounds::is_public`); names only, no contact data.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Game, Round};
-use crate::db::schema::{competitions as cm, games as gm, rounds as rd};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, EveningId, PlayerId};
 use crate::services::{calendar, standings};
+use crate::store::DbConn;
+use crate::store::models::competition::{Game, Round};
+use crate::store::schema::{competitions as cm, games as gm, rounds as rd};
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::Serialize;

@@ -2,19 +2,19 @@
 //! or membership gives every competition the player is entered in a new version (standings
 //! show the name and count a flexible player's absences differently).
 
-use crate::db::DbConn;
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::models::players;
+use crate::store::DbConn;
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::models::players;
 /// A stored player (the row is the record), its insert form and its changes.
-pub use crate::db::models::players::{NewPlayer, Player, PlayerChanges};
+pub use crate::store::models::players::{NewPlayer, Player, PlayerChanges};
 use std::collections::BTreeMap;
 
 /// A player's latest rating per source (`KNSB` → 1843).
 pub type Ratings = BTreeMap<String, i32>;
-use crate::db::schema::entrants;
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId};
+use crate::store::schema::entrants;
+use crate::store::stamps::Scope;
 use diesel::prelude::*;
 
 /// Registers a player (the fields checked; 409 when the KNSB number or FIDE id is taken).
@@ -40,7 +40,7 @@ pub fn change(
         cur.id,
         cur.version,
     ))?;
-    let p = players::update(c, id, changes, crate::db::now_utc())?;
+    let p = players::update(c, id, changes, crate::store::now_utc())?;
     if changes.name.is_some() || changes.membership.is_some() {
         // standings show the name and count a flexible player's absences differently:
         // every competition the player is entered in gets a new version
@@ -50,7 +50,7 @@ pub fn change(
             .distinct()
             .load(c)?;
         for comp in comps {
-            crate::db::stamps::touch(c, Scope::Competition(comp))?;
+            crate::store::stamps::touch(c, Scope::Competition(comp))?;
         }
     }
     // names the fields changed, never their values (contact data stays out of the log)
@@ -66,7 +66,7 @@ pub fn change(
     .into_iter()
     .filter_map(|(f, changed)| changed.then_some(f))
     .collect();
-    crate::db::stamps::record(
+    crate::store::stamps::record(
         c,
         NewEvent::new(EventKind::PlayerChanged, Visibility::Leader)
             .payload(serde_json::json!({"player": id, "version": p.version, "fields": fields})),
@@ -77,7 +77,7 @@ pub fn change(
 /// The latest rating per source of each of `ids` (a player without ratings is absent).
 fn ratings_of(c: &mut DbConn, ids: &[PlayerId]) -> ApiResult<BTreeMap<PlayerId, Ratings>> {
     let mut m: BTreeMap<PlayerId, Ratings> = BTreeMap::new();
-    for r in crate::db::models::ratings::latest_for(c, ids)? {
+    for r in crate::store::models::ratings::latest_for(c, ids)? {
         m.entry(r.player_id).or_default().insert(r.source, r.value);
     }
     Ok(m)
@@ -116,7 +116,7 @@ pub fn page(
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<(Player, Ratings)>, i64)> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         let (rows, total) = players::search(c, q, active, limit, offset)?;
         let ids: Vec<PlayerId> = rows.iter().map(|p| p.id).collect();
         let mut ratings = ratings_of(c, &ids)?;

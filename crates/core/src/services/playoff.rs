@@ -11,15 +11,17 @@
 //! Berger rounds, `game_no` the play-off round), so results are entered like any other; the
 //! standings count only the rounds before it.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, NewAuditEntry, NewGame, NewRound, Round, audit};
-use crate::db::now_utc;
-use crate::db::schema::{games, rounds as rd};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId};
 use crate::services::rounds;
 use crate::services::standings as st;
+use crate::store::DbConn;
+use crate::store::models::competition::{
+    Competition, NewAuditEntry, NewGame, NewRound, Round, audit,
+};
+use crate::store::now_utc;
+use crate::store::schema::{games, rounds as rd};
+use crate::store::stamps::Scope;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::blitz::{
     FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_candidates,
@@ -318,7 +320,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
 pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<FirstPlacePlayoff> {
     let comp = crate::services::competitions::load(c, id)?;
     // queue concurrent creations of the same play-off (row lock on Postgres)
-    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(id))?;
     if let Some((_, meta)) = round_and_meta(c, id)? {
         let names = names_of(c, &meta.candidates)?;
         return Err(ApiError::Conflict(format!(
@@ -432,13 +434,13 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
             reason: None,
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
-    crate::db::stamps::record(
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::record(
         c,
         rounds::round_event(
             &round,
-            crate::db::models::events::EventKind::PairingPublished,
-            crate::db::models::events::Visibility::Public,
+            crate::store::models::events::EventKind::PairingPublished,
+            crate::store::models::events::Visibility::Public,
         ),
     )?;
     view(c, &comp)?.ok_or_else(|| ApiError::Internal("the play-off just stored is gone".into()))
@@ -456,7 +458,7 @@ pub fn decide(
     actor: &str,
 ) -> ApiResult<FirstPlacePlayoff> {
     let comp = crate::services::competitions::load(c, id)?;
-    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(id))?;
     let Some((round, mut meta)) = round_and_meta(c, id)? else {
         return Err(ApiError::Conflict(format!(
             "competition {id} has no play-off for first; the arbiter decides only a play-off \
@@ -542,6 +544,6 @@ pub fn decide(
             reason: Some(reason.to_string()),
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
     view(c, &comp)?.ok_or_else(|| ApiError::Internal("the play-off is gone".into()))
 }

@@ -2,13 +2,13 @@
 //! docs/rules/draughts-championship.md#prize-money, docs/rules/keizer.md#playoffs): computed
 //! from the standings until the list is finalized, the stored list after.
 
-use crate::db::DbConn;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::competitions::{self, Competition};
 use crate::services::prizes as svc;
 use crate::services::round_views::PlayerRef;
 use crate::services::standings as st;
+use crate::store::DbConn;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::keizer::MatchId;
 use clubcomp_engine::keizer::Prize;

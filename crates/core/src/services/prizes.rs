@@ -7,21 +7,21 @@
 //! semi-finals, round 2 the finals; `board = group × 10 + match` (1 = semi 1–4, 2 = semi 2–3,
 //! 3 = final) and `game_no` 1 for the game, 2 for the decider.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{
-    Competition, Game, NewAuditEntry, NewCompetition, NewEntrant, NewGame, NewRound, Round, audit,
-};
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::now_utc;
-use crate::db::schema::{
-    competitions as cm, entrants as en, games, prize_lists as pl, rounds as rd,
-};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
 use crate::services::competitions::{CompetitionParams, KnockoutParams};
 use crate::services::rounds;
 use crate::services::standings as st;
+use crate::store::DbConn;
+use crate::store::models::competition::{
+    Competition, Game, NewAuditEntry, NewCompetition, NewEntrant, NewGame, NewRound, Round, audit,
+};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::now_utc;
+use crate::store::schema::{
+    competitions as cm, entrants as en, games, prize_lists as pl, rounds as rd,
+};
+use crate::store::stamps::Scope;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::Half;
 use clubcomp_engine::keizer::{self, PrizeOutcome};
@@ -209,7 +209,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             paired.push(round.id);
         }
     }
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
     for round in rs.iter().filter(|r| paired.contains(&r.id)) {
         // games added to a round the public sees are published with it; to one still paired,
         // they are the leader's until the round is published
@@ -218,7 +218,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         } else {
             (EventKind::PairingGenerated, Visibility::Leader)
         };
-        crate::db::stamps::record(c, rounds::round_event(round, kind, visibility))?;
+        crate::store::stamps::record(c, rounds::round_event(round, kind, visibility))?;
     }
     Ok(())
 }
@@ -289,8 +289,8 @@ pub fn finalize(
             reason: None,
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(id))?;
-    crate::db::stamps::record(
+    crate::store::stamps::touch(c, Scope::Competition(id))?;
+    crate::store::stamps::record(
         c,
         NewEvent::new(EventKind::PrizesFinalized, Visibility::Public).competition(id),
     )?;

@@ -1,14 +1,14 @@
 //! Rating lists (docs/rules/README.md#players-and-ratings): the bulk push by KNSB number or FIDE id — atomic, idempotent,
 //! rejected as a whole with row-level errors — and the KNSB rating-list CSV.
 
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::models::players;
-/// A stored rating: the row is the record.
-pub use crate::db::models::ratings::Rating;
-use crate::db::models::ratings::{self, NewRating, RatingWrite};
-use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::PlayerId;
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::models::players;
+/// A stored rating: the row is the record.
+pub use crate::store::models::ratings::Rating;
+use crate::store::models::ratings::{self, NewRating, RatingWrite};
+use crate::store::{DbConn, now_utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use utoipa::ToSchema;
@@ -110,7 +110,7 @@ pub fn history_page(
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<ratings::Rating>, i64)> {
-    crate::db::snapshot(conn, |c| {
+    crate::store::snapshot(conn, |c| {
         players::by_id(c, player)?
             .ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
         Ok(ratings::history_page(c, player, source, limit, offset)?)
@@ -242,7 +242,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
                 continue;
             }
         }
-        crate::db::stamps::record(
+        crate::store::stamps::record(
             conn,
             NewEvent::new(EventKind::RatingChanged, Visibility::Public).payload(
                 serde_json::json!({

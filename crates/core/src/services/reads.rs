@@ -6,11 +6,11 @@
 //! `VersionedWork`).
 
 use crate::cache::CompetitionVersion;
-use crate::db::DbConn;
-use crate::db::models::competition::stamp;
 use crate::error::ApiResult;
 use crate::ids::CompetitionId;
 use crate::services::competitions::{self, Competition};
+use crate::store::DbConn;
+use crate::store::models::competition::stamp;
 
 /// Work a read runs on the database.
 pub trait Work<T>: FnOnce(&mut DbConn) -> ApiResult<T> + Send + 'static {}
@@ -54,7 +54,7 @@ impl<T, F> DocumentWork<T> for F where
 
 /// Runs `f` in one transaction, so that its reads see one snapshot of the database.
 pub fn snapshot<T>(c: &mut DbConn, f: impl Work<T>) -> ApiResult<T> {
-    crate::db::snapshot(c, f)
+    crate::store::snapshot(c, f)
 }
 
 /// A competition's version: the stamps its computed reads depend on (its own and, for a
@@ -98,7 +98,7 @@ pub fn current_version(
 /// Competition `id` (404 when there is none), its version and what `f` makes of them, from
 /// one snapshot.
 pub fn document<T>(c: &mut DbConn, id: i64, f: impl DocumentWork<T>) -> ApiResult<T> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         let comp = competitions::load(c, CompetitionId(id))?;
         let v = version_of(c, comp.id, comp.seeded_from.map(CompetitionId::get))?;
         f(c, &comp, &v)
@@ -124,7 +124,7 @@ pub fn conditional<T>(
     unchanged: impl FnOnce(&str) -> bool,
     f: impl CompetitionWork<T>,
 ) -> ApiResult<Conditional<T>> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         let comp = competitions::load(c, CompetitionId(id))?;
         let tag = etag(&version_of(
             c,

@@ -3,12 +3,12 @@
 //! random source; only its SHA-256 is stored. Every function takes the time `now` from its
 //! caller, so expiry is tested without waiting.
 
-use crate::db::DbConn;
-use crate::db::models::refresh_tokens::{self, NewRefreshToken};
-use crate::db::models::users::{self, User};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
 use crate::services::throttle::Throttle;
+use crate::store::DbConn;
+use crate::store::models::refresh_tokens::{self, NewRefreshToken};
+use crate::store::models::users::{self, User};
 use base64::Engine;
 use chrono::NaiveDateTime;
 

@@ -2,16 +2,16 @@
 //! draughts 40-move rule (through `clubcomp_engine::round_robin::convert_result`), the round-status
 //! rule, optimistic concurrency on the game's version, and an audit entry for every change.
 
-use crate::db::DbConn;
-/// A stored entry of the audit log: the row is the record.
-pub use crate::db::models::competition::AuditEntry;
-use crate::db::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::now_utc;
-use crate::db::schema::{competitions, games, rounds};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, GameId, RoundId};
+use crate::store::DbConn;
+/// A stored entry of the audit log: the row is the record.
+pub use crate::store::models::competition::AuditEntry;
+use crate::store::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::now_utc;
+use crate::store::schema::{competitions, games, rounds};
+use crate::store::stamps::Scope;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
 use diesel::prelude::*;
@@ -260,7 +260,7 @@ pub fn enter(
     // (else both semi-finals decided at once could leave the final uncreated)
     let knockout = comp.kind == CompetitionKind::Knockout;
     if knockout {
-        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
+        crate::store::stamps::touch_now(c, Scope::Competition(comp.id))?;
         round.status = round_status(c, round.id)?;
     }
     if !["paired", "published", "completed"].contains(&round.status.as_str()) {
@@ -328,7 +328,7 @@ pub fn enter(
     if knockout {
         crate::services::prizes::sync_playoff_games(c, &comp)?;
     } else {
-        crate::db::stamps::touch_now(c, Scope::Competition(comp.id))?;
+        crate::store::stamps::touch_now(c, Scope::Competition(comp.id))?;
         // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
         // from here on: a completion that committed after the round was read above made this
         // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock
@@ -357,7 +357,7 @@ pub fn enter(
     } else {
         EventKind::ResultCorrected
     };
-    crate::db::stamps::record(
+    crate::store::stamps::record(
         c,
         NewEvent::new(kind, visibility)
             .competition(comp.id)
@@ -391,9 +391,9 @@ pub fn game_audit(
     game: GameId,
     limit: i64,
     offset: i64,
-) -> ApiResult<(Vec<crate::db::models::competition::AuditEntry>, i64)> {
-    use crate::db::models::competition::AuditEntry;
-    use crate::db::schema::audit_log as al;
+) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
+    use crate::store::models::competition::AuditEntry;
+    use crate::store::schema::audit_log as al;
     c.transaction(|c| {
         load_game(c, game)?;
         let of_game = || {
@@ -413,9 +413,9 @@ pub fn competition_audit(
     competition: CompetitionId,
     limit: i64,
     offset: i64,
-) -> ApiResult<(Vec<crate::db::models::competition::AuditEntry>, i64)> {
-    use crate::db::models::competition::AuditEntry;
-    use crate::db::schema::{audit_log as al, entrants};
+) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
+    use crate::store::models::competition::AuditEntry;
+    use crate::store::schema::{audit_log as al, entrants};
     c.transaction(|c| {
         crate::services::competitions::load(c, competition)?;
         let competition = competition.get();

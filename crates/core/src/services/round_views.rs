@@ -1,9 +1,6 @@
 //! The rounds and games as readers see them: players named, each game's tempo, its version as
 //! an ETag, and a round's games only once published (the club's staff always).
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Game, Round};
-use crate::db::models::players;
 use crate::error::ApiResult;
 use crate::ids::{CompetitionId, EveningId, GameId, PlayerId};
 use crate::services::competitions::{self, TimeControl};
@@ -11,6 +8,9 @@ use crate::services::results::{self, ResultInput};
 use crate::services::rounds::{self, is_public};
 use crate::services::tempo::{self, TempoInput};
 use crate::services::version::ExpectedVersion;
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Game, Round};
+use crate::store::models::players;
 use chrono::NaiveDate;
 use serde::Serialize;
 use utoipa::ToSchema;

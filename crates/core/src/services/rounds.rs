@@ -1,14 +1,14 @@
 //! Rounds and their games: the status machine `planned → paired → published → completed`
 //! (docs/rules/README.md) with atomic transitions, so two concurrent writers cannot both move a round.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Game, Round};
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
-use crate::db::now_utc;
-use crate::db::schema::{games, rounds};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, EveningId, RoundId};
+use crate::store::DbConn;
+use crate::store::models::competition::{Game, Round};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::now_utc;
+use crate::store::schema::{games, rounds};
+use crate::store::stamps::Scope;
 use diesel::prelude::*;
 
 /// Termination word for a game lost by an arbiter's decision (Keizer, docs/rules/keizer.md#scoring).
@@ -78,7 +78,7 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
             round.number
         )));
     }
-    crate::db::stamps::touch(c, Scope::Competition(round.competition_id))?;
+    crate::store::stamps::touch(c, Scope::Competition(round.competition_id))?;
     let event = match (from, to) {
         ("paired", "published") => Some((EventKind::PairingPublished, Visibility::Public)),
         ("published", "completed") => Some((EventKind::RoundCompleted, Visibility::Public)),
@@ -87,7 +87,7 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
         _ => None,
     };
     if let Some((kind, visibility)) = event {
-        crate::db::stamps::record(c, round_event(round, kind, visibility))?;
+        crate::store::stamps::record(c, round_event(round, kind, visibility))?;
     }
     Ok(())
 }
@@ -126,7 +126,7 @@ pub fn create(
     evening_id: Option<EveningId>,
     mut date: Option<chrono::NaiveDate>,
 ) -> ApiResult<Round> {
-    use crate::db::models::competition::NewRound;
+    use crate::store::models::competition::NewRound;
     let comp = crate::services::competitions::load(c, id)?;
     if crate::services::schedule::from_calendar(c, &comp)? {
         return Err(ApiError::Conflict(format!(
@@ -147,7 +147,7 @@ pub fn create(
     // the competition's stamp first: its row lock (Postgres; SQLite holds the write
     // lock already) queues concurrent creations, so each numbers its round after the
     // ones created before it instead of failing on a number taken meanwhile
-    crate::db::stamps::touch_now(c, Scope::Competition(id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(id))?;
     let next: i32 = rounds::table
         .filter(rounds::competition_id.eq(id))
         .select(diesel::dsl::max(rounds::number))

@@ -8,13 +8,13 @@
 //! evening edits, competition creation) and then on the competition's, so two of them never
 //! both add a round for one evening.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Evening, NewRound, Round};
-use crate::db::now_utc;
-use crate::db::schema::{competitions as cm, evenings as ev, rounds};
-use crate::db::stamps::{Scope, touch_now};
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{EveningId, RoundId, SeasonId};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Evening, NewRound, Round};
+use crate::store::now_utc;
+use crate::store::schema::{competitions as cm, evenings as ev, rounds};
+use crate::store::stamps::{Scope, touch_now};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, EveningKind, Half};
 use diesel::prelude::*;

@@ -1,14 +1,14 @@
 //! Seasons (docs/rules/keizer.md#calendar): created by the leader, read by everyone. The
 //! calendar of a season is `calendar.rs`.
 
-use crate::db::DbConn;
-use crate::db::models::competition::NewSeason;
-/// A stored season: the row is the record.
-pub use crate::db::models::competition::Season;
-use crate::db::now_utc;
-use crate::db::schema::seasons as s;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::SeasonId;
+use crate::store::DbConn;
+use crate::store::models::competition::NewSeason;
+/// A stored season: the row is the record.
+pub use crate::store::models::competition::Season;
+use crate::store::now_utc;
+use crate::store::schema::seasons as s;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 
@@ -37,7 +37,7 @@ pub fn create(c: &mut DbConn, name: String, opening_date: NaiveDate) -> ApiResul
 /// A page of the seasons, newest first (opening date descending, then id descending), and how
 /// many there are in all, read in one transaction.
 pub fn page(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<Season>, i64)> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         let total: i64 = s::table.count().get_result(c)?;
         let rows = s::table
             .order((s::opening_date.desc(), s::id.desc()))

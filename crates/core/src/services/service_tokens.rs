@@ -1,12 +1,12 @@
 //! Service tokens (docs/operations.md): named, revocable credentials of machine clients.
 
-use crate::db::DbConn;
-/// A stored service token: the row is the record.
-pub use crate::db::models::service_tokens::ServiceToken;
-use crate::db::models::service_tokens::{self, NewServiceToken};
-use crate::db::now_utc;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{ServiceTokenId, UserId};
+use crate::store::DbConn;
+/// A stored service token: the row is the record.
+pub use crate::store::models::service_tokens::ServiceToken;
+use crate::store::models::service_tokens::{self, NewServiceToken};
+use crate::store::now_utc;
 use diesel::Connection;
 
 /// Records a new service token with the given roles (as stored).

@@ -7,10 +7,6 @@
 //! 1, 2, 3, … that are `completed`, or `published` with a result on every game. A round that
 //! does not count ends the run, so evenings always replay in order (docs/rules/keizer.md#recalculation).
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Entrant, Game, Round};
-use crate::db::models::players;
-use crate::db::schema::competitions as cm;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId};
 use crate::services::attendance::{Status, statuses};
@@ -21,6 +17,10 @@ use crate::services::competitions::{
 };
 use crate::services::rounds;
 use crate::services::rounds::ARBITER_DECISION;
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Entrant, Game, Round};
+use crate::store::models::players;
+use crate::store::schema::competitions as cm;
 use clubcomp_engine::Fixed;
 use clubcomp_engine::keizer as ks;
 use clubcomp_engine::round_robin as rr;

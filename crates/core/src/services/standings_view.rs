@@ -2,11 +2,11 @@
 //! docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise):
 //! the engines' tables with the players named, after any round that counts.
 
-use crate::db::DbConn;
-use crate::db::models::competition::Competition;
 use crate::error::{ApiError, ApiResult};
 use crate::ids::PlayerId;
 use crate::services::standings as svc;
+use crate::store::DbConn;
+use crate::store::models::competition::Competition;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::{keizer, round_robin};
 use serde::Serialize;
@@ -369,7 +369,7 @@ pub fn standings_view(
                 None
             };
             let names = svc::names(c, ids.iter().copied())?;
-            let withdrawn = crate::db::models::competition::withdrawals(c, comp.id)?;
+            let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
             let acr: Vec<String> = st
                 .tiebreaks
                 .iter()

@@ -3,16 +3,16 @@
 //! tempos a competition allows is the engine's (`clubcomp_engine::arbiter::tempo`); this module
 //! loads the game, applies it, and stores the tempo with an audit entry, before the result.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Game, NewAuditEntry, audit};
-use crate::db::now_utc;
-use crate::db::schema::{claims, games};
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::GameId;
 use crate::services::competitions::{TimeControl, stored_time_control};
 use crate::services::results::load_game;
 use crate::services::version::{ExpectedVersion, etag};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Game, NewAuditEntry, audit};
+use crate::store::now_utc;
+use crate::store::schema::{claims, games};
+use crate::store::stamps::Scope;
 use clubcomp_engine::arbiter::tempo::{
     GameTempo, TempoRefusal, TempoRule, check_game_tempo, same_tempo,
 };
@@ -110,7 +110,7 @@ pub fn set(
         .set(games::version.eq(games::version))
         .execute(c)?;
     let (game, _round, comp) = load_game(c, id)?;
-    crate::db::stamps::touch_now(c, Scope::GameArbiter(id))?;
+    crate::store::stamps::touch_now(c, Scope::GameArbiter(id))?;
     let competition_tc = stored_time_control(&comp)?;
     let rule = TempoRule::of(comp.kind, comp.system);
     // the competition's own tempo is stored as none: the game follows the competition
@@ -207,7 +207,7 @@ pub fn set(
             reason: None,
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(comp.id))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
     let game = games::table.find(id).select(Game::as_select()).first(c)?;
     Ok((game, comp))
 }

@@ -92,13 +92,13 @@ impl Throttle {
     /// concurrent one (unique key) inside a savepoint and then locks the row it made.
     fn lock_row(
         &self,
-        c: &mut crate::db::DbConn,
+        c: &mut crate::store::DbConn,
         key: &str,
         now: chrono::NaiveDateTime,
     ) -> crate::error::ApiResult<()> {
-        use crate::db::schema::login_attempts as la;
+        use crate::store::schema::login_attempts as la;
         use diesel::prelude::*;
-        let touch = |c: &mut crate::db::DbConn| {
+        let touch = |c: &mut crate::store::DbConn| {
             diesel::update(la::table.find(key))
                 .set(la::attempts.eq(la::attempts))
                 .execute(c)
@@ -129,12 +129,12 @@ impl Throttle {
     /// attempts, in any instance, cannot all pass the check before any of them failed.
     pub fn attempt(
         &self,
-        c: &mut crate::db::DbConn,
+        c: &mut crate::store::DbConn,
         account: &str,
         address: &str,
         now: chrono::NaiveDateTime,
     ) -> crate::error::ApiResult<Result<(), u64>> {
-        use crate::db::schema::login_attempts as la;
+        use crate::store::schema::login_attempts as la;
         use diesel::prelude::*;
         let mut blocked = None;
         let mut counted = Vec::with_capacity(3);
@@ -189,10 +189,10 @@ impl Throttle {
     /// another's, so it cannot deadlock with a login attempt.
     pub fn sweep(
         &self,
-        c: &mut crate::db::DbConn,
+        c: &mut crate::store::DbConn,
         now: chrono::NaiveDateTime,
     ) -> crate::error::ApiResult<usize> {
-        use crate::db::schema::login_attempts as la;
+        use crate::store::schema::login_attempts as la;
         use diesel::prelude::*;
         let old: Vec<String> = la::table
             .filter(la::expires.le(now))
@@ -211,12 +211,12 @@ impl Throttle {
     /// when it could not be checked at all.
     pub fn forgive(
         &self,
-        c: &mut crate::db::DbConn,
+        c: &mut crate::store::DbConn,
         account: &str,
         address: &str,
         success: bool,
     ) -> crate::error::ApiResult<()> {
-        use crate::db::schema::login_attempts as la;
+        use crate::store::schema::login_attempts as la;
         use diesel::prelude::*;
         let [(pair, ..), (addr, ..), (acct, ..)] = self.keys(account, address);
         if success {
@@ -281,7 +281,7 @@ mod tests {
     /// in a temporary directory, driven by the minutes of one evening.
     struct Fixture {
         _dir: tempfile::TempDir,
-        c: crate::db::DbConn,
+        c: crate::store::DbConn,
         t: Throttle,
     }
 
@@ -289,8 +289,11 @@ mod tests {
         fn new(limit: u32) -> Fixture {
             let dir = tempfile::tempdir().unwrap();
             let url = format!("sqlite://{}", dir.path().join("t.sqlite3").display());
-            let mut c = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
-            crate::db::run_migrations(&mut c).unwrap();
+            let mut c = crate::store::DbTarget::parse(&url)
+                .unwrap()
+                .connect()
+                .unwrap();
+            crate::store::run_migrations(&mut c).unwrap();
             Fixture {
                 _dir: dir,
                 c,

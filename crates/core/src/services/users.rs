@@ -1,13 +1,13 @@
 //! Accounts: creation with validated e-mail, password and roles; the bootstrap admin.
 
-/// A stored account: the row is the record.
-pub use crate::db::models::users::User;
-use crate::db::models::users::{self, NewUser};
-use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{PlayerId, UserId};
 use crate::services::credentials::{Role, format_roles, hash_password};
 use crate::services::throttle::Throttle;
+/// A stored account: the row is the record.
+pub use crate::store::models::users::User;
+use crate::store::models::users::{self, NewUser};
+use crate::store::{DbConn, now_utc};
 use chrono::NaiveDateTime;
 
 /// Minimum password length.
@@ -136,7 +136,7 @@ pub fn update_user(
         ));
     }
     if let Some(Some(pid)) = ch.player_id
-        && crate::db::models::players::by_id(c, pid)?.is_none()
+        && crate::store::models::players::by_id(c, pid)?.is_none()
     {
         return Err(ApiError::invalid("player_id", format!("no player {pid}")));
     }
@@ -144,7 +144,7 @@ pub fn update_user(
     let active = ch.active.unwrap_or(existing.active);
     let generation = existing.token_generation + i64::from(active != existing.active);
     if generation != existing.token_generation {
-        crate::db::models::refresh_tokens::revoke_user(c, existing.id, now_utc())?;
+        crate::store::models::refresh_tokens::revoke_user(c, existing.id, now_utc())?;
     }
     users::update(
         c,
@@ -167,13 +167,13 @@ pub fn set_password_hash(c: &mut DbConn, id: UserId, hash: &str) -> ApiResult<()
     if users::set_password_hash(c, id, hash, now)? == 0 {
         return Err(ApiError::NotFound(format!("no user {id}")));
     }
-    crate::db::models::refresh_tokens::revoke_user(c, id, now)?;
+    crate::store::models::refresh_tokens::revoke_user(c, id, now)?;
     Ok(())
 }
 
 /// One page of the accounts and their total, from one snapshot so the page agrees.
 pub fn page(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<User>, i64)> {
-    crate::db::snapshot(c, |c| Ok(users::list(c, limit, offset)?))
+    crate::store::snapshot(c, |c| Ok(users::list(c, limit, offset)?))
 }
 
 /// The account with this e-mail address, if any.

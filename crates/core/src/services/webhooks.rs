@@ -8,14 +8,14 @@ pub mod guard;
 pub mod signature;
 pub mod worker;
 
-use crate::db::models::events::{self, EventKind, Filter, Visibility};
-use crate::db::models::webhooks::{
-    self as rows, Attempt, Delivery, NewDelivery, NewWebhook, Webhook, WebhookChanges,
-};
-use crate::db::{DbConn, now_utc};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{DeliveryId, WebhookId};
 use crate::services::events::EventView;
+use crate::store::models::events::{self, EventKind, Filter, Visibility};
+use crate::store::models::webhooks::{
+    self as rows, Attempt, Delivery, NewDelivery, NewWebhook, Webhook, WebhookChanges,
+};
+use crate::store::{DbConn, now_utc};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::Serialize;
 use std::time::Duration;
@@ -347,7 +347,7 @@ pub fn get(c: &mut DbConn, id: WebhookId) -> ApiResult<WebhookView> {
 
 /// One page of the subscriptions, by id, and how many there are.
 pub fn list(c: &mut DbConn, limit: i64, offset: i64) -> ApiResult<(Vec<WebhookView>, i64)> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         let total = rows::count(c)?;
         let items = rows::page(c, limit, offset)?;
         Ok((items.into_iter().map(WebhookView::of).collect(), total))
@@ -403,7 +403,7 @@ pub fn deliveries(
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<DeliveryView>, i64)> {
-    crate::db::snapshot(c, |c| {
+    crate::store::snapshot(c, |c| {
         found(c, id)?;
         let (items, total) = rows::deliveries(c, id, status, limit, offset)?;
         Ok((items.into_iter().map(DeliveryView::of).collect(), total))
@@ -449,7 +449,7 @@ pub fn queue_new_events(c: &mut DbConn) -> ApiResult<usize> {
         .into_iter()
         .filter(|w| w.last_event_id < newest)
     {
-        queued += crate::db::stamps::write(c, |c| queue_for(c, &w))?;
+        queued += crate::store::stamps::write(c, |c| queue_for(c, &w))?;
     }
     Ok(queued)
 }
@@ -574,7 +574,7 @@ pub fn record_attempt(
     };
     let wait = chrono::Duration::from_std(policy.backoff(attempts))
         .unwrap_or_else(|_| chrono::Duration::hours(1));
-    crate::db::stamps::write(c, |c| {
+    crate::store::stamps::write(c, |c| {
         rows::record_attempt(
             c,
             d.id,

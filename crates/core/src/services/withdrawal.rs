@@ -7,14 +7,14 @@
 //! a forfeit instead), a round beyond the planned ones, a date without a round on or after it
 //! to take effect from.
 
-use crate::db::DbConn;
-use crate::db::models::competition::{Entrant, NewAuditEntry, Round};
-use crate::db::now_utc;
-use crate::db::schema::entrants as en;
-use crate::db::stamps::Scope;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{CompetitionId, PlayerId};
 use crate::services::rounds;
+use crate::store::DbConn;
+use crate::store::models::competition::{Entrant, NewAuditEntry, Round};
+use crate::store::now_utc;
+use crate::store::schema::entrants as en;
+use crate::store::stamps::Scope;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
@@ -35,7 +35,7 @@ pub struct Request {
 }
 
 fn who(c: &mut DbConn, player: PlayerId) -> ApiResult<String> {
-    let name = crate::db::models::players::by_id(c, player)?
+    let name = crate::store::models::players::by_id(c, player)?
         .map(|p| p.name)
         .unwrap_or_default();
     Ok(format!("{name} (#{player})"))
@@ -54,7 +54,7 @@ fn round_date(c: &mut DbConn, r: &Round) -> Option<NaiveDate> {
 /// else the planned number of rounds when one is set.
 fn last_round(
     c: &mut DbConn,
-    comp: &crate::db::models::competition::Competition,
+    comp: &crate::store::models::competition::Competition,
 ) -> ApiResult<Option<i32>> {
     if comp.kind == CompetitionKind::RoundRobin {
         let n: i64 = en::table
@@ -106,7 +106,7 @@ pub fn withdraw(
     }
     // the competition's stamp first: its row lock (Postgres; SQLite holds the write lock
     // already) queues a withdrawal behind a pairing of the same competition
-    crate::db::stamps::touch_now(c, Scope::Competition(comp_id))?;
+    crate::store::stamps::touch_now(c, Scope::Competition(comp_id))?;
     let Some(entrant) = en::table
         .filter(en::competition_id.eq(comp_id))
         .filter(en::player_id.eq(player))
@@ -212,7 +212,7 @@ pub fn withdraw(
     diesel::update(en::table.find(entrant.id))
         .set(en::withdrawn_from.eq(Some(from)))
         .execute(c)?;
-    crate::db::models::competition::audit(
+    crate::store::models::competition::audit(
         c,
         &NewAuditEntry {
             entity: "entrant".into(),
@@ -233,7 +233,7 @@ pub fn withdraw(
             reason: req.reason.clone(),
         },
     )?;
-    crate::db::stamps::touch(c, Scope::Competition(comp_id))?;
+    crate::store::stamps::touch(c, Scope::Competition(comp_id))?;
     Ok(en::table
         .find(entrant.id)
         .select(Entrant::as_select())

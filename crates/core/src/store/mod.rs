@@ -340,8 +340,8 @@ pub fn migrations_for(conn: &DbConn) -> EmbeddedMigrations {
 macro_rules! per_backend {
     ($conn:expr, |$c:ident| $body:expr) => {
         match $conn {
-            $crate::db::DbConn::Pg($c) => $body,
-            $crate::db::DbConn::Sqlite($c) => $body,
+            $crate::store::DbConn::Pg($c) => $body,
+            $crate::store::DbConn::Sqlite($c) => $body,
         }
     };
 }

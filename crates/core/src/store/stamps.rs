@@ -13,12 +13,12 @@
 //! The same transaction writes the event log ([decision 0220](../../docs/decisions/0220-event-log.md)):
 //! services state what happened with [`record`], and [`write()`] inserts those events, and one
 //! "standings changed" event per competition whose stamp it raised, as its last work before
-//! the commit ([`crate::db::models::events::insert_in_order`]). A refused write records none.
+//! the commit ([`crate::store::models::events::insert_in_order`]). A refused write records none.
 
-use crate::db::DbConn;
-use crate::db::models::events::{self, NewEvent};
-use crate::db::schema::cache_stamps;
 use crate::ids::{CompetitionId, GameId, SeasonId};
+use crate::store::DbConn;
+use crate::store::models::events::{self, NewEvent};
+use crate::store::schema::cache_stamps;
 use diesel::prelude::*;
 use std::cell::RefCell;
 
@@ -157,12 +157,12 @@ fn insert_events(conn: &mut DbConn, list: Vec<NewEvent>) -> QueryResult<()> {
 }
 
 /// Runs `f` in one write transaction: on SQLite the write lock is taken first (see
-/// [`crate::db::take_write_lock`]); before the commit, the stamp of every scope `f` touched is
+/// [`crate::store::take_write_lock`]); before the commit, the stamp of every scope `f` touched is
 /// raised in the same transaction, in the order of the scopes; then the events `f` recorded,
 /// and a "standings changed" event for each competition whose stamp was raised, are inserted
 /// into the event log as the transaction's last work. Nothing is raised or recorded when `f`
 /// fails (all is rolled back), nor when the request waiting for the work stopped waiting
-/// before the commit ([`crate::db::waits::may_commit`]). A write inside another hands its
+/// before the commit ([`crate::store::waits::may_commit`]). A write inside another hands its
 /// events to the outer one.
 pub fn write<T, E>(conn: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
 where
@@ -171,7 +171,7 @@ where
     let open = Open::new();
     let mut inserted = None;
     let out = conn.transaction(|c| {
-        crate::db::take_write_lock(c)?;
+        crate::store::take_write_lock(c)?;
         let out = f(c);
         let pending = open.take();
         let out = out?;
@@ -194,7 +194,7 @@ where
         list.extend(events::standings_events(c, &pending.changed)?);
         inserted = events::insert_in_order(c, &list)?;
         // no commit once the request was answered 503 (docs/decisions/0251-no-commit-after-503.md)
-        crate::db::waits::may_commit()?;
+        crate::store::waits::may_commit()?;
         Ok(out)
     });
     if out.is_ok()
@@ -271,7 +271,7 @@ fn raise(conn: &mut DbConn, scope: Scope) -> QueryResult<i64> {
                 .execute(conn)?;
         }
     }
-    crate::db::models::competition::stamp(conn, &scope)
+    crate::store::models::competition::stamp(conn, &scope)
 }
 
 #[cfg(test)]
@@ -281,13 +281,16 @@ mod tests {
     fn database() -> (tempfile::TempDir, DbConn) {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("stamps.sqlite3").display());
-        let mut conn = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
-        crate::db::run_migrations(&mut conn).unwrap();
+        let mut conn = crate::store::DbTarget::parse(&url)
+            .unwrap()
+            .connect()
+            .unwrap();
+        crate::store::run_migrations(&mut conn).unwrap();
         (dir, conn)
     }
 
     fn stamp(c: &mut DbConn, scope: Scope) -> i64 {
-        crate::db::models::competition::stamp(c, &scope.to_string()).unwrap()
+        crate::store::models::competition::stamp(c, &scope.to_string()).unwrap()
     }
 
     #[test]

@@ -252,7 +252,7 @@ pub fn decide_appeal(
             .and_then(|r| serde_json::from_value(serde_json::Value::String(r.into())).ok()),
     };
     engine::board_decides(&current, ruling).map_err(|e| ApiError::Conflict(e.to_string()))?;
-    let now = crate::db::now_utc();
+    let now = crate::store::now_utc();
     let ruling_text = kind_str(&ruling);
     // conditional: of two concurrent board decisions exactly one is stored
     let n = diesel::update(

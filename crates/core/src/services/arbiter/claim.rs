@@ -2,8 +2,8 @@
 //! refused / opened for the arbiter (quickplay finish), and the arbiter's later decisions.
 
 use super::*;
-use crate::db::models::events::{EventKind, NewEvent, Visibility};
 use crate::ids::{ClaimId, CompetitionId, EveningId, GameId};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
 
 /// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -577,13 +577,13 @@ pub fn make_claim(
 
 /// Records an event about a claim for the arbiters (its game, round and competition).
 fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiResult<()> {
-    use crate::db::schema::{games, rounds};
+    use crate::store::schema::{games, rounds};
     let (competition, evening, number): (CompetitionId, Option<EveningId>, i32) = games::table
         .inner_join(rounds::table)
         .filter(games::id.eq(row.game_id))
         .select((rounds::competition_id, rounds::evening_id, rounds::number))
         .first(c)?;
-    crate::db::stamps::record(
+    crate::store::stamps::record(
         c,
         NewEvent::new(kind, Visibility::Arbiter)
             .competition(competition)
@@ -688,7 +688,7 @@ pub fn decide_claim(
     check_note("note", input.note.as_deref())?;
     // a write first (SQLite takes the write lock before any read; one more lock row on
     // Postgres, always taken before the game's), then the game's lock
-    crate::db::stamps::touch_now(c, Scope::ArbiterDecisions)?;
+    crate::store::stamps::touch_now(c, Scope::ArbiterDecisions)?;
     let claim = load_claim(c, id)?;
     lock_game(c, claim.game_id)?;
     let ctx = load_game(c, claim.game_id)?;

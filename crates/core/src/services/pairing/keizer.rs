@@ -3,11 +3,11 @@
 //! final order), meetings, colours and byes of BOTH halves, first-time flexible players.
 
 use super::{BoardPlan, HandPairing, Plan, memberships, no_pairing, present};
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Round};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::PlayerId;
 use crate::services::rounds;
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Round};
 use chrono::NaiveDate;
 use clubcomp_engine::Membership;
 use clubcomp_engine::keizer::insert_entrant;

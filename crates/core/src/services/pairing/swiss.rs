@@ -3,12 +3,12 @@
 //! not checked in are not paired; the pairing-allocated bye is stored as a bye game.
 
 use super::{BoardPlan, Plan, earlier, entrants, no_pairing, present};
-use crate::db::DbConn;
-use crate::db::models::competition::{Competition, Entrant, Game, Round};
-use crate::db::models::players;
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::PlayerId;
 use crate::services::rounds;
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Entrant, Game, Round};
+use crate::store::models::players;
 use clubcomp_engine::Colour;
 use clubcomp_engine::Fixed;
 use clubcomp_engine::double_swiss as ds;

@@ -9,9 +9,9 @@
 
 use super::client::{self, Outbound};
 use super::{RetryPolicy, signature};
-use crate::db::models::webhooks::Delivery;
-use crate::db::{DbConn, DbTarget, Pool, now_utc};
 use crate::ids::WebhookId;
+use crate::store::models::webhooks::Delivery;
+use crate::store::{DbConn, DbTarget, Pool, now_utc};
 use diesel::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,7 +126,7 @@ enum Leadership {
 impl Leadership {
     fn new(url: &str) -> Leadership {
         match DbTarget::parse(url) {
-            Ok(t) if t.backend == crate::db::Backend::Postgres => Leadership::Pg(None),
+            Ok(t) if t.backend == crate::store::Backend::Postgres => Leadership::Pg(None),
             _ => Leadership::Sqlite,
         }
     }
@@ -239,7 +239,7 @@ fn send_due(pool: &Pool, config: &WorkerConfig, stop: &AtomicBool, first: Delive
             return;
         }
         next = pool.get().ok().and_then(|mut c| {
-            crate::db::models::webhooks::head(&mut c, webhook)
+            crate::store::models::webhooks::head(&mut c, webhook)
                 .ok()
                 .flatten()
                 .filter(|d| d.next_attempt_at <= now_utc())

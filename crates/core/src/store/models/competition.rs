@@ -2,13 +2,13 @@
 //! log. JSON-shaped settings (parameters, tie-break lists, time controls, rule flags) are
 //! stored as text and owned by the services that read them.
 
-use crate::db::schema::{
-    attendance, audit_log, cache_stamps, competitions, entrants, evenings, games, rounds, seasons,
-};
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::{
     AttendanceId, CompetitionId, EntrantId, EveningId, GameId, PlayerId, RoundId, SeasonId,
 };
+use crate::store::schema::{
+    attendance, audit_log, cache_stamps, competitions, entrants, evenings, games, rounds, seasons,
+};
+use crate::store::{DbConn, MultiBackend};
 use chrono::{NaiveDate, NaiveDateTime};
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,

@@ -1,13 +1,13 @@
 //! The event log (`events`): what changed, in commit order, for the changes feed and the event
 //! stream ([decision 0220](../../../docs/decisions/0220-event-log.md)).
 //!
-//! Services record events with [`crate::db::stamps::record`]; the write transaction
-//! ([`crate::db::stamps::write`]) inserts them with [`insert_in_order`] as its last work, so an
+//! Services record events with [`crate::store::stamps::record`]; the write transaction
+//! ([`crate::store::stamps::write`]) inserts them with [`insert_in_order`] as its last work, so an
 //! event commits with its change or not at all.
 
-use crate::db::DbConn;
-use crate::db::schema::{cache_stamps, competitions, events};
 use crate::ids::{CompetitionId, EveningId, GameId};
+use crate::store::DbConn;
+use crate::store::schema::{cache_stamps, competitions, events};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde_json::Value;
@@ -265,7 +265,7 @@ pub fn insert_in_order(conn: &mut DbConn, list: &[NewEvent]) -> QueryResult<Opti
     if let DbConn::Pg(c) = conn {
         diesel::sql_query(format!("SELECT pg_advisory_xact_lock({EVENT_LOCK_KEY})")).execute(c)?;
     }
-    let now = crate::db::now_utc();
+    let now = crate::store::now_utc();
     let rows: Vec<Insert<'_>> = list
         .iter()
         .map(|e| {
@@ -356,7 +356,7 @@ pub fn purged_through(conn: &mut DbConn) -> QueryResult<i64> {
 /// and records the highest id deleted; returns how many were deleted.
 pub fn purge(conn: &mut DbConn, before: NaiveDateTime, batch: i64) -> QueryResult<usize> {
     conn.transaction(|c| {
-        crate::db::take_write_lock(c)?;
+        crate::store::take_write_lock(c)?;
         let ids: Vec<i64> = events::table
             .filter(events::occurred_at.lt(before))
             .order(events::id)

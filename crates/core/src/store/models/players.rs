@@ -1,9 +1,9 @@
 //! `players`: club members and guests (docs/rules/README.md#players-and-ratings). Contact data lives here but is only shown to
 //! leaders and admins.
 
-use crate::db::schema::players;
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::PlayerId;
+use crate::store::schema::players;
+use crate::store::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
 use clubcomp_engine::Membership;
 use diesel::prelude::*;

@@ -1,8 +1,8 @@
 //! `ratings`: rating history per player and source (docs/rules/README.md#players-and-ratings): one value per list date.
 
-use crate::db::schema::ratings;
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::{PlayerId, RatingId};
+use crate::store::schema::ratings;
+use crate::store::{DbConn, MultiBackend};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 

@@ -1,9 +1,9 @@
 //! `refresh_tokens`: the SHA-256 of every refresh token issued, grouped in families (one per
 //! login), with expiry, spending and revocation (docs/decisions/0215-refresh-tokens.md).
 
-use crate::db::schema::refresh_tokens;
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::UserId;
+use crate::store::schema::refresh_tokens;
+use crate::store::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 

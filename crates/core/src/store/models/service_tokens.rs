@@ -1,8 +1,8 @@
 //! `service_tokens`: long-lived tokens for rating-sync jobs, revocable by an admin.
 
-use crate::db::schema::service_tokens;
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::{ServiceTokenId, UserId};
+use crate::store::schema::service_tokens;
+use crate::store::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 

@@ -1,8 +1,8 @@
 //! `users`: accounts with argon2id password hashes and a comma-separated role list.
 
-use crate::db::schema::users;
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::{PlayerId, UserId};
+use crate::store::schema::users;
+use crate::store::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 

@@ -1,9 +1,9 @@
 //! `webhooks` and `webhook_deliveries`: the subscriptions of integrations and what was sent to
 //! them ([decision 0222](../../../docs/decisions/0222-webhooks.md)).
 
-use crate::db::schema::{webhook_deliveries, webhooks};
-use crate::db::{DbConn, MultiBackend};
 use crate::ids::{DeliveryId, WebhookId};
+use crate::store::schema::{webhook_deliveries, webhooks};
+use crate::store::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 

@@ -7,6 +7,11 @@
 //! engines without a server; `api` is the HTTP service and `web` the club's published HTML
 //! pages (see docs/architecture.md: handler → service → store).
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod api;
 pub mod app;
 pub mod auth;

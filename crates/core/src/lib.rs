@@ -13,6 +13,11 @@
 //! The layer order is `docs/architecture.md`'s: handler → service → store, and the services
 //! call the rule engines (`clubcomp_engine`).
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod cache;
 pub mod calc_input;
 pub mod config;

@@ -128,6 +128,10 @@ fn lower_own_priority() {
 impl CalcPool {
     /// A pool of `workers` (at least 1) calculator threads, `queue` requests waiting, each
     /// calculation with `budget` of run time.
+    #[allow(
+        clippy::expect_used,
+        reason = "a calculator pool without its threads cannot serve; the process fails at start"
+    )]
     pub fn new(workers: usize, queue: usize, budget: Duration) -> CalcPool {
         let workers = workers.max(1);
         let (jobs, rx) = std::sync::mpsc::channel::<Job>();

@@ -449,6 +449,10 @@ pub struct NewCompetitionSpec {
 /// every `keizer` evening of its half (`services::schedule`): 404 without the season; a summer Keizer
 /// half may be seeded only from the winter Keizer half of the same season (422 naming
 /// `seeded_from`).
+#[allow(
+    clippy::expect_used,
+    reason = "a typed value with string keys always serializes to JSON"
+)]
 pub fn create(c: &mut DbConn, spec: NewCompetitionSpec) -> ApiResult<Competition> {
     use crate::store::models::competition::NewCompetition;
     let NewCompetitionSpec {
@@ -692,6 +696,10 @@ impl BlitzParams {
     }
 
     /// The block as stored, every default filled in.
+    #[allow(
+        clippy::expect_used,
+        reason = "a typed value with string keys always serializes to JSON"
+    )]
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect(SERIALIZES)
     }
@@ -1194,6 +1202,10 @@ pub struct CompetitionChanges {
 /// Changes a competition's settings in the caller's transaction: 412 on a stale `If-Match`,
 /// 422 on invalid settings, 409 when parameters, tie-breaks or time control change after a
 /// round was paired.
+#[allow(
+    clippy::expect_used,
+    reason = "a typed value with string keys always serializes to JSON"
+)]
 pub fn update(
     c: &mut DbConn,
     id: CompetitionId,

@@ -63,6 +63,10 @@ pub struct Worker {
 
 impl Worker {
     /// Starts the worker on its own thread.
+    #[allow(
+        clippy::expect_used,
+        reason = "a server without its webhook worker cannot deliver; the process fails at start"
+    )]
     pub fn start(pool: Pool, config: WorkerConfig) -> Worker {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();

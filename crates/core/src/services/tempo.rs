@@ -6,7 +6,7 @@
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::GameId;
 use crate::services::competitions::{TimeControl, stored_time_control};
-use crate::services::results::load_game;
+use crate::services::results::{bump_game_version, load_game, lock_game};
 use crate::services::version::{ExpectedVersion, etag};
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Game, NewAuditEntry, audit};
@@ -106,9 +106,7 @@ pub fn set(
     }
     // the game's write lock first (as a result entry takes it), then the arbiter's lock of the
     // game, which a claim takes: a claim and a change of tempo are applied one after the other
-    diesel::update(games::table.find(id))
-        .set(games::version.eq(games::version))
-        .execute(c)?;
+    lock_game(c, id)?;
     let (game, _round, comp) = load_game(c, id)?;
     crate::store::stamps::touch_now(c, Scope::GameArbiter(id))?;
     let competition_tc = stored_time_control(&comp)?;
@@ -170,22 +168,10 @@ pub fn set(
         .as_ref()
         .map(|tc| serde_json::to_string(tc).map_err(|e| ApiError::Internal(e.to_string())))
         .transpose()?;
-    let n = diesel::update(
-        games::table
-            .filter(games::id.eq(game.id))
-            .filter(games::version.eq(game.version)),
-    )
-    .set((
-        games::time_control.eq(&text),
-        games::version.eq(games::version + 1),
-        games::updated_at.eq(now_utc()),
-    ))
-    .execute(c)?;
-    if n == 0 {
-        return Err(ApiError::PreconditionFailed(format!(
-            "game {id} was changed concurrently; read it again"
-        )));
-    }
+    bump_game_version(c, game.id, game.version)?;
+    diesel::update(games::table.find(game.id))
+        .set(games::time_control.eq(&text))
+        .execute(c)?;
     let old_value = AuditValue {
         time_control: old.own.then_some(&old.time_control),
         agreed: None,

@@ -3,7 +3,7 @@
 //! with `=`, `+`, `-`, `@`, tab or carriage return gets a single quote in front and is quoted.
 //! A cell that is a plain decimal number (`-3`, `-0.5000`) is left as it is: it is data, not
 //! a formula, and a spreadsheet must read it as a number
-//! ([decision 0255](../docs/decisions/0255-csv-and-trf-output.md)).
+//! ([decision 0255](../../../docs/decisions/0255-csv-and-trf-output.md)).
 
 /// Whether a cell is a plain decimal number: an optional minus, digits, and an optional
 /// fraction of digits.

@@ -1,5 +1,5 @@
 //! The characters a client's text may not hold, coded once
-//! ([decision 0254](../docs/decisions/0254-one-line-texts.md)). A one-line text (a name, a
+//! ([decision 0254](../../../docs/decisions/0254-one-line-texts.md)). A one-line text (a name, a
 //! title, a one-line note) refuses every control character (C0 with tab, line feed and
 //! carriage return, DEL, C1), the line and paragraph separators, the bidirectional controls
 //! and the invisible formatting characters (Unicode's default-ignorable code points, the

@@ -1,6 +1,6 @@
 //! How the answers write instants: RFC 3339 in UTC with exactly six fraction digits and `Z`
 //! (`2026-09-01T18:00:00.000000Z`), one spelling on SQLite and Postgres alike
-//! (docs/api-guide.md#timestamps, [decision 0211](../docs/decisions/0211-timestamps.md)).
+//! (docs/api-guide.md#timestamps, [decision 0211](../../../docs/decisions/0211-timestamps.md)).
 //! Postgres keeps microseconds, so six digits show every stored instant exactly.
 
 use chrono::{DateTime, SecondsFormat, Utc};

@@ -482,7 +482,7 @@ pub fn record(
 }
 
 /// The event of an attendance change: for the staff only (the attendance view is the
-/// leader's, [decision 0141](../../docs/decisions/0141-attendance-view-for-the-leader.md)).
+/// leader's, [decision 0141](../../../../docs/decisions/0141-attendance-view-for-the-leader.md)).
 pub fn attendance_event(round: &Round, player: PlayerId, action: &str) -> NewEvent {
     NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
         .competition(round.competition_id)

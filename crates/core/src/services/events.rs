@@ -1,4 +1,4 @@
-//! Reading the event log ([decision 0220](../../docs/decisions/0220-event-log.md)): the changes
+//! Reading the event log ([decision 0220](../../../../docs/decisions/0220-event-log.md)): the changes
 //! feed's pages, the event stream's reads after a cursor, the reader's clearance from its
 //! roles, and the bounded purge of expired events. Events are written by the write transaction
 //! (`db::stamps::record`), never here.

@@ -1,4 +1,4 @@
-//! Webhooks ([decision 0222](../../docs/decisions/0222-webhooks.md)): admins subscribe URLs to
+//! Webhooks ([decision 0222](../../../../docs/decisions/0222-webhooks.md)): admins subscribe URLs to
 //! events of the log; the delivery worker ([`worker`]) queues one delivery per subscription
 //! and public event, and sends them, signed as Standard Webhooks, in order per subscription,
 //! retrying with exponential backoff up to a number of attempts.

@@ -10,7 +10,7 @@
 //! the thread that ran the work ([`take_raised`]): its caller waits out the read cache's reuse
 //! time before it answers. This module knows nothing of the cache itself.
 //!
-//! The same transaction writes the event log ([decision 0220](../../docs/decisions/0220-event-log.md)):
+//! The same transaction writes the event log ([decision 0220](../../../../docs/decisions/0220-event-log.md)):
 //! services state what happened with [`record`], and [`write()`] inserts those events, and one
 //! "standings changed" event per competition whose stamp it raised, as its last work before
 //! the commit ([`crate::store::models::events::insert_in_order`]). A refused write records none.

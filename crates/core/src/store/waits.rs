@@ -1,4 +1,4 @@
-//! Bounded waits on the database ([decision 0250](../../docs/decisions/0250-bounded-database-waits.md)).
+//! Bounded waits on the database ([decision 0250](../../../../docs/decisions/0250-bounded-database-waits.md)).
 //!
 //! Two halves. The connection settings ([`ConnSettings`]) make each connection give up by
 //! itself where the driver can: libpq's connect timeout, TCP keepalives and TCP user timeout

@@ -1,4 +1,4 @@
-//! The outbound HTTP client of deliveries ([decision 0223](../../../docs/decisions/0223-webhook-outbound-guard.md)):
+//! The outbound HTTP client of deliveries ([decision 0223](../../../../../docs/decisions/0223-webhook-outbound-guard.md)):
 //! one `POST` over HTTP/1.1, plain or TLS (rustls with the system's root certificates), to an
 //! address the guard checked at that moment. The host name is resolved here, each address is
 //! checked, and the connection goes to the checked address itself, so a name that changes

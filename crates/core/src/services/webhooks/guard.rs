@@ -1,4 +1,4 @@
-//! The outbound guard ([decision 0223](../../../docs/decisions/0223-webhook-outbound-guard.md)):
+//! The outbound guard ([decision 0223](../../../../../docs/decisions/0223-webhook-outbound-guard.md)):
 //! which addresses a delivery may connect to. A receiver must be on the public internet: an
 //! address of this host, of the private networks, link-local, unspecified, multicast, reserved
 //! or documentation ranges is refused, also when it hides in an IPv6 form (IPv4-mapped,

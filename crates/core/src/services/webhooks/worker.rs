@@ -1,4 +1,4 @@
-//! The delivery worker ([decision 0222](../../../docs/decisions/0222-webhooks.md)): a thread
+//! The delivery worker ([decision 0222](../../../../../docs/decisions/0222-webhooks.md)): a thread
 //! that, every poll, queues the deliveries of new events and starts one sender thread for
 //! each subscription with a delivery due and none running. A sender sends that
 //! subscription's due deliveries one after the other (in order), so a slow or failing

@@ -1,5 +1,5 @@
 //! The event log (`events`): what changed, in commit order, for the changes feed and the event
-//! stream ([decision 0220](../../../docs/decisions/0220-event-log.md)).
+//! stream ([decision 0220](../../../../../docs/decisions/0220-event-log.md)).
 //!
 //! Services record events with [`crate::store::stamps::record`]; the write transaction
 //! ([`crate::store::stamps::write`]) inserts them with [`insert_in_order`] as its last work, so an

@@ -1,5 +1,5 @@
 //! `webhooks` and `webhook_deliveries`: the subscriptions of integrations and what was sent to
-//! them ([decision 0222](../../../docs/decisions/0222-webhooks.md)).
+//! them ([decision 0222](../../../../../docs/decisions/0222-webhooks.md)).
 
 use crate::ids::{DeliveryId, WebhookId};
 use crate::store::schema::{webhook_deliveries, webhooks};

@@ -4,7 +4,9 @@
 //! work runs in.
 
 pub use crate::store::stamps::{take_raised, write};
-pub use crate::store::waits::{ConnSettings, Deadline, block_until, may_commit, until};
+pub use crate::store::waits::{
+    COMMIT_GRACE, ConnSettings, Deadline, Late, block_until, may_commit, until,
+};
 pub use crate::store::{
     Backend, Circuit, DbConn, DbTarget, Pool, PoolError, build_pool, build_pool_with,
     run_migrations,

@@ -129,6 +129,10 @@ pub fn record(conn: &mut DbConn, event: NewEvent) -> QueryResult<()> {
 
 /// The highest event id this thread inserted since the last call (and forgets it): its
 /// caller wakes the readers of the log once the transaction has ended.
+#[cfg_attr(
+    not(feature = "test-support"),
+    allow(dead_code, reason = "no caller in this crate")
+)]
 pub fn take_written() -> Option<i64> {
     WORK.with(|w| w.borrow_mut().written.take())
 }
@@ -157,7 +161,7 @@ fn insert_events(conn: &mut DbConn, list: Vec<NewEvent>) -> QueryResult<()> {
 }
 
 /// Runs `f` in one write transaction: on SQLite the write lock is taken first (see
-/// [`crate::store::take_write_lock`]); before the commit, the stamp of every scope `f` touched is
+/// `take_write_lock`); before the commit, the stamp of every scope `f` touched is
 /// raised in the same transaction, in the order of the scopes; then the events `f` recorded,
 /// and a "standings changed" event for each competition whose stamp was raised, are inserted
 /// into the event log as the transaction's last work. Nothing is raised or recorded when `f`

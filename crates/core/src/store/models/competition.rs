@@ -389,6 +389,10 @@ pub fn audit(conn: &mut DbConn, e: &NewAuditEntry) -> QueryResult<()> {
 }
 
 /// Audit entries of an entity, oldest first.
+#[cfg_attr(
+    not(feature = "test-support"),
+    allow(dead_code, reason = "no caller in this crate")
+)]
 pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec<AuditEntry>> {
     audit_log::table
         .filter(audit_log::entity.eq(entity))

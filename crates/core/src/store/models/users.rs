@@ -74,6 +74,10 @@ pub fn list(conn: &mut DbConn, limit: i64, offset: i64) -> QueryResult<(Vec<User
 }
 
 /// Whether any admin account exists.
+#[cfg_attr(
+    not(feature = "test-support"),
+    allow(dead_code, reason = "no caller in this crate")
+)]
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     users::table.count().get_result(conn)
 }

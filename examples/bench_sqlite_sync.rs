@@ -6,8 +6,10 @@
 //!
 //! Usage: `bench_sqlite_sync [WRITES] [ROUNDS] [DIR]` (defaults 2000, 3).
 
-use clubcomp::db::waits::{ConnSettings, Synchronous};
-use clubcomp::db::{build_pool_with, models::players::NewPlayer, run_migrations, stamps};
+use clubcomp_core::test_store::waits::{ConnSettings, Synchronous};
+use clubcomp_core::test_store::{
+    build_pool_with, models::players::NewPlayer, run_migrations, stamps,
+};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -45,11 +47,14 @@ fn run(url: &str, synchronous: Synchronous, writes: u32) -> f64 {
     let pool = build_pool_with(url, 1, Duration::from_secs(10), settings).expect("pool");
     let mut c = pool.get().expect("a connection");
     run_migrations(&mut c).expect("migrations");
-    let now = clubcomp::db::now_utc();
+    let now = clubcomp_core::test_store::now_utc();
     let t = Instant::now();
     for i in 0..writes {
         stamps::write(&mut c, |c| {
-            clubcomp::db::models::players::insert(c, &NewPlayer::guest(format!("P{i}"), now))
+            clubcomp_core::test_store::models::players::insert(
+                c,
+                &NewPlayer::guest(format!("P{i}"), now),
+            )
         })
         .expect("a write");
     }

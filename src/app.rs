@@ -282,7 +282,7 @@ pub fn build_app(
 
 /// Builds the shared state: pool, migrations, JWT key, bootstrap admin.
 pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
-    let pool = crate::db::build_pool_with(
+    let pool = crate::database::build_pool_with(
         &config.database_url,
         config.db_pool_size,
         config.db_pool_timeout,
@@ -290,7 +290,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     )?;
     {
         let mut conn = pool.get().map_err(|e| e.to_string())?;
-        let applied = crate::db::run_migrations(&mut conn)?;
+        let applied = crate::database::run_migrations(&mut conn)?;
         if !applied.is_empty() {
             tracing::info!(?applied, "migrations applied");
         }

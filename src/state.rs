@@ -4,8 +4,8 @@
 //! pages and the extractors read it; the application (`crate::app`) builds it.
 
 use crate::config::Config;
-use crate::db::waits::Deadline;
-use crate::db::{DbConn, Pool};
+use crate::database::Deadline;
+use crate::database::{DbConn, Pool};
 use crate::error::{ApiError, ApiResult};
 use crate::services::credentials::JwtKeys;
 use crate::services::throttle::Throttle;
@@ -61,7 +61,7 @@ impl AppState {
     }
 
     /// Runs blocking database work on the blocking pool; 503 when it is not done within
-    /// `DB_QUERY_TIMEOUT_MS` ([`crate::db::waits::block_until`]).
+    /// `DB_QUERY_TIMEOUT_MS` ([`crate::database::block_until`]).
     pub async fn db<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
@@ -79,9 +79,9 @@ impl AppState {
         let pool = self.pool.clone();
         // in the request's span: a panic is logged with its request id (crate::panics)
         let span = tracing::Span::current();
-        let (r, bumped) = crate::db::waits::block_until(deadline, move || {
+        let (r, bumped) = crate::database::block_until(deadline, move || {
             let _span = span.enter();
-            crate::db::stamps::take_raised();
+            crate::database::take_raised();
             let r = pool
                 .get()
                 .map_err(ApiError::from)
@@ -90,7 +90,7 @@ impl AppState {
                 // work that was stuck on a silent network and finished closes the circuit
                 pool.circuit().answered();
             }
-            (r, crate::db::stamps::take_raised())
+            (r, crate::database::take_raised())
         })
         .await?;
         // a write that changed what cached reads show answers only once no process can still
@@ -103,9 +103,9 @@ impl AppState {
     }
 
     /// Runs blocking database work in one write transaction (all or nothing), which raises
-    /// the cache stamps of what the work touched as it commits ([`crate::db::stamps::write`]).
+    /// the cache stamps of what the work touched as it commits ([`crate::database::write`]).
     /// Within `DB_QUERY_TIMEOUT_MS` (the wait for the write queue included), or 503, and then
-    /// it does not commit ([`crate::db::waits::may_commit`]).
+    /// it does not commit ([`crate::database::may_commit`]).
     pub async fn tx<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
@@ -114,14 +114,14 @@ impl AppState {
         let deadline = Deadline::after(self.config.db_query_timeout);
         // the wait for a place in the queue counts towards the request's wait
         let turn = match &self.write_queue {
-            Some(q) => Some(crate::db::waits::until(&deadline, q.clone().lock_owned()).await?),
+            Some(q) => Some(crate::database::until(&deadline, q.clone().lock_owned()).await?),
             None => None,
         };
         let hub = self.hub.clone();
         self.db_until(deadline, move |conn| {
             // the turn is held until the transaction ended, even if the client went away
             let _turn = turn;
-            let r = crate::db::stamps::write(conn, f);
+            let r = crate::database::write(conn, f);
             // the stream's reader reads what this write recorded at once
             hub.wake();
             r

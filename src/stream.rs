@@ -11,10 +11,9 @@
 //! The reader starts with the first stream (most processes of the test suite and the command
 //! line never open one) and ends when the hub is dropped.
 
-use crate::db::models::events::{EventKind, Filter, Visibility};
-use crate::db::{Backend, DbConn, DbTarget, Pool};
+use crate::database::{Backend, DbConn, DbTarget, Pool};
 use crate::error::{ApiError, ApiResult};
-use crate::services::events::{self as svc, EventView};
+use crate::services::events::{self as svc, EventKind, EventView, Filter, Listener, Visibility};
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, Weak};
@@ -173,7 +172,7 @@ fn read_loop(hub: Weak<Inner>, wake: Receiver<()>) {
         Some(h) => (h.backend, h.conn_str.clone()),
         None => return,
     };
-    let mut listener: Option<diesel::PgConnection> = None;
+    let mut listener: Option<Listener> = None;
     let mut last_listen_try: Option<Instant> = None;
     let mut last_read = Instant::now();
     loop {
@@ -194,14 +193,11 @@ fn read_loop(hub: Weak<Inner>, wake: Receiver<()>) {
                 }
                 let mut failed = false;
                 if let Some(c) = listener.as_mut() {
-                    for n in c.notifications_iter() {
-                        match n {
-                            Ok(_) => news = true,
-                            Err(e) => {
-                                tracing::warn!(error = %e, "the event stream's LISTEN connection failed; polling until it is back");
-                                failed = true;
-                                break;
-                            }
+                    match c.news() {
+                        Ok(heard) => news |= heard,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "the event stream's LISTEN connection failed; polling until it is back");
+                            failed = true;
                         }
                     }
                 }
@@ -222,14 +218,8 @@ fn read_loop(hub: Weak<Inner>, wake: Receiver<()>) {
 }
 
 /// A connection listening on the event channel, or `None` (logged) when it cannot be made.
-fn listen(conn_str: &str) -> Option<diesel::PgConnection> {
-    use diesel::{Connection, RunQueryDsl};
-    let made = diesel::PgConnection::establish(conn_str).and_then(|mut c| {
-        diesel::sql_query(format!("LISTEN {}", crate::db::models::events::CHANNEL))
-            .execute(&mut c)
-            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-        Ok(c)
-    });
+fn listen(conn_str: &str) -> Option<Listener> {
+    let made = Listener::open(conn_str);
     match made {
         Ok(c) => Some(c),
         Err(e) => {

@@ -60,11 +60,11 @@ const CLI_DB_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn with_conn<T>(
     cfg: &Config,
-    f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, String>,
+    f: impl FnOnce(&mut crate::database::DbConn) -> Result<T, String>,
 ) -> Result<T, String> {
-    let pool = crate::db::build_pool_with(&cfg.database_url, 1, CLI_DB_WAIT, cfg.db_conn)?;
+    let pool = crate::database::build_pool_with(&cfg.database_url, 1, CLI_DB_WAIT, cfg.db_conn)?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    crate::db::run_migrations(&mut conn)?;
+    crate::database::run_migrations(&mut conn)?;
     f(&mut conn)
 }
 
@@ -86,14 +86,15 @@ pub fn migrate() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let pool = match crate::db::build_pool_with(&cfg.database_url, 1, CLI_DB_WAIT, cfg.db_conn) {
-        Ok(p) => p,
-        Err(e) => return fail(e),
-    };
+    let pool =
+        match crate::database::build_pool_with(&cfg.database_url, 1, CLI_DB_WAIT, cfg.db_conn) {
+            Ok(p) => p,
+            Err(e) => return fail(e),
+        };
     let result = pool
         .get()
         .map_err(|e| e.to_string())
-        .and_then(|mut c| crate::db::run_migrations(&mut c));
+        .and_then(|mut c| crate::database::run_migrations(&mut c));
     match result {
         Ok(v) if v.is_empty() => {
             println!("database is up to date");
@@ -157,15 +158,13 @@ pub fn ratings(c: RatingsCommand) -> ExitCode {
         Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
     };
     let r = with_conn(&cfg, |conn| {
-        use diesel::Connection;
         let rows = crate::services::ratings::parse_knsb_csv(&bytes).map_err(describe)?;
         let list = crate::services::ratings::RatingList {
             source: "KNSB".into(),
             list_date: date,
             ratings: rows,
         };
-        conn.transaction(|c| crate::services::ratings::push(c, &list))
-            .map_err(describe)
+        crate::database::write(conn, |c| crate::services::ratings::push(c, &list)).map_err(describe)
     });
     match r {
         Ok(rep) => {

@@ -4,14 +4,14 @@
 
 use crate::support::*;
 use actix_web::http::{Method, StatusCode};
-use clubcomp::db::models::competition::{NewCompetition, NewGame, NewRound};
-use clubcomp::db::models::players::NewPlayer;
-use clubcomp::db::now_utc;
-use clubcomp::db::schema::{
+use clubcomp::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
+use clubcomp_core::test_store::models::competition::{NewCompetition, NewGame, NewRound};
+use clubcomp_core::test_store::models::players::NewPlayer;
+use clubcomp_core::test_store::now_utc;
+use clubcomp_core::test_store::schema::{
     appeals, audit_log, claims, competitions, game_events, game_moves, games, players, rounds,
     seasons, users,
 };
-use clubcomp::ids::{CompetitionId, PlayerId, RoundId, SeasonId};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 

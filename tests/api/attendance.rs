@@ -224,7 +224,7 @@ async fn sign_up_and_off_with_deadlines_force_majeure_and_history() {
     // the contract used by pairing and standings
     let got = app
         .with_conn(move |c| {
-            use clubcomp::db::schema::rounds;
+            use clubcomp_core::test_store::schema::rounds;
             use diesel::prelude::*;
             let ids: Vec<i64> = rounds::table
                 .filter(rounds::competition_id.eq(cid))

@@ -690,7 +690,7 @@ async fn login_answers_an_access_token_and_a_refresh_token() {
     // what is stored: the hex SHA-256 of the token, never the token
     let stored = app
         .with_conn(move |c| {
-            use clubcomp::db::schema::refresh_tokens as rt;
+            use clubcomp_core::test_store::schema::refresh_tokens as rt;
             use diesel::prelude::*;
             rt::table
                 .filter(rt::user_id.eq(id))
@@ -817,7 +817,7 @@ async fn an_expired_refresh_token_is_refused() {
     assert!(r.body["detail"].as_str().unwrap().contains("expired"));
     // the next login deletes the expired row: one row left, the new login's
     let id = app
-        .with_conn(|c| clubcomp::db::models::users::by_email(c, "e@club.example"))
+        .with_conn(|c| clubcomp_core::test_store::models::users::by_email(c, "e@club.example"))
         .await
         .unwrap()
         .unwrap()
@@ -825,7 +825,7 @@ async fn an_expired_refresh_token_is_refused() {
     sign_in(&app, "e@club.example").await;
     let rows = app
         .with_conn(move |c| {
-            use clubcomp::db::schema::refresh_tokens as rt;
+            use clubcomp_core::test_store::schema::refresh_tokens as rt;
             use diesel::prelude::*;
             rt::table
                 .filter(rt::user_id.eq(id))

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 async fn evening_count(app: &TestApp) -> i64 {
     app.with_conn(|c| {
-        use clubcomp::db::schema::evenings;
+        use clubcomp_core::test_store::schema::evenings;
         use diesel::{QueryDsl, RunQueryDsl};
         evenings::table.count().get_result::<i64>(c).unwrap()
     })
@@ -275,7 +275,7 @@ type RoundRow = (i64, i64, String, Option<i64>, String);
 async fn rounds_of(app: &TestApp, comp: i64) -> Vec<RoundRow> {
     // the round's id is not part of the API: read from the table, by number
     app.with_conn(move |c| {
-        use clubcomp::db::schema::rounds;
+        use clubcomp_core::test_store::schema::rounds;
         use diesel::prelude::*;
         rounds::table
             .filter(rounds::competition_id.eq(comp))

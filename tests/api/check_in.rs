@@ -13,7 +13,7 @@ const EVENING: &str = "2099-06-19";
 /// Players, entrants, audit entries and closures stored.
 async fn stored(app: &TestApp) -> (i64, i64, i64, i64) {
     app.with_conn(|c| {
-        use clubcomp::db::schema::{audit_log, check_in_closures, entrants, players};
+        use clubcomp_core::test_store::schema::{audit_log, check_in_closures, entrants, players};
         use diesel::prelude::*;
         (
             players::table.count().get_result(c).unwrap(),

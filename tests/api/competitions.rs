@@ -318,7 +318,7 @@ async fn a_swiss_tiebreak_list_is_stored_and_answered_in_the_listed_acronyms() {
     let comp = r.body["id"].as_i64().unwrap();
     let stored: String = app
         .with_conn(move |c| {
-            use clubcomp::db::schema::competitions;
+            use clubcomp_core::test_store::schema::competitions;
             use diesel::prelude::*;
             competitions::table
                 .find(comp)
@@ -363,7 +363,7 @@ async fn a_swiss_tiebreak_list_is_stored_and_answered_in_the_listed_acronyms() {
 
     // a stored value that is no listed tie-break is a server error, not dropped or defaulted
     app.with_conn(move |c| {
-        use clubcomp::db::schema::competitions;
+        use clubcomp_core::test_store::schema::competitions;
         use diesel::prelude::*;
         diesel::update(competitions::table.find(comp))
             .set(competitions::tiebreaks.eq("[\"BH\", \"BH-C7\"]"))

@@ -275,7 +275,7 @@ async fn concurrent_round_creation_and_entries_number_in_turn() {
     let stored: std::collections::BTreeSet<i64> = app
         .state
         .db(move |c| {
-            use clubcomp::db::schema::entrants as en;
+            use clubcomp_core::test_store::schema::entrants as en;
             use diesel::prelude::*;
             Ok(en::table
                 .filter(en::competition_id.eq(comp))
@@ -396,7 +396,7 @@ async fn one_game_in_play(app: &TestApp) -> (String, String, String) {
 /// write waits for the database's write lock and then reads the completed round).
 #[actix_web::test]
 async fn a_result_entered_while_the_round_is_completed_needs_a_reason() {
-    use clubcomp::db::schema::{cache_stamps, games, rounds};
+    use clubcomp_core::test_store::schema::{cache_stamps, games, rounds};
     use diesel::prelude::*;
     use futures_util::future::{Either, select};
     let app = spawn().await;
@@ -412,7 +412,7 @@ async fn a_result_entered_while_the_round_is_completed_needs_a_reason() {
     assert_eq!(put("1-0").await.status, StatusCode::OK);
     let game: i64 = url.split('/').nth(4).unwrap().parse().unwrap();
     // the completion, as `complete` writes it, held open until told to commit
-    let target = clubcomp::db::DbTarget::parse(&app._db.url).unwrap();
+    let target = clubcomp_core::test_store::DbTarget::parse(&app._db.url).unwrap();
     let (held_tx, held) = std::sync::mpsc::channel();
     let (commit, commit_rx) = std::sync::mpsc::channel::<()>();
     let completer = std::thread::spawn(move || {

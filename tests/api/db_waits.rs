@@ -97,7 +97,7 @@ async fn until_pool_idle(app: &TestApp) {
 /// Whether a player named `name` is stored.
 async fn stored(app: &TestApp, name: &'static str) -> bool {
     app.with_conn(move |c| {
-        use clubcomp::db::schema::players;
+        use clubcomp_core::test_store::schema::players;
         use diesel::prelude::*;
         players::table
             .filter(players::name.eq(name))

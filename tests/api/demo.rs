@@ -5,8 +5,8 @@ use actix_web::http::StatusCode;
 use serde_json::Value;
 use std::collections::HashSet;
 
-fn all_counts(c: &mut clubcomp::db::DbConn) -> Vec<i64> {
-    use clubcomp::db::schema::*;
+fn all_counts(c: &mut clubcomp_core::test_store::DbConn) -> Vec<i64> {
+    use clubcomp_core::test_store::schema::*;
     use diesel::{QueryDsl, RunQueryDsl};
     vec![
         users::table.count().get_result(c).unwrap(),
@@ -193,7 +193,7 @@ async fn demo_is_deterministic() {
     async fn games_by_name() -> Vec<GameRow> {
         let app = spawn().await;
         app.with_conn(|c| {
-            use clubcomp::db::schema::{games, players, rounds};
+            use clubcomp_core::test_store::schema::{games, players, rounds};
             use diesel::prelude::*;
             clubcomp::services::demo::seed(c).unwrap();
             let names: std::collections::HashMap<i64, String> = players::table
@@ -275,7 +275,7 @@ async fn a_summer_half_is_created_in_the_demo_season() {
     let summer = r.body["id"].as_i64().unwrap();
     let rows = |comp: i64| {
         app.with_conn(move |c| {
-            use clubcomp::db::schema::rounds;
+            use clubcomp_core::test_store::schema::rounds;
             use diesel::prelude::*;
             rounds::table
                 .filter(rounds::competition_id.eq(comp))

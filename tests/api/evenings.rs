@@ -273,7 +273,7 @@ async fn the_next_evening_is_the_first_open_one_from_today() {
 /// The id and version of round `number` of `comp`, read from the database.
 async fn round_row(app: &TestApp, comp: i64, number: i32) -> (i64, i64) {
     app.with_conn(move |c| {
-        use clubcomp::db::schema::rounds;
+        use clubcomp_core::test_store::schema::rounds;
         use diesel::prelude::*;
         rounds::table
             .filter(rounds::competition_id.eq(comp))

@@ -3,9 +3,11 @@
 
 use crate::support::*;
 use actix_web::http::StatusCode;
-use clubcomp::db::DbConn;
-use clubcomp::db::models::events::{self, EventKind, EventRow, Filter, NewEvent, Visibility};
 use clubcomp::ids::{CompetitionId, GameId};
+use clubcomp_core::test_store::DbConn;
+use clubcomp_core::test_store::models::events::{
+    self, EventKind, EventRow, Filter, NewEvent, Visibility,
+};
 use serde_json::{Value, json};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -134,7 +136,7 @@ async fn a_changed_result_is_a_correction() {
 }
 
 fn connect(app: &TestApp) -> DbConn {
-    clubcomp::db::DbTarget::parse(&app._db.url)
+    clubcomp_core::test_store::DbTarget::parse(&app._db.url)
         .unwrap()
         .connect()
         .unwrap()
@@ -214,9 +216,9 @@ async fn a_reader_following_concurrent_writers_sees_every_event_once() {
             let mut c = connect(&app);
             std::thread::spawn(move || {
                 for i in 0..40 {
-                    clubcomp::db::stamps::write(&mut c, |c| {
+                    clubcomp_core::test_store::stamps::write(&mut c, |c| {
                         for e in one_event(w * 100 + i) {
-                            clubcomp::db::stamps::record(c, e)?;
+                            clubcomp_core::test_store::stamps::record(c, e)?;
                         }
                         diesel::QueryResult::Ok(())
                     })

@@ -16,17 +16,21 @@ fn names(dir: &str) -> Vec<String> {
 
 #[test]
 fn migration_lists_match() {
-    let pg = names("migrations/postgres");
-    let sqlite = names("migrations/sqlite");
+    let pg = names("crates/core/migrations/postgres");
+    let sqlite = names("crates/core/migrations/sqlite");
     assert!(!pg.is_empty());
     assert_eq!(
         pg, sqlite,
-        "migrations/postgres and migrations/sqlite must hold the same names"
+        "crates/core/migrations/postgres and crates/core/migrations/sqlite must hold the same names"
     );
     for n in &pg {
         for f in ["up.sql", "down.sql"] {
-            assert!(std::path::Path::new(&format!("migrations/postgres/{n}/{f}")).exists());
-            assert!(std::path::Path::new(&format!("migrations/sqlite/{n}/{f}")).exists());
+            assert!(
+                std::path::Path::new(&format!("crates/core/migrations/postgres/{n}/{f}")).exists()
+            );
+            assert!(
+                std::path::Path::new(&format!("crates/core/migrations/sqlite/{n}/{f}")).exists()
+            );
         }
     }
 }
@@ -34,19 +38,19 @@ fn migration_lists_match() {
 #[actix_web::test]
 async fn migrations_run_up_down_up() {
     let app = spawn().await;
-    let total = names("migrations/postgres").len();
+    let total = names("crates/core/migrations/postgres").len();
     app.with_conn(move |c| {
         // the app applied every migration; revert them one by one, then apply again
         for _ in 0..total {
-            c.revert_last_migration(clubcomp::db::migrations_for(c))
+            c.revert_last_migration(clubcomp_core::test_store::migrations_for(c))
                 .expect("down");
         }
         assert!(
-            c.has_pending_migration(clubcomp::db::migrations_for(c))
+            c.has_pending_migration(clubcomp_core::test_store::migrations_for(c))
                 .unwrap()
         );
         let applied = c
-            .run_pending_migrations(clubcomp::db::migrations_for(c))
+            .run_pending_migrations(clubcomp_core::test_store::migrations_for(c))
             .expect("up again");
         assert_eq!(applied.len(), total);
     })

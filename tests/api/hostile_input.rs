@@ -147,7 +147,7 @@ async fn a_formula_name_is_neutralised_in_the_standings_csv_and_a_stored_line_br
     let forged = format!("Dave\n001 {:>4}      Forged", 99);
     let dave = p[3];
     app.with_conn(move |c| {
-        use clubcomp::db::schema::players;
+        use clubcomp_core::test_store::schema::players;
         use diesel::prelude::*;
         diesel::update(players::table.find(dave))
             .set(players::name.eq(forged))

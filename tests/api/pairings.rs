@@ -120,7 +120,7 @@ async fn keizer_generate_bye_draw_take_back_and_publish() {
     // every pairing write is in the audit log
     let actions = app
         .with_conn(|c| {
-            use clubcomp::db::schema::audit_log as a;
+            use clubcomp_core::test_store::schema::audit_log as a;
             use diesel::prelude::*;
             a::table
                 .order(a::id)
@@ -224,7 +224,7 @@ async fn keizer_second_round_uses_standings_constraints_and_colours() {
     );
     let (reason, action) = app
         .with_conn(|c| {
-            use clubcomp::db::schema::audit_log as al;
+            use clubcomp_core::test_store::schema::audit_log as al;
             use diesel::prelude::*;
             al::table
                 .order(al::id.desc())

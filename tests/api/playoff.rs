@@ -54,7 +54,7 @@ type Stored = (i64, i64, i64, Vec<Option<String>>);
 
 async fn stored(app: &TestApp) -> Stored {
     app.with_conn(|c| {
-        use clubcomp::db::schema::{audit_log, games, rounds};
+        use clubcomp_core::test_store::schema::{audit_log, games, rounds};
         use diesel::prelude::*;
         (
             rounds::table.count().get_result(c).unwrap(),
@@ -338,7 +338,7 @@ async fn a_play_off_still_tied_is_decided_by_the_arbiter_and_audited() {
     // audited: who, what, why
     let entries = app
         .with_conn(move |cn| {
-            use clubcomp::db::schema::audit_log as al;
+            use clubcomp_core::test_store::schema::audit_log as al;
             use diesel::prelude::*;
             al::table
                 .filter(al::entity.eq("competition"))

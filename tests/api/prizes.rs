@@ -237,7 +237,7 @@ async fn playoffs_from_the_summer_half() {
 /// `pairing.generated` of its round for the leader (the rounds are paired, not published).
 #[actix_web::test]
 async fn the_playoffs_record_their_pairing_events() {
-    use clubcomp::db::models::events::{self, Filter, Visibility};
+    use clubcomp_core::test_store::models::events::{self, Filter, Visibility};
     let app = spawn().await;
     let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
     let (season, players, summer) = summer_of_four(&app, &leader).await;

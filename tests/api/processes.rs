@@ -500,9 +500,10 @@ struct Tally {
 }
 
 fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
-    use clubcomp::db::schema::{audit_log, games};
+    use clubcomp_core::test_store::schema::{audit_log, games};
     use diesel::prelude::*;
-    let pool = clubcomp::db::build_pool(url, 1, std::time::Duration::from_secs(10)).expect("pool");
+    let pool = clubcomp_core::test_store::build_pool(url, 1, std::time::Duration::from_secs(10))
+        .expect("pool");
     let mut c = pool.get().expect("connection");
     let gs: Vec<(i64, i64, Option<String>)> = games::table
         .filter(games::id.eq_any(game_ids))
@@ -521,14 +522,14 @@ fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
     for (g, v) in rows {
         audits.entry(g).or_default().push(v.unwrap_or_default());
     }
-    let logged: Vec<(i64, String, String)> = clubcomp::db::schema::events::table
-        .filter(clubcomp::db::schema::events::game_id.eq_any(game_ids))
-        .filter(clubcomp::db::schema::events::kind.like("result.%"))
-        .order(clubcomp::db::schema::events::id)
+    let logged: Vec<(i64, String, String)> = clubcomp_core::test_store::schema::events::table
+        .filter(clubcomp_core::test_store::schema::events::game_id.eq_any(game_ids))
+        .filter(clubcomp_core::test_store::schema::events::kind.like("result.%"))
+        .order(clubcomp_core::test_store::schema::events::id)
         .select((
-            clubcomp::db::schema::events::game_id.assume_not_null(),
-            clubcomp::db::schema::events::kind,
-            clubcomp::db::schema::events::payload,
+            clubcomp_core::test_store::schema::events::game_id.assume_not_null(),
+            clubcomp_core::test_store::schema::events::kind,
+            clubcomp_core::test_store::schema::events::payload,
         ))
         .load(&mut c)
         .expect("events");
@@ -538,8 +539,11 @@ fn tally(url: &str, comp: i64, game_ids: &[i64]) -> Tally {
         let result = payload["result"].as_str().map(str::to_string);
         events.entry(g).or_default().push((kind, result));
     }
-    let stamp = clubcomp::db::models::competition::stamp(&mut c, &format!("competition:{comp}"))
-        .expect("stamp");
+    let stamp = clubcomp_core::test_store::models::competition::stamp(
+        &mut c,
+        &format!("competition:{comp}"),
+    )
+    .expect("stamp");
     Tally {
         games: gs,
         audits,
@@ -580,10 +584,11 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
     let url = db.url.clone();
     let before = tally(&url, fx.comp, &game_ids);
     let start_id: i64 = {
-        use clubcomp::db::schema::events;
+        use clubcomp_core::test_store::schema::events;
         use diesel::dsl::max;
         use diesel::prelude::*;
-        let pool = clubcomp::db::build_pool(&url, 1, Duration::from_secs(10)).expect("pool");
+        let pool =
+            clubcomp_core::test_store::build_pool(&url, 1, Duration::from_secs(10)).expect("pool");
         let mut c = pool.get().expect("connection");
         events::table
             .select(max(events::id))
@@ -735,9 +740,10 @@ async fn a_process_killed_during_writes_leaves_a_consistent_database() {
 
     // the log's result events, in id order
     let logged: Vec<i64> = {
-        use clubcomp::db::schema::events;
+        use clubcomp_core::test_store::schema::events;
         use diesel::prelude::*;
-        let pool = clubcomp::db::build_pool(&url, 1, Duration::from_secs(10)).expect("pool");
+        let pool =
+            clubcomp_core::test_store::build_pool(&url, 1, Duration::from_secs(10)).expect("pool");
         let mut c = pool.get().expect("connection");
         events::table
             .filter(events::game_id.eq_any(&game_ids))

@@ -4,7 +4,7 @@
 use crate::support::*;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::TestRequest;
-use clubcomp::db::schema::{audit_log, games};
+use clubcomp_core::test_store::schema::{audit_log, games};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 
 use crate::support::*;
 use actix_web::http::StatusCode;
-use clubcomp::db::models::events::{self, EventRow, Filter, Visibility};
+use clubcomp_core::test_store::models::events::{self, EventRow, Filter, Visibility};
 use serde_json::json;
 
 /// The application with streams that stay open longer than any test takes.

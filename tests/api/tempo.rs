@@ -5,7 +5,7 @@
 
 use crate::support::*;
 use actix_web::http::StatusCode;
-use clubcomp::db::schema::{audit_log, games};
+use clubcomp_core::test_store::schema::{audit_log, games};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 

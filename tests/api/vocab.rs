@@ -4,7 +4,7 @@
 
 use crate::support::*;
 use actix_web::http::StatusCode;
-use clubcomp::db::schema::{competitions, players};
+use clubcomp_core::test_store::schema::{competitions, players};
 use diesel::prelude::*;
 use serde_json::json;
 

@@ -8,8 +8,8 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::test;
 use clubcomp::app::{build_app, build_state};
 use clubcomp::config::Config;
-use clubcomp::db::DbConn;
 use clubcomp::state::AppState;
+use clubcomp_core::test_store::DbConn;
 use diesel::{Connection, RunQueryDsl};
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
@@ -267,7 +267,7 @@ impl TestApp {
         let email = format!("m-{}@club.example", uuid::Uuid::new_v4().simple());
         let user = self
             .with_conn(move |c| {
-                use clubcomp::db::schema::users;
+                use clubcomp_core::test_store::schema::users;
                 use diesel::prelude::*;
                 let u = clubcomp::services::users::create_user(
                     c,
@@ -323,7 +323,7 @@ impl TestApp {
     /// Row counts of the main tables, to prove a rejected write changed nothing.
     pub async fn counts(&self) -> Vec<i64> {
         self.with_conn(|c| {
-            use clubcomp::db::schema::*;
+            use clubcomp_core::test_store::schema::*;
             use diesel::QueryDsl;
             vec![
                 users::table.count().get_result::<i64>(c).unwrap(),

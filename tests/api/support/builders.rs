@@ -7,9 +7,9 @@
 use super::app::{Resp, TestApp};
 use super::paths;
 use actix_web::http::StatusCode;
-use clubcomp::db::models::competition::{NewAttendance, NewGame};
-use clubcomp::db::schema::games;
 use clubcomp::ids::{PlayerId, RoundId};
+use clubcomp_core::test_store::models::competition::{NewAttendance, NewGame};
+use clubcomp_core::test_store::schema::games;
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
@@ -481,7 +481,7 @@ pub async fn round_on_evening(
     }
     let planned: Option<i32> = app
         .with_conn(move |c| {
-            use clubcomp::db::schema::rounds;
+            use clubcomp_core::test_store::schema::rounds;
             rounds::table
                 .filter(rounds::competition_id.eq(comp))
                 .filter(rounds::evening_id.eq(evening))
@@ -553,7 +553,7 @@ async fn fill_round(
                     termination: None,
                     move_count: None,
                     version: 1,
-                    updated_at: clubcomp::db::now_utc(),
+                    updated_at: clubcomp_core::test_store::now_utc(),
                 })
                 .returning(games::id)
                 .get_result(c)
@@ -594,7 +594,7 @@ pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, acti
         action: action.to_string(),
         channel: "email".into(),
         recorded_by: "test".into(),
-        at: clubcomp::db::now_utc(),
+        at: clubcomp_core::test_store::now_utc(),
         note: None,
     };
     record_attendance(app, comp, number, change).await
@@ -609,7 +609,7 @@ pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note
         action: "force_majeure".into(),
         channel: "phone".into(),
         recorded_by: "leader:test".into(),
-        at: clubcomp::db::now_utc(),
+        at: clubcomp_core::test_store::now_utc(),
         note: Some(note.to_string()),
     };
     record_attendance(app, comp, number, change).await
@@ -621,16 +621,18 @@ async fn record_attendance(app: &TestApp, comp: i64, number: i32, change: NewAtt
     app.with_conn(move |c| {
         let round = clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), number)
             .unwrap();
-        diesel::insert_into(clubcomp::db::schema::attendance::table)
+        diesel::insert_into(clubcomp_core::test_store::schema::attendance::table)
             .values(&NewAttendance {
                 round_id: round.id,
                 ..change
             })
             .execute(c)
             .unwrap();
-        clubcomp::db::stamps::touch_now(
+        clubcomp_core::test_store::stamps::touch_now(
             c,
-            clubcomp::db::stamps::Scope::Competition(clubcomp::ids::CompetitionId(comp)),
+            clubcomp_core::test_store::stamps::Scope::Competition(clubcomp::ids::CompetitionId(
+                comp,
+            )),
         )
         .unwrap();
     })
@@ -661,7 +663,7 @@ pub async fn add_round(app: &TestApp, leader: &str, cid: i64, date: &str) -> i64
 /// Row counts of games, attendance and audit entries, and the rounds' statuses.
 pub async fn state_of(app: &TestApp) -> (i64, i64, i64, Vec<String>) {
     app.with_conn(|c| {
-        use clubcomp::db::schema::*;
+        use clubcomp_core::test_store::schema::*;
         use diesel::prelude::*;
         (
             games::table.count().get_result::<i64>(c).unwrap(),
@@ -704,7 +706,7 @@ pub async fn finish_round(app: &TestApp, leader: &str, cid: i64, n: i64, results
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let res: Vec<String> = results.iter().map(|s| s.to_string()).collect();
     app.with_conn(move |c| {
-        use clubcomp::db::schema::{games, rounds};
+        use clubcomp_core::test_store::schema::{games, rounds};
         use diesel::prelude::*;
         let rid: i64 = rounds::table
             .filter(rounds::competition_id.eq(cid))

@@ -1,0 +1,233 @@
+//! The value lists of the string fields the answers show, as OpenAPI schemas: each field
+//! whose values are a closed set names one of these (`#[schema(value_type = ...)]`), so that
+//! a generated client gets an enum instead of a plain string (docs/api-guide.md#value-lists).
+//! The vocabulary of the engine crate keeps its own wire strings (`NAMES`); the schemas here
+//! list them without the engine crate knowing of OpenAPI.
+//! A value list a service owns is declared in that service with `string_enum_schema!`; this
+//! module uses nothing of the crate, so every service may name its lists.
+
+/// Declares a schema-only string type listing `$values` (a `[&str; N]`): for a request field
+/// the handler reads as a `String` and checks against that list itself (with its own 422),
+/// so that the document names the values while the handler's answers stay as they are. Use it
+/// as `#[schema(value_type = Name)]`.
+#[macro_export]
+macro_rules! string_enum_schema {
+    ($(#[$attr:meta])* $vis:vis $name:ident, $description:literal, $values:expr) => {
+        $(#[$attr])*
+        #[doc = $description]
+        #[derive(Debug)]
+        $vis struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some($description))
+                    .enum_values(Some($values.iter().copied()))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+    };
+}
+
+pub use crate::string_enum_schema;
+
+string_enum_schema!(
+    pub CompetitionKind,
+    "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",
+    clubcomp_engine::CompetitionKind::NAMES
+);
+
+string_enum_schema!(
+    pub Discipline,
+    "A discipline: `chess` or `draughts`.",
+    clubcomp_engine::Discipline::NAMES
+);
+
+string_enum_schema!(
+    pub PairingSystem,
+    "A pairing system: `dutch` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
+    clubcomp_engine::PairingSystem::NAMES
+);
+
+string_enum_schema!(
+    pub KeizerHalf,
+    "A half of a Keizer season: `winter` or `summer`.",
+    clubcomp_engine::Half::NAMES
+);
+
+string_enum_schema!(
+    pub EveningKind,
+    "An evening kind: `keizer`, `rapid`, `closed`, `playoff`, `blitz` or `free`.",
+    clubcomp_engine::EveningKind::NAMES
+);
+
+string_enum_schema!(
+    pub Membership,
+    "A membership type: `fixed`, `flexible` or `guest`.",
+    clubcomp_engine::Membership::NAMES
+);
+
+string_enum_schema!(
+    pub EventVisibility,
+    "Who may see an event of the log: `public`, `arbiter`, `leader` or `admin`.",
+    ["public", "arbiter", "leader", "admin"]
+);
+
+string_enum_schema!(
+    pub AttendanceStatus,
+    "A player's attendance status for a round: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`, `no_show`, `checked_in` or `not_checked_in`.",
+    [
+        "expected",
+        "signed_up",
+        "not_signed_up",
+        "excused",
+        "unexcused",
+        "present",
+        "no_show",
+        "checked_in",
+        "not_checked_in",
+    ]
+);
+
+string_enum_schema!(
+    pub Capacity,
+    "The capacity a change was recorded in: `member`, `leader` or `arbiter`.",
+    ["member", "leader", "arbiter"]
+);
+
+string_enum_schema!(
+    pub CheckInStatus,
+    "The state of a check-in: `open` or `closed`.",
+    ["open", "closed"]
+);
+
+string_enum_schema!(
+    pub ClaimKind,
+    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`) and `draughts_repetition` for a claim recorded as a plain event.",
+    [
+        "threefold_repetition",
+        "fifty_moves",
+        "quickplay_finish",
+        "draughts_third_time",
+        "draughts_can_repeat",
+        "draughts_repetition",
+        "draughts_twenty_five_moves",
+        "draughts_endgame_limit",
+        "draughts_lasting_advantage",
+    ]
+);
+
+string_enum_schema!(
+    pub ClaimStatus,
+    "A claim's status: `pending`, `postponed`, `upheld` or `rejected` (the last two are final).",
+    ["pending", "postponed", "upheld", "rejected"]
+);
+
+string_enum_schema!(
+    pub AppealRuling,
+    "The board's ruling on an appeal: `upheld` or `dismissed`.",
+    ["upheld", "dismissed"]
+);
+
+string_enum_schema!(
+    pub Prize,
+    "A Keizer prize: `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.",
+    [
+        "winter_champion",
+        "silver",
+        "bronze",
+        "best_of_the_rest",
+        "summer_champion",
+    ]
+);
+
+string_enum_schema!(
+    pub PrizeListKind,
+    "The kind of a prize list: `keizer`, `round_robin` or `swiss`.",
+    ["keizer", "round_robin", "swiss"]
+);
+
+string_enum_schema!(
+    pub TitleDecidedBy,
+    "How a Swiss's first place is settled: `standings`, `playoff` or `pending`.",
+    ["standings", "playoff", "pending"]
+);
+
+string_enum_schema!(
+    pub StandingsKind,
+    "The kind of a table: `keizer`, `swiss` or `round_robin`.",
+    ["keizer", "swiss", "round_robin"]
+);
+
+string_enum_schema!(
+    pub PlayoffOutcome,
+    "The outcome of a playoff game: `white_wins`, `black_wins` or `draw`.",
+    ["white_wins", "black_wins", "draw"]
+);
+
+string_enum_schema!(
+    pub PlayoffMatch,
+    "A match of a playoff group: `semi1` (1–4), `semi2` (2–3) or `final`.",
+    ["semi1", "semi2", "final"]
+);
+
+string_enum_schema!(
+    pub FirstPlaceStatus,
+    "The state of a play-off for first: `pending`, `champion`, `arbiter_decides` or `decided`.",
+    ["pending", "champion", "arbiter_decides", "decided"]
+);
+
+/// The FIDE tie-break acronyms the document lists (C.07, individual events; Cut-n and
+/// Median-n for n = 1 and 2).
+pub const TIEBREAK_ACRONYMS: [&str; 37] = [
+    "PTS", "DE", "WIN", "WON", "BPG", "BWG", "REP", "GE", "PS", "PS-C1", "PS-C2", "KS", "BH",
+    "BH-C1", "BH-C2", "BH-M1", "BH-M2", "FB", "FB-C1", "FB-C2", "FB-M1", "FB-M2", "SB", "SB-C1",
+    "SB-C2", "SB-M1", "SB-M2", "AOB", "ARO", "ARO-C1", "ARO-C2", "ARO-M1", "ARO-M2", "TPR", "PTP",
+    "APRO", "APPO",
+];
+
+/// The round-robin tie-break criteria by name, as a competition's tie-break list holds them.
+pub const ROUND_ROBIN_TIEBREAKS: [&str; 8] = [
+    "wins",
+    "plusremise_balance",
+    "plusremises",
+    "mutual",
+    "ranking_order",
+    "sonneborn_berger",
+    "direct_encounter",
+    "lots",
+];
+
+/// Every tie-break a competition's list may name: the FIDE acronyms (a Swiss) and the
+/// round-robin criteria.
+pub fn competition_tiebreaks() -> Vec<&'static str> {
+    TIEBREAK_ACRONYMS
+        .iter()
+        .chain(ROUND_ROBIN_TIEBREAKS.iter())
+        .copied()
+        .collect()
+}
+
+string_enum_schema!(
+    pub CompetitionTiebreak,
+    "A tie-break of a competition: a FIDE acronym for a Swiss (see `TiebreakAcronym`; any n up to 30 of Cut-n and Median-n, lower case and `/` for `-` are read too), or a criterion for a round robin (`wins`, `plusremise_balance`, `plusremises`, `mutual`, `ranking_order`, `sonneborn_berger`, `direct_encounter`, `lots`).",
+    competition_tiebreaks()
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_round_robin_criteria_are_the_engines() {
+        for name in ROUND_ROBIN_TIEBREAKS {
+            let parsed: Result<clubcomp_engine::round_robin::Tiebreak, _> =
+                serde_json::from_value(serde_json::Value::String(name.into()));
+            assert!(parsed.is_ok(), "{name}");
+        }
+        assert_eq!(competition_tiebreaks().len(), 37 + 8);
+    }
+}

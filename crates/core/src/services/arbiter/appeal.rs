@@ -1,0 +1,289 @@
+//! Appeals to the board against an arbiter's decision (docs/rules/arbiter.md#appeals).
+
+use super::*;
+use crate::ids::{AppealId, ClaimId, GameEventId, GameId, PlayerId};
+
+/// An appeal to the board (docs/rules/arbiter.md#appeals).
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AppealInput {
+    /// The grounds, as written by the appellant (not only blanks).
+    #[schema(pattern = r"\S")]
+    pub grounds: String,
+    /// Whether the appeal was made in writing (docs/rules/arbiter.md#appeals: required; default true).
+    #[serde(default = "yes")]
+    pub in_writing: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The board's ruling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RulingInput {
+    /// Upheld: the arbiter's decision is set aside.
+    Upheld,
+    /// Dismissed: the arbiter's decision stands.
+    Dismissed,
+}
+
+/// The board's decision on an appeal.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AppealDecisionInput {
+    /// Upheld or dismissed.
+    pub ruling: RulingInput,
+    /// The board's reasons.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
+// appeals
+
+/// Who lodges an appeal: officials record it for a player; a member only for a game of the
+/// player linked to their account.
+#[derive(Debug, Clone)]
+pub struct Appellant {
+    /// Audit label.
+    pub label: String,
+    /// Whether the caller is an official (arbiter, leader, admin).
+    pub official: bool,
+    /// The caller's linked player.
+    pub player_id: Option<PlayerId>,
+}
+
+fn utc(t: NaiveDateTime) -> DateTime<Utc> {
+    DateTime::from_naive_utc_and_offset(t, Utc)
+}
+
+/// The decision an appeal is against.
+struct Appealed {
+    game: GameId,
+    claim_id: Option<ClaimId>,
+    event_id: Option<GameEventId>,
+    decided_at: NaiveDateTime,
+}
+
+fn lodge(
+    c: &mut DbConn,
+    target: Appealed,
+    input: &AppealInput,
+    who: &Appellant,
+    now: DateTime<Utc>,
+) -> ApiResult<AppealRow> {
+    if input.grounds.trim().is_empty() {
+        return Err(ApiError::invalid("grounds", "must not be empty"));
+    }
+    crate::services::input::checked_multi_line("grounds", &input.grounds)?;
+    let Appealed {
+        game,
+        claim_id,
+        event_id,
+        decided_at,
+    } = target;
+    let ctx = load_game(c, game)?;
+    if !who.official
+        && (who.player_id.is_none()
+            || (who.player_id != ctx.game.white_id && who.player_id != ctx.game.black_id))
+    {
+        return Err(ApiError::Forbidden(
+            "a member may appeal only a decision in their own game".into(),
+        ));
+    }
+    let appeal = engine::lodge_appeal(utc(decided_at), now, input.in_writing).map_err(|e| {
+        let name = variant_name(&e);
+        ApiError::Validation {
+            detail: format!("appeal refused ({name}): {e}"),
+            errors: vec![FieldError::new("appeal", format!("{name}: {e}"))],
+        }
+    })?;
+    let row = diesel::insert_into(appeals::table)
+        .values((
+            appeals::game_id.eq(game),
+            appeals::claim_id.eq(claim_id),
+            appeals::event_id.eq(event_id),
+            appeals::decided_at.eq(decided_at),
+            appeals::grounds.eq(input.grounds.trim()),
+            appeals::lodged_by.eq(&who.label),
+            appeals::lodged_at.eq(now.naive_utc()),
+            appeals::last_day.eq(appeal.window.last_day),
+        ))
+        .returning(appeals::all_columns)
+        .get_result::<AppealRow>(c)?;
+    audit(
+        c,
+        &NewAuditEntry {
+            entity: "appeal".into(),
+            entity_id: row.id.get(),
+            action: "appeal_lodged".into(),
+            actor: who.label.clone(),
+            at: now.naive_utc(),
+            old_value: None,
+            new_value: Some(input.grounds.clone()),
+            reason: None,
+        },
+    )?;
+    Ok(row)
+}
+
+/// Lodges an appeal against the decision on a claim ("now" is read here, docs/rules/arbiter.md#appeals).
+pub fn appeal_claim(
+    c: &mut DbConn,
+    claim_id: ClaimId,
+    input: &AppealInput,
+    who: &Appellant,
+) -> ApiResult<AppealRow> {
+    let claim = load_claim(c, claim_id)?;
+    let decided_at = claim.decided_at.ok_or_else(|| {
+        ApiError::Conflict(format!(
+            "claim {claim_id} is not decided yet: nothing to appeal"
+        ))
+    })?;
+    lodge(
+        c,
+        Appealed {
+            game: claim.game_id,
+            claim_id: Some(claim_id),
+            event_id: None,
+            decided_at,
+        },
+        input,
+        who,
+        Utc::now(),
+    )
+}
+
+/// Lodges an appeal against an arbiter's decision event (a decision on a claim, or time
+/// added).
+pub fn appeal_event(
+    c: &mut DbConn,
+    event_id: GameEventId,
+    input: &AppealInput,
+    who: &Appellant,
+) -> ApiResult<AppealRow> {
+    let row: EventRow = game_events::table
+        .find(event_id)
+        .select(EventRow::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no event {event_id}")))?;
+    let event: GameEvent =
+        serde_json::from_str(&row.event).map_err(|e| internal("stored event", e))?;
+    if !matches!(
+        event,
+        GameEvent::Decision { .. } | GameEvent::TimeAdded { .. }
+    ) {
+        return Err(ApiError::invalid(
+            "event",
+            "only an arbiter's decision (a decision on a claim, time added) can be appealed",
+        ));
+    }
+    let claim_id = match event {
+        GameEvent::Decision { claim, .. } => claims::table
+            .filter(claims::game_id.eq(row.game_id))
+            .filter(claims::event_seq.eq(claim as i32))
+            .select(claims::id)
+            .first::<ClaimId>(c)
+            .optional()?,
+        _ => None,
+    };
+    lodge(
+        c,
+        Appealed {
+            game: row.game_id,
+            claim_id,
+            event_id: Some(event_id),
+            decided_at: row.at,
+        },
+        input,
+        who,
+        Utc::now(),
+    )
+}
+
+/// Loads an appeal or 404.
+pub fn load_appeal(c: &mut DbConn, id: AppealId) -> ApiResult<AppealRow> {
+    appeals::table
+        .find(id)
+        .select(AppealRow::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no appeal {id}")))
+}
+
+/// One page of the appeals about a game, oldest first (by id): `limit` appeals from `offset`,
+/// and how many there are in all, read in one transaction (404 when there is no such game).
+pub fn appeals_of(
+    c: &mut DbConn,
+    game: GameId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<AppealRow>, i64)> {
+    c.transaction(|c| {
+        load_game(c, game)?;
+        let of_game = || appeals::table.filter(appeals::game_id.eq(game));
+        Ok(crate::page_of!(c, of_game(), order: appeals::id, rows: AppealRow, limit, offset))
+    })
+}
+
+/// The board decides an appeal, once (a second decision: 409).
+pub fn decide_appeal(
+    c: &mut DbConn,
+    id: AppealId,
+    input: &AppealDecisionInput,
+    actor: &str,
+) -> ApiResult<AppealRow> {
+    let row = load_appeal(c, id)?;
+    let ruling = match input.ruling {
+        RulingInput::Upheld => engine::BoardRuling::Upheld,
+        RulingInput::Dismissed => engine::BoardRuling::Dismissed,
+    };
+    let current = engine::Appeal {
+        decided_at: utc(row.decided_at),
+        lodged_at: utc(row.lodged_at),
+        window: engine::appeal_window(utc(row.decided_at))
+            .map_err(|e| internal("appeal window", e))?,
+        ruling: row
+            .ruling
+            .as_deref()
+            .and_then(|r| serde_json::from_value(serde_json::Value::String(r.into())).ok()),
+    };
+    engine::board_decides(&current, ruling).map_err(|e| ApiError::Conflict(e.to_string()))?;
+    let now = crate::store::now_utc();
+    let ruling_text = kind_str(&ruling);
+    // conditional: of two concurrent board decisions exactly one is stored
+    let n = diesel::update(
+        appeals::table
+            .filter(appeals::id.eq(id))
+            .filter(appeals::ruling.is_null()),
+    )
+    .set((
+        appeals::ruling.eq(&ruling_text),
+        appeals::ruling_reason.eq(&input.reason),
+        appeals::ruled_by.eq(actor),
+        appeals::ruled_at.eq(now),
+    ))
+    .execute(c)?;
+    if n == 0 {
+        return Err(ApiError::Conflict(format!(
+            "appeal {id} was already decided; the board's decision is final"
+        )));
+    }
+    audit(
+        c,
+        &NewAuditEntry {
+            entity: "appeal".into(),
+            entity_id: id.get(),
+            action: "appeal_decided".into(),
+            actor: actor.into(),
+            at: now,
+            old_value: None,
+            new_value: Some(ruling_text),
+            reason: input.reason.clone(),
+        },
+    )?;
+    load_appeal(c, id)
+}

@@ -1,0 +1,765 @@
+//! Claims (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md#quickplay-finish-fide-102): checked from the moves by the engines and decided at once, or
+//! refused / opened for the arbiter (quickplay finish), and the arbiter's later decisions.
+
+use super::*;
+use crate::ids::{ClaimId, CompetitionId, EveningId, GameId};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+
+/// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimType {
+    /// Chess, FIDE 9.2: threefold repetition; (a) with `declared_move`, (b) without.
+    ThreefoldRepetition,
+    /// Chess, FIDE 9.3: fifty moves without pawn move or capture.
+    FiftyMoves,
+    /// Chess, FIDE 10.2: quickplay finish (needs `claimant` and `remaining_ms`).
+    QuickplayFinish,
+    /// Draughts: the same position with the claimant to move for the third time.
+    DraughtsThirdTime,
+    /// Draughts: the claimant can make, by a legal move, a position that arose twice before
+    /// by his own moves (`declared_move` optional).
+    DraughtsCanRepeat,
+    /// Draughts: 25 moves each without a capture or a man's move.
+    DraughtsTwentyFiveMoves,
+    /// Draughts: the 16-move or 5-move endgame limit reached.
+    DraughtsEndgameLimit,
+    /// Draughts: a lasting advantage of at least three men (a king counts as two). The
+    /// material is checked from the moves; whether the advantage lasts is the arbiter's
+    /// judgement, so a claim on a position three men ahead waits for the arbiter's decision
+    /// (accepted: plusremise for the side ahead).
+    DraughtsLastingAdvantage,
+}
+
+impl ClaimType {
+    fn event_kind(self) -> ClaimKind {
+        match self {
+            ClaimType::ThreefoldRepetition => ClaimKind::ThreefoldRepetition,
+            ClaimType::FiftyMoves => ClaimKind::FiftyMoves,
+            ClaimType::QuickplayFinish => ClaimKind::QuickplayFinish,
+            ClaimType::DraughtsThirdTime | ClaimType::DraughtsCanRepeat => {
+                ClaimKind::DraughtsRepetition
+            }
+            ClaimType::DraughtsTwentyFiveMoves => ClaimKind::DraughtsTwentyFiveMoves,
+            ClaimType::DraughtsEndgameLimit => ClaimKind::DraughtsEndgameLimit,
+            ClaimType::DraughtsLastingAdvantage => ClaimKind::DraughtsLastingAdvantage,
+        }
+    }
+
+    fn game(self) -> GameKind {
+        match self {
+            ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves | ClaimType::QuickplayFinish => {
+                GameKind::Chess
+            }
+            _ => GameKind::Draughts,
+        }
+    }
+}
+
+/// The arbiter's decision on a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionKind {
+    /// The claim is upheld (chess: a draw).
+    Accept,
+    /// Quickplay finish only: decided later in the game or after a flag fall.
+    Postpone,
+    /// The claim is rejected (chess: the opponent gets two extra minutes).
+    Reject,
+}
+
+/// A result an upheld claim gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeInput {
+    /// A draw (chess ½-½, draughts 1-1).
+    Draw,
+    /// Draughts: plusremise for White, minremise for Black.
+    PlusremiseWhite,
+    /// Draughts: plusremise for Black, minremise for White.
+    PlusremiseBlack,
+}
+
+impl From<OutcomeInput> for GameEnding {
+    fn from(o: OutcomeInput) -> GameEnding {
+        match o {
+            OutcomeInput::Draw => GameEnding::Draw,
+            OutcomeInput::PlusremiseWhite => GameEnding::Plusremise { side: Side::White },
+            OutcomeInput::PlusremiseBlack => GameEnding::Plusremise { side: Side::Black },
+        }
+    }
+}
+
+/// A decision on a claim.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"decision": "postpone", "opponent_two_minutes": true}))]
+pub struct DecisionInput {
+    /// Accept, postpone (quickplay finish only) or reject.
+    pub decision: DecisionKind,
+    /// Postpone: whether the opponent gets two extra minutes now (default false).
+    #[serde(default)]
+    pub opponent_two_minutes: bool,
+    /// Accept: the result (default: the checked verdict, else a draw).
+    #[serde(default)]
+    pub outcome: Option<OutcomeInput>,
+    /// A note kept with the decision event (at most 500 characters).
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    pub note: Option<String>,
+}
+
+/// A claim brought to the arbiter.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "threefold_repetition", "declared_move": "Ng8"}))]
+pub struct ClaimInput {
+    /// What is claimed.
+    pub kind: ClaimType,
+    /// Claim (a): the move the claimant writes down and declares (SAN or PDN); absent for
+    /// claim (b), the position now on the board with the claimant to move. At most 64
+    /// characters.
+    #[serde(default)]
+    #[schema(max_length = 64)]
+    pub declared_move: Option<String>,
+    /// The moves up to the claim; the game's stored moves when absent.
+    #[serde(default)]
+    pub moves: Option<MovesInput>,
+    /// Quickplay finish: the claimant (default: the player to move in the stored moves).
+    #[serde(default)]
+    #[schema(value_type = Option<super::doc::Colour>)]
+    pub claimant: Option<Side>,
+    /// Quickplay finish: the claimant's time left in milliseconds.
+    #[serde(default)]
+    pub remaining_ms: Option<u64>,
+    /// Quickplay finish: the claimant's current move number, 1–1000 (default: from the
+    /// stored moves or the event log).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 1000)]
+    pub move_number: Option<u32>,
+    /// Quickplay finish: the arbiter's decision, when taken at once.
+    #[serde(default)]
+    pub decision: Option<DecisionInput>,
+    /// A note kept with the claim event (at most 500 characters).
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    pub note: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
+// claims
+
+/// One page of the claims of a game, oldest first (by id): `limit` claims from `offset`, and
+/// how many there are in all, read in one transaction (404 when there is no such game).
+pub fn claims_of(
+    c: &mut DbConn,
+    game: GameId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<ClaimRow>, i64)> {
+    c.transaction(|c| {
+        load_game(c, game)?;
+        let of_game = || claims::table.filter(claims::game_id.eq(game));
+        Ok(crate::page_of!(c, of_game(), order: claims::id, rows: ClaimRow, limit, offset))
+    })
+}
+
+fn claim_by_seq(c: &mut DbConn, game: GameId, seq: i32) -> ApiResult<ClaimRow> {
+    Ok(claims::table
+        .filter(claims::game_id.eq(game))
+        .filter(claims::event_seq.eq(seq))
+        .select(ClaimRow::as_select())
+        .first(c)?)
+}
+
+/// Loads a claim or 404.
+pub fn load_claim(c: &mut DbConn, id: ClaimId) -> ApiResult<ClaimRow> {
+    claims::table
+        .find(id)
+        .select(ClaimRow::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no claim {id}")))
+}
+
+/// Whether the competition applies the quickplay-finish rule: its `rules.quickplay_finish`,
+/// else the default for its kind (docs/rules/rapid-blitz.md#double-swiss: not in the rapid).
+fn applies_quickplay(comp: &Competition) -> bool {
+    let rules: serde_json::Value = serde_json::from_str(&comp.rules).unwrap_or_default();
+    rules
+        .get("quickplay_finish")
+        .and_then(|v| v.as_bool())
+        .unwrap_or_else(|| {
+            default_rules(Some(comp.kind), comp.system, Some(comp.discipline))["quickplay_finish"]
+                .as_bool()
+                .unwrap_or(true)
+        })
+}
+
+fn draughts_outcome(v: DraughtsVerdict) -> Option<GameEnding> {
+    match v {
+        DraughtsVerdict::Draw => Some(GameEnding::Draw),
+        DraughtsVerdict::Plusremise { side } => Some(GameEnding::Plusremise { side }),
+        DraughtsVerdict::ArbiterToJudgePromotion { .. } => None,
+    }
+}
+
+/// What the engines found: the claimant, validity, the verdict JSON and — when the check
+/// settles the claim — the ruling.
+struct Checked {
+    claimant: Side,
+    valid: Option<bool>,
+    check: Option<String>,
+    ruling: Option<Ruling>,
+    /// Half-moves of the record and their notation, to bring the log up to the claim.
+    plies: Vec<String>,
+    /// Chess claim (a): the declared move when it is legal, as SAN; the claimant's next move.
+    declared: Option<String>,
+}
+
+fn checked_moves(c: &mut DbConn, ctx: &GameCtx, input: &ClaimInput) -> ApiResult<Option<Record>> {
+    match &input.moves {
+        Some(m) => record_of(ctx.kind, m).map(Some),
+        None => moves_of(c, ctx.game.id)?
+            .map(|r| stored_record(&r))
+            .transpose(),
+    }
+}
+
+fn need_record(r: Option<Record>) -> ApiResult<Record> {
+    r.ok_or_else(|| {
+        ApiError::invalid(
+            "moves",
+            "no moves are recorded for this game: store them (PUT /games/{id}/moves) or send them",
+        )
+    })
+}
+
+fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> ApiResult<Checked> {
+    let Record::Chess { moves, start_fen } = record else {
+        return Err(ApiError::invalid("moves", "chess moves expected"));
+    };
+    let plies = read_plies(&Record::Chess {
+        moves: moves.clone(),
+        start_fen: start_fen.clone(),
+    })?;
+    let bad = |e: engine::RepetitionError| ApiError::invalid("moves", e.to_string());
+    let (claimant, valid, check, declared) = if kind == ClaimType::ThreefoldRepetition {
+        let v = engine::check_repetition(&RepetitionClaim {
+            start_fen,
+            moves,
+            declared_move: declared.clone(),
+        })
+        .map_err(bad)?;
+        // the declared move as the engine read it (None when it is not a legal move)
+        let played = declared.and(
+            v.claimed
+                .as_ref()
+                .and_then(|o| o.after.as_ref())
+                .map(|m| m.notation.clone()),
+        );
+        (v.claimant, v.valid, json(&v)?, played)
+    } else {
+        let v = engine::check_fifty_moves(&FiftyMovesClaim {
+            start_fen,
+            moves,
+            declared_move: declared.clone(),
+        })
+        .map_err(bad)?;
+        // an illegal declared move cannot be played; the verdict says so in its reason
+        let illegal = v
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("the declared move"));
+        let played = declared.filter(|_| !illegal);
+        (v.claimant, v.valid, json(&v)?, played)
+    };
+    Ok(Checked {
+        claimant,
+        valid: Some(valid),
+        check: Some(check),
+        ruling: Some(if valid {
+            Ruling::Upheld {
+                outcome: GameEnding::Draw,
+            }
+        } else {
+            Ruling::Rejected
+        }),
+        plies,
+        declared,
+    })
+}
+
+/// docs/rules/draughts-championship.md: a lasting advantage of three men ends the game in a
+/// plusremise. The material after the last move decides whether the claim can stand; a
+/// claim that can is left pending for the arbiter, who judges on the board whether the
+/// advantage lasts.
+fn lasting_advantage(game: &draughts::Game, plies: Vec<String>) -> Checked {
+    let positions = game.positions();
+    let last = positions.last();
+    let claimant = last.map(|p| p.turn).unwrap_or(Side::White);
+    let verdict = last.map(draughts::claim_verdict);
+    let ahead = matches!(verdict, Some(DraughtsVerdict::Plusremise { .. }));
+    let material = last.map(|p| {
+        [
+            p.material(draughts::Colour::White),
+            p.material(draughts::Colour::Black),
+        ]
+    });
+    let check = serde_json::json!({
+        "valid": ahead,
+        "verdict": if ahead { verdict } else { None },
+        "material": material,
+        "reason": (!ahead).then_some(
+            "neither side is three men ahead (a king counts as two)"
+        ),
+    });
+    Checked {
+        claimant,
+        valid: Some(ahead),
+        check: Some(check.to_string()),
+        ruling: if ahead { None } else { Some(Ruling::Rejected) },
+        plies,
+        declared: None,
+    }
+}
+
+fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> ApiResult<Checked> {
+    let Record::Draughts {
+        movetext,
+        start_fen,
+    } = record
+    else {
+        return Err(ApiError::invalid("moves", "draughts moves expected"));
+    };
+    let game = draughts::read_game(start_fen.as_deref(), &movetext)
+        .map_err(|e| ApiError::invalid("moves", e.to_string()))?;
+    let plies: Vec<String> = game.moves.iter().map(|m| m.notation()).collect();
+    if kind == ClaimType::DraughtsEndgameLimit {
+        let claimant = game
+            .positions()
+            .last()
+            .map(|p| p.turn)
+            .unwrap_or(Side::White);
+        let counter = draughts::endgame_status(&game);
+        let reached = counter.as_ref().is_some_and(|e| e.limit_reached);
+        // docs/rules/arbiter.md#draughts-claims: two of the three pieces still men → the arbiter judges on the board
+        // whether their promotion can be permanently prevented; the claim then waits.
+        let ruling = match &counter {
+            Some(e) if reached => {
+                draughts_outcome(e.verdict_at_limit).map(|outcome| Ruling::Upheld { outcome })
+            }
+            _ => Some(Ruling::Rejected),
+        };
+        let check = serde_json::json!({
+            "valid": reached,
+            "endgame": counter,
+            "reason": (!reached).then_some(match &counter {
+                None => "no counted endgame (16- or 5-move) is on the board".to_string(),
+                Some(e) => format!(
+                    "the limit of {} moves each is not reached ({} and {})",
+                    e.limit, e.moves_lone_king, e.moves_other
+                ),
+            }),
+        });
+        return Ok(Checked {
+            claimant,
+            valid: Some(reached),
+            check: Some(json(&check)?),
+            ruling,
+            plies,
+            declared: None,
+        });
+    }
+    if kind == ClaimType::DraughtsLastingAdvantage {
+        return Ok(lasting_advantage(&game, plies));
+    }
+    let claim = match kind {
+        ClaimType::DraughtsThirdTime => DraughtsClaim::ThirdTime,
+        ClaimType::DraughtsCanRepeat => DraughtsClaim::CanRepeat {
+            declared_move: declared,
+        },
+        _ => DraughtsClaim::TwentyFiveMoves,
+    };
+    let v = draughts::check_claim(&DraughtsClaimRequest {
+        start_fen,
+        movetext,
+        claim,
+    })
+    .map_err(|e| ApiError::invalid("moves", e.to_string()))?;
+    let ruling = match (v.valid, v.verdict) {
+        (true, Some(verdict)) => {
+            draughts_outcome(verdict).map(|outcome| Ruling::Upheld { outcome })
+        }
+        (true, None) => None,
+        (false, _) => Some(Ruling::Rejected),
+    };
+    Ok(Checked {
+        claimant: v.claimant,
+        valid: Some(v.valid),
+        check: Some(json(&v)?),
+        ruling,
+        plies,
+        declared: None,
+    })
+}
+
+fn quickplay_decision(d: &DecisionInput) -> QuickplayDecision {
+    match d.decision {
+        DecisionKind::Accept => QuickplayDecision::Accept,
+        DecisionKind::Postpone => QuickplayDecision::Postpone {
+            opponent_two_minutes: d.opponent_two_minutes,
+        },
+        DecisionKind::Reject => QuickplayDecision::Reject,
+    }
+}
+
+fn ruling_of(d: &DecisionInput, default_outcome: Option<GameEnding>) -> Ruling {
+    match d.decision {
+        DecisionKind::Accept => Ruling::Upheld {
+            outcome: d
+                .outcome
+                .map(GameEnding::from)
+                .or(default_outcome)
+                .unwrap_or(GameEnding::Draw),
+        },
+        DecisionKind::Postpone => Ruling::Postponed {
+            opponent_two_minutes: d.opponent_two_minutes,
+        },
+        DecisionKind::Reject => Ruling::Rejected,
+    }
+}
+
+/// Records a claim: checked from the moves by the engines where the rules allow (repetition,
+/// fifty moves, the draughts claims: decided at once), or refused/opened for the arbiter
+/// (quickplay finish).
+pub fn make_claim(
+    c: &mut DbConn,
+    game: GameId,
+    input: &ClaimInput,
+    actor: &str,
+) -> ApiResult<ClaimRow> {
+    if let Some(m) = &input.moves {
+        check_record_size(m)?;
+    }
+    check_note("note", input.note.as_deref())?;
+    if let Some(d) = &input.decision {
+        check_note("decision/note", d.note.as_deref())?;
+    }
+    if input
+        .declared_move
+        .as_ref()
+        .is_some_and(|m| m.chars().count() > MAX_DECLARED_CHARS)
+    {
+        return Err(ApiError::invalid(
+            "declared_move",
+            format!("at most {MAX_DECLARED_CHARS} characters"),
+        ));
+    }
+    lock_game(c, game)?;
+    let ctx = load_game(c, game)?;
+    if input.kind.game() != ctx.kind {
+        return Err(ApiError::invalid(
+            "kind",
+            format!(
+                "a {} claim in a {} game",
+                kind_str(&input.kind.game()),
+                kind_str(&ctx.kind)
+            ),
+        ));
+    }
+    if input.kind != ClaimType::QuickplayFinish {
+        for (set, field) in [
+            (input.claimant.is_some(), "claimant"),
+            (input.remaining_ms.is_some(), "remaining_ms"),
+            (input.move_number.is_some(), "move_number"),
+            (input.decision.is_some(), "decision"),
+        ] {
+            if set {
+                return Err(ApiError::invalid(
+                    field,
+                    "only for a quickplay-finish claim (the others are checked from the moves)",
+                ));
+            }
+        }
+    }
+    if input.declared_move.is_some()
+        && !matches!(
+            input.kind,
+            ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves | ClaimType::DraughtsCanRepeat
+        )
+    {
+        return Err(ApiError::invalid(
+            "declared_move",
+            "only for a repetition (a), fifty-move (a) or draughts can-repeat claim",
+        ));
+    }
+    let mut log = Log::open(c, &ctx, actor)?;
+    let record = checked_moves(c, &ctx, input)?;
+    let checked = match input.kind {
+        ClaimType::QuickplayFinish => check_quickplay(&ctx, input, record, log.state())?,
+        ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves => check_chess(
+            input.kind,
+            need_record(record)?,
+            input.declared_move.clone(),
+        )?,
+        _ => check_draughts(
+            input.kind,
+            need_record(record)?,
+            input.declared_move.clone(),
+        )?,
+    };
+    let plies = checked.plies.clone();
+    log.sync_moves(c, plies.len(), |i| {
+        plies.get(i).filter(|s| !s.is_empty()).cloned()
+    })?;
+    let claim_row = log.append(
+        c,
+        GameEvent::Claim {
+            by: checked.claimant,
+            kind: input.kind.event_kind(),
+            declared_move: checked.declared.clone(),
+        },
+        input.note.clone(),
+    )?;
+    let seq = claim_row.seq;
+    insert_claim(
+        c,
+        &log,
+        seq,
+        &kind_str(&input.kind),
+        checked.claimant,
+        checked.valid,
+        checked.check.clone(),
+    )?;
+    let ruling = match (&input.decision, input.kind) {
+        (Some(d), ClaimType::QuickplayFinish) => {
+            let state = QuickplayState {
+                claimant: checked.claimant,
+                status: quickplay::ClaimStatus::Pending,
+                opponent_extra_seconds: 0,
+            };
+            quickplay::decide(&state, quickplay_decision(d))
+                .map_err(|e| ApiError::Conflict(e.to_string()))?;
+            Some(ruling_of(d, None))
+        }
+        _ => checked.ruling,
+    };
+    if let Some(ruling) = ruling {
+        let note = input.decision.as_ref().and_then(|d| d.note.clone());
+        log.append(
+            c,
+            GameEvent::Decision {
+                claim: seq as usize,
+                ruling,
+            },
+            note,
+        )?;
+        sync_claim_row(c, &log, seq)?;
+    }
+    let row = claim_by_seq(c, game, seq)?;
+    audit_game(
+        c,
+        game,
+        "claim",
+        actor,
+        &serde_json::json!({
+            "claim": row.id, "kind": row.kind, "claimant": row.claimant,
+            "valid": row.valid, "status": row.status,
+        }),
+    )?;
+    record_claim_event(c, EventKind::ClaimFiled, &row)?;
+    if row.status != "pending" && row.status != "postponed" {
+        record_claim_event(c, EventKind::ClaimDecided, &row)?;
+    }
+    Ok(row)
+}
+
+/// Records an event about a claim for the arbiters (its game, round and competition).
+fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiResult<()> {
+    use crate::store::schema::{games, rounds};
+    let (competition, evening, number): (CompetitionId, Option<EveningId>, i32) = games::table
+        .inner_join(rounds::table)
+        .filter(games::id.eq(row.game_id))
+        .select((rounds::competition_id, rounds::evening_id, rounds::number))
+        .first(c)?;
+    crate::store::stamps::record(
+        c,
+        NewEvent::new(kind, Visibility::Arbiter)
+            .competition(competition)
+            .evening(evening)
+            .game(row.game_id)
+            .payload(serde_json::json!({
+                "round": number, "claim": row.id, "kind": row.kind, "status": row.status,
+            })),
+    )?;
+    Ok(())
+}
+
+/// The longest declared move, in characters (a SAN move or a draughts capture naming every
+/// landing square, `28x19x10x...`: at most 20 captures of 3 characters).
+const MAX_DECLARED_CHARS: usize = 64;
+
+/// The largest move number a quickplay-finish claim may name (the longest games played
+/// have fewer than 300 moves).
+pub const MAX_MOVE_NUMBER: u32 = 1000;
+
+fn check_quickplay(
+    ctx: &GameCtx,
+    input: &ClaimInput,
+    record: Option<Record>,
+    state: &GameState,
+) -> ApiResult<Checked> {
+    let remaining_ms = input
+        .remaining_ms
+        .ok_or_else(|| ApiError::invalid("remaining_ms", "the claimant's time left is required"))?;
+    // bounded before anything is built from it: a game without moves gets that many
+    // anonymous moves
+    if input
+        .move_number
+        .is_some_and(|n| !(1..=MAX_MOVE_NUMBER).contains(&n))
+    {
+        return Err(ApiError::invalid(
+            "move_number",
+            format!("must be from 1 to {MAX_MOVE_NUMBER}"),
+        ));
+    }
+    // the record (if any) gives the moves; else the claimant and move number place the claim
+    let plies = record.as_ref().map(read_plies).transpose()?;
+    let (claimant, move_number, plies) = match plies {
+        Some(p) => {
+            let n = p.len() as u32;
+            let to_move = if n.is_multiple_of(2) {
+                Side::White
+            } else {
+                Side::Black
+            };
+            let claimant = input.claimant.unwrap_or(to_move);
+            (claimant, input.move_number.unwrap_or(n / 2 + 1), p)
+        }
+        None => {
+            let claimant = input.claimant.unwrap_or(state.to_move);
+            let idx = usize::from(claimant == Side::Black);
+            let mn = input.move_number.unwrap_or(state.moves[idx] + 1);
+            if mn == 0 {
+                return Err(ApiError::invalid("move_number", "must be 1 or more"));
+            }
+            let before = 2 * (mn as usize - 1) + idx;
+            let have = (state.moves[0] + state.moves[1]) as usize;
+            // anonymous moves up to the claimant's turn at that move number
+            (claimant, mn, vec![String::new(); before.max(have)])
+        }
+    };
+    let claim = QuickplayClaim {
+        claimant,
+        remaining_ms,
+        move_number,
+        competition_applies_rule: applies_quickplay(&ctx.competition),
+        // the tempo the game is played at: its own (agreed) or the competition's
+        time_control: crate::services::tempo::effective(&ctx.competition, &ctx.game)?
+            .time_control
+            .to_engine(),
+    };
+    if let Err(refusal) = engine::check_quickplay_claim(&claim) {
+        let name = variant_name(&refusal);
+        let msg = format!("refused ({name}): {refusal}");
+        return Err(ApiError::Validation {
+            detail: format!("quickplay-finish claim {msg}"),
+            errors: vec![FieldError::new("kind", msg)],
+        });
+    }
+    Ok(Checked {
+        claimant,
+        valid: None,
+        check: Some(json(&claim)?),
+        ruling: None,
+        plies,
+        declared: None,
+    })
+}
+
+/// Decides a pending or postponed claim. A final decision cannot be changed (409).
+pub fn decide_claim(
+    c: &mut DbConn,
+    id: ClaimId,
+    input: &DecisionInput,
+    actor: &str,
+) -> ApiResult<ClaimRow> {
+    check_note("note", input.note.as_deref())?;
+    // a write first (SQLite takes the write lock before any read; one more lock row on
+    // Postgres, always taken before the game's), then the game's lock
+    crate::store::stamps::touch_now(c, Scope::ArbiterDecisions)?;
+    let claim = load_claim(c, id)?;
+    lock_game(c, claim.game_id)?;
+    let ctx = load_game(c, claim.game_id)?;
+    let mut log = Log::open(c, &ctx, actor)?;
+    let rec = log
+        .claim_record(claim.event_seq)
+        .cloned()
+        .ok_or_else(|| internal("claim", "not in the log"))?;
+    if matches!(rec.status, ClaimStatus::Upheld | ClaimStatus::Rejected) {
+        return Err(ApiError::Conflict(format!(
+            "claim {id} was already decided ({}); the decision is final",
+            status_str(rec.status)
+        )));
+    }
+    if rec.kind == ClaimKind::QuickplayFinish {
+        let state = QuickplayState {
+            claimant: rec.by,
+            status: match rec.status {
+                ClaimStatus::Postponed => quickplay::ClaimStatus::Postponed,
+                _ => quickplay::ClaimStatus::Pending,
+            },
+            opponent_extra_seconds: rec.opponent_extra_seconds,
+        };
+        quickplay::decide(&state, quickplay_decision(input))
+            .map_err(|e| ApiError::Conflict(e.to_string()))?;
+    }
+    // the checked verdict's result is the default for an accepted draughts claim
+    let verdict = claim
+        .check_result
+        .as_deref()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok())
+        .and_then(|v| {
+            let verdict = match v.get("verdict") {
+                Some(x) if !x.is_null() => x.clone(),
+                _ => v.get("endgame")?.get("verdict_at_limit")?.clone(),
+            };
+            serde_json::from_value::<DraughtsVerdict>(verdict).ok()
+        });
+    if let Some(DraughtsVerdict::ArbiterToJudgePromotion { .. }) = verdict
+        && input.decision == DecisionKind::Accept
+        && input.outcome.is_none()
+    {
+        // docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise: whether the minority can permanently prevent the promotion of the two
+        // men is judged on the board; the arbiter names the result
+        return Err(ApiError::invalid(
+            "outcome",
+            "required: judge whether the promotion of the two men can be prevented \
+             (plusremise for the side with three pieces, or draw)",
+        ));
+    }
+    let default_outcome = verdict.and_then(draughts_outcome);
+    log.append(
+        c,
+        GameEvent::Decision {
+            claim: claim.event_seq as usize,
+            ruling: ruling_of(input, default_outcome),
+        },
+        input.note.clone(),
+    )?;
+    sync_claim_row(c, &log, claim.event_seq)?;
+    let row = load_claim(c, id)?;
+    audit_game(
+        c,
+        claim.game_id,
+        "claim_decided",
+        actor,
+        &serde_json::json!({
+            "claim": id, "decision": input.decision, "status": row.status,
+            "opponent_extra_seconds": row.opponent_extra_seconds,
+        }),
+    )?;
+    record_claim_event(c, EventKind::ClaimDecided, &row)?;
+    Ok(row)
+}

@@ -1,0 +1,392 @@
+//! The reads behind the club's published pages (`/club/…`): every page gets its data here,
+//! from the same view builders the JSON API uses, so a page shows exactly what the API
+//! answers. Public data only: names, games, results, standings, the calendar and ratings —
+//! never contact data.
+
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{CompetitionId, EveningId, PlayerId, SeasonId};
+use crate::services::attendance::default_time_zone;
+use crate::services::evenings::{self, EveningDetail, EveningRound};
+use crate::services::player_card::{self, PlayerCard};
+use crate::services::prize_list::{self, PlayoffsView, PrizeList};
+use crate::services::standings_view::{StandingsView, standings_view};
+use crate::store::DbConn;
+use crate::store::models::competition::{Competition, Evening, Round, Season};
+use chrono::NaiveDate;
+use clubcomp_engine::{CompetitionKind, Half};
+use diesel::prelude::*;
+
+/// All seasons, newest first.
+pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
+    use crate::store::schema::seasons as s;
+    Ok(s::table
+        .order((s::opening_date.desc(), s::id.desc()))
+        .select(Season::as_select())
+        .load(c)?)
+}
+
+/// One season or 404.
+pub fn season(c: &mut DbConn, id: SeasonId) -> ApiResult<Season> {
+    crate::services::seasons::load(c, id)
+}
+
+/// The competitions of a season, in the order they were created.
+pub fn competitions_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
+    use crate::store::schema::competitions as cm;
+    Ok(cm::table
+        .filter(cm::season_id.eq(season))
+        .order(cm::id)
+        .select(Competition::as_select())
+        .load(c)?)
+}
+
+/// One competition or 404.
+pub fn competition(c: &mut DbConn, id: CompetitionId) -> ApiResult<Competition> {
+    crate::services::competitions::load(c, id)
+}
+
+/// The front page: the newest season, its next evening with what is played on it, its
+/// competitions and the calendar from that evening on.
+#[derive(Debug)]
+pub struct Front {
+    /// The newest season (none before the first is created).
+    pub season: Option<Season>,
+    /// The next evening: the first one with a round paired or published but not completed,
+    /// else the first on or after `today`.
+    pub next: Option<Evening>,
+    /// The rounds of the next evening, as the public sees them.
+    pub next_rounds: Vec<EveningRound>,
+    /// The season's competitions.
+    pub competitions: Vec<Competition>,
+    /// The calendar from the next evening on (at most `upcoming` evenings).
+    pub upcoming: Vec<Evening>,
+    /// Older seasons (the archive).
+    pub archive: Vec<Season>,
+}
+
+/// The data of the front page (`today` in the club's time zone).
+pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Front> {
+    let mut all = seasons(c)?;
+    if all.is_empty() {
+        return Ok(Front {
+            season: None,
+            next: None,
+            next_rounds: vec![],
+            competitions: vec![],
+            upcoming: vec![],
+            archive: vec![],
+        });
+    }
+    let season = all.remove(0);
+    let competitions = competitions_of(c, season.id)?;
+    let evenings = crate::services::calendar::evenings_of(c, season.id)?;
+    // an evening with a round paired or published and not completed is the one in play
+    let mut in_play: Option<EveningId> = None;
+    for comp in &competitions {
+        for r in crate::services::rounds::list(c, comp.id)? {
+            if (r.status == "paired" || r.status == "published")
+                && let Some(e) = r.evening_id
+            {
+                let date = evenings.iter().find(|x| x.id == e).map(|x| x.date);
+                let best =
+                    in_play.and_then(|b| evenings.iter().find(|x| x.id == b).map(|x| x.date));
+                if best.is_none() || date < best {
+                    in_play = Some(e);
+                }
+            }
+        }
+    }
+    let next = match in_play {
+        Some(id) => evenings.iter().find(|e| e.id == id).cloned(),
+        None => evenings
+            .iter()
+            .find(|e| e.date >= today && e.kind != clubcomp_engine::EveningKind::Closed)
+            .cloned(),
+    };
+    let next_rounds = match &next {
+        Some(e) => {
+            evenings::detail(c, e.clone(), false, &default_time_zone(), String::new())?.rounds
+        }
+        None => vec![],
+    };
+    let upcoming = match &next {
+        Some(n) => evenings
+            .iter()
+            .filter(|e| e.date >= n.date)
+            .take(upcoming)
+            .cloned()
+            .collect(),
+        None => vec![],
+    };
+    Ok(Front {
+        season: Some(season),
+        next,
+        next_rounds,
+        competitions,
+        upcoming,
+        archive: all,
+    })
+}
+
+/// A season's calendar.
+#[derive(Debug)]
+pub struct Calendar {
+    /// The season.
+    pub season: Season,
+    /// Its evenings by date.
+    pub evenings: Vec<Evening>,
+}
+
+/// The calendar of season `id` (404 when there is none).
+pub fn calendar(c: &mut DbConn, id: SeasonId) -> ApiResult<Calendar> {
+    let season = season(c, id)?;
+    let evenings = crate::services::calendar::evenings_of(c, id)?;
+    Ok(Calendar { season, evenings })
+}
+
+/// One competition's line in a season archive: its leaders.
+#[derive(Debug)]
+pub struct ArchiveLine {
+    /// The competition.
+    pub competition: Competition,
+    /// Rounds counted so far.
+    pub rounds_counted: u32,
+    /// The first three (name and player id), from its standings or playoffs.
+    pub podium: Vec<(i64, String)>,
+    /// The club champion, for the playoffs.
+    pub champion: Option<(i64, String)>,
+}
+
+/// A season archive: every competition with its leaders.
+#[derive(Debug)]
+pub struct Archive {
+    /// The season.
+    pub season: Season,
+    /// Its competitions.
+    pub lines: Vec<ArchiveLine>,
+}
+
+/// The archive page of season `id`.
+pub fn archive(c: &mut DbConn, id: SeasonId) -> ApiResult<Archive> {
+    let season = season(c, id)?;
+    let mut lines = Vec::new();
+    for comp in competitions_of(c, id)? {
+        let mut line = ArchiveLine {
+            competition: comp.clone(),
+            rounds_counted: 0,
+            podium: vec![],
+            champion: None,
+        };
+        if comp.kind == CompetitionKind::Knockout {
+            if let Ok(p) = prize_list::playoffs_view(c, &comp) {
+                line.champion = p.club_champion.map(|x| (x.id, x.name));
+            }
+        } else if let Ok(v) = standings_view(c, &comp, None) {
+            line.rounds_counted = v.rounds_counted;
+            line.podium = podium(&v);
+        }
+        lines.push(line);
+    }
+    Ok(Archive { season, lines })
+}
+
+/// The first three of a table: the Keizer, round-robin or Swiss one, whichever it has.
+fn podium(v: &StandingsView) -> Vec<(i64, String)> {
+    /// The player id and name of the first three of `rows`, by `who`.
+    fn first_three<R>(rows: &[R], who: impl Fn(&R) -> (i64, &String)) -> Vec<(i64, String)> {
+        rows.iter()
+            .take(3)
+            .map(|r| {
+                let (id, name) = who(r);
+                (id, name.clone())
+            })
+            .collect()
+    }
+    if let Some(k) = &v.keizer {
+        first_three(&k.rows, |r| (r.player_id, &r.name))
+    } else if let Some(t) = &v.round_robin {
+        first_three(&t.rows, |r| (r.player_id, &r.name))
+    } else if let Some(s) = &v.swiss {
+        first_three(&s.rows, |r| (r.player_id, &r.name))
+    } else {
+        vec![]
+    }
+}
+
+/// A competition's page: its rounds and entrants.
+#[derive(Debug)]
+pub struct CompetitionPage {
+    /// The competition.
+    pub competition: Competition,
+    /// Its season.
+    pub season: Season,
+    /// Its rounds by number.
+    pub rounds: Vec<Round>,
+    /// Entrants in seed order: player id, name, rating at entry.
+    pub entrants: Vec<(PlayerId, String, Option<i32>)>,
+    /// The season's playoffs, for a summer half.
+    pub playoffs: Option<CompetitionId>,
+}
+
+/// The data of a competition's page.
+pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<CompetitionPage> {
+    let season = season(c, comp.season_id)?;
+    let rounds = crate::services::rounds::list(c, comp.id)?;
+    let mut entrants = crate::services::competitions::entrants_in_seed_order(c, comp.id)?;
+    // a summer half starts in the winter's final order (docs/rules/keizer.md#season-halves)
+    let order = crate::services::standings::start_order(c, comp)?;
+    entrants.sort_by_key(|e| order.iter().position(|p| *p == e.player_id));
+    let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
+    let playoffs = if comp.half == Some(Half::Summer) {
+        competitions_of(c, comp.season_id)?
+            .into_iter()
+            .find(|x| x.kind == CompetitionKind::Knockout)
+            .map(|x| x.id)
+    } else {
+        None
+    };
+    Ok(CompetitionPage {
+        competition: comp.clone(),
+        season,
+        rounds,
+        entrants: entrants
+            .iter()
+            .map(|e| {
+                (
+                    e.player_id,
+                    names.get(&e.player_id).cloned().unwrap_or_default(),
+                    e.rating,
+                )
+            })
+            .collect(),
+        playoffs,
+    })
+}
+
+/// A competition's standings with what the page shows beside them.
+#[derive(Debug)]
+pub struct StandingsPage {
+    /// The competition.
+    pub competition: Competition,
+    /// The standings, as the JSON API answers them.
+    pub standings: StandingsView,
+    /// Round robin: the entrants in seed order (the cross table's order), id and name.
+    pub seed_order: Vec<(PlayerId, String)>,
+}
+
+/// The standings of `comp` after round `after` (default the last counted).
+pub fn standings(
+    c: &mut DbConn,
+    comp: &Competition,
+    after: Option<u32>,
+) -> ApiResult<StandingsPage> {
+    let standings = standings_view(c, comp, after)?;
+    let seed_order = if comp.kind == CompetitionKind::RoundRobin {
+        let entrants = crate::services::competitions::entrants_in_seed_order(c, comp.id)?;
+        let names = crate::services::standings::names(c, entrants.iter().map(|e| e.player_id))?;
+        entrants
+            .iter()
+            .map(|e| {
+                (
+                    e.player_id,
+                    names.get(&e.player_id).cloned().unwrap_or_default(),
+                )
+            })
+            .collect()
+    } else {
+        vec![]
+    };
+    Ok(StandingsPage {
+        competition: comp.clone(),
+        standings,
+        seed_order,
+    })
+}
+
+/// What the prizes page of a competition shows.
+#[derive(Debug)]
+pub enum Prizes {
+    /// A Keizer half or round robin: its prize list (finalized or provisional).
+    List(Box<PrizeList>),
+    /// The playoffs (a knockout competition).
+    Playoffs(Box<PlayoffsView>),
+}
+
+/// The prizes of a Keizer half or round robin, or the playoffs of a knockout competition.
+pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
+    if comp.kind == CompetitionKind::Knockout {
+        return Ok(Prizes::Playoffs(Box::new(prize_list::playoffs_view(
+            c, comp,
+        )?)));
+    }
+    let list = match prize_list::stored(c, comp.id)? {
+        Some(l) => l,
+        None => prize_list::compute_prizes(c, comp)?,
+    };
+    Ok(Prizes::List(Box::new(list)))
+}
+
+/// The evening `id` as the public sees it (404 when there is none): the read model of
+/// `GET /evenings/{id}`.
+pub fn evening(c: &mut DbConn, id: EveningId) -> ApiResult<EveningDetail> {
+    let e = evenings::find(c, evenings::Which::Id(id))?;
+    evenings::detail(c, e, false, &default_time_zone(), String::new())
+}
+
+/// The card of player `id` over every season (404 when there is none).
+pub fn player(c: &mut DbConn, id: PlayerId) -> ApiResult<PlayerCard> {
+    player_card::card(c, id, None, String::new())
+}
+
+/// One member's attendance over a competition's evenings so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttendanceLine {
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Games played over the board.
+    pub played: u32,
+    /// Pairing byes.
+    pub byes: u32,
+    /// Absences with notice.
+    pub excused: u32,
+    /// Absences without notice.
+    pub unexcused: u32,
+}
+
+/// The attendance of every entrant of a Keizer competition after its last counted evening,
+/// in standings order, with the number of evenings counted.
+pub fn attendance(c: &mut DbConn, comp: &Competition) -> ApiResult<(u32, Vec<AttendanceLine>)> {
+    if comp.kind != CompetitionKind::Keizer {
+        return Err(ApiError::Conflict(format!(
+            "attendance bars are kept for Keizer competitions, not {}",
+            comp.kind
+        )));
+    }
+    let v = standings_view(c, comp, None)?;
+    let rows = v.keizer.map(|k| k.rows).unwrap_or_default();
+    Ok((
+        v.rounds_counted,
+        rows.into_iter()
+            .map(|r| AttendanceLine {
+                player_id: r.player_id,
+                name: r.name,
+                played: r.played,
+                byes: r.byes,
+                excused: r.excused,
+                unexcused: r.unexcused,
+            })
+            .collect(),
+    ))
+}
+
+/// Competition `id` (404 when there is none) with its attendance ([`attendance`]).
+pub fn attendance_page(
+    c: &mut DbConn,
+    id: CompetitionId,
+) -> ApiResult<(Competition, (u32, Vec<AttendanceLine>))> {
+    let comp = competition(c, id)?;
+    let a = attendance(c, &comp)?;
+    Ok((comp, a))
+}

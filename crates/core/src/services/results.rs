@@ -1,0 +1,544 @@
+//! Entering and correcting game results (docs/rules/README.md#results, docs/rules/draughts-championship.md#the-40-move-rule, docs/rules/arbiter.md#results-and-corrections): result codes per discipline, the
+//! draughts 40-move rule (through `clubcomp_engine::round_robin::convert_result`), the round-status
+//! rule, optimistic concurrency on the game's version, and an audit entry for every change.
+
+use crate::error::{ApiError, ApiResult, FieldError};
+use crate::ids::{CompetitionId, GameId, RoundId};
+use crate::store::DbConn;
+/// A stored entry of the audit log: the row is the record.
+pub use crate::store::models::competition::AuditEntry;
+use crate::store::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::now_utc;
+use crate::store::schema::{competitions, game_events, game_moves, games, rounds};
+use crate::store::stamps::Scope;
+use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::arbiter::{GameEnding, GameEvent, GameKind, Side, replay};
+use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub use crate::services::competitions::discipline;
+pub use crate::services::rounds::ARBITER_DECISION;
+
+crate::schemas::string_enum_schema!(
+    pub ResultCode,
+    "A result code (which ones a game takes depends on its discipline): chess `1-0`, `0-1`, `1/2-1/2`, `½-½`; draughts `2-0`, `0-2`, `1-1`, `1+-1-`, `1--1+`, `0-0`; both `+/-`, `-/+`, `-/-`; `bye` for a pairing bye.",
+    [
+        "1-0", "0-1", "1/2-1/2", "½-½", "2-0", "0-2", "1-1", "1+-1-", "1--1+", "0-0", "+/-", "-/+",
+        "-/-", "bye"
+    ]
+);
+
+/// What a caller reports for a game.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"result": "1-0", "termination": "resignation", "move_count": 41}))]
+pub struct ResultInput {
+    /// Result code of the competition's discipline (chess `1-0 0-1 ½-½ 1/2-1/2 +/- -/+ -/-`;
+    /// draughts `2-0 0-2 1-1 1+-1- 1--1+ 0-0 +/- -/+ -/-`).
+    #[schema(value_type = ResultCode)]
+    pub result: String,
+    /// How the game ended: `agreed` (draughts: subject to the 40-move rule),
+    /// `arbiter_decision` (Keizer: the loser lost by an arbiter's decision, with `1-0`/`0-1`),
+    /// or any other word (`resignation`, `time`, `claim`, …) of at most 40 letters, digits,
+    /// `_` or `-`, stored as given.
+    #[serde(default)]
+    #[schema(pattern = "^[A-Za-z0-9_-]{0,40}$")]
+    pub termination: Option<String>,
+    /// Moves completed by both players, 0–10000 (needed for an agreed draughts draw).
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 10000)]
+    pub move_count: Option<i32>,
+    /// Why the result is entered or changed (at most 500 characters); required once the
+    /// round is completed.
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    pub reason: Option<String>,
+}
+
+/// The stored state of a game result (for the audit entry).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Result code.
+    pub result: Option<String>,
+    /// Termination.
+    pub termination: Option<String>,
+    /// Moves.
+    pub move_count: Option<i32>,
+}
+
+/// The outcome of entering a result.
+#[derive(Debug, Clone)]
+pub struct Entered {
+    /// The game after the change.
+    pub game: Game,
+    /// Set when the reported result was converted (the 40-move rule).
+    pub note: Option<String>,
+    /// The competition the game belongs to.
+    pub competition: Competition,
+}
+
+/// Loads a game with its round and competition, or 404.
+pub fn load_game(c: &mut DbConn, id: GameId) -> ApiResult<(Game, Round, Competition)> {
+    let g: Game = games::table
+        .find(id)
+        .select(Game::as_select())
+        .first(c)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("no game {id}")))?;
+    let r: Round = rounds::table
+        .find(g.round_id)
+        .select(Round::as_select())
+        .first(c)?;
+    let comp: Competition = competitions::table
+        .find(r.competition_id)
+        .select(Competition::as_select())
+        .first(c)?;
+    Ok((g, r, comp))
+}
+
+/// Validates and converts a reported result for a game of `comp` (422 naming the field).
+pub fn check(
+    comp: &Competition,
+    game: &Game,
+    input: &ResultInput,
+) -> ApiResult<(Snapshot, Option<String>)> {
+    let code = input.result.trim();
+    if let Some(m) = input.move_count
+        && !(0..=10_000).contains(&m)
+    {
+        return Err(ApiError::invalid("move_count", "must be from 0 to 10000"));
+    }
+    let term = input
+        .termination
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
+    if let Some(t) = &term
+        && (t.chars().count() > 40
+            || !t
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-'))
+    {
+        return Err(ApiError::invalid(
+            "termination",
+            "must be a word of at most 40 letters, digits, '_' or '-'",
+        ));
+    }
+    if game.black_id.is_none() {
+        // a pairing bye: its result is set by the pairing, never entered
+        if code != "bye" {
+            return Err(ApiError::invalid(
+                "result",
+                "this game is a bye; its result is `bye`",
+            ));
+        }
+        return Ok((
+            Snapshot {
+                result: Some("bye".into()),
+                termination: None,
+                move_count: input.move_count,
+            },
+            None,
+        ));
+    }
+    let d = discipline(comp);
+    let rr_term = term.as_deref().map(|t| {
+        if t == "agreed" {
+            Termination::Agreed
+        } else {
+            Termination::Other
+        }
+    });
+    let conv = convert_result(d, code, rr_term, input.move_count.map(|m| m as u32)).map_err(
+        |e| match e {
+            ResultError::UnknownCode { .. } => ApiError::invalid(
+                "result",
+                format!(
+                    "`{code}` is not a {} result code ({})",
+                    comp.discipline,
+                    match d {
+                        Discipline::Chess => "1-0, 0-1, ½-½, 1/2-1/2, +/-, -/+, -/-",
+                        Discipline::Draughts => "2-0, 0-2, 1-1, 1+-1-, 1--1+, 0-0, +/-, -/+, -/-",
+                    }
+                ),
+            ),
+            ResultError::MovesRequired { .. } => ApiError::invalid(
+                "move_count",
+                "an agreed draughts draw needs the number of moves (40-move rule, docs/rules/draughts-championship.md#the-40-move-rule)",
+            ),
+        },
+    )?;
+    if term.as_deref() == Some(ARBITER_DECISION) {
+        // docs/rules/keizer.md#scoring: a game lost by an arbiter's decision is a Keizer rule; it needs a decisive
+        // over-the-board code naming the winner.
+        if comp.kind != CompetitionKind::Keizer {
+            return Err(ApiError::invalid(
+                "termination",
+                "arbiter_decision losses are a Keizer rule (docs/rules/keizer.md#scoring)",
+            ));
+        }
+        if conv.result != "1-0" && conv.result != "0-1" {
+            return Err(ApiError::invalid(
+                "result",
+                "an arbiter's decision is entered as 1-0 (black lost) or 0-1 (white lost)",
+            ));
+        }
+    }
+    if comp.kind == CompetitionKind::Knockout && conv.result == "-/-" {
+        // docs/rules/keizer.md#playoffs: a playoff game always has a winner
+        return Err(ApiError::invalid(
+            "result",
+            "a playoff game needs a winner or a draw; -/- is not possible",
+        ));
+    }
+    Ok((
+        Snapshot {
+            result: Some(conv.result),
+            termination: term,
+            move_count: input.move_count,
+        },
+        conv.note,
+    ))
+}
+
+/// The result code of a game ending recorded in the game's event log.
+fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
+    match (d, ending) {
+        (Discipline::Chess, _) => "1/2-1/2",
+        (Discipline::Draughts, GameEnding::Draw) => "1-1",
+        (Discipline::Draughts, GameEnding::Plusremise { side: Side::White }) => "1+-1-",
+        (Discipline::Draughts, GameEnding::Plusremise { side: Side::Black }) => "1--1+",
+        (Discipline::Draughts, GameEnding::BothLost) => "0-0",
+    }
+}
+
+/// 409 when a result contradicts what the game's own record says
+/// (docs/rules/arbiter.md#results-and-corrections): the result the event log ended the game
+/// with (an agreed draw, the arbiter's decision on a claim), or a move count other than the
+/// moves recorded (as events, else in the stored record: the moves completed by both players).
+fn agrees_with_the_record(
+    c: &mut DbConn,
+    comp: &Competition,
+    game: &Game,
+    new: &Snapshot,
+) -> ApiResult<()> {
+    if game.black_id.is_none() {
+        return Ok(());
+    }
+    let d = discipline(comp);
+    // the stored log replayed (as the arbiter's service keeps it: one JSON event a row)
+    let stored: Vec<String> = game_events::table
+        .filter(game_events::game_id.eq(game.id))
+        .order(game_events::seq)
+        .select(game_events::event)
+        .load(c)?;
+    let log = stored
+        .iter()
+        .map(|e| serde_json::from_str::<GameEvent>(e))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ApiError::Internal(format!("game {}: stored event: {e}", game.id)))?;
+    let kind = match d {
+        Discipline::Chess => GameKind::Chess,
+        Discipline::Draughts => GameKind::Draughts,
+    };
+    let state = replay(kind, &log)
+        .map_err(|e| ApiError::Internal(format!("game {}: stored log: {e}", game.id)))?;
+    if let Some(ending) = state.result {
+        let code = ending_code(d, ending);
+        let same = convert_result(d, code, None, None).map(|x| x.result);
+        if new.result.as_deref() != same.as_deref().ok() {
+            return Err(ApiError::Conflict(format!(
+                "game {} ended as {code} in its event log (an agreement or the arbiter's \
+                 decision on a claim); its result is {code}, not {}",
+                game.id,
+                new.result.as_deref().unwrap_or_default()
+            )));
+        }
+    }
+    let Some(count) = new.move_count else {
+        return Ok(());
+    };
+    let plies = if state.moves[0] + state.moves[1] > 0 {
+        Some(i64::from(state.moves[0]) + i64::from(state.moves[1]))
+    } else {
+        game_moves::table
+            .find(game.id)
+            .select(game_moves::plies)
+            .first::<i32>(c)
+            .optional()?
+            .map(i64::from)
+    };
+    if let Some(plies) = plies
+        && i64::from(count) != plies / 2
+    {
+        return Err(ApiError::Conflict(format!(
+            "move_count {count} contradicts the game's recorded moves: {plies} half-moves, {} \
+             moves completed by both players",
+            plies / 2
+        )));
+    }
+    Ok(())
+}
+
+/// Takes game `id`'s write lock before it is read (a no-op update: a row lock on Postgres, the
+/// write lock on SQLite): concurrent writers of one game queue, and each reads the game as the
+/// previous one left it.
+pub fn lock_game(c: &mut DbConn, id: GameId) -> ApiResult<()> {
+    diesel::update(games::table.find(id))
+        .set(games::version.eq(games::version))
+        .execute(c)?;
+    Ok(())
+}
+
+/// The versioned update of a game, the one place its version moves: raises the version of game
+/// `id` from `read` (the version its writer read) and stamps the change, or answers 412 when
+/// another writer changed the game since. The writer sets its own columns after it, in the
+/// same transaction.
+pub fn bump_game_version(c: &mut DbConn, id: GameId, read: i64) -> ApiResult<()> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::version.eq(read)),
+    )
+    .set((
+        games::version.eq(games::version + 1),
+        games::updated_at.eq(now_utc()),
+    ))
+    .execute(c)?;
+    if n == 0 {
+        return Err(ApiError::PreconditionFailed(format!(
+            "game {id} was changed concurrently; read it again"
+        )));
+    }
+    Ok(())
+}
+
+/// Enters (or corrects) the result of game `id` in one transaction: round-status rule (409),
+/// `If-Match` against the game's version (412), validation (422), audit entry, cache stamp.
+pub fn enter(
+    c: &mut DbConn,
+    id: GameId,
+    expected: &crate::services::version::ExpectedVersion,
+    input: &ResultInput,
+    actor: &str,
+) -> ApiResult<Entered> {
+    // Take the game's write lock before reading it (a no-op update: a row lock on Postgres,
+    // the write lock on SQLite): concurrent writers of one game queue, and each reads the game
+    // as the previous one left it. So a write without If-Match is applied after the other
+    // (each one audited) instead of being refused; with If-Match, the stale one gets 412.
+    lock_game(c, id)?;
+    let (game, mut round, comp) = load_game(c, id)?;
+    // the content first (RFC 9110 13.2.1: a request that would fail without its If-Match fails
+    // the same way with a wrong one), then the precondition, then the state of the round
+    let reason = input
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string);
+    let has_reason = reason.is_some();
+    let mut errs = Vec::new();
+    if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+        errs.push(FieldError::new("reason", "must be at most 500 characters"));
+    } else if let Some(Err(e)) = reason
+        .as_deref()
+        .map(|r| crate::services::input::multi_line("reason", r))
+    {
+        errs.push(e);
+    }
+    let checked = match check(&comp, &game, input) {
+        Err(ApiError::Validation { errors, .. }) => {
+            errs.extend(errors);
+            None
+        }
+        Err(e) => return Err(e),
+        Ok(v) => Some(v),
+    };
+    if !errs.is_empty() {
+        return Err(ApiError::validation(errs));
+    }
+    expected.check(&crate::services::version::etag(
+        "game",
+        game.id,
+        game.version,
+    ))?;
+    // a playoff result decides which games are due from all the group's results: take the
+    // competition's stamp (its row lock on Postgres) before reading them, so results of two
+    // games entered at once are synced one after the other and the later sees the earlier
+    // (else both semi-finals decided at once could leave the final uncreated)
+    let knockout = comp.kind == CompetitionKind::Knockout;
+    if knockout {
+        crate::store::stamps::touch_now(c, Scope::Competition(comp.id))?;
+        round.status = round_status(c, round.id)?;
+    }
+    if !["paired", "published", "completed"].contains(&round.status.as_str()) {
+        return Err(ApiError::Conflict(format!(
+            "round {} is {}; results are entered once it is paired",
+            round.number, round.status
+        )));
+    }
+    // docs/rules/arbiter.md#results-and-corrections: a correction after the evening is completed is allowed, with a reason
+    if round.status == "completed" && reason.is_none() {
+        return Err(ApiError::validation(vec![FieldError::new(
+            "reason",
+            "required: the round is completed, so this is a correction (docs/rules/arbiter.md#results-and-corrections)",
+        )]));
+    }
+    let (new, note) = checked.ok_or_else(|| ApiError::Internal("unchecked result".into()))?;
+    agrees_with_the_record(c, &comp, &game, &new)?;
+    let old = Snapshot {
+        result: game.result.clone(),
+        termination: game.termination.clone(),
+        move_count: game.move_count,
+    };
+    // conditional on the version read, so a concurrent writer cannot be overwritten
+    bump_game_version(c, game.id, game.version)?;
+    diesel::update(games::table.find(game.id))
+        .set((
+            games::result.eq(&new.result),
+            games::termination.eq(&new.termination),
+            games::move_count.eq(new.move_count),
+        ))
+        .execute(c)?;
+    let mut new_value = serde_json::to_value(&new).unwrap_or_default();
+    if let Some(n) = &note {
+        new_value["note"] = serde_json::Value::String(n.clone());
+    }
+    audit(
+        c,
+        &NewAuditEntry {
+            entity: "game".into(),
+            entity_id: game.id.get(),
+            action: if old.result.is_none() {
+                "result_entered".into()
+            } else {
+                "result_corrected".into()
+            },
+            actor: actor.to_string(),
+            at: now_utc(),
+            old_value: old
+                .result
+                .is_some()
+                .then(|| serde_json::to_string(&old).unwrap_or_default()),
+            new_value: Some(new_value.to_string()),
+            reason,
+        },
+    )?;
+    if knockout {
+        crate::services::prizes::sync_playoff_games(c, &comp)?;
+    } else {
+        crate::store::stamps::touch_now(c, Scope::Competition(comp.id))?;
+        // Completing a round bumps the same stamp, whose lock (Postgres) this write holds
+        // from here on: a completion that committed after the round was read above made this
+        // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock
+        // from the start, so the status read above is current there (no second read).
+        if matches!(c, DbConn::Pg(_))
+            && round.status != "completed"
+            && !has_reason
+            && round_status(c, round.id)? == "completed"
+        {
+            return Err(ApiError::Conflict(format!(
+                "round {} was completed while this result was entered; send it again with a \
+                 reason: it is now a correction (docs/rules/arbiter.md#results-and-corrections)",
+                round.number
+            )));
+        }
+    }
+    let game = games::table.find(id).select(Game::as_select()).first(c)?;
+    // a result of a round the public cannot see yet stays the leader's until it is published
+    let visibility = if crate::services::rounds::is_public(&round.status) {
+        Visibility::Public
+    } else {
+        Visibility::Leader
+    };
+    let kind = if old.result.is_none() {
+        EventKind::ResultEntered
+    } else {
+        EventKind::ResultCorrected
+    };
+    crate::store::stamps::record(
+        c,
+        NewEvent::new(kind, visibility)
+            .competition(comp.id)
+            .evening(round.evening_id)
+            .game(game.id)
+            .payload(serde_json::json!({
+                "round": round.number,
+                "board": game.board,
+                "game_no": game.game_no,
+                "result": game.result,
+                "termination": game.termination,
+            })),
+    )?;
+    Ok(Entered {
+        game,
+        note,
+        competition: comp,
+    })
+}
+
+/// The current status of a round.
+fn round_status(c: &mut DbConn, round: RoundId) -> ApiResult<String> {
+    Ok(rounds::table.find(round).select(rounds::status).first(c)?)
+}
+
+/// One page of the audit trail of a game's result, oldest first (by id): `limit` entries from
+/// `offset`, and how many there are in all, read in one transaction (404 when there is no
+/// such game).
+pub fn game_audit(
+    c: &mut DbConn,
+    game: GameId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
+    use crate::store::models::competition::AuditEntry;
+    use crate::store::schema::audit_log as al;
+    c.transaction(|c| {
+        load_game(c, game)?;
+        let of_game = || {
+            al::table
+                .filter(al::entity.eq("game"))
+                .filter(al::entity_id.eq(game.get()))
+        };
+        Ok(crate::page_of!(c, of_game(), order: al::id, rows: AuditEntry, limit, offset))
+    })
+}
+
+/// One page of the audit trail of a competition, oldest first (by id): its games' results, its
+/// own settings and its entrants' withdrawals; `limit` entries from `offset`, and how many
+/// there are in all, read in one transaction (404 when there is no such competition).
+pub fn competition_audit(
+    c: &mut DbConn,
+    competition: CompetitionId,
+    limit: i64,
+    offset: i64,
+) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
+    use crate::store::models::competition::AuditEntry;
+    use crate::store::schema::{audit_log as al, entrants};
+    c.transaction(|c| {
+        crate::services::competitions::load(c, competition)?;
+        let competition = competition.get();
+        let of_competition = || {
+            let games_of = games::table
+                .inner_join(rounds::table)
+                .filter(rounds::competition_id.eq(competition))
+                .select(games::id);
+            let entrants_of = entrants::table
+                .filter(entrants::competition_id.eq(competition))
+                .select(entrants::id);
+            al::table.filter(
+                (al::entity.eq("game").and(al::entity_id.eq_any(games_of)))
+                    .or(al::entity
+                        .eq("competition")
+                        .and(al::entity_id.eq(competition)))
+                    .or(al::entity
+                        .eq("entrant")
+                        .and(al::entity_id.eq_any(entrants_of))),
+            )
+        };
+        Ok(crate::page_of!(c, of_competition(), order: al::id, rows: AuditEntry, limit, offset))
+    })
+}

@@ -1,0 +1,475 @@
+//! The standings as readers see them (docs/rules/keizer.md#scoring,
+//! docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#scoring-2-1-0-plusremise-and-minremise):
+//! the engines' tables with the players named, after any round that counts.
+
+use crate::error::{ApiError, ApiResult};
+use crate::ids::PlayerId;
+use crate::services::standings as svc;
+use crate::store::DbConn;
+use crate::store::models::competition::Competition;
+use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::{keizer, round_robin};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// One row of a Keizer table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeizerRow {
+    /// Place (1 = top).
+    pub rank: u32,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Value of this place.
+    pub value: i64,
+    /// Keizer score (a cycle average when the evening did not converge): a JSON number, exact
+    /// to four decimals (the engine counts in ten-thousandths), e.g. `107` or `53.5`.
+    pub score: f64,
+    /// Games played over the board.
+    pub played: u32,
+    /// Points from those games (1, ½, 0): a JSON number, e.g. `3.5`.
+    pub game_points: f64,
+    /// Pairing byes.
+    pub byes: u32,
+    /// Absences with notice.
+    pub excused: u32,
+    /// Absences without notice (forfeit no-shows included).
+    pub unexcused: u32,
+    /// Eligible for a prize after this evening (docs/rules/keizer.md#prizes: unexcused on at most 50% of the
+    /// evenings since entry; never after withdrawing).
+    pub eligible: bool,
+    /// The evening from which the player withdrew (docs/rules/keizer.md#withdrawal); `null`
+    /// when they have not withdrawn by this evening.
+    pub withdrawn_from: Option<u32>,
+}
+
+/// A Keizer table after one evening.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeizerStandings {
+    /// Whether the recalculation of this evening reached a fixed point.
+    pub converged: bool,
+    /// Rankings computed.
+    pub iterations: u32,
+    /// Length of the cycle averaged over, when not converged.
+    pub cycle_length: Option<u32>,
+    /// Warnings for the leader (value floor, excused cap, step cap).
+    pub warnings: Vec<String>,
+    /// The table, best first.
+    pub rows: Vec<KeizerRow>,
+}
+
+/// One row of a round-robin table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundRobinRow {
+    /// Place after all tie-breaks (still-tied players share the highest place of their part).
+    pub place: u32,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Players still tied with this one when the tie-break list is exhausted.
+    pub shared_with: Vec<i64>,
+    /// Match points (chess: halves as 5.5).
+    #[schema(value_type = f64)]
+    pub points: serde_json::Number,
+    /// Games with a result.
+    pub games: u32,
+    /// Wins (forfeit wins included).
+    pub wins: u32,
+    /// Draws (plus- and minremises included).
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+    /// Plusremises.
+    pub plusremises: u32,
+    /// Minremises.
+    pub minremises: u32,
+    /// Tie-break values in list order.
+    #[schema(value_type = Object)]
+    pub tiebreaks: Value,
+    /// The criterion that separated this row from the next (`points` when points did).
+    pub decided_by: Option<String>,
+    /// Share of each points table, exact.
+    #[schema(value_type = Object)]
+    pub points_tables: Value,
+    /// Share of the prize money in euros, exact, as a string: a whole or decimal amount (`75`,
+    /// `37.5`), or a fraction (`100/3`) when the share has no finite decimal form.
+    #[schema(pattern = r"^-?[0-9]+(\.[0-9]+|/[0-9]+)?$")]
+    pub prize_money: String,
+    /// Rights earned.
+    pub rights: Vec<String>,
+    /// The round from which the player withdrew (docs/rules/draughts-championship.md#withdrawal:
+    /// results stand, the games still due are lost by forfeit); `null` when they did not.
+    pub withdrawn_from: Option<u32>,
+}
+
+/// The engine's row as readers see it, its name still empty (the engine knows the players by
+/// id only): an internal error when the engine answers with a text that is no player id.
+impl TryFrom<round_robin::Row> for RoundRobinRow {
+    type Error = ApiError;
+
+    fn try_from(r: round_robin::Row) -> ApiResult<Self> {
+        Ok(RoundRobinRow {
+            place: r.place,
+            player_id: PlayerId::from_engine(&r.id)?.get(),
+            name: String::new(),
+            shared_with: PlayerId::numbers_from_engine(&r.shared_with)?,
+            points: r.points,
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            plusremises: r.plusremises,
+            minremises: r.minremises,
+            tiebreaks: serde_json::to_value(&r.tiebreaks).unwrap_or_default(),
+            decided_by: r.decided_by,
+            points_tables: serde_json::to_value(&r.points_tables).unwrap_or_default(),
+            prize_money: r.prize_money,
+            rights: r.rights,
+            withdrawn_from: r.withdrawn_from,
+        })
+    }
+}
+
+/// A round-robin table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundRobinStandings {
+    /// Rows in final order.
+    pub rows: Vec<RoundRobinRow>,
+    /// `cross_table[i][j]`: what the i-th entrant (seed order) scored against the j-th.
+    pub cross_table: Vec<Vec<String>>,
+    /// What the withdrawal rule made of each withdrawal (docs/rules/draughts-championship.md#withdrawal):
+    /// `{player_id, from_round, played, due, rule, forfeits}`, `rule` being `results_annulled`
+    /// (the player has no row) or `remaining_forfeited`.
+    #[schema(value_type = Vec<Object>)]
+    pub withdrawals: Vec<Value>,
+}
+
+/// One row of a Swiss table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissRow {
+    /// Rank (shared places get the best rank of their block).
+    pub rank: u32,
+    /// The place as printed (`3` or `3-4`).
+    pub place: String,
+    /// Still shared after the whole tie-break list.
+    pub shared: bool,
+    /// Player id.
+    pub player_id: i64,
+    /// Name.
+    pub name: String,
+    /// Tie-break values by acronym (PTS first), each a JSON number (points in halves, e.g.
+    /// `5.5`; averages and ratings as FIDE rounds them).
+    #[schema(value_type = std::collections::HashMap<String, f64>)]
+    pub values: Value,
+    /// The round from which the player withdrew (absent from every later round; FIDE C.07
+    /// counts those rounds as unplayed); `null` when they did not.
+    pub withdrawn_from: Option<i32>,
+}
+
+/// Why a player stands above the next one level on points: the first tie-break of the list
+/// whose values differ for them (the one that separated them) and both values
+/// (docs/rules/rapid-blitz.md#tie-breaks).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissSeparation {
+    /// The player above.
+    pub above_player_id: i64,
+    /// The player right below, level on points.
+    pub below_player_id: i64,
+    /// The acronym of the tie-break that separated them; `null` when the place is still
+    /// shared after the whole list.
+    pub tiebreak: Option<String>,
+    /// The value of the player above for that tie-break; `null` when they have none or are
+    /// not separated.
+    #[schema(value_type = Option<f64>)]
+    pub above_value: Value,
+    /// The value of the player below for that tie-break; `null` when they have none or are
+    /// not separated.
+    #[schema(value_type = Option<f64>)]
+    pub below_value: Value,
+}
+
+/// A Swiss table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissStandings {
+    /// Tie-breaks applied (PTS first).
+    pub tiebreaks: Vec<String>,
+    /// First place still shared after the tie-breaks (in the blitz championship: the top score
+    /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks). False once the
+    /// play-off has a winner, who is then the first row (place `1`), the other candidates
+    /// after in their order.
+    pub playoff_for_first: bool,
+    /// The play-off for first, once created (final standings only): its games and outcome
+    /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
+    pub playoff: Option<crate::services::playoff::FirstPlacePlayoff>,
+    /// Rows, best first.
+    pub rows: Vec<SwissRow>,
+    /// For each two neighbours in `rows` level on points, top first: the tie-break that put
+    /// one above the other, and the two values.
+    pub separations: Vec<SwissSeparation>,
+}
+
+/// The standings of a competition.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StandingsView {
+    /// Competition id.
+    pub competition_id: i64,
+    /// `keizer`, `swiss` or `round_robin`.
+    #[schema(value_type = crate::schemas::StandingsKind)]
+    pub kind: String,
+    /// Rounds (evenings) that count so far.
+    pub rounds_counted: u32,
+    /// The round (evening) these standings are after; 0 before any.
+    pub after: u32,
+    /// Keizer table.
+    pub keizer: Option<KeizerStandings>,
+    /// Round-robin table.
+    pub round_robin: Option<RoundRobinStandings>,
+    /// Swiss table.
+    pub swiss: Option<SwissStandings>,
+}
+
+fn check_after(after: Option<u32>, counted: usize) -> ApiResult<u32> {
+    match after {
+        None => Ok(counted as u32),
+        Some(0) => Err(ApiError::invalid("after", "must be 1 or more")),
+        Some(n) if n as usize > counted => Err(ApiError::invalid(
+            "after",
+            format!("only {counted} rounds count so far"),
+        )),
+        Some(n) => Ok(n),
+    }
+}
+
+/// Computes the standings view of a competition after round `after` (default the last).
+pub fn standings_view(
+    c: &mut DbConn,
+    comp: &Competition,
+    after: Option<u32>,
+) -> ApiResult<StandingsView> {
+    let mut view = StandingsView {
+        competition_id: comp.id.get(),
+        kind: comp.kind.into(),
+        rounds_counted: 0,
+        after: 0,
+        keizer: None,
+        round_robin: None,
+        swiss: None,
+    };
+    match comp.kind {
+        CompetitionKind::Keizer => {
+            let input = svc::keizer_input(c, comp)?.input;
+            let out = svc::keizer_compute(&input)?;
+            let n = check_after(after, out.len())?;
+            view.rounds_counted = out.len() as u32;
+            view.after = n;
+            let ids = PlayerId::all_from_engine(input.players.iter().map(|p| &p.id))?;
+            let names = svc::names(c, ids)?;
+            if n == 0 {
+                // before the first evening: the seed order, nothing scored
+                let value = |i: usize| clubcomp_engine::keizer::value_of_place(&input.params, i);
+                let rows = input
+                    .players
+                    .iter()
+                    .filter(|p| p.joins_at <= 1)
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let id = PlayerId::from_engine(&p.id)?;
+                        Ok(KeizerRow {
+                            rank: i as u32 + 1,
+                            player_id: id.get(),
+                            name: names.get(&id).cloned().unwrap_or_default(),
+                            value: value(i),
+                            score: 0.0,
+                            played: 0,
+                            game_points: 0.0,
+                            byes: 0,
+                            excused: 0,
+                            unexcused: 0,
+                            eligible: p.withdrawn_from.is_none_or(|w| w > 1),
+                            withdrawn_from: p.withdrawn_from.filter(|&w| w <= 1),
+                        })
+                    })
+                    .collect::<ApiResult<_>>()?;
+                view.keizer = Some(KeizerStandings {
+                    converged: true,
+                    iterations: 0,
+                    cycle_length: None,
+                    warnings: vec![],
+                    rows,
+                });
+                return Ok(view);
+            }
+            let k = n as usize;
+            let mut upto = input.clone();
+            upto.evenings.truncate(k);
+            let eligible: std::collections::HashMap<String, bool> =
+                keizer::candidates(&upto, &out[..k])
+                    .into_iter()
+                    .map(|p| (p.id.clone(), p.eligible()))
+                    .collect();
+            let e = &out[k - 1];
+            view.keizer = Some(KeizerStandings {
+                converged: e.converged,
+                iterations: e.iterations,
+                cycle_length: e.cycle_length,
+                warnings: e.warnings.clone(),
+                rows: e
+                    .standings
+                    .iter()
+                    .map(|r| {
+                        let id = PlayerId::from_engine(&r.id)?;
+                        Ok(KeizerRow {
+                            rank: r.rank,
+                            player_id: id.get(),
+                            name: names.get(&id).cloned().unwrap_or_default(),
+                            value: r.value,
+                            score: r.score.to_f64(),
+                            played: r.played,
+                            game_points: r.game_points.to_f64(),
+                            byes: r.byes,
+                            excused: r.excused,
+                            unexcused: r.unexcused,
+                            eligible: eligible.get(&r.id).copied().unwrap_or(false),
+                            withdrawn_from: r.withdrawn_from,
+                        })
+                    })
+                    .collect::<ApiResult<_>>()?,
+            });
+        }
+        CompetitionKind::RoundRobin => {
+            let comp = svc::ensure_lots_seed(c, comp)?;
+            let played = svc::counted_rounds(c, comp.id)?.len();
+            let n = check_after(after, played)?;
+            view.rounds_counted = played as u32;
+            view.after = n;
+            let s = svc::round_robin_scenario(c, &comp, after.map(|a| a as i32))?;
+            let out = svc::round_robin_compute(&s)?;
+            let names: std::collections::HashMap<String, String> = s
+                .players
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone().unwrap_or_default()))
+                .collect();
+            view.round_robin = Some(RoundRobinStandings {
+                rows: out
+                    .standings
+                    .into_iter()
+                    .map(|r| {
+                        let name = names.get(&r.id).cloned().unwrap_or_default();
+                        Ok(RoundRobinRow {
+                            name,
+                            ..RoundRobinRow::try_from(r)?
+                        })
+                    })
+                    .collect::<ApiResult<_>>()?,
+                cross_table: out.cross_table,
+                withdrawals: out
+                    .withdrawals
+                    .iter()
+                    .map(|w| -> ApiResult<_> {
+                        Ok(serde_json::json!({
+                            "player_id": PlayerId::from_engine(&w.id)?.get(),
+                            "from_round": w.from_round,
+                            "played": w.played,
+                            "due": w.due,
+                            "rule": w.rule,
+                            "forfeits": w.forfeits,
+                        }))
+                    })
+                    .collect::<ApiResult<_>>()?,
+            });
+        }
+        CompetitionKind::Swiss => {
+            let mut rounds = svc::counted_rounds(c, comp.id)?;
+            let n = check_after(after, rounds.len())?;
+            view.rounds_counted = rounds.len() as u32;
+            view.after = n;
+            rounds.truncate(n as usize);
+            let (mut st, ids) = svc::swiss_compute(c, comp, &rounds)?;
+            let tie = crate::services::playoff::first_place_tie(comp)?;
+            let mut playoff_for_first =
+                crate::services::playoff::candidates(&st, &ids, tie).len() > 1;
+            // the final standings show the play-off's winner first
+            // (docs/rules/rapid-blitz.md#the-play-off-for-first)
+            let playoff = if n == view.rounds_counted {
+                crate::services::playoff::apply_to_standings(c, comp, &mut st, &ids)?
+            } else {
+                None
+            };
+            if playoff.as_ref().is_some_and(|p| p.first.is_some()) {
+                playoff_for_first = false;
+            }
+            let names = svc::names(c, ids.iter().copied())?;
+            let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
+            let acr: Vec<String> = st
+                .tiebreaks
+                .iter()
+                .map(|t| t.acronym().to_string())
+                .collect();
+            // the engine numbers the players of the TRF it was given, 1, 2, …
+            let player = |n: u32| {
+                (n as usize)
+                    .checked_sub(1)
+                    .and_then(|k| ids.get(k))
+                    .copied()
+                    .ok_or_else(|| {
+                        ApiError::Internal(format!(
+                            "the standings name player number {n}, which the tournament file \
+                             does not hold"
+                        ))
+                    })
+            };
+            // the same JSON numbers as the rows' values
+            let number = |v: Option<clubcomp_engine::tiebreaks::Value>| {
+                serde_json::to_value(v).unwrap_or_default()
+            };
+            let separations = st
+                .separations
+                .iter()
+                .map(|x| {
+                    Ok(SwissSeparation {
+                        above_player_id: player(x.above)?.get(),
+                        below_player_id: player(x.below)?.get(),
+                        tiebreak: x.tiebreak.map(|t| t.acronym().to_string()),
+                        above_value: number(x.above_value),
+                        below_value: number(x.below_value),
+                    })
+                })
+                .collect::<ApiResult<_>>()?;
+            view.swiss = Some(SwissStandings {
+                tiebreaks: acr.clone(),
+                playoff_for_first,
+                playoff,
+                separations,
+                rows: st
+                    .rows
+                    .into_iter()
+                    .map(|r| {
+                        let id = player(r.id)?;
+                        let mut values = serde_json::Map::new();
+                        for (a, v) in acr.iter().zip(&r.values) {
+                            values.insert(a.clone(), serde_json::to_value(v).unwrap_or_default());
+                        }
+                        Ok(SwissRow {
+                            rank: r.rank,
+                            place: r.place,
+                            shared: r.shared,
+                            player_id: id.get(),
+                            name: names.get(&id).cloned().unwrap_or_default(),
+                            values: Value::Object(values),
+                            withdrawn_from: withdrawn.get(&id).copied(),
+                        })
+                    })
+                    .collect::<ApiResult<_>>()?,
+            });
+        }
+        other => {
+            return Err(ApiError::Conflict(format!(
+                "a {other} competition has no standings table (see its playoffs)"
+            )));
+        }
+    }
+    Ok(view)
+}

@@ -1,0 +1,429 @@
+//! Seasons, calendar evenings, competitions, entrants, rounds, games, attendance and the audit
+//! log. JSON-shaped settings (parameters, tie-break lists, time controls, rule flags) are
+//! stored as text and owned by the services that read them.
+
+use crate::ids::{
+    AttendanceId, CompetitionId, EntrantId, EveningId, GameId, PlayerId, RoundId, SeasonId,
+};
+use crate::store::schema::{
+    attendance, audit_log, cache_stamps, competitions, entrants, evenings, games, rounds, seasons,
+};
+use crate::store::{DbConn, MultiBackend};
+use chrono::{NaiveDate, NaiveDateTime};
+use clubcomp_engine::{
+    CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,
+};
+use diesel::backend::Backend;
+use diesel::prelude::*;
+
+/// Reads `$typed` as `$row` is read (same columns, same select), then converts it with
+/// `TryFrom`: a value that does not convert fails the query with the conversion's error.
+macro_rules! typed_row {
+    ($typed:ident, $row:ident) => {
+        impl<DB: Backend> Selectable<DB> for $typed
+        where
+            $row: Selectable<DB>,
+        {
+            type SelectExpression = <$row as Selectable<DB>>::SelectExpression;
+
+            fn construct_selection() -> Self::SelectExpression {
+                $row::construct_selection()
+            }
+        }
+
+        impl<ST, DB: Backend> Queryable<ST, DB> for $typed
+        where
+            $row: Queryable<ST, DB>,
+        {
+            type Row = <$row as Queryable<ST, DB>>::Row;
+
+            fn build(row: Self::Row) -> diesel::deserialize::Result<$typed> {
+                Ok($typed::try_from($row::build(row)?)?)
+            }
+        }
+    };
+}
+
+/// A season.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = seasons, check_for_backend(MultiBackend))]
+pub struct Season {
+    pub id: SeasonId,
+    pub name: String,
+    pub opening_date: NaiveDate,
+    pub created_at: NaiveDateTime,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = seasons)]
+pub struct NewSeason {
+    pub name: String,
+    pub opening_date: NaiveDate,
+    pub created_at: NaiveDateTime,
+}
+
+/// An evening of the season calendar as stored: kind and half as text.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = evenings, check_for_backend(MultiBackend))]
+pub struct EveningRow {
+    pub id: EveningId,
+    pub season_id: SeasonId,
+    pub date: NaiveDate,
+    pub start_time: String,
+    pub kind: String,
+    pub half: Option<String>,
+    pub number: Option<i32>,
+    pub note: Option<String>,
+    pub version: i64,
+}
+
+/// An evening of the season calendar, its kind and half parsed once when the row is read (a
+/// stored value that names no known one fails the query).
+#[derive(Debug, Clone, Identifiable)]
+#[diesel(table_name = evenings)]
+pub struct Evening {
+    pub id: EveningId,
+    pub season_id: SeasonId,
+    pub date: NaiveDate,
+    pub start_time: String,
+    pub kind: EveningKind,
+    pub half: Option<Half>,
+    pub number: Option<i32>,
+    pub note: Option<String>,
+    pub version: i64,
+}
+
+impl TryFrom<EveningRow> for Evening {
+    type Error = UnknownValue;
+
+    fn try_from(r: EveningRow) -> Result<Evening, UnknownValue> {
+        Ok(Evening {
+            id: r.id,
+            season_id: r.season_id,
+            date: r.date,
+            start_time: r.start_time,
+            kind: r.kind.parse()?,
+            half: r.half.as_deref().map(str::parse).transpose()?,
+            number: r.number,
+            note: r.note,
+            version: r.version,
+        })
+    }
+}
+
+typed_row!(Evening, EveningRow);
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = evenings)]
+pub struct NewEvening {
+    pub season_id: SeasonId,
+    pub date: NaiveDate,
+    pub start_time: String,
+    pub kind: String,
+    pub half: Option<String>,
+    pub number: Option<i32>,
+    pub note: Option<String>,
+    pub version: i64,
+}
+
+/// A competition as stored: kind, discipline, system and half as text.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = competitions, check_for_backend(MultiBackend))]
+pub struct CompetitionRow {
+    pub id: CompetitionId,
+    pub season_id: SeasonId,
+    pub name: String,
+    pub kind: String,
+    pub discipline: String,
+    pub system: Option<String>,
+    pub half: Option<String>,
+    pub seeded_from: Option<CompetitionId>,
+    pub params: String,
+    pub tiebreaks: String,
+    pub time_control: String,
+    pub rules: String,
+    pub rounds_planned: Option<i32>,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A competition, its vocabulary parsed once when the row is read: a stored kind,
+/// discipline, system or half that names no known value fails the query (an internal
+/// error naming the value), never a default.
+#[derive(Debug, Clone, Identifiable)]
+#[diesel(table_name = competitions)]
+pub struct Competition {
+    pub id: CompetitionId,
+    pub season_id: SeasonId,
+    pub name: String,
+    pub kind: CompetitionKind,
+    pub discipline: Discipline,
+    pub system: Option<PairingSystem>,
+    pub half: Option<Half>,
+    pub seeded_from: Option<CompetitionId>,
+    pub params: String,
+    pub tiebreaks: String,
+    pub time_control: String,
+    pub rules: String,
+    pub rounds_planned: Option<i32>,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+impl TryFrom<CompetitionRow> for Competition {
+    type Error = UnknownValue;
+
+    fn try_from(r: CompetitionRow) -> Result<Competition, UnknownValue> {
+        Ok(Competition {
+            id: r.id,
+            season_id: r.season_id,
+            name: r.name,
+            kind: r.kind.parse()?,
+            discipline: r.discipline.parse()?,
+            system: r.system.as_deref().map(str::parse).transpose()?,
+            half: r.half.as_deref().map(str::parse).transpose()?,
+            seeded_from: r.seeded_from,
+            params: r.params,
+            tiebreaks: r.tiebreaks,
+            time_control: r.time_control,
+            rules: r.rules,
+            rounds_planned: r.rounds_planned,
+            version: r.version,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        })
+    }
+}
+
+impl Competition {
+    /// The pairing system's name, or the kind's for a competition without a system.
+    pub fn system_or_kind(&self) -> &'static str {
+        self.system
+            .map_or(self.kind.as_str(), PairingSystem::as_str)
+    }
+}
+
+typed_row!(Competition, CompetitionRow);
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = competitions)]
+pub struct NewCompetition {
+    pub season_id: SeasonId,
+    pub name: String,
+    pub kind: String,
+    pub discipline: String,
+    pub system: Option<String>,
+    pub half: Option<String>,
+    pub seeded_from: Option<CompetitionId>,
+    pub params: String,
+    pub tiebreaks: String,
+    pub time_control: String,
+    pub rules: String,
+    pub rounds_planned: Option<i32>,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// An entrant of a competition.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = entrants, check_for_backend(MultiBackend))]
+pub struct Entrant {
+    pub id: EntrantId,
+    pub competition_id: CompetitionId,
+    pub player_id: PlayerId,
+    pub seed: i32,
+    pub rating: Option<i32>,
+    pub joins_at: i32,
+    pub excused_before: i32,
+    pub created_at: NaiveDateTime,
+    /// The first round the entrant no longer plays after withdrawing (`None`: not withdrawn).
+    pub withdrawn_from: Option<i32>,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = entrants)]
+pub struct NewEntrant {
+    pub competition_id: CompetitionId,
+    pub player_id: PlayerId,
+    pub seed: i32,
+    pub rating: Option<i32>,
+    pub joins_at: i32,
+    pub excused_before: i32,
+    pub created_at: NaiveDateTime,
+}
+
+/// A round (an evening of a competition).
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = rounds, check_for_backend(MultiBackend))]
+pub struct Round {
+    pub id: RoundId,
+    pub competition_id: CompetitionId,
+    pub number: i32,
+    pub evening_id: Option<EveningId>,
+    pub date: Option<NaiveDate>,
+    pub status: String,
+    pub pairing_meta: Option<String>,
+    pub version: i64,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = rounds)]
+pub struct NewRound {
+    pub competition_id: CompetitionId,
+    pub number: i32,
+    pub evening_id: Option<EveningId>,
+    pub date: Option<NaiveDate>,
+    pub status: String,
+    pub pairing_meta: Option<String>,
+    pub version: i64,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A game (or a bye: `black_id` empty and result `bye`).
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = games, check_for_backend(MultiBackend))]
+pub struct Game {
+    pub id: GameId,
+    pub round_id: RoundId,
+    pub board: i32,
+    pub game_no: i32,
+    pub white_id: Option<PlayerId>,
+    pub black_id: Option<PlayerId>,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub move_count: Option<i32>,
+    pub version: i64,
+    pub updated_at: NaiveDateTime,
+    /// The game's own time control (JSON, the competition's shape), agreed for this game;
+    /// `None`: the competition's.
+    pub time_control: Option<String>,
+}
+
+/// Insert form (a new game plays the competition's tempo).
+#[derive(Debug, Insertable)]
+#[diesel(table_name = games)]
+pub struct NewGame {
+    pub round_id: RoundId,
+    pub board: i32,
+    pub game_no: i32,
+    pub white_id: Option<PlayerId>,
+    pub black_id: Option<PlayerId>,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub move_count: Option<i32>,
+    pub version: i64,
+    pub updated_at: NaiveDateTime,
+}
+
+/// One attendance record (history is kept: the newest record per player counts).
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = attendance, check_for_backend(MultiBackend))]
+pub struct Attendance {
+    pub id: AttendanceId,
+    pub round_id: RoundId,
+    pub player_id: PlayerId,
+    pub action: String,
+    pub channel: String,
+    pub recorded_by: String,
+    pub at: NaiveDateTime,
+    pub note: Option<String>,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = attendance)]
+pub struct NewAttendance {
+    pub round_id: RoundId,
+    pub player_id: PlayerId,
+    pub action: String,
+    pub channel: String,
+    pub recorded_by: String,
+    pub at: NaiveDateTime,
+    pub note: Option<String>,
+}
+
+/// An audit entry.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = audit_log, check_for_backend(MultiBackend))]
+pub struct AuditEntry {
+    pub id: i64,
+    pub entity: String,
+    pub entity_id: i64,
+    pub action: String,
+    pub actor: String,
+    pub at: NaiveDateTime,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = audit_log)]
+pub struct NewAuditEntry {
+    pub entity: String,
+    pub entity_id: i64,
+    pub action: String,
+    pub actor: String,
+    pub at: NaiveDateTime,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// Writes an audit entry.
+pub fn audit(conn: &mut DbConn, e: &NewAuditEntry) -> QueryResult<()> {
+    diesel::insert_into(audit_log::table)
+        .values(e)
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Audit entries of an entity, oldest first.
+#[cfg_attr(
+    not(feature = "test-support"),
+    allow(dead_code, reason = "no caller in this crate")
+)]
+pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec<AuditEntry>> {
+    audit_log::table
+        .filter(audit_log::entity.eq(entity))
+        .filter(audit_log::entity_id.eq_any(ids))
+        .order(audit_log::id)
+        .select(AuditEntry::as_select())
+        .load(conn)
+}
+
+/// The withdrawn entrants of a competition: player id → the first round they no longer play.
+pub fn withdrawals(
+    conn: &mut DbConn,
+    competition: CompetitionId,
+) -> QueryResult<std::collections::HashMap<PlayerId, i32>> {
+    Ok(entrants::table
+        .filter(entrants::competition_id.eq(competition))
+        .filter(entrants::withdrawn_from.is_not_null())
+        .select((entrants::player_id, entrants::withdrawn_from))
+        .load::<(PlayerId, Option<i32>)>(conn)?
+        .into_iter()
+        .filter_map(|(p, w)| w.map(|w| (p, w)))
+        .collect())
+}
+
+/// The current cache stamp of a scope (0 when never written). Run on the concrete backend
+/// connection, so the prepared statement is cached (every read of the standings asks).
+pub fn stamp(conn: &mut DbConn, scope: &str) -> QueryResult<i64> {
+    Ok(crate::per_backend!(conn, |c| cache_stamps::table
+        .find(scope)
+        .select(cache_stamps::stamp)
+        .first::<i64>(c)
+        .optional())?
+    .unwrap_or(0))
+}

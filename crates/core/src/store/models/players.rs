@@ -1,0 +1,162 @@
+//! `players`: club members and guests (docs/rules/README.md#players-and-ratings). Contact data lives here but is only shown to
+//! leaders and admins.
+
+use crate::ids::PlayerId;
+use crate::store::schema::players;
+use crate::store::{DbConn, MultiBackend};
+use chrono::NaiveDateTime;
+use clubcomp_engine::Membership;
+use diesel::prelude::*;
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
+/// A stored player.
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = players, check_for_backend(MultiBackend))]
+pub struct Player {
+    pub id: PlayerId,
+    pub name: String,
+    pub knsb_number: Option<String>,
+    pub fide_id: Option<String>,
+    /// Parsed when the row is read: a stored membership that names no known value fails the
+    /// query (an internal error naming the value).
+    #[diesel(deserialize_as = String)]
+    pub membership: Membership,
+    pub active: bool,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Insert form.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = players)]
+pub struct NewPlayer {
+    pub name: String,
+    pub knsb_number: Option<String>,
+    pub fide_id: Option<String>,
+    pub membership: String,
+    pub active: bool,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub version: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+impl NewPlayer {
+    /// A guest: a player without club membership, known by name only (the blitz
+    /// championship's walk-ins), active from `now`.
+    pub fn guest(name: String, now: NaiveDateTime) -> NewPlayer {
+        NewPlayer {
+            name,
+            knsb_number: None,
+            fide_id: None,
+            membership: clubcomp_engine::Membership::Guest.into(),
+            active: true,
+            email: None,
+            phone: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+}
+
+/// Update form: `None` leaves a column as it is; `Some(None)` clears a nullable column.
+#[derive(Debug, Default, AsChangeset)]
+#[diesel(table_name = players)]
+pub struct PlayerChanges {
+    pub name: Option<String>,
+    pub knsb_number: Option<Option<String>>,
+    pub fide_id: Option<Option<String>>,
+    pub membership: Option<String>,
+    pub active: Option<bool>,
+    pub email: Option<Option<String>>,
+    pub phone: Option<Option<String>>,
+}
+
+/// Inserts a player.
+pub fn insert(conn: &mut DbConn, new: &NewPlayer) -> QueryResult<Player> {
+    diesel::insert_into(players::table)
+        .values(new)
+        .returning(players::all_columns)
+        .get_result(conn)
+}
+
+/// Finds a player.
+pub fn by_id(conn: &mut DbConn, id: PlayerId) -> QueryResult<Option<Player>> {
+    players::table
+        .find(id)
+        .select(Player::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Applies changes, bumps the version and the update time.
+pub fn update(
+    conn: &mut DbConn,
+    id: PlayerId,
+    changes: &PlayerChanges,
+    at: NaiveDateTime,
+) -> QueryResult<Player> {
+    diesel::update(players::table.find(id))
+        .set((
+            changes,
+            players::version.eq(players::version + 1),
+            players::updated_at.eq(at),
+        ))
+        .returning(players::all_columns)
+        .get_result(conn)
+}
+
+/// A page of players, by name then id, with an optional case-insensitive name search and
+/// active filter; returns the page and the total count.
+pub fn search(
+    conn: &mut DbConn,
+    q: Option<&str>,
+    active: Option<bool>,
+    limit: i64,
+    offset: i64,
+) -> QueryResult<(Vec<Player>, i64)> {
+    let build = || {
+        let mut query = players::table.into_boxed::<MultiBackend>();
+        if let Some(q) = q {
+            let pattern = format!(
+                "%{}%",
+                q.to_lowercase().replace('%', "\\%").replace('_', "\\_")
+            );
+            query = query.filter(lower(players::name).like(pattern).escape('\\'));
+        }
+        if let Some(a) = active {
+            query = query.filter(players::active.eq(a));
+        }
+        query
+    };
+    let total = build().count().get_result(conn)?;
+    let rows = build()
+        .order((players::name, players::id))
+        .limit(limit)
+        .offset(offset)
+        .select(Player::as_select())
+        .load(conn)?;
+    Ok((rows, total))
+}
+
+/// Players by KNSB number.
+pub fn by_knsb_numbers(conn: &mut DbConn, numbers: &[String]) -> QueryResult<Vec<Player>> {
+    players::table
+        .filter(players::knsb_number.eq_any(numbers))
+        .select(Player::as_select())
+        .load(conn)
+}
+
+/// Players by FIDE id.
+pub fn by_fide_ids(conn: &mut DbConn, ids: &[String]) -> QueryResult<Vec<Player>> {
+    players::table
+        .filter(players::fide_id.eq_any(ids))
+        .select(Player::as_select())
+        .load(conn)
+}

@@ -8,6 +8,7 @@ use crate::round_robin_impl::schedule::{ScheduleError, schedule};
 #[cfg(test)]
 use crate::tiebreaks_impl::StandingRow;
 use crate::tiebreaks_impl::Standings;
+use crate::tiebreaks_impl::separations;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,6 +103,12 @@ pub fn standings_after_playoff(
         i = j;
     }
     standings.playoff_for_first = false;
+    // the neighbours' separations in the new order; the play-off, not a tie-break, put the
+    // champion above the other candidates, so that pair names none
+    standings.separations = separations(&standings.rows, &standings.tiebreaks)
+        .into_iter()
+        .filter(|s| s.above != champion || !candidates.contains(&s.below))
+        .collect();
     true
 }
 
@@ -319,6 +326,7 @@ mod tests {
             tiebreaks: vec![],
             rows: v,
             playoff_for_first: true,
+            separations: vec![],
         }
     }
 
@@ -514,6 +522,46 @@ mod tests {
             first_place_candidates(&Standings { rows: vec![], ..s }, FirstPlaceTie::OnPoints),
             Vec::<u32>::new()
         );
+    }
+
+    /// Blitz, three players on 4 points: 3 above 1 and 1 above 2 by direct encounter (1 – 0
+    /// – 0 in DE); 2 wins the play-off. The champion's pair names no tie-break (the play-off
+    /// separated them); 3 above 1 is still the DE difference, in the new order.
+    #[test]
+    fn after_a_playoff_the_separations_follow_the_new_order() {
+        use crate::fixed::Fixed;
+        use crate::tiebreaks::{StandingRow, Value, parse_tiebreaks};
+        let row = |rank: u32, id: u32, de: i64| StandingRow {
+            rank,
+            place: rank.to_string(),
+            shared: false,
+            id,
+            name: format!("P{id}"),
+            values: vec![Some(Value(Fixed(40_000))), Some(Value(Fixed(de)))],
+        };
+        let mut s = Standings {
+            rules: Default::default(),
+            rounds: 6,
+            tiebreaks: parse_tiebreaks("PTS,DE").unwrap(),
+            rows: vec![row(1, 3, 20_000), row(2, 1, 10_000), row(3, 2, 0)],
+            playoff_for_first: true,
+            separations: Vec::new(),
+        };
+        assert!(standings_after_playoff(&mut s, &[3, 1, 2], 2));
+        assert_eq!(places(&s), [(2, "1"), (3, "2"), (1, "3")]);
+        let pairs: Vec<(u32, u32, Option<i64>, Option<i64>)> = s
+            .separations
+            .iter()
+            .map(|x| {
+                (
+                    x.above,
+                    x.below,
+                    x.above_value.map(|v| v.0.0),
+                    x.below_value.map(|v| v.0.0),
+                )
+            })
+            .collect();
+        assert_eq!(pairs, [(3, 1, Some(20_000), Some(10_000))]);
     }
 
     #[test]

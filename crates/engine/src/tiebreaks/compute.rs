@@ -567,7 +567,7 @@ pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, 
 /// For each two neighbours level on points (the first value, PTS), the first tie-break whose
 /// values differ: players stay in one group while their values are equal, so that is the
 /// tie-break that separated them.
-fn separations(rows: &[StandingRow], tbs: &[Tiebreak]) -> Vec<Separation> {
+pub(crate) fn separations(rows: &[StandingRow], tbs: &[Tiebreak]) -> Vec<Separation> {
     rows.windows(2)
         .filter(|w| w[0].values.first() == w[1].values.first())
         .map(|w| {

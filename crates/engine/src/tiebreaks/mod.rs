@@ -37,6 +37,7 @@ pub use model::{
 };
 
 pub use compute::compute_tiebreaks;
+pub(crate) use compute::separations;
 
 /// Parses a comma-separated list such as `PTS,DE,BH-M1,SB`.
 pub fn parse_tiebreaks(list: &str) -> Result<Vec<Tiebreak>, Error> {

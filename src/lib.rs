@@ -16,6 +16,7 @@ pub mod config;
 pub mod csv;
 pub mod db;
 pub mod error;
+pub mod fair;
 pub mod ids;
 pub mod limits;
 pub mod openapi;

@@ -533,11 +533,7 @@ fn read_db_waits(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &m
 /// Reads the fair shares of clients (`STREAM_MAX_ANON_PER_ADDRESS`, `STREAM_SIGNED_IN_SLOTS`,
 /// `LOGIN_RATE_PER_MINUTE`, `CALC_ANON_*`) and `ACCESS_LOG` into `c`; run after
 /// `STREAM_MAX_CLIENTS` and `MAX_BODY_BYTES` were read.
-fn read_fair_shares(
-    get: &impl Fn(&str) -> Option<String>,
-    c: &mut Config,
-    errs: &mut Vec<String>,
-) {
+fn read_fair_shares(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &mut Vec<String>) {
     parse_num(
         get,
         "STREAM_MAX_ANON_PER_ADDRESS",
@@ -561,7 +557,10 @@ fn read_fair_shares(
     );
     for (key, out) in [
         ("LOGIN_RATE_PER_MINUTE", &mut c.login_rate_per_minute),
-        ("CALC_ANON_RATE_PER_MINUTE", &mut c.calc_anon_rate_per_minute),
+        (
+            "CALC_ANON_RATE_PER_MINUTE",
+            &mut c.calc_anon_rate_per_minute,
+        ),
     ] {
         parse_num(get, key, 0, 100_000, out, errs);
     }

@@ -209,9 +209,8 @@ mod tests {
     #[test]
     fn the_access_log_rate_writes_n_lines_a_second_and_counts_the_rest() {
         let log = AccessLog::new(AccessLogMode::Rate(2));
-        let second = |s: u64, n: usize| -> Vec<LogLine> {
-            (0..n).map(|_| log.decide(200, s)).collect()
-        };
+        let second =
+            |s: u64, n: usize| -> Vec<LogLine> { (0..n).map(|_| log.decide(200, s)).collect() };
         use LogLine::{Drop, Write, WriteAfterDropped};
         assert_eq!(second(7, 5), [Write, Write, Drop, Drop, Drop]);
         // the first line of the next second says three were left out

@@ -151,10 +151,7 @@ impl Hub {
 
     fn counts(&self) -> std::sync::MutexGuard<'_, Clients> {
         // the counts are whole after every step, so a panic elsewhere leaves them usable
-        self.inner
-            .clients
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        self.inner.clients.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// A place for one more stream of `caller`: 503 with `Retry-After` when

@@ -263,8 +263,7 @@ pub async fn refresh_session(
         .await?;
     match outcome {
         Err(retry_after) => Err(ApiError::TooManyRequests {
-            detail: "too many failed refreshes from this address; wait before trying again"
-                .into(),
+            detail: "too many failed refreshes from this address; wait before trying again".into(),
             retry_after,
         }),
         Ok(outcome) => tokens(&state, outcome?, None),

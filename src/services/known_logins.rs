@@ -133,8 +133,12 @@ pub fn remember(
     let acct = account_key(account);
     touch(c, &address_row_key(account, address), &acct, now)?;
     touch(c, &device_key(account, &token), &acct, now)?;
-    diesel::delete(kl::table.filter(kl::account.eq(&acct)).filter(kl::expires.le(now)))
-        .execute(c)?;
+    diesel::delete(
+        kl::table
+            .filter(kl::account.eq(&acct))
+            .filter(kl::expires.le(now)),
+    )
+    .execute(c)?;
     let keep: Vec<String> = kl::table
         .filter(kl::account.eq(&acct))
         .order((kl::last_seen.desc(), kl::key))

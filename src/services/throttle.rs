@@ -299,7 +299,11 @@ impl Throttle {
     }
 
     /// Takes one counted attempt back from each of `keys`.
-    fn take_back(&self, c: &mut crate::db::DbConn, keys: Vec<String>) -> crate::error::ApiResult<()> {
+    fn take_back(
+        &self,
+        c: &mut crate::db::DbConn,
+        keys: Vec<String>,
+    ) -> crate::error::ApiResult<()> {
         use crate::db::schema::login_attempts as la;
         use diesel::prelude::*;
         diesel::update(
@@ -441,10 +445,17 @@ mod tests {
             assert!(f.attempt("a@x", &format!("10.0.0.{i}"), 0).is_ok());
         }
         assert!(f.attempt("a@x", "10.0.9.9", 1).is_err(), "account used up");
-        let known = f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1)).unwrap();
-        assert!(known.is_ok(), "a known device passes the account-wide count");
+        let known =
+            f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1))
+                .unwrap();
+        assert!(
+            known.is_ok(),
+            "a known device passes the account-wide count"
+        );
         // its own (account, address) count still holds it back
-        let again = f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1)).unwrap();
+        let again =
+            f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1))
+                .unwrap();
         assert_eq!(again, Err(14 * 60));
     }
 
@@ -452,11 +463,19 @@ mod tests {
     fn failed_refreshes_are_counted_per_address() {
         let mut f = Fixture::new(1);
         for _ in 0..4 {
-            assert!(f.t.attempt_refresh(&mut f.c, "192.0.2.1", at(0)).unwrap().is_ok());
+            assert!(
+                f.t.attempt_refresh(&mut f.c, "192.0.2.1", at(0))
+                    .unwrap()
+                    .is_ok()
+            );
         }
         let r = f.t.attempt_refresh(&mut f.c, "192.0.2.1", at(0)).unwrap();
         assert_eq!(r, Err(15 * 60), "four failed refreshes per window");
-        assert!(f.t.attempt_refresh(&mut f.c, "192.0.2.2", at(0)).unwrap().is_ok());
+        assert!(
+            f.t.attempt_refresh(&mut f.c, "192.0.2.2", at(0))
+                .unwrap()
+                .is_ok()
+        );
         // a refresh that succeeded is taken back; logins from the address are not affected
         f.t.forgive_refresh(&mut f.c, "192.0.2.2").unwrap();
         assert!(f.attempt("a@x", "192.0.2.1", 0).is_ok());

@@ -115,7 +115,7 @@ impl AccessLog {
             AccessLogMode::Errors if status >= 400 => LogLine::Write,
             AccessLogMode::Errors => LogLine::Drop,
             AccessLogMode::Sample(n) => {
-                if self.seen.fetch_add(1, Ordering::Relaxed) % n == 0 {
+                if self.seen.fetch_add(1, Ordering::Relaxed).is_multiple_of(n) {
                     LogLine::Write
                 } else {
                     LogLine::Drop

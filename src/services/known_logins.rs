@@ -97,18 +97,27 @@ pub fn known(
 
 fn touch(c: &mut DbConn, key: &str, account: &str, now: NaiveDateTime) -> ApiResult<()> {
     let expires = now + chrono::Duration::days(KEEP_DAYS);
-    let updated = diesel::update(kl::table.find(key))
-        .set((kl::last_seen.eq(now), kl::expires.eq(expires)))
-        .execute(c)?;
-    if updated == 0 {
-        diesel::insert_into(kl::table)
-            .values((
-                kl::key.eq(key),
-                kl::account.eq(account),
-                kl::last_seen.eq(now),
-                kl::expires.eq(expires),
-            ))
-            .execute(c)?;
+    let update = |c: &mut DbConn| {
+        diesel::update(kl::table.find(key))
+            .set((kl::last_seen.eq(now), kl::expires.eq(expires)))
+            .execute(c)
+    };
+    if update(c)? == 0 {
+        // a concurrent sign-in of the same device may insert it first (unique key): the
+        // insert runs in a savepoint, and the row it lost to is updated instead
+        let made = c.transaction(|c| {
+            diesel::insert_into(kl::table)
+                .values((
+                    kl::key.eq(key),
+                    kl::account.eq(account),
+                    kl::last_seen.eq(now),
+                    kl::expires.eq(expires),
+                ))
+                .execute(c)
+        });
+        if made.is_err() {
+            update(c)?;
+        }
     }
     Ok(())
 }
@@ -170,4 +179,83 @@ fn new_token() -> ApiResult<String> {
         "{PREFIX}{}",
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn db() -> (tempfile::TempDir, DbConn) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("k.sqlite3").display());
+        let mut c = crate::db::DbTarget::parse(&url).unwrap().connect().unwrap();
+        crate::db::run_migrations(&mut c).unwrap();
+        (dir, c)
+    }
+
+    /// Minute `m` of an evening.
+    fn at(m: i64) -> NaiveDateTime {
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 27)
+            .unwrap()
+            .and_hms_opt(20, 0, 0)
+            .unwrap()
+            + chrono::Duration::minutes(m)
+    }
+
+    const NONE: Known = Known {
+        device: false,
+        address: false,
+    };
+
+    #[test]
+    fn a_device_and_an_address_are_known_after_a_sign_in_for_that_account_only() {
+        let (_d, mut c) = db();
+        let k = known(&mut c, "a@x", None, "192.0.2.1", at(0)).unwrap();
+        assert_eq!(k, NONE);
+        let token = remember(&mut c, "A@x", None, k, "192.0.2.1", at(0)).unwrap();
+        assert!(token.starts_with(PREFIX) && token.len() == 47, "{token}");
+        let k = known(&mut c, "a@x", Some(&token), "198.51.100.1", at(1)).unwrap();
+        assert_eq!((k.device, k.address), (true, false));
+        let k = known(&mut c, "a@x", None, "192.0.2.1", at(1)).unwrap();
+        assert_eq!((k.device, k.address), (false, true));
+        // another account knows neither
+        let k = known(&mut c, "b@x", Some(&token), "192.0.2.1", at(1)).unwrap();
+        assert_eq!(k, NONE);
+        // a known device keeps its token; an address of the same /64 is the same address
+        let k = known(&mut c, "a@x", Some(&token), "192.0.2.1", at(2)).unwrap();
+        assert_eq!(
+            remember(&mut c, "a@x", Some(&token), k, "2001:db8::1", at(2)).unwrap(),
+            token
+        );
+        let k = known(&mut c, "a@x", None, "2001:db8:0:0:ffff::2", at(3)).unwrap();
+        assert!(k.address);
+        // only hashes are stored
+        let keys: Vec<(String, String)> = kl::table
+            .select((kl::key, kl::account))
+            .load(&mut c)
+            .unwrap();
+        for (key, account) in keys {
+            assert_eq!((key.len(), account.len()), (64, 64));
+            assert!(!key.contains("192.0.2") && !account.contains('@'));
+        }
+    }
+
+    #[test]
+    fn an_account_keeps_its_twenty_latest_and_forgets_them_after_ninety_days() {
+        let (_d, mut c) = db();
+        // 15 sign-ins from 15 addresses: 30 devices and addresses seen, 20 kept
+        for i in 0..15 {
+            let addr = format!("192.0.2.{}", i + 1);
+            remember(&mut c, "a@x", None, NONE, &addr, at(i)).unwrap();
+        }
+        assert_eq!(count(&mut c, "a@x").unwrap(), MAX_PER_ACCOUNT);
+        let knows = |c: &mut DbConn, addr: &str, m: i64| {
+            known(c, "a@x", None, addr, at(m)).unwrap().address
+        };
+        assert!(!knows(&mut c, "192.0.2.1", 20), "the oldest went");
+        assert!(knows(&mut c, "192.0.2.15", 20));
+        let day = 24 * 60;
+        assert!(knows(&mut c, "192.0.2.15", 14 + KEEP_DAYS * day - 1));
+        assert!(!knows(&mut c, "192.0.2.15", 14 + KEEP_DAYS * day));
+    }
 }

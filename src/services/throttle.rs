@@ -456,7 +456,7 @@ mod tests {
         let again =
             f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1))
                 .unwrap();
-        assert_eq!(again, Err(14 * 60));
+        assert_eq!(again, Err(15 * 60), "its window started at minute 1");
     }
 
     #[test]

@@ -192,7 +192,10 @@ async fn fair_shares<B: MessageBody + 'static>(
             } else if crate::auth::signed_in(req.request()).await {
                 None
             } else {
-                let limit = state.config.calc_anon_max_body_bytes;
+                let limit = state
+                    .config
+                    .calc_anon_max_body_bytes
+                    .min(state.config.max_body_bytes);
                 let length = req
                     .headers()
                     .get(actix_web::http::header::CONTENT_LENGTH)

@@ -56,7 +56,8 @@ pub struct TokenResponse {
     #[schema(format = DateTime)]
     pub refresh_expires_at: String,
     /// The device token of this device (logins only): keep it and send it with the next
-    /// login (`device_token` or `X-Device-Token`); it is also set as an HttpOnly cookie.
+    /// login, in the body or as the X-Device-Token header; it is also set as an HttpOnly
+    /// cookie.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device_token: Option<String>,
 }

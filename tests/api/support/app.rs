@@ -164,7 +164,8 @@ pub fn test_config(url: &str) -> Config {
         // as the whole, and the tests of the shares set them
         login_rate_per_minute: 0,
         calc_anon_rate_per_minute: 0,
-        calc_anon_max_body_bytes: 64 * 1024,
+        // as large as any test's MAX_BODY_BYTES: an anonymous calculator keeps that limit
+        calc_anon_max_body_bytes: usize::MAX,
         stream_signed_in_slots: 0,
         stream_max_anon_per_address: 100_000,
         access_log: clubcomp::config::AccessLogMode::All,

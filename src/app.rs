@@ -130,13 +130,22 @@ async fn request_context(
         next.call(req).instrument(span.clone()).await?
     };
     let status = res.status().as_u16();
-    span.in_scope(|| {
-        tracing::info!(
-            status,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "request"
-        )
-    });
+    let line = match res.request().app_data::<web::Data<AppState>>() {
+        Some(state) => state.access_log.decide(status, unix_second()),
+        None => crate::fair::LogLine::Write,
+    };
+    if let crate::fair::LogLine::WriteAfterDropped(dropped) = line {
+        tracing::info!(dropped, "access log lines left out (ACCESS_LOG)");
+    }
+    if line != crate::fair::LogLine::Drop {
+        span.in_scope(|| {
+            tracing::info!(
+                status,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "request"
+            )
+        });
+    }
     if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&id) {
         res.headers_mut().insert(
             actix_web::http::header::HeaderName::from_static("x-request-id"),
@@ -144,6 +153,98 @@ async fn request_context(
         );
     }
     Ok(res)
+}
+
+/// The current second since the epoch, the access log's clock.
+fn unix_second() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The fair shares of the requests anyone may send
+/// ([decision 0258](../docs/decisions/0258-fair-shares-per-address.md)): logins and
+/// refreshes per client address (`LOGIN_RATE_PER_MINUTE`), and calculator requests without a
+/// valid token per address (`CALC_ANON_RATE_PER_MINUTE`), answered 429 with `Retry-After`
+/// before anything else is done; an anonymous calculator request also gets the smaller body
+/// limit (`CALC_ANON_MAX_BODY_BYTES`: 413 at once when its `Content-Length` says more).
+async fn fair_shares<B: MessageBody + 'static>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<actix_web::body::EitherBody<B>>, actix_web::Error> {
+    let path = req.path();
+    let calc = path.starts_with("/api/v1/calc/");
+    let login = path == "/api/v1/auth/login" || path == "/api/v1/auth/refresh";
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let refusal = match state {
+        Some(state) if calc || login => {
+            let address = crate::services::throttle::address_key(&crate::auth::request_address(
+                req.request(),
+                &state.config.trusted_proxies,
+            ));
+            if login {
+                refuse_over_rate(
+                    &state.login_buckets,
+                    &address,
+                    "logins and refreshes",
+                    "LOGIN_RATE_PER_MINUTE",
+                )
+            } else if crate::auth::signed_in(req.request()).await {
+                None
+            } else {
+                let limit = state
+                    .config
+                    .calc_anon_max_body_bytes
+                    .min(state.config.max_body_bytes);
+                let length = req
+                    .headers()
+                    .get(actix_web::http::header::CONTENT_LENGTH)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse::<u64>().ok());
+                req.extensions_mut().insert(crate::fair::BodyLimit(limit));
+                refuse_over_rate(
+                    &state.calc_buckets,
+                    &address,
+                    "calculator requests without a token",
+                    "CALC_ANON_RATE_PER_MINUTE",
+                )
+                .or_else(|| {
+                    length.filter(|n| *n > limit as u64).map(|n| {
+                        ApiError::PayloadTooLarge(format!(
+                            "the body ({n} bytes) is larger than {limit} bytes, the limit of a \
+                             calculator request without a token (CALC_ANON_MAX_BODY_BYTES)"
+                        ))
+                    })
+                })
+            }
+        }
+        _ => None,
+    };
+    if let Some(e) = refusal {
+        use actix_web::ResponseError;
+        return Ok(req.into_response(e.error_response()).map_into_right_body());
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}
+
+/// 429 naming `setting` when `address` has used up its bucket of `what`.
+fn refuse_over_rate(
+    buckets: &crate::fair::Buckets,
+    address: &str,
+    what: &str,
+    setting: &str,
+) -> Option<ApiError> {
+    buckets
+        .take(address, std::time::Instant::now())
+        .err()
+        .map(|retry_after| ApiError::TooManyRequests {
+            detail: format!(
+                "at most {} {what} a minute from one address ({setting}); wait before trying \
+                 again",
+                buckets.per_minute()
+            ),
+            retry_after,
+        })
 }
 
 /// Answers `HEAD` wherever `GET` is answered: the request is routed as a `GET`, and the HTTP
@@ -170,6 +271,39 @@ async fn refuse_nul<B: MessageBody + 'static>(
         return Ok(req.into_response(e.error_response()).map_into_right_body());
     }
     Ok(next.call(req).await?.map_into_left_body())
+}
+
+/// The Content-Security-Policy of the interactive documentation (`/docs/`): Swagger UI's
+/// own scripts, styles and images from this origin (its styles also set inline, and its icons
+/// as `data:` images), the document fetched from this origin, and no framing.
+pub const DOCS_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' \
+     'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; \
+     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// Adds to every answer under `/docs` and `/api-docs` a Content-Security-Policy
+/// ([`DOCS_CSP`]), `X-Content-Type-Options: nosniff` and `X-Frame-Options: DENY`.
+async fn docs_headers<B: MessageBody + 'static>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<B>, actix_web::Error> {
+    use actix_web::http::header::{self, HeaderValue};
+    let docs = req.path() == "/docs"
+        || req.path().starts_with("/docs/")
+        || req.path().starts_with("/api-docs/");
+    let mut res = next.call(req).await?;
+    if docs {
+        let h = res.headers_mut();
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(DOCS_CSP),
+        );
+        h.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    Ok(res)
 }
 
 fn json_config(limit: usize) -> web::JsonConfig {
@@ -273,6 +407,8 @@ pub fn build_app(
             }),
         )
         .default_service(web::to(not_found_or_405))
+        .wrap(from_fn(docs_headers))
+        .wrap(from_fn(fair_shares))
         .wrap(from_fn(refuse_nul))
         .wrap(from_fn(head_as_get))
         .wrap(cors)
@@ -316,12 +452,19 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         &config.database_url,
         config.stream_buffer,
         config.stream_max_clients,
+        crate::stream::Shares {
+            anon_per_address: config.stream_max_anon_per_address,
+            signed_in_slots: config.stream_signed_in_slots,
+        },
     )?;
     Ok(web::Data::new(AppState {
         hub,
         pool,
         jwt,
         throttle: Throttle::new(config.login_max_failures),
+        login_buckets: crate::fair::Buckets::new(config.login_rate_per_minute),
+        calc_buckets: crate::fair::Buckets::new(config.calc_anon_rate_per_minute),
+        access_log: crate::fair::AccessLog::new(config.access_log),
         calc: crate::limits::CalcPool::new(
             config.calc_workers,
             config.calc_queue,

@@ -18,6 +18,24 @@ pub use crate::services::credentials::{
 };
 pub use crate::services::throttle::client_address;
 
+/// The client address of a request ([`client_address`]: the peer's, or the one a trusted
+/// proxy forwarded).
+pub fn request_address(req: &HttpRequest, trusted: &[std::net::IpAddr]) -> String {
+    client_address(
+        req.peer_addr().map(|a| a.ip()),
+        req.headers()
+            .get_all("x-forwarded-for")
+            .filter_map(|v| v.to_str().ok()),
+        trusted,
+    )
+}
+
+/// Whether the request carries a bearer token that resolves to a principal (a signed-in
+/// user or a service token); a missing or invalid one is not.
+pub async fn signed_in(req: &HttpRequest) -> bool {
+    bearer(req).is_some() && matches!(principal_from(req).await, Ok(Some(_)))
+}
+
 fn bearer(req: &HttpRequest) -> Option<String> {
     let h = req.headers().get(actix_web::http::header::AUTHORIZATION)?;
     let s = h.to_str().ok()?;

@@ -17,6 +17,7 @@ pub mod app;
 pub mod auth;
 pub mod cached;
 pub mod cli;
+pub mod fair;
 pub mod openapi;
 pub mod panics;
 pub mod state;

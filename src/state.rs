@@ -22,6 +22,12 @@ pub struct AppState {
     pub config: Config,
     /// Failed-login throttling.
     pub throttle: Throttle,
+    /// Login and refresh requests per client address (`LOGIN_RATE_PER_MINUTE`).
+    pub login_buckets: crate::fair::Buckets,
+    /// Calculator requests without a token per client address (`CALC_ANON_RATE_PER_MINUTE`).
+    pub calc_buckets: crate::fair::Buckets,
+    /// The access log's bound (`ACCESS_LOG`).
+    pub access_log: crate::fair::AccessLog,
     /// How many argon2 password verifications logins ran (each login runs exactly one).
     pub password_checks: std::sync::atomic::AtomicU64,
     /// Route templates and their methods, for 405 answers.

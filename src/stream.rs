@@ -14,7 +14,8 @@
 use crate::database::{Backend, DbConn, DbTarget, Pool};
 use crate::error::{ApiError, ApiResult};
 use crate::services::events::{self as svc, EventKind, EventView, Filter, Listener, Visibility};
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -39,8 +40,9 @@ struct Inner {
     tx: broadcast::Sender<Arc<EventView>>,
     /// The highest event id the reader has read and broadcast (0 before it started).
     seen: AtomicI64,
-    clients: AtomicUsize,
+    clients: Mutex<Clients>,
     max_clients: usize,
+    shares: Shares,
     /// Wakes the reader; `None` until it started.
     wake: Mutex<Option<SyncSender<()>>>,
     pool: Pool,
@@ -58,26 +60,66 @@ impl std::fmt::Debug for Hub {
     }
 }
 
+/// How the hub shares its `STREAM_MAX_CLIENTS` places
+/// ([decision 0258](../docs/decisions/0258-fair-shares-per-address.md)).
+#[derive(Debug, Clone, Copy)]
+pub struct Shares {
+    /// `STREAM_MAX_ANON_PER_ADDRESS`: anonymous streams per client address.
+    pub anon_per_address: usize,
+    /// `STREAM_SIGNED_IN_SLOTS`: places only a caller with a valid token may take.
+    pub signed_in_slots: usize,
+}
+
+/// Who opens a stream.
+#[derive(Debug, Clone)]
+pub enum Caller {
+    /// A caller with a valid token.
+    SignedIn,
+    /// A caller without one, from this address (as `throttle::address_key` names it).
+    Anonymous(String),
+}
+
+/// The open streams: all of them, the anonymous ones, and those per address.
+#[derive(Debug, Default)]
+struct Clients {
+    total: usize,
+    anonymous: usize,
+    by_address: HashMap<String, usize>,
+}
+
 /// One open stream's place among the [`Hub`]'s clients; frees it when dropped.
 #[derive(Debug)]
 pub struct ClientSlot {
     hub: Hub,
+    /// The address of an anonymous stream.
+    address: Option<String>,
 }
 
 impl Drop for ClientSlot {
     fn drop(&mut self) {
-        self.hub.inner.clients.fetch_sub(1, Ordering::AcqRel);
+        let mut c = self.hub.counts();
+        c.total = c.total.saturating_sub(1);
+        if let Some(a) = self.address.take() {
+            c.anonymous = c.anonymous.saturating_sub(1);
+            if let Some(n) = c.by_address.get_mut(&a) {
+                *n -= 1;
+                if *n == 0 {
+                    c.by_address.remove(&a);
+                }
+            }
+        }
     }
 }
 
 impl Hub {
     /// A hub over `pool` (the database at `database_url`) whose channel holds `capacity`
-    /// events and which admits `max_clients` open streams.
+    /// events and which admits `max_clients` open streams, shared as `shares` says.
     pub fn new(
         pool: Pool,
         database_url: &str,
         capacity: usize,
         max_clients: usize,
+        shares: Shares,
     ) -> Result<Hub, String> {
         let target = DbTarget::parse(database_url)?;
         let (tx, _) = broadcast::channel(capacity.max(1));
@@ -85,8 +127,9 @@ impl Hub {
             inner: Arc::new(Inner {
                 tx,
                 seen: AtomicI64::new(0),
-                clients: AtomicUsize::new(0),
+                clients: Mutex::new(Clients::default()),
                 max_clients,
+                shares,
                 wake: Mutex::new(None),
                 pool,
                 backend: target.backend,
@@ -102,26 +145,68 @@ impl Hub {
 
     /// The streams open now.
     pub fn clients(&self) -> usize {
-        self.inner.clients.load(Ordering::Acquire)
+        self.counts().total
     }
 
-    /// A place for one more stream, or 503 with `Retry-After` when `STREAM_MAX_CLIENTS` are
-    /// open.
-    pub fn admit(&self) -> ApiResult<ClientSlot> {
+    fn counts(&self) -> std::sync::MutexGuard<'_, Clients> {
+        // the counts are whole after every step, so a panic elsewhere leaves them usable
+        self.inner.clients.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A place for one more stream of `caller`: 503 with `Retry-After` when
+    /// `STREAM_MAX_CLIENTS` are open, or when only the `STREAM_SIGNED_IN_SLOTS` are left and
+    /// the caller has no token; 429 when the caller's address has
+    /// `STREAM_MAX_ANON_PER_ADDRESS` anonymous streams open.
+    pub fn admit(&self, caller: Caller) -> ApiResult<ClientSlot> {
         let max = self.inner.max_clients;
-        self.inner
-            .clients
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < max).then_some(n + 1)
-            })
-            .map_err(|_| ApiError::Busy {
+        let shares = self.inner.shares;
+        let mut c = self.counts();
+        if c.total >= max {
+            return Err(ApiError::Busy {
                 detail: format!(
                     "the event stream serves at most {max} clients at once \
                      (STREAM_MAX_CLIENTS); try again later"
                 ),
                 retry_after: 10,
-            })?;
-        Ok(ClientSlot { hub: self.clone() })
+            });
+        }
+        let address = match caller {
+            Caller::SignedIn => None,
+            Caller::Anonymous(address) => {
+                let anon_max = max.saturating_sub(shares.signed_in_slots);
+                if c.anonymous >= anon_max {
+                    return Err(ApiError::Busy {
+                        detail: format!(
+                            "the event stream's places without a token are taken: the last \
+                             {} of its {max} are kept for signed-in callers \
+                             (STREAM_SIGNED_IN_SLOTS); try again later or send a token",
+                            shares.signed_in_slots
+                        ),
+                        retry_after: 10,
+                    });
+                }
+                let open = c.by_address.get(&address).copied().unwrap_or(0);
+                if open >= shares.anon_per_address {
+                    return Err(ApiError::TooManyRequests {
+                        detail: format!(
+                            "at most {} event streams without a token are open at once from \
+                             one address (STREAM_MAX_ANON_PER_ADDRESS); close one first",
+                            shares.anon_per_address
+                        ),
+                        retry_after: 10,
+                    });
+                }
+                c.anonymous += 1;
+                *c.by_address.entry(address.clone()).or_insert(0) += 1;
+                Some(address)
+            }
+        };
+        c.total += 1;
+        drop(c);
+        Ok(ClientSlot {
+            hub: self.clone(),
+            address,
+        })
     }
 
     /// A receiver of every event broadcast from now on.

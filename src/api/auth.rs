@@ -4,7 +4,8 @@
 use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::ServiceTokenId;
-use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Policy};
+use crate::services::known_logins;
+use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Origin, Policy};
 use crate::services::users;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -19,6 +20,12 @@ pub struct LoginRequest {
     pub email: String,
     /// Password.
     pub password: String,
+    /// The device token a previous login on this device returned (at most 128 characters);
+    /// it may also be sent as the `X-Device-Token` header or comes as the device cookie. A
+    /// login from a known device is not held back when strangers' failed logins have used
+    /// up the account's count (docs/api-guide.md#logging-in).
+    #[schema(max_length = 128)]
+    pub device_token: Option<String>,
 }
 
 /// A refresh token, to exchange for new tokens or to log out with.
@@ -48,7 +55,15 @@ pub struct TokenResponse {
     /// Expiry of the refresh token (RFC 3339, UTC): `REFRESH_TTL_DAYS` after issue.
     #[schema(format = DateTime)]
     pub refresh_expires_at: String,
+    /// The device token of this device (logins only): keep it and send it with the next
+    /// login, in the body or as the X-Device-Token header; it is also set as an HttpOnly
+    /// cookie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_token: Option<String>,
 }
+
+/// The name of the device cookie.
+pub const DEVICE_COOKIE: &str = "clubcomp_device";
 
 /// The caller.
 #[derive(Debug, Serialize, ToSchema)]
@@ -65,16 +80,47 @@ pub struct Me {
     pub player_id: Option<i64>,
 }
 
-/// Logs in with e-mail and password and returns an access token (a JWT) and a refresh token
-/// that starts a new session (docs/api-guide.md#staying-signed-in). Failed attempts are throttled per
-/// account and address, per address (both with a growing wait), and per account from all
-/// addresses together at a far higher count (429 with `Retry-After`).
+/// The device token of a login: the body's `device_token`, else the `X-Device-Token` header,
+/// else the device cookie; longer than 128 characters is refused (422 naming it).
+fn device_token(req: &HttpRequest, body: Option<String>) -> ApiResult<Option<String>> {
+    let (field, token) = if let Some(t) = body {
+        ("device_token", Some(t))
+    } else if let Some(h) = req.headers().get("x-device-token") {
+        let t = h.to_str().map_err(|_| {
+            ApiError::invalid("X-Device-Token", "must be a device token (visible ASCII)")
+        })?;
+        ("X-Device-Token", Some(t.to_string()))
+    } else {
+        let cookie = req.cookie(DEVICE_COOKIE).map(|c| c.value().to_string());
+        (DEVICE_COOKIE, cookie)
+    };
+    match token {
+        Some(t) if t.len() > known_logins::MAX_TOKEN_LEN => Err(ApiError::invalid(
+            field,
+            format!("must be at most {} characters", known_logins::MAX_TOKEN_LEN),
+        )),
+        t => Ok(t.filter(|t| !t.is_empty())),
+    }
+}
+
+/// Logs in with e-mail and password and returns an access token (a JWT), a refresh token
+/// that starts a new session (docs/api-guide.md#staying-signed-in) and the device's token.
+/// Failed attempts are throttled per account and address, per address (an IPv6 address by
+/// its /64; both with a growing wait), and per account from all addresses together at a far
+/// higher count (429 with `Retry-After`). The account-wide count does not hold back a login
+/// from a device or an address that signed in to the account before (the device token, sent
+/// in the body, as `X-Device-Token` or as the device cookie), so strangers cannot lock the
+/// owner out (docs/api-guide.md#logging-in). Logins from one address are also limited by
+/// `LOGIN_RATE_PER_MINUTE` (429 naming it).
 #[utoipa::path(tag = "auth", request_body = LoginRequest,
+    params(("X-Device-Token" = Option<String>, Header, description = "The device token a previous login on this device returned (instead of `device_token`)", max_length = 128)),
     responses(
-        (status = 200, description = "Logged in", body = TokenResponse),
+        (status = 200, description = "Logged in; the device token is also set as the HttpOnly cookie `clubcomp_device`", body = TokenResponse,
+            headers(("Set-Cookie" = String, description = "The device cookie"))),
         (status = 401, description = "Wrong e-mail or password", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid body", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many failed attempts", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Invalid body, or a device token longer than 128 characters", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many failed attempts, or too many logins from this address (`LOGIN_RATE_PER_MINUTE`)", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait")))))]
 #[post("/auth/login")]
 pub async fn create_token(
     req: HttpRequest,
@@ -82,21 +128,16 @@ pub async fn create_token(
     body: crate::api::Body<LoginRequest>,
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner()?;
-    let addr = crate::auth::client_address(
-        req.peer_addr().map(|a| a.ip()),
-        req.headers()
-            .get_all("x-forwarded-for")
-            .filter_map(|v| v.to_str().ok()),
-        &state.config.trusted_proxies,
-    );
+    let device = device_token(&req, body.device_token)?;
+    let addr = crate::auth::request_address(&req, &state.config.trusted_proxies);
     let email = body.email.trim().to_lowercase();
     // count the attempt (shared by every instance) and look the account up, in one
     // transaction: when it fails nothing was counted
-    let (st, acct, at) = (state.clone(), email.clone(), addr.clone());
-    let (allowed, user) = state
+    let (st, acct, at, dev) = (state.clone(), email.clone(), addr.clone(), device.clone());
+    let (known, allowed, user) = state
         .tx(move |c| {
             let now = crate::services::date::now_utc();
-            users::attempt_login(c, &st.throttle, &acct, &at, now)
+            users::attempt_login(c, &st.throttle, &acct, &at, dev.as_deref(), now)
         })
         .await?;
     // the rows of windows that are over go away at every login attempt (an indexed read that
@@ -126,13 +167,31 @@ pub async fn create_token(
         return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
     };
     let (st, policy) = (state.clone(), policy(&state));
-    let issued = state
+    let origin = Origin {
+        address: addr,
+        device,
+        known,
+    };
+    let (issued, device) = state
         .tx(move |c| {
             let now = crate::services::date::now_utc();
-            refresh_tokens::complete_login(c, &st.throttle, &email, &addr, user.id, now, &policy)
+            refresh_tokens::complete_login(c, &st.throttle, &email, &origin, user.id, now, &policy)
         })
         .await?;
-    tokens(&state, issued)
+    let secure = req.connection_info().scheme() == "https";
+    let cookie = actix_web::cookie::Cookie::build(DEVICE_COOKIE, device.clone())
+        .path("/api/v1/auth")
+        .max_age(actix_web::cookie::time::Duration::days(
+            known_logins::KEEP_DAYS,
+        ))
+        .http_only(true)
+        .secure(secure)
+        .same_site(actix_web::cookie::SameSite::Strict)
+        .finish();
+    let mut res = tokens(&state, issued, Some(device))?;
+    res.add_cookie(&cookie)
+        .map_err(|_| ApiError::Internal("the device cookie cannot be set".into()))?;
+    Ok(res)
 }
 
 fn policy(state: &AppState) -> Policy {
@@ -144,7 +203,7 @@ fn policy(state: &AppState) -> Policy {
 
 /// The answer to a login or a refresh: a new access token for the account as it is now, and
 /// the refresh token just issued.
-fn tokens(state: &AppState, issued: Issued) -> ApiResult<HttpResponse> {
+fn tokens(state: &AppState, issued: Issued, device: Option<String>) -> ApiResult<HttpResponse> {
     let roles = parse_roles(&issued.user.roles);
     let (token, exp) = state.jwt.issue_for_user(
         &issued.user,
@@ -160,6 +219,7 @@ fn tokens(state: &AppState, issued: Issued) -> ApiResult<HttpResponse> {
             roles,
             refresh_token: issued.token,
             refresh_expires_at: rfc3339(issued.expires_at.and_utc().timestamp()),
+            device_token: device,
         }))
 }
 
@@ -182,19 +242,33 @@ fn bounded_refresh_token(body: crate::api::Body<RefreshRequest>) -> ApiResult<St
     responses(
         (status = 200, description = "New tokens; the refresh token sent is spent", body = TokenResponse),
         (status = 401, description = "Unknown, expired or ended refresh token (`refresh-token-invalid`), or one used twice (`refresh-token-reused`: its login is ended)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid body (`refresh_token` longer than 128 characters)", body = Problem, content_type = "application/problem+json")))]
+        (status = 422, description = "Invalid body (`refresh_token` longer than 128 characters)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many failed refreshes from this address (four times `LOGIN_MAX_FAILURES` in 15 minutes, with a growing wait), or too many requests from it (`LOGIN_RATE_PER_MINUTE`)", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait")))))]
 #[post("/auth/refresh")]
 pub async fn refresh_session(
+    req: HttpRequest,
     state: web::Data<AppState>,
     body: crate::api::Body<RefreshRequest>,
 ) -> ApiResult<HttpResponse> {
     let token = bounded_refresh_token(body)?;
-    let policy = policy(&state);
-    // what a refusal ends (a reused token's family) is committed before it is answered
+    let addr = crate::auth::request_address(&req, &state.config.trusted_proxies);
+    let (st, policy) = (state.clone(), policy(&state));
+    // what a refusal ends (a reused token's family) is committed before it is answered, and
+    // so is the failure it counts against the address
     let outcome = state
-        .tx(move |c| refresh_tokens::refresh(c, &token, crate::services::date::now_utc(), &policy))
+        .tx(move |c| {
+            let now = crate::services::date::now_utc();
+            refresh_tokens::refresh_from(c, &st.throttle, &addr, &token, now, &policy)
+        })
         .await?;
-    tokens(&state, outcome?)
+    match outcome {
+        Err(retry_after) => Err(ApiError::TooManyRequests {
+            detail: "too many failed refreshes from this address; wait before trying again".into(),
+            retry_after,
+        }),
+        Ok(outcome) => tokens(&state, outcome?, None),
+    }
 }
 
 /// Logs out: ends the session of a refresh token (every refresh token of its login). The

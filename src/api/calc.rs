@@ -78,7 +78,8 @@ fn engine_error(message: impl std::fmt::Display) -> ApiError {
             "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]})),
     responses((status = 200, description = "Standings after every evening", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large (without a token: over `CALC_ANON_MAX_BODY_BYTES`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many calculator requests without a token from this address (`CALC_ANON_RATE_PER_MINUTE`; Retry-After)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid scenario (evening and player named), or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
@@ -140,7 +141,8 @@ fn scenario_error(e: clubcomp_engine::keizer::ScenarioError) -> ApiError {
             "evenings": [{"games": [{"white": "a", "black": "b", "result": "1-0"}]}]})),
     responses((status = 200, description = "The final table, eligibility, prizes and playoffs", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large (without a token: over `CALC_ANON_MAX_BODY_BYTES`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many calculator requests without a token from this address (`CALC_ANON_RATE_PER_MINUTE`; Retry-After)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid scenario or playoff input (field, evening and player named), or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
@@ -168,7 +170,8 @@ pub async fn create_keizer_prizes_calculation(
             "games": [{"round": 1, "white": "a", "black": "b", "result": "2-0"}], "lots_seed": 7})),
     responses((status = 200, description = "Standings and cross table", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large (without a token: over `CALC_ANON_MAX_BODY_BYTES`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many calculator requests without a token from this address (`CALC_ANON_RATE_PER_MINUTE`; Retry-After)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid scenario (round and players named), or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
@@ -210,7 +213,8 @@ pub async fn create_round_robin_calculation(
             "history": []})),
     responses((status = 200, description = "The command line's JSON answer", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large (without a token: over `CALC_ANON_MAX_BODY_BYTES`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many calculator requests without a token from this address (`CALC_ANON_RATE_PER_MINUTE`; Retry-After)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid request, or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
@@ -340,7 +344,8 @@ fn wants_text(req: &HttpRequest) -> bool {
     responses((status = 200, description = "The next round's boards (JSON, or the engines' text format with Accept: text/plain)",
             content((CalcPairing = "application/json"), (String = "text/plain"))),
         (status = 400, description = "Invalid query string", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large (without a token: over `CALC_ANON_MAX_BODY_BYTES`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many calculator requests without a token from this address (`CALC_ANON_RATE_PER_MINUTE`; Retry-After)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unreadable TRF, no valid pairing, or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]
 #[post("/calc/pair")]
@@ -352,7 +357,7 @@ pub async fn create_pairing_calculation(
     payload: web::Payload,
 ) -> ApiResult<HttpResponse> {
     let system = q.into_inner()?.system.unwrap_or_default();
-    let bytes = read_body(payload, state.config.max_body_bytes).await?;
+    let bytes = read_body(payload, crate::api::body_limit(&req)).await?;
     let text = calc_input::trf_text("body", &bytes)?.to_string();
     drop(bytes);
     calc_input::trf_size("body", &text, &state.config.limits)?;
@@ -584,7 +589,8 @@ pub struct TiebreaksRequest {
 #[utoipa::path(tag = "calculators", request_body = TiebreaksRequest,
     responses((status = 200, description = "Standings with every tie-break value", body = Object),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body too large", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body too large (without a token: over `CALC_ANON_MAX_BODY_BYTES`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many calculator requests without a token from this address (`CALC_ANON_RATE_PER_MINUTE`; Retry-After)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Unreadable, empty or binary TRF (line named), unknown or repeated tie-break, or over a work limit (limit named)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The calculators are busy, or the calculation spent its time budget (Retry-After)", body = Problem, content_type = "application/problem+json")))]

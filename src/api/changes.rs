@@ -12,6 +12,7 @@ use utoipa::IntoParams;
 
 /// The feed's query.
 #[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct ChangesQuery {
     /// The cursor: the `next` of the previous page, or an event id (0, the default: from the
@@ -32,6 +33,7 @@ pub struct ChangesQuery {
 #[utoipa::path(tag = "events",
     params(ChangesQuery),
     responses((status = 200, description = "A page of events", body = ChangesPage),
+        (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a service token or an admin", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`after` is no event id, is ahead of the log or below the events purged; an unknown type in `types`; `limit` out of range", body = Problem, content_type = "application/problem+json")),

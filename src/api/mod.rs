@@ -36,7 +36,7 @@ pub mod users;
 pub mod webhooks;
 
 use crate::error::{ApiError, ApiResult};
-use actix_web::HttpRequest;
+use actix_web::{HttpMessage, HttpRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -328,6 +328,19 @@ pub fn if_match(req: &HttpRequest) -> ApiResult<ExpectedVersion> {
         .map(ExpectedVersion::from_if_match)
 }
 
+/// The body limit of a request: `MAX_BODY_BYTES`, or the smaller one the fair shares set for
+/// it ([`crate::fair::BodyLimit`]: an anonymous calculator request).
+pub fn body_limit(req: &HttpRequest) -> usize {
+    let max = req
+        .app_data::<actix_web::web::Data<crate::state::AppState>>()
+        .map(|s| s.config.max_body_bytes)
+        .unwrap_or(1 << 20);
+    match req.extensions().get::<crate::fair::BodyLimit>() {
+        Some(l) => l.0.min(max),
+        None => max,
+    }
+}
+
 /// A JSON request body whose errors are reported only when the handler asks for it, so that
 /// the role check of the same handler answers first (401/403 before 400/413/422).
 #[derive(Debug)]
@@ -345,10 +358,7 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Body<T
     type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
-        let limit = req
-            .app_data::<actix_web::web::Data<crate::state::AppState>>()
-            .map(|s| s.config.max_body_bytes)
-            .unwrap_or(1 << 20);
+        let limit = body_limit(req);
         let fut = actix_web::web::JsonBody::<Box<serde_json::value::RawValue>>::new(
             req, payload, None, true,
         )

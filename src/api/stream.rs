@@ -88,7 +88,9 @@ fn id_field(field: &str, text: &str) -> ApiResult<i64> {
         (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "A token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`STREAM_MAX_CLIENTS` streams are open; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+        (status = 429, description = "`STREAM_MAX_ANON_PER_ADDRESS` streams without a token are open from the caller's address; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+        (status = 503, description = "`STREAM_MAX_CLIENTS` streams are open, or, for a caller without a token, all but the `STREAM_SIGNED_IN_SLOTS` kept for signed-in callers; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait")))))]
 #[get("/stream")]
 pub async fn get_stream(
@@ -141,7 +143,13 @@ pub async fn get_stream(
             auth.0.as_ref().map_or(&[][..], |p| &p.roles[..]),
         )),
     };
-    let slot = state.hub.admit()?;
+    let caller = match &auth.0 {
+        Some(_) => hub::Caller::SignedIn,
+        None => hub::Caller::Anonymous(crate::services::throttle::address_key(
+            &crate::auth::request_address(&req, &state.config.trusted_proxies),
+        )),
+    };
+    let slot = state.hub.admit(caller)?;
     // subscribed before the log is read: what the log does not hold yet, the hub will send
     let rx = state.hub.subscribe();
     let h = state.hub.clone();

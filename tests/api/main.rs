@@ -19,6 +19,7 @@ mod demo;
 mod errors;
 mod evenings;
 mod events;
+mod fair_shares;
 mod foundation;
 mod health;
 mod hostile_input;

@@ -112,6 +112,67 @@ pub struct Config {
     /// `STREAM_MAX_SECONDS` (default 3600, 1–86400): how long one event stream stays open;
     /// then it ends and the client resumes with `Last-Event-ID`.
     pub stream_max_duration: std::time::Duration,
+    /// `STREAM_MAX_ANON_PER_ADDRESS` (default 20, 1–100000): event streams open at once
+    /// without a token from one client address (an IPv6 address by its /64); one more is
+    /// answered 429.
+    pub stream_max_anon_per_address: usize,
+    /// `STREAM_SIGNED_IN_SLOTS` (default 100, below `STREAM_MAX_CLIENTS`): of the
+    /// `STREAM_MAX_CLIENTS` streams, the ones only callers with a valid token may take, so
+    /// that anonymous streams never fill the hub.
+    pub stream_signed_in_slots: usize,
+    /// `LOGIN_RATE_PER_MINUTE` (default 30, 0 = no limit, at most 100000): login and refresh
+    /// requests per client address per minute, in bursts of at most a minute's worth; more
+    /// are answered 429 with `Retry-After`.
+    pub login_rate_per_minute: u32,
+    /// `CALC_ANON_RATE_PER_MINUTE` (default 60, 0 = no limit, at most 100000): calculator
+    /// requests without a valid token per client address per minute (bursts of a minute's
+    /// worth); more are answered 429 with `Retry-After`.
+    pub calc_anon_rate_per_minute: u32,
+    /// `CALC_ANON_MAX_BODY_BYTES` (default 256 KiB, from 1024 to `MAX_BODY_BYTES`): the
+    /// largest body of a calculator request without a valid token (413 beyond it); signed-in
+    /// callers keep `MAX_BODY_BYTES`.
+    pub calc_anon_max_body_bytes: usize,
+    /// `ACCESS_LOG` (default `rate:50`): which answers get a line in the log (see
+    /// [`AccessLogMode`]).
+    pub access_log: AccessLogMode,
+}
+
+/// Which answers the access log writes a line for (`ACCESS_LOG`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessLogMode {
+    /// `all`: every answer (unbounded under a flood).
+    All,
+    /// `errors`: the answers with a status from 400.
+    Errors,
+    /// `sample:N`: one answer in N (N from 1 to 1000000).
+    Sample(u64),
+    /// `rate:N`: at most N lines a second (N from 1 to 100000), then a line saying how many
+    /// were left out.
+    Rate(u64),
+    /// `off`: none.
+    Off,
+}
+
+impl std::str::FromStr for AccessLogMode {
+    type Err = String;
+
+    fn from_str(v: &str) -> Result<AccessLogMode, String> {
+        let v = v.trim().to_ascii_lowercase();
+        let number = |n: &str, max: u64| match n.trim().parse::<u64>() {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(format!("{n:?} is not a number from 1 to {max}")),
+        };
+        match v.split_once(':') {
+            None if v == "all" => Ok(AccessLogMode::All),
+            None if v == "errors" => Ok(AccessLogMode::Errors),
+            None if v == "off" => Ok(AccessLogMode::Off),
+            Some(("sample", n)) => number(n, 1_000_000).map(AccessLogMode::Sample),
+            Some(("rate", n)) => number(n, 100_000).map(AccessLogMode::Rate),
+            _ => Err(format!(
+                "{v:?} is not all, errors, off, sample:N (one in N) or rate:N (N a second)"
+            )),
+        }
+    }
 }
 
 impl Default for Config {
@@ -154,6 +215,12 @@ impl Default for Config {
             stream_max_clients: 1000,
             stream_buffer: 1024,
             stream_max_duration: std::time::Duration::from_secs(3600),
+            stream_max_anon_per_address: 20,
+            stream_signed_in_slots: 100,
+            login_rate_per_minute: 30,
+            calc_anon_rate_per_minute: 60,
+            calc_anon_max_body_bytes: 256 << 10,
+            access_log: AccessLogMode::Rate(50),
         }
     }
 }
@@ -305,6 +372,7 @@ impl Config {
         ] {
             parse_num(&nonempty, key, min, max, out, &mut errs);
         }
+        read_fair_shares(&nonempty, &mut c, &mut errs);
         let mut budget_ms = c.calc_time_budget.as_millis() as u64;
         parse_num(
             &nonempty,
@@ -458,6 +526,59 @@ fn read_db_waits(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &m
         match v.parse() {
             Ok(sync) => s.synchronous = sync,
             Err(e) => errs.push(format!("SQLITE_SYNCHRONOUS: {e}")),
+        }
+    }
+}
+
+/// Reads the fair shares of clients (`STREAM_MAX_ANON_PER_ADDRESS`, `STREAM_SIGNED_IN_SLOTS`,
+/// `LOGIN_RATE_PER_MINUTE`, `CALC_ANON_*`) and `ACCESS_LOG` into `c`; run after
+/// `STREAM_MAX_CLIENTS` and `MAX_BODY_BYTES` were read.
+fn read_fair_shares(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &mut Vec<String>) {
+    parse_num(
+        get,
+        "STREAM_MAX_ANON_PER_ADDRESS",
+        1,
+        100_000,
+        &mut c.stream_max_anon_per_address,
+        errs,
+    );
+    let slots_max = c.stream_max_clients.saturating_sub(1);
+    if get("STREAM_SIGNED_IN_SLOTS").is_none() {
+        // the default keeps a tenth of a small hub
+        c.stream_signed_in_slots = c.stream_signed_in_slots.min(c.stream_max_clients / 10);
+    }
+    parse_num(
+        get,
+        "STREAM_SIGNED_IN_SLOTS",
+        0,
+        slots_max,
+        &mut c.stream_signed_in_slots,
+        errs,
+    );
+    for (key, out) in [
+        ("LOGIN_RATE_PER_MINUTE", &mut c.login_rate_per_minute),
+        (
+            "CALC_ANON_RATE_PER_MINUTE",
+            &mut c.calc_anon_rate_per_minute,
+        ),
+    ] {
+        parse_num(get, key, 0, 100_000, out, errs);
+    }
+    if get("CALC_ANON_MAX_BODY_BYTES").is_none() {
+        c.calc_anon_max_body_bytes = c.calc_anon_max_body_bytes.min(c.max_body_bytes);
+    }
+    parse_num(
+        get,
+        "CALC_ANON_MAX_BODY_BYTES",
+        1024,
+        c.max_body_bytes,
+        &mut c.calc_anon_max_body_bytes,
+        errs,
+    );
+    if let Some(v) = get("ACCESS_LOG") {
+        match v.parse() {
+            Ok(mode) => c.access_log = mode,
+            Err(e) => errs.push(format!("ACCESS_LOG: {e}")),
         }
     }
 }
@@ -763,6 +884,66 @@ mod tests {
             "STREAM_MAX_SECONDS",
         ] {
             assert!(errs.contains(k), "{k} not named in {errs}");
+        }
+    }
+
+    #[test]
+    fn fair_shares_are_read_and_bounded() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.stream_max_anon_per_address, 20);
+        assert_eq!(c.stream_signed_in_slots, 100);
+        assert_eq!(c.login_rate_per_minute, 30);
+        assert_eq!(c.calc_anon_rate_per_minute, 60);
+        assert_eq!(c.calc_anon_max_body_bytes, 256 * 1024);
+        assert_eq!(c.access_log, AccessLogMode::Rate(50));
+        let c = cfg(&[
+            ("STREAM_MAX_CLIENTS", "50"),
+            ("STREAM_MAX_ANON_PER_ADDRESS", "5"),
+            ("LOGIN_RATE_PER_MINUTE", "0"),
+            ("CALC_ANON_RATE_PER_MINUTE", "12"),
+            ("MAX_BODY_BYTES", "2048"),
+            ("ACCESS_LOG", "sample:100"),
+        ])
+        .unwrap();
+        // the defaults that do not fit the smaller settings follow them
+        assert_eq!(c.stream_signed_in_slots, 5, "a tenth of 50");
+        assert_eq!(c.calc_anon_max_body_bytes, 2048);
+        assert_eq!(c.stream_max_anon_per_address, 5);
+        assert_eq!(c.login_rate_per_minute, 0);
+        assert_eq!(c.calc_anon_rate_per_minute, 12);
+        assert_eq!(c.access_log, AccessLogMode::Sample(100));
+        for (v, mode) in [
+            ("all", AccessLogMode::All),
+            ("Errors", AccessLogMode::Errors),
+            ("off", AccessLogMode::Off),
+            ("rate:7", AccessLogMode::Rate(7)),
+        ] {
+            assert_eq!(cfg(&[("ACCESS_LOG", v)]).unwrap().access_log, mode);
+        }
+        let errs = cfg(&[
+            ("STREAM_MAX_CLIENTS", "10"),
+            ("STREAM_SIGNED_IN_SLOTS", "10"),
+            ("STREAM_MAX_ANON_PER_ADDRESS", "0"),
+            ("LOGIN_RATE_PER_MINUTE", "-1"),
+            ("CALC_ANON_RATE_PER_MINUTE", "lots"),
+            ("MAX_BODY_BYTES", "4096"),
+            ("CALC_ANON_MAX_BODY_BYTES", "8192"),
+            ("ACCESS_LOG", "rate:0"),
+        ])
+        .unwrap_err()
+        .join("\n");
+        for k in [
+            "STREAM_SIGNED_IN_SLOTS: \"10\" is not a number from 0 to 9",
+            "STREAM_MAX_ANON_PER_ADDRESS",
+            "LOGIN_RATE_PER_MINUTE",
+            "CALC_ANON_RATE_PER_MINUTE",
+            "CALC_ANON_MAX_BODY_BYTES: \"8192\" is not a number from 1024 to 4096",
+            "ACCESS_LOG",
+        ] {
+            assert!(errs.contains(k), "{k} not named in {errs}");
+        }
+        for bad in ["sample:0", "rate:100001", "some", "rate:"] {
+            assert!(cfg(&[("ACCESS_LOG", bad)]).is_err(), "{bad}");
         }
     }
 

@@ -160,6 +160,15 @@ pub fn test_config(url: &str) -> Config {
         // a debug build on a busy machine may take longer than the production deadline for
         // the largest work (2000-move records); the waits' own tests set theirs
         db_query_timeout: std::time::Duration::from_secs(60),
+        // many tests come from one address: the per-address fair shares are off or as large
+        // as the whole, and the tests of the shares set them
+        login_rate_per_minute: 0,
+        calc_anon_rate_per_minute: 0,
+        // as large as any test's MAX_BODY_BYTES: an anonymous calculator keeps that limit
+        calc_anon_max_body_bytes: usize::MAX,
+        stream_signed_in_slots: 0,
+        stream_max_anon_per_address: 100_000,
+        access_log: clubcomp::config::AccessLogMode::All,
         ..Config::default()
     }
 }

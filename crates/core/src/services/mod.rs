@@ -14,6 +14,7 @@ pub mod evenings;
 pub mod events;
 pub mod health;
 pub mod input;
+pub mod known_logins;
 pub mod member;
 pub mod pairing;
 pub mod player_card;

@@ -5,6 +5,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
+use crate::services::known_logins;
 use crate::services::throttle::Throttle;
 use crate::store::DbConn;
 use crate::store::models::refresh_tokens::{self, NewRefreshToken};
@@ -137,20 +138,62 @@ pub fn start(
     issue(c, user, &family, generation, now, policy)
 }
 
+/// Where a login whose password matched came from: the client's address, the device token
+/// it sent (if any) and what [`crate::services::users::attempt_login`] found of them.
+#[derive(Debug)]
+pub struct Origin {
+    /// The client address the attempt was counted against.
+    pub address: String,
+    /// The device token sent, if any.
+    pub device: Option<String>,
+    /// Whether the device and the address were known.
+    pub known: known_logins::Known,
+}
+
 /// Completes a login whose password matched, in the caller's transaction: the attempt
-/// `throttle` counted is taken back as a success ([`Throttle::forgive`]) and a new family
-/// starts for user `user_id` ([`start`]).
+/// `throttle` counted is taken back as a success ([`Throttle::forgive`]), the device and the
+/// address are remembered ([`known_logins::remember`]) and a new family starts for user
+/// `user_id` ([`start`]). Returns the tokens and the device token to hand back.
 pub fn complete_login(
     c: &mut DbConn,
     throttle: &Throttle,
     account: &str,
-    address: &str,
+    origin: &Origin,
     user_id: UserId,
     now: NaiveDateTime,
     policy: &Policy,
-) -> ApiResult<Issued> {
-    throttle.forgive(c, account, address, true)?;
-    start(c, user_id, now, policy)
+) -> ApiResult<(Issued, String)> {
+    throttle.forgive(c, account, &origin.address, origin.known.any(), true)?;
+    let device = known_logins::remember(
+        c,
+        account,
+        origin.device.as_deref(),
+        origin.known,
+        &origin.address,
+        now,
+    )?;
+    Ok((start(c, user_id, now, policy)?, device))
+}
+
+/// [`refresh`] from `address`, counted by `throttle` ([`Throttle::attempt_refresh`]): a
+/// refusal counts as a failure of the address, a success is taken back. `Err(seconds)` when
+/// the address has used up its failed refreshes (nothing else happens then).
+pub fn refresh_from(
+    c: &mut DbConn,
+    throttle: &Throttle,
+    address: &str,
+    token: &str,
+    now: NaiveDateTime,
+    policy: &Policy,
+) -> ApiResult<Result<Result<Issued, Refusal>, u64>> {
+    if let Err(wait) = throttle.attempt_refresh(c, address, now)? {
+        return Ok(Err(wait));
+    }
+    let outcome = refresh(c, token, now, policy)?;
+    if outcome.is_ok() {
+        throttle.forgive_refresh(c, address)?;
+    }
+    Ok(Ok(outcome))
 }
 
 /// Exchanges a refresh token for its successor (in the caller's transaction). The token is

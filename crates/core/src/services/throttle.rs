@@ -60,6 +60,25 @@ pub fn client_address<'a>(
     client.to_string()
 }
 
+/// The address a client is counted as, for throttling and fair shares: an IPv4 address as
+/// it is (an IPv4-mapped IPv6 address as its IPv4 address), an IPv6 address by its /64
+/// prefix (`2001:db8:1:2::/64`), since one subscriber usually holds a whole /64; anything
+/// else (`unknown`) as it is.
+pub fn address_key(address: &str) -> String {
+    match address.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => v4.to_string(),
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                let prefix = std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0);
+                format!("{prefix}/64")
+            }
+        },
+        Err(_) => address.to_string(),
+    }
+}
+
 impl Throttle {
     /// A throttle allowing `max_per_pair` failures per (account, address), 4× that per address
     /// and 20× that per account, within 15-minute windows.
@@ -72,14 +91,27 @@ impl Throttle {
         }
     }
 
-    /// The keys of an attempt with their limits and whether they back off.
-    fn keys(&self, account: &str, address: &str) -> [(String, u32, bool); 3] {
+    /// The keys of an attempt with their limits and whether they back off: per (account,
+    /// address), per address and, unless the attempt comes from a device or address that
+    /// signed in to the account before (`known`), per account.
+    fn keys(&self, account: &str, address: &str, known: bool) -> Vec<(String, u32, bool)> {
         let account = account.to_lowercase();
-        [
+        let address = address_key(address);
+        let mut keys = vec![
             (format!("pair:{address}|{account}"), self.max_per_pair, true),
             (format!("addr:{address}"), self.max_per_address, true),
-            (format!("acct:{account}"), self.max_per_account, false),
-        ]
+        ];
+        if !known {
+            keys.push((format!("acct:{account}"), self.max_per_account, false));
+        }
+        keys
+    }
+
+    /// The key of failed refreshes from `address`, with its limit (that of an address's
+    /// failed logins) and backoff.
+    fn refresh_keys(&self, address: &str) -> Vec<(String, u32, bool)> {
+        let address = address_key(address);
+        vec![(format!("rfsh:{address}"), self.max_per_address, true)]
     }
 
     /// The window of a key with `strikes` strikes.
@@ -127,18 +159,53 @@ impl Throttle {
     /// failure at once (until [`Throttle::forgive`]). Each key's row is locked by the first
     /// statement (a row lock on Postgres; SQLite holds the write lock), so concurrent
     /// attempts, in any instance, cannot all pass the check before any of them failed.
+    /// `known`: the attempt comes from a device or an address that signed in to the account
+    /// before, so the account-wide count neither holds it back nor counts it.
     pub fn attempt(
         &self,
         c: &mut crate::store::DbConn,
         account: &str,
         address: &str,
+        known: bool,
+        now: chrono::NaiveDateTime,
+    ) -> crate::error::ApiResult<Result<(), u64>> {
+        self.count(c, self.keys(account, address, known), now)
+    }
+
+    /// Starts a refresh from `address` at `now` (in the refresh's transaction), counted as a
+    /// failure until [`Throttle::forgive_refresh`]: `Err(seconds)` when the address has used up
+    /// its failed refreshes (four times `LOGIN_MAX_FAILURES` per window, backing off).
+    pub fn attempt_refresh(
+        &self,
+        c: &mut crate::store::DbConn,
+        address: &str,
+        now: chrono::NaiveDateTime,
+    ) -> crate::error::ApiResult<Result<(), u64>> {
+        self.count(c, self.refresh_keys(address), now)
+    }
+
+    /// Takes back a refresh that succeeded.
+    pub fn forgive_refresh(
+        &self,
+        c: &mut crate::store::DbConn,
+        address: &str,
+    ) -> crate::error::ApiResult<()> {
+        let keys = self.refresh_keys(address).into_iter().map(|k| k.0);
+        self.take_back(c, keys.collect())
+    }
+
+    /// Counts an attempt on `keys` at `now`, or refuses it when one of them is used up.
+    fn count(
+        &self,
+        c: &mut crate::store::DbConn,
+        keys: Vec<(String, u32, bool)>,
         now: chrono::NaiveDateTime,
     ) -> crate::error::ApiResult<Result<(), u64>> {
         use crate::store::schema::login_attempts as la;
         use diesel::prelude::*;
         let mut blocked = None;
-        let mut counted = Vec::with_capacity(3);
-        for (key, max, backoff) in self.keys(account, address) {
+        let mut counted = Vec::with_capacity(keys.len());
+        for (key, max, backoff) in keys {
             self.lock_row(c, &key, now)?;
             let (mut n, mut since, mut strikes): (i32, chrono::NaiveDateTime, i32) = la::table
                 .find(&key)
@@ -209,22 +276,39 @@ impl Throttle {
     /// Takes back an attempt that did not fail: after a successful login (`success`: the
     /// failures of that account from that address are cleared as well, strikes included), or
     /// when it could not be checked at all.
+    /// `known` is what [`Throttle::attempt`] was told.
     pub fn forgive(
         &self,
         c: &mut crate::store::DbConn,
         account: &str,
         address: &str,
+        known: bool,
         success: bool,
     ) -> crate::error::ApiResult<()> {
         use crate::store::schema::login_attempts as la;
         use diesel::prelude::*;
-        let [(pair, ..), (addr, ..), (acct, ..)] = self.keys(account, address);
+        let keys: Vec<String> = self
+            .keys(account, address, known)
+            .into_iter()
+            .map(|k| k.0)
+            .collect();
         if success {
-            diesel::delete(la::table.find(&pair)).execute(c)?;
+            diesel::delete(la::table.find(&keys[0])).execute(c)?;
         }
+        self.take_back(c, keys)
+    }
+
+    /// Takes one counted attempt back from each of `keys`.
+    fn take_back(
+        &self,
+        c: &mut crate::store::DbConn,
+        keys: Vec<String>,
+    ) -> crate::error::ApiResult<()> {
+        use crate::store::schema::login_attempts as la;
+        use diesel::prelude::*;
         diesel::update(
             la::table
-                .filter(la::key.eq_any([pair, addr, acct]))
+                .filter(la::key.eq_any(keys))
                 .filter(la::attempts.gt(0)),
         )
         .set(la::attempts.eq(la::attempts - 1))
@@ -305,14 +389,14 @@ mod tests {
         /// to wait.
         fn attempt(&mut self, account: &str, address: &str, m: i64) -> Result<(), u64> {
             self.t
-                .attempt(&mut self.c, account, address, at(m))
+                .attempt(&mut self.c, account, address, false, at(m))
                 .unwrap()
         }
 
         /// The outcome of the attempt of `account` from `address` (`success`, or unchecked).
         fn forgive(&mut self, account: &str, address: &str, success: bool) {
             self.t
-                .forgive(&mut self.c, account, address, success)
+                .forgive(&mut self.c, account, address, false, success)
                 .unwrap();
         }
 
@@ -329,6 +413,75 @@ mod tests {
             .and_hms_opt(20, 0, 0)
             .unwrap()
             + chrono::Duration::minutes(m)
+    }
+
+    #[test]
+    fn addresses_are_counted_by_ipv4_address_or_ipv6_64_prefix() {
+        assert_eq!(address_key("203.0.113.9"), "203.0.113.9");
+        assert_eq!(address_key("::ffff:203.0.113.9"), "203.0.113.9");
+        assert_eq!(address_key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(
+            address_key("2001:db8:1:2:ffff:ffff:ffff:ffff"),
+            "2001:db8:1:2::/64"
+        );
+        assert_eq!(address_key("2001:db8:1:3::1"), "2001:db8:1:3::/64");
+        assert_eq!(address_key("unknown"), "unknown");
+    }
+
+    #[test]
+    fn one_ipv6_64_is_one_address_for_the_throttle() {
+        let mut f = Fixture::new(1);
+        // four accounts from four addresses of one /64 use up that /64 (4 × the limit)
+        for i in 0..4 {
+            let addr = format!("2001:db8:7:7::{:x}", i + 1);
+            assert!(f.attempt(&format!("u{i}@x"), &addr, 0).is_ok());
+        }
+        assert_eq!(f.attempt("u9@x", "2001:db8:7:7:ffff::9", 0), Err(15 * 60));
+        // the next /64 is another address
+        assert!(f.attempt("u9@x", "2001:db8:7:8::1", 0).is_ok());
+    }
+
+    #[test]
+    fn a_known_device_is_not_held_back_by_the_account_wide_count() {
+        let mut f = Fixture::new(1);
+        for i in 0..20 {
+            assert!(f.attempt("a@x", &format!("10.0.0.{i}"), 0).is_ok());
+        }
+        assert!(f.attempt("a@x", "10.0.9.9", 1).is_err(), "account used up");
+        let known =
+            f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1))
+                .unwrap();
+        assert!(
+            known.is_ok(),
+            "a known device passes the account-wide count"
+        );
+        // its own (account, address) count still holds it back
+        let again =
+            f.t.attempt(&mut f.c, "a@x", "10.0.9.9", true, at(1))
+                .unwrap();
+        assert_eq!(again, Err(15 * 60), "its window started at minute 1");
+    }
+
+    #[test]
+    fn failed_refreshes_are_counted_per_address() {
+        let mut f = Fixture::new(1);
+        for _ in 0..4 {
+            assert!(
+                f.t.attempt_refresh(&mut f.c, "192.0.2.1", at(0))
+                    .unwrap()
+                    .is_ok()
+            );
+        }
+        let r = f.t.attempt_refresh(&mut f.c, "192.0.2.1", at(0)).unwrap();
+        assert_eq!(r, Err(15 * 60), "four failed refreshes per window");
+        assert!(
+            f.t.attempt_refresh(&mut f.c, "192.0.2.2", at(0))
+                .unwrap()
+                .is_ok()
+        );
+        // a refresh that succeeded is taken back; logins from the address are not affected
+        f.t.forgive_refresh(&mut f.c, "192.0.2.2").unwrap();
+        assert!(f.attempt("a@x", "192.0.2.1", 0).is_ok());
     }
 
     #[test]

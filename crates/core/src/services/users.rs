@@ -3,6 +3,7 @@
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::{PlayerId, UserId};
 use crate::services::credentials::{Role, format_roles, hash_password};
+use crate::services::known_logins::{self, Known};
 use crate::services::throttle::Throttle;
 /// A stored account: the row is the record.
 pub use crate::store::models::users::User;
@@ -182,16 +183,21 @@ pub fn by_email(c: &mut DbConn, email: &str) -> ApiResult<Option<User>> {
 }
 
 /// Starts a login to `account` from `address` at `now` (run it in a transaction, committed
-/// before the password is checked): the attempt counted by `throttle`
-/// ([`Throttle::attempt`]: `Err(seconds)` when refused) and the account, if there is one.
+/// before the password is checked), with the device token the client sent, if any: whether
+/// the device or the address signed in to the account before
+/// ([`crate::services::known_logins`]), the attempt counted by `throttle`
+/// ([`Throttle::attempt`]: `Err(seconds)` when refused; a known one is not held back by the
+/// account-wide count) and the account, if there is one.
 pub fn attempt_login(
     c: &mut DbConn,
     throttle: &Throttle,
     account: &str,
     address: &str,
+    device: Option<&str>,
     now: NaiveDateTime,
-) -> ApiResult<(Result<(), u64>, Option<User>)> {
-    let allowed = throttle.attempt(c, account, address, now)?;
+) -> ApiResult<(Known, Result<(), u64>, Option<User>)> {
+    let known = known_logins::known(c, account, device, address, now)?;
+    let allowed = throttle.attempt(c, account, address, known.any(), now)?;
     let user = by_email(c, account)?;
-    Ok((allowed, user))
+    Ok((known, allowed, user))
 }

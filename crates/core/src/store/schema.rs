@@ -182,6 +182,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    known_logins (key) {
+        key -> Text,
+        account -> Text,
+        last_seen -> Timestamp,
+        expires -> Timestamp,
+    }
+}
+
+diesel::table! {
     login_attempts (key) {
         key -> Text,
         attempts -> Integer,

@@ -66,6 +66,11 @@ fn public_v6(ip: Ipv6Addr) -> bool {
             s[7] as u8,
         ));
     }
+    // local-use NAT64 (64:ff9b:1::/48, RFC 8215): translated by a gateway of this network to
+    // addresses it chooses, so never a public receiver
+    if s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1 {
+        return false;
+    }
     // 6to4 (2002::/16): the IPv4 address in the next 32 bits decides
     if s[0] == 0x2002 {
         return public_v4(Ipv4Addr::new(
@@ -130,6 +135,31 @@ mod tests {
             let parsed: IpAddr = ip.parse().unwrap();
             assert!(refusal(parsed).unwrap().contains(&parsed.to_string()));
         }
+    }
+
+    #[test]
+    fn local_use_nat64_is_refused_and_well_known_nat64_follows_its_ipv4() {
+        // RFC 8215: 64:ff9b:1::/48 is for local translators, whatever the address in it
+        for ip in [
+            "64:ff9b:1::808:808",
+            "64:ff9b:1::1",
+            "64:ff9b:1:ffff:ffff:ffff:ffff:ffff",
+        ] {
+            assert!(!public(ip), "{ip} must be refused");
+        }
+        // RFC 6052: 64:ff9b::/96 carries an IPv4 address in its last 32 bits
+        for (ip, v4_public) in [
+            ("64:ff9b::7f00:1", false),    // 127.0.0.1
+            ("64:ff9b::a9fe:a9fe", false), // 169.254.169.254
+            ("64:ff9b::c0a8:101", false),  // 192.168.1.1
+            ("64:ff9b::6440:1", false),    // 100.64.0.1
+            ("64:ff9b::101:101", true),    // 1.1.1.1
+        ] {
+            assert_eq!(public(ip), v4_public, "{ip}");
+        }
+        // just outside the local-use prefix: 64:ff9b:2::/48 is not NAT64 and is judged as
+        // any global address
+        assert!(public("64:ff9b:2::808:808"));
     }
 
     #[test]

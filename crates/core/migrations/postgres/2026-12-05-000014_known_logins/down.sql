@@ -1,0 +1,1 @@
+DROP TABLE known_logins;

@@ -284,13 +284,15 @@ pub mod keizer {
 pub mod swiss {
     //! Swiss pairing (`docs/rules/rapid-blitz.md`): the FIDE TRF reader and writer, the FIDE
     //! Dutch system (C.04.3) and a generator of random tournaments for tests and benchmarks.
+    pub use crate::swiss_impl::baku::{baku_accelerations, baku_group_a};
     pub use crate::swiss_impl::dutch::{
         Blocked, BlockedPlayer, Board, PairError, next_round, pair_round, pair_round_until,
     };
     pub use crate::swiss_impl::generate::random_tournament;
     pub use crate::swiss_impl::trf::{
-        Line, MAX_PLAYERS, Player, ResultCode, RoundEntry, Tournament, TrfError, format_player,
-        parse_trf, write_trf,
+        Accelerations, Line, MAX_ACCELERATED_ROUND, MAX_PLAYERS, Player, ResultCode, RoundEntry,
+        Tournament, TrfError, accelerations, forbidden_pairs, format_player, parse_trf,
+        virtual_points, write_trf,
     };
 }
 

@@ -169,13 +169,23 @@ fn pair_round_with(
         .map(|(a, b)| if a < b { (a, b) } else { (b, a) })
         .collect();
     // Handling rules: score of the higher-ranked player, then the lower player's score (= sum),
-    // then the rank of the higher-ranked player.
+    // then the rank of the higher-ranked player; real scores, without virtual points.
+    let by_real = |i: usize, j: usize| {
+        let (a, b) = (&players[i], &players[j]);
+        if (b.real_score, a.id) > (a.real_score, b.id) {
+            (j, i)
+        } else {
+            (i, j)
+        }
+    };
     boards.sort_by(|x, y| {
-        let (ha, la) = (&players[x.0], &players[x.1]);
-        let (hb, lb) = (&players[y.0], &players[y.1]);
-        hb.score
-            .cmp(&ha.score)
-            .then(lb.score.cmp(&la.score))
+        let (h, l) = by_real(x.0, x.1);
+        let (ha, la) = (&players[h], &players[l]);
+        let (h, l) = by_real(y.0, y.1);
+        let (hb, lb) = (&players[h], &players[l]);
+        hb.real_score
+            .cmp(&ha.real_score)
+            .then(lb.real_score.cmp(&la.real_score))
             .then(ha.id.cmp(&hb.id))
     });
     let mut out: Vec<Board> = boards
@@ -460,3 +470,5 @@ fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod accel_tests;

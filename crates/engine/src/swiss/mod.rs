@@ -1,6 +1,7 @@
 //! Swiss pairing (docs/rules/rapid-blitz.md#the-dutch-system): the TRF reader/writer and the FIDE Dutch system (C.04.3, the 2025
 //! rules), computed as a maximum-weight matching like the FIDE-endorsed engines.
 
+pub mod baku;
 pub mod dutch;
 pub mod generate;
 pub mod matching;

@@ -1,7 +1,8 @@
 //! Reading and writing the FIDE Tournament Report File (TRF-16) with the TRF-2026 extensions
 //! that pairing engines use (docs/rules/rapid-blitz.md#the-dutch-system): `012` tournament name, `XXR` total rounds, `XXC` initial
 //! colour, `001` player lines whose rounds are `opponent colour result` blocks (forfeits `+ -`,
-//! byes `H F Z U`, `0000` for an unplayed round) and any line ending (CR only, LF, CR LF).
+//! byes `H F Z U`, `0000` for an unplayed round) and any line ending (CR only, LF, CR LF);
+//! acceleration (`XXA`, `250`) and forbidden pairs (`XXP`) are checked and kept verbatim.
 //!
 //! The reader keeps every line it does not interpret (verbatim, in place) so that
 //! `write_trf(&parse_trf(text)?)` gives back `text` byte for byte for well-formed files.
@@ -288,6 +289,11 @@ pub enum TrfError {
     },
 }
 
+mod extra;
+pub use extra::{
+    Accelerations, MAX_ACCELERATED_ROUND, accelerations, forbidden_pairs, virtual_points,
+};
+
 mod fixed_serde {
     use crate::fixed::Fixed;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -502,6 +508,8 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
             }
         }
     }
+    accelerations(&t)?;
+    forbidden_pairs(&t)?;
     Ok(t)
 }
 

@@ -24,6 +24,8 @@ pub struct BlockedPlayer {
     pub player: u32,
     /// C.1: entrants of the round this player has already played.
     pub met: Vec<u32>,
+    /// Entrants the file forbids this player to meet (`XXP` lines, outside the FIDE rules).
+    pub forbidden: Vec<u32>,
     /// C.3: entrants (neither a topscorer) with the same absolute colour preference.
     pub same_absolute_colour: Vec<u32>,
     /// The absolute colour preference behind [`BlockedPlayer::same_absolute_colour`].
@@ -78,6 +80,12 @@ impl fmt::Display for Blocked {
             let mut why = Vec::new();
             if !b.met.is_empty() {
                 why.push(format!("C.1: has played {}", list(&b.met)));
+            }
+            if !b.forbidden.is_empty() {
+                why.push(format!(
+                    "forbidden pair (XXP): may not meet {}",
+                    list(&b.forbidden)
+                ));
             }
             if !b.same_absolute_colour.is_empty() {
                 let c = match b.absolute_colour {
@@ -192,6 +200,12 @@ pub(crate) fn diagnose(players: &[Entrant]) -> Blocked {
                 .map(|q| q.id)
                 .collect();
             met.sort_unstable();
+            let mut forbidden: Vec<u32> = players
+                .iter()
+                .filter(|q| q.id != p.id && p.forbidden.contains(&q.id))
+                .map(|q| q.id)
+                .collect();
+            forbidden.sort_unstable();
             let absolute = p.strength == Strength::Absolute && !p.topscorer;
             let mut same: Vec<u32> = if absolute {
                 players
@@ -199,6 +213,7 @@ pub(crate) fn diagnose(players: &[Entrant]) -> Blocked {
                     .filter(|q| {
                         q.id != p.id
                             && !p.opponents.contains(&q.id)
+                            && !p.forbidden.contains(&q.id)
                             && q.strength == Strength::Absolute
                             && !q.topscorer
                             && q.side == p.side
@@ -219,6 +234,7 @@ pub(crate) fn diagnose(players: &[Entrant]) -> Blocked {
                 possible,
                 player: p.id,
                 met,
+                forbidden,
                 absolute_colour: if same.is_empty() { None } else { p.side },
                 same_absolute_colour: same,
                 no_second_bye: odd && p.bye_received,

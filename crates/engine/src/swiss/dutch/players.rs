@@ -1,8 +1,12 @@
 //! What the Dutch system needs to know about each player before a round (C.04.3 A.2–A.7):
 //! score, colour difference and preference, floats, past opponents, byes, topscorer status.
 
-use super::super::trf::{Colour, ResultCode, RoundEntry, Tournament};
+use super::super::trf::{
+    Accelerations, Colour, ResultCode, RoundEntry, Tournament, accelerations, forbidden_pairs,
+    virtual_points,
+};
 use super::PairError;
+use crate::fixed::Fixed;
 
 /// Strength of a colour preference (C.04.3 A.6), weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,8 +37,11 @@ pub(crate) enum Float {
 pub(crate) struct Entrant {
     /// Pairing number.
     pub id: u32,
-    /// Score in half-points.
+    /// Pairing score in half-points: the real score plus the round's virtual points (`XXA`,
+    /// `250`), which place the player in a scoregroup.
     pub score: i64,
+    /// Real score in half-points, which orders the boards.
+    pub real_score: i64,
     /// Preferred colour (`None` without played games).
     pub side: Option<Colour>,
     /// Strength of the preference.
@@ -49,6 +56,9 @@ pub(crate) struct Entrant {
     pub float2: Float,
     /// Opponents of played games.
     pub opponents: Vec<u32>,
+    /// Players this one may not meet (`XXP` lines): an absolute criterion outside the FIDE
+    /// rules.
+    pub forbidden: Vec<u32>,
     /// Colours of played games, oldest first (`true` = white).
     pub colours: Vec<bool>,
     /// Had a pairing-allocated bye, or scored a win's points in one round without playing: a
@@ -67,16 +77,28 @@ pub(crate) struct Entrant {
     pub seq: u32,
 }
 
-/// Scores in half-points before each round (index r = before round r+1), for every player.
-fn score_lists(t: &Tournament, rounds: usize) -> std::collections::HashMap<u32, Vec<i64>> {
+/// Half-points of a number of points (virtual points are whole or half points).
+fn half_points_of(p: Fixed) -> i64 {
+    p.0 / (Fixed::ONE.0 / 2)
+}
+
+/// Pairing scores in half-points before each round (index r = before round r+1: the real
+/// score plus that round's virtual points), for every player. Floats of past rounds compare
+/// these, so virtual points keep counting for them after the accelerated rounds.
+fn score_lists(
+    t: &Tournament,
+    rounds: usize,
+    acc: &Accelerations,
+) -> std::collections::HashMap<u32, Vec<i64>> {
     t.players
         .iter()
         .map(|p| {
-            let mut acc = 0i64;
-            let mut list = vec![0];
+            let vp = |r: usize| half_points_of(virtual_points(acc, p.id, r as u32 + 1));
+            let mut real = 0i64;
+            let mut list = vec![vp(0)];
             for r in 0..rounds {
-                acc += p.rounds.get(r).map_or(0, |e| e.result.half_points() as i64);
-                list.push(acc);
+                real += p.rounds.get(r).map_or(0, |e| e.result.half_points() as i64);
+                list.push(real + vp(r + 1));
             }
             (p.id, list)
         })
@@ -87,7 +109,10 @@ fn score_lists(t: &Tournament, rounds: usize) -> std::collections::HashMap<u32, 
 /// sorted by score (descending) then pairing number (C.04.3 A.2).
 pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairError> {
     let played = round as usize - 1;
-    let scores = score_lists(t, played);
+    // The reader has checked the lines of a file; a line it would refuse adds nothing here.
+    let acc = accelerations(t).unwrap_or_default();
+    let scores = score_lists(t, played, &acc);
+    let forbidden = forbidden_pairs(t).unwrap_or_default();
     let total = t.total_rounds.unwrap_or(round);
     let last_round = round == total;
     let mut out = Vec::new();
@@ -171,10 +196,12 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             }
         };
         let score = scores[&p.id][played];
+        let real_score = score - half_points_of(virtual_points(&acc, p.id, round));
         let unplayed = played.saturating_sub(colours.len()) as u32;
         out.push(Entrant {
             id: p.id,
             score,
+            real_score,
             side,
             strength,
             colour_diff: diff,
@@ -190,6 +217,18 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
                 Float::None
             },
             opponents: played_games.iter().map(|g| g.0).collect(),
+            forbidden: forbidden
+                .iter()
+                .filter_map(|&(a, b)| {
+                    if a == p.id {
+                        Some(b)
+                    } else if b == p.id {
+                        Some(a)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
             colours,
             bye_received: p.rounds.iter().take(played).any(|e| {
                 matches!(
@@ -228,9 +267,10 @@ fn took_part_in_pairing(e: &RoundEntry) -> bool {
 }
 
 /// Absolute criteria C.1 (not met before) and C.3 (non-topscorers with the same absolute
-/// colour preference do not meet).
+/// colour preference do not meet), and the file's forbidden pairs (`XXP`, outside the FIDE
+/// rules).
 pub(crate) fn compatible(a: &Entrant, b: &Entrant) -> bool {
-    if a.opponents.contains(&b.id) {
+    if a.opponents.contains(&b.id) || a.forbidden.contains(&b.id) {
         return false;
     }
     let both_absolute = a.strength == Strength::Absolute && b.strength == Strength::Absolute;

@@ -84,3 +84,78 @@ fn the_reference_rounds_depend_on_the_new_lines() {
     eprintln!("with XXA and XXP ignored: {ok}/{total} identical");
     assert!(ok < total / 2, "{ok}/{total} rounds identical without the lines");
 }
+
+/// Four players, no rounds played, with `extra` lines.
+fn four(extra: &str) -> Tournament {
+    let mut s = String::from("012 T\nXXR 3\nXXC white1\n");
+    for id in 1..=4 {
+        s.push_str(&format!("001 {id:>4}      P{id}\n"));
+    }
+    s.push_str(extra);
+    parse_trf(&s).unwrap()
+}
+
+#[test]
+fn a_forbidden_pair_is_not_paired() {
+    // Round 1 of four: 1–3, 4–2 (top half against bottom half, E.5 colours); with 1 and 3
+    // forbidden the next best pairing by C.04.3 keeps the halves: 1–4 and 2–3.
+    let plain = pair_round(&four(""), 1).unwrap();
+    assert_eq!(format_pairs(&plain), "2\n1 3\n4 2\n");
+    let boards = pair_round(&four("XXP 1 3\n"), 1).unwrap();
+    assert_eq!(format_pairs(&boards), "2\n1 4\n3 2\n");
+}
+
+#[test]
+fn a_round_blocked_by_forbidden_pairs_names_them() {
+    // Player 1 may meet nobody: no pairing exists, and the refusal names the XXP pairs.
+    let t = four("XXP 1 2 3 4\n");
+    match pair_round(&t, 1) {
+        Err(PairError::NoValidPairing { round: 1, blocked }) => {
+            let text = blocked.to_string();
+            assert!(text.contains("forbidden pair (XXP)"), "{text}");
+            let p1 = blocked.players.iter().find(|b| b.player == 1).unwrap();
+            assert_eq!(p1.forbidden, vec![2, 3, 4]);
+        }
+        other => panic!("paired: {other:?}"),
+    }
+}
+
+#[test]
+fn acceleration_groups_by_pairing_score_but_orders_boards_by_real_score() {
+    // Virtual points for 1 and 2 in round 1: scoregroups {1, 2} and {3, 4}: 1–2 and 3–4;
+    // all real scores are 0, so boards follow the higher player's number.
+    let boards = pair_round(&four("XXA    1  1.0\nXXA    2  1.0\n"), 1).unwrap();
+    assert_eq!(format_pairs(&boards), "2\n1 2\n3 4\n");
+}
+
+#[test]
+fn lines_250_pair_as_the_same_xxa_lines() {
+    // The Baku tournaments with each XXA line rewritten as 250 lines pair identically.
+    let mut checked = 0;
+    for (trf, pairs) in accel_rounds() {
+        let text = std::fs::read_to_string(&trf).unwrap();
+        if !text.contains("XXA ") {
+            continue;
+        }
+        let t = parse_trf(&text).unwrap();
+        let acc = crate::swiss_impl::trf::accelerations(&t).unwrap();
+        let mut s: Vec<String> = text
+            .split('\r')
+            .filter(|l| !l.starts_with("XXA "))
+            .map(str::to_string)
+            .collect();
+        s.pop();
+        for (id, v) in &acc {
+            for (r, p) in v.iter().enumerate() {
+                let pts = if p.0 == 10_000 { " 1.0" } else { " 0.5" };
+                s.push(format!("250      {pts} {:>3} {:>3} {id:>4} {id:>4}", r + 1, r + 1));
+            }
+        }
+        let t = parse_trf(&(s.join("\r") + "\r")).unwrap();
+        assert_eq!(crate::swiss_impl::trf::accelerations(&t).unwrap(), acc);
+        let expected = std::fs::read_to_string(&pairs).unwrap();
+        assert_eq!(format_pairs(&pair_round(&t, next_round(&t)).unwrap()), expected);
+        checked += 1;
+    }
+    assert!(checked >= 60, "{checked} rounds");
+}

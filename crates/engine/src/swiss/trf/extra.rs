@@ -277,3 +277,7 @@ pub fn virtual_points(acc: &Accelerations, id: u32, round: u32) -> Fixed {
         .copied()
         .unwrap_or(Fixed::ZERO)
 }
+
+#[cfg(test)]
+#[path = "extra_tests.rs"]
+mod tests;

@@ -283,7 +283,8 @@ pub mod keizer {
 
 pub mod swiss {
     //! Swiss pairing (`docs/rules/rapid-blitz.md`): the FIDE TRF reader and writer, the FIDE
-    //! Dutch system (C.04.3) and a generator of random tournaments for tests and benchmarks.
+    //! Dutch system (C.04.3) with acceleration (`XXA`, `250`, the Baku method) and forbidden
+    //! pairs (`XXP`), and a generator of random tournaments for tests and benchmarks.
     pub use crate::swiss_impl::baku::{baku_accelerations, baku_group_a};
     pub use crate::swiss_impl::dutch::{
         Blocked, BlockedPlayer, Board, PairError, next_round, pair_round, pair_round_until,

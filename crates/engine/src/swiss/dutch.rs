@@ -469,6 +469,6 @@ fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod accel_tests;
+#[cfg(test)]
+mod tests;

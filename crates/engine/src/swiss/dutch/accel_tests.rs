@@ -42,11 +42,16 @@ fn replay(drop_extensions: bool) -> (usize, usize, Vec<String>) {
     for (trf, pairs) in accel_rounds() {
         let text = std::fs::read_to_string(&trf).unwrap();
         let mut t = parse_trf(&text).unwrap();
-        assert_eq!(write_trf(&t), text, "{} is not written back unchanged", trf.display());
+        assert_eq!(
+            write_trf(&t),
+            text,
+            "{} is not written back unchanged",
+            trf.display()
+        );
         if drop_extensions {
-            t.layout.retain(|l| {
-                !matches!(l, Line::Raw(s) if s.starts_with("XXA ") || s.starts_with("XXP "))
-            });
+            t.layout.retain(
+                |l| !matches!(l, Line::Raw(s) if s.starts_with("XXA ") || s.starts_with("XXP ")),
+            );
         }
         total += 1;
         let expected = std::fs::read_to_string(&pairs).unwrap();
@@ -82,7 +87,10 @@ fn the_reference_rounds_depend_on_the_new_lines() {
     // Without the XXA and XXP lines many rounds pair differently: the data exercises both.
     let (ok, total, _) = replay(true);
     eprintln!("with XXA and XXP ignored: {ok}/{total} identical");
-    assert!(ok < total / 2, "{ok}/{total} rounds identical without the lines");
+    assert!(
+        ok < total / 2,
+        "{ok}/{total} rounds identical without the lines"
+    );
 }
 
 /// Four players, no rounds played, with `extra` lines.
@@ -148,13 +156,20 @@ fn lines_250_pair_as_the_same_xxa_lines() {
         for (id, v) in &acc {
             for (r, p) in v.iter().enumerate() {
                 let pts = if p.0 == 10_000 { " 1.0" } else { " 0.5" };
-                s.push(format!("250      {pts} {:>3} {:>3} {id:>4} {id:>4}", r + 1, r + 1));
+                s.push(format!(
+                    "250      {pts} {:>3} {:>3} {id:>4} {id:>4}",
+                    r + 1,
+                    r + 1
+                ));
             }
         }
         let t = parse_trf(&(s.join("\r") + "\r")).unwrap();
         assert_eq!(crate::swiss_impl::trf::accelerations(&t).unwrap(), acc);
         let expected = std::fs::read_to_string(&pairs).unwrap();
-        assert_eq!(format_pairs(&pair_round(&t, next_round(&t)).unwrap()), expected);
+        assert_eq!(
+            format_pairs(&pair_round(&t, next_round(&t)).unwrap()),
+            expected
+        );
         checked += 1;
     }
     assert!(checked >= 60, "{checked} rounds");

@@ -46,7 +46,10 @@ fn xxa_lines_give_virtual_points_per_round() {
 fn a_250_line_covers_a_range_of_rounds_and_players() {
     // TRF-2026: match points 5–8 (blank), game points 10–13, rounds 15–17 and 19–21,
     // players 23–26 and 28–31: players 2 and 3 get 1.0 in rounds 1–2, then ½ in round 3.
-    let text = file(&["250       1.0   1   2    2    3", "250       0.5   3   3    2    3"]);
+    let text = file(&[
+        "250       1.0   1   2    2    3",
+        "250       0.5   3   3    2    3",
+    ]);
     let t = parse_trf(&text).unwrap();
     assert_eq!(write_trf(&t), text);
     let acc = accelerations(&t).unwrap();

@@ -106,7 +106,8 @@ fn four(extra: &str) -> Tournament {
 #[test]
 fn a_forbidden_pair_is_not_paired() {
     // Round 1 of four: 1–3, 4–2 (top half against bottom half, E.5 colours); with 1 and 3
-    // forbidden the next best pairing by C.04.3 keeps the halves: 1–4 and 2–3.
+    // forbidden the next best pairing by C.04.3 keeps the halves: 1–4 and 2–3, 2 (an even
+    // number) with the other colour than 1 (E.5). bbpPairings pairs both files the same.
     let plain = pair_round(&four(""), 1).unwrap();
     assert_eq!(format_pairs(&plain), "2\n1 3\n4 2\n");
     let boards = pair_round(&four("XXP 1 3\n"), 1).unwrap();
@@ -115,7 +116,8 @@ fn a_forbidden_pair_is_not_paired() {
 
 #[test]
 fn a_round_blocked_by_forbidden_pairs_names_them() {
-    // Player 1 may meet nobody: no pairing exists, and the refusal names the XXP pairs.
+    // Player 1 may meet nobody: no pairing exists (bbpPairings says so too), and the refusal
+    // names the XXP pairs.
     let t = four("XXP 1 2 3 4\n");
     match pair_round(&t, 1) {
         Err(PairError::NoValidPairing { round: 1, blocked }) => {
@@ -130,9 +132,10 @@ fn a_round_blocked_by_forbidden_pairs_names_them() {
 
 #[test]
 fn acceleration_groups_by_pairing_score_but_orders_boards_by_real_score() {
-    // Virtual points for 1 and 2 in round 1: scoregroups {1, 2} and {3, 4}: 1–2 and 3–4;
-    // all real scores are 0, so boards follow the higher player's number.
-    let boards = pair_round(&four("XXA    1  1.0\nXXA    2  1.0\n"), 1).unwrap();
+    // Virtual points for 3 and 4 in round 1: scoregroups {3, 4} and {1, 2}, so 3–4 and 1–2.
+    // All real scores are 0, so the boards follow the higher player's number: 1–2 first,
+    // although 3–4 is the higher scoregroup (bbpPairings pairs this file the same).
+    let boards = pair_round(&four("XXA    3  1.0\nXXA    4  1.0\n"), 1).unwrap();
     assert_eq!(format_pairs(&boards), "2\n1 2\n3 4\n");
 }
 
@@ -173,4 +176,70 @@ fn lines_250_pair_as_the_same_xxa_lines() {
         checked += 1;
     }
     assert!(checked >= 60, "{checked} rounds");
+}
+
+mod props {
+    use super::*;
+    use crate::swiss_impl::generate::random_tournament;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+        /// No board pairs two players an `XXP` line keeps apart; without a pairing the
+        /// refusal names a forbidden pair or another absolute criterion.
+        #[test]
+        fn forbidden_pairs_never_meet(
+            n in 6usize..20,
+            played in 0usize..4,
+            seed in 0u64..1000,
+            picks in proptest::collection::vec((1u32..20, 1u32..20), 1..5),
+        ) {
+            let mut t = random_tournament(n, played, 6, seed);
+            let mut pairs = Vec::new();
+            for (a, b) in picks {
+                let (a, b) = (1 + (a - 1) % n as u32, 1 + (b - 1) % n as u32);
+                if a != b {
+                    t.layout.push(Line::Raw(format!("XXP {a} {b}")));
+                    pairs.push((a.min(b), a.max(b)));
+                }
+            }
+            match pair_round(&t, played as u32 + 1) {
+                Ok(boards) => {
+                    for bd in boards {
+                        if let Some(bl) = bd.black {
+                            let key = (bd.white.min(bl), bd.white.max(bl));
+                            prop_assert!(!pairs.contains(&key), "{key:?} paired");
+                        }
+                    }
+                }
+                Err(PairError::NoValidPairing { .. }) => {}
+                Err(e) => prop_assert!(false, "{e}"),
+            }
+        }
+
+        /// Zero virtual points for everyone pair exactly as no acceleration lines at all.
+        #[test]
+        fn zero_virtual_points_change_nothing(n in 6usize..20, played in 0usize..4, seed in 0u64..1000) {
+            let plain = random_tournament(n, played, 6, seed);
+            let mut zero = plain.clone();
+            for p in &plain.players {
+                zero.layout.push(Line::Raw(format!("XXA {:>4}  0.0  0.0  0.0  0.0  0.0", p.id)));
+            }
+            let r = played as u32 + 1;
+            prop_assert_eq!(pair_round(&plain, r), pair_round(&zero, r));
+        }
+
+        /// The same virtual points for every player shift every scoregroup alike: the
+        /// pairing, boards included, is the one without them.
+        #[test]
+        fn equal_virtual_points_for_all_change_nothing(n in 6usize..20, played in 0usize..4, seed in 0u64..1000) {
+            let plain = random_tournament(n, played, 6, seed);
+            let mut shifted = plain.clone();
+            for p in &plain.players {
+                shifted.layout.push(Line::Raw(format!("XXA {:>4}  1.0  1.0  1.0  1.0  1.0", p.id)));
+            }
+            let r = played as u32 + 1;
+            prop_assert_eq!(pair_round(&plain, r), pair_round(&shifted, r));
+        }
+    }
 }

@@ -270,10 +270,13 @@ pub fn forbidden_pairs(t: &Tournament) -> Result<BTreeSet<(u32, u32)>, TrfError>
     Ok(pairs)
 }
 
-/// The virtual points of player `id` in round `round` (1-based).
+/// The virtual points of player `id` in round `round` (1-based; round 0 has none).
 pub fn virtual_points(acc: &Accelerations, id: u32, round: u32) -> Fixed {
+    let Some(i) = (round as usize).checked_sub(1) else {
+        return Fixed::ZERO;
+    };
     acc.get(&id)
-        .and_then(|v| v.get(round as usize - 1))
+        .and_then(|v| v.get(i))
         .copied()
         .unwrap_or(Fixed::ZERO)
 }

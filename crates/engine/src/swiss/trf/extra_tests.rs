@@ -40,6 +40,7 @@ fn xxa_lines_give_virtual_points_per_round() {
     assert_eq!(virtual_points(&acc, 1, 3), HALF);
     assert_eq!(virtual_points(&acc, 1, 4), Fixed::ZERO);
     assert_eq!(virtual_points(&acc, 2, 1), Fixed::ZERO);
+    assert_eq!(virtual_points(&acc, 1, 0), Fixed::ZERO);
 }
 
 #[test]

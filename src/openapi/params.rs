@@ -56,6 +56,14 @@ pub struct SwissParams {
     /// The blitz championship's settings, every default filled in (a Dutch Swiss only).
     #[schema(required = false)]
     pub blitz: crate::services::competitions::BlitzParams,
+    /// A Dutch Swiss's acceleration (docs/rules/rapid-blitz.md#acceleration): `none` (default)
+    /// or `baku`, FIDE's Baku method from the field and `rounds_planned`.
+    #[schema(required = false, value_type = SwissAcceleration)]
+    pub acceleration: String,
+    /// Pairs of player ids who never meet in a Dutch Swiss
+    /// (docs/rules/rapid-blitz.md#forbidden-pairs), at most 200, each two different players.
+    #[schema(required = false, max_items = 200)]
+    pub forbidden_pairs: Vec<[i64; 2]>,
 }
 
 /// A Swiss's parameters, as sent: a `blitz` block (a Dutch Swiss only; a Double-Swiss with one
@@ -66,7 +74,21 @@ pub struct SwissParamsInput {
     /// The blitz championship's settings.
     #[schema(required = false)]
     pub blitz: BlitzParamsInput,
+    /// A Dutch Swiss's acceleration (docs/rules/rapid-blitz.md#acceleration): `none` (default)
+    /// or `baku`, FIDE's Baku method from the field and `rounds_planned`.
+    #[schema(required = false, value_type = SwissAcceleration)]
+    pub acceleration: String,
+    /// Pairs of player ids who never meet in a Dutch Swiss
+    /// (docs/rules/rapid-blitz.md#forbidden-pairs), at most 200, each two different players.
+    #[schema(required = false, max_items = 200)]
+    pub forbidden_pairs: Vec<[i64; 2]>,
 }
+
+string_enum_schema!(
+    pub SwissAcceleration,
+    "A Dutch Swiss's acceleration: `none` or `baku` (FIDE's Baku method).",
+    ["none", "baku"]
+);
 
 /// The blitz championship's settings as sent: the evening, and optionally when check-in
 /// closes and the rounds rule; what is left out takes its default.

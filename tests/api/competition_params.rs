@@ -4,7 +4,7 @@
 //! against the variant of their kind by a small JSON-schema walk over the document.
 
 use crate::support::*;
-use actix_web::http::StatusCode;
+use actix_web::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 fn document() -> Value {
@@ -332,4 +332,96 @@ async fn the_playoffs_knockout_answers_its_typed_draw() {
     let mut bad = r.body.clone();
     bad["params"]["draw"]["groups"][0]["seeds"] = json!([1, 2]);
     assert!(!check(&doc, "CompetitionView", &bad).is_empty());
+}
+
+/// A Dutch Swiss's `acceleration` and `forbidden_pairs` are bounded and checked on create and
+/// on change, each refusal naming its field; a Double-Swiss takes neither.
+#[actix_web::test]
+async fn dutch_pairing_params_are_checked_field_by_field() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new().create(&app, &leader).await;
+    let dutch = |params: Value| json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "params": params});
+    let too_many: Vec<Value> = (1..=201).map(|i| json!([i, i + 1000])).collect();
+    for (params, field) in [
+        (json!({"acceleration": "fast"}), "params.acceleration"),
+        (json!({"acceleration": 1}), "params.acceleration"),
+        (
+            json!({"forbidden_pairs": [[1, 2], [3, 3]]}),
+            "params.forbidden_pairs[1]",
+        ),
+        (
+            json!({"forbidden_pairs": [[1, 2, 3]]}),
+            "params.forbidden_pairs[0]",
+        ),
+        (
+            json!({"forbidden_pairs": [[1, "2"]]}),
+            "params.forbidden_pairs[0]",
+        ),
+        (
+            json!({"forbidden_pairs": [[0, 2]]}),
+            "params.forbidden_pairs[0]",
+        ),
+        (
+            json!({"forbidden_pairs": {"1": 2}}),
+            "params.forbidden_pairs",
+        ),
+        (
+            json!({"forbidden_pairs": too_many}),
+            "params.forbidden_pairs",
+        ),
+    ] {
+        let r = app
+            .create_competition(&leader, season, dutch(params.clone()))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        assert_eq!(r.errors("field"), [field], "{params}");
+    }
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            json!({"name": "Rapid", "kind": "swiss", "system": "double_swiss",
+                   "params": {"acceleration": "baku"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["params.acceleration"]);
+    let at_most: Vec<Value> = (1..=200).map(|i| json!([i, i + 1000])).collect();
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            dutch(json!({"acceleration": "baku", "forbidden_pairs": at_most})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let comp = r.body["id"].as_i64().unwrap();
+    let r = app
+        .req(
+            Method::PATCH,
+            &paths::competition(comp),
+            Some(&leader),
+            Some(json!({"params": {"forbidden_pairs": [[7, 7]]}})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["params.forbidden_pairs[0]"]);
+    let r = app.get(&paths::competition(comp), None).await;
+    assert_eq!(
+        r.body["params"]["acceleration"], "baku",
+        "the refusal changed nothing"
+    );
+    assert_eq!(
+        r.body["params"]["forbidden_pairs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        200
+    );
 }

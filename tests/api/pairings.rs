@@ -649,3 +649,119 @@ async fn keizer_repeat_counts_playing_evenings_of_the_calendar() {
     assert_eq!(boards(&r.body).len(), 1, "{}", r.text);
     assert_eq!(evening, 15);
 }
+
+/// Four players, no rounds played, `params.forbidden_pairs` naming seeds 1 and 3: instead of
+/// 1–3 and 4–2 (S1 = {1, 2} against S2 = {3, 4}) the next best pairing keeps the halves,
+/// 1–4 and 3–2, 2 taking the other colour than 1 (E.5) — the engine's `XXP 1 3` case.
+#[actix_web::test]
+async fn a_forbidden_pair_changes_the_dutch_first_round() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = CompetitionBuilder::new(
+        json!({"name": "Blitz", "kind": "swiss", "system": "dutch", "rounds_planned": 3}),
+    )
+    .members_of("guest", &["P1", "P2", "P3", "P4"])
+    .create(&app, &leader)
+    .await
+    .parts();
+    add_round(&app, &leader, cid, FUTURE).await;
+    check_in_all(&app, &leader, cid, 1, &p).await;
+    // a pair naming a player who is not an entrant is refused when pairing
+    let url = paths::competition(cid);
+    let patch = |pairs: Value| {
+        app.req(
+            Method::PATCH,
+            &url,
+            Some(&leader),
+            Some(json!({"params": {"forbidden_pairs": pairs}})),
+        )
+    };
+    let r = patch(json!([[p[0], 999_999]])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["params.forbidden_pairs[0]"]);
+    let r = patch(json!([[p[2], p[0]]])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["params"]["forbidden_pairs"], json!([[p[2], p[0]]]));
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[0], Some(p[3]), None),
+            (2, 1, p[2], Some(p[1]), None)
+        ]
+    );
+}
+
+/// Baku acceleration for four players and three rounds: group A is 2·⌈4/4⌉ = 2 players (seeds
+/// 1 and 2), ⌈3/2⌉ = 2 rounds are accelerated, the first with one virtual point. Round 1 then
+/// has the scoregroups {1, 2} and {3, 4}: 1–2 and 3–4 instead of 1–3 and 4–2; the boards
+/// follow the real scores (all 0), so by the higher seed, and each odd seed has white (E.5).
+#[actix_web::test]
+async fn baku_acceleration_pairs_group_a_together_in_round_one() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = CompetitionBuilder::new(json!({"name": "Blitz", "kind": "swiss",
+        "system": "dutch", "rounds_planned": 3, "params": {"acceleration": "baku"}}))
+    .members_of("guest", &["P1", "P2", "P3", "P4"])
+    .create(&app, &leader)
+    .await
+    .parts();
+    add_round(&app, &leader, cid, FUTURE).await;
+    check_in_all(&app, &leader, cid, 1, &p).await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[0], Some(p[1]), None),
+            (2, 1, p[2], Some(p[3]), None)
+        ]
+    );
+}
+
+/// Two players who may not meet cannot be paired: the refusal names the pair by its index and
+/// both players, and nothing is stored.
+#[actix_web::test]
+async fn a_round_blocked_by_a_forbidden_pair_names_the_pair() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = CompetitionBuilder::new(
+        json!({"name": "Duel", "kind": "swiss", "system": "dutch", "rounds_planned": 3}),
+    )
+    .members_of("guest", &["Anna", "Bram"])
+    .create(&app, &leader)
+    .await
+    .parts();
+    let r = app
+        .req(
+            Method::PATCH,
+            &paths::competition(cid),
+            Some(&leader),
+            Some(json!({"params": {"forbidden_pairs": [[p[0], p[1]]]}})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    add_round(&app, &leader, cid, FUTURE).await;
+    check_in_all(&app, &leader, cid, 1, &p).await;
+    let before = state_of(&app).await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.errors("field").contains(&"params.forbidden_pairs[0]"),
+        "{}",
+        r.text
+    );
+    let messages = r.errors("message");
+    let pair = format!("Anna (#{}) and Bram (#{}) may not meet", p[0], p[1]);
+    assert!(messages.contains(&pair.as_str()), "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("Anna") && m.contains("may not meet Bram")),
+        "{messages:?}"
+    );
+    assert_eq!(state_of(&app).await, before, "nothing stored");
+}

@@ -253,6 +253,20 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
         (Some(K::Knockout), Some(o)) => {
             KnockoutParams::read(o, &mut errs);
         }
+        (Some(K::Swiss), Some(o)) => {
+            if matches!(&system, Some(Ok(PairingSystem::Dutch))) {
+                DutchPairingParams::read(o, &mut errs);
+            } else if DutchPairingParams::named(o) {
+                for k in ["acceleration", "forbidden_pairs"] {
+                    if o.get(k).is_some_and(|v| !v.is_null()) {
+                        errs.push(FieldError::new(
+                            format!("params.{k}"),
+                            "only a Swiss of the Dutch system takes it",
+                        ));
+                    }
+                }
+            }
+        }
         _ => {}
     }
     let mut params = s.params.clone();
@@ -708,6 +722,95 @@ pub struct PlayoffParams {
 pub struct SwissParams {
     /// The blitz championship's settings, when the competition is one.
     pub blitz: Option<BlitzParams>,
+}
+
+/// The most forbidden pairs a Dutch Swiss's params may name.
+pub const MAX_FORBIDDEN_PAIRS: usize = 200;
+
+/// How a Dutch Swiss accelerates its first rounds (docs/rules/rapid-blitz.md#acceleration).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Acceleration {
+    /// No virtual points.
+    #[default]
+    None,
+    /// FIDE's Baku method, from the field and the planned number of rounds.
+    Baku,
+}
+
+/// The pairing members of a Dutch Swiss's params: `acceleration` and `forbidden_pairs`
+/// (docs/rules/rapid-blitz.md#forbidden-pairs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DutchPairingParams {
+    /// The acceleration method.
+    pub acceleration: Acceleration,
+    /// Pairs of players who may not meet, in the order sent.
+    pub forbidden_pairs: Vec<(PlayerId, PlayerId)>,
+}
+
+impl DutchPairingParams {
+    /// Reads `acceleration` (`none` or `baku`, absent or `null` is `none`) and
+    /// `forbidden_pairs` (at most [`MAX_FORBIDDEN_PAIRS`] lists of two different player ids),
+    /// naming each bad field (`params.forbidden_pairs[2]`); `None` when one is bad.
+    pub fn read(o: &serde_json::Map<String, Value>, errs: &mut Vec<FieldError>) -> Option<Self> {
+        let before = errs.len();
+        let acceleration = match o.get("acceleration") {
+            None | Some(Value::Null) => Acceleration::None,
+            Some(Value::String(s)) if s == "none" => Acceleration::None,
+            Some(Value::String(s)) if s == "baku" => Acceleration::Baku,
+            Some(_) => {
+                errs.push(FieldError::new(
+                    "params.acceleration",
+                    "must be \"none\" or \"baku\"",
+                ));
+                Acceleration::None
+            }
+        };
+        let mut forbidden_pairs = Vec::new();
+        match o.get("forbidden_pairs") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) if items.len() > MAX_FORBIDDEN_PAIRS => {
+                errs.push(FieldError::new(
+                    "params.forbidden_pairs",
+                    format!("at most {MAX_FORBIDDEN_PAIRS} pairs"),
+                ));
+            }
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let ids: Option<Vec<i64>> = item
+                        .as_array()
+                        .and_then(|a| a.iter().map(|v| v.as_i64().filter(|&n| n > 0)).collect());
+                    match ids.as_deref() {
+                        Some(&[a, b]) if a != b => {
+                            forbidden_pairs.push((PlayerId(a), PlayerId(b)));
+                        }
+                        Some(&[_, _]) => errs.push(FieldError::new(
+                            format!("params.forbidden_pairs[{i}]"),
+                            "names the same player twice: a pair is two different players",
+                        )),
+                        _ => errs.push(FieldError::new(
+                            format!("params.forbidden_pairs[{i}]"),
+                            "must be a list of two player ids (whole numbers from 1)",
+                        )),
+                    }
+                }
+            }
+            Some(_) => errs.push(FieldError::new(
+                "params.forbidden_pairs",
+                "must be a list of pairs of player ids",
+            )),
+        }
+        (errs.len() == before).then_some(DutchPairingParams {
+            acceleration,
+            forbidden_pairs,
+        })
+    }
+
+    /// Whether the params name either member.
+    pub fn named(o: &serde_json::Map<String, Value>) -> bool {
+        ["acceleration", "forbidden_pairs"]
+            .iter()
+            .any(|k| o.get(*k).is_some_and(|v| !v.is_null()))
+    }
 }
 
 /// The blitz championship's settings (docs/rules/rapid-blitz.md#the-blitz-championship), the

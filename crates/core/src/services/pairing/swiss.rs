@@ -5,6 +5,7 @@
 use super::{BoardPlan, Plan, earlier, entrants, no_pairing, present};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::PlayerId;
+use crate::services::competitions::{Acceleration, DutchPairingParams};
 use crate::services::rounds;
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Entrant, Game, Round};
@@ -77,6 +78,104 @@ fn entry_for(g: &Game, me: PlayerId, tpn: &HashMap<PlayerId, u32>) -> RoundEntry
     }
 }
 
+/// The TRF layout with the competition's acceleration (`XXA`) and forbidden pairs (`XXP`) for
+/// the Dutch pairing (docs/rules/rapid-blitz.md#acceleration), and for each forbidden pair of
+/// pairing numbers (lower first) the indexes in `params.forbidden_pairs` that name it. A pair
+/// naming a player who is not an entrant is refused; one naming an entrant who joins later
+/// pairs nothing yet. Baku virtual points come from
+/// the field in seed order and the planned number of rounds.
+fn pairing_lines(
+    c: &mut DbConn,
+    comp: &Competition,
+    ents: &[Entrant],
+    players: usize,
+    total_rounds: Option<u32>,
+) -> ApiResult<(Vec<swiss::Line>, HashMap<(u32, u32), Vec<usize>>)> {
+    let mut errs = Vec::new();
+    let object = crate::services::competitions::stored_params(comp)?.object;
+    let Some(p) = DutchPairingParams::read(&object, &mut errs) else {
+        return Err(ApiError::Internal(format!(
+            "competition {}: stored params do not decode: {}",
+            comp.id,
+            errs.iter()
+                .map(|e| format!("{}: {}", e.field, e.message))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )));
+    };
+    let mut extra = Vec::new();
+    if p.acceleration == Acceleration::Baku {
+        let Some(rounds) = total_rounds else {
+            return Err(ApiError::invalid(
+                "params.acceleration",
+                "Baku acceleration needs the number of rounds (rounds_planned)",
+            ));
+        };
+        let field: Vec<u32> = (1..=ents.len() as u32).collect();
+        for (id, points) in swiss::baku_accelerations(&field, rounds) {
+            let fields: Vec<String> = points
+                .iter()
+                .map(|v| {
+                    let halves = v.0 / (Fixed::ONE.0 / 2);
+                    format!("{:>2}.{}", halves / 2, if halves % 2 == 1 { 5 } else { 0 })
+                })
+                .collect();
+            extra.push(swiss::Line::Raw(format!(
+                "XXA {id:>4} {}",
+                fields.join(" ")
+            )));
+        }
+    }
+    let tpn: HashMap<PlayerId, u32> = ents
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.player_id, i as u32 + 1))
+        .collect();
+    if !p.forbidden_pairs.is_empty() {
+        let all: Vec<PlayerId> = entrants(c, comp.id)?
+            .into_iter()
+            .map(|e| e.player_id)
+            .collect();
+        let mut errors = Vec::new();
+        for (i, (a, b)) in p.forbidden_pairs.iter().enumerate() {
+            for id in [a, b] {
+                if !all.contains(id) {
+                    errors.push(FieldError::new(
+                        format!("params.forbidden_pairs[{i}]"),
+                        format!("player {id} is not an entrant of the competition"),
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ApiError::Validation {
+                detail: "a forbidden pair names a player who is not an entrant".into(),
+                errors,
+            });
+        }
+    }
+    let mut forbidden: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for (i, (a, b)) in p.forbidden_pairs.iter().enumerate() {
+        if let (Some(&x), Some(&y)) = (tpn.get(a), tpn.get(b)) {
+            let key = (x.min(y), x.max(y));
+            if !forbidden.contains_key(&key) {
+                extra.push(swiss::Line::Raw(format!("XXP {} {}", key.0, key.1)));
+            }
+            forbidden.entry(key).or_default().push(i);
+        }
+    }
+    if extra.is_empty() {
+        return Ok((Vec::new(), forbidden));
+    }
+    let mut layout = vec![swiss::Line::Name];
+    if total_rounds.is_some() {
+        layout.push(swiss::Line::TotalRounds);
+    }
+    layout.extend((0..players).map(swiss::Line::Player));
+    layout.extend(extra);
+    Ok((layout, forbidden))
+}
+
 /// A Dutch (blitz) round.
 pub(super) fn dutch(
     c: &mut DbConn,
@@ -147,13 +246,15 @@ pub(super) fn dutch(
             "nobody is checked in to be paired",
         ));
     }
+    let total_rounds = comp.rounds_planned.map(|n| n.max(1) as u32);
+    let (layout, forbidden) = pairing_lines(c, comp, &ents, players.len(), total_rounds)?;
     let t = swiss::Tournament {
         name: Some(comp.name.clone()),
-        total_rounds: comp.rounds_planned.map(|n| n.max(1) as u32),
+        total_rounds,
         initial_colour: None,
         initial_colour_text: None,
         players,
-        layout: Vec::new(),
+        layout,
         line_ending: "\n".into(),
         final_line_ending: true,
     };
@@ -187,6 +288,24 @@ pub(super) fn dutch(
                 if b.no_second_bye {
                     why.push("may not receive a second bye (C.2)".into());
                 }
+                if !b.forbidden.is_empty() {
+                    why.push(format!(
+                        "may not meet {} (params.forbidden_pairs)",
+                        group(c, &b.forbidden)?
+                    ));
+                    for &o in &b.forbidden {
+                        let (x, y) = (b.player.min(o), b.player.max(o));
+                        for &i in forbidden.get(&(x, y)).into_iter().flatten() {
+                            let field = format!("params.forbidden_pairs[{i}]");
+                            if !errors.iter().any(|e: &FieldError| e.field == field) {
+                                errors.push(FieldError::new(
+                                    field,
+                                    format!("{} and {} may not meet", name(c, x)?, name(c, y)?),
+                                ));
+                            }
+                        }
+                    }
+                }
                 errors.push(FieldError::new(
                     "players",
                     format!(
@@ -200,12 +319,12 @@ pub(super) fn dutch(
                 return Err(no_pairing(
                     c,
                     &present_ids,
-                    "no Dutch pairing satisfies the absolute criteria C.1–C.3",
+                    "no Dutch pairing satisfies the absolute criteria C.1–C.3 and the forbidden pairs",
                 )?);
             }
             return Err(ApiError::Validation {
                 detail: format!(
-                    "no Dutch pairing satisfies the absolute criteria C.1–C.3: {}",
+                    "no Dutch pairing satisfies the absolute criteria C.1–C.3 and the forbidden pairs: {}",
                     errors
                         .iter()
                         .map(|e| e.message.as_str())

@@ -78,6 +78,10 @@ fn entry_for(g: &Game, me: PlayerId, tpn: &HashMap<PlayerId, u32>) -> RoundEntry
     }
 }
 
+/// For each forbidden pair of pairing numbers (lower first), the indexes in
+/// `params.forbidden_pairs` that name it.
+type PairIndexes = HashMap<(u32, u32), Vec<usize>>;
+
 /// The TRF layout with the competition's acceleration (`XXA`) and forbidden pairs (`XXP`) for
 /// the Dutch pairing (docs/rules/rapid-blitz.md#acceleration), and for each forbidden pair of
 /// pairing numbers (lower first) the indexes in `params.forbidden_pairs` that name it. A pair
@@ -90,7 +94,7 @@ fn pairing_lines(
     ents: &[Entrant],
     players: usize,
     total_rounds: Option<u32>,
-) -> ApiResult<(Vec<swiss::Line>, HashMap<(u32, u32), Vec<usize>>)> {
+) -> ApiResult<(Vec<swiss::Line>, PairIndexes)> {
     let mut errs = Vec::new();
     let object = crate::services::competitions::stored_params(comp)?.object;
     let Some(p) = DutchPairingParams::read(&object, &mut errs) else {
@@ -154,7 +158,7 @@ fn pairing_lines(
             });
         }
     }
-    let mut forbidden: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    let mut forbidden = PairIndexes::new();
     for (i, (a, b)) in p.forbidden_pairs.iter().enumerate() {
         if let (Some(&x), Some(&y)) = (tpn.get(a), tpn.get(b)) {
             let key = (x.min(y), x.max(y));

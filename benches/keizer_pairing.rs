@@ -38,6 +38,7 @@ fn season(n: usize, upto: u32) -> PairingInput {
             ranking: ranking.clone(),
             history: history.clone(),
             rules: Rules::default(),
+            forbidden: Vec::new(),
         };
         if e == upto {
             for p in &mut ranking {

@@ -41,6 +41,10 @@ pub struct KeizerParams {
     /// (default: the 50% rule alone decides) or `excluded`.
     #[schema(required = false, value_type = WithdrawnPrizes)]
     pub withdrawn_prizes: String,
+    /// Pairs of player ids who are never paired against each other
+    /// (docs/rules/keizer.md#forbidden-pairs), at most 200, each two different players.
+    #[schema(required = false, max_items = 200)]
+    pub forbidden_pairs: Vec<[i64; 2]>,
 }
 
 string_enum_schema!(

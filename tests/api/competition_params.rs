@@ -425,3 +425,45 @@ async fn dutch_pairing_params_are_checked_field_by_field() {
         200
     );
 }
+
+/// A Keizer competition takes `forbidden_pairs` next to its scoring params, checked item by
+/// item; its other members are still the engine's scoring params.
+#[actix_web::test]
+async fn keizer_forbidden_pairs_are_checked_item_by_item() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let season = SeasonBuilder::new().create(&app, &leader).await;
+    let keizer = |params: Value| json!({"name": "Keizer", "kind": "keizer", "half": "winter", "params": params});
+    for (params, field) in [
+        (
+            json!({"forbidden_pairs": [[4, 4]]}),
+            "params.forbidden_pairs[0]",
+        ),
+        (
+            json!({"top_value": 50, "forbidden_pairs": [[1, 2], [3]]}),
+            "params.forbidden_pairs[1]",
+        ),
+        (json!({"forbidden_pairs": "1-2"}), "params.forbidden_pairs"),
+    ] {
+        let r = app
+            .create_competition(&leader, season, keizer(params.clone()))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{params}: {}",
+            r.text
+        );
+        assert_eq!(r.errors("field"), [field], "{params}");
+    }
+    let r = app
+        .create_competition(
+            &leader,
+            season,
+            keizer(json!({"top_value": 50, "forbidden_pairs": [[1, 2]]})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["params"]["forbidden_pairs"], json!([[1, 2]]));
+    assert_eq!(r.body["params"]["top_value"], 50);
+}

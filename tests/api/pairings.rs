@@ -765,3 +765,38 @@ async fn a_round_blocked_by_a_forbidden_pair_names_the_pair() {
     );
     assert_eq!(state_of(&app).await, before, "nothing stored");
 }
+
+/// Keizer, four present players A–D in seed order with A and B kept apart: instead of A–B and
+/// C–D (cost 1 + 1) the cheapest pairing keeping them apart is A–C and B–D (4 + 4; A–D and B–C
+/// cost 9 + 1), the higher-placed player white on the first evening
+/// (docs/rules/keizer.md#forbidden-pairs).
+#[actix_web::test]
+async fn keizer_never_pairs_a_forbidden_pair() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) =
+        CompetitionBuilder::new(json!({"name": "Keizer", "kind": "keizer", "half": "winter"}))
+            .members_of("fixed", &["A", "B", "C", "D"])
+            .create(&app, &leader)
+            .await
+            .parts();
+    let r = app
+        .req(
+            Method::PATCH,
+            &paths::competition(cid),
+            Some(&leader),
+            Some(json!({"params": {"forbidden_pairs": [[p[1], p[0]]]}})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    add_round(&app, &leader, cid, FUTURE).await;
+    let r = app.generate_pairing(&leader, cid, 1, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        boards(&r.body),
+        vec![
+            (1, 1, p[0], Some(p[2]), None),
+            (2, 1, p[1], Some(p[3]), None)
+        ]
+    );
+}

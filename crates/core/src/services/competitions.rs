@@ -240,11 +240,13 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
     }
     if !s.params.is_object() {
         errs.push(FieldError::new("params", "must be an object"));
-    } else if kind == Some(K::Keizer) {
-        let probe = serde_json::json!({"params": s.params, "players": [], "evenings": []});
+    } else if let (Some(K::Keizer), Some(o)) = (kind, s.params.as_object()) {
+        let probe =
+            serde_json::json!({"params": keizer_scoring_params(o), "players": [], "evenings": []});
         if let Err(e) = clubcomp_engine::keizer::parse_scenario(&probe) {
             errs.push(FieldError::new("params", e.to_string()));
         }
+        read_forbidden_pairs(o, &mut errs);
     }
     match (kind, s.params.as_object()) {
         (Some(K::RoundRobin), Some(o)) => {
@@ -737,6 +739,59 @@ pub enum Acceleration {
     Baku,
 }
 
+/// Reads `params.forbidden_pairs` of a Dutch Swiss or a Keizer competition: absent or `null` is
+/// none, else at most [`MAX_FORBIDDEN_PAIRS`] lists of two different player ids, each bad item
+/// named (`params.forbidden_pairs[2]`); `None` when one is bad.
+pub fn read_forbidden_pairs(
+    o: &serde_json::Map<String, Value>,
+    errs: &mut Vec<FieldError>,
+) -> Option<Vec<(PlayerId, PlayerId)>> {
+    let before = errs.len();
+    let mut forbidden_pairs = Vec::new();
+    match o.get("forbidden_pairs") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) if items.len() > MAX_FORBIDDEN_PAIRS => {
+            errs.push(FieldError::new(
+                "params.forbidden_pairs",
+                format!("at most {MAX_FORBIDDEN_PAIRS} pairs"),
+            ));
+        }
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let ids: Option<Vec<i64>> = item
+                    .as_array()
+                    .and_then(|a| a.iter().map(|v| v.as_i64().filter(|&n| n > 0)).collect());
+                match ids.as_deref() {
+                    Some(&[a, b]) if a != b => {
+                        forbidden_pairs.push((PlayerId(a), PlayerId(b)));
+                    }
+                    Some(&[_, _]) => errs.push(FieldError::new(
+                        format!("params.forbidden_pairs[{i}]"),
+                        "names the same player twice: a pair is two different players",
+                    )),
+                    _ => errs.push(FieldError::new(
+                        format!("params.forbidden_pairs[{i}]"),
+                        "must be a list of two player ids (whole numbers from 1)",
+                    )),
+                }
+            }
+        }
+        Some(_) => errs.push(FieldError::new(
+            "params.forbidden_pairs",
+            "must be a list of pairs of player ids",
+        )),
+    }
+    (errs.len() == before).then_some(forbidden_pairs)
+}
+
+/// A Keizer competition's params as the engine's scoring reads them: without
+/// `forbidden_pairs`, which only the pairing reads.
+pub fn keizer_scoring_params(o: &serde_json::Map<String, Value>) -> Value {
+    let mut o = o.clone();
+    o.remove("forbidden_pairs");
+    Value::Object(o)
+}
+
 /// The pairing members of a Dutch Swiss's params: `acceleration` and `forbidden_pairs`
 /// (docs/rules/rapid-blitz.md#forbidden-pairs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -765,40 +820,7 @@ impl DutchPairingParams {
                 Acceleration::None
             }
         };
-        let mut forbidden_pairs = Vec::new();
-        match o.get("forbidden_pairs") {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(items)) if items.len() > MAX_FORBIDDEN_PAIRS => {
-                errs.push(FieldError::new(
-                    "params.forbidden_pairs",
-                    format!("at most {MAX_FORBIDDEN_PAIRS} pairs"),
-                ));
-            }
-            Some(Value::Array(items)) => {
-                for (i, item) in items.iter().enumerate() {
-                    let ids: Option<Vec<i64>> = item
-                        .as_array()
-                        .and_then(|a| a.iter().map(|v| v.as_i64().filter(|&n| n > 0)).collect());
-                    match ids.as_deref() {
-                        Some(&[a, b]) if a != b => {
-                            forbidden_pairs.push((PlayerId(a), PlayerId(b)));
-                        }
-                        Some(&[_, _]) => errs.push(FieldError::new(
-                            format!("params.forbidden_pairs[{i}]"),
-                            "names the same player twice: a pair is two different players",
-                        )),
-                        _ => errs.push(FieldError::new(
-                            format!("params.forbidden_pairs[{i}]"),
-                            "must be a list of two player ids (whole numbers from 1)",
-                        )),
-                    }
-                }
-            }
-            Some(_) => errs.push(FieldError::new(
-                "params.forbidden_pairs",
-                "must be a list of pairs of player ids",
-            )),
-        }
+        let forbidden_pairs = read_forbidden_pairs(o, errs).unwrap_or_default();
         (errs.len() == before).then_some(DutchPairingParams {
             acceleration,
             forbidden_pairs,
@@ -1298,8 +1320,7 @@ pub fn stored_params(comp: &Competition) -> ApiResult<StoredParams> {
     };
     let typed = match (comp.kind, comp.system) {
         (CompetitionKind::Keizer, _) => {
-            let probe =
-                serde_json::json!({"params": object.clone(), "players": [], "evenings": []});
+            let probe = serde_json::json!({"params": keizer_scoring_params(&object), "players": [], "evenings": []});
             let s = clubcomp_engine::keizer::parse_scenario(&probe).map_err(|e| bad(&e))?;
             CompetitionParams::Keizer(Box::new(s.params))
         }

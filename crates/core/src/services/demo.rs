@@ -422,6 +422,7 @@ fn seed_keizer(
                 .collect(),
             history: history.clone(),
             rules: Default::default(),
+            forbidden: Vec::new(),
         };
         let pairing = pair_evening(&input)
             .map_err(|e| crate::error::ApiError::Internal(format!("demo pairing: {e}")))?;

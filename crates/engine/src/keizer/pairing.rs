@@ -84,6 +84,11 @@ pub struct PairingInput {
     /// The constraint limits (club defaults when omitted).
     #[serde(default)]
     pub rules: Rules,
+    /// Pairs of players who are never paired against each other, an absolute constraint
+    /// next to the limits (docs/rules/keizer.md#forbidden-pairs); a pair naming a player not
+    /// in the ranking constrains nothing.
+    #[serde(default)]
+    pub forbidden: Vec<(PlayerId, PlayerId)>,
 }
 
 /// One board of the pairing.
@@ -249,7 +254,13 @@ fn history_of(input: &PairingInput) -> History {
         .enumerate()
         .map(|(i, p)| (p.id.as_str(), i))
         .collect();
-    History::new(&input.history, |id| index.get(id).copied())
+    let mut h = History::new(&input.history, |id| index.get(id).copied());
+    for (a, b) in &input.forbidden {
+        if let (Some(&a), Some(&b)) = (index.get(a.as_str()), index.get(b.as_str())) {
+            h.forbid(a, b);
+        }
+    }
+    h
 }
 
 /// Adjacency lists over the players `order` (ranking indices) of the allowed pairs.

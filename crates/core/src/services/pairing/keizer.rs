@@ -209,7 +209,26 @@ pub fn keizer_input(
         ranking: ranked,
         history,
         rules: Rules::default(),
+        forbidden: keizer_forbidden_pairs(comp)?,
     })
+}
+
+/// The competition's `params.forbidden_pairs` as the engine's pairs of player ids
+/// (docs/rules/keizer.md#forbidden-pairs).
+fn keizer_forbidden_pairs(comp: &Competition) -> ApiResult<Vec<(String, String)>> {
+    let object = crate::services::competitions::stored_params(comp)?.object;
+    let mut errs = Vec::new();
+    let Some(pairs) = crate::services::competitions::read_forbidden_pairs(&object, &mut errs)
+    else {
+        return Err(ApiError::Internal(format!(
+            "competition {}: stored forbidden pairs do not decode",
+            comp.id
+        )));
+    };
+    Ok(pairs
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect())
 }
 
 /// Generates a Keizer round; the bye seed is drawn from the OS by the caller and stored with

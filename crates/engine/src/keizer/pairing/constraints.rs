@@ -2,7 +2,7 @@
 //! at most once per half, and a repeat needs at least five playing evenings strictly between
 //! the two meetings. Shared by the pairing engine and the validation of hand-made pairings.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,8 @@ pub enum Rule {
     HalfLimit,
     /// Too few playing evenings between an earlier meeting and this evening.
     TooSoon,
+    /// The competition forbids the pair (docs/rules/keizer.md#forbidden-pairs): never paired.
+    Forbidden,
 }
 
 /// One broken constraint of one pair, with the earlier meetings that cause it.
@@ -55,6 +57,7 @@ pub struct Broken {
 #[derive(Debug, Default)]
 pub(crate) struct History {
     meetings: HashMap<(usize, usize), Vec<(u32, Half)>>,
+    forbidden: HashSet<(usize, usize)>,
 }
 
 /// Playing evenings strictly between an `earlier` meeting and `evening`: `evening − earlier − 1`
@@ -85,6 +88,13 @@ impl History {
         h
     }
 
+    /// Forbids the pair `a`–`b` on every evening.
+    pub(crate) fn forbid(&mut self, a: usize, b: usize) {
+        if a != b {
+            self.forbidden.insert(key(a, b));
+        }
+    }
+
     /// Every constraint the pair `a`–`b` would break on evening `evening` of `half`.
     pub(crate) fn broken(
         &self,
@@ -94,10 +104,16 @@ impl History {
         half: Half,
         rules: &Rules,
     ) -> Vec<Broken> {
-        let Some(list) = self.meetings.get(&key(a, b)) else {
-            return Vec::new();
-        };
         let mut out = Vec::new();
+        if self.forbidden.contains(&key(a, b)) {
+            out.push(Broken {
+                rule: Rule::Forbidden,
+                earlier_evenings: Vec::new(),
+            });
+        }
+        let Some(list) = self.meetings.get(&key(a, b)) else {
+            return out;
+        };
         if list.len() >= rules.max_per_season as usize {
             out.push(Broken {
                 rule: Rule::SeasonLimit,
@@ -131,7 +147,7 @@ impl History {
     /// Whether `a` and `b` may meet on this evening (the same test as [`History::broken`]
     /// being empty, without building the report).
     pub(crate) fn allowed(&self, a: usize, b: usize, evening: u32, half: Half, r: &Rules) -> bool {
-        if a == b {
+        if a == b || self.forbidden.contains(&key(a, b)) {
             return false;
         }
         let Some(list) = self.meetings.get(&key(a, b)) else {

@@ -36,6 +36,7 @@ fn input(ranking: Vec<RankedPlayer>, history: Vec<Meeting>, evening: u32) -> Pai
         ranking,
         history,
         rules: Rules::default(),
+        forbidden: Vec::new(),
     }
 }
 
@@ -451,6 +452,7 @@ fn arb_input(max_players: usize) -> impl Strategy<Value = PairingInput> {
                 ranking,
                 history,
                 rules: Rules::default(),
+                forbidden: Vec::new(),
             }
         })
     })
@@ -593,4 +595,38 @@ proptest! {
             Err(e) => prop_assert!(false, "unexpected {e}"),
         }
     }
+}
+
+#[test]
+fn a_forbidden_pair_is_never_paired() {
+    // Nobody has met: a–b & c–d costs 1² + 1² = 2. With a–b forbidden the options are a–c &
+    // b–d (2² + 2² = 8) or a–d & b–c (3² + 1² = 10) → a–c, b–d; the pair counts on every
+    // evening, and is named among the broken constraints.
+    let mut inp = input(["a", "b", "c", "d"].map(p).to_vec(), Vec::new(), 3);
+    assert_eq!(
+        boards(&pair_evening(&inp).unwrap()),
+        vec![pair("a", "b"), pair("c", "d")]
+    );
+    inp.forbidden = vec![("b".into(), "a".into())];
+    let pg = pair_evening(&inp).unwrap();
+    assert_eq!(boards(&pg), vec![pair("a", "c"), pair("b", "d")]);
+    assert_eq!(pg.cost, 8);
+    let h = history_of(&inp);
+    assert_eq!(
+        h.broken(0, 1, 3, Half::Winter, &inp.rules),
+        vec![Broken {
+            rule: Rule::Forbidden,
+            earlier_evenings: Vec::new()
+        }]
+    );
+    // a pair naming a player outside the ranking constrains nothing
+    inp.forbidden = vec![("a".into(), "z".into())];
+    assert_eq!(
+        boards(&pair_evening(&inp).unwrap()),
+        vec![pair("a", "b"), pair("c", "d")]
+    );
+    // two players who may not meet: no pairing
+    let mut two = input(["a", "b"].map(p).to_vec(), Vec::new(), 3);
+    two.forbidden = vec![("a".into(), "b".into())];
+    assert!(pair_evening(&two).is_err());
 }

@@ -619,6 +619,30 @@ fn a_forbidden_pair_is_never_paired() {
             earlier_evenings: Vec::new()
         }]
     );
+    // a hand-made pairing of the pair breaks the constraint on its board
+    let hand = HandPairing {
+        boards: vec![
+            HandBoard {
+                white: "c".into(),
+                black: "d".into(),
+            },
+            HandBoard {
+                white: "a".into(),
+                black: "b".into(),
+            },
+        ],
+        bye: None,
+    };
+    assert_eq!(
+        validate_pairing(&inp, &hand),
+        vec![Violation::Constraint {
+            board: 2,
+            white: "a".into(),
+            black: "b".into(),
+            rule: Rule::Forbidden,
+            earlier_evenings: Vec::new(),
+        }]
+    );
     // a pair naming a player outside the ranking constrains nothing
     inp.forbidden = vec![("a".into(), "z".into())];
     assert_eq!(

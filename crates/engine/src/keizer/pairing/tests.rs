@@ -370,6 +370,10 @@ fn validation_names_pair_rule_and_evening() {
             Violation::NotPaired { player: "d".into() },
         ]
     );
+    assert_eq!(
+        v[0].to_string(),
+        "board 1 (b–a): too few evenings since they last met; earlier meetings on evenings 8"
+    );
     // a valid hand pairing has no violations
     let ok = HandPairing {
         boards: vec![
@@ -642,6 +646,10 @@ fn a_forbidden_pair_is_never_paired() {
             rule: Rule::Forbidden,
             earlier_evenings: Vec::new(),
         }]
+    );
+    assert_eq!(
+        validate_pairing(&inp, &hand)[0].to_string(),
+        "board 2 (a–b): the competition forbids this pair (forbidden pairs)"
     );
     // a pair naming a player outside the ranking constrains nothing
     inp.forbidden = vec![("a".into(), "z".into())];

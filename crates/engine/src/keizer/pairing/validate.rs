@@ -44,7 +44,8 @@ pub enum Violation {
     },
     /// A board breaks an absolute constraint.
     #[error(
-        "board {board} ({white}–{black}) breaks {rule:?}: earlier meeting(s) on evening(s) {earlier_evenings:?}"
+        "board {board} ({white}–{black}): {}",
+        broken_rule_text(*.rule, .earlier_evenings)
     )]
     Constraint {
         /// 1-based board number in the hand-made list.
@@ -104,6 +105,22 @@ pub enum Violation {
         /// The eligible players (decision, docs/rules/keizer.md#pairing).
         eligible: Vec<PlayerId>,
     },
+}
+
+/// The broken rule of a board in words, with the earlier meetings that cause it (evenings as
+/// playing-evening numbers).
+fn broken_rule_text(rule: Rule, earlier: &[u32]) -> String {
+    let what = match rule {
+        Rule::SeasonLimit => "they already met as often as a season allows",
+        Rule::HalfLimit => "they already met as often as a half allows",
+        Rule::TooSoon => "too few evenings since they last met",
+        Rule::Forbidden => "the competition forbids this pair (forbidden pairs)",
+    };
+    if earlier.is_empty() {
+        return what.to_string();
+    }
+    let list: Vec<String> = earlier.iter().map(u32::to_string).collect();
+    format!("{what}; earlier meetings on evenings {}", list.join(", "))
 }
 
 /// Every problem of the hand-made `pairing` for the evening described by `input`; empty

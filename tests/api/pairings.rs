@@ -198,7 +198,12 @@ async fn keizer_second_round_uses_standings_constraints_and_colours() {
         r.text
     );
     assert!(
-        r.text.contains("HalfLimit") && r.text.contains("TooSoon"),
+        r.text.contains(
+            "board 1 (1–2): they already met as often as a half allows; an earlier meeting on \
+             evening 1"
+        ) && r
+            .text
+            .contains("board 2 (3–4): too few evenings since they last met"),
         "{}",
         r.text
     );

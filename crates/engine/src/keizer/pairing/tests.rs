@@ -372,7 +372,7 @@ fn validation_names_pair_rule_and_evening() {
     );
     assert_eq!(
         v[0].to_string(),
-        "board 1 (b–a): too few evenings since they last met; earlier meetings on evenings 8"
+        "board 1 (b–a): too few evenings since they last met; an earlier meeting on evening 8"
     );
     // a valid hand pairing has no violations
     let ok = HandPairing {

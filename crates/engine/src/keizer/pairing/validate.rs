@@ -119,6 +119,9 @@ fn broken_rule_text(rule: Rule, earlier: &[u32]) -> String {
     if earlier.is_empty() {
         return what.to_string();
     }
+    if let [one] = earlier {
+        return format!("{what}; an earlier meeting on evening {one}");
+    }
     let list: Vec<String> = earlier.iter().map(u32::to_string).collect();
     format!("{what}; earlier meetings on evenings {}", list.join(", "))
 }

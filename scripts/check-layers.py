@@ -499,6 +499,46 @@ def check_one_call(folder, problems):
                         break
 
 
+ENGINE_VOCAB = ROOT / "crates" / "engine" / "src" / "vocab.rs"
+CORE_VOCAB = CORE / "vocab.rs"
+# a variant of a value list: `Name = "text",` in `vocabulary!` (engine) or `value_list!` (core)
+VOCAB_VARIANT = re.compile(r'^\s*[A-Z][A-Za-z0-9]*\s*=\s*"([^"]+)"\s*,', re.M)
+
+
+def vocabulary_words():
+    """The wire strings of every value list declared as a type."""
+    words = set()
+    for path in (ENGINE_VOCAB, CORE_VOCAB):
+        if path.exists():
+            words.update(VOCAB_VARIANT.findall(path.read_text(encoding="utf-8")))
+    return words
+
+
+def check_vocabulary_literals(problems):
+    """A value of a list that is a type (`RoundStatus`, `CompetitionKind`, …) is compared as
+    the enum, never as its text: no `== "completed"`, `!= "keizer"` or `.eq("planned")` in
+    `src` or `crates/core/src` outside tests (docs/decisions/0301-vocabulary-as-types.md)."""
+    words = vocabulary_words()
+    quoted = r'"((?:[^"\\]|\\.)*)"'
+    patterns = [
+        re.compile(r"(?:==|!=)\s*" + quoted),
+        re.compile(quoted + r"\s*(?:==|!=)"),
+        re.compile(r"\.(?:eq|ne)\(\s*" + quoted + r"\s*\)"),
+    ]
+    for path in sorted(list(SRC.rglob("*.rs")) + list(CORE.rglob("*.rs"))):
+        if path == CORE_VOCAB or path.name == "tests.rs" or path.name.endswith("_tests.rs"):
+            continue
+        text, _ = without_tests(strip_comments(path.read_text(encoding="utf-8")))
+        for n, line in enumerate(text.splitlines(), 1):
+            for pat in patterns:
+                for m in pat.finditer(line):
+                    if m.group(1) in words:
+                        problems.append(
+                            f"{rel(path)}:{n}: compares the value \"{m.group(1)}\" as text "
+                            "(parse it once into its enum and compare the enum)"
+                        )
+
+
 def main():
     problems = []
     check_http("api", problems)
@@ -511,6 +551,7 @@ def main():
     check_module_cycles(problems)
     check_one_call("api", problems)
     check_one_call("web", problems)
+    check_vocabulary_literals(problems)
     for p in problems:
         print(p)
     if problems:

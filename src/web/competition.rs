@@ -214,7 +214,7 @@ fn render_overview(ctx: &Ctx, p: &CompetitionPage) -> Markup {
                                                 _ => "—",
                                             }
                                         }
-                                        td { (ctx.lang.status(&r.status)) }
+                                        td { (ctx.lang.status(r.status)) }
                                     }
                                 }
                             }

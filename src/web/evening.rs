@@ -102,7 +102,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                 section class="round" {
                     @let heading = round_heading(ctx, r);
                     h2 { (heading) }
-                    p class="muted" { (ctx.lang.status(&r.status)) }
+                    p class="muted" { (ctx.lang.status(r.status)) }
                     @if r.boards.is_empty() {
                         p { (ctx.t("De indeling is nog niet gepubliceerd.", "The pairings are not published yet.")) }
                     } @else {

@@ -53,7 +53,7 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                                 @for r in &f.next_rounds {
                                     li {
                                         (r.competition_name) ", " (ctx.t("ronde", "round")) " " (r.number)
-                                        ": " (ctx.lang.status(&r.status))
+                                        ": " (ctx.lang.status(r.status))
                                         @if !r.boards.is_empty() {
                                             " — " (r.boards.len()) " " (ctx.t("borden", "boards"))
                                         }

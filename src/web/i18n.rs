@@ -2,6 +2,7 @@
 //! terms (Keizer, plusremise, afgemeld, reglementair) stay Dutch in English too.
 
 use chrono::{Datelike, NaiveDate};
+use clubcomp_core::vocab::RoundStatus;
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
 
 /// A page language.
@@ -108,16 +109,15 @@ impl Lang {
     }
 
     /// The name of a round status.
-    pub fn status(self, status: &str) -> &'static str {
+    pub fn status(self, status: RoundStatus) -> &'static str {
         match status {
-            "planned" => self.t("gepland", "planned"),
-            "paired" => self.t(
+            RoundStatus::Planned => self.t("gepland", "planned"),
+            RoundStatus::Paired => self.t(
                 "ingedeeld (nog niet gepubliceerd)",
                 "paired (not yet published)",
             ),
-            "published" => self.t("gepubliceerd", "published"),
-            "completed" => self.t("afgesloten", "completed"),
-            _ => "—",
+            RoundStatus::Published => self.t("gepubliceerd", "published"),
+            RoundStatus::Completed => self.t("afgesloten", "completed"),
         }
     }
 

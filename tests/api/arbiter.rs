@@ -69,7 +69,7 @@ async fn games_in(
                 number: 1,
                 evening_id: None,
                 date: None,
-                status: "published".into(),
+                status: clubcomp_core::vocab::RoundStatus::Published,
                 pairing_meta: None,
                 version: 1,
                 updated_at: now,

@@ -412,7 +412,13 @@ async fn refusals_name_the_rule_and_store_nothing() {
         move |c| {
             let round =
                 clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), 1).unwrap();
-            clubcomp::services::rounds::transition(c, &round, "published", "completed").unwrap();
+            clubcomp::services::rounds::transition(
+                c,
+                &round,
+                clubcomp::services::rounds::RoundStatus::Published,
+                clubcomp::services::rounds::RoundStatus::Completed,
+            )
+            .unwrap();
         }
     })
     .await;

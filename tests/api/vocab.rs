@@ -4,7 +4,7 @@
 
 use crate::support::*;
 use actix_web::http::StatusCode;
-use clubcomp_core::test_store::schema::{competitions, players};
+use clubcomp_core::test_store::schema::{cache_stamps, competitions, players, rounds};
 use diesel::prelude::*;
 use serde_json::json;
 
@@ -120,6 +120,34 @@ async fn an_unknown_stored_membership_is_an_internal_error() {
     assert_internal(
         &app.get(&url, Some(&leader)).await,
         &["honorary", "membership"],
+    );
+}
+
+#[actix_web::test]
+async fn an_unknown_stored_round_status_is_an_internal_error() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let comp = keizer_competition(&app).await;
+    let r = app.create_round(&leader, comp, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["status"], "planned");
+    let url = paths::round(comp, 1);
+    assert_eq!(app.get(&url, Some(&leader)).await.status, StatusCode::OK);
+    app.with_conn(move |c| {
+        diesel::update(rounds::table.filter(rounds::competition_id.eq(comp)))
+            .set(rounds::status.eq("done"))
+            .execute(c)
+            .unwrap();
+        // the round as read before is cached until its competition's stamp moves
+        diesel::update(cache_stamps::table.find(format!("competition:{comp}")))
+            .set(cache_stamps::stamp.eq(cache_stamps::stamp + 1))
+            .execute(c)
+            .unwrap()
+    })
+    .await;
+    assert_internal(
+        &app.get(&url, Some(&leader)).await,
+        &["done", "round status", "unknown"],
     );
 }
 

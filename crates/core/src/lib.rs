@@ -30,6 +30,7 @@ pub mod schemas;
 pub mod services;
 mod store;
 pub mod text;
+pub mod vocab;
 pub mod wire;
 
 /// The storage, public for the integration tests of the root crate (feature `test-support`,

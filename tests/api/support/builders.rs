@@ -563,7 +563,13 @@ async fn fill_round(
         let order = ["planned", "paired", "published", "completed"];
         let target = order.iter().position(|s| *s == status).unwrap();
         for k in 0..target {
-            rounds::transition(c, &round, order[k], order[k + 1]).unwrap();
+            rounds::transition(
+                c,
+                &round,
+                order[k].parse().unwrap(),
+                order[k + 1].parse().unwrap(),
+            )
+            .unwrap();
         }
         (number, ids)
     })
@@ -645,7 +651,13 @@ pub async fn advance(app: &TestApp, comp: i64, number: i32, from: &str, to: &str
     app.with_conn(move |c| {
         let round = clubcomp::services::rounds::load(c, clubcomp::ids::CompetitionId(comp), number)
             .unwrap();
-        clubcomp::services::rounds::transition(c, &round, &from, &to).unwrap();
+        clubcomp::services::rounds::transition(
+            c,
+            &round,
+            from.parse().unwrap(),
+            to.parse().unwrap(),
+        )
+        .unwrap();
     })
     .await
 }

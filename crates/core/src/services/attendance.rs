@@ -25,6 +25,7 @@ use crate::store::models::players;
 use crate::store::schema::attendance as at;
 use crate::store::schema::rounds;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
@@ -413,7 +414,7 @@ pub fn record(
     time_zone: &str,
     field: &str,
 ) -> ApiResult<engine::PlayerAttendance> {
-    if round.status == "completed" {
+    if round.status == RoundStatus::Completed {
         return Err(ApiError::Conflict(format!(
             "round {} is completed; its attendance is closed",
             round.number

@@ -10,6 +10,7 @@ pub use crate::store::models::competition::Evening;
 use crate::store::models::competition::NewEvening;
 use crate::store::schema::evenings as ev;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::Deserialize;
@@ -242,7 +243,7 @@ pub fn store_calendar(
         // that was paired, or that holds a sign-up or sign-off, keeps its evening
         let used: i64 = rounds::table
             .filter(rounds::evening_id.eq_any(&existing))
-            .filter(rounds::status.ne("planned"))
+            .filter(rounds::status.ne(RoundStatus::Planned))
             .count()
             .get_result(c)?;
         let signed: i64 = attendance::table

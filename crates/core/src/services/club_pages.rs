@@ -12,6 +12,7 @@ use crate::services::prize_list::{self, PlayoffsView, PrizeList};
 use crate::services::standings_view::{StandingsView, standings_view};
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Evening, Round, Season};
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -84,7 +85,7 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
     let mut in_play: Option<EveningId> = None;
     for comp in &competitions {
         for r in crate::services::rounds::list(c, comp.id)? {
-            if (r.status == "paired" || r.status == "published")
+            if (r.status == RoundStatus::Paired || r.status == RoundStatus::Published)
                 && let Some(e) = r.evening_id
             {
                 let date = evenings.iter().find(|x| x.id == e).map(|x| x.date);

@@ -9,6 +9,7 @@ pub use crate::store::models::competition::Competition;
 use crate::store::models::competition::Entrant;
 use crate::store::schema::{competitions as cm, entrants as en};
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -1425,7 +1426,7 @@ pub fn update(
     ))?;
     let started: i64 = rounds::table
         .filter(rounds::competition_id.eq(id))
-        .filter(rounds::status.ne("planned"))
+        .filter(rounds::status.ne(RoundStatus::Planned))
         .count()
         .get_result(c)?;
     if started > 0 && (ch.params.is_some() || ch.tiebreaks.is_some() || ch.time_control.is_some()) {

@@ -19,6 +19,7 @@ use crate::store::models::players::{self, NewPlayer, Player};
 use crate::store::models::users;
 use crate::store::now_utc;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half as VHalf, Membership, PairingSystem,
 };
@@ -234,7 +235,7 @@ fn insert_round(
     number: i32,
     evening: Option<&Evening>,
     date: Option<chrono::NaiveDate>,
-    status: &str,
+    status: RoundStatus,
     pairing_meta: Option<String>,
 ) -> ApiResult<Round> {
     use crate::store::schema::rounds;
@@ -244,7 +245,7 @@ fn insert_round(
             number,
             evening_id: evening.map(|e| e.id),
             date: evening.map(|e| e.date).or(date),
-            status: status.into(),
+            status,
             pairing_meta,
             version: 1,
             updated_at: now_utc(),
@@ -395,7 +396,15 @@ fn seed_keizer(
     for (k, ev) in winter.iter().enumerate() {
         let number = k as u32 + 1;
         if k > KEIZER_COMPLETED {
-            insert_round(c, comp.id, number as i32, Some(ev), None, "planned", None)?;
+            insert_round(
+                c,
+                comp.id,
+                number as i32,
+                Some(ev),
+                None,
+                RoundStatus::Planned,
+                None,
+            )?;
             continue;
         }
         // presence: fixed players come 9 times in 10, flexible players 4 in 10
@@ -435,7 +444,11 @@ fn seed_keizer(
             number as i32,
             Some(ev),
             None,
-            if published { "published" } else { "completed" },
+            if published {
+                RoundStatus::Published
+            } else {
+                RoundStatus::Completed
+            },
             Some(meta.to_string()),
         )?;
         let mut played = ks::Evening::default();
@@ -598,7 +611,7 @@ fn seed_rapid(
             next.round as i32,
             rapid.get(k).copied(),
             None,
-            "completed",
+            RoundStatus::Completed,
             Some(serde_json::json!({"engine": "double_swiss", "pairing": next}).to_string()),
         )?;
         let id = |tpn: u32| field[tpn as usize - 1].id;
@@ -682,7 +695,7 @@ fn seed_draughts(c: &mut DbConn, season_id: SeasonId) -> ApiResult<String> {
             r as i32 + 1,
             None,
             first.checked_add_days(chrono::Days::new(r as u64)),
-            "completed",
+            RoundStatus::Completed,
             None,
         )?;
         for (b, board) in boards.iter().enumerate() {

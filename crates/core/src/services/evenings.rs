@@ -14,6 +14,7 @@ use crate::services::{attendance, calendar, competitions, rounds, standings, wit
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Evening, Round, stamp};
 use crate::store::schema::{evenings as ev, rounds as rd};
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::attendance::Status as Engine;
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
@@ -92,8 +93,7 @@ pub struct EveningRound {
     /// Round number.
     pub number: i32,
     /// `planned`, `paired`, `published` or `completed`.
-    #[schema(value_type = crate::services::rounds::RoundStatus)]
-    pub status: String,
+    pub status: crate::services::rounds::RoundStatus,
     /// Whether the pairings are published (before that, the public sees no boards).
     pub published: bool,
     /// The boards by number (the bye included, with no black), empty while not shown.
@@ -234,7 +234,7 @@ fn round_on(
     insider: bool,
     time_zone: &str,
 ) -> ApiResult<EveningRound> {
-    let published = rounds::is_public(&round.status);
+    let published = rounds::is_public(round.status);
     let show = insider || published;
     let entrants = competitions::entrants_in_seed_order(c, comp.id)?;
     let rating: HashMap<PlayerId, Option<i32>> =
@@ -279,7 +279,7 @@ fn round_on(
     }
     // who does not play: before the pairing, whoever signed off; once the boards are shown,
     // every entrant still in the competition who is not on one
-    let planned = round.status == "planned";
+    let planned = round.status == RoundStatus::Planned;
     let boards_shown = show && !planned;
     let status = attendance::evening(c, comp, &round, time_zone)?;
     let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;

@@ -11,6 +11,7 @@ use crate::services::{attendance, calendar, competitions};
 use crate::store::DbConn;
 use crate::store::models::competition::Round;
 use crate::store::schema::{competitions as cm, entrants as en, rounds as rd};
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -77,8 +78,7 @@ pub struct ComingRound {
     /// Date.
     pub date: NaiveDate,
     /// Round status.
-    #[schema(value_type = crate::services::rounds::RoundStatus)]
-    pub round_status: String,
+    pub round_status: crate::services::rounds::RoundStatus,
     /// Attendance status: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`,
     /// `present`, `no_show`, `checked_in` or `not_checked_in`.
     #[schema(value_type = crate::schemas::AttendanceStatus)]
@@ -177,7 +177,7 @@ fn page_in(
     for (comp, name) in entered {
         let rounds: Vec<Round> = rd::table
             .filter(rd::competition_id.eq(comp))
-            .filter(rd::status.ne("completed"))
+            .filter(rd::status.ne(RoundStatus::Completed))
             .order(rd::number)
             .select(Round::as_select())
             .load(c)?;

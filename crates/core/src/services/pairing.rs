@@ -22,6 +22,7 @@ use crate::store::models::players;
 use crate::store::now_utc;
 use crate::store::schema::{games, rounds as rs};
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use clubcomp_engine::Membership;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
@@ -91,7 +92,7 @@ fn earlier(c: &mut DbConn, comp: CompetitionId, number: i32) -> ApiResult<Vec<Ro
 fn require_completed(prev: &[Round]) -> ApiResult<()> {
     let open: Vec<String> = prev
         .iter()
-        .filter(|r| r.status != "completed")
+        .filter(|r| r.status != RoundStatus::Completed)
         .map(|r| format!("round {} is {}", r.number, r.status))
         .collect();
     if open.is_empty() {
@@ -351,14 +352,14 @@ pub fn generate_and_view(
     let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
-    if round.status != "planned" {
+    if round.status != RoundStatus::Planned {
         return Err(ApiError::Conflict(format!(
             "round {number} is {}; only a planned round can be paired",
             round.status
         )));
     }
     let mut p = plan(c, &comp, &round, tz, bye_seed)?;
-    rounds::transition(c, &round, "planned", "paired")?;
+    rounds::transition(c, &round, RoundStatus::Planned, RoundStatus::Paired)?;
     store_games(c, &comp, round.id, &p.boards)?;
     if let Some(m) = p.meta.as_object_mut() {
         m.insert("generated_by".into(), json!(actor));
@@ -600,7 +601,7 @@ pub fn replace_and_view(
     let comp = crate::services::competitions::load(c, comp_id)?;
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
-    if round.status != "planned" && round.status != "paired" {
+    if round.status != RoundStatus::Planned && round.status != RoundStatus::Paired {
         return Err(ApiError::Conflict(format!(
             "round {number} is {}; a pairing can be changed only before it is published",
             round.status
@@ -618,8 +619,8 @@ pub fn replace_and_view(
     if !broken.is_empty() && !hand.override_ {
         return Err(ApiError::validation(broken));
     }
-    if round.status == "planned" {
-        rounds::transition(c, &round, "planned", "paired")?;
+    if round.status == RoundStatus::Planned {
+        rounds::transition(c, &round, RoundStatus::Planned, RoundStatus::Paired)?;
     } else {
         diesel::delete(games::table.filter(games::round_id.eq(round.id))).execute(c)?;
     }
@@ -687,7 +688,7 @@ pub fn remove_and_view(
     let round = rounds::load(c, comp_id, number)?;
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();
-    rounds::transition(c, &round, "paired", "planned")?;
+    rounds::transition(c, &round, RoundStatus::Paired, RoundStatus::Planned)?;
     diesel::delete(games::table.filter(games::round_id.eq(round.id))).execute(c)?;
     set_meta(c, &round, None)?;
     crate::store::models::competition::audit(

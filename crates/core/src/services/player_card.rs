@@ -244,7 +244,7 @@ fn record(c: &mut DbConn, id: PlayerId, comp: Competition) -> ApiResult<CardComp
                 date: g.date,
                 evening_id: g.evening_id,
                 board: g.board,
-                white: g.colour == "white",
+                white: g.colour == clubcomp_engine::Colour::White,
                 opponent_id,
                 opponent_name,
                 result: g.result,

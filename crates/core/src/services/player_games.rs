@@ -8,6 +8,7 @@ use crate::services::{calendar, standings};
 use crate::store::DbConn;
 use crate::store::models::competition::{Game, Round};
 use crate::store::schema::{competitions as cm, games as gm, rounds as rd};
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -46,7 +47,7 @@ pub struct PlayerGame {
     pub game_no: i32,
     /// `white` or `black` (a bye is shown as white without an opponent).
     #[schema(value_type = crate::services::arbiter::doc::Colour)]
-    pub colour: String,
+    pub colour: clubcomp_engine::Colour,
     /// The opponent (none for a bye).
     pub opponent: Option<Opponent>,
     /// Result code, once entered (white's score first).
@@ -70,7 +71,7 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
     let mut q = gm::table
         .inner_join(rd::table.inner_join(cm::table))
         .filter(gm::white_id.eq(p).or(gm::black_id.eq(p)))
-        .filter(rd::status.eq_any(["published", "completed"]))
+        .filter(rd::status.eq_any([RoundStatus::Published, RoundStatus::Completed]))
         .into_boxed();
     if let Some(comp) = f.competition {
         q = q.filter(cm::id.eq(comp.0));
@@ -119,7 +120,11 @@ pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<Pla
             evening_id: r.evening_id.map(EveningId::get),
             board: g.board,
             game_no: g.game_no,
-            colour: if white { "white" } else { "black" }.to_string(),
+            colour: if white {
+                clubcomp_engine::Colour::White
+            } else {
+                clubcomp_engine::Colour::Black
+            },
             opponent: other.map(|id| Opponent {
                 id: id.get(),
                 name: opponents.get(&id).cloned().unwrap_or_default(),

@@ -22,6 +22,7 @@ use crate::store::models::competition::{
 use crate::store::now_utc;
 use crate::store::schema::{games, rounds as rd};
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::blitz::{
     FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_candidates,
@@ -318,7 +319,7 @@ fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<Vec<st::Rou
         )));
     }
     let all = rounds::list(c, comp.id)?;
-    if let Some(r) = all.iter().find(|r| r.status != "completed") {
+    if let Some(r) = all.iter().find(|r| r.status != RoundStatus::Completed) {
         return Err(ApiError::Conflict(format!(
             "competition {} is not finished: round {} is {}; a play-off for first follows the \
              final standings, when every round is completed",
@@ -404,7 +405,7 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
             number: next,
             evening_id: None,
             date: None,
-            status: "published".into(),
+            status: RoundStatus::Published,
             pairing_meta: Some(serde_json::to_string(&meta).unwrap_or_default()),
             version: 1,
             updated_at: now,

@@ -22,6 +22,7 @@ use crate::store::schema::{
     competitions as cm, entrants as en, games, prize_lists as pl, rounds as rd,
 };
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::Half;
 use clubcomp_engine::keizer::{self, PrizeOutcome};
@@ -48,7 +49,7 @@ pub fn require_finished(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
             comp.id
         )));
     }
-    if let Some(r) = rs.iter().find(|r| r.status != "completed") {
+    if let Some(r) = rs.iter().find(|r| r.status != RoundStatus::Completed) {
         return Err(ApiError::Conflict(format!(
             "round {} of competition {} is {}; every round must be completed",
             r.number, comp.id, r.status
@@ -213,7 +214,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
     for round in rs.iter().filter(|r| paired.contains(&r.id)) {
         // games added to a round the public sees are published with it; to one still paired,
         // they are the leader's until the round is published
-        let (kind, visibility) = if rounds::is_public(&round.status) {
+        let (kind, visibility) = if rounds::is_public(round.status) {
             (EventKind::PairingPublished, Visibility::Public)
         } else {
             (EventKind::PairingGenerated, Visibility::Leader)
@@ -396,7 +397,7 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
                     number,
                     evening_id: None,
                     date: None,
-                    status: "paired".into(),
+                    status: RoundStatus::Paired,
                     pairing_meta: Some(
                         serde_json::json!({"playoffs": if number == 1 { "semi-finals" } else { "finals" },
                             "colour_seed": params.colour_seed})

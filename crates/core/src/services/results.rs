@@ -12,6 +12,7 @@ use crate::store::models::events::{EventKind, NewEvent, Visibility};
 use crate::store::now_utc;
 use crate::store::schema::{competitions, game_events, game_moves, games, rounds};
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::arbiter::{GameEnding, GameEvent, GameKind, Side, replay};
 use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
@@ -374,14 +375,14 @@ pub fn enter(
         crate::store::stamps::touch_now(c, Scope::Competition(comp.id))?;
         round.status = round_status(c, round.id)?;
     }
-    if !["paired", "published", "completed"].contains(&round.status.as_str()) {
+    if round.status == RoundStatus::Planned {
         return Err(ApiError::Conflict(format!(
             "round {} is {}; results are entered once it is paired",
             round.number, round.status
         )));
     }
     // docs/rules/arbiter.md#results-and-corrections: a correction after the evening is completed is allowed, with a reason
-    if round.status == "completed" && reason.is_none() {
+    if round.status == RoundStatus::Completed && reason.is_none() {
         return Err(ApiError::validation(vec![FieldError::new(
             "reason",
             "required: the round is completed, so this is a correction (docs/rules/arbiter.md#results-and-corrections)",
@@ -436,9 +437,9 @@ pub fn enter(
         // write a correction, which needs a reason (docs/rules/arbiter.md#results-and-corrections). SQLite holds its write lock
         // from the start, so the status read above is current there (no second read).
         if matches!(c, DbConn::Pg(_))
-            && round.status != "completed"
+            && round.status != RoundStatus::Completed
             && !has_reason
-            && round_status(c, round.id)? == "completed"
+            && round_status(c, round.id)? == RoundStatus::Completed
         {
             return Err(ApiError::Conflict(format!(
                 "round {} was completed while this result was entered; send it again with a \
@@ -449,7 +450,7 @@ pub fn enter(
     }
     let game = games::table.find(id).select(Game::as_select()).first(c)?;
     // a result of a round the public cannot see yet stays the leader's until it is published
-    let visibility = if crate::services::rounds::is_public(&round.status) {
+    let visibility = if crate::services::rounds::is_public(round.status) {
         Visibility::Public
     } else {
         Visibility::Leader
@@ -481,7 +482,7 @@ pub fn enter(
 }
 
 /// The current status of a round.
-fn round_status(c: &mut DbConn, round: RoundId) -> ApiResult<String> {
+fn round_status(c: &mut DbConn, round: RoundId) -> ApiResult<RoundStatus> {
     Ok(rounds::table.find(round).select(rounds::status).first(c)?)
 }
 

@@ -69,8 +69,7 @@ pub struct RoundView {
     /// The calendar evening.
     pub evening_id: Option<i64>,
     /// `planned`, `paired`, `published` or `completed`.
-    #[schema(value_type = crate::services::rounds::RoundStatus)]
-    pub status: String,
+    pub status: crate::services::rounds::RoundStatus,
     /// Version.
     pub version: i64,
     /// The version as the `ETag` the pairing writes accept in `If-Match`
@@ -115,7 +114,7 @@ pub fn game_view(c: &mut DbConn, comp: &Competition, g: Game) -> ApiResult<GameV
 
 /// A round with its games when the caller may see them.
 pub fn round_view(c: &mut DbConn, round: Round, insider: bool) -> ApiResult<RoundView> {
-    let show = insider || is_public(&round.status);
+    let show = insider || is_public(round.status);
     let games = if show {
         let games = rounds::games_of(c, round.id)?;
         let mut out = Vec::with_capacity(games.len());

@@ -14,14 +14,7 @@ use diesel::prelude::*;
 /// Termination word for a game lost by an arbiter's decision (Keizer, docs/rules/keizer.md#scoring).
 pub const ARBITER_DECISION: &str = "arbiter_decision";
 
-/// Round statuses in order.
-pub const STATUSES: [&str; 4] = ["planned", "paired", "published", "completed"];
-
-crate::schemas::string_enum_schema!(
-    pub RoundStatus,
-    "A round's status: `planned`, `paired`, `published` or `completed`.",
-    STATUSES
-);
+pub use crate::vocab::RoundStatus;
 
 /// Loads round `number` of a competition or 404.
 pub fn load(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
@@ -56,7 +49,12 @@ pub fn games_of(c: &mut DbConn, round: RoundId) -> ApiResult<Vec<Game>> {
 
 /// Moves a round from `from` to `to` atomically (a conditional update): when another request
 /// moved it first, or it is in another state, the answer is 409 naming the current status.
-pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiResult<()> {
+pub fn transition(
+    c: &mut DbConn,
+    round: &Round,
+    from: RoundStatus,
+    to: RoundStatus,
+) -> ApiResult<()> {
     let n = diesel::update(
         rounds::table
             .filter(rounds::id.eq(round.id))
@@ -69,7 +67,7 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
     ))
     .execute(c)?;
     if n == 0 {
-        let current: String = rounds::table
+        let current: RoundStatus = rounds::table
             .find(round.id)
             .select(rounds::status)
             .first(c)?;
@@ -80,10 +78,16 @@ pub fn transition(c: &mut DbConn, round: &Round, from: &str, to: &str) -> ApiRes
     }
     crate::store::stamps::touch(c, Scope::Competition(round.competition_id))?;
     let event = match (from, to) {
-        ("paired", "published") => Some((EventKind::PairingPublished, Visibility::Public)),
-        ("published", "completed") => Some((EventKind::RoundCompleted, Visibility::Public)),
+        (RoundStatus::Paired, RoundStatus::Published) => {
+            Some((EventKind::PairingPublished, Visibility::Public))
+        }
+        (RoundStatus::Published, RoundStatus::Completed) => {
+            Some((EventKind::RoundCompleted, Visibility::Public))
+        }
         // only an unpublished pairing is taken back: the public never saw it
-        ("paired", "planned") => Some((EventKind::PairingWithdrawn, Visibility::Leader)),
+        (RoundStatus::Paired, RoundStatus::Planned) => {
+            Some((EventKind::PairingWithdrawn, Visibility::Leader))
+        }
         _ => None,
     };
     if let Some((kind, visibility)) = event {
@@ -111,8 +115,8 @@ pub fn is_playoff_round(r: &Round) -> bool {
 }
 
 /// Whether the public may see a round's games (published or completed).
-pub fn is_public(status: &str) -> bool {
-    status == "published" || status == "completed"
+pub fn is_public(status: RoundStatus) -> bool {
+    status.is_public()
 }
 
 /// Creates a round of competition `id` in the caller's transaction, numbered after the last one
@@ -160,7 +164,7 @@ pub fn create(
             number: number.unwrap_or(next),
             evening_id,
             date,
-            status: "planned".into(),
+            status: RoundStatus::Planned,
             pairing_meta: None,
             version: 1,
             updated_at: now_utc(),
@@ -180,7 +184,7 @@ pub fn create(
 /// Publishes paired round `number`: its pairings become public. The round as stored after.
 pub fn publish(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<Round> {
     let round = load(c, competition, number)?;
-    transition(c, &round, "paired", "published")?;
+    transition(c, &round, RoundStatus::Paired, RoundStatus::Published)?;
     load(c, competition, number)
 }
 
@@ -193,11 +197,11 @@ pub fn complete(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiR
         .filter(|g| g.result.is_none())
         .map(|g| g.board)
         .collect();
-    if !missing.is_empty() && round.status == "published" {
+    if !missing.is_empty() && round.status == RoundStatus::Published {
         return Err(ApiError::Conflict(format!(
             "results missing on boards {missing:?}"
         )));
     }
-    transition(c, &round, "published", "completed")?;
+    transition(c, &round, RoundStatus::Published, RoundStatus::Completed)?;
     load(c, competition, number)
 }

@@ -15,12 +15,13 @@ use crate::store::models::competition::{Competition, Evening, NewRound, Round};
 use crate::store::now_utc;
 use crate::store::schema::{competitions as cm, evenings as ev, rounds};
 use crate::store::stamps::{Scope, touch_now};
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, EveningKind, Half};
 use diesel::prelude::*;
 
 /// The status of a round not yet paired.
-const PLANNED: &str = "planned";
+const PLANNED: RoundStatus = RoundStatus::Planned;
 
 /// The half whose `keizer` evenings hold a competition's rounds: a Keizer competition with a
 /// half. Other competitions make their rounds by hand.
@@ -150,7 +151,7 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
                 number: next_spare(),
                 evening_id: Some(e.id),
                 date: Some(e.date),
-                status: PLANNED.into(),
+                status: PLANNED,
                 pairing_meta: None,
                 version: 1,
                 updated_at: now_utc(),

@@ -21,6 +21,7 @@ use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Entrant, Game, Round};
 use crate::store::models::players;
 use crate::store::schema::competitions as cm;
+use crate::vocab::RoundStatus;
 use clubcomp_engine::Fixed;
 use clubcomp_engine::keizer as ks;
 use clubcomp_engine::round_robin as rr;
@@ -35,8 +36,8 @@ pub type RoundGames = (Round, Vec<Game>);
 
 /// Whether a round counts for the standings: completed, or published with every result in.
 fn round_counts(r: &Round, games: &[Game]) -> bool {
-    r.status == "completed"
-        || (r.status == "published"
+    r.status == RoundStatus::Completed
+        || (r.status == RoundStatus::Published
             && !games.is_empty()
             && games.iter().all(|g| g.result.is_some()))
 }
@@ -62,7 +63,7 @@ pub fn counted_rounds(c: &mut DbConn, competition: CompetitionId) -> ApiResult<V
 pub fn public_rounds(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<RoundGames>> {
     let mut out = Vec::new();
     for r in rounds::list(c, competition)? {
-        if rounds::is_public(&r.status) {
+        if rounds::is_public(r.status) {
             let games = rounds::games_of(c, r.id)?;
             out.push((r, games));
         }

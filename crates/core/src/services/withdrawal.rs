@@ -15,6 +15,7 @@ use crate::store::models::competition::{Entrant, NewAuditEntry, Round};
 use crate::store::now_utc;
 use crate::store::schema::entrants as en;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
@@ -131,7 +132,7 @@ pub fn withdraw(
     let first_open = list
         .iter()
         .rev()
-        .take_while(|r| r.status == "planned")
+        .take_while(|r| r.status == RoundStatus::Planned)
         .map(|r| r.number)
         .min()
         .unwrap_or_else(|| list.iter().map(|r| r.number).max().unwrap_or(0) + 1);
@@ -172,7 +173,7 @@ pub fn withdraw(
     let mut played = Vec::new();
     for r in list
         .iter()
-        .filter(|r| r.number >= from && r.status != "planned")
+        .filter(|r| r.number >= from && r.status != RoundStatus::Planned)
     {
         played.push(r);
     }
@@ -186,7 +187,7 @@ pub fn withdraw(
             "a withdrawal takes effect from a round not yet paired (the first is round \
              {first_open})"
         );
-        return Err(if r.status == "completed" {
+        return Err(if r.status == RoundStatus::Completed {
             ApiError::Validation {
                 detail: format!(
                     "round {} of competition {comp_id} is already played; {rule}",

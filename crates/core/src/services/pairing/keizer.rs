@@ -8,6 +8,7 @@ use crate::ids::PlayerId;
 use crate::services::rounds;
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Round};
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::Membership;
 use clubcomp_engine::keizer::insert_entrant;
@@ -145,7 +146,7 @@ pub fn keizer_input(
         }
         let h = half_of(&hc);
         for r in rounds::list(c, hc.id)? {
-            if (hc.id == comp.id && r.number >= round.number) || r.status == "planned" {
+            if (hc.id == comp.id && r.number >= round.number) || r.status == RoundStatus::Planned {
                 continue;
             }
             let date = round_date(c, &r);

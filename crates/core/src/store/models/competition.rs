@@ -9,6 +9,7 @@ use crate::store::schema::{
     attendance, audit_log, cache_stamps, competitions, entrants, evenings, games, rounds, seasons,
 };
 use crate::store::{DbConn, MultiBackend};
+use crate::vocab::RoundStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use clubcomp_engine::{
     CompetitionKind, Discipline, EveningKind, Half, PairingSystem, UnknownValue,
@@ -268,7 +269,7 @@ pub struct Round {
     pub number: i32,
     pub evening_id: Option<EveningId>,
     pub date: Option<NaiveDate>,
-    pub status: String,
+    pub status: RoundStatus,
     pub pairing_meta: Option<String>,
     pub version: i64,
     pub updated_at: NaiveDateTime,
@@ -282,7 +283,7 @@ pub struct NewRound {
     pub number: i32,
     pub evening_id: Option<EveningId>,
     pub date: Option<NaiveDate>,
-    pub status: String,
+    pub status: RoundStatus,
     pub pairing_meta: Option<String>,
     pub version: i64,
     pub updated_at: NaiveDateTime,

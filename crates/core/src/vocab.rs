@@ -1,0 +1,229 @@
+//! The value lists the services own, as Rust types: each is an enum with one wire string per
+//! value, parsed once where it enters (a request, a stored row) and compared as an enum
+//! everywhere else ([decision 0301](../../../docs/decisions/0301-vocabulary-as-types.md)).
+//!
+//! Every enum here writes the same string to JSON (serde), to the database (a TEXT column,
+//! through diesel's `ToSql`/`FromSql`) and to text (`Display`, `as_str`); reading a row whose
+//! column names no value fails the query with an error that names the column's list and the
+//! stored text. The OpenAPI schema is made from the type (`utoipa::ToSchema`: its doc comment and
+//! `NAMES`), so the document lists exactly the values the code knows. The engine's vocabulary
+//! (`clubcomp_engine::CompetitionKind`, …) has the same shape without diesel or utoipa.
+//!
+//! ```
+//! use clubcomp_core::vocab::RoundStatus;
+//!
+//! let s: RoundStatus = "published".parse().unwrap();
+//! assert_eq!(s, RoundStatus::Published);
+//! assert!(s.is_public());
+//! assert_eq!(RoundStatus::Planned.as_str(), "planned");
+//! assert!("done".parse::<RoundStatus>().is_err());
+//! ```
+
+pub use clubcomp_engine::UnknownValue;
+use diesel::backend::Backend;
+use diesel::deserialize::{self, FromSql};
+use diesel::serialize::{self, Output, ToSql};
+use diesel::sql_types::Text;
+
+/// Declares a value list: the enum with serde, diesel (TEXT) and OpenAPI forms that agree,
+/// `ALL`, `NAMES`, `as_str`, `FromStr` (an [`UnknownValue`] naming `$what`) and `Display`.
+#[macro_export]
+macro_rules! value_list {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis $name:ident, $what:literal {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord,
+            serde::Serialize, serde::Deserialize,
+            diesel::expression::AsExpression, diesel::deserialize::FromSqlRow,
+        )]
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        $vis enum $name {
+            $( $(#[$vmeta])* #[serde(rename = $text)] $variant ),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The wire string of every value, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            /// The wire string.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::vocab::UnknownValue;
+
+            fn from_str(s: &str) -> Result<$name, $crate::vocab::UnknownValue> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err($crate::vocab::UnknownValue {
+                        what: $what,
+                        value: s.to_string(),
+                        expected: $name::NAMES.join(", "),
+                    }),
+                }
+            }
+        }
+
+        // the schema lists `NAMES`, the strings serde writes, and the doc comment
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                let doc: &[&str] = &[$($doc),*];
+                let description: Vec<&str> = doc.iter().map(|l| l.trim()).collect();
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description(Some(description.join("\n")))
+                    .enum_values(Some($name::NAMES.iter().copied()))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl $crate::vocab::TextValue for $name {
+            fn text(&self) -> &'static str {
+                self.as_str()
+            }
+
+            fn parse_text(s: &str) -> Result<$name, $crate::vocab::UnknownValue> {
+                s.parse()
+            }
+        }
+
+        impl<DB: diesel::backend::Backend> diesel::serialize::ToSql<diesel::sql_types::Text, DB>
+            for $name
+        where
+            str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+        {
+            fn to_sql<'b>(
+                &'b self,
+                out: &mut diesel::serialize::Output<'b, '_, DB>,
+            ) -> diesel::serialize::Result {
+                $crate::vocab::text_to_sql(self, out)
+            }
+        }
+
+        impl<DB: diesel::backend::Backend> diesel::deserialize::FromSql<diesel::sql_types::Text, DB>
+            for $name
+        where
+            String: diesel::deserialize::FromSql<diesel::sql_types::Text, DB>,
+        {
+            fn from_sql(bytes: DB::RawValue<'_>) -> diesel::deserialize::Result<$name> {
+                $crate::vocab::text_from_sql(bytes)
+            }
+        }
+    };
+}
+
+pub use crate::value_list;
+
+/// A value of a list with one text per value (what [`value_list!`] declares): the one place
+/// the database conversions are written.
+pub trait TextValue: Sized {
+    /// The value's text.
+    fn text(&self) -> &'static str;
+    /// The value a text names.
+    fn parse_text(s: &str) -> Result<Self, UnknownValue>;
+}
+
+/// Writes a value as its text (a TEXT column).
+pub fn text_to_sql<'b, T: TextValue, DB: Backend>(
+    v: &'b T,
+    out: &mut Output<'b, '_, DB>,
+) -> serialize::Result
+where
+    str: ToSql<Text, DB>,
+{
+    <str as ToSql<Text, DB>>::to_sql(v.text(), out)
+}
+
+/// Reads a value from its text; a text of no value is an error naming the list and the text.
+pub fn text_from_sql<T: TextValue, DB: Backend>(bytes: DB::RawValue<'_>) -> deserialize::Result<T>
+where
+    String: FromSql<Text, DB>,
+{
+    let s = <String as FromSql<Text, DB>>::from_sql(bytes)?;
+    Ok(T::parse_text(&s)?)
+}
+
+value_list! {
+    /// A round's status: `planned`, `paired`, `published` or `completed`.
+    pub RoundStatus, "round status" {
+        /// Not paired yet.
+        Planned = "planned",
+        /// Paired; the pairing is not public yet.
+        Paired = "paired",
+        /// The pairing is public; results are being entered.
+        Published = "published",
+        /// Every game has a result; the round counts in the standings.
+        Completed = "completed",
+    }
+}
+
+impl RoundStatus {
+    /// Whether the public may see the round's games (published or completed).
+    pub fn is_public(self) -> bool {
+        matches!(self, RoundStatus::Published | RoundStatus::Completed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_status_reads_and_writes_its_wire_string() {
+        let names = ["planned", "paired", "published", "completed"];
+        assert_eq!(RoundStatus::NAMES, names);
+        for (v, name) in RoundStatus::ALL.iter().zip(names) {
+            assert_eq!(v.to_string(), name);
+            assert_eq!(name.parse::<RoundStatus>().unwrap(), *v);
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(name));
+            assert_eq!(
+                serde_json::from_value::<RoundStatus>(name.into()).unwrap(),
+                *v
+            );
+        }
+    }
+
+    #[test]
+    fn the_schema_of_a_value_list_lists_the_wire_strings_and_the_doc_comment() {
+        let schema =
+            serde_json::to_value(<RoundStatus as utoipa::PartialSchema>::schema()).unwrap();
+        assert_eq!(
+            schema["enum"],
+            serde_json::json!(["planned", "paired", "published", "completed"])
+        );
+        assert_eq!(schema["type"], "string");
+        assert_eq!(
+            schema["description"],
+            "A round's status: `planned`, `paired`, `published` or `completed`."
+        );
+    }
+
+    #[test]
+    fn an_unknown_round_status_names_the_list_and_the_text() {
+        let e = "Planned".parse::<RoundStatus>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown round status \"Planned\" (expected one of planned, paired, published, completed)"
+        );
+        assert!(serde_json::from_value::<RoundStatus>("done".into()).is_err());
+    }
+}

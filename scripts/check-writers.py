@@ -23,7 +23,6 @@ SHARED = {
     "competitions": LATER.format("services::competitions"),
     "entrants": LATER.format("services::competitions"),
     "games": LATER.format("services::rounds"),
-    "login_attempts": LATER.format("services::throttle"),
     "rounds": LATER.format("services::rounds"),
     "seasons": LATER.format("services::seasons"),
 }

@@ -5,7 +5,7 @@ use crate::error::{ApiError, ApiResult};
 
 /// The readiness checks, inside a write transaction.
 pub fn check(c: &mut crate::store::DbConn) -> ApiResult<()> {
-    use crate::store::schema::{login_attempts as la, users};
+    use crate::store::schema::users;
     use diesel::migration::MigrationSource;
     use diesel::prelude::*;
     use diesel::result::Error::RollbackTransaction;
@@ -30,15 +30,7 @@ pub fn check(c: &mut crate::store::DbConn) -> ApiResult<()> {
     // a write that is rolled back: refused by a read-only file or server
     let now = crate::store::now_utc();
     let written = c.transaction::<(), _, _>(|c| {
-        diesel::insert_into(la::table)
-            .values((
-                la::key.eq("#readiness"),
-                la::attempts.eq(0),
-                la::since.eq(now),
-                la::strikes.eq(0),
-                la::expires.eq(now),
-            ))
-            .execute(c)?;
+        crate::services::throttle::write_readiness_probe(c, now)?;
         Err(RollbackTransaction)
     });
     match written {

@@ -21,6 +21,25 @@ pub struct Throttle {
     max_per_account: u32,
 }
 
+/// Writes the readiness probe's row of the login attempts (key `#readiness`) for a caller
+/// that rolls it back: a database that refuses writes (a read-only file or server) fails it.
+pub fn write_readiness_probe(
+    c: &mut crate::store::DbConn,
+    now: chrono::NaiveDateTime,
+) -> diesel::QueryResult<usize> {
+    use crate::store::schema::login_attempts as la;
+    use diesel::prelude::*;
+    diesel::insert_into(la::table)
+        .values((
+            la::key.eq("#readiness"),
+            la::attempts.eq(0),
+            la::since.eq(now),
+            la::strikes.eq(0),
+            la::expires.eq(now),
+        ))
+        .execute(c)
+}
+
 /// The most strikes a key collects: its window is then 2^6 = 64 times the base window.
 const MAX_STRIKES: i32 = 6;
 

@@ -43,7 +43,7 @@ pub const STATUSES: [&str; 3] = ["pending", "sent", "failed"];
 /// A mail to queue: one recipient, both bodies.
 #[derive(Debug, Clone)]
 pub struct Mail {
-    /// What it is (`invitation`, `password_reset`, …).
+    /// What it is: invitation, password_reset, …
     pub kind: &'static str,
     /// The event it tells of, unique with the kind and the recipient (its `Message-ID`).
     pub event: String,
@@ -123,7 +123,7 @@ pub struct MailView {
     pub id: i64,
     /// The `Message-ID` header (one per event and recipient).
     pub message_id: String,
-    /// What it is (`invitation`, `password_reset`, …).
+    /// What it is: invitation, password_reset, …
     pub kind: String,
     /// The recipient's address.
     pub recipient: String,

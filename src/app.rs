@@ -514,6 +514,12 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
             crate::services::webhooks::worker::WorkerConfig::of(&state.config),
         )
     });
+    // held until the server stops, like the webhook worker
+    let _mail = crate::services::mail::worker::MailWorker::start(
+        state.pool.clone(),
+        crate::services::mail::worker::MailWorkerConfig::of(&state.config),
+    )
+    .map_err(std::io::Error::other)?;
     tracing::info!(%addr, "clubcomp listening; docs at /docs/");
     actix_web::HttpServer::new(move || build_app(state.clone(), spec.clone()))
         .bind(addr)?

@@ -40,6 +40,7 @@ pub mod params;
         (name = "arbiter", description = "Game events, moves, claims and appeals (docs/rules/arbiter.md#appeals, docs/rules/arbiter.md#draughts-claims)"),
         (name = "events", description = "The event log: the changes feed for sync jobs (docs/api-guide.md#the-changes-feed) and the live event stream (docs/api-guide.md#the-live-event-stream)"),
         (name = "webhooks", description = "Webhook subscriptions of integrations and their deliveries (admin; docs/api-guide.md#webhooks)"),
+        (name = "mail", description = "The mail outbox and its delivery log (admin; docs/api-guide.md#mail)"),
     )
 )]
 pub struct ApiDoc;

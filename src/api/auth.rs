@@ -194,7 +194,7 @@ pub async fn create_token(
     Ok(res)
 }
 
-fn policy(state: &AppState) -> Policy {
+pub(crate) fn policy(state: &AppState) -> Policy {
     Policy {
         ttl: state.config.refresh_ttl,
         max_sessions: state.config.refresh_max_sessions,
@@ -203,7 +203,11 @@ fn policy(state: &AppState) -> Policy {
 
 /// The answer to a login or a refresh: a new access token for the account as it is now, and
 /// the refresh token just issued.
-fn tokens(state: &AppState, issued: Issued, device: Option<String>) -> ApiResult<HttpResponse> {
+pub(crate) fn tokens(
+    state: &AppState,
+    issued: Issued,
+    device: Option<String>,
+) -> ApiResult<HttpResponse> {
     let roles = parse_roles(&issued.user.roles);
     let (token, exp) = state.jwt.issue_for_user(
         &issued.user,

@@ -5,6 +5,7 @@
 //! lengths, patterns, formats, value lists), so that the document is as strict as the
 //! validation; the handler still checks them itself and answers 422 with its own message.
 
+pub mod accounts;
 pub mod arbiter;
 pub mod attendance;
 pub mod auth;
@@ -17,6 +18,7 @@ pub mod evenings;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod health;
+pub mod mail;
 pub mod member;
 pub mod pairings;
 pub mod player_card;
@@ -148,6 +150,12 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(webhooks::delete_webhook);
     cfg.service(webhooks::list_webhook_deliveries);
     cfg.service(webhooks::redeliver_webhook_delivery);
+    cfg.service(mail::list_mail_deliveries);
+    cfg.service(accounts::create_invitations);
+    cfg.service(accounts::create_invitation);
+    cfg.service(accounts::accept_invitation);
+    cfg.service(accounts::create_password_reset);
+    cfg.service(accounts::confirm_password_reset);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any

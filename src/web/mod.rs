@@ -7,6 +7,7 @@
 //! behaviour as the JSON standings; the other pages carry an ETag of their content. Errors are
 //! HTML pages (a client that asks for `application/problem+json` gets that instead).
 
+mod account;
 mod attendance;
 mod competition;
 mod evening;
@@ -41,6 +42,16 @@ fn get() -> actix_web::Route {
 /// regular expression with captures, which cost a cached page more than the rest of its
 /// handling (docs/decisions/0140-club-pages.md).
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource(account::PATH)
+            .route(get().to(account::page))
+            .route(web::post().to(account::submit)),
+    );
+    cfg.service(
+        web::resource(account::RESET_PATH)
+            .route(get().to(account::reset_page))
+            .route(web::post().to(account::reset_submit)),
+    );
     cfg.service(web::scope("/club/competitions").default_service(web::to(competition::dispatch)))
         .service(
             web::scope("/club")

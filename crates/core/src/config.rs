@@ -99,6 +99,8 @@ pub struct Config {
     /// `WEBHOOK_POLL_MS` (default 500, 10–60000): how often the worker looks for new events
     /// and due deliveries.
     pub webhook_poll: std::time::Duration,
+    /// The mail settings (`SMTP_URL`, `MAIL_*`, `PUBLIC_URL`, `CLUB_NAME`).
+    pub mail: crate::mail_config::MailSettings,
     /// `STREAM_HEARTBEAT_SECS` (default 15, 1–300): how often an open event stream sends a
     /// comment line when it has nothing else to send, so proxies keep the connection.
     pub stream_heartbeat: std::time::Duration,
@@ -211,6 +213,7 @@ impl Default for Config {
             webhook_backoff_base: std::time::Duration::from_secs(5),
             webhook_backoff_cap: std::time::Duration::from_secs(3600),
             webhook_poll: std::time::Duration::from_millis(500),
+            mail: crate::mail_config::MailSettings::default(),
             stream_heartbeat: std::time::Duration::from_secs(15),
             stream_max_clients: 1000,
             stream_buffer: 1024,
@@ -344,6 +347,7 @@ impl Config {
             &mut errs,
         );
         read_webhooks(&nonempty, &mut c, &mut errs);
+        crate::mail_config::read(&nonempty, &mut c.mail, &mut errs);
         let mut heartbeat = c.stream_heartbeat.as_secs();
         parse_num(
             &nonempty,

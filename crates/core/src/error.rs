@@ -419,7 +419,7 @@ pub fn plain_serde_message(message: &str) -> String {
 
 /// The unique constraints of the schema: table, columns, the request field that holds the
 /// value, and what is taken, in words.
-const UNIQUE: [(&str, &[&str], &str, &str); 14] = [
+const UNIQUE: [(&str, &[&str], &str, &str); 16] = [
     (
         "users",
         &["email"],
@@ -503,6 +503,18 @@ const UNIQUE: [(&str, &[&str], &str, &str); 14] = [
         &["token_hash"],
         "refresh_token",
         "a refresh token with this hash exists",
+    ),
+    (
+        "mail_outbox",
+        &["message_id"],
+        "message_id",
+        "a mail with this Message-ID is queued",
+    ),
+    (
+        "account_tokens",
+        &["token_hash"],
+        "token",
+        "a link token with this hash exists",
     ),
 ];
 

@@ -26,6 +26,7 @@ pub mod database;
 pub mod error;
 pub mod ids;
 pub mod limits;
+pub mod mail_config;
 pub mod schemas;
 pub mod services;
 mod store;

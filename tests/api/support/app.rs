@@ -329,6 +329,17 @@ impl TestApp {
         )
     }
 
+    /// Starts the mail worker over this application's database and configuration (stopped
+    /// when the handle is dropped or stopped).
+    pub fn start_mail(&self) -> clubcomp::services::mail::worker::MailWorker {
+        use clubcomp::services::mail::worker::{MailWorker, MailWorkerConfig};
+        MailWorker::start(
+            self.state.pool.clone(),
+            MailWorkerConfig::of(&self.state.config),
+        )
+        .unwrap()
+    }
+
     /// Row counts of the main tables, to prove a rejected write changed nothing.
     pub async fn counts(&self) -> Vec<i64> {
         self.with_conn(|c| {

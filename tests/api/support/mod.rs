@@ -10,6 +10,7 @@ mod client;
 mod faults;
 pub mod paths;
 mod receiver;
+mod smtp;
 mod sse;
 mod walk;
 
@@ -17,5 +18,6 @@ pub use app::*;
 pub use builders::*;
 pub use faults::*;
 pub use receiver::*;
+pub use smtp::*;
 pub use sse::*;
 pub use walk::*;

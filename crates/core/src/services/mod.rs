@@ -1,5 +1,6 @@
 //! What a request does beyond parsing: load, call the domain, store — in one transaction.
 
+pub mod account_links;
 pub mod arbiter;
 pub mod attendance;
 pub mod calc;
@@ -15,8 +16,11 @@ pub mod events;
 pub mod health;
 pub mod input;
 pub mod known_logins;
+pub mod mail;
 pub mod member;
 pub mod pairing;
+pub mod password_reset;
+pub mod passwords;
 pub mod player_card;
 pub mod player_games;
 pub mod players;

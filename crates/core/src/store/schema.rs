@@ -12,6 +12,7 @@ diesel::table! {
         updated_at -> Timestamp,
         player_id -> Nullable<BigInt>,
         token_generation -> BigInt,
+        email_verified_at -> Nullable<Timestamp>,
     }
 }
 
@@ -381,3 +382,40 @@ diesel::table! {
 
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, webhooks);
+
+diesel::table! {
+    mail_outbox (id) {
+        id -> BigInt,
+        message_id -> Text,
+        kind -> Text,
+        recipient -> Text,
+        recipient_name -> Text,
+        subject -> Text,
+        body_text -> Text,
+        body_html -> Text,
+        unsubscribe_url -> Nullable<Text>,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        last_attempt_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    account_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        purpose -> Text,
+        token_hash -> Text,
+        new_email -> Nullable<Text>,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(account_tokens -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(account_tokens, users);

@@ -21,6 +21,9 @@ pub struct User {
     /// Raised by a password reset, disabling and re-enabling: tokens of an older generation
     /// are refused.
     pub token_generation: i64,
+    /// When the address was shown to be the owner's (an invitation accepted, a change of
+    /// address confirmed).
+    pub email_verified_at: Option<NaiveDateTime>,
 }
 
 /// Insert form.

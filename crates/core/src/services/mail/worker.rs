@@ -1,0 +1,247 @@
+//! The mail worker ([decision 0320](../../../../../docs/decisions/0320-mail-outbox.md)): a
+//! thread that, every poll, sends the due mails of the outbox one after the other, at most
+//! `MAIL_MAX_PER_MINUTE` in any minute, and records each attempt. All state is in the
+//! database: a mail stays pending until its attempt is recorded, so a process killed while
+//! sending sends it again on restart (with the same `Message-ID`). On Postgres only the
+//! instance holding a session advisory lock ([`LOCK_KEY`], on a connection of the worker's
+//! own) sends; the others wait and take over when that connection ends.
+
+use super::transport::Transport;
+use crate::mail_config::MailSettings;
+use crate::store::{DbConn, DbTarget, Pool, now_utc};
+use diesel::prelude::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The key of the session advisory lock the sending worker holds on Postgres.
+pub const LOCK_KEY: i64 = 0x636c_7562_6d61_696c; // "clubmail"
+
+/// How the worker runs.
+#[derive(Debug, Clone)]
+pub struct MailWorkerConfig {
+    /// The database (for the lock's own connection).
+    pub database_url: String,
+    /// The mail settings.
+    pub settings: MailSettings,
+    /// The data folder (the default mail folder is under it).
+    pub data_dir: std::path::PathBuf,
+}
+
+impl MailWorkerConfig {
+    /// The worker's configuration from the service's.
+    pub fn of(c: &crate::config::Config) -> MailWorkerConfig {
+        MailWorkerConfig {
+            database_url: c.database_url.clone(),
+            settings: c.mail.clone(),
+            data_dir: c.data_dir.clone(),
+        }
+    }
+}
+
+/// A running worker; stopped (after the mail under way) when dropped.
+#[derive(Debug)]
+pub struct MailWorker {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl MailWorker {
+    /// Starts the worker on its own thread; an error when the transport cannot be made or the
+    /// thread cannot start.
+    pub fn start(pool: Pool, config: MailWorkerConfig) -> Result<MailWorker, String> {
+        let transport = Transport::of(&config.settings, &config.data_dir)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("mail".into())
+            .spawn(move || run(pool, config, transport, flag))
+            .map_err(|e| format!("the mail worker cannot start: {e}"))?;
+        Ok(MailWorker {
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    /// Stops the worker.
+    pub fn stop(mut self) {
+        self.halt();
+    }
+
+    fn halt(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for MailWorker {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+/// Sleeps `d` in short steps; false when asked to stop meanwhile.
+fn pause(stop: &AtomicBool, d: Duration) -> bool {
+    let step = Duration::from_millis(20);
+    let mut left = d;
+    while !left.is_zero() {
+        if stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        let s = left.min(step);
+        std::thread::sleep(s);
+        left -= s;
+    }
+    !stop.load(Ordering::SeqCst)
+}
+
+#[derive(QueryableByName)]
+struct Locked {
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    locked: bool,
+}
+
+/// On Postgres, the connection holding the worker's advisory lock (none while another
+/// instance holds it); on SQLite one process runs the service and always sends.
+enum Leadership {
+    Sqlite,
+    Pg(Option<DbConn>),
+}
+
+impl Leadership {
+    fn new(url: &str) -> Leadership {
+        match DbTarget::parse(url) {
+            Ok(t) if t.backend == crate::store::Backend::Postgres => Leadership::Pg(None),
+            _ => Leadership::Sqlite,
+        }
+    }
+
+    /// Whether this worker sends now: keeps or tries to take the lock.
+    fn lead(&mut self, url: &str) -> bool {
+        let Leadership::Pg(held) = self else {
+            return true;
+        };
+        if let Some(c) = held.as_mut() {
+            if diesel::sql_query("SELECT 1").execute(c).is_ok() {
+                return true;
+            }
+            tracing::warn!("the mail worker lost its database connection and its lock");
+            *held = None;
+        }
+        let Ok(mut c) = DbTarget::parse(url).and_then(|t| t.connect().map_err(|e| e.to_string()))
+        else {
+            return false;
+        };
+        let got = diesel::sql_query(format!("SELECT pg_try_advisory_lock({LOCK_KEY}) AS locked"))
+            .get_result::<Locked>(&mut c)
+            .map(|l| l.locked)
+            .unwrap_or(false);
+        if got {
+            tracing::info!("this instance sends the mail");
+            *held = Some(c);
+        }
+        got
+    }
+}
+
+/// The sends of the last minute, for `MAIL_MAX_PER_MINUTE`.
+struct Rate {
+    max: usize,
+    sent: VecDeque<Instant>,
+}
+
+impl Rate {
+    /// How many may be sent now.
+    fn room(&mut self) -> usize {
+        let now = Instant::now();
+        while self
+            .sent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(60))
+        {
+            self.sent.pop_front();
+        }
+        self.max.saturating_sub(self.sent.len())
+    }
+}
+
+fn run(pool: Pool, config: MailWorkerConfig, transport: Transport, stop: Arc<AtomicBool>) {
+    let mut leader = Leadership::new(&config.database_url);
+    let mut rate = Rate {
+        max: config.settings.max_per_minute as usize,
+        sent: VecDeque::new(),
+    };
+    loop {
+        if leader.lead(&config.database_url)
+            && let Err(e) = pass(&pool, &config.settings, &transport, &stop, &mut rate)
+        {
+            tracing::warn!(error = %e, "a mail pass failed; trying again");
+        }
+        if !pause(&stop, config.settings.poll) {
+            break;
+        }
+    }
+}
+
+/// One pass: send the due mails, as many as the rate leaves room for, oldest first.
+fn pass(
+    pool: &Pool,
+    settings: &MailSettings,
+    transport: &Transport,
+    stop: &AtomicBool,
+    rate: &mut Rate,
+) -> Result<(), String> {
+    let room = rate.room();
+    if room == 0 {
+        return Ok(());
+    }
+    let limit = i64::try_from(room.min(100)).unwrap_or(100);
+    let due = {
+        let mut c = pool.get().map_err(|e| e.to_string())?;
+        super::due(&mut c, now_utc(), limit).map_err(|e| e.to_string())?
+    };
+    for m in due {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let outcome = transport.send(settings, &m);
+        rate.sent.push_back(Instant::now());
+        match &outcome {
+            super::Outcome::Sent => tracing::info!(mail = m.id, kind = %m.kind, "mail sent"),
+            super::Outcome::Temporary(e) | super::Outcome::Permanent(e) => {
+                tracing::info!(mail = m.id, kind = %m.kind, error = %e, "a mail attempt failed");
+            }
+        }
+        let mut c = pool.get().map_err(|e| e.to_string())?;
+        crate::store::stamps::write(&mut c, |c| super::record_attempt(c, &m, &outcome, settings))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_leaves_room_for_what_the_last_minute_did_not_send() {
+        let mut r = Rate {
+            max: 3,
+            sent: VecDeque::new(),
+        };
+        assert_eq!(r.room(), 3);
+        if let Some(old) = Instant::now().checked_sub(Duration::from_secs(61)) {
+            r.sent.push_back(old);
+        }
+        r.sent.push_back(Instant::now());
+        r.sent.push_back(Instant::now());
+        // the send of more than a minute ago no longer counts
+        assert_eq!(r.room(), 1);
+        r.sent.push_back(Instant::now());
+        assert_eq!(r.room(), 0);
+    }
+}

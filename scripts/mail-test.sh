@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Mail against a real SMTP server: aiosmtpd (from PyPI, in a virtual environment under
+# target/mail-test) listens on loopback and writes every message it accepts as a file; the
+# service sends to it with SMTP_URL=smtp://127.0.0.1:PORT and SMTP_TLS=none. Checks end to
+# end: three accounts invited at once get one mail each within 10 s; each mail's link opens
+# the invitation page; its token sets the password and signs in; the password then logs in,
+# and a second use of the link is refused.
+#
+# Standalone: scripts/mail-test.sh BINARY   (starts aiosmtpd and the service on the demo club)
+# Against a running service: set MAIL_TEST_BASE_URL (e.g. http://127.0.0.1:8080),
+# MAIL_TEST_CAPTURE_DIR (the folder the SMTP server writes each message to, one file each),
+# MAIL_TEST_ADMIN_EMAIL and MAIL_TEST_ADMIN_PASSWORD; the service must send to that server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=${MAIL_TEST_VENV:-target/mail-test/venv}
+work=$(mktemp -d)
+server_pid="" smtp_pid=""
+trap 'kill "$server_pid" "$smtp_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet "aiosmtpd==1.4.6"
+fi
+
+if [ -n "${MAIL_TEST_BASE_URL:-}" ]; then
+  base=$MAIL_TEST_BASE_URL
+  capture=${MAIL_TEST_CAPTURE_DIR:?MAIL_TEST_CAPTURE_DIR names the folder the SMTP server writes to}
+  admin_email=${MAIL_TEST_ADMIN_EMAIL:?}
+  admin_password=${MAIL_TEST_ADMIN_PASSWORD:?}
+else
+  bin=${1:?usage: scripts/mail-test.sh BINARY}
+  port=${MAIL_TEST_PORT:-18102}
+  smtp_port=${MAIL_TEST_SMTP_PORT:-18103}
+  capture="$work/mail"
+  mkdir -p "$capture"
+  "$venv/bin/python" - "$smtp_port" "$capture" > "$work/smtp.log" 2>&1 <<'PY' &
+import pathlib, sys, time
+from aiosmtpd.controller import Controller
+
+port, folder = int(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+class Capture:
+    async def handle_DATA(self, server, session, envelope):
+        name = f"{time.time_ns()}.eml"
+        (folder / f".{name}").write_bytes(envelope.original_content or envelope.content)
+        (folder / f".{name}").rename(folder / name)
+        return "250 OK"
+
+controller = Controller(Capture(), hostname="127.0.0.1", port=port)
+controller.start()
+print("listening", flush=True)
+while True:
+    time.sleep(3600)
+PY
+  smtp_pid=$!
+  for _ in $(seq 1 50); do grep -q listening "$work/smtp.log" && break; sleep 0.2; done
+  grep -q listening "$work/smtp.log" || { echo "aiosmtpd did not start:"; cat "$work/smtp.log"; exit 1; }
+  admin_email=mail-admin@club.example
+  admin_password=mail-test-password
+  base="http://127.0.0.1:$port"
+  . scripts/demo-server.sh
+  start_demo_server "$bin" "$port" "$work" \
+    BOOTSTRAP_ADMIN_EMAIL="$admin_email" BOOTSTRAP_ADMIN_PASSWORD="$admin_password" \
+    SMTP_URL="smtp://127.0.0.1:$smtp_port" SMTP_TLS=none \
+    MAIL_FROM="Schaakclub De Toren <wedstrijd@toren.example>" PUBLIC_URL="$base" \
+    CLUB_NAME="Schaakclub De Toren" MAIL_POLL_MS=100
+fi
+
+"$venv/bin/python" - "$base" "$capture" "$admin_email" "$admin_password" <<'PY'
+import email, email.policy, json, pathlib, sys, time, urllib.error, urllib.parse, urllib.request, uuid
+
+base, capture, admin_email, admin_password = sys.argv[1:5]
+folder = pathlib.Path(capture)
+
+def call(method, path, body=None, token=None, form=False):
+    data, headers = None, {}
+    if body is not None:
+        if form:
+            data = urllib.parse.urlencode(body).encode()
+            headers["content-type"] = "application/x-www-form-urlencoded"
+        else:
+            data = json.dumps(body).encode()
+            headers["content-type"] = "application/json"
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    url = path if path.startswith("http") else base + path
+    req = urllib.request.Request(url, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            text = r.read().decode()
+            return r.status, text
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+def check(ok, what):
+    if not ok:
+        print(f"FAILED: {what}")
+        sys.exit(1)
+    print(f"ok: {what}")
+
+status, text = call("POST", "/api/v1/auth/login", {"email": admin_email, "password": admin_password})
+check(status == 200, f"the admin logs in ({status})")
+admin = json.loads(text)["token"]
+
+run = uuid.uuid4().hex[:8]
+addresses = [f"member{i}-{run}@club.example" for i in range(3)]
+ids = []
+for a in addresses:
+    status, text = call("POST", "/api/v1/users", {"email": a, "password": "throwaway-pw", "roles": ["member"]}, admin)
+    check(status == 201, f"account {a} is created ({status})")
+    ids.append(json.loads(text)["id"])
+
+before = set(folder.glob("*.eml"))
+start = time.monotonic()
+status, text = call("POST", "/api/v1/users/invite", {"user_ids": ids}, admin)
+check(status == 202, f"the three accounts are invited ({status} {text})")
+
+def mails_to(addrs, deadline):
+    found = {}
+    while time.monotonic() < deadline:
+        for p in set(folder.glob("*.eml")) - before:
+            m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            to = m["To"].addresses[0].addr_spec if m["To"] else ""
+            if to in addrs:
+                found.setdefault(to, []).append(m)
+        if all(a in found for a in addrs):
+            return found
+        found = {}
+        time.sleep(0.1)
+    return found
+
+found = mails_to(addresses, start + 10)
+check(len(found) == 3 and all(len(v) == 1 for v in found.values()),
+      f"one mail to each of the three within 10 s ({ {k: len(v) for k, v in found.items()} })")
+
+for a in addresses:
+    m = found[a][0]
+    check(m.get_content_type() == "multipart/alternative", f"the mail to {a} is multipart/alternative")
+    text = m.get_body(preferencelist=("plain",)).get_content()
+    link = next((w for w in text.split() if "/account/invitation?token=" in w), None)
+    check(link is not None and link.startswith(base), f"the mail to {a} holds the link {link}")
+    status, page = call("GET", link)
+    check(status == 200 and "<form" in page, f"the link opens the invitation page ({status})")
+    token = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["token"][0]
+    password = f"a quiet rook {run} on e-file"
+    status, text = call("POST", "/api/v1/auth/invitations/accept", {"token": token, "password": password})
+    check(status == 200 and "refresh_token" in json.loads(text), f"accepting signs in ({status})")
+    status, _ = call("POST", "/api/v1/auth/login", {"email": a, "password": password})
+    check(status == 200, f"{a} logs in with the chosen password ({status})")
+    status, text = call("POST", "/api/v1/auth/invitations/accept", {"token": token, "password": password})
+    check(status == 422 and "used already" in text, f"a second use of the link is refused ({status})")
+
+status, text = call("GET", "/api/v1/mail/deliveries?status=failed", token=admin)
+check(status == 200 and json.loads(text)["total"] == 0, "no mail failed")
+print("mail test passed")
+PY
+if [ -n "$server_pid" ] && grep -q "panicked" "$work/server.log"; then
+  echo "server log shows a panic:"; grep -A3 panicked "$work/server.log"; exit 1
+fi

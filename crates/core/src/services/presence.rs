@@ -189,7 +189,7 @@ pub fn open(c: &mut DbConn, id: EveningId, actor: &str) -> ApiResult<CheckInStat
 /// check players in). 409 when it is not open. Audited.
 pub fn close(c: &mut DbConn, id: EveningId, actor: &str) -> ApiResult<CheckInState> {
     calendar::load_evening(c, id)?;
-    if !opening(c, id)?.is_some_and(|o| o.closed_at.is_none()) {
+    if opening(c, id)?.is_none_or(|o| o.closed_at.is_some()) {
         return Err(not_open(id));
     }
     diesel::update(ec::table.find(id.get()))

@@ -458,6 +458,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         },
     )?;
     Ok(web::Data::new(AppState {
+        night: crate::night::Night::new(&secret),
         hub,
         pool,
         jwt,

@@ -18,6 +18,7 @@ pub mod auth;
 pub mod cached;
 pub mod cli;
 pub mod fair;
+pub mod night;
 pub mod openapi;
 pub mod panics;
 pub mod state;

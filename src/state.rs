@@ -56,6 +56,8 @@ pub struct AppState {
     /// The live event stream's hub (`GET /api/v1/stream`): one reader of the event log per
     /// process and the streams it feeds.
     pub hub: crate::stream::Hub,
+    /// The club night: the check-in codes' key and the self check-ins' limit.
+    pub night: crate::night::Night,
 }
 
 impl AppState {

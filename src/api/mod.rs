@@ -25,6 +25,7 @@ pub mod player_card;
 pub mod player_games;
 pub mod players;
 pub mod playoff;
+pub mod presence;
 pub mod prizes;
 pub mod ratings;
 pub mod results;
@@ -127,6 +128,10 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(check_in::check_in);
     cfg.service(check_in::get_check_in);
     cfg.service(check_in::close_check_in);
+    cfg.service(presence::open_evening_check_in);
+    cfg.service(presence::close_evening_check_in);
+    cfg.service(presence::get_evening_check_in_code);
+    cfg.service(presence::create_self_check_in);
     cfg.service(playoff::create_playoff);
     cfg.service(playoff::get_playoff);
     cfg.service(playoff::create_playoff_decision);

@@ -36,6 +36,7 @@ mod player_card;
 mod player_games;
 mod players;
 mod playoff;
+mod presence;
 mod privacy;
 mod prizes;
 mod processes;

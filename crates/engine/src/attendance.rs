@@ -22,8 +22,11 @@
 //!   player who was to be paired and is marked absent is a no-show: absent without notice
 //!   (docs/rules/keizer.md#scoring). Marks by a member are refused.
 //! - Rapid and blitz evenings: only check-ins count. A player is paired only when checked in by
-//!   an arbiter or leader no later than `check_in_minutes` (default 15) before the start;
-//!   a later check-in is refused; no check-in → absent, not paired.
+//!   an arbiter or leader, or by themselves with the venue's check-in code
+//!   ([`Channel::VenueCode`]), by `check_in_minutes` (default 15) before the start; the minute
+//!   of the cut-off counts as a whole (round at 20:00: 19:45:59 is on time, 19:46:00 late,
+//!   docs/rules/rapid-blitz.md#self-check-in); a later check-in is refused; no check-in →
+//!   absent, not paired.
 //! - Changes are applied in time order; equal times keep the order given. The last valid
 //!   change wins. Refused changes are listed with the reason and change nothing.
 
@@ -59,6 +62,9 @@ pub enum Channel {
     Phone,
     /// In person at the club.
     InPerson,
+    /// The member's own account with the check-in code shown at the venue: a self check-in
+    /// (docs/rules/rapid-blitz.md#self-check-in).
+    VenueCode,
 }
 
 /// What a change does.
@@ -322,9 +328,18 @@ fn apply(
     let official = matches!(c.recorded_by, Recorder::Leader | Recorder::Arbiter);
     if kind != EveningType::Keizer {
         return match c.action {
-            Action::CheckIn | Action::MarkPresent if !official => {
-                Err("only the arbiter or leader checks players in".into())
+            Action::CheckIn if !official && c.channel == Channel::VenueCode => {
+                if check_in_late {
+                    Err("checked in after the cut-off: not paired this round".into())
+                } else {
+                    Ok(Status::CheckedIn)
+                }
             }
+            Action::CheckIn | Action::MarkPresent if !official => Err(
+                "only the arbiter or leader checks players in, or the player with the venue's \
+                 check-in code"
+                    .into(),
+            ),
             Action::CheckIn | Action::MarkPresent if check_in_late => {
                 Err("checked in after the cut-off: not paired this round".into())
             }
@@ -365,6 +380,14 @@ fn apply(
     }
 }
 
+/// Whether a check-in at `at` is on time for the cut-off `check_in_by`: the cut-off is a
+/// time named to the minute, and the whole of that minute counts
+/// (docs/rules/rapid-blitz.md#self-check-in): for a cut-off at 19:45, 19:45:59.999 is on time
+/// and 19:46:00 is late.
+pub fn on_time_for_check_in(at: DateTime<Utc>, check_in_by: DateTime<Utc>) -> bool {
+    at < check_in_by + Duration::minutes(1)
+}
+
 /// Each player's status for the evening from the changes (docs/rules/keizer.md#attendance-and-deadlines).
 pub fn attendance(input: &AttendanceInput) -> Result<Attendance, AttendanceError> {
     let dl = deadline(input.date, &input.deadline)?;
@@ -394,7 +417,8 @@ pub fn attendance(input: &AttendanceInput) -> Result<Attendance, AttendanceError
             });
         };
         let pa = &mut players[pi];
-        match apply(input.kind, pa.status, c, c.at >= dl, c.at > check_in_by) {
+        let check_in_late = !on_time_for_check_in(c.at, check_in_by);
+        match apply(input.kind, pa.status, c, c.at >= dl, check_in_late) {
             Ok(s) => {
                 pa.status = s;
                 pa.decided_by = Some(i);

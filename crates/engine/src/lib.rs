@@ -346,7 +346,7 @@ pub mod attendance {
     pub use crate::attendance_impl::{
         Action, Attendance, AttendanceError, AttendanceInput, Attendee, Change, Channel,
         DeadlineRule, EveningType, PlayerAttendance, Recorder, Refusal, Status, attendance,
-        deadline, local_to_utc,
+        deadline, local_to_utc, on_time_for_check_in,
     };
 }
 

@@ -255,6 +255,31 @@ impl TestApp {
     }
 
     /// `POST /competitions/{id}/check-in/close`.
+    /// `POST /evenings/{evening}/check-in/open`.
+    pub async fn open_evening_check_in(&self, token: &str, evening: impl Display) -> Resp {
+        let path = paths::open_evening_check_in(evening);
+        self.req(Method::POST, &path, Some(token), None).await
+    }
+
+    /// `POST /evenings/{evening}/check-in/close`.
+    pub async fn close_evening_check_in(&self, token: &str, evening: impl Display) -> Resp {
+        let path = paths::close_evening_check_in(evening);
+        self.req(Method::POST, &path, Some(token), None).await
+    }
+
+    /// `GET /evenings/{evening}/check-in-code`.
+    pub async fn evening_check_in_code(&self, token: Option<&str>, evening: impl Display) -> Resp {
+        self.get(&paths::evening_check_in_code(evening), token)
+            .await
+    }
+
+    /// `POST /evenings/{evening}/check-in` with `{"code": code}`.
+    pub async fn self_check_in(&self, token: &str, evening: impl Display, code: &str) -> Resp {
+        let path = paths::evening_check_in(evening);
+        self.post_as(token, &path, serde_json::json!({ "code": code }))
+            .await
+    }
+
     pub async fn close_check_in(&self, token: &str, comp: impl Display) -> Resp {
         self.req(
             Method::POST,

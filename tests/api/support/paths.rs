@@ -111,6 +111,23 @@ pub fn withdraw(comp: impl Display, player: impl Display) -> String {
     format!("{API}/competitions/{comp}/entrants/{player}/withdraw")
 }
 
+/// An evening's self check-in (`POST` with a code).
+pub fn evening_check_in(evening: impl Display) -> String {
+    format!("{API}/evenings/{evening}/check-in")
+}
+
+pub fn open_evening_check_in(evening: impl Display) -> String {
+    format!("{API}/evenings/{evening}/check-in/open")
+}
+
+pub fn close_evening_check_in(evening: impl Display) -> String {
+    format!("{API}/evenings/{evening}/check-in/close")
+}
+
+pub fn evening_check_in_code(evening: impl Display) -> String {
+    format!("{API}/evenings/{evening}/check-in-code")
+}
+
 pub fn check_in(comp: impl Display) -> String {
     format!("{API}/competitions/{comp}/check-in")
 }

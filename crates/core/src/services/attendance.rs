@@ -10,7 +10,8 @@
 //! Storage (the `attendance` table, one row per change and round, never updated):
 //! - `action`: `sign_up`, `sign_off`, `force_majeure` (a sign-off with force majeure, leader
 //!   or arbiter only), `present`, `absent`;
-//! - `channel`: `account`, `email`, `phone`, `in_person`;
+//! - `channel`: `account`, `email`, `phone`, `in_person`, `venue_code` (a self check-in with the
+//!   code shown at the venue, `services::presence`);
 //! - `recorded_by`: `<capacity>:<account>`, the capacity being `member`, `leader` or
 //!   `arbiter` (how the engine treats the change) and the account the e-mail address of the
 //!   user who made it;
@@ -34,9 +35,7 @@ use clubcomp_engine::attendance::{
 };
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 use diesel::prelude::*;
-use serde::Serialize;
 use std::collections::HashMap;
-use utoipa::ToSchema;
 
 /// A player's status for one round (the contract of pairing and standings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
@@ -63,20 +62,29 @@ impl From<engine::Status> for Status {
     }
 }
 
-/// The stored action names.
-pub const ACTIONS: [&str; 5] = ["sign_up", "sign_off", "force_majeure", "present", "absent"];
+/// The stored action names (`check_in`: a member's own check-in with the venue's code).
+pub const ACTIONS: [&str; 6] = [
+    "sign_up",
+    "sign_off",
+    "force_majeure",
+    "present",
+    "absent",
+    "check_in",
+];
 /// The stored channel names.
-pub const CHANNELS: [&str; 4] = ["account", "email", "phone", "in_person"];
+pub const CHANNELS: [&str; 5] = ["account", "email", "phone", "in_person", "venue_code"];
 
 crate::schemas::string_enum_schema!(
     pub ChangeAction,
-    "A recorded attendance change: `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.",
+    "A recorded attendance change: `sign_up`, `sign_off`, `force_majeure`, `present`, `absent` \
+     or `check_in` (a self check-in with the venue's code).",
     ACTIONS
 );
 
 crate::schemas::string_enum_schema!(
     pub ChangeChannel,
-    "How an attendance change reached the club: `account`, `email`, `phone` or `in_person`.",
+    "How an attendance change reached the club: `account`, `email`, `phone`, `in_person`, or \
+     `venue_code` (a self check-in with the code shown at the venue).",
     CHANNELS
 );
 
@@ -229,6 +237,7 @@ fn channel_of(s: &str) -> Channel {
         "email" => Channel::Email,
         "phone" => Channel::Phone,
         "in_person" => Channel::InPerson,
+        "venue_code" => Channel::VenueCode,
         _ => Channel::Account,
     }
 }
@@ -507,124 +516,6 @@ pub fn attendance_event(round: &Round, player: PlayerId, action: &str) -> NewEve
         .payload(serde_json::json!({"round": round.number, "player": player, "action": action}))
 }
 
-/// A player's status for one round after a change.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Outcome {
-    /// Round number.
-    pub round: i32,
-    /// The player.
-    pub player_id: i64,
-    /// `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`,
-    /// `no_show`, `checked_in` or `not_checked_in`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
-    /// Whether the player is to be paired.
-    pub paired: bool,
-}
-
-/// One stored change.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChangeView {
-    /// Id (order of recording).
-    pub id: i64,
-    /// The player.
-    pub player_id: i64,
-    /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
-    #[schema(value_type = crate::services::attendance::ChangeAction)]
-    pub action: String,
-    /// `account`, `email`, `phone` or `in_person`.
-    #[schema(value_type = crate::services::attendance::ChangeChannel)]
-    pub channel: String,
-    /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
-    #[schema(value_type = crate::schemas::Capacity)]
-    pub capacity: String,
-    /// The account that recorded it.
-    pub recorded_by: String,
-    /// When (UTC).
-    #[serde(serialize_with = "crate::wire::utc")]
-    pub at: DateTime<Utc>,
-    /// Note.
-    pub note: Option<String>,
-}
-
-/// One entrant's attendance for a round.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PlayerStatus {
-    /// The player.
-    pub player_id: i64,
-    /// Name.
-    pub name: String,
-    /// `fixed`, `flexible` or `guest`.
-    #[schema(value_type = crate::schemas::Membership)]
-    pub membership: String,
-    /// The attendance status, as in an `Outcome`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
-    /// Whether the player is to be paired.
-    pub paired: bool,
-}
-
-/// The attendance of one round.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RoundAttendance {
-    /// Round number.
-    pub round: i32,
-    /// Date of the evening.
-    pub date: Option<NaiveDate>,
-    /// Sign-up/sign-off deadline (UTC).
-    #[serde(serialize_with = "crate::wire::utc")]
-    pub deadline: DateTime<Utc>,
-    /// The deadline in the club's time zone.
-    pub deadline_local: String,
-    /// Check-in cut-off (rapid and blitz; UTC).
-    #[serde(serialize_with = "crate::wire::utc_opt")]
-    pub check_in_by: Option<DateTime<Utc>>,
-    /// Every entrant's status, in seed order.
-    pub players: Vec<PlayerStatus>,
-    /// Every change, oldest first.
-    pub history: Vec<ChangeView>,
-}
-
-/// A member's own attendance for one round.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OwnRound {
-    /// Round number.
-    pub round: i32,
-    /// Date of the evening.
-    pub date: Option<NaiveDate>,
-    /// Sign-up/sign-off deadline (UTC).
-    #[serde(serialize_with = "crate::wire::utc")]
-    pub deadline: DateTime<Utc>,
-    /// The attendance status, as in an `Outcome`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
-    /// Whether the member is to be paired.
-    pub paired: bool,
-    /// The member's own changes, oldest first.
-    pub history: Vec<ChangeView>,
-}
-
-fn status_name(s: clubcomp_engine::attendance::Status) -> String {
-    serde_json::to_value(s)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-fn change_view(a: Attendance) -> ChangeView {
-    let (cap, acct) = split_recorded_by(&a.recorded_by);
-    ChangeView {
-        id: a.id.get(),
-        player_id: a.player_id.get(),
-        action: a.action.clone(),
-        channel: a.channel.clone(),
-        capacity: cap.to_string(),
-        recorded_by: acct.to_string(),
-        at: DateTime::from_naive_utc_and_offset(a.at, Utc),
-        note: a.note.clone(),
-    }
-}
-
 /// A change of one player's attendance as a request states it.
 #[derive(Debug, Clone, Copy)]
 pub struct ChangeRequest<'a> {
@@ -813,76 +704,8 @@ pub fn check_ins(
     Ok(out)
 }
 
-/// The attendance of round `number` of competition `id`: every entrant's status and every
-/// change, in the club's `time_zone`.
-pub fn round_attendance(
-    c: &mut DbConn,
-    id: CompetitionId,
-    number: i32,
-    time_zone: &str,
-) -> ApiResult<RoundAttendance> {
-    let comp = crate::services::competitions::load(c, id)?;
-    let round = crate::services::rounds::load(c, id, number)?;
-    let a = evening(c, &comp, &round, time_zone)?;
-    let mut players_out = Vec::new();
-    for p in &a.players {
-        let pid = PlayerId::from_engine(&p.player)?;
-        let row = players::by_id(c, pid)?;
-        players_out.push(PlayerStatus {
-            player_id: pid.get(),
-            name: row.as_ref().map(|r| r.name.clone()).unwrap_or_default(),
-            membership: row.map(|r| r.membership.into()).unwrap_or_default(),
-            status: status_name(p.status),
-            paired: p.paired,
-        });
-    }
-    let history = history(c, round.id)?.into_iter().map(change_view).collect();
-    let date = round_context(c, &comp, &round, time_zone)?.date;
-    Ok(RoundAttendance {
-        round: round.number,
-        date: (chrono::Datelike::year(&date) < 9999).then_some(date),
-        deadline: a.deadline,
-        deadline_local: local(a.deadline, time_zone),
-        check_in_by: a.check_in_by,
-        players: players_out,
-        history,
-    })
-}
-
-/// Player `player`'s own attendance per round of competition `id` (422 when they are no
-/// entrant), in the club's `time_zone`.
-pub fn own_rounds(
-    c: &mut DbConn,
-    id: CompetitionId,
-    player: PlayerId,
-    time_zone: &str,
-) -> ApiResult<Vec<OwnRound>> {
-    let comp = crate::services::competitions::load(c, id)?;
-    let players = entrant_memberships(c, id)?;
-    let Some(&me) = players.iter().find(|(p, _)| *p == player) else {
-        return Err(ApiError::invalid(
-            "account",
-            format!("player {player} is not an entrant of competition {id}"),
-        ));
-    };
-    let mut out = Vec::new();
-    for round in crate::services::rounds::list(c, id)? {
-        let ctx = round_context(c, &comp, &round, time_zone)?;
-        let a = evaluate(c, &ctx, round.id, &[me], None)?;
-        let Some(p) = a.players.first() else { continue };
-        let history = history(c, round.id)?
-            .into_iter()
-            .filter(|h| h.player_id == player)
-            .map(change_view)
-            .collect();
-        out.push(OwnRound {
-            round: round.number,
-            date: round.date,
-            deadline: a.deadline,
-            status: status_name(p.status),
-            paired: p.paired,
-            history,
-        });
-    }
-    Ok(out)
-}
+mod views;
+use views::status_name;
+pub use views::{
+    ChangeView, Outcome, OwnRound, PlayerStatus, RoundAttendance, own_rounds, round_attendance,
+};

@@ -25,6 +25,7 @@ pub mod player_card;
 pub mod player_games;
 pub mod players;
 pub mod playoff;
+pub mod presence;
 pub mod prize_list;
 pub mod prizes;
 pub mod ratings;

@@ -243,6 +243,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    evening_check_ins (evening_id) {
+        evening_id -> BigInt,
+        opened_by -> Text,
+        opened_at -> Timestamp,
+        closed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     check_in_closures (competition_id) {
         competition_id -> BigInt,
         participants -> Integer,

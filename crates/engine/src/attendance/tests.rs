@@ -366,3 +366,111 @@ fn rapid_check_in_before_the_cut_off() {
     assert_eq!(a.players[1].refused.len(), 1);
     assert_eq!(a.players[3].refused.len(), 1);
 }
+
+/// A rapid round at 20:00 (club time, CET in November: 19:00 UTC) checks players in by 19:45;
+/// that minute counts as a whole (docs/rules/rapid-blitz.md#self-check-in).
+fn rapid_at_eight(changes: Vec<Change>, players: &[&str]) -> Attendance {
+    let ev = date("2026-11-27");
+    let inp = AttendanceInput {
+        date: ev,
+        start_time: hm(20, 0),
+        kind: EveningType::Rapid,
+        deadline: DeadlineRule::default(),
+        check_in_minutes: 15,
+        players: players
+            .iter()
+            .map(|id| Attendee {
+                id: (*id).into(),
+                membership: Membership::Fixed,
+            })
+            .collect(),
+        changes: changes
+            .into_iter()
+            .map(|c| Change {
+                evenings: vec![ev],
+                ..c
+            })
+            .collect(),
+    };
+    attendance(&inp).unwrap()
+}
+
+fn self_check_in(player: &str, at: &str) -> Change {
+    Change {
+        channel: Channel::VenueCode,
+        ..change(player, at, Action::CheckIn, Recorder::Member)
+    }
+}
+
+#[test]
+fn a_rapid_check_in_during_the_cut_off_minute_is_on_time_and_one_a_minute_later_is_not() {
+    // 19:45:00, 19:45:59 and 19:45:59.999 club time are on time; 19:46:00 is late
+    let a = rapid_at_eight(
+        vec![
+            self_check_in("a", "2026-11-27T18:45:00Z"),
+            self_check_in("b", "2026-11-27T18:45:59Z"),
+            self_check_in("c", "2026-11-27T18:45:59.999Z"),
+            self_check_in("d", "2026-11-27T18:46:00Z"),
+            change(
+                "e",
+                "2026-11-27T18:46:00Z",
+                Action::CheckIn,
+                Recorder::Arbiter,
+            ),
+        ],
+        &["a", "b", "c", "d", "e"],
+    );
+    assert_eq!(a.check_in_by, Some(utc("2026-11-27T18:45:00Z")));
+    assert_eq!(
+        a.players.iter().map(|p| p.paired).collect::<Vec<_>>(),
+        [true, true, true, false, false]
+    );
+    assert_eq!(
+        a.players[3].refused[0].reason,
+        "checked in after the cut-off: not paired this round"
+    );
+    assert_eq!(a.players[4].refused.len(), 1);
+}
+
+#[test]
+fn a_member_checks_in_only_with_the_venue_code() {
+    let a = rapid_at_eight(
+        vec![
+            change(
+                "a",
+                "2026-11-27T18:30:00Z",
+                Action::CheckIn,
+                Recorder::Member,
+            ),
+            self_check_in("b", "2026-11-27T18:30:00Z"),
+            Change {
+                channel: Channel::VenueCode,
+                ..change(
+                    "c",
+                    "2026-11-27T18:30:00Z",
+                    Action::MarkPresent,
+                    Recorder::Member,
+                )
+            },
+        ],
+        &["a", "b", "c"],
+    );
+    assert_eq!(
+        statuses(&a),
+        [
+            Status::NotCheckedIn,
+            Status::CheckedIn,
+            Status::NotCheckedIn
+        ]
+    );
+    assert_eq!(a.players[0].refused.len(), 1);
+    assert_eq!(a.players[2].refused.len(), 1);
+}
+
+#[test]
+fn the_check_in_minute_boundary_is_the_start_of_the_next_minute() {
+    let by = utc("2026-11-27T18:45:00Z");
+    assert!(on_time_for_check_in(utc("2026-11-27T18:44:00Z"), by));
+    assert!(on_time_for_check_in(utc("2026-11-27T18:45:59.999Z"), by));
+    assert!(!on_time_for_check_in(utc("2026-11-27T18:46:00Z"), by));
+}

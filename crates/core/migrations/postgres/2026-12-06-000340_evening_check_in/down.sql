@@ -1,0 +1,1 @@
+DROP TABLE evening_check_ins;

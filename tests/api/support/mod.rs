@@ -7,15 +7,19 @@
 mod app;
 mod builders;
 mod client;
+mod demo;
 mod faults;
 pub mod paths;
+mod process;
 mod receiver;
 mod sse;
 mod walk;
 
 pub use app::*;
 pub use builders::*;
+pub use demo::*;
 pub use faults::*;
+pub use process::*;
 pub use receiver::*;
 pub use sse::*;
 pub use walk::*;

@@ -36,8 +36,8 @@ pub enum Command {
     /// Import rating lists.
     #[command(subcommand)]
     Ratings(service::RatingsCommand),
-    /// Fill the configured database with a realistic demo season.
-    Demo,
+    /// Fill the configured database with a realistic demo season around today.
+    Demo(service::DemoArgs),
     /// Stateless calculators (JSON in, JSON out).
     #[command(subcommand)]
     Calc(CalcCommand),
@@ -69,7 +69,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::User(c) => service::user(c),
         Command::Openapi => service::openapi(),
         Command::Ratings(c) => service::ratings(c),
-        Command::Demo => service::demo(),
+        Command::Demo(a) => service::demo(a),
         Command::Calc(CalcCommand::Keizer(a)) => keizer::run(a),
         Command::Calc(CalcCommand::KeizerPairing(a)) => keizer_pairing::run(a),
         Command::Calc(CalcCommand::KeizerPrizes(a)) => keizer_prizes::run(a),

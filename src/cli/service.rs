@@ -189,14 +189,36 @@ fn describe(e: crate::error::ApiError) -> String {
     }
 }
 
+/// `clubcomp demo [--date YYYY-MM-DD]`
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// The demo's day (YYYY-MM-DD): evenings before it are played, the first on or after it
+    /// is published. Default: today in the club's time zone (CLUB_TIMEZONE).
+    #[arg(long)]
+    pub date: Option<String>,
+}
+
 /// `clubcomp demo`
-pub fn demo() -> ExitCode {
+pub fn demo(args: DemoArgs) -> ExitCode {
     let cfg = match config() {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let today = match args.date.as_deref() {
+        None => chrono::Utc::now()
+            .with_timezone(&cfg.club_timezone)
+            .date_naive(),
+        Some(d) => match chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d") {
+            Ok(d) => d,
+            Err(_) => return fail(format!("--date: {d:?} is not a date (YYYY-MM-DD)")),
+        },
+    };
+    let demo = crate::services::demo::Demo {
+        today,
+        admin: cfg.bootstrap_admin.clone(),
+    };
     match with_conn(&cfg, |conn| {
-        crate::services::demo::seed(conn).map_err(describe)
+        crate::services::demo::seed(conn, &demo).map_err(describe)
     }) {
         Ok(summary) => {
             println!("{summary}");

@@ -292,8 +292,7 @@ fn every_documented_get() -> Vec<String> {
 #[actix_web::test]
 async fn every_documented_get_answers_head_and_a_trailing_slash_never_with_405() {
     let app = spawn().await;
-    app.with_conn(|c| clubcomp::services::demo::seed(c).unwrap())
-        .await;
+    app.with_conn(|c| seed_demo(c).unwrap()).await;
     let gets = every_documented_get();
     assert!(gets.len() >= 40, "{gets:?}");
     for path in gets {

@@ -16,6 +16,7 @@ mod conditional;
 mod contract;
 mod db_waits;
 mod demo;
+mod demo_processes;
 mod errors;
 mod evenings;
 mod events;

@@ -17,8 +17,7 @@ struct Demo {
 }
 
 async fn seed(app: &TestApp) -> Demo {
-    app.with_conn(|c| clubcomp::services::demo::seed(c).unwrap())
-        .await;
+    app.with_conn(|c| seed_demo(c).unwrap()).await;
     let seasons = app.get(paths::SEASONS, None).await;
     let season = seasons.body["items"][0]["id"].as_i64().unwrap();
     let comps = app.get(&paths::season_competitions(season), None).await;

@@ -7,8 +7,10 @@
 mod app;
 mod builders;
 mod client;
+mod demo;
 mod faults;
 pub mod paths;
+mod process;
 mod receiver;
 mod smtp;
 mod sse;
@@ -16,7 +18,9 @@ mod walk;
 
 pub use app::*;
 pub use builders::*;
+pub use demo::*;
 pub use faults::*;
+pub use process::*;
 pub use receiver::*;
 pub use smtp::*;
 pub use sse::*;

@@ -28,9 +28,7 @@ pub struct PublicGet {
 
 /// Seeds the demo club into `app` and lists its public GETs (more than 200).
 pub async fn demo_club_public_gets(app: &TestApp) -> Vec<PublicGet> {
-    app.with_conn(|c| clubcomp::services::demo::seed(c).map(|_| ()))
-        .await
-        .unwrap();
+    app.with_conn(|c| seed_demo(c).map(|_| ())).await.unwrap();
     // a finalized prize list, so that its finalizer is in a public answer
     let leader = app.token(&["leader"]).await;
     let seasons = app.get(paths::SEASONS, None).await.body;
@@ -66,6 +64,7 @@ pub async fn demo_club_public_gets(app: &TestApp) -> Vec<PublicGet> {
         competitions.extend(ids_in(&list, "id"));
     }
     assert!(competitions.len() >= 3, "{competitions:?}");
+    finish_round_robin(app, &leader, &competitions).await;
     let mut finalized = 0;
     for c in &competitions {
         let r = app
@@ -226,4 +225,41 @@ pub async fn demo_club_public_gets(app: &TestApp) -> Vec<PublicGet> {
     }
     assert!(urls.len() > 200, "{}", urls.len());
     urls
+}
+
+/// Plays the demo's draughts round robin to its end (the rounds from the one in play on,
+/// every game drawn), so that its prize list can be finalized.
+async fn finish_round_robin(app: &TestApp, leader: &str, competitions: &[i64]) {
+    let arbiter = app.token(&["arbiter"]).await;
+    for &c in competitions {
+        if app.get(&paths::competition(c), None).await.body["kind"] != "round_robin" {
+            continue;
+        }
+        let rounds = app.get(&paths::rounds(c), None).await.body;
+        for r in rounds.as_array().unwrap() {
+            let n = r["number"].as_i64().unwrap();
+            if r["status"] == "completed" {
+                continue;
+            }
+            if r["status"] == "planned" {
+                let p = app
+                    .generate_pairing(leader, c, n, serde_json::json!({}))
+                    .await;
+                assert!(p.status.is_success(), "pairing {n}: {}", p.text);
+                let p = app.publish_round(leader, c, n).await;
+                assert!(p.status.is_success(), "publish {n}: {}", p.text);
+            }
+            let round = app.get(&paths::round(c, n), None).await.body;
+            for g in round["games"].as_array().unwrap() {
+                if g["result"].is_null() {
+                    let e = app
+                        .enter_result(&arbiter, &g["id"], serde_json::json!({"result": "1-1"}))
+                        .await;
+                    assert!(e.status.is_success(), "{}", e.text);
+                }
+            }
+            let done = app.complete_round(leader, c, n).await;
+            assert!(done.status.is_success(), "complete {n}: {}", done.text);
+        }
+    }
 }

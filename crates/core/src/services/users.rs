@@ -92,12 +92,45 @@ pub fn parse_role_names(roles: &[String], errs: &mut Vec<FieldError>) -> Vec<Rol
     out
 }
 
-/// Creates the bootstrap admin when no account with that e-mail exists yet.
+/// The password of the demo club's accounts (`clubcomp demo`). It is printed and documented,
+/// so an account that still holds it is open to anyone.
+pub const DEMO_PASSWORD: &str = "demo-password";
+
+/// Creates the bootstrap admin when no account with that e-mail exists yet. An account of
+/// that e-mail that still holds the public demo password (the demo club was seeded before the
+/// first start) takes the bootstrap password and the admin role, so the configured password
+/// works whichever ran first (docs/decisions/0380-demo-around-today.md); any other existing
+/// account is left as it is.
 pub fn bootstrap_admin(conn: &mut DbConn, email: &str, password: &str) -> ApiResult<()> {
-    if users::by_email(conn, email)?.is_none() {
+    let Some(u) = users::by_email(conn, email)? else {
         create_user(conn, email, password, &["admin".to_string()])?;
         tracing::info!(email = %email.to_lowercase(), "bootstrap admin created");
+        return Ok(());
+    };
+    if password == DEMO_PASSWORD
+        || !crate::services::credentials::verify_password(DEMO_PASSWORD, &u.password_hash)
+    {
+        return Ok(());
     }
+    let mut roles = crate::services::credentials::parse_roles(&u.roles);
+    if !roles.contains(&Role::Admin) {
+        roles.push(Role::Admin);
+    }
+    let now = now_utc();
+    users::set_password_hash(conn, u.id, &hash_password(password)?, now)?;
+    users::update(
+        conn,
+        u.id,
+        &users::UserUpdate {
+            // the password change above raised the generation: keep it
+            token_generation: u.token_generation + 1,
+            player_id: u.player_id,
+            roles: format_roles(&roles),
+            active: true,
+            updated_at: now,
+        },
+    )?;
+    tracing::info!(email = %u.email, "bootstrap admin took over the demo account");
     Ok(())
 }
 

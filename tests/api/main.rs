@@ -26,6 +26,7 @@ mod hostile_input;
 mod input_checks;
 mod limits;
 mod member;
+mod page_links;
 mod pages;
 mod paging;
 mod pairings;

@@ -2,6 +2,8 @@
 # The club pages in a real browser: headless Chromium (Debian's package, installed when
 # missing) loads every page type of the demo club at phone (390 px) and desktop (1280 px)
 # width and fails on any console message (a CSP violation or a page error shows there);
+# checks over the DevTools protocol (scripts/page-layout.mjs, Node) that no page is wider
+# than the screen at 360, 390 and 1280 px;
 # checks the first place of the Keizer standings and the board count of an evening against
 # the JSON API in the rendered DOM; prints the 60-player Keizer standings to PDF and requires
 # exactly one A4 page. Screenshots and PDFs go to target/ci-artifacts/pages/.
@@ -55,6 +57,7 @@ pages=(
   "evening:/club/evenings/$evening"
   "slips:/club/evenings/$evening/slips"
   "player:/club/players/$player"
+  "prizes-round-robin:/club/competitions/$draughts/prizes"
   "embed:/club/competitions/$keizer/standings?embed=1&lang=en"
 )
 status=0
@@ -71,6 +74,30 @@ for entry in "${pages[@]}"; do
     fi
   done
 done
+
+# no page wider than the screen, no console message, at phone and desktop widths
+devtools=$((port + 1))
+# (a profile of its own: the other runs do not wait for this browser's lock)
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/devtools-profile" \
+  --remote-debugging-port="$devtools" about:blank 2>"$work/devtools.log" >/dev/null &
+browser_pid=$!
+layout_paths=()
+for entry in "${pages[@]}"; do layout_paths+=("${entry#*:}"); done
+node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" 360,390,1280 \
+  "${layout_paths[@]}" || status=1
+kill "$browser_pid" 2>/dev/null || true
+wait "$browser_pid" 2>/dev/null || true
+
+# the front page's next evening is the API's
+browse --dump-dom "$base/club/" 2>/dev/null > "$work/front.html"
+next=$(json /api/v1/evenings/next | py 'import sys,json; print(json.load(sys.stdin)["id"])')
+if grep -q "<p class=\"next\"><a href=\"/club/evenings/$next\"" "$work/front.html"; then
+  echo "front: next evening $next, as the API"
+else
+  echo "FAIL front: the next evening is not the API's ($next)"; status=1
+fi
 
 # the rendered DOM against the JSON API
 browse --dump-dom "$base/club/competitions/$keizer/standings" 2>/dev/null > "$work/standings.html"

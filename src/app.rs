@@ -444,9 +444,11 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         config.db_conn,
         config.read_version_reuse,
     )?;
-    let page_csp =
-        actix_web::http::header::HeaderValue::from_str(&crate::web::csp(&config.frame_ancestors))
-            .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?;
+    let page_csp = actix_web::http::header::HeaderValue::from_str(&crate::web::csp(
+        &config.frame_ancestors,
+        config.club_site.logo_origin().as_deref(),
+    ))
+    .map_err(|_| "FRAME_ANCESTORS makes an invalid header".to_string())?;
     let hub = crate::stream::Hub::new(
         pool.clone(),
         &config.database_url,
@@ -473,6 +475,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
         ),
         password_checks: std::sync::atomic::AtomicU64::new(0),
         page_headers: crate::web::cached_page_headers(&page_csp),
+        club_site: std::sync::Arc::new(config.club_site.clone()),
         page_csp,
         config,
         routes,

@@ -47,6 +47,9 @@ pub struct AppState {
     pub calc: crate::limits::CalcPool,
     /// The club pages' Content-Security-Policy, made once from `FRAME_ANCESTORS`.
     pub page_csp: actix_web::http::header::HeaderValue,
+    /// The club's name, website and logo on its pages (`CLUB_NAME`, `CLUB_URL`,
+    /// `CLUB_LOGO_URL`).
+    pub club_site: std::sync::Arc<clubcomp_core::club_site::ClubSite>,
     /// The headers of a page answered from the read cache besides its media type, `Vary`
     /// and ETag ([`crate::web::cached_page_headers`]), made once.
     pub page_headers: [(

@@ -106,7 +106,8 @@ async fn cached(
 ) -> HttpResponse {
     let r = async {
         let q: PageQuery = page_query(&req, kind == Kind::Standings)?;
-        let id = id.map_err(|e| (q.lang, e))?;
+        let lang = q.lang;
+        let id = id.map_err(|e| (lang, e))?;
         let variant = usize::from(q.lang_chosen) * 4
             + usize::from(matches!(q.lang, super::Lang::En)) * 2
             + usize::from(q.embed);
@@ -139,7 +140,7 @@ async fn cached(
             Ok((super::layout::finish(markup).into_bytes(), None))
         })
         .await
-        .map_err(|e| (q.lang, e))
+        .map_err(|e| (lang, e))
     }
     .await;
     answer(&req, &state, r)
@@ -258,17 +259,11 @@ fn num(ctx: &Ctx, v: &Value) -> String {
     decimal(ctx, &s)
 }
 
-/// A decimal text as shown: trailing zeros of a fraction dropped, a comma in Dutch.
+/// A decimal text as shown (docs/decisions/0360-numbers-on-the-pages.md); an empty one as 0.
 fn decimal(ctx: &Ctx, s: &str) -> String {
-    let t = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
-    };
-    let t = if t.is_empty() || t == "-" { "0" } else { t };
-    match ctx.lang {
-        super::Lang::Nl => t.replace('.', ","),
-        super::Lang::En => t.to_string(),
+    match s {
+        "" | "-" => "0".to_string(),
+        s => super::numbers::show(ctx.lang, s),
     }
 }
 
@@ -319,12 +314,6 @@ fn keizer_table(
         ctx.t("deelnemers", "entrants")
     );
     html! {
-        @if !k.converged {
-            p class="note" {
-                (ctx.t("Deze avond kwam de Keizerberekening niet tot rust; de score is het gemiddelde over de cyclus.",
-                       "The Keizer calculation did not settle this evening; the score is the average over the cycle."))
-            }
-        }
         (scroll(&caption, html! {
             table class="standings keizer" {
                 caption { (caption) }
@@ -346,9 +335,9 @@ fn keizer_table(
                             td { (r.rank) }
                             th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
                             td { (r.value) }
-                            td { (decimal(ctx, &format!("{:.4}", r.score))) }
+                            td { (super::numbers::show_f64(ctx.lang, r.score)) }
                             td { (r.played) }
-                            td { (decimal(ctx, &format!("{:.4}", r.game_points))) }
+                            td { (super::numbers::show_f64(ctx.lang, r.game_points)) }
                             td { (r.byes) }
                             td { (r.excused) }
                             td { (r.unexcused) }
@@ -399,7 +388,10 @@ fn swiss_table(
                 }
             }
         }))
-        p class="muted" { (ctx.t("Tiebreaks volgens FIDE (C.07), in deze volgorde.", "Tie-breaks after FIDE (C.07), in this order.")) }
+        p class="muted" { (ctx.t("Tiebreaks volgens FIDE (C.07), in deze volgorde:", "Tie-breaks after FIDE (C.07), in this order:")) }
+        dl class="legend" {
+            @for t in &s.tiebreaks { dt { (t) } dd { (tiebreak_name(ctx, t)) } }
+        }
     }
 }
 
@@ -535,9 +527,28 @@ fn round_robin_tables(
             .find(|r| r.player_id == id.get())
             .map(|r| r.place)
     };
+    let money = t
+        .rows
+        .iter()
+        .any(|r| super::numbers::is_money(&r.prize_money));
+    // the cross table in standings order: seed indices of the rows, best first (an entrant
+    // without a row, e.g. withdrawn with results annulled, after them in seed order)
+    let mut order: Vec<usize> = t
+        .rows
+        .iter()
+        .filter_map(|r| {
+            p.seed_order
+                .iter()
+                .position(|(id, _)| id.get() == r.player_id)
+        })
+        .collect();
+    let missing: Vec<usize> = (0..p.seed_order.len())
+        .filter(|i| !order.contains(i))
+        .collect();
+    order.extend(missing);
     let cross_caption = ctx.t(
-        "Kruistabel (rij: wat de speler scoorde tegen de speler van de kolom)",
-        "Cross table (row: what the player scored against the player of the column)",
+        "Kruistabel in volgorde van de stand (rij: wat de speler scoorde tegen de speler van de kolom)",
+        "Cross table in standings order (row: what the player scored against the player of the column)",
     );
     html! {
         (scroll(&caption, html! {
@@ -557,7 +568,7 @@ fn round_robin_tables(
                     }
                     @for k in &tb { th scope="col" { abbr title=(tiebreak_name(ctx, k)) { (short_tiebreak(ctx, k)) } } }
                     @for k in &tables { th scope="col" { (ctx.t("Meesterpunten ", "Master points ")) (k) } }
-                    th scope="col" { (ctx.t("Prijzengeld", "Prize money")) }
+                    @if money { th scope="col" { (ctx.t("Prijzengeld", "Prize money")) } }
                     th scope="col" { (ctx.t("Rechten", "Rights")) }
                 } }
                 tbody {
@@ -576,7 +587,7 @@ fn round_robin_tables(
                             }
                             @for k in &tb { td class="num" { (num(ctx, r.tiebreaks.get(k).unwrap_or(&Value::Null))) } }
                             @for k in &tables { td class="num" { (num(ctx, r.points_tables.get(k).unwrap_or(&Value::Null))) } }
-                            td class="num" { (decimal(ctx, &r.prize_money)) }
+                            @if money { td class="num" { (super::numbers::money(ctx.lang, &r.prize_money)) } }
                             td { (r.rights.join(", ")) }
                         }
                     }
@@ -588,21 +599,23 @@ fn round_robin_tables(
             table class="cross" {
                 caption { (cross_caption) }
                 thead { tr {
-                    th scope="col" { "#" }
-                    th scope="col" { (ctx.t("Naam", "Name")) }
-                    @for i in 1..=p.seed_order.len() { th scope="col" class="num" { (i) } }
                     th scope="col" { abbr title=(ctx.t("Plaats", "Place")) { (ctx.t("Pl.", "Pl.")) } }
+                    th scope="col" { (ctx.t("Naam", "Name")) }
+                    @for k in 1..=order.len() { th scope="col" class="num" { (k) } }
+                    th scope="col" { abbr title=(ctx.t("Startnummer", "Start number")) { (ctx.t("Nr.", "No.")) } }
                 } }
                 tbody {
-                    @for (i, (id, name)) in p.seed_order.iter().enumerate() {
+                    @for (k, &i) in order.iter().enumerate() {
+                        @let (id, name) = &p.seed_order[i];
                         tr {
-                            td class="num" { (i + 1) }
-                            th scope="row" { (name) }
-                            @for (j, cell) in t.cross_table.get(i).map(|r| r.as_slice()).unwrap_or(&[]).iter().enumerate() {
+                            td class="num" { @if let Some(pl) = place_of(*id) { (pl) } @else { (k + 1) } }
+                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", id.get()))) { (name) } }
+                            @for &j in &order {
+                                @let cell = t.cross_table.get(i).and_then(|r| r.get(j)).map_or("", String::as_str);
                                 @if i == j { td class="self" { span class="sr" { "—" } } }
                                 @else { td class=(cell_class(cell, draughts)) { (cell) } }
                             }
-                            td class="num" { @if let Some(pl) = place_of(*id) { (pl) } }
+                            td class="num" { (i + 1) }
                         }
                     }
                 }
@@ -685,7 +698,7 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
                                                     @for (k, v) in o { (k) ": " (num(ctx, v)) " " }
                                                 }
                                             }
-                                            td class="num" { (decimal(ctx, &r.prize_money)) }
+                                            td class="num" { (super::numbers::money(ctx.lang, &r.prize_money)) }
                                             td { (r.rights.join(", ")) }
                                         }
                                     }

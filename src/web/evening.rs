@@ -122,8 +122,8 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                                             th scope="row" class="num" {
                                                 (g.board) @if g.game_no > 1 { "." (g.game_no) }
                                             }
-                                            td { @if let Some(w) = &g.white { a href=(ctx.href(&format!("/club/players/{}", w.id))) { (w.name) } } }
-                                            td { @if let Some(b) = &g.black { a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) } } @else { "—" } }
+                                            td { @if let Some(w) = &g.white { (player(ctx, w)) } }
+                                            td { @if let Some(b) = &g.black { (player(ctx, b)) } @else { "—" } }
                                             td { (result_cell(ctx, g)) }
                                         }
                                     }
@@ -131,10 +131,56 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                             }
                         }))
                     }
+                    (byes_and_absentees(ctx, r))
                 }
             }
         },
     )
+}
+
+/// A player on a board: the name linked to the card, the rating beside it.
+fn player(ctx: &Ctx, p: &crate::services::evenings::BoardPlayer) -> Markup {
+    html! {
+        a href=(ctx.href(&format!("/club/players/{}", p.id))) { (p.name) }
+        @if let Some(r) = p.rating { " " span class="rating" { "(" (r) ")" } }
+    }
+}
+
+/// What an attendance status of an absentee is called on the page.
+fn absence(ctx: &Ctx, status: &str) -> &'static str {
+    match status {
+        "excused" => ctx.t("afgemeld", "afgemeld (with notice)"),
+        "unexcused" => ctx.t("zonder afmelding", "without notice"),
+        "not_signed_up" => ctx.t("niet aangemeld", "not signed up"),
+        "no_show" => ctx.t("niet verschenen", "did not show up"),
+        "not_checked_in" => ctx.t("niet ingecheckt", "not checked in"),
+        _ => ctx.t("niet ingedeeld", "not paired"),
+    }
+}
+
+/// The round's byes and the entrants who do not play it.
+fn byes_and_absentees(ctx: &Ctx, r: &EveningRound) -> Markup {
+    html! {
+        @if !r.byes.is_empty() {
+            p class="byes" {
+                (ctx.t("Vrij: ", "Bye: "))
+                @for (i, b) in r.byes.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) }
+                }
+            }
+        }
+        @if !r.absentees.is_empty() {
+            p class="absent" {
+                (ctx.t("Afwezig: ", "Absent: "))
+                @for (i, a) in r.absentees.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    a href=(ctx.href(&format!("/club/players/{}", a.id))) { (a.name) }
+                    " (" (absence(ctx, &a.status)) ")"
+                }
+            }
+        }
+    }
 }
 
 fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {

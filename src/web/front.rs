@@ -29,7 +29,10 @@ pub(super) async fn page(req: HttpRequest, state: web::Data<AppState>) -> HttpRe
 fn render(ctx: &Ctx, f: &Front) -> Markup {
     let title = match &f.season {
         Some(s) => format!("{} {}", ctx.t("Seizoen", "Season"), s.name),
-        None => ctx.t("De club", "The club").to_string(),
+        None => match &ctx.site.name {
+            Some(club) => club.clone(),
+            None => ctx.t("Voorpagina", "Front page").to_string(),
+        },
     };
     let body = html! {
         @if f.season.is_none() {
@@ -52,7 +55,9 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                             ul {
                                 @for r in &f.next_rounds {
                                     li {
-                                        (r.competition_name) ", " (ctx.t("ronde", "round")) " " (r.number)
+                                        (r.competition_name) ", "
+                                        @if r.competition_kind == clubcomp_engine::CompetitionKind::Keizer { (ctx.t("avond", "evening")) } @else { (ctx.t("ronde", "round")) }
+                                        " " (r.number)
                                         ": " (ctx.lang.status(r.status))
                                         @if !r.boards.is_empty() {
                                             " — " (r.boards.len()) " " (ctx.t("borden", "boards"))

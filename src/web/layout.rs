@@ -3,12 +3,16 @@
 
 use super::Lang;
 use actix_web::http::StatusCode;
+use clubcomp_core::club_site::ClubSite;
 use maud::{DOCTYPE, Markup, html};
+use std::sync::Arc;
 
 /// What a template needs to know about the request: language, embedding and the page's own
 /// path (for the language switch).
 #[derive(Debug, Clone)]
 pub struct Ctx {
+    /// The club's name, website and logo.
+    pub site: Arc<ClubSite>,
     /// The language.
     pub lang: Lang,
     /// Whether the language was chosen in the query (then links keep it).
@@ -25,6 +29,7 @@ impl Ctx {
     /// A context for a page at `path`.
     pub fn new(q: super::PageQuery, path: impl Into<String>) -> Ctx {
         Ctx {
+            site: q.site,
             lang: q.lang,
             lang_chosen: q.lang_chosen,
             embed: q.embed,
@@ -93,12 +98,55 @@ pub fn finish(page: Markup) -> String {
     s
 }
 
+/// The page's title in the head: its own, then the club's name when one is configured.
+fn head_title(ctx: &Ctx, title: &str) -> String {
+    match &ctx.site.name {
+        Some(club) => format!("{title} · {club}"),
+        None => title.to_string(),
+    }
+}
+
+/// The page's description for search engines and link previews.
+fn description(ctx: &Ctx, title: &str) -> String {
+    let what = ctx.t(
+        "Competities, indelingen, uitslagen en standen",
+        "Competitions, pairings, results and standings",
+    );
+    match &ctx.site.name {
+        Some(club) => format!("{title}. {what}: {club}."),
+        None => format!("{title}. {what}."),
+    }
+}
+
+/// The header's link to the front page: the club's logo and name (else "front page").
+fn home_link(ctx: &Ctx) -> Markup {
+    html! {
+        a href=(ctx.href("/club/")) class="home" {
+            @if let Some(logo) = &ctx.site.logo_url {
+                img src=(logo) alt="" width="32" height="32" class="logo";
+                " "
+            }
+            @match &ctx.site.name {
+                Some(club) => (club),
+                None => (ctx.t("Voorpagina", "Front page")),
+            }
+        }
+    }
+}
+
 /// A whole page: `title` in the head and as the first heading, `body` below it.
 pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
     let other = match ctx.lang {
         Lang::Nl => Lang::En,
         Lang::En => Lang::Nl,
     };
+    let head_title = head_title(ctx, title);
+    let description = description(ctx, title);
+    let og_image = ctx
+        .site
+        .logo_url
+        .as_deref()
+        .filter(|u| u.starts_with("http"));
     html! {
         (DOCTYPE)
         html lang=(ctx.lang.code()) {
@@ -107,16 +155,28 @@ pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="color-scheme" content="light";
                 meta name="referrer" content="same-origin";
-                title { (title) " · clubcomp" }
-                link rel="stylesheet" href="/club/style.css";
+                title { (head_title) }
+                meta name="description" content=(description);
+                meta property="og:type" content="website";
+                meta property="og:title" content=(head_title);
+                meta property="og:description" content=(description);
+                meta property="og:locale" content=(ctx.t("nl_NL", "en_GB"));
+                @if let Some(club) = &ctx.site.name { meta property="og:site_name" content=(club); }
+                @if let Some(img) = og_image { meta property="og:image" content=(img); }
+                link rel="stylesheet" href=(super::site::stylesheet_url());
+                link rel="icon" href="/club/favicon.svg" type="image/svg+xml";
             }
             body class=[ctx.embed.then_some("embed")] {
                 @if !ctx.embed {
                     a class="skip" href="#main" { (ctx.t("Naar de inhoud", "Skip to content")) }
                     header class="site" {
                         nav aria-label=(ctx.t("Hoofdmenu", "Main menu")) {
-                            a href=(ctx.href("/club/")) class="home" { (ctx.t("De club", "The club")) }
+                            (home_link(ctx))
                             " "
+                            @if let Some(url) = &ctx.site.url {
+                                a href=(url) class="club-site" rel="noopener" { (ctx.t("Website van de club", "Club website")) }
+                                " "
+                            }
                             a href=(ctx.switch(other)) hreflang=(other.code()) lang=(other.code()) class="lang" {
                                 (ctx.t("English", "Nederlands"))
                             }
@@ -141,7 +201,7 @@ pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
 }
 
 /// The error page.
-pub fn error(lang: Lang, status: StatusCode, detail: Option<&str>) -> Markup {
+pub fn error(lang: Lang, site: Arc<ClubSite>, status: StatusCode, detail: Option<&str>) -> Markup {
     let title = match status.as_u16() {
         404 => lang.t("Pagina niet gevonden", "Page not found"),
         400 | 422 => lang.t("Ongeldige aanvraag", "Invalid request"),
@@ -156,6 +216,7 @@ pub fn error(lang: Lang, status: StatusCode, detail: Option<&str>) -> Markup {
         _ => lang.t("Er ging iets mis", "Something went wrong"),
     };
     let ctx = Ctx {
+        site,
         lang,
         lang_chosen: true,
         embed: false,
@@ -166,7 +227,7 @@ pub fn error(lang: Lang, status: StatusCode, detail: Option<&str>) -> Markup {
         &ctx,
         title,
         html! {
-            p class="status" { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
+            p class="status" { (lang.t("Foutcode", "Error code")) " " (status.as_u16()) }
             @if let Some(d) = detail { p class="detail" { (d) } }
             p { a href=(ctx.href("/club/")) { (lang.t("Naar de voorpagina", "To the front page")) } }
         },

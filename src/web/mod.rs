@@ -10,12 +10,15 @@
 mod account;
 mod attendance;
 mod competition;
+mod errors;
 mod evening;
 mod front;
 pub mod i18n;
 mod layout;
+mod numbers;
 mod player;
 mod season;
+mod site;
 mod svg;
 
 use crate::error::ApiError;
@@ -53,11 +56,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::post().to(account::reset_submit)),
     );
     cfg.service(web::scope("/club/competitions").default_service(web::to(competition::dispatch)))
+    cfg.route("/", get().to(site::root))
+        .route("/robots.txt", get().to(site::robots))
+        .route("/favicon.ico", get().to(site::favicon))
+        .service(web::scope("/club/competitions").default_service(web::to(competition::dispatch)))
         .service(
             web::scope("/club")
-                .route("", get().to(front::page))
+                .route("", get().to(site::club))
                 .route("/", get().to(front::page))
-                .route("/style.css", get().to(stylesheet))
+                .route("/style.css", get().to(site::stylesheet_unversioned))
+                .route("/style.{hash}.css", get().to(site::stylesheet))
+                .route("/favicon.svg", get().to(site::favicon))
                 // each route with an id is tried in turn
                 .route("/evenings/{id}", get().to(evening::page))
                 .route("/seasons/{id}", get().to(season::archive))
@@ -68,9 +77,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-/// What every page's query string may hold.
-#[derive(Debug, Clone, Copy)]
+/// What every page's query string may hold, and the club the page is of.
+#[derive(Debug, Clone)]
 pub struct PageQuery {
+    /// The club's name, website and logo.
+    pub site: std::sync::Arc<clubcomp_core::club_site::ClubSite>,
     /// The language (from `lang`, else `Accept-Language`, else Dutch).
     pub lang: Lang,
     /// Whether the language was chosen with `lang` (then the page's links carry it on;
@@ -82,28 +93,48 @@ pub struct PageQuery {
     pub after: Option<u32>,
 }
 
-/// The most parameters a page's query string may hold, and the longest value.
-const MAX_PARAMS: usize = 8;
+/// The most parameters a query string may hold, its longest text and the longest value of a
+/// page's own parameter. Other parameters (`fbclid`, `utm_source`, …, which sites add to a
+/// shared link) are ignored, within these bounds (docs/decisions/0362-page-query-parameters.md).
+const MAX_PARAMS: usize = 32;
+const MAX_QUERY: usize = 4096;
 const MAX_VALUE: usize = 16;
 
 /// Reads and checks the query string: `lang` (`nl`, `en`), `embed` (`0`, `1`) and, where
-/// `after` is allowed, `after` (1–999); anything else is refused naming the parameter.
+/// `after` is allowed, `after` (1–999); a bad value or a repeated one of these is refused
+/// naming the parameter, and any other parameter is ignored. An embedded page follows `lang`
+/// (else Dutch), never the visitor's `Accept-Language`: its language is the embedding site's.
 pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (Lang, ApiError)> {
     let fallback = i18n::from_accept_language(
         req.headers()
             .get(header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok()),
     );
+    let site = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.club_site.clone())
+        .unwrap_or_default();
     let mut q = PageQuery {
+        site,
         lang: fallback,
         lang_chosen: false,
         embed: false,
         after: None,
     };
-    if req.query_string().is_empty() {
+    let raw = req.query_string();
+    if raw.is_empty() {
         return Ok(q);
     }
-    let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+    if raw.len() > MAX_QUERY || raw.split('&').count() > MAX_PARAMS {
+        return Err((
+            fallback,
+            ApiError::invalid(
+                "query",
+                format!("at most {MAX_PARAMS} parameters and {MAX_QUERY} characters"),
+            ),
+        ));
+    }
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(raw)
         .map(|q| q.into_inner())
         .map_err(|e| {
             (
@@ -111,15 +142,13 @@ pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (La
                 ApiError::BadRequest(format!("invalid query string: {e}")),
             )
         })?;
-    if pairs.len() > MAX_PARAMS {
-        return Err((
-            fallback,
-            ApiError::invalid("query", format!("at most {MAX_PARAMS} parameters")),
-        ));
-    }
     let mut errs = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (k, v) in &pairs {
+        let own = matches!(k.as_str(), "lang" | "embed") || (allow_after && k == "after");
+        if !own {
+            continue;
+        }
         if !seen.insert(k.as_str()) {
             errs.push((k.clone(), "given more than once".to_string()));
             continue;
@@ -141,18 +170,17 @@ pub fn page_query(req: &HttpRequest, allow_after: bool) -> Result<PageQuery, (La
                 "0" => q.embed = false,
                 _ => errs.push(("embed".into(), "must be 0 or 1".into())),
             },
-            "after" if allow_after => match v.parse::<u32>() {
+            _ => match v.parse::<u32>() {
                 Ok(n) if (1..=999).contains(&n) => q.after = Some(n),
                 _ => errs.push((
                     "after".into(),
                     "must be a round number from 1 to 999".into(),
                 )),
             },
-            other => {
-                let name: String = other.chars().take(32).collect();
-                errs.push((name, "unknown parameter".into()));
-            }
         }
+    }
+    if q.embed && !q.lang_chosen {
+        q.lang = Lang::Nl;
     }
     if errs.is_empty() {
         Ok(q)
@@ -185,9 +213,10 @@ pub fn path_id(raw: &str) -> Result<i64, ApiError> {
 
 /// The Content-Security-Policy of every page: nothing but the served stylesheet and inline
 /// SVG, no scripts, and framing only by the configured ancestors.
-pub fn csp(frame_ancestors: &str) -> String {
+pub fn csp(frame_ancestors: &str, logo_origin: Option<&str>) -> String {
+    let logo = logo_origin.map(|o| format!(" {o}")).unwrap_or_default();
     format!(
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
+        "default-src 'none'; style-src 'self'; img-src 'self' data:{logo}; base-uri 'none'; \
          form-action 'none'; frame-ancestors {frame_ancestors}"
     )
 }
@@ -265,15 +294,17 @@ pub fn error_page(req: &HttpRequest, state: &AppState, lang: Lang, err: ApiError
     let mut res = if wants_problem(req) {
         err.error_response()
     } else {
-        let detail = match &err {
+        if let ApiError::Internal(_) = &err {
             // the cause of an internal error stays in the log
-            ApiError::Internal(_) => {
-                tracing::error!(cause = %err, "page failed");
-                None
-            }
-            other => Some(other.to_string()),
-        };
-        let body = layout::finish(layout::error(lang, status, detail.as_deref()));
+            tracing::error!(cause = %err, "page failed");
+        }
+        let detail = errors::detail(lang, &err);
+        let body = layout::finish(layout::error(
+            lang,
+            state.club_site.clone(),
+            status,
+            detail.as_deref(),
+        ));
         let mut b = HttpResponse::build(status);
         b.content_type("text/html; charset=utf-8");
         if status == StatusCode::UNAUTHORIZED {
@@ -323,25 +354,15 @@ async fn not_found(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse
             .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         return r;
     }
+    if let Some(page) = site::without_trailing_slash(req.path()) {
+        return site::redirect(&req, page);
+    }
     error_page(
         &req,
         &state,
         lang,
         ApiError::NotFound(format!("no page at {}", req.path())),
     )
-}
-
-async fn stylesheet(req: HttpRequest) -> HttpResponse {
-    let tag = content_etag(STYLESHEET);
-    if crate::cached::reader_has(&req, &tag) {
-        return crate::cached::not_modified_response(tag);
-    }
-    HttpResponse::Ok()
-        .insert_header((header::ETAG, tag))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .content_type("text/css; charset=utf-8")
-        .body(STYLESHEET)
 }
 
 /// Runs a page's read on the blocking pool in one read transaction (the reads of a page see

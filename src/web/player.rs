@@ -93,7 +93,7 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                                             th scope="row" class="num" { (k.number) }
                                             td class="num" { (k.rank) }
                                             td class="num" { (k.value) }
-                                            td class="num" { (k.score) }
+                                            td class="num" { (super::numbers::show(ctx.lang, &k.score)) }
                                         }
                                     }
                                 }
@@ -152,9 +152,13 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                 section class="card" {
                     h2 { (ctx.t("Ratingverloop", "Rating history")) }
                     @let pts: Vec<(String, f64)> = p.rating_history.iter().map(|r| (r.list_date.format("%Y-%m").to_string(), f64::from(r.value))).collect();
-                    figure {
-                        (line_chart("rating", &format!("{} — {}", ctx.t("Rating per ratinglijst", "Rating per rating list"), p.name), &pts, false))
-                        figcaption { (ctx.t("Rating per lijst", "Rating per list")) }
+                    @if let [only] = p.rating_history.as_slice() {
+                        p class="rating" { (ctx.t("Rating: ", "Rating: ")) strong { (only.value) } }
+                    } @else {
+                        figure {
+                            (line_chart("rating", &format!("{} — {}", ctx.t("Rating per ratinglijst", "Rating per rating list"), p.name), &pts, false))
+                            figcaption { (ctx.t("Rating per lijst", "Rating per list")) }
+                        }
                     }
                     @let cap = ctx.t("Ratings per lijst", "Ratings per list");
                     (scroll(cap, html! {

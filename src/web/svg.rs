@@ -6,10 +6,10 @@ use maud::{Markup, html};
 
 const W: f64 = 600.0;
 const H: f64 = 200.0;
-const PAD_L: f64 = 48.0;
+const PAD_L: f64 = 64.0;
 const PAD_R: f64 = 12.0;
 const PAD_T: f64 = 12.0;
-const PAD_B: f64 = 28.0;
+const PAD_B: f64 = 34.0;
 
 /// A line chart of `points` (label, value). `inverted`: smaller values at the top (places).
 pub fn line_chart(id: &str, title: &str, points: &[(String, f64)], inverted: bool) -> Markup {

@@ -29,6 +29,7 @@ mod invitations;
 mod limits;
 mod mail;
 mod member;
+mod page_links;
 mod pages;
 mod paging;
 mod pairings;

@@ -77,6 +77,8 @@ pub struct Config {
     /// the CSP `frame-ancestors` sources, space-separated (`'self'`, `https://club.example`,
     /// `https://*.club.example`); default `'none'`: no site may.
     pub frame_ancestors: String,
+    /// `CLUB_NAME`, `CLUB_URL`, `CLUB_LOGO_URL`: the club on its pages.
+    pub club_site: crate::club_site::ClubSite,
     /// `EVENT_RETENTION_DAYS` (default 30, 1–3650): how long the event log keeps an event
     /// (the changes feed); older ones are purged in batches of 1000 once a minute.
     pub event_retention_days: u32,
@@ -205,6 +207,7 @@ impl Default for Config {
             calc_queue: 4 * crate::limits::CalcPool::default_workers(),
             calc_time_budget: std::time::Duration::from_secs(10),
             frame_ancestors: "'none'".into(),
+            club_site: crate::club_site::ClubSite::default(),
             event_retention_days: 30,
             webhooks: true,
             webhook_allow_private: false,
@@ -434,6 +437,7 @@ impl Config {
                 Err(e) => errs.push(format!("FRAME_ANCESTORS: {e}")),
             }
         }
+        c.club_site = crate::club_site::ClubSite::from_lookup(nonempty, &mut errs);
         if errs.is_empty() { Ok(c) } else { Err(errs) }
     }
 }

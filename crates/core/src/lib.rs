@@ -20,6 +20,7 @@
 
 pub mod cache;
 pub mod calc_input;
+pub mod club_site;
 pub mod config;
 pub mod csv;
 pub mod database;

@@ -1,13 +1,15 @@
 //! What the tests share: the application under test ([`app`]), the URLs ([`paths`]), the
 //! typed client over them ([`client`]) the fixture builders ([`builders`]), a webhook
 //! receiver ([`receiver`]), the database faults ([`faults`]: the 503 they answer, a proxy
-//! that silences the network) and the walk over the demo club's public GETs ([`walk`]). A
+//! that silences the network) and the walk over the demo club's public GETs ([`walk`]) and the demo club of the club-page
+//! tests ([`club_pages`]). A
 //! test module takes its fixtures from here, never from another test module.
 
 mod app;
 mod builders;
 mod client;
 mod demo;
+pub mod club_pages;
 mod faults;
 pub mod paths;
 mod process;

@@ -12,7 +12,6 @@ use crate::services::prize_list::{self, PlayoffsView, PrizeList};
 use crate::services::standings_view::{StandingsView, standings_view};
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Evening, Round, Season};
-use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
@@ -52,8 +51,8 @@ pub fn competition(c: &mut DbConn, id: CompetitionId) -> ApiResult<Competition> 
 pub struct Front {
     /// The newest season (none before the first is created).
     pub season: Option<Season>,
-    /// The next evening: the first one with a round paired or published but not completed,
-    /// else the first on or after `today`.
+    /// The next evening, as `GET /evenings/next` answers it: the first on or after `today`
+    /// that is not closed (of any season).
     pub next: Option<Evening>,
     /// The rounds of the next evening, as the public sees them.
     pub next_rounds: Vec<EveningRound>,
@@ -81,28 +80,12 @@ pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Fro
     let season = all.remove(0);
     let competitions = competitions_of(c, season.id)?;
     let evenings = crate::services::calendar::evenings_of(c, season.id)?;
-    // an evening with a round paired or published and not completed is the one in play
-    let mut in_play: Option<EveningId> = None;
-    for comp in &competitions {
-        for r in crate::services::rounds::list(c, comp.id)? {
-            if (r.status == RoundStatus::Paired || r.status == RoundStatus::Published)
-                && let Some(e) = r.evening_id
-            {
-                let date = evenings.iter().find(|x| x.id == e).map(|x| x.date);
-                let best =
-                    in_play.and_then(|b| evenings.iter().find(|x| x.id == b).map(|x| x.date));
-                if best.is_none() || date < best {
-                    in_play = Some(e);
-                }
-            }
-        }
-    }
-    let next = match in_play {
-        Some(id) => evenings.iter().find(|e| e.id == id).cloned(),
-        None => evenings
-            .iter()
-            .find(|e| e.date >= today && e.kind != clubcomp_engine::EveningKind::Closed)
-            .cloned(),
+    // the next evening is the one `GET /evenings/next` answers: the first on or after today
+    // that is not closed
+    let next = match evenings::find(c, evenings::Which::OnOrAfter(today)) {
+        Ok(e) => Some(e),
+        Err(ApiError::NotFound(_)) => None,
+        Err(e) => return Err(e),
     };
     let next_rounds = match &next {
         Some(e) => {

@@ -28,6 +28,7 @@ mod limits;
 mod member;
 mod pages;
 mod paging;
+mod pair_cli;
 mod pairings;
 mod player_card;
 mod player_games;

@@ -249,6 +249,24 @@ impl Layout {
         // C.15 upfloat two rounds before
         let up2 = b.float2 == Float::Up && a.score > b.score;
         f(if r2 { self.bb } else { 0 }, one(inb && r2 && !up2), z);
+        self.float_differences(a, b, inb, f);
+    }
+
+    /// The fields of C.16–C.19 for the pair `a`–`b` (`a` ranked above `b`): the score
+    /// differences of repeated downfloaters and of the opponents of repeated upfloaters, of
+    /// the previous round and of the round before it.
+    fn float_differences(
+        &self,
+        a: &Entrant,
+        b: &Entrant,
+        inb: bool,
+        f: &mut impl FnMut(u32, Wide, Wide),
+    ) {
+        let z = Wide::ZERO;
+        let (r1, r2) = (self.one_round, self.two_rounds);
+        let d1 = a.score - self.min_score + ONE_POINT;
+        let d2 = b.score - self.min_score + ONE_POINT;
+        let d3 = a.score - b.score;
         // C.16 / C.18 score differences of repeated downfloaters
         for (on, fa, fb) in [(r1, a.float1, b.float1), (r2, a.float2, b.float2)] {
             let shift = if on { self.sd_total } else { 0 };

@@ -209,10 +209,8 @@ fn point_lines(ps: &PointSystem) -> Vec<Line> {
     let std = PointSystem::STANDARD;
     let mut out = Vec::new();
     let w = |code: &str, v: Fixed| {
-        Line::Raw(format!(
-            "{code} {:>4}",
-            format!("{}.{}", v.0 / 10_000, v.0 % 10_000 / 1_000)
-        ))
+        let text = format!("{}.{}", v.0 / 10_000, v.0 % 10_000 / 1_000);
+        Line::Raw(format!("{code} {text:>4}"))
     };
     if *ps == std {
         return out;

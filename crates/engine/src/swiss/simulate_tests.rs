@@ -59,7 +59,7 @@ fn a_generated_tournament_is_complete_replayable_and_passes_the_checker() {
         .flat_map(|p| &p.rounds)
         .filter(|e| e.result == ResultCode::PairingBye)
         .count();
-    assert!(byes >= 1 && byes <= 7, "{byes} byes");
+    assert!((1..=7).contains(&byes), "{byes} byes");
     assert_eq!(
         check_tournament(&back, &pair_round).unwrap(),
         Verdict::Agrees { rounds: 7 }

@@ -250,10 +250,13 @@ fn breaches(players: &[Entrant], boards: &[Board]) -> Vec<Breach> {
             out.push(Breach::Forbidden(x, y));
         }
         let both = a.strength == Strength::Absolute && c.strength == Strength::Absolute;
-        if both && a.side == c.side && !a.topscorer && !c.topscorer {
-            if let Some(side) = a.side {
-                out.push(Breach::SameAbsoluteColour(x, y, side));
-            }
+        if both
+            && a.side == c.side
+            && !a.topscorer
+            && !c.topscorer
+            && let Some(side) = a.side
+        {
+            out.push(Breach::SameAbsoluteColour(x, y, side));
         }
     }
     out

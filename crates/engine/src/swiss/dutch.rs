@@ -76,6 +76,9 @@ pub enum PairError {
     },
 }
 
+/// A pairing system: pairs round `round` of a tournament (as [`pair_round`] does).
+pub type PairFn = dyn Fn(&Tournament, u32) -> Result<Vec<Board>, PairError>;
+
 /// The next round to pair: one more than the fewest rounds any player has in the file.
 pub fn next_round(t: &Tournament) -> u32 {
     t.players.iter().map(|p| p.rounds.len()).min().unwrap_or(0) as u32 + 1

@@ -5,7 +5,7 @@
 //! bbpPairings' generator (`PlayersNumber=…` lines); a key left out is drawn from the seed
 //! in the same range as there.
 
-use super::dutch::{Board, PairError};
+use super::dutch::{Board, PairError, PairFn};
 use super::trf::{Colour, Line, Player, PointSystem, ResultCode, RoundEntry, Tournament};
 use crate::fixed::Fixed;
 use rand::{Rng, SeedableRng};
@@ -228,7 +228,7 @@ fn point_lines(ps: &PointSystem) -> Vec<Line> {
 pub fn generate_tournament(
     config: &GeneratorConfig,
     seed: u64,
-    pair: &dyn Fn(&Tournament, u32) -> Result<Vec<Board>, PairError>,
+    pair: &PairFn,
 ) -> Result<Tournament, PairError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let rounds = config.rounds.unwrap_or_else(|| rng.random_range(5..=15));

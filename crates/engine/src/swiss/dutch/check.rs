@@ -5,7 +5,7 @@
 //! pairing breaks.
 
 use super::players::{Entrant, Strength, entrants};
-use super::{Board, PairError};
+use super::{Board, PairError, PairFn};
 use crate::swiss_impl::trf::{Colour, Line, ResultCode, RoundEntry, Tournament};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -264,10 +264,7 @@ fn breaches(players: &[Entrant], boards: &[Board]) -> Vec<Breach> {
 
 /// Checks every round of a complete tournament with `pair` (the pairing system), round 1
 /// first, and stops at the first round that differs.
-pub fn check_tournament(
-    t: &Tournament,
-    pair: &dyn Fn(&Tournament, u32) -> Result<Vec<Board>, PairError>,
-) -> Result<Verdict, Incomplete> {
+pub fn check_tournament(t: &Tournament, pair: &PairFn) -> Result<Verdict, Incomplete> {
     let total = complete_rounds(t)?;
     for round in 1..=total {
         let mut cut = before_round(t, round);

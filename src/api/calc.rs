@@ -405,6 +405,14 @@ fn pair_dutch(t: &Tournament, stop: &dyn clubcomp_engine::Stop) -> ApiResult<Cal
 }
 
 fn pair_double_swiss(t: &Tournament) -> ApiResult<CalcPairing> {
+    // The Double-Swiss system scores matches 1 / ½ / 0 per game; another point system is
+    // refused at its line (docs/decisions/0270-point-systems.md).
+    if let Some(line) = clubcomp_engine::swiss::non_standard_point_line(t).map_err(engine_error)? {
+        return Err(engine_error(format!(
+            "line {line}: the Double-Swiss system supports only the standard scoring (win 1, \
+             draw 0.5, loss 0)"
+        )));
+    }
     let state = double_swiss_state(t)?;
     let next = ds::pair_next_round(&state).map_err(engine_error)?;
     let mut boards: Vec<CalcBoard> = next

@@ -2,6 +2,9 @@
 //! FIDE Dutch system, bbpPairings-compatible. Output: the number of pairs, then one
 //! `WHITE BLACK` line per board (pairing numbers), the pairing-allocated bye as `ID 0`.
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
+//! `-c` checks a complete tournament and `-g` generates one ([`kit`]).
+
+mod kit;
 
 use clubcomp_engine::swiss::{Board, PairError, next_round, pair_round};
 use clubcomp_engine::swiss::{MAX_PLAYERS, random_tournament};
@@ -12,9 +15,25 @@ use std::process::ExitCode;
 /// Arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Pair with the FIDE Dutch system (C.04.3, 2025 rules); the TRF input file.
-    #[arg(long, value_name = "INPUT.trf", required_unless_present = "random_trf")]
-    pub dutch: Option<PathBuf>,
+    /// Pair with the FIDE Dutch system (C.04.3, 2025 rules); the TRF input file (none with
+    /// `-g`).
+    #[arg(long, value_name = "INPUT.trf", num_args = 0..=1, required_unless_present = "random_trf")]
+    pub dutch: Option<Option<PathBuf>>,
+    /// Check a complete tournament: re-pair every round and report the first that differs
+    /// (exit 0: every round agrees, 1: a round differs, 2: the file is refused).
+    #[arg(short = 'c', conflicts_with_all = ["pair", "generate"])]
+    pub check: bool,
+    /// Generate a random tournament from a configuration file of bbpPairings' keys (none:
+    /// every setting drawn from the seed); needs `-o`.
+    #[arg(short = 'g', value_name = "CONFIG", num_args = 0..=1, requires = "output", conflicts_with = "pair")]
+    pub generate: Option<Option<PathBuf>>,
+    /// With `-g`: the TRF file to write.
+    #[arg(short = 'o', value_name = "FILE", requires = "generate")]
+    pub output: Option<PathBuf>,
+    /// With `-g`: the random seed (by default one from the clock, named in the file's first
+    /// line).
+    #[arg(short = 's', value_name = "SEED", requires = "generate")]
+    pub seed_g: Option<u64>,
     /// Write the pairing to OUTPUT (standard output when no file is given).
     #[arg(short = 'p', value_name = "OUTPUT", num_args = 0..=1)]
     pub pair: Option<Option<PathBuf>>,
@@ -43,7 +62,7 @@ pub fn format_boards(boards: &[Board]) -> String {
 }
 
 /// The checks the service makes (text, work limits, rounds that agree), then the file read.
-fn checked_trf(bytes: &[u8]) -> Result<clubcomp_engine::swiss::Tournament, String> {
+pub(super) fn checked_trf(bytes: &[u8]) -> Result<clubcomp_engine::swiss::Tournament, String> {
     use crate::calc_input::{trf_pairings, trf_size, trf_text};
     let limits = super::limits()?;
     let text = trf_text("file", bytes).map_err(|e| e.to_string())?;
@@ -74,10 +93,16 @@ pub fn run(args: Args) -> ExitCode {
         print!("{}", write_trf(&t));
         return ExitCode::SUCCESS;
     }
-    let Some(input) = args.dutch else {
+    if args.generate.is_some() {
+        return kit::generate(&args);
+    }
+    let Some(Some(input)) = args.dutch.clone() else {
         eprintln!("--dutch INPUT.trf is required");
         return ExitCode::from(3);
     };
+    if args.check {
+        return kit::check(&input);
+    }
     let bytes = match std::fs::read(&input) {
         Ok(bytes) => bytes,
         Err(e) => {

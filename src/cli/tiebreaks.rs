@@ -5,7 +5,7 @@ use clubcomp_engine::swiss::parse_trf;
 use clubcomp_engine::tiebreaks::{
     EventKind, Input, RulesEdition, compute_tiebreaks, parse_tiebreaks,
 };
-use clubcomp_engine::tiebreaks::{edition_for, input_from_trf};
+use clubcomp_engine::tiebreaks::{edition_for, input_from_trf, standard_scoring};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,6 +66,7 @@ fn run_inner(args: &Args) -> Result<String, String> {
         crate::calc_input::trf_chars("trf", &text).map_err(|e| format!("{shown}: {e}"))?;
         crate::calc_input::trf_size("trf", &text, &limits).map_err(|e| format!("{shown}: {e}"))?;
         let trf = parse_trf(&text).map_err(|e| format!("{shown}: {e}"))?;
+        standard_scoring(&trf).map_err(|e| format!("{shown}: {e}"))?;
         (input_from_trf(&trf), edition_for(&trf))
     } else {
         let input: Input = serde_json::from_str(&text).map_err(|e| format!("{shown}: {e}"))?;

@@ -385,11 +385,11 @@ async fn pair_rejects_bad_input() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = app.send(pair_request("monrad", "", "text/plain")).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
-    // a point system other than 1-½-0 is refused at its line, never ignored
+    // a point value that is not in tenths of a point is refused at its line
     let r = app
         .send(pair_request(
             "dutch",
-            "012 X\nXXR 5\nBBW  3.0\nBBD  1.0\n001    1      A\n001    2      B\n",
+            "012 X\nXXR 5\nBBW  3.25\nBBD  1.0\n001    1      A\n001    2      B\n",
             "application/json",
         ))
         .await;
@@ -561,4 +561,35 @@ async fn a_panicking_engine_is_a_422() {
         .calc("keizer", json!({"players": [], "evenings": []}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn a_point_system_is_paired_by_the_dutch_system_and_refused_by_the_tie_breaks() {
+    let app = spawn().await;
+    let players = vec![
+        trf_player(1, "A", 2000, &[(3, 'w', '1')]),
+        trf_player(2, "B", 1900, &[(4, 'b', '=')]),
+        trf_player(3, "C", 1800, &[(1, 'b', '0')]),
+        trf_player(4, "D", 1700, &[(2, 'w', '=')]),
+    ];
+    // 3-1-0: the BBW line is the fourth line of the file.
+    let text = trf(&players).replacen("XXC white1\n", "XXC white1\nBBW  3.0\nBBD  1.0\n", 1);
+    let r = app.send(pair_request("dutch", &text, "text/plain")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app
+        .calc("tiebreaks", json!({"trf": text, "tiebreaks": ["PTS"]}))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "trf");
+    let detail = r.body["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        detail.starts_with("line 4: field point system:"),
+        "{}",
+        r.text
+    );
+    let r = app
+        .send(pair_request("double_swiss", &text, "text/plain"))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.contains("line 4"), "{}", r.text);
 }

@@ -32,6 +32,7 @@ mod member;
 mod page_links;
 mod pages;
 mod paging;
+mod pair_cli;
 mod pairings;
 mod password_reset;
 mod player_card;

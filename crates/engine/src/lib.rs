@@ -289,11 +289,18 @@ pub mod swiss {
     pub use crate::swiss_impl::dutch::{
         Blocked, BlockedPlayer, Board, PairError, next_round, pair_round, pair_round_until,
     };
+    pub use crate::swiss_impl::dutch::{Breach, Difference, Incomplete, Verdict, check_tournament};
     pub use crate::swiss_impl::generate::random_tournament;
+    pub use crate::swiss_impl::simulate::{
+        ConfigError, GeneratorConfig, generate_tournament, parse_config,
+    };
     pub use crate::swiss_impl::trf::{
         Accelerations, Line, MAX_ACCELERATED_ROUND, MAX_PLAYERS, Player, ResultCode, RoundEntry,
         Tournament, TrfError, accelerations, forbidden_pairs, format_player, parse_trf,
         virtual_points, write_trf,
+    };
+    pub use crate::swiss_impl::trf::{
+        MAX_RESULT_POINTS, PointSystem, non_standard_point_line, point_system,
     };
 }
 
@@ -322,6 +329,7 @@ pub mod round_robin {
 pub mod tiebreaks {
     //! FIDE tie-breaks (C.07): the input per player and round, the tie-break list, and the
     //! standings they order; a reader from TRF files.
+    pub use crate::tiebreaks_impl::trf::standard_scoring;
     pub use crate::tiebreaks_impl::trf::{
         TrfError, detect_event, edition_for, input_from_trf, read_trf, start_date,
     };

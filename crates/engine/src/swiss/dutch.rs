@@ -15,11 +15,13 @@
 
 mod blocked;
 mod bracket;
+mod check;
 mod players;
 
 pub use blocked::{Blocked, BlockedPlayer};
+pub use check::{Breach, Difference, Incomplete, Verdict, check_tournament};
 
-use super::trf::{Colour, Tournament};
+use super::trf::{Colour, ResultCode, Tournament};
 use bracket::{Bracket, Matcher};
 use players::{Entrant, Strength, compatible};
 use serde::{Deserialize, Serialize};
@@ -74,6 +76,9 @@ pub enum PairError {
     },
 }
 
+/// A pairing system: pairs round `round` of a tournament (as [`pair_round`] does).
+pub type PairFn = dyn Fn(&Tournament, u32) -> Result<Vec<Board>, PairError>;
+
 /// The next round to pair: one more than the fewest rounds any player has in the file.
 pub fn next_round(t: &Tournament) -> u32 {
     t.players.iter().map(|p| p.rounds.len()).min().unwrap_or(0) as u32 + 1
@@ -121,7 +126,7 @@ fn pair_round_with(
             blocked: blocked::diagnose(&players),
         });
     }
-    let initial_white = t.initial_colour != Some(Colour::Black);
+    let initial_white = initial_white(t);
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, p) in players.iter().enumerate() {
         match groups.last_mut() {
@@ -210,6 +215,41 @@ fn pair_round_with(
         black: None,
     }));
     Ok(out)
+}
+
+/// Whether the top player had (or has) white in the first round with colours: the `XXC` line
+/// when the file has one, otherwise inferred as bbpPairings does (docs/decisions/0271-swiss-checker.md):
+/// in the first round in which anyone has a colour, the colour of the first player by pairing
+/// number who took part in a pairing by then, reversed for every such player above him
+/// without a colour that round; white when nobody has a colour yet.
+pub(crate) fn initial_white(t: &Tournament) -> bool {
+    if let Some(c) = t.initial_colour {
+        return c == Colour::White;
+    }
+    let Some(first) = t
+        .players
+        .iter()
+        .filter_map(|p| p.rounds.iter().position(|e| e.colour.is_some()))
+        .min()
+    else {
+        return true;
+    };
+    let mut ids: Vec<&super::trf::Player> = t.players.iter().collect();
+    ids.sort_by_key(|p| p.id);
+    let took_part = |e: &super::trf::RoundEntry| {
+        e.opponent.is_some() || matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
+    };
+    let mut reversed = false;
+    for p in ids {
+        if !p.rounds.iter().take(first + 1).any(took_part) {
+            continue;
+        }
+        if let Some(c) = p.rounds.get(first).and_then(|e| e.colour) {
+            return (c == Colour::White) != reversed;
+        }
+        reversed = !reversed;
+    }
+    true
 }
 
 /// For an odd number of entrants, the bye goes to a player of the lowest score for which the
@@ -470,5 +510,7 @@ fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
 
 #[cfg(test)]
 mod accel_tests;
+#[cfg(test)]
+mod points_tests;
 #[cfg(test)]
 mod tests;

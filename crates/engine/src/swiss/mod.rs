@@ -5,6 +5,7 @@ pub mod baku;
 pub mod dutch;
 pub mod generate;
 pub mod matching;
+pub mod simulate;
 pub mod trf;
 pub mod wide;
 

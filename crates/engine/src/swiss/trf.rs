@@ -2,7 +2,8 @@
 //! that pairing engines use (docs/rules/rapid-blitz.md#the-dutch-system): `012` tournament name, `XXR` total rounds, `XXC` initial
 //! colour, `001` player lines whose rounds are `opponent colour result` blocks (forfeits `+ -`,
 //! byes `H F Z U`, `0000` for an unplayed round) and any line ending (CR only, LF, CR LF);
-//! acceleration (`XXA`, `250`) and forbidden pairs (`XXP`) are checked and kept verbatim.
+//! acceleration (`XXA`, `250`), forbidden pairs (`XXP`) and the point system (`BBW` … `BBU`,
+//! `162`) are checked and kept verbatim.
 //!
 //! The reader keeps every line it does not interpret (verbatim, in place) so that
 //! `write_trf(&parse_trf(text)?)` gives back `text` byte for byte for well-formed files.
@@ -290,9 +291,11 @@ pub enum TrfError {
 }
 
 mod extra;
+mod points;
 pub use extra::{
     Accelerations, MAX_ACCELERATED_ROUND, accelerations, forbidden_pairs, virtual_points,
 };
+pub use points::{MAX_RESULT_POINTS, PointSystem, non_standard_point_line, point_system};
 
 mod fixed_serde {
     use crate::fixed::Fixed;
@@ -474,10 +477,6 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
                 t.initial_colour_text = Some(rest.to_string());
                 t.layout.push(Line::InitialColour);
             }
-            "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
-                check_point_system(code, rest, line_no)?;
-                t.layout.push(Line::Raw(raw.to_string()));
-            }
             "001" => {
                 if t.players.len() == MAX_PLAYERS {
                     return Err(TrfError::TooManyPlayers { line: line_no });
@@ -510,6 +509,7 @@ pub fn parse_trf(text: &str) -> Result<Tournament, TrfError> {
     }
     accelerations(&t)?;
     forbidden_pairs(&t)?;
+    point_system(&t)?;
     Ok(t)
 }
 
@@ -519,45 +519,6 @@ fn player_line(layout: &[Line], k: usize) -> usize {
         .iter()
         .position(|l| *l == Line::Player(k))
         .map_or(0, |i| i + 1)
-}
-
-/// The point-system lines of the bbpPairings/JaVaFo extension (`BBW`, `BBD`, `BBL`, `BBZ`,
-/// `BBF`, `BBU`: points for a win, a draw, a loss, a zero-point bye or absence, a forfeit
-/// loss, the pairing-allocated bye). Only the standard 1 / ½ / 0 scoring is supported; a line
-/// giving any other value is refused with its line number, never ignored
-/// (docs/decisions/0265-point-system-lines.md).
-fn check_point_system(code: &str, rest: &str, line: usize) -> Result<(), TrfError> {
-    let field = match code {
-        "BBW" => "BBW",
-        "BBD" => "BBD",
-        "BBL" => "BBL",
-        "BBZ" => "BBZ",
-        "BBF" => "BBF",
-        _ => "BBU",
-    };
-    let standard = match code {
-        "BBW" | "BBU" => Fixed::ONE,
-        "BBD" => Fixed(Fixed::ONE.0 / 2),
-        _ => Fixed::ZERO,
-    };
-    let text = rest.trim();
-    let value = Fixed::parse_decimal(text).map_err(|e| TrfError::Field {
-        line,
-        field,
-        message: format!("`{text}` {e}"),
-    })?;
-    if value != standard {
-        return Err(TrfError::Field {
-            line,
-            field,
-            message: format!(
-                "`{text}` is not {}: only the standard scoring (win 1, draw 0.5, loss 0) is \
-                 supported",
-                format_points(standard)
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// A text written into a line: a line break or other control character (or a line or

@@ -148,7 +148,26 @@ pub fn input_from_trf(t: &Tournament) -> Input {
     }
 }
 
-/// Reads a TRF text into the tie-break input.
+/// Refuses a file scored other than 1 / ½ / 0: the tie-breaks count a win 1, a draw ½ and a
+/// loss 0 (C.07), so a point-system line with another value (`BBW 3.0`, `162 W 3.0`) is
+/// refused at its line, never ignored (docs/decisions/0270-point-systems.md).
+pub fn standard_scoring(t: &Tournament) -> Result<(), TrfError> {
+    match shared::non_standard_point_line(t)? {
+        None => Ok(()),
+        Some(line) => Err(TrfError::Field {
+            line,
+            field: "point system",
+            message: "the tie-breaks support only the standard scoring (win 1, draw 0.5, \
+                      loss 0)"
+                .into(),
+        }),
+    }
+}
+
+/// Reads a TRF text into the tie-break input; a file scored other than 1 / ½ / 0 is refused
+/// ([`standard_scoring`]).
 pub fn read_trf(text: &str) -> Result<Input, TrfError> {
-    shared::parse_trf(text).map(|t| input_from_trf(&t))
+    let t = shared::parse_trf(text)?;
+    standard_scoring(&t)?;
+    Ok(input_from_trf(&t))
 }

@@ -2,11 +2,10 @@
 //! score, colour difference and preference, floats, past opponents, byes, topscorer status.
 
 use super::super::trf::{
-    Accelerations, Colour, ResultCode, RoundEntry, Tournament, accelerations, forbidden_pairs,
-    virtual_points,
+    Accelerations, Colour, PointSystem, ResultCode, RoundEntry, Tournament, accelerations,
+    forbidden_pairs, point_system, virtual_points,
 };
 use super::PairError;
-use crate::fixed::Fixed;
 
 /// Strength of a colour preference (C.04.3 A.6), weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -37,10 +36,11 @@ pub(crate) enum Float {
 pub(crate) struct Entrant {
     /// Pairing number.
     pub id: u32,
-    /// Pairing score in half-points: the real score plus the round's virtual points (`XXA`,
-    /// `250`), which place the player in a scoregroup.
+    /// Pairing score in ten-thousandths of a point under the file's point system: the real
+    /// score plus the round's virtual points (`XXA`, `250`), which place the player in a
+    /// scoregroup.
     pub score: i64,
-    /// Real score in half-points, which orders the boards.
+    /// Real score in ten-thousandths of a point, which orders the boards.
     pub real_score: i64,
     /// Preferred colour (`None` without played games).
     pub side: Option<Colour>,
@@ -77,27 +77,23 @@ pub(crate) struct Entrant {
     pub seq: u32,
 }
 
-/// Half-points of a number of points (virtual points are whole or half points).
-fn half_points_of(p: Fixed) -> i64 {
-    p.0 / (Fixed::ONE.0 / 2)
-}
-
-/// Pairing scores in half-points before each round (index r = before round r+1: the real
+/// Pairing scores in ten-thousandths of a point before each round (index r = before round r+1: the real
 /// score plus that round's virtual points), for every player. Floats of past rounds compare
 /// these, so virtual points keep counting for them after the accelerated rounds.
 fn score_lists(
     t: &Tournament,
     rounds: usize,
     acc: &Accelerations,
+    ps: &PointSystem,
 ) -> std::collections::HashMap<u32, Vec<i64>> {
     t.players
         .iter()
         .map(|p| {
-            let vp = |r: usize| half_points_of(virtual_points(acc, p.id, r as u32 + 1));
+            let vp = |r: usize| virtual_points(acc, p.id, r as u32 + 1).0;
             let mut real = 0i64;
             let mut list = vec![vp(0)];
             for r in 0..rounds {
-                real += p.rounds.get(r).map_or(0, |e| e.result.half_points() as i64);
+                real += p.rounds.get(r).map_or(0, |e| ps.points(e).0);
                 list.push(real + vp(r + 1));
             }
             (p.id, list)
@@ -111,7 +107,8 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
     let played = round as usize - 1;
     // The reader has checked the lines of a file; a line it would refuse adds nothing here.
     let acc = accelerations(t).unwrap_or_default();
-    let scores = score_lists(t, played, &acc);
+    let ps = point_system(t).unwrap_or_default();
+    let scores = score_lists(t, played, &acc, &ps);
     let forbidden = forbidden_pairs(t).unwrap_or_default();
     let total = t.total_rounds.unwrap_or(round);
     let last_round = round == total;
@@ -177,8 +174,9 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             };
             if !e.played() {
                 // C.04.3 (2025) 1.4.3: scoring without playing more than a loss is a downfloat;
-                // a forfeit loss or a zero-point bye is no float at all.
-                return if e.result.half_points() > 0 {
+                // a forfeit loss or a zero-point bye is no float at all (compared with the
+                // points of a played loss, as bbpPairings does).
+                return if ps.points(e) > ps.loss {
                     Float::Down
                 } else {
                     Float::None
@@ -196,7 +194,7 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             }
         };
         let score = scores[&p.id][played];
-        let real_score = score - half_points_of(virtual_points(&acc, p.id, round));
+        let real_score = score - virtual_points(&acc, p.id, round).0;
         let unplayed = played.saturating_sub(colours.len()) as u32;
         out.push(Entrant {
             id: p.id,
@@ -230,14 +228,10 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
                 })
                 .collect(),
             colours,
-            bye_received: p.rounds.iter().take(played).any(|e| {
-                matches!(
-                    e.result,
-                    ResultCode::PairingBye | ResultCode::ForfeitWin | ResultCode::FullBye
-                )
-            }),
-            // more than half of the maximum 2·(round−1) half-points
-            topscorer: last_round && score > played as i64,
+            bye_received: p.rounds.iter().take(played).any(|e| ps.bye_like(e)),
+            // more than half of the most points of the rounds played (a win's or a draw's
+            // points, whichever is more, in every round)
+            topscorer: last_round && 2 * score > played as i64 * ps.win.0.max(ps.draw.0),
             bye_ok: false,
             unplayed,
             seq: 0,

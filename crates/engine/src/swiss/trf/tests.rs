@@ -185,20 +185,15 @@ fn refuses_more_rounds_than_xxr_naming_the_player_line() {
 }
 
 #[test]
-fn point_system_lines_with_the_standard_scoring_are_kept_and_others_refused() {
+fn point_system_lines_are_kept_verbatim_and_malformed_ones_refused() {
     let standard = "012 Points\nBBW  1.0\nBBD  0.5\nBBL  0.0\nBBZ  0.0\nBBF  0.0\nBBU  1.0\n";
     let t = parse_trf(standard).unwrap();
     assert_eq!(write_trf(&t), standard);
-    // 3-1-0 scoring: a win is worth 3 points and a draw 1 — refused at its line, never ignored.
+    // 3-1-0 scoring is read and written back unchanged.
     let three = "012 Points\nXXR 5\nBBW  3.0\nBBD  1.0\n";
-    let err = parse_trf(three).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "line 3: field BBW: `3.0` is not 1.0: only the standard scoring (win 1, draw 0.5, \
-         loss 0) is supported"
-    );
+    assert_eq!(write_trf(&parse_trf(three).unwrap()), three);
     assert!(matches!(
-        parse_trf("BBU  0.5\n"),
+        parse_trf("BBU  0.55\n"),
         Err(TrfError::Field {
             line: 1,
             field: "BBU",

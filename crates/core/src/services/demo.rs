@@ -333,7 +333,7 @@ fn seed_keizer(
     evenings: &[Evening],
 ) -> ApiResult<String> {
     use crate::services::competitions::TimeControl;
-    use clubcomp_engine::keizer::{self as ks, GameResult};
+    use clubcomp_engine::keizer::{self as ks, KeizerResult};
     use clubcomp_engine::keizer::{Meeting, PairingInput, RankedPlayer, pair_evening};
     use clubcomp_engine::{Colour, Half};
     let tc = serde_json::to_value(TimeControl::club_default()).unwrap_or_default();
@@ -438,7 +438,7 @@ fn seed_keizer(
             if published { "published" } else { "completed" },
             Some(meta.to_string()),
         )?;
-        let mut played = ks::Evening::default();
+        let mut played = ks::KeizerEvening::default();
         for b in &pairing.boards {
             let (w, bl) = (&by_key[&b.white], &by_key[&b.black]);
             let result = (!published).then(|| chess_result(&mut rng, w.1, bl.1));
@@ -452,13 +452,13 @@ fn seed_keizer(
                 result,
             )?;
             if let Some(r) = result {
-                played.games.push(ks::Game {
+                played.games.push(ks::KeizerGame {
                     white: b.white.clone(),
                     black: b.black.clone(),
                     result: match r {
-                        "1-0" => GameResult::WhiteWins,
-                        "0-1" => GameResult::BlackWins,
-                        _ => GameResult::Draw,
+                        "1-0" => KeizerResult::WhiteWins,
+                        "0-1" => KeizerResult::BlackWins,
+                        _ => KeizerResult::Draw,
                     },
                 });
                 colours
@@ -528,7 +528,7 @@ fn seed_keizer(
         }
         engine.evenings.push(played);
         // the ranking after this evening orders the next pairing (docs/rules/keizer.md#pairing)
-        let standings = ks::compute(&engine)
+        let standings = ks::compute_keizer(&engine)
             .map_err(|e| crate::error::ApiError::Internal(format!("demo standings: {e}")))?;
         if let Some(last) = standings.last() {
             ranking = last.standings.iter().map(|r| r.id.clone()).collect();
@@ -548,7 +548,7 @@ fn seed_rapid(
     club: &[Player],
     evenings: &[Evening],
 ) -> ApiResult<String> {
-    use clubcomp_engine::double_swiss::{self as ds, GameResult as G};
+    use clubcomp_engine::double_swiss::{self as ds, DoubleSwissResult as G};
     let tc = serde_json::json!({"periods": [{"minutes": 25}], "increment_seconds": 0, "increment_from_move": 1});
     let comp = insert_competition(
         c,
@@ -574,7 +574,7 @@ fn seed_rapid(
         .collect();
     let mut state = ds::State {
         players: (1..=field.len() as u32)
-            .map(|id| ds::Player {
+            .map(|id| ds::DoubleSwissPlayer {
                 id,
                 name: String::new(),
                 rating: None,

@@ -6,8 +6,8 @@
 
 use super::PairError;
 use super::players::{Entrant, Float, Strength, compatible};
-use crate::swiss_impl::matching::{Matching, max_weight_matching};
-use crate::swiss_impl::wide::Wide;
+use crate::swiss::matching::{Matching, max_weight_matching};
+use crate::swiss::wide::Wide;
 use std::collections::BTreeMap;
 
 /// A player's role in the bracket being paired.

@@ -6,7 +6,9 @@
 //! computes the standings after EVERY evening of the season (the whole replay); divide by the
 //! number of evenings for the cost of one evening's recalculation.
 
-use clubcomp_engine::keizer::{Competition, Entrant, Evening, Game, GameResult, Params, compute};
+use clubcomp_engine::keizer::{
+    Competition, Entrant, KeizerEvening, KeizerGame, KeizerResult, Params, compute_keizer,
+};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -26,7 +28,7 @@ fn season(seed: u64, n: usize, evenings: usize) -> Competition {
     players.sort_by_key(|p| std::cmp::Reverse(p.rating));
     let evs = (0..evenings)
         .map(|_| {
-            let mut ev = Evening::default();
+            let mut ev = KeizerEvening::default();
             let mut present = Vec::new();
             for p in &players {
                 match rng.random_range(0..100) {
@@ -41,12 +43,12 @@ fn season(seed: u64, n: usize, evenings: usize) -> Competition {
             }
             for pair in present.chunks(2) {
                 let result = match rng.random_range(0..100) {
-                    0..40 => GameResult::WhiteWins,
-                    40..75 => GameResult::BlackWins,
-                    75..95 => GameResult::Draw,
-                    _ => GameResult::WhiteForfeitWin,
+                    0..40 => KeizerResult::WhiteWins,
+                    40..75 => KeizerResult::BlackWins,
+                    75..95 => KeizerResult::Draw,
+                    _ => KeizerResult::WhiteForfeitWin,
                 };
-                ev.games.push(Game {
+                ev.games.push(KeizerGame {
                     white: pair[0].clone(),
                     black: pair[1].clone(),
                     result,
@@ -71,14 +73,14 @@ fn bench(c: &mut Criterion) {
     let club = season(1, 60, 40);
     c.bench_function(
         "keizer standings 60 players x 40 evenings (all evenings)",
-        |b| b.iter(|| compute(black_box(&club))),
+        |b| b.iter(|| compute_keizer(black_box(&club))),
     );
     let large = season(2, 1000, 100);
     let mut g = c.benchmark_group("large");
     g.sample_size(10);
     g.bench_function(
         "keizer standings 1000 players x 100 evenings (all evenings)",
-        |b| b.iter(|| compute(black_box(&large))),
+        |b| b.iter(|| compute_keizer(black_box(&large))),
     );
     g.finish();
 }

@@ -10,7 +10,7 @@
 //!
 //! Run: `cargo bench --bench swiss` (add `CLUBCOMP_BENCH_LARGE=1` for the large Dutch sizes).
 use clubcomp_engine::double_swiss::{
-    Bye, ByeKind, GameResult, Match, Player, RoundRecord, State, pair_next_round,
+    Bye, ByeKind, DoubleSwissPlayer, DoubleSwissResult, Match, RoundRecord, State, pair_next_round,
 };
 use clubcomp_engine::swiss::pair_round;
 use clubcomp_engine::swiss::random_tournament;
@@ -47,7 +47,7 @@ fn dutch(c: &mut Criterion) {
 fn double_swiss_state(n: usize, rounds: usize) -> State {
     let mut st = State {
         players: (1..=n as u32)
-            .map(|id| Player {
+            .map(|id| DoubleSwissPlayer {
                 id,
                 name: String::new(),
                 rating: None,
@@ -67,9 +67,9 @@ fn double_swiss_state(n: usize, rounds: usize) -> State {
 fn play_round(st: &mut State, rng: &mut ChaCha8Rng) {
     let next = pair_next_round(st).expect("a Double-Swiss round");
     let mut result = || match rng.random_range(0..3) {
-        0 => GameResult::WhiteWins,
-        1 => GameResult::Draw,
-        _ => GameResult::BlackWins,
+        0 => DoubleSwissResult::WhiteWins,
+        1 => DoubleSwissResult::Draw,
+        _ => DoubleSwissResult::BlackWins,
     };
     let mut rec = RoundRecord::default();
     for p in &next.pairings {

@@ -13,7 +13,7 @@ use crate::limits::{Admission, engine_panicked};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use clubcomp_engine::Colour;
-use clubcomp_engine::double_swiss::{self as ds, ByeKind, GameResult as DsResult};
+use clubcomp_engine::double_swiss::{self as ds, ByeKind, DoubleSwissResult as DsResult};
 use clubcomp_engine::swiss::{PairError, next_round, pair_round_until};
 use clubcomp_engine::swiss::{ResultCode, Tournament, parse_trf};
 use serde::{Deserialize, Serialize};
@@ -181,7 +181,7 @@ pub async fn create_round_robin_calculation(
     state: web::Data<AppState>,
     body: Body<Value>,
 ) -> ApiResult<HttpResponse> {
-    use clubcomp_engine::round_robin::{Scenario, compute};
+    use clubcomp_engine::round_robin::{Scenario, compute_round_robin};
     let v = body.into_inner()?;
     calc_input::round_robin_scenario(&v, &state.config.limits)?;
     let out = state
@@ -189,7 +189,7 @@ pub async fn create_round_robin_calculation(
         .run(admission.0, "round-robin", move |_| {
             let s: Scenario = serde_json::from_value(v)
                 .map_err(|e| engine_error(format!("not a round-robin scenario: {e}")))?;
-            compute(&s).map_err(engine_error)
+            compute_round_robin(&s).map_err(engine_error)
         })
         .await?;
     Ok(HttpResponse::Ok().json(out))
@@ -533,7 +533,7 @@ pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
         players: t
             .players
             .iter()
-            .map(|p| ds::Player {
+            .map(|p| ds::DoubleSwissPlayer {
                 id: p.id,
                 name: p.name.clone(),
                 rating: (p.rating > 0).then_some(p.rating),

@@ -6,8 +6,8 @@
 
 mod kit;
 
-use clubcomp_engine::swiss::{Board, PairError, next_round, pair_round};
 use clubcomp_engine::swiss::{MAX_PLAYERS, random_tournament};
+use clubcomp_engine::swiss::{PairError, SwissBoard, next_round, pair_round};
 use clubcomp_engine::swiss::{parse_trf, write_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,7 +53,7 @@ pub struct Args {
 }
 
 /// Formats boards in the bbpPairings output format (the count includes the bye line).
-pub fn format_boards(boards: &[Board]) -> String {
+pub fn format_boards(boards: &[SwissBoard]) -> String {
     let mut s = format!("{}\n", boards.len());
     for b in boards {
         s.push_str(&format!("{} {}\n", b.white, b.black.unwrap_or(0)));

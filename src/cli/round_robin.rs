@@ -3,7 +3,7 @@
 //! cross table (JSON) out on standard output. Bad input: a message on standard error and exit
 //! code 1 (2 when the input cannot be read).
 
-use clubcomp_engine::round_robin::{Scenario, compute};
+use clubcomp_engine::round_robin::{Scenario, compute_round_robin};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,7 +46,7 @@ pub fn calc(text: &str) -> Result<String, String> {
     crate::calc_input::round_robin_scenario(&v, &super::limits()?).map_err(|e| e.to_string())?;
     let scenario: Scenario =
         serde_json::from_value(v).map_err(|e| format!("not a round-robin scenario: {e}"))?;
-    let out = compute(&scenario).map_err(|e| e.to_string())?;
+    let out = compute_round_robin(&scenario).map_err(|e| e.to_string())?;
     serde_json::to_string_pretty(&out).map_err(|e| format!("cannot write the output: {e}"))
 }
 

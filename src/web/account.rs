@@ -43,6 +43,10 @@ impl Flow {
 fn ctx(lang: Lang, flow: Flow) -> Ctx {
     Ctx::new(
         super::PageQuery {
+            site: std::sync::Arc::new(clubcomp_core::club_site::ClubSite::from_lookup(
+                |_| None,
+                &mut Vec::new(),
+            )),
             lang,
             lang_chosen: false,
             embed: false,

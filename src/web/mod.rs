@@ -55,7 +55,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(get().to(account::reset_page))
             .route(web::post().to(account::reset_submit)),
     );
-    cfg.service(web::scope("/club/competitions").default_service(web::to(competition::dispatch)))
     cfg.route("/", get().to(site::root))
         .route("/robots.txt", get().to(site::robots))
         .route("/favicon.ico", get().to(site::favicon))

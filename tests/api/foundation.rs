@@ -122,7 +122,8 @@ fn every_operation_is_documented() {
 /// is never rejected for its spelling.
 #[test]
 fn documented_values_are_read_by_the_code() {
-    use clubcomp_engine::round_robin::{Discipline, GameResult};
+    use clubcomp_engine::Discipline;
+    use clubcomp_engine::round_robin::RoundRobinResult;
     use clubcomp_engine::tiebreaks::Tiebreak;
     let spec = serde_json::to_value(clubcomp::app::openapi()).unwrap();
     let values = |name: &str| -> Vec<String> {
@@ -136,8 +137,8 @@ fn documented_values_are_read_by_the_code() {
     for code in values("ResultCode") {
         assert!(
             code == "bye"
-                || GameResult::parse(Discipline::Chess, &code).is_some()
-                || GameResult::parse(Discipline::Draughts, &code).is_some(),
+                || RoundRobinResult::parse(Discipline::Chess, &code).is_some()
+                || RoundRobinResult::parse(Discipline::Draughts, &code).is_some(),
             "result code {code}"
         );
     }

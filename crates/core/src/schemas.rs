@@ -224,7 +224,7 @@ mod tests {
     #[test]
     fn the_round_robin_criteria_are_the_engines() {
         for name in ROUND_ROBIN_TIEBREAKS {
-            let parsed: Result<clubcomp_engine::round_robin::Tiebreak, _> =
+            let parsed: Result<clubcomp_engine::round_robin::RoundRobinTiebreak, _> =
                 serde_json::from_value(serde_json::Value::String(name.into()));
             assert!(parsed.is_ok(), "{name}");
         }

@@ -29,14 +29,28 @@
 //!   absent, not paired.
 //! - Changes are applied in time order; equal times keep the order given. The last valid
 //!   change wins. Refused changes are listed with the reason and change nothing.
+//!
+//! # Example
+//!
+//! The default deadline: the day before the evening at 18:00 in the club's time zone. For
+//! Friday 4 December 2026 that is Thursday 18:00 in Amsterdam, 17:00 UTC (winter time).
+//!
+//! ```
+//! use chrono::{NaiveDate, TimeZone, Utc};
+//! use clubcomp_engine::attendance::{DeadlineRule, deadline};
+//!
+//! let evening = NaiveDate::from_ymd_opt(2026, 12, 4).unwrap();
+//! let at = deadline(evening, &DeadlineRule::default()).unwrap();
+//! assert_eq!(at, Utc.with_ymd_and_hms(2026, 12, 3, 17, 0, 0).unwrap());
+//! ```
 
 use chrono::{DateTime, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-use crate::keizer_impl::pairing::PlayerId;
+use crate::keizer::pairing::PlayerId;
 
-pub use crate::vocab::Membership;
+pub(crate) use crate::vocab::Membership;
 
 /// Who recorded a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,7 +232,7 @@ impl Status {
 
 /// A change that was refused, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Refusal {
+pub struct AttendanceRefusal {
     /// Index of the change in the input list.
     pub change: usize,
     /// Why it was refused.
@@ -237,7 +251,7 @@ pub struct PlayerAttendance {
     /// Index of the change that set the status (none: the default).
     pub decided_by: Option<usize>,
     /// Refused changes of this player.
-    pub refused: Vec<Refusal>,
+    pub refused: Vec<AttendanceRefusal>,
 }
 
 /// The attendance of one evening.
@@ -423,7 +437,7 @@ pub fn attendance(input: &AttendanceInput) -> Result<Attendance, AttendanceError
                 pa.status = s;
                 pa.decided_by = Some(i);
             }
-            Err(reason) => pa.refused.push(Refusal { change: i, reason }),
+            Err(reason) => pa.refused.push(AttendanceRefusal { change: i, reason }),
         }
     }
     for p in &mut players {

@@ -1,14 +1,33 @@
+//! Rapid and blitz tournaments: the number of Swiss rounds, the blitz check-in's closing
+//! minute, and the playoff for first place.
+//!
 //! The blitz championship (docs/rules/rapid-blitz.md#the-blitz-championship): how many Swiss
 //! rounds a field plays, who plays the play-off for first place (everyone on the top score),
 //! and the play-off itself — every candidate against every other with both colours (a double
 //! round robin by FIDE's Berger tables), decided on points, or left to the arbiter when still
 //! tied.
+//!
+//! # Example
+//!
+//! Sixteen players get ⌈log2 16⌉ + 2 = 6 rounds; a player who checks in during the minute named
+//! as the closing time ("present at 20.00") is on time, one who comes at 20:01 is not.
+//!
+//! ```
+//! use chrono::{TimeZone, Utc};
+//! use clubcomp_engine::blitz::{RoundsRule, checked_in_on_time, swiss_rounds};
+//!
+//! assert_eq!(swiss_rounds(16, RoundsRule::default()), 6);
+//! assert_eq!(swiss_rounds(5, RoundsRule::default()), 4); // ⌈log2 5⌉ + 2 = 5, but at most n − 1
+//! let closes = Utc.with_ymd_and_hms(2027, 1, 8, 19, 0, 0).unwrap(); // 20:00 in Amsterdam
+//! assert!(checked_in_on_time(Utc.with_ymd_and_hms(2027, 1, 8, 19, 0, 59).unwrap(), closes));
+//! assert!(!checked_in_on_time(Utc.with_ymd_and_hms(2027, 1, 8, 19, 1, 0).unwrap(), closes));
+//! ```
 
-use crate::round_robin_impl::schedule::{ScheduleError, schedule};
+use crate::round_robin::schedule::{ScheduleError, schedule};
+use crate::tiebreaks::Standings;
 #[cfg(test)]
-use crate::tiebreaks_impl::StandingRow;
-use crate::tiebreaks_impl::Standings;
-use crate::tiebreaks_impl::separations;
+use crate::tiebreaks::TiebreakRow;
+use crate::tiebreaks::separations;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -155,7 +174,7 @@ pub struct PlayoffGame {
 
 /// Why a play-off cannot be made or decided.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PlayoffError {
+pub enum BlitzPlayoffError {
     /// A play-off needs two or more candidates, each once.
     #[error("a play-off needs at least two different candidates")]
     TooFewCandidates,
@@ -180,7 +199,7 @@ pub enum PlayoffError {
 
 /// The play-off games: candidates in their order in the final standings get Berger numbers
 /// 1, 2, …; two cycles, the second with the colours reversed (FIDE C.05 Annex 1).
-pub fn first_place_playoff(candidates: &[String]) -> Result<Vec<PlayoffGame>, PlayoffError> {
+pub fn first_place_playoff(candidates: &[String]) -> Result<Vec<PlayoffGame>, BlitzPlayoffError> {
     check_candidates(candidates)?;
     let rounds = schedule(candidates.len() as u32, 2)?;
     let name = |n: u32| candidates[n as usize - 1].clone();
@@ -196,14 +215,14 @@ pub fn first_place_playoff(candidates: &[String]) -> Result<Vec<PlayoffGame>, Pl
         .collect())
 }
 
-fn check_candidates(candidates: &[String]) -> Result<(), PlayoffError> {
+fn check_candidates(candidates: &[String]) -> Result<(), BlitzPlayoffError> {
     if candidates.len() < 2 {
-        return Err(PlayoffError::TooFewCandidates);
+        return Err(BlitzPlayoffError::TooFewCandidates);
     }
     let mut seen = std::collections::BTreeSet::new();
     for c in candidates {
         if !seen.insert(c) {
-            return Err(PlayoffError::Duplicate(c.clone()));
+            return Err(BlitzPlayoffError::Duplicate(c.clone()));
         }
     }
     Ok(())
@@ -241,7 +260,7 @@ pub enum PlayoffDecision {
 pub fn decide_playoff(
     candidates: &[String],
     results: &[PlayoffResult],
-) -> Result<PlayoffDecision, PlayoffError> {
+) -> Result<PlayoffDecision, BlitzPlayoffError> {
     let games = first_place_playoff(candidates)?;
     let mut open: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for g in &games {
@@ -255,7 +274,7 @@ pub fn decide_playoff(
         match open.get_mut(&key) {
             Some(n) if *n > 0 && r.white_half_points <= 2 => *n -= 1,
             _ => {
-                return Err(PlayoffError::NotInPlayoff {
+                return Err(BlitzPlayoffError::NotInPlayoff {
                     white: r.white.clone(),
                     black: r.black.clone(),
                 });
@@ -266,7 +285,7 @@ pub fn decide_playoff(
     }
     let unfinished: usize = open.values().sum();
     if unfinished > 0 {
-        return Err(PlayoffError::Unfinished(unfinished));
+        return Err(BlitzPlayoffError::Unfinished(unfinished));
     }
     let best = half_points.values().copied().max().unwrap_or(0);
     let tied: Vec<String> = candidates
@@ -304,10 +323,10 @@ mod tests {
 
     fn table(rows: &[(u32, u32, bool)]) -> Standings {
         // (id, rank, shared): the place as the engine prints it
-        let mut v: Vec<StandingRow> = Vec::new();
+        let mut v: Vec<TiebreakRow> = Vec::new();
         for &(id, rank, shared) in rows {
             let size = rows.iter().filter(|r| r.1 == rank).count() as u32;
-            v.push(StandingRow {
+            v.push(TiebreakRow {
                 rank,
                 place: if shared {
                     format!("{rank}-{}", rank + size - 1)
@@ -484,8 +503,8 @@ mod tests {
     #[test]
     fn blitz_candidates_are_everyone_on_the_top_score() {
         use crate::fixed::Fixed;
-        use crate::tiebreaks::{StandingRow, Value, parse_tiebreaks};
-        let row = |rank: u32, id: u32, pts: i64, de: i64| StandingRow {
+        use crate::tiebreaks::{TiebreakRow, Value, parse_tiebreaks};
+        let row = |rank: u32, id: u32, pts: i64, de: i64| TiebreakRow {
             rank,
             place: rank.to_string(),
             shared: false,
@@ -530,8 +549,8 @@ mod tests {
     #[test]
     fn after_a_playoff_the_separations_follow_the_new_order() {
         use crate::fixed::Fixed;
-        use crate::tiebreaks::{StandingRow, Value, parse_tiebreaks};
-        let row = |rank: u32, id: u32, de: i64| StandingRow {
+        use crate::tiebreaks::{TiebreakRow, Value, parse_tiebreaks};
+        let row = |rank: u32, id: u32, de: i64| TiebreakRow {
             rank,
             place: rank.to_string(),
             shared: false,
@@ -568,28 +587,28 @@ mod tests {
     fn refusals() {
         assert_eq!(
             first_place_playoff(&ids(&["a"])),
-            Err(PlayoffError::TooFewCandidates)
+            Err(BlitzPlayoffError::TooFewCandidates)
         );
         assert_eq!(
             first_place_playoff(&ids(&["a", "a"])),
-            Err(PlayoffError::Duplicate("a".into()))
+            Err(BlitzPlayoffError::Duplicate("a".into()))
         );
         let c = ids(&["a", "b"]);
         assert_eq!(
             decide_playoff(&c, &[res("a", "b", 2)]),
-            Err(PlayoffError::Unfinished(1))
+            Err(BlitzPlayoffError::Unfinished(1))
         );
         assert!(matches!(
             decide_playoff(&c, &[res("a", "b", 2), res("a", "b", 2)]),
-            Err(PlayoffError::NotInPlayoff { .. })
+            Err(BlitzPlayoffError::NotInPlayoff { .. })
         ));
         assert!(matches!(
             decide_playoff(&c, &[res("a", "x", 2), res("b", "a", 2)]),
-            Err(PlayoffError::NotInPlayoff { .. })
+            Err(BlitzPlayoffError::NotInPlayoff { .. })
         ));
         assert!(matches!(
             decide_playoff(&c, &[res("a", "b", 3), res("b", "a", 2)]),
-            Err(PlayoffError::NotInPlayoff { .. })
+            Err(BlitzPlayoffError::NotInPlayoff { .. })
         ));
     }
 }

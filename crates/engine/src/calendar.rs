@@ -17,11 +17,26 @@
 //!   instead, free Fridays included: the service numbers them from the stored calendar.
 //! - If the season opens on a Friday, that Friday is the opening evening (`opening`), since
 //!   the winter starts on the first Friday *after* the opening.
+//!
+//! # Example
+//!
+//! The Friday strictly before a date, and the first Friday of January (no club evening then).
+//!
+//! ```
+//! use chrono::NaiveDate;
+//! use clubcomp_engine::calendar::{friday_before, is_first_friday_of_january};
+//!
+//! let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
+//! assert_eq!(friday_before(day(2026, 12, 2)), day(2026, 11, 27)); // a Wednesday
+//! assert_eq!(friday_before(day(2026, 12, 4)), day(2026, 11, 27)); // a Friday: the one before
+//! assert!(is_first_friday_of_january(day(2027, 1, 1)));
+//! assert!(!is_first_friday_of_january(day(2027, 1, 8)));
+//! ```
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveTime, Weekday};
 use serde::{Deserialize, Serialize};
 
-use crate::keizer_impl::pairing::Half;
+use crate::keizer::pairing::Half;
 
 /// What the calendar is built from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +85,7 @@ pub enum FridayKind {
 
 /// One Friday of the proposed calendar.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Evening {
+pub struct CalendarEvening {
     /// The date.
     pub date: NaiveDate,
     /// Start time (local, Europe/Amsterdam); none when closed.
@@ -134,7 +149,7 @@ pub fn is_first_friday_of_january(d: NaiveDate) -> bool {
 }
 
 /// Proposes the season calendar (docs/rules/keizer.md#calendar).
-pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarError> {
+pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<CalendarEvening>, CalendarError> {
     if input.season_end < input.opening {
         return Err(CalendarError::EndBeforeOpening {
             opening: input.opening,
@@ -163,7 +178,7 @@ pub fn propose_calendar(input: &CalendarInput) -> Result<Vec<Evening>, CalendarE
         } else {
             (FridayKind::Free, Some(playing_start()))
         };
-        out.push(Evening {
+        out.push(CalendarEvening {
             date: d,
             start_time,
             kind,

@@ -25,17 +25,17 @@ const ROUND_ROBIN: &str = r#"{"discipline": "draughts", "players": [{"id": "a"},
 /// Every reader of one short token (a move, a tie-break, a result code, a FEN), on one text;
 /// a refusal is an error value.
 fn read_token(text: &str) {
-    use crate::arbiter_impl::draughts::{board::Position, pdn::match_move};
-    use crate::arbiter_impl::{ChessMoves, repetition::record_moves};
-    let _ = crate::tiebreaks_impl::Tiebreak::parse(text);
-    let _ = crate::tiebreaks_impl::parse_tiebreaks(text);
+    use crate::arbiter::draughts::{board::Position, pdn::match_move};
+    use crate::arbiter::{ChessMoves, repetition::record_moves};
+    let _ = crate::tiebreaks::Tiebreak::parse(text);
+    let _ = crate::tiebreaks::parse_tiebreaks(text);
     let _ = record_moves(&ChessMoves::San(vec![text.to_string()]), None);
     let _ = record_moves(&ChessMoves::San(vec!["e4".into()]), Some(text));
     let _ = match_move(&Position::initial(), text);
     let _ = Position::from_fen(text);
-    let _ = crate::keizer_impl::scenario::parse_result(text);
+    let _ = crate::keizer::scenario::parse_result(text);
     for d in [crate::Discipline::Chess, crate::Discipline::Draughts] {
-        let _ = crate::round_robin_impl::GameResult::parse(d, text);
+        let _ = crate::round_robin::RoundRobinResult::parse(d, text);
     }
     let _ = text.parse::<crate::Discipline>();
     let _ = text.parse::<crate::PairingSystem>();
@@ -45,13 +45,13 @@ fn read_token(text: &str) {
 /// Every reader, on one text.
 fn read_all(text: &str) {
     read_token(text);
-    let _ = crate::swiss_impl::trf::parse_trf(text);
-    let _ = crate::tiebreaks_impl::trf::read_trf(text);
-    let _ = crate::arbiter_impl::pgn::read_pgn(text);
-    let _ = crate::arbiter_impl::draughts::pdn::read_game(None, text);
-    let _ = crate::keizer_impl::scenario::run_scenario_str(text);
-    if let Ok(s) = serde_json::from_str::<crate::round_robin_impl::Scenario>(text) {
-        let _ = crate::round_robin_impl::compute(&s);
+    let _ = crate::swiss::trf::parse_trf(text);
+    let _ = crate::tiebreaks::trf::read_trf(text);
+    let _ = crate::arbiter::pgn::read_pgn(text);
+    let _ = crate::arbiter::draughts::pdn::read_game(None, text);
+    let _ = crate::keizer::scenario::run_scenario_str(text);
+    if let Ok(s) = serde_json::from_str::<crate::round_robin::Scenario>(text) {
+        let _ = crate::round_robin::compute_round_robin(&s);
     }
 }
 
@@ -68,13 +68,13 @@ fn overwrite(base: &str, at: f64, cut: usize, patch: &str) -> String {
 
 #[test]
 fn a_tiebreak_modifier_with_a_multibyte_letter_is_refused() {
-    use crate::tiebreaks_impl::{Error, Tiebreak, parse_tiebreaks};
+    use crate::tiebreaks::{Tiebreak, TiebreakError, parse_tiebreaks};
     assert_eq!(Tiebreak::parse("BH-é1"), None);
     assert_eq!(Tiebreak::parse("SB-ñ2"), None);
     assert_eq!(Tiebreak::parse("BH-€"), None);
     assert_eq!(
         parse_tiebreaks("PTS,BH-é1"),
-        Err(Error::UnknownTiebreak("BH-é1".into()))
+        Err(TiebreakError::UnknownTiebreak("BH-é1".into()))
     );
     // the ASCII forms still read
     assert_eq!(Tiebreak::parse("bh-m1"), Some(Tiebreak::BH_M1));
@@ -95,8 +95,8 @@ proptest! {
         modifier in "\\PC{0,4}",
     ) {
         let text = format!("{name}{sep}{modifier}");
-        let one = crate::tiebreaks_impl::Tiebreak::parse(&text);
-        let list = crate::tiebreaks_impl::parse_tiebreaks(&format!("PTS,{text}"));
+        let one = crate::tiebreaks::Tiebreak::parse(&text);
+        let list = crate::tiebreaks::parse_tiebreaks(&format!("PTS,{text}"));
         // a refusal is an error value, and the list refuses exactly what the parser refuses
         prop_assert_eq!(one.is_none(), list.is_err());
     }
@@ -132,7 +132,7 @@ proptest! {
 /// line break does not forge a second player line (docs/decisions/0255-csv-and-trf-output.md).
 #[test]
 fn a_line_break_in_a_name_cannot_forge_a_trf_line() {
-    use crate::swiss_impl::trf::{Tournament, parse_trf, write_trf};
+    use crate::swiss::trf::{Tournament, parse_trf, write_trf};
     let forged = "001    9      Forged                            2700";
     let file = "012 Club\nXXR 1\n\
 001    1      Alpha                             2000                             1.0    1     2 w 1\n\

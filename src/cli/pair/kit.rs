@@ -8,12 +8,12 @@
 
 use super::{Args, checked_trf};
 use clubcomp_engine::swiss::{
-    Board, Verdict, check_tournament, generate_tournament, pair_round, parse_config, write_trf,
+    SwissBoard, Verdict, check_tournament, generate_tournament, pair_round, parse_config, write_trf,
 };
 use std::path::Path;
 use std::process::ExitCode;
 
-fn boards(list: &[Board]) -> String {
+fn boards(list: &[SwissBoard]) -> String {
     if list.is_empty() {
         return "none".into();
     }

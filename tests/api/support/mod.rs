@@ -8,8 +8,8 @@
 mod app;
 mod builders;
 mod client;
-mod demo;
 pub mod club_pages;
+mod demo;
 mod faults;
 pub mod paths;
 mod process;

@@ -12,15 +12,16 @@ use crate::store::models::competition::{Competition, Game, NewAuditEntry, audit}
 use crate::store::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
 use crate::store::stamps::Scope;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use clubcomp_engine::Colour;
 use clubcomp_engine::arbiter::draughts::{
     self, DraughtsClaim, DraughtsClaimRequest, DraughtsVerdict,
 };
 use clubcomp_engine::arbiter::quickplay;
+use clubcomp_engine::arbiter::quickplay::{QuickplayClaim, QuickplayDecision, QuickplayState};
 use clubcomp_engine::arbiter::record_moves;
 use clubcomp_engine::arbiter::{
     self as engine, ChessMoves, ClaimKind, EventLog, FiftyMovesClaim, GameEnding, GameEvent,
-    GameKind, GameState, QuickplayClaim, QuickplayDecision, QuickplayState, RepetitionClaim,
-    RuleViolation, Ruling, Side,
+    GameKind, GameState, RepetitionClaim, RuleViolation, Ruling,
 };
 use clubcomp_engine::arbiter::{ClaimRecord, ClaimStatus};
 use diesel::prelude::*;
@@ -429,7 +430,7 @@ fn insert_claim(
     log: &Log,
     seq: i32,
     kind: &str,
-    claimant: Side,
+    claimant: Colour,
     valid: Option<bool>,
     check: Option<String>,
 ) -> ApiResult<()> {

@@ -26,6 +26,7 @@ use crate::store::models::competition::{
 use crate::store::models::players::{self, NewPlayer};
 use crate::store::models::users;
 use crate::store::now_utc;
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Discipline, Half as VHalf, Membership, PairingSystem};
 use diesel::prelude::*;
@@ -277,7 +278,7 @@ fn insert_round(
     number: i32,
     evening: Option<&Evening>,
     date: Option<chrono::NaiveDate>,
-    status: &str,
+    status: RoundStatus,
     pairing_meta: Option<String>,
 ) -> ApiResult<Round> {
     use crate::store::schema::rounds;
@@ -287,7 +288,7 @@ fn insert_round(
             number,
             evening_id: evening.map(|e| e.id),
             date: evening.map(|e| e.date).or(date),
-            status: status.into(),
+            status,
             pairing_meta,
             version: 1,
             updated_at: now_utc(),

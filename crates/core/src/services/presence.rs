@@ -25,6 +25,7 @@ use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Evening, NewAuditEntry, Round, audit};
 use crate::store::now_utc;
 use crate::store::schema::{evening_check_ins as ec, rounds as rd};
+use crate::vocab::RoundStatus;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::attendance::{EveningType, Status};
 use code::{CodeKey, Verdict};
@@ -451,7 +452,7 @@ fn round_check_in(
             None,
         )));
     }
-    if round.status != "planned" {
+    if round.status != RoundStatus::Planned {
         return Ok(Some(row(
             comp,
             Some(round.number),

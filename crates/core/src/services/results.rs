@@ -13,9 +13,9 @@ use crate::store::now_utc;
 use crate::store::schema::{competitions, game_events, game_moves, games, rounds};
 use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
-use clubcomp_engine::CompetitionKind;
-use clubcomp_engine::arbiter::{GameEnding, GameEvent, GameKind, Side, replay};
-use clubcomp_engine::round_robin::{Discipline, ResultError, Termination, convert_result};
+use clubcomp_engine::arbiter::{GameEnding, GameEvent, GameKind, replay};
+use clubcomp_engine::round_robin::{ResultError, Termination, convert_result};
+use clubcomp_engine::{Colour, CompetitionKind, Discipline};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -210,8 +210,18 @@ fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
     match (d, ending) {
         (Discipline::Chess, _) => "1/2-1/2",
         (Discipline::Draughts, GameEnding::Draw) => "1-1",
-        (Discipline::Draughts, GameEnding::Plusremise { side: Side::White }) => "1+-1-",
-        (Discipline::Draughts, GameEnding::Plusremise { side: Side::Black }) => "1--1+",
+        (
+            Discipline::Draughts,
+            GameEnding::Plusremise {
+                side: Colour::White,
+            },
+        ) => "1+-1-",
+        (
+            Discipline::Draughts,
+            GameEnding::Plusremise {
+                side: Colour::Black,
+            },
+        ) => "1--1+",
         (Discipline::Draughts, GameEnding::BothLost) => "0-0",
     }
 }

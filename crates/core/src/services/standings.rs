@@ -122,8 +122,8 @@ fn round_robin_params(
 }
 
 /// The Keizer game result of a stored game (docs/rules/keizer.md#scoring: `arbiter_decision` losses).
-fn keizer_result(g: &Game) -> Option<ks::GameResult> {
-    use ks::GameResult::*;
+fn keizer_result(g: &Game) -> Option<ks::KeizerResult> {
+    use ks::KeizerResult::*;
     let arb = g.termination.as_deref() == Some(ARBITER_DECISION);
     Some(match g.result.as_deref()? {
         "1-0" if arb => BlackLostByArbiter,
@@ -186,7 +186,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     if let Some(w) = comp.seeded_from {
         let winter = crate::services::competitions::load(c, w)?;
         let wi = keizer_input(c, &winter)?;
-        let computed = ks::compute(&wi.input)
+        let computed = ks::compute_keizer(&wi.input)
             .map_err(|e| ApiError::Conflict(format!("winter half {w}: {e}")))?;
         let carry = match computed.last() {
             Some(last) => ks::summer_start(&wi.input, last),
@@ -236,7 +236,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
     let mut evenings = Vec::new();
     for (k, (round, games)) in counted_rounds(c, comp.id)?.into_iter().enumerate() {
         let evening = k as u32 + 1;
-        let mut ev = ks::Evening::default();
+        let mut ev = ks::KeizerEvening::default();
         let mut listed = std::collections::HashSet::new();
         for g in &games {
             match (g.white_id, g.black_id) {
@@ -249,7 +249,7 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
                     if let Some(result) = keizer_result(g) {
                         listed.insert(w);
                         listed.insert(b);
-                        ev.games.push(ks::Game {
+                        ev.games.push(ks::KeizerGame {
                             white: w.to_string(),
                             black: b.to_string(),
                             result,
@@ -293,7 +293,8 @@ pub fn keizer_input(c: &mut DbConn, comp: &Competition) -> ApiResult<KeizerInput
 
 /// Computes a Keizer half (409 when the stored data cannot be computed, naming why).
 pub fn keizer_compute(input: &ks::Competition) -> ApiResult<Vec<ks::EveningStandings>> {
-    ks::compute(input).map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))
+    ks::compute_keizer(input)
+        .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -376,8 +377,9 @@ pub fn round_robin_scenario(
 }
 
 /// Computes a round robin (409 naming the problem when the stored data does not compute).
-pub fn round_robin_compute(s: &rr::Scenario) -> ApiResult<rr::Output> {
-    rr::compute(s).map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))
+pub fn round_robin_compute(s: &rr::Scenario) -> ApiResult<rr::RoundRobinOutput> {
+    rr::compute_round_robin(s)
+        .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -393,9 +395,12 @@ pub fn games_per_round(comp: &Competition) -> usize {
 }
 
 /// The TRF result characters of a stored result code for (white, black).
-fn trf_codes(d: rr::Discipline, code: Option<&str>) -> (swiss::ResultCode, swiss::ResultCode) {
+fn trf_codes(
+    d: clubcomp_engine::Discipline,
+    code: Option<&str>,
+) -> (swiss::ResultCode, swiss::ResultCode) {
     use swiss::ResultCode as R;
-    let Some(r) = code.and_then(|c| rr::GameResult::parse(d, c)) else {
+    let Some(r) = code.and_then(|c| rr::RoundRobinResult::parse(d, c)) else {
         return (R::Pending, R::Pending);
     };
     let map = |o: rr::SideOutcome| match o {
@@ -470,7 +475,7 @@ pub fn build_trf(
         let p = players::by_id(c, e.player_id)?;
         let rounds = std::mem::take(&mut entries[i]);
         let half: u32 = rounds.iter().map(|r| r.result.half_points()).sum();
-        players.push(swiss::Player {
+        players.push(swiss::TrfPlayer {
             id: i as u32 + 1,
             sex: String::new(),
             title: String::new(),

@@ -17,11 +17,11 @@
 //! - after a chess claim (a) that declares a move, the claimant's next move is that move,
 //!   whatever the claim's outcome (FIDE 9.5.3).
 
-use super::Side;
+use super::Colour;
 use serde::{Deserialize, Serialize};
 
 mod rules;
-pub use rules::{Rule, RuleViolation};
+pub use rules::{EventRule, RuleViolation};
 
 /// Which game is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ pub enum GameEnding {
     /// Draughts: a plusremise for `side`, a minremise for the other.
     Plusremise {
         /// The side with the plusremise.
-        side: Side,
+        side: Colour,
     },
     /// Draughts: declared lost for both (0-0), e.g. a draw agreed before 40 moves each.
     BothLost,
@@ -117,7 +117,7 @@ pub enum GameEvent {
     /// A move (notation optional; the log does not check legality).
     Move {
         /// Who moved.
-        by: Side,
+        by: Colour,
         /// The move as written, if known.
         #[serde(default)]
         notation: Option<String>,
@@ -125,34 +125,34 @@ pub enum GameEvent {
     /// Chess: a draw offer ("=" on the score sheet).
     DrawOffer {
         /// The offering player.
-        by: Side,
+        by: Colour,
     },
     /// Draughts: a proposal of draw, plusremise or minremise.
     Proposal {
         /// The proposing player.
-        by: Side,
+        by: Colour,
         /// What is proposed, from the proposer's standpoint.
         kind: ProposalKind,
     },
     /// The pending offer or proposal is accepted.
     Accept {
         /// The accepting player.
-        by: Side,
+        by: Colour,
     },
     /// The pending offer or proposal is rejected in words.
     Reject {
         /// The rejecting player.
-        by: Side,
+        by: Colour,
     },
     /// An attempt to withdraw one's own offer or proposal (never allowed).
     Withdraw {
         /// The player trying to withdraw.
-        by: Side,
+        by: Colour,
     },
     /// A claim by the player to move.
     Claim {
         /// The claimant.
-        by: Side,
+        by: Colour,
         /// What is claimed.
         kind: ClaimKind,
         /// Chess claims (a) of FIDE 9.2 / 9.3: the move the claimant wrote down and declared;
@@ -170,7 +170,7 @@ pub enum GameEvent {
     /// The arbiter adds time to a player's clock.
     TimeAdded {
         /// Whose clock.
-        to: Side,
+        to: Colour,
         /// Seconds added (more than 0).
         seconds: u32,
     },
@@ -180,7 +180,7 @@ pub enum GameEvent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pending {
     /// Who made it.
-    pub by: Side,
+    pub by: Colour,
     /// The result it proposes.
     pub outcome: GameEnding,
     /// The draughts proposal as made (`None` for a chess draw offer).
@@ -212,7 +212,7 @@ pub struct ClaimRecord {
     /// Log index of the claim.
     pub event: usize,
     /// The claimant.
-    pub by: Side,
+    pub by: Colour,
     /// What is claimed.
     pub kind: ClaimKind,
     /// Where it stands.
@@ -232,15 +232,15 @@ pub struct GameState {
     /// Number of events applied.
     pub events: usize,
     /// The player to move.
-    pub to_move: Side,
+    pub to_move: Colour,
     /// Moves made by White and by Black.
     pub moves: [u32; 2],
     /// Who made the last move, if any.
-    pub last_mover: Option<Side>,
+    pub last_mover: Option<Colour>,
     /// The offer or proposal waiting for an answer.
     pub pending: Option<Pending>,
     /// Draughts proposals a side may not make again: (proposer, kind of proposal).
-    pub barred: Vec<(Side, ProposalKind)>,
+    pub barred: Vec<(Colour, ProposalKind)>,
     /// Every claim so far.
     pub claims: Vec<ClaimRecord>,
     /// Seconds added to White's and Black's clocks (by the arbiter or after claims).
@@ -256,7 +256,7 @@ pub struct GameState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Declared {
     /// The claimant.
-    pub by: Side,
+    pub by: Colour,
     /// The declared move as written (SAN).
     pub notation: String,
 }
@@ -276,10 +276,10 @@ fn same_san(a: &str, b: &str) -> bool {
     })
 }
 
-fn idx(s: Side) -> usize {
+fn idx(s: Colour) -> usize {
     match s {
-        Side::White => 0,
-        Side::Black => 1,
+        Colour::White => 0,
+        Colour::Black => 1,
     }
 }
 
@@ -289,7 +289,7 @@ impl GameState {
         GameState {
             game,
             events: 0,
-            to_move: Side::White,
+            to_move: Colour::White,
             moves: [0, 0],
             last_mover: None,
             pending: None,
@@ -318,9 +318,9 @@ impl GameState {
             .find(|c| c.status == ClaimStatus::Pending)
     }
 
-    fn check_outcome(&self, outcome: GameEnding) -> Result<(), Rule> {
+    fn check_outcome(&self, outcome: GameEnding) -> Result<(), EventRule> {
         if self.game == GameKind::Chess && outcome != GameEnding::Draw {
-            return Err(Rule::OutcomeNotInGame {
+            return Err(EventRule::OutcomeNotInGame {
                 outcome,
                 game: self.game,
             });
@@ -328,17 +328,17 @@ impl GameState {
         Ok(())
     }
 
-    fn step(&mut self, event: &GameEvent) -> Result<(), Rule> {
+    fn step(&mut self, event: &GameEvent) -> Result<(), EventRule> {
         if self.result.is_some() {
-            return Err(Rule::GameOver);
+            return Err(EventRule::GameOver);
         }
         match *event {
             GameEvent::Move { by, ref notation } => {
                 if by != self.to_move {
-                    return Err(Rule::MoveOutOfTurn { by });
+                    return Err(EventRule::MoveOutOfTurn { by });
                 }
                 if let Some(c) = self.open_claim() {
-                    return Err(Rule::ClaimAwaitingDecision { claim: c.event });
+                    return Err(EventRule::ClaimAwaitingDecision { claim: c.event });
                 }
                 // FIDE 9.5.3: after a claim (a) the declared move is the move played (a move
                 // recorded without notation cannot be compared and is taken as that move)
@@ -346,7 +346,7 @@ impl GameState {
                     && let Some(played) = notation
                     && !same_san(played, &d.notation)
                 {
-                    return Err(Rule::DeclaredMoveNotPlayed {
+                    return Err(EventRule::DeclaredMoveNotPlayed {
                         by,
                         declared: d.notation,
                         played: played.clone(),
@@ -368,10 +368,10 @@ impl GameState {
             }
             GameEvent::DrawOffer { by } => {
                 if self.game != GameKind::Chess {
-                    return Err(Rule::WrongGame { game: self.game });
+                    return Err(EventRule::WrongGame { game: self.game });
                 }
                 if let Some(p) = self.pending {
-                    return Err(Rule::OfferPending { event: p.event });
+                    return Err(EventRule::OfferPending { event: p.event });
                 }
                 self.pending = Some(Pending {
                     by,
@@ -383,10 +383,10 @@ impl GameState {
             }
             GameEvent::Proposal { by, kind } => {
                 if self.game != GameKind::Draughts {
-                    return Err(Rule::WrongGame { game: self.game });
+                    return Err(EventRule::WrongGame { game: self.game });
                 }
                 if let Some(p) = self.pending {
-                    return Err(Rule::OfferPending { event: p.event });
+                    return Err(EventRule::OfferPending { event: p.event });
                 }
                 let outcome = match kind {
                     ProposalKind::Draw => GameEnding::Draw,
@@ -398,7 +398,7 @@ impl GameState {
                 // "The same proposal" is the same kind of proposal (draw, plusremise,
                 // minremise) as the regulation names them (seed 000; decision, docs/rules/arbiter.md#game-events).
                 if self.barred.contains(&(by, kind)) {
-                    return Err(Rule::RepeatedRejectedProposal { by, kind });
+                    return Err(EventRule::RepeatedRejectedProposal { by, kind });
                 }
                 // the opponent may again make this kind of proposal, since this player made it
                 self.barred.retain(|b| *b != (by.opposite(), kind));
@@ -413,42 +413,42 @@ impl GameState {
                 });
             }
             GameEvent::Accept { by } => {
-                let p = self.pending.ok_or(Rule::NothingToAnswer)?;
+                let p = self.pending.ok_or(EventRule::NothingToAnswer)?;
                 if p.by == by {
-                    return Err(Rule::OwnOffer { by });
+                    return Err(EventRule::OwnOffer { by });
                 }
                 self.pending = None;
                 self.result = Some(self.agreed(p.outcome));
             }
             GameEvent::Reject { by } => {
-                let p = self.pending.ok_or(Rule::NothingToAnswer)?;
+                let p = self.pending.ok_or(EventRule::NothingToAnswer)?;
                 if p.by == by {
-                    return Err(Rule::OwnOffer { by });
+                    return Err(EventRule::OwnOffer { by });
                 }
                 self.reject(p);
             }
-            GameEvent::Withdraw { .. } => return Err(Rule::CannotWithdraw),
+            GameEvent::Withdraw { .. } => return Err(EventRule::CannotWithdraw),
             GameEvent::Claim {
                 by,
                 kind,
                 ref declared_move,
             } => {
                 if kind.game() != self.game {
-                    return Err(Rule::WrongGame { game: self.game });
+                    return Err(EventRule::WrongGame { game: self.game });
                 }
                 if by != self.to_move {
-                    return Err(Rule::ClaimNotOnMove { by });
+                    return Err(EventRule::ClaimNotOnMove { by });
                 }
                 let open = self.claims.iter().find(|c| {
                     c.status == ClaimStatus::Pending
                         || (c.status == ClaimStatus::Postponed && c.kind == kind)
                 });
                 if let Some(c) = open {
-                    return Err(Rule::ClaimOpen { claim: c.event });
+                    return Err(EventRule::ClaimOpen { claim: c.event });
                 }
                 if let Some(m) = declared_move {
                     if !matches!(kind, ClaimKind::ThreefoldRepetition | ClaimKind::FiftyMoves) {
-                        return Err(Rule::NoDeclaredMove { kind });
+                        return Err(EventRule::NoDeclaredMove { kind });
                     }
                     self.declared = Some(Declared {
                         by,
@@ -466,10 +466,10 @@ impl GameState {
             GameEvent::Decision { claim, ruling } => self.decide(claim, ruling)?,
             GameEvent::TimeAdded { to, seconds } => {
                 if seconds == 0 {
-                    return Err(Rule::NoTimeAdded);
+                    return Err(EventRule::NoTimeAdded);
                 }
                 if seconds > MAX_TIME_ADDED {
-                    return Err(Rule::TooMuchTimeAdded {
+                    return Err(EventRule::TooMuchTimeAdded {
                         max: MAX_TIME_ADDED,
                     });
                 }
@@ -500,16 +500,16 @@ impl GameState {
         }
     }
 
-    fn decide(&mut self, claim: usize, ruling: Ruling) -> Result<(), Rule> {
+    fn decide(&mut self, claim: usize, ruling: Ruling) -> Result<(), EventRule> {
         let game = self.game;
         let pos = self
             .claims
             .iter()
             .position(|c| c.event == claim)
-            .ok_or(Rule::UnknownClaim { claim })?;
+            .ok_or(EventRule::UnknownClaim { claim })?;
         let c = &self.claims[pos];
         if matches!(c.status, ClaimStatus::Upheld | ClaimStatus::Rejected) {
-            return Err(Rule::AlreadyDecided {
+            return Err(EventRule::AlreadyDecided {
                 claim,
                 status: c.status,
             });
@@ -536,7 +536,7 @@ impl GameState {
                 opponent_two_minutes,
             } => {
                 if c.kind != ClaimKind::QuickplayFinish || c.status == ClaimStatus::Postponed {
-                    return Err(Rule::CannotPostpone { claim });
+                    return Err(EventRule::CannotPostpone { claim });
                 }
                 self.claims[pos].status = ClaimStatus::Postponed;
                 if opponent_two_minutes {

@@ -1,14 +1,14 @@
 //! Event-log tests: KNDB proposal rules, FIDE draw offers, claims and final decisions.
 
 use super::*;
-use Side::{Black as B, White as W};
+use Colour::{Black as B, White as W};
 use proptest::prelude::*;
 
-fn mv(by: Side) -> GameEvent {
+fn mv(by: Colour) -> GameEvent {
     GameEvent::Move { by, notation: None }
 }
 
-fn prop(by: Side, kind: ProposalKind) -> GameEvent {
+fn prop(by: Colour, kind: ProposalKind) -> GameEvent {
     GameEvent::Proposal { by, kind }
 }
 
@@ -16,7 +16,7 @@ fn ok(game: GameKind, log: &[GameEvent]) -> GameState {
     replay(game, log).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn rule(game: GameKind, log: &[GameEvent]) -> (usize, Rule) {
+fn rule(game: GameKind, log: &[GameEvent]) -> (usize, EventRule) {
     let e = replay(game, log).unwrap_err();
     (e.event, e.rule)
 }
@@ -82,7 +82,7 @@ fn an_irregular_proposal_is_valid_until_rejected_or_a_move() {
         rule(D, &log),
         (
             2,
-            Rule::RepeatedRejectedProposal {
+            EventRule::RepeatedRejectedProposal {
                 by: B,
                 kind: ProposalKind::Draw
             }
@@ -95,14 +95,14 @@ fn a_proposal_cannot_be_withdrawn_and_only_the_opponent_answers() {
     let base = [mv(W), prop(W, ProposalKind::Draw)];
     let mut log = base.to_vec();
     log.push(GameEvent::Withdraw { by: W });
-    assert_eq!(rule(D, &log), (2, Rule::CannotWithdraw));
+    assert_eq!(rule(D, &log), (2, EventRule::CannotWithdraw));
     let mut log = base.to_vec();
     log.push(GameEvent::Accept { by: W });
-    assert_eq!(rule(D, &log), (2, Rule::OwnOffer { by: W }));
+    assert_eq!(rule(D, &log), (2, EventRule::OwnOffer { by: W }));
     // the proposer cannot move on either: it is Black's turn
     let mut log = base.to_vec();
     log.push(mv(W));
-    assert_eq!(rule(D, &log), (2, Rule::MoveOutOfTurn { by: W }));
+    assert_eq!(rule(D, &log), (2, EventRule::MoveOutOfTurn { by: W }));
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
         rule(D, &log),
         (
             5,
-            Rule::RepeatedRejectedProposal {
+            EventRule::RepeatedRejectedProposal {
                 by: W,
                 kind: ProposalKind::Draw
             }
@@ -158,7 +158,7 @@ fn a_rejected_proposer_may_not_repeat_until_the_opponent_made_it() {
     ]);
     assert_eq!(
         rule(D, &log).1,
-        Rule::RepeatedRejectedProposal {
+        EventRule::RepeatedRejectedProposal {
             by: W,
             kind: ProposalKind::Plusremise
         }
@@ -211,7 +211,7 @@ fn agreements_and_the_forty_move_rule() {
     assert_eq!(ok(D, &log).result, Some(GameEnding::Plusremise { side: W }));
     // nothing after the end
     log.push(mv(B));
-    assert_eq!(rule(D, &log).1, Rule::GameOver);
+    assert_eq!(rule(D, &log).1, EventRule::GameOver);
 }
 
 #[test]
@@ -219,7 +219,7 @@ fn chess_draw_offers() {
     // proposals are for draughts
     assert_eq!(
         rule(C, &[mv(W), prop(W, ProposalKind::Draw)]).1,
-        Rule::WrongGame { game: C }
+        EventRule::WrongGame { game: C }
     );
     // an offer by the player to move (before moving) is valid but irregular, and stays
     // when he then moves; the opponent's move rejects it (no bar on offering again in chess)
@@ -249,7 +249,7 @@ fn claims_and_final_decisions() {
     // only the player to move claims
     assert_eq!(
         rule(C, &[mv(W), claim.clone()]),
-        (1, Rule::ClaimNotOnMove { by: W })
+        (1, EventRule::ClaimNotOnMove { by: W })
     );
     let mut log = vec![mv(W), mv(B), claim.clone()];
     // the game waits for the decision
@@ -257,7 +257,7 @@ fn claims_and_final_decisions() {
     waiting.push(mv(W));
     assert_eq!(
         rule(C, &waiting).1,
-        Rule::ClaimAwaitingDecision { claim: 2 }
+        EventRule::ClaimAwaitingDecision { claim: 2 }
     );
     // rejected: Black gets two minutes; the decision is final
     log.push(GameEvent::Decision {
@@ -277,7 +277,7 @@ fn claims_and_final_decisions() {
         rule(C, &log),
         (
             4,
-            Rule::AlreadyDecided {
+            EventRule::AlreadyDecided {
                 claim: 2,
                 status: ClaimStatus::Rejected
             }
@@ -292,7 +292,7 @@ fn claims_and_final_decisions() {
     };
     assert_eq!(
         rule(C, &[mv(W), mv(B), claim.clone(), p]).1,
-        Rule::CannotPostpone { claim: 2 }
+        EventRule::CannotPostpone { claim: 2 }
     );
     let u = GameEvent::Decision {
         claim: 0,
@@ -300,7 +300,7 @@ fn claims_and_final_decisions() {
     };
     assert_eq!(
         rule(C, &[mv(W), mv(B), claim, u]).1,
-        Rule::UnknownClaim { claim: 0 }
+        EventRule::UnknownClaim { claim: 0 }
     );
 }
 
@@ -371,7 +371,7 @@ fn time_added_and_apply_names_the_offending_event() {
     );
     assert_eq!(s.added_seconds, [0, 360]);
     let e = apply(C, &[mv(W)], &GameEvent::TimeAdded { to: W, seconds: 0 }).unwrap_err();
-    assert_eq!((e.event, e.rule), (1, Rule::NoTimeAdded));
+    assert_eq!((e.event, e.rule), (1, EventRule::NoTimeAdded));
     let e = apply(
         C,
         &[mv(W)],
@@ -381,14 +381,17 @@ fn time_added_and_apply_names_the_offending_event() {
         },
     )
     .unwrap_err();
-    assert_eq!((e.event, e.rule), (1, Rule::TooMuchTimeAdded { max: 3600 }));
+    assert_eq!(
+        (e.event, e.rule),
+        (1, EventRule::TooMuchTimeAdded { max: 3600 })
+    );
     let hour = GameEvent::TimeAdded {
         to: W,
         seconds: 3600,
     };
     assert!(apply(C, &[mv(W)], &hour).is_ok());
     let e = apply(C, &[mv(B)], &mv(W)).unwrap_err();
-    assert_eq!((e.event, e.rule), (0, Rule::MoveOutOfTurn { by: B }));
+    assert_eq!((e.event, e.rule), (0, EventRule::MoveOutOfTurn { by: B }));
 }
 
 fn any_event() -> impl Strategy<Value = GameEvent> {
@@ -470,7 +473,7 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
     let start = moves(5);
     let mut log = EventLog::open(C, start.clone()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(log.applied(), 10);
-    for _ in start.len()..crate::arbiter_impl::MAX_PLIES {
+    for _ in start.len()..crate::arbiter::MAX_PLIES {
         let by = log.state().to_move;
         log.push(mv(by)).unwrap_or_else(|e| panic!("{e}"));
     }
@@ -486,8 +489,8 @@ fn a_claim_on_a_long_record_applies_each_move_once() {
         ruling: Ruling::Rejected,
     })
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(log.applied(), crate::arbiter_impl::MAX_PLIES + 2);
-    assert_eq!(log.events().len(), crate::arbiter_impl::MAX_PLIES + 2);
+    assert_eq!(log.applied(), crate::arbiter::MAX_PLIES + 2);
+    assert_eq!(log.events().len(), crate::arbiter::MAX_PLIES + 2);
     assert_eq!(log.state().moves, [1000, 1000]);
     assert_eq!(log.state().added_seconds, [0, 120]);
     // the incremental state is the one a full replay gives
@@ -499,12 +502,12 @@ fn a_refused_event_leaves_the_log_as_it_was() {
     let mut log = EventLog::open(C, moves(1)).unwrap_or_else(|e| panic!("{e}"));
     let before = log.state().clone();
     let e = log.push(mv(B)).unwrap_err();
-    assert_eq!((e.event, e.rule), (2, Rule::MoveOutOfTurn { by: B }));
+    assert_eq!((e.event, e.rule), (2, EventRule::MoveOutOfTurn { by: B }));
     assert_eq!(log.state(), &before);
     assert_eq!(log.events().len(), 2);
 }
 
-fn san(by: Side, m: &str) -> GameEvent {
+fn san(by: Colour, m: &str) -> GameEvent {
     GameEvent::Move {
         by,
         notation: Some(m.to_string()),
@@ -536,7 +539,7 @@ fn the_declared_move_is_the_move_played() {
         rule(C, &other),
         (
             9,
-            Rule::DeclaredMoveNotPlayed {
+            EventRule::DeclaredMoveNotPlayed {
                 by: B,
                 declared: "Ng8".into(),
                 played: "Nc6".into()
@@ -569,7 +572,7 @@ fn the_declared_move_is_the_move_played() {
         e,
         (
             0,
-            Rule::NoDeclaredMove {
+            EventRule::NoDeclaredMove {
                 kind: ClaimKind::DraughtsRepetition
             }
         )

@@ -5,7 +5,7 @@
 
 use super::repetition::{ChessMoves, RepetitionError, fen_of, parse_san, read_record, side};
 use super::san::to_san;
-use super::{MoveRef, Side, move_number_of};
+use super::{Colour, MoveRef, move_number_of};
 use serde::{Deserialize, Serialize};
 
 /// A fifty-move claim to check.
@@ -27,7 +27,7 @@ pub struct FiftyMovesVerdict {
     /// Whether the claim is valid (the game is drawn).
     pub valid: bool,
     /// The claimant (the player to move).
-    pub claimant: Side,
+    pub claimant: Colour,
     /// Half-moves without pawn move or capture, after the declared move when there is one.
     pub quiet_plies: u32,
     /// The last pawn move or capture in the record (`None` when it lies before the start).
@@ -121,13 +121,13 @@ mod tests {
         let v = check(&["e4", "e5"], 99, None);
         assert!(!v.valid);
         assert_eq!(v.quiet_plies, 99);
-        assert_eq!(v.claimant, Side::Black);
+        assert_eq!(v.claimant, Colour::Black);
         let last = v
             .last_pawn_move_or_capture
             .unwrap_or_else(|| panic!("last"));
         assert_eq!(
             (last.move_number, last.side, last.notation.as_str()),
-            (1, Side::Black, "e5")
+            (1, Colour::Black, "e5")
         );
         // plies 3..101 are the knight moves 2.Nf3 Nf6 3.Ng1 Ng8 ... 51.Ng1; Black is to move
         // with his knight on f6 and declares 51...Ng8 (ply 102): 100 quiet half-moves.

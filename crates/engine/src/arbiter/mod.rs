@@ -3,19 +3,44 @@
 //! claim (FIDE 10.2), the tempo a game may be played at, international draughts (move
 //! generation, PDN, claim checks) and appeals against arbiter decisions. Pure: plain serde
 //! data in and out, no clock, no I/O.
+//!
+//! # Arbiter claims
+//!
+//! Both knights go out and back twice: the starting position stands on the board for the
+//! third time, with White to move, so White's claim (FIDE 9.2, claim (b)) is valid.
+//!
+//! ```
+//! use clubcomp_engine::arbiter::{ChessMoves, RepetitionClaim, check_repetition};
+//!
+//! let moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+//! let claim = RepetitionClaim {
+//!     start_fen: None,
+//!     moves: ChessMoves::San(moves.iter().map(|m| m.to_string()).collect()),
+//!     declared_move: None,
+//! };
+//! let verdict = check_repetition(&claim).unwrap();
+//! assert!(verdict.valid);
+//! assert_eq!(verdict.occurrences, 3);
+//! assert_eq!(verdict.earlier.len(), 2);
+//! ```
 
 #![warn(missing_docs)]
 
 use serde::{Deserialize, Serialize};
 
-pub mod appeals;
+// The public API of this module.
+pub use appeals::APPEAL_DAYS;
+pub use events::{ClaimRecord, ClaimStatus, Declared, MAX_TIME_ADDED, Pending};
+pub use repetition::{InvalidReason, RepetitionKind, record_moves};
+
+pub(crate) mod appeals;
 mod chess;
 pub mod draughts;
-pub mod events;
-pub mod fifty;
+pub(crate) mod events;
+pub(crate) mod fifty;
 pub(crate) mod pgn;
 pub mod quickplay;
-pub mod repetition;
+pub(crate) mod repetition;
 mod san;
 pub mod tempo;
 
@@ -23,13 +48,12 @@ pub use appeals::{
     Appeal, AppealError, AppealWindow, BoardRuling, appeal_window, board_decides, lodge_appeal,
 };
 pub use events::{
-    ClaimKind, EventLog, GameEnding, GameEvent, GameKind, GameState, ProposalKind, Rule,
+    ClaimKind, EventLog, EventRule, GameEnding, GameEvent, GameKind, GameState, ProposalKind,
     RuleViolation, Ruling, apply, replay,
 };
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
-pub use quickplay::{
-    QuickplayClaim, QuickplayDecision, QuickplayState, check_claim as check_quickplay_claim,
-};
+#[cfg(test)]
+use quickplay::{QuickplayClaim, check_quickplay_claim};
 pub use repetition::{
     ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
 };
@@ -40,8 +64,7 @@ pub use repetition::{
 /// linear in the number of half-moves.
 pub const MAX_PLIES: usize = 2000;
 
-/// A player's side in a game: the shared [`Colour`](crate::vocab::Colour).
-pub use crate::vocab::Colour as Side;
+pub(crate) use crate::vocab::Colour;
 
 /// A move of the game named the way an arbiter cites it: "move 23, Black, Nf6".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +72,7 @@ pub struct MoveRef {
     /// The move number (as on the score sheet).
     pub move_number: u32,
     /// Who made the move.
-    pub side: Side,
+    pub side: Colour,
     /// The move as notation (SAN for chess, PDN for draughts).
     pub notation: String,
     /// 1-based half-move index counted from the start position.
@@ -65,12 +88,12 @@ pub struct Occurrence {
 
 /// Move number and side of the 1-based `ply`, for a game whose start position has `first`
 /// as its move number and `turn` to move.
-pub fn move_number_of(first: u32, turn: Side, ply: u32) -> (u32, Side) {
-    let k = ply.saturating_sub(1) + u32::from(turn == Side::Black);
+pub fn move_number_of(first: u32, turn: Colour, ply: u32) -> (u32, Colour) {
+    let k = ply.saturating_sub(1) + u32::from(turn == Colour::Black);
     let side = if k.is_multiple_of(2) {
-        Side::White
+        Colour::White
     } else {
-        Side::Black
+        Colour::Black
     };
     (first + k / 2, side)
 }
@@ -99,7 +122,7 @@ mod json_tests {
                 "claim": {"claim": "can_repeat", "declared_move": null}}"#,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        assert!(draughts::check_claim(&d).is_ok());
+        assert!(draughts::check_draughts_claim(&d).is_ok());
 
         let log: Vec<GameEvent> = serde_json::from_str(
             r#"[{"type": "move", "by": "white"},
@@ -113,7 +136,7 @@ mod json_tests {
         let e = apply(
             GameKind::Draughts,
             &log,
-            &GameEvent::Withdraw { by: Side::White },
+            &GameEvent::Withdraw { by: Colour::White },
         )
         .unwrap_err();
         let j = serde_json::to_value(&e).unwrap_or_else(|e| panic!("{e}"));

@@ -3,8 +3,33 @@
 //! the rule and the final period has no increment. The arbiter accepts (draw), postpones (the
 //! opponent may get two extra minutes; decided later in the game or after a flag fall) or
 //! rejects (the opponent gets two extra minutes). A decision is final.
+//!
+//! # Example
+//!
+//! At 40 moves in 90 minutes and 30 minutes for the rest, the final period starts at move 41. A
+//! claim at move 55 with 1:59 left may be made; with exactly two minutes left it may not.
+//!
+//! ```
+//! use clubcomp_engine::Colour;
+//! use clubcomp_engine::arbiter::quickplay::{
+//!     QuickplayClaim, QuickplayClaimStatus, QuickplayRefusal, TimeControl, check_quickplay_claim,
+//! };
+//!
+//! let claim = |remaining_ms| QuickplayClaim {
+//!     claimant: Colour::White,
+//!     remaining_ms,
+//!     move_number: 55,
+//!     competition_applies_rule: true,
+//!     time_control: TimeControl::moves_then_rest(40, 90, 30),
+//! };
+//! assert_eq!(check_quickplay_claim(&claim(119_000)).unwrap().status, QuickplayClaimStatus::Pending);
+//! assert_eq!(
+//!     check_quickplay_claim(&claim(120_000)),
+//!     Err(QuickplayRefusal::NotUnderTwoMinutes { remaining_ms: 120_000 })
+//! );
+//! ```
 
-use super::Side;
+use super::Colour;
 use serde::{Deserialize, Serialize};
 
 /// Two minutes, the threshold of the claim and the time given to the opponent (ms / s).
@@ -66,8 +91,8 @@ impl TimeControl {
     }
 
     /// The move number at which the final period begins.
-    pub fn final_period_from_move(&self) -> Result<u32, Refusal> {
-        let bad = |why: &str| Refusal::InvalidTimeControl { why: why.into() };
+    pub fn final_period_from_move(&self) -> Result<u32, QuickplayRefusal> {
+        let bad = |why: &str| QuickplayRefusal::InvalidTimeControl { why: why.into() };
         let Some((last, earlier)) = self.periods.split_last() else {
             return Err(bad("no periods"));
         };
@@ -91,7 +116,7 @@ impl TimeControl {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuickplayClaim {
     /// The claimant.
-    pub claimant: Side,
+    pub claimant: Colour,
     /// The claimant's time left, in milliseconds.
     pub remaining_ms: u64,
     /// The claimant's current move number.
@@ -105,7 +130,7 @@ pub struct QuickplayClaim {
 /// Why a claim is refused outright (docs/rules/arbiter.md).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "refusal")]
-pub enum Refusal {
+pub enum QuickplayRefusal {
     /// The competition does not apply the quickplay-finish rule.
     #[error("this competition does not apply the quickplay-finish rule (FIDE 10.2)")]
     RuleNotApplied,
@@ -141,36 +166,36 @@ pub enum Refusal {
 }
 
 /// Checks whether a claim may be made at all; `Ok` means it is before the arbiter.
-pub fn check_claim(claim: &QuickplayClaim) -> Result<QuickplayState, Refusal> {
+pub fn check_quickplay_claim(claim: &QuickplayClaim) -> Result<QuickplayState, QuickplayRefusal> {
     if !claim.competition_applies_rule {
-        return Err(Refusal::RuleNotApplied);
+        return Err(QuickplayRefusal::RuleNotApplied);
     }
     let final_from = claim.time_control.final_period_from_move()?;
     // The final period runs to the end of the game, so any positive increment reaches it.
     if let Some(inc) = &claim.time_control.increment
         && inc.seconds > 0
     {
-        return Err(Refusal::FinalPeriodHasIncrement {
+        return Err(QuickplayRefusal::FinalPeriodHasIncrement {
             seconds: inc.seconds,
         });
     }
     if claim.move_number < final_from {
-        return Err(Refusal::NotInFinalPeriod {
+        return Err(QuickplayRefusal::NotInFinalPeriod {
             move_number: claim.move_number,
             final_from,
         });
     }
     if claim.remaining_ms == 0 {
-        return Err(Refusal::FlagFallen);
+        return Err(QuickplayRefusal::FlagFallen);
     }
     if claim.remaining_ms >= TWO_MINUTES_MS {
-        return Err(Refusal::NotUnderTwoMinutes {
+        return Err(QuickplayRefusal::NotUnderTwoMinutes {
             remaining_ms: claim.remaining_ms,
         });
     }
     Ok(QuickplayState {
         claimant: claim.claimant,
-        status: ClaimStatus::Pending,
+        status: QuickplayClaimStatus::Pending,
         opponent_extra_seconds: 0,
     })
 }
@@ -193,7 +218,7 @@ pub enum QuickplayDecision {
 /// Where a claim stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ClaimStatus {
+pub enum QuickplayClaimStatus {
     /// Made, not yet decided.
     Pending,
     /// Postponed: a final decision is still to come.
@@ -208,9 +233,9 @@ pub enum ClaimStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuickplayState {
     /// The claimant.
-    pub claimant: Side,
+    pub claimant: Colour,
     /// Where the claim stands.
-    pub status: ClaimStatus,
+    pub status: QuickplayClaimStatus,
     /// Extra seconds given to the claimant's opponent because of this claim.
     pub opponent_extra_seconds: u32,
 }
@@ -222,7 +247,7 @@ pub enum DecisionError {
     #[error("the quickplay-finish claim was already decided ({status:?}); the decision is final")]
     AlreadyDecided {
         /// The final status.
-        status: ClaimStatus,
+        status: QuickplayClaimStatus,
     },
     /// The claim was already postponed; the next decision must accept or reject.
     #[error("the quickplay-finish claim is already postponed; accept or reject it")]
@@ -235,29 +260,31 @@ pub fn decide(
     decision: QuickplayDecision,
 ) -> Result<QuickplayState, DecisionError> {
     match state.status {
-        ClaimStatus::AcceptedDraw | ClaimStatus::Rejected => {
+        QuickplayClaimStatus::AcceptedDraw | QuickplayClaimStatus::Rejected => {
             return Err(DecisionError::AlreadyDecided {
                 status: state.status,
             });
         }
-        ClaimStatus::Postponed if matches!(decision, QuickplayDecision::Postpone { .. }) => {
+        QuickplayClaimStatus::Postponed
+            if matches!(decision, QuickplayDecision::Postpone { .. }) =>
+        {
             return Err(DecisionError::AlreadyPostponed);
         }
         _ => {}
     }
     let mut next = state.clone();
     match decision {
-        QuickplayDecision::Accept => next.status = ClaimStatus::AcceptedDraw,
+        QuickplayDecision::Accept => next.status = QuickplayClaimStatus::AcceptedDraw,
         QuickplayDecision::Postpone {
             opponent_two_minutes,
         } => {
-            next.status = ClaimStatus::Postponed;
+            next.status = QuickplayClaimStatus::Postponed;
             if opponent_two_minutes {
                 next.opponent_extra_seconds += EXTRA_SECONDS;
             }
         }
         QuickplayDecision::Reject => {
-            next.status = ClaimStatus::Rejected;
+            next.status = QuickplayClaimStatus::Rejected;
             // The opponent is compensated once per claim: two minutes already given at the
             // postponement are not given again on a later rejection (docs/rules/arbiter.md, decision).
             if next.opponent_extra_seconds == 0 {
@@ -279,7 +306,7 @@ mod tests {
 
     fn claim(ms: u64, mv: u32) -> QuickplayClaim {
         QuickplayClaim {
-            claimant: Side::White,
+            claimant: Colour::White,
             remaining_ms: ms,
             move_number: mv,
             competition_applies_rule: true,
@@ -290,8 +317,8 @@ mod tests {
     #[test]
     fn allowed_under_two_minutes_in_the_final_period() {
         // final period starts at move 1 + 40 = 41; 1:59.999 left at move 55
-        let s = check_claim(&claim(119_999, 55)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(s.status, ClaimStatus::Pending);
+        let s = check_quickplay_claim(&claim(119_999, 55)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.status, QuickplayClaimStatus::Pending);
         assert_eq!(
             claim(119_999, 55).time_control.final_period_from_move(),
             Ok(41)
@@ -302,22 +329,28 @@ mod tests {
     fn refusals_name_the_reason() {
         // exactly two minutes is not "less than two minutes"
         assert_eq!(
-            check_claim(&claim(120_000, 55)),
-            Err(Refusal::NotUnderTwoMinutes {
+            check_quickplay_claim(&claim(120_000, 55)),
+            Err(QuickplayRefusal::NotUnderTwoMinutes {
                 remaining_ms: 120_000
             })
         );
-        assert_eq!(check_claim(&claim(0, 55)), Err(Refusal::FlagFallen));
         assert_eq!(
-            check_claim(&claim(60_000, 40)),
-            Err(Refusal::NotInFinalPeriod {
+            check_quickplay_claim(&claim(0, 55)),
+            Err(QuickplayRefusal::FlagFallen)
+        );
+        assert_eq!(
+            check_quickplay_claim(&claim(60_000, 40)),
+            Err(QuickplayRefusal::NotInFinalPeriod {
                 move_number: 40,
                 final_from: 41
             })
         );
         let mut rapid = claim(60_000, 55);
         rapid.competition_applies_rule = false;
-        assert_eq!(check_claim(&rapid), Err(Refusal::RuleNotApplied));
+        assert_eq!(
+            check_quickplay_claim(&rapid),
+            Err(QuickplayRefusal::RuleNotApplied)
+        );
         // KNDB tempo: 2 h / 50, 1 h / 25, then 20 s per move -> increment in the final period
         let mut kndb = claim(60_000, 80);
         kndb.time_control = TimeControl {
@@ -341,37 +374,37 @@ mod tests {
             }),
         };
         assert_eq!(
-            check_claim(&kndb),
-            Err(Refusal::FinalPeriodHasIncrement { seconds: 20 })
+            check_quickplay_claim(&kndb),
+            Err(QuickplayRefusal::FinalPeriodHasIncrement { seconds: 20 })
         );
         let mut bad = claim(60_000, 55);
         bad.time_control.periods[0].moves = None;
         assert!(matches!(
-            check_claim(&bad),
-            Err(Refusal::InvalidTimeControl { .. })
+            check_quickplay_claim(&bad),
+            Err(QuickplayRefusal::InvalidTimeControl { .. })
         ));
     }
 
     #[test]
     fn decisions_and_finality() {
-        let s = check_claim(&claim(90_000, 60)).unwrap_or_else(|e| panic!("{e}"));
+        let s = check_quickplay_claim(&claim(90_000, 60)).unwrap_or_else(|e| panic!("{e}"));
         // reject: opponent +120 s, final
         let r = decide(&s, QuickplayDecision::Reject).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (r.status, r.opponent_extra_seconds),
-            (ClaimStatus::Rejected, 120)
+            (QuickplayClaimStatus::Rejected, 120)
         );
         assert_eq!(
             decide(&r, QuickplayDecision::Accept),
             Err(DecisionError::AlreadyDecided {
-                status: ClaimStatus::Rejected
+                status: QuickplayClaimStatus::Rejected
             })
         );
         // accept: draw, final
         let a = decide(&s, QuickplayDecision::Accept).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (a.status, a.opponent_extra_seconds),
-            (ClaimStatus::AcceptedDraw, 0)
+            (QuickplayClaimStatus::AcceptedDraw, 0)
         );
         assert!(decide(&a, QuickplayDecision::Reject).is_err());
         // postpone with two minutes, later accepted after a flag fall: 120 s stays recorded
@@ -384,7 +417,7 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (p.status, p.opponent_extra_seconds),
-            (ClaimStatus::Postponed, 120)
+            (QuickplayClaimStatus::Postponed, 120)
         );
         assert_eq!(
             decide(
@@ -398,7 +431,7 @@ mod tests {
         let d = decide(&p, QuickplayDecision::Accept).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (d.status, d.opponent_extra_seconds),
-            (ClaimStatus::AcceptedDraw, 120)
+            (QuickplayClaimStatus::AcceptedDraw, 120)
         );
         // postponed with two minutes then rejected: compensated once, 120 s in all
         let j = decide(&p, QuickplayDecision::Reject).unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,7 @@
 //! legal (a double pawn step that no pawn can legally take does not make a new position).
 
 use super::chess::{Key, Pos};
-use super::{MoveRef, Occurrence, Side, move_number_of};
+use super::{Colour, MoveRef, Occurrence, move_number_of};
 use super::{pgn, san};
 use cozy_chess::{Color, Move};
 use serde::{Deserialize, Serialize};
@@ -73,7 +73,7 @@ pub struct RepetitionVerdict {
     /// Which claim was checked.
     pub kind: RepetitionKind,
     /// The claimant: the player to move when claiming.
-    pub claimant: Side,
+    pub claimant: Colour,
     /// How many times the claimed position has stood on the board, the claimed time included.
     pub occurrences: u32,
     /// The earlier occurrences (all but the claimed one), in game order.
@@ -106,7 +106,7 @@ pub enum RepetitionError {
         /// Move number.
         move_number: u32,
         /// Who played it.
-        side: Side,
+        side: Colour,
         /// The move as recorded.
         san: String,
     },
@@ -121,7 +121,7 @@ pub enum RepetitionError {
         /// Move number.
         move_number: u32,
         /// Who played it.
-        side: Side,
+        side: Colour,
         /// The move as recorded.
         san: String,
         /// The legal moves it matches, in SAN.
@@ -138,15 +138,15 @@ pub enum RepetitionError {
     TooLong {
         /// Half-moves found.
         plies: usize,
-        /// The limit ([`crate::arbiter_impl::MAX_PLIES`]).
+        /// The limit ([`crate::arbiter::MAX_PLIES`]).
         limit: usize,
     },
 }
 
-pub(crate) fn side(c: Color) -> Side {
+pub(crate) fn side(c: Color) -> Colour {
     match c {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
+        Color::White => Colour::White,
+        Color::Black => Colour::Black,
     }
 }
 
@@ -165,7 +165,7 @@ pub(crate) struct Record {
     /// Move number of the start position.
     pub first: u32,
     /// Side to move at the start.
-    pub turn0: Side,
+    pub turn0: Colour,
 }
 
 /// Reads and replays a chess record (PGN or SAN list) and gives its half-moves in order, each

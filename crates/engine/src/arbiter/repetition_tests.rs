@@ -16,7 +16,7 @@ fn check(fen: Option<&str>, moves: &str, declared: Option<&str>) -> RepetitionVe
 }
 
 /// (move number, side) of each earlier occurrence; `None` = start position.
-fn cited(v: &RepetitionVerdict) -> Vec<Option<(u32, Side)>> {
+fn cited(v: &RepetitionVerdict) -> Vec<Option<(u32, Colour)>> {
     v.earlier
         .iter()
         .map(|o| o.after.as_ref().map(|m| (m.move_number, m.side)))
@@ -29,16 +29,16 @@ fn claim_b_start_position_three_times() {
     let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8", None);
     assert!(v.valid);
     assert_eq!(v.kind, RepetitionKind::CurrentPosition);
-    assert_eq!(v.claimant, Side::White);
+    assert_eq!(v.claimant, Colour::White);
     assert_eq!(v.occurrences, 3);
-    assert_eq!(cited(&v), vec![None, Some((2, Side::Black))]);
+    assert_eq!(cited(&v), vec![None, Some((2, Colour::Black))]);
     let m = v
         .claimed
         .and_then(|c| c.after)
         .unwrap_or_else(|| panic!("claimed"));
     assert_eq!(
         (m.move_number, m.side, m.notation.as_str()),
-        (4, Side::Black, "Ng8")
+        (4, Colour::Black, "Ng8")
     );
 }
 
@@ -51,7 +51,7 @@ fn claim_b_repetition_not_in_a_row() {
     assert_eq!(v.occurrences, 3);
     assert_eq!(
         cited(&v),
-        vec![Some((1, Side::Black)), Some((3, Side::Black))]
+        vec![Some((1, Colour::Black)), Some((3, Colour::Black))]
     );
 }
 
@@ -62,13 +62,13 @@ fn claim_a_with_the_declared_move() {
     let v = check(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", Some("4...Ng8"));
     assert!(v.valid);
     assert_eq!(v.kind, RepetitionKind::AfterDeclaredMove);
-    assert_eq!(v.claimant, Side::Black);
-    assert_eq!(cited(&v), vec![None, Some((2, Side::Black))]);
+    assert_eq!(v.claimant, Colour::Black);
+    assert_eq!(cited(&v), vec![None, Some((2, Colour::Black))]);
     assert_eq!(
         v.claimed
             .and_then(|c| c.after)
             .map(|m| (m.move_number, m.side)),
-        Some((4, Side::Black))
+        Some((4, Colour::Black))
     );
     // one cycle earlier the declared move only makes it the 2nd time
     let w = check(None, "Nf3 Nf6 Ng1", Some("Ng8"));
@@ -99,10 +99,10 @@ fn a_double_step_without_a_legal_en_passant_capture_is_the_same_position() {
     // (Black to move) recurs after 3.Ng1 and 5.Ng1 → valid, citing 1.e4 and 3.Ng1.
     let v = check(None, "e4 Nf6 Nf3 Ng8 Ng1 Nf6 Nf3 Ng8 Ng1", None);
     assert!(v.valid, "{v:?}");
-    assert_eq!(v.claimant, Side::Black);
+    assert_eq!(v.claimant, Colour::Black);
     assert_eq!(
         cited(&v),
-        vec![Some((1, Side::White)), Some((3, Side::White))]
+        vec![Some((1, Colour::White)), Some((3, Colour::White))]
     );
 }
 
@@ -114,7 +114,7 @@ fn a_legal_en_passant_capture_makes_the_position_different() {
     let v = check(Some(fen), "d5 Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8", None);
     assert!(!v.valid);
     assert_eq!(v.occurrences, 2);
-    assert_eq!(cited(&v), vec![Some((3, Side::Black))]);
+    assert_eq!(cited(&v), vec![Some((3, Colour::Black))]);
     // one more cycle: after 7...Nb8 it is the third time (3...Nb8, 5...Nb8, 7...Nb8)
     let w = check(
         Some(fen),
@@ -124,7 +124,7 @@ fn a_legal_en_passant_capture_makes_the_position_different() {
     assert!(w.valid);
     assert_eq!(
         cited(&w),
-        vec![Some((3, Side::Black)), Some((5, Side::Black))]
+        vec![Some((3, Colour::Black)), Some((5, Colour::Black))]
     );
 }
 
@@ -138,7 +138,7 @@ fn a_pinned_pawn_has_no_legal_en_passant_so_the_positions_are_the_same() {
     assert!(v.valid, "{v:?}");
     assert_eq!(
         cited(&v),
-        vec![Some((1, Side::Black)), Some((3, Side::Black))]
+        vec![Some((1, Colour::Black)), Some((3, Colour::Black))]
     );
 }
 
@@ -150,12 +150,12 @@ fn lost_castling_rights_make_the_position_different() {
     let moves = "Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Ng1 Ng8 Nf3 Nf6";
     let v = check(None, moves, None);
     assert!(!v.valid);
-    assert_eq!(cited(&v), vec![Some((3, Side::Black))]);
+    assert_eq!(cited(&v), vec![Some((3, Colour::Black))]);
     let w = check(None, &format!("{moves} Ng1 Ng8 Nf3 Nf6"), None);
     assert!(w.valid);
     assert_eq!(
         cited(&w),
-        vec![Some((3, Side::Black)), Some((5, Side::Black))]
+        vec![Some((3, Colour::Black)), Some((5, Colour::Black))]
     );
 }
 
@@ -186,7 +186,7 @@ fn an_illegal_recorded_move_is_an_error_naming_it() {
         RepetitionError::IllegalMove {
             ply: 3,
             move_number: 2,
-            side: Side::White,
+            side: Colour::White,
             san: "Ke3".into()
         }
     );
@@ -200,13 +200,13 @@ fn a_king_walk_loses_the_castling_rights_of_the_first_occurrence() {
     let moves = "e4 e5 Ke2 Ke7 Ke1 Ke8 Ke2 Ke7 Ke1 Ke8";
     let v = check(None, moves, None);
     assert!(!v.valid);
-    assert_eq!(cited(&v), vec![Some((3, Side::Black))]);
+    assert_eq!(cited(&v), vec![Some((3, Colour::Black))]);
     // 6.Ke2 Ke7 7.Ke1 Ke8: third time since 3...Ke8
     let w = check(None, &format!("{moves} Ke2 Ke7 Ke1 Ke8"), None);
     assert!(w.valid);
     assert_eq!(
         cited(&w),
-        vec![Some((3, Side::Black)), Some((5, Side::Black))]
+        vec![Some((3, Colour::Black)), Some((5, Colour::Black))]
     );
 }
 
@@ -216,19 +216,19 @@ fn move_numbers_follow_the_start_fen() {
     // the second occurrence is after 25...Nb8, the claim after 27...Nb8.
     let fen = "1n2k3/3p4/8/4P3/8/8/8/1N2K3 b - - 0 23";
     let v = check(Some(fen), "d5 Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8", None);
-    assert_eq!(cited(&v), vec![Some((25, Side::Black))]);
+    assert_eq!(cited(&v), vec![Some((25, Colour::Black))]);
     assert_eq!(
         v.claimed
             .and_then(|c| c.after)
             .map(|m| (m.move_number, m.side, m.ply)),
-        Some((27, Side::Black, 9))
+        Some((27, Colour::Black, 9))
     );
 }
 
 mod properties {
     use super::*;
-    use crate::arbiter_impl::chess::Pos;
-    use crate::arbiter_impl::san::to_san;
+    use crate::arbiter::chess::Pos;
+    use crate::arbiter::san::to_san;
     use cozy_chess::Piece;
     use proptest::prelude::*;
 
@@ -284,7 +284,7 @@ fn a_record_longer_than_the_limit_is_refused_before_it_is_replayed() {
             .map(|s| s.to_string())
             .collect()
     };
-    let limit = crate::arbiter_impl::MAX_PLIES;
+    let limit = crate::arbiter::MAX_PLIES;
     assert_eq!(
         record_moves(&ChessMoves::San(san(limit)), None)
             .unwrap_or_else(|e| panic!("{e}"))

@@ -1,10 +1,8 @@
 //! SAN reading and writing on hand-set positions (the legal moves worked out on the diagram).
 
 use super::*;
-use crate::arbiter_impl::repetition::{
-    ChessMoves, RepetitionClaim, RepetitionError, check_repetition,
-};
-use crate::arbiter_impl::{Side, fifty};
+use crate::arbiter::repetition::{ChessMoves, RepetitionClaim, RepetitionError, check_repetition};
+use crate::arbiter::{Colour, fifty};
 
 fn pos(fen: &str) -> Pos {
     Pos::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -122,7 +120,7 @@ fn illegal_and_ambiguous_recorded_moves_name_the_move_number() {
         RepetitionError::AmbiguousMove {
             ply: 9,
             move_number: 5,
-            side: Side::White,
+            side: Colour::White,
             san: "Nd2".into(),
             candidates: vec!["Ned2".into(), "Nfd2".into()],
         }
@@ -141,7 +139,7 @@ fn illegal_and_ambiguous_recorded_moves_name_the_move_number() {
         RepetitionError::IllegalMove {
             ply: 5,
             move_number: 3,
-            side: Side::White,
+            side: Colour::White,
             san: "Ke3".into()
         }
     );

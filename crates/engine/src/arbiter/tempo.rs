@@ -25,6 +25,19 @@
 //! assert_eq!(check_game_tempo(rule, &game), Ok(()));
 //! assert!(rule.needs_leader_approval());
 //! ```
+//!
+//! # Example
+//!
+//! The Keizer's alternative tempo is 40 moves in 90 minutes and 15 minutes for the rest; it is
+//! the same tempo however it is written, and not the competition's own 40/90 + 30.
+//!
+//! ```
+//! use clubcomp_engine::arbiter::quickplay::TimeControl;
+//! use clubcomp_engine::arbiter::tempo::{keizer_alternative, same_tempo};
+//!
+//! assert!(same_tempo(&keizer_alternative(), &TimeControl::moves_then_rest(40, 90, 15)));
+//! assert!(!same_tempo(&keizer_alternative(), &TimeControl::moves_then_rest(40, 90, 30)));
+//! ```
 
 use super::quickplay::TimeControl;
 use crate::vocab::{CompetitionKind, PairingSystem};
@@ -214,9 +227,11 @@ pub fn check_game_tempo(rule: TempoRule, tempo: &GameTempo<'_>) -> Result<(), Te
 
 #[cfg(test)]
 mod tests {
-    use super::super::quickplay::{Increment, QuickplayClaim, Refusal, check_claim};
+    use super::super::quickplay::{
+        Increment, QuickplayClaim, QuickplayRefusal, check_quickplay_claim,
+    };
     use super::*;
-    use crate::arbiter_impl::quickplay::Period;
+    use crate::arbiter::quickplay::Period;
     use crate::vocab::Colour;
 
     /// The club's Keizer tempo: 40/90, then 30 minutes, 30 s a move from move 1.
@@ -413,10 +428,10 @@ mod tests {
     fn the_alternative_keizer_tempo_admits_a_quickplay_claim() {
         // the standard tempo has 30 s a move into the final period: refused
         assert_eq!(
-            check_claim(&claim_at(keizer_standard())),
-            Err(Refusal::FinalPeriodHasIncrement { seconds: 30 })
+            check_quickplay_claim(&claim_at(keizer_standard())),
+            Err(QuickplayRefusal::FinalPeriodHasIncrement { seconds: 30 })
         );
         // 40/90 then 15 min has no increment: before the arbiter
-        assert!(check_claim(&claim_at(keizer_alternative())).is_ok());
+        assert!(check_quickplay_claim(&claim_at(keizer_alternative())).is_ok());
     }
 }

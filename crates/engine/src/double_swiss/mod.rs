@@ -17,6 +17,25 @@
 //!
 //! [`State::tiebreak_input`] turns the results into the tie-break engine's input (two game
 //! rounds per match) for the standings of docs/rules/rapid-blitz.md#tie-breaks.
+//!
+//! # Double-Swiss
+//!
+//! Round 1 of five players: the bye goes to the lowest-ranked, neighbours meet, and the
+//! higher-ranked player has White in game 1 on odd boards.
+//!
+//! ```
+//! use clubcomp_engine::double_swiss::{State, pair_next_round};
+//!
+//! let state: State = serde_json::from_value(serde_json::json!({
+//!     "players": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}, {"id": 5}]
+//! }))
+//! .unwrap();
+//! let next = pair_next_round(&state).unwrap();
+//! assert_eq!(next.round, 1);
+//! let matches: Vec<(u32, u32)> = next.pairings.iter().map(|m| (m.white, m.black)).collect();
+//! assert_eq!(matches, [(1, 2), (4, 3)]);
+//! assert_eq!(next.bye, Some(5));
+//! ```
 
 mod pairing;
 mod standings;
@@ -30,7 +49,7 @@ pub use pairing::pair_next_round;
 
 /// A player of the Double-Swiss.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
+pub struct DoubleSwissPlayer {
     /// Tournament pairing number (TPN), unique; lower is higher in the initial order.
     pub id: u32,
     /// Display name.
@@ -43,7 +62,7 @@ pub struct Player {
 
 /// The result of one game, from the point of view of the player with White in that game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GameResult {
+pub enum DoubleSwissResult {
     /// White won.
     #[serde(rename = "1-0")]
     WhiteWins,
@@ -64,23 +83,23 @@ pub enum GameResult {
     DoubleForfeit,
 }
 
-impl GameResult {
+impl DoubleSwissResult {
     /// Half-points for (white, black).
     fn half_points(self) -> (u32, u32) {
         match self {
-            GameResult::WhiteWins | GameResult::WhiteForfeitWin => (2, 0),
-            GameResult::Draw => (1, 1),
-            GameResult::BlackWins | GameResult::BlackForfeitWin => (0, 2),
-            GameResult::DoubleForfeit => (0, 0),
+            DoubleSwissResult::WhiteWins | DoubleSwissResult::WhiteForfeitWin => (2, 0),
+            DoubleSwissResult::Draw => (1, 1),
+            DoubleSwissResult::BlackWins | DoubleSwissResult::BlackForfeitWin => (0, 2),
+            DoubleSwissResult::DoubleForfeit => (0, 0),
         }
     }
 
     /// Whether the player with White / Black forfeited this game.
     fn forfeited(self) -> (bool, bool) {
         match self {
-            GameResult::WhiteForfeitWin => (false, true),
-            GameResult::BlackForfeitWin => (true, false),
-            GameResult::DoubleForfeit => (true, true),
+            DoubleSwissResult::WhiteForfeitWin => (false, true),
+            DoubleSwissResult::BlackForfeitWin => (true, false),
+            DoubleSwissResult::DoubleForfeit => (true, true),
             _ => (false, false),
         }
     }
@@ -94,9 +113,9 @@ pub struct Match {
     /// Black in game 1.
     pub black: u32,
     /// Game 1 result (from `white`'s side as White).
-    pub game1: GameResult,
+    pub game1: DoubleSwissResult,
     /// Game 2 result, from the side of game 2's White, i.e. `black`.
-    pub game2: GameResult,
+    pub game2: DoubleSwissResult,
 }
 
 /// A player not paired in a round.
@@ -137,7 +156,7 @@ pub struct RoundRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     /// All players.
-    pub players: Vec<Player>,
+    pub players: Vec<DoubleSwissPlayer>,
     /// Completed rounds, in order.
     #[serde(default)]
     pub rounds: Vec<RoundRecord>,
@@ -148,7 +167,7 @@ pub struct State {
 
 /// One match of the next round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pairing {
+pub struct DoubleSwissPairing {
     /// Board number, 1 = top.
     pub board: u32,
     /// White in game 1 (Black in game 2).
@@ -163,14 +182,14 @@ pub struct NextRound {
     /// Its number (1-based).
     pub round: u32,
     /// The matches, by board.
-    pub pairings: Vec<Pairing>,
+    pub pairings: Vec<DoubleSwissPairing>,
     /// The player with the pairing-allocated bye, if the field is odd.
     pub bye: Option<u32>,
 }
 
 /// Why no pairing could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
+pub enum DoubleSwissError {
     /// Two players with the same id.
     #[error("player {0} appears twice")]
     DuplicatePlayer(u32),

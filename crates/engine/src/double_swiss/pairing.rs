@@ -1,7 +1,7 @@
 //! The pairing procedure of the Double-Swiss system: bye, brackets from the top, colours.
 
-use super::{ByeKind, Error, NextRound, Pairing, State};
-use crate::matching_impl::cardinality::{Dense, matching_size};
+use super::{ByeKind, DoubleSwissError, DoubleSwissPairing, NextRound, State};
+use crate::matching::cardinality::{Dense, matching_size};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,22 +23,22 @@ struct History {
     colours: Vec<Col>,
 }
 
-fn histories(state: &State) -> Result<HashMap<u32, History>, Error> {
+fn histories(state: &State) -> Result<HashMap<u32, History>, DoubleSwissError> {
     let mut h: HashMap<u32, History> = HashMap::new();
     for p in &state.players {
         if h.insert(p.id, History::default()).is_some() {
-            return Err(Error::DuplicatePlayer(p.id));
+            return Err(DoubleSwissError::DuplicatePlayer(p.id));
         }
     }
     for (r, round) in state.rounds.iter().enumerate() {
         let rno = r as u32 + 1;
         let mut seen = HashSet::new();
-        let mut see = |player: u32, h: &HashMap<u32, History>| -> Result<(), Error> {
+        let mut see = |player: u32, h: &HashMap<u32, History>| -> Result<(), DoubleSwissError> {
             if !h.contains_key(&player) {
-                return Err(Error::UnknownPlayer { round: rno, player });
+                return Err(DoubleSwissError::UnknownPlayer { round: rno, player });
             }
             if !seen.insert(player) {
-                return Err(Error::TwiceInRound { round: rno, player });
+                return Err(DoubleSwissError::TwiceInRound { round: rno, player });
             }
             Ok(())
         };
@@ -93,7 +93,7 @@ fn histories(state: &State) -> Result<HashMap<u32, History>, Error> {
     }
     for &a in &state.absent {
         if !h.contains_key(&a) {
-            return Err(Error::UnknownPlayer {
+            return Err(DoubleSwissError::UnknownPlayer {
                 round: 0,
                 player: a,
             });
@@ -103,7 +103,7 @@ fn histories(state: &State) -> Result<HashMap<u32, History>, Error> {
 }
 
 /// Pairs the next round of a Double-Swiss from the tournament state.
-pub fn pair_next_round(state: &State) -> Result<NextRound, Error> {
+pub fn pair_next_round(state: &State) -> Result<NextRound, DoubleSwissError> {
     let hist = histories(state)?;
     let absent: HashSet<u32> = state.absent.iter().copied().collect();
     // Ranking order (C.04.5 1.2): score, then TPN.
@@ -132,7 +132,7 @@ pub fn pair_next_round(state: &State) -> Result<NextRound, Error> {
         };
         matching_size(&g) * 2 == set.len()
     };
-    let unpairable = || Error::Unpairable {
+    let unpairable = || DoubleSwissError::Unpairable {
         players: order.clone(),
     };
 
@@ -189,7 +189,7 @@ pub fn pair_next_round(state: &State) -> Result<NextRound, Error> {
             let cl = hist.get(&order[lo]).map_or(&empty, |x| &x.colours);
             let hi_white = game_one_colours(ch, cl, board);
             let (white, black) = if hi_white { (hi, lo) } else { (lo, hi) };
-            Pairing {
+            DoubleSwissPairing {
                 board,
                 white: order[white],
                 black: order[black],

@@ -2,31 +2,30 @@
 //! rounds (game 1, then game 2 with reversed colours), as in TRF, and every bye covers both
 //! games (C.04.5 Preface: byes apply only to matches).
 
-use super::{ByeKind, Error, GameResult, State};
-use crate::tiebreaks_impl::{
-    Colour, EventKind, Input, PlayerResults, RoundOutcome, RoundResult, RulesEdition,
-};
+use super::{ByeKind, DoubleSwissError, DoubleSwissResult, State};
+use crate::Colour;
+use crate::tiebreaks::{EventKind, Input, PlayerResults, RoundOutcome, RoundResult, RulesEdition};
 use std::collections::HashMap;
 
-fn outcomes(g: GameResult) -> (RoundOutcome, RoundOutcome) {
+fn outcomes(g: DoubleSwissResult) -> (RoundOutcome, RoundOutcome) {
     match g {
-        GameResult::WhiteWins => (RoundOutcome::Win, RoundOutcome::Loss),
-        GameResult::Draw => (RoundOutcome::Draw, RoundOutcome::Draw),
-        GameResult::BlackWins => (RoundOutcome::Loss, RoundOutcome::Win),
-        GameResult::WhiteForfeitWin => (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss),
-        GameResult::BlackForfeitWin => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin),
-        GameResult::DoubleForfeit => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitLoss),
+        DoubleSwissResult::WhiteWins => (RoundOutcome::Win, RoundOutcome::Loss),
+        DoubleSwissResult::Draw => (RoundOutcome::Draw, RoundOutcome::Draw),
+        DoubleSwissResult::BlackWins => (RoundOutcome::Loss, RoundOutcome::Win),
+        DoubleSwissResult::WhiteForfeitWin => (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss),
+        DoubleSwissResult::BlackForfeitWin => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin),
+        DoubleSwissResult::DoubleForfeit => (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitLoss),
     }
 }
 
 impl State {
     /// The tie-break input of the rounds played so far (two games per round, Swiss, rules
     /// edition 2024). Players not named in a round were absent.
-    pub fn tiebreak_input(&self) -> Result<Input, Error> {
+    pub fn tiebreak_input(&self) -> Result<Input, DoubleSwissError> {
         let mut index = HashMap::new();
         for (i, p) in self.players.iter().enumerate() {
             if index.insert(p.id, i).is_some() {
-                return Err(Error::DuplicatePlayer(p.id));
+                return Err(DoubleSwissError::DuplicatePlayer(p.id));
             }
         }
         let games = self.rounds.len() * 2;
@@ -34,10 +33,13 @@ impl State {
         for (r, round) in self.rounds.iter().enumerate() {
             let rno = r as u32 + 1;
             let at = |id: u32| {
-                index.get(&id).copied().ok_or(Error::UnknownPlayer {
-                    round: rno,
-                    player: id,
-                })
+                index
+                    .get(&id)
+                    .copied()
+                    .ok_or(DoubleSwissError::UnknownPlayer {
+                        round: rno,
+                        player: id,
+                    })
             };
             for m in &round.matches {
                 let (w, b) = (at(m.white)?, at(m.black)?);

@@ -6,9 +6,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 
-fn players(n: u32) -> Vec<Player> {
+fn players(n: u32) -> Vec<DoubleSwissPlayer> {
     (1..=n)
-        .map(|id| Player {
+        .map(|id| DoubleSwissPlayer {
             id,
             name: format!("P{id}"),
             rating: Some(2000 - id * 10),
@@ -16,7 +16,7 @@ fn players(n: u32) -> Vec<Player> {
         .collect()
 }
 
-fn m(white: u32, black: u32, game1: GameResult, game2: GameResult) -> Match {
+fn m(white: u32, black: u32, game1: DoubleSwissResult, game2: DoubleSwissResult) -> Match {
     Match {
         white,
         black,
@@ -32,7 +32,7 @@ fn boards(r: &NextRound) -> Vec<(u32, u32, u32)> {
         .collect()
 }
 
-use GameResult::*;
+use DoubleSwissResult::*;
 
 #[test]
 fn first_round_even_and_odd() {
@@ -182,7 +182,7 @@ fn a_match_forfeited_entirely_may_be_repeated() {
     };
     assert_eq!(
         pair_next_round(&played),
-        Err(Error::Unpairable {
+        Err(DoubleSwissError::Unpairable {
             players: vec![1, 2]
         })
     );
@@ -200,7 +200,7 @@ fn input_errors_name_the_player() {
     };
     assert_eq!(
         pair_next_round(&state),
-        Err(Error::UnknownPlayer {
+        Err(DoubleSwissError::UnknownPlayer {
             round: 1,
             player: 7
         })
@@ -276,7 +276,7 @@ fn simulate(seed: u64) -> Result<(), TestCaseError> {
         let next = match pair_next_round(&state) {
             Ok(r) => r,
             // Only when no pairing without a repeat or a second bye exists.
-            Err(Error::Unpairable { players }) => {
+            Err(DoubleSwissError::Unpairable { players }) => {
                 prop_assert!(!brute_force_exists(&state, &players));
                 return Ok(());
             }
@@ -353,7 +353,7 @@ proptest! {
 #[test]
 fn standings_count_every_game() {
     use crate::fixed::Fixed;
-    use crate::tiebreaks_impl::{Value, compute_tiebreaks, parse_tiebreaks};
+    use crate::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
     // R1: 1-2 2-0, 3-4 1-1 (two draws). R2: 1-3: game 1 drawn, game 2 won by 3 (White);
     // 4-2: 4 wins game 1, game 2 drawn.
     // Points: 1: 2 + ½ = 2½; 2: 0 + ½ = ½; 3: 1 + 1½ = 2½; 4: 1 + 1½ = 2½.
@@ -407,7 +407,7 @@ fn standings_count_every_game() {
 #[test]
 fn median_buchholz_cuts_whole_rounds() {
     use crate::fixed::Fixed;
-    use crate::tiebreaks_impl::{Value, compute_tiebreaks, parse_tiebreaks};
+    use crate::tiebreaks::{Value, compute_tiebreaks, parse_tiebreaks};
     let bye = |player, kind| Bye { player, kind };
     // C (4) and F (8) are absent in rounds 1 and 2 and lose both games in round 3.
     let state = State {

@@ -16,11 +16,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-pub use constraints::{Broken, Rule, Rules};
+pub use constraints::{Broken, PairingRule, Rules};
 pub use validate::{HandBoard, HandPairing, Violation, validate_pairing};
 
-use crate::keizer_impl::entry::insert_entrant;
-use crate::matching_impl::cardinality;
+use crate::keizer::entry::insert_entrant;
+use crate::matching::cardinality;
 use constraints::History;
 
 /// Identifier of a player (as the service stores it, in text form).
@@ -93,7 +93,7 @@ pub struct PairingInput {
 
 /// One board of the pairing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Board {
+pub struct KeizerBoard {
     /// Board number, 1 for the pair holding the highest-placed player.
     pub board: u32,
     /// White player.
@@ -127,11 +127,11 @@ pub struct ByeDraw {
 
 /// The pairing of one evening.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pairing {
+pub struct KeizerPairing {
     /// The present players in pairing order (first-time flexible players inserted).
     pub order: Vec<PlayerId>,
     /// The boards, from the pair holding the highest-placed player down.
-    pub boards: Vec<Board>,
+    pub boards: Vec<KeizerBoard>,
     /// The bye, when the number present is odd.
     pub bye: Option<ByeDraw>,
     /// Sum of squared position differences of the boards (the minimised cost).
@@ -337,7 +337,7 @@ pub(crate) fn bye_candidates(
 /// ([`ByeDraw`]); the minimum-cost perfect matching under the constraints with the
 /// lexicographic tie-break; colours ([`high_gets_white`]); boards from the top pair down,
 /// the bye last.
-pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
+pub fn pair_evening(input: &PairingInput) -> Result<KeizerPairing, PairingError> {
     check_unique(&input.ranking)?;
     let history = history_of(input);
     let mut order = pairing_order(&input.ranking);
@@ -399,7 +399,7 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
             } else {
                 (j, i)
             };
-            boards.push(Board {
+            boards.push(KeizerBoard {
                 board: boards.len() as u32 + 1,
                 white: input.ranking[order[w]].id.clone(),
                 black: input.ranking[order[b]].id.clone(),
@@ -408,7 +408,7 @@ pub fn pair_evening(input: &PairingInput) -> Result<Pairing, PairingError> {
             });
         }
     }
-    Ok(Pairing {
+    Ok(KeizerPairing {
         order: full_order,
         boards,
         bye,

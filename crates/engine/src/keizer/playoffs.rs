@@ -98,7 +98,7 @@ pub struct EnteredResult {
 
 /// One game of a match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameState {
+pub struct PlayoffGameState {
     /// 1 for the game, 2 for the decider.
     pub game: u8,
     /// Whether this is the decider at a shorter tempo.
@@ -119,7 +119,7 @@ pub struct MatchState {
     /// The two players, better seed first, once known.
     pub players: Option<[String; 2]>,
     /// The games scheduled so far.
-    pub games: Vec<GameState>,
+    pub games: Vec<PlayoffGameState>,
     /// The winner, once decided.
     pub winner: Option<String>,
 }
@@ -139,7 +139,7 @@ pub struct GroupState {
 
 /// Why the results of a group cannot be applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PlayoffError {
+pub enum KeizerPlayoffError {
     /// A group needs 2 to 4 players.
     #[error("group {group}: {size} players, a group has 2 to 4")]
     GroupSize {
@@ -184,68 +184,70 @@ pub fn group_state(
     group: &PlayoffGroup,
     seed: u64,
     results: &[EnteredResult],
-) -> Result<GroupState, PlayoffError> {
+) -> Result<GroupState, KeizerPlayoffError> {
     let g = group.number;
     let s = &group.seeds;
     let mut used = vec![false; results.len()];
-    let mut find = |m: MatchId, game: u8| -> Result<Option<PlayoffGameResult>, PlayoffError> {
-        let mut found = None;
-        for (i, r) in results.iter().enumerate() {
-            if r.match_id == m && r.game == game {
-                if found.is_some() {
-                    return Err(PlayoffError::Duplicate {
-                        group: g,
-                        match_id: m,
-                        game,
-                    });
+    let mut find =
+        |m: MatchId, game: u8| -> Result<Option<PlayoffGameResult>, KeizerPlayoffError> {
+            let mut found = None;
+            for (i, r) in results.iter().enumerate() {
+                if r.match_id == m && r.game == game {
+                    if found.is_some() {
+                        return Err(KeizerPlayoffError::Duplicate {
+                            group: g,
+                            match_id: m,
+                            game,
+                        });
+                    }
+                    used[i] = true;
+                    found = Some(r.outcome);
                 }
-                used[i] = true;
-                found = Some(r.outcome);
             }
-        }
-        Ok(found)
-    };
+            Ok(found)
+        };
     let mut matches = Vec::new();
     let mut next = Vec::new();
-    let mut play = |m: MatchId, players: Option<[String; 2]>| -> Result<MatchState, PlayoffError> {
-        let mut state = MatchState {
-            id: m,
-            players: players.clone(),
-            games: Vec::new(),
-            winner: None,
-        };
-        let Some([a, b]) = players else {
-            return Ok(state);
-        };
-        for game in 1..=2u8 {
-            let (white, black) = if better_seed_has_white(seed, g, m, game) {
-                (a.clone(), b.clone())
-            } else {
-                (b.clone(), a.clone())
+    let mut play =
+        |m: MatchId, players: Option<[String; 2]>| -> Result<MatchState, KeizerPlayoffError> {
+            let mut state = MatchState {
+                id: m,
+                players: players.clone(),
+                games: Vec::new(),
+                winner: None,
             };
-            let outcome = find(m, game)?;
-            state.games.push(GameState {
-                game,
-                decider: game == 2,
-                white: white.clone(),
-                black: black.clone(),
-                outcome,
-            });
-            match outcome {
-                None => {
-                    next.push((m, game));
-                    break;
+            let Some([a, b]) = players else {
+                return Ok(state);
+            };
+            for game in 1..=2u8 {
+                let (white, black) = if better_seed_has_white(seed, g, m, game) {
+                    (a.clone(), b.clone())
+                } else {
+                    (b.clone(), a.clone())
+                };
+                let outcome = find(m, game)?;
+                state.games.push(PlayoffGameState {
+                    game,
+                    decider: game == 2,
+                    white: white.clone(),
+                    black: black.clone(),
+                    outcome,
+                });
+                match outcome {
+                    None => {
+                        next.push((m, game));
+                        break;
+                    }
+                    Some(PlayoffGameResult::WhiteWins) => state.winner = Some(white),
+                    Some(PlayoffGameResult::BlackWins) => state.winner = Some(black),
+                    // docs/rules/keizer.md#playoffs: a drawn decider is won by black.
+                    Some(PlayoffGameResult::Draw) if game == 2 => state.winner = Some(black),
+                    Some(PlayoffGameResult::Draw) => continue,
                 }
-                Some(PlayoffGameResult::WhiteWins) => state.winner = Some(white),
-                Some(PlayoffGameResult::BlackWins) => state.winner = Some(black),
-                // docs/rules/keizer.md#playoffs: a drawn decider is won by black.
-                Some(PlayoffGameResult::Draw) if game == 2 => state.winner = Some(black),
-                Some(PlayoffGameResult::Draw) => continue,
+                break;
             }
-            break;
-        }
-        Ok(state)
-    };
+            Ok(state)
+        };
     let pair = |x: &String, y: &String| Some([x.clone(), y.clone()]);
     let final_players = match s.len() {
         4 => {
@@ -271,13 +273,13 @@ pub fn group_state(
             fp
         }
         2 => pair(&s[0], &s[1]),
-        size => return Err(PlayoffError::GroupSize { group: g, size }),
+        size => return Err(KeizerPlayoffError::GroupSize { group: g, size }),
     };
     let fin = play(MatchId::Final, final_players)?;
     let winner = fin.winner.clone();
     matches.push(fin);
     if let Some(i) = used.iter().position(|u| !u) {
-        return Err(PlayoffError::NotScheduled {
+        return Err(KeizerPlayoffError::NotScheduled {
             group: g,
             match_id: results[i].match_id,
             game: results[i].game,

@@ -5,13 +5,13 @@
 //! the service's `POST /api/v1/calc/keizer-prizes`, so that a website can show what the prizes
 //! would be before the leader finalises them.
 
-use crate::keizer_impl::playoffs::{
+use crate::keizer::playoffs::{
     EnteredResult, GroupState, MatchId, PlayoffGameResult, PlayoffGroup, group_state,
     playoff_groups,
 };
-use crate::keizer_impl::prizes::{Half, PrizeOutcome, award, candidates};
-use crate::keizer_impl::scenario::{ScenarioError, parse_scenario};
-use crate::keizer_impl::standings::{EveningStandings, compute_until};
+use crate::keizer::prizes::{Half, PrizeOutcome, award, candidates};
+use crate::keizer::scenario::{ScenarioError, parse_scenario};
+use crate::keizer::standings::{EveningStandings, compute_until};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -179,7 +179,7 @@ pub fn prizes_preview(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keizer_impl::prizes::Prize;
+    use crate::keizer::prizes::Prize;
     use crate::stop::Never;
     use serde_json::json;
 

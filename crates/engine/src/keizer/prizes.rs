@@ -7,8 +7,8 @@
 //! and a playoff place for every eligible player (a playoff place is not a prize).
 
 use crate::fixed::Fixed;
-pub use crate::keizer_impl::standings::WithdrawnPrizes;
-use crate::keizer_impl::standings::{Competition, EveningStandings};
+pub use crate::keizer::standings::WithdrawnPrizes;
+use crate::keizer::standings::{Competition, EveningStandings};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -28,7 +28,7 @@ pub struct PrizeCandidate {
     /// Games played over the board.
     pub played: u32,
     /// Game score: points from games played over the board (1, ½, 0).
-    #[serde(with = "crate::keizer_impl::standings::fixed_serde")]
+    #[serde(with = "crate::keizer::standings::fixed_serde")]
     pub game_points: Fixed,
     /// Withdrew from the competition (docs/rules/keizer.md#withdrawal): listed, and eligible by
     /// the 50% rule alone unless `withdrawal_bars_prizes`.
@@ -230,7 +230,9 @@ mod tests {
     /// to A.
     #[test]
     fn a_withdrawn_player_with_the_highest_score_wins_by_the_literal_reading() {
-        use crate::keizer_impl::standings::{Entrant, Evening, Game, GameResult, Params, compute};
+        use crate::keizer::standings::{
+            Entrant, KeizerEvening, KeizerGame, KeizerResult, Params, compute_keizer,
+        };
         let players: Vec<Entrant> = ["w", "a", "b", "c"]
             .iter()
             .map(|id| Entrant {
@@ -240,30 +242,30 @@ mod tests {
                 withdrawn_from: (*id == "w").then_some(4),
             })
             .collect();
-        let g = |w: &str, b: &str, r| Game {
+        let g = |w: &str, b: &str, r| KeizerGame {
             white: w.into(),
             black: b.into(),
             result: r,
         };
-        use GameResult::{Draw as D, WhiteWins as W};
+        use KeizerResult::{Draw as D, WhiteWins as W};
         let evenings = vec![
-            Evening {
+            KeizerEvening {
                 games: vec![g("w", "a", W), g("b", "c", W)],
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
-            Evening {
+            KeizerEvening {
                 games: vec![g("w", "b", W), g("a", "c", W)],
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
-            Evening {
+            KeizerEvening {
                 games: vec![g("w", "c", W), g("a", "b", D)],
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
             // W has withdrawn
-            Evening {
+            KeizerEvening {
                 games: vec![g("b", "c", W)],
                 byes: vec!["a".into()],
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
         ];
         for (setting, champion) in [
@@ -279,7 +281,7 @@ mod tests {
                 evenings: evenings.clone(),
                 ..Competition::default()
             };
-            let s = compute(&c).unwrap();
+            let s = compute_keizer(&c).unwrap();
             let table: Vec<(&str, i64)> = s
                 .last()
                 .unwrap()
@@ -384,7 +386,7 @@ mod tests {
 
     #[test]
     fn candidates_count_evenings_from_entry() {
-        use crate::keizer_impl::standings::{Entrant, Evening, compute};
+        use crate::keizer::standings::{Entrant, KeizerEvening, compute_keizer};
         let c = Competition {
             players: vec![
                 Entrant {
@@ -400,10 +402,10 @@ mod tests {
                     withdrawn_from: None,
                 },
             ],
-            evenings: vec![Evening::default(); 4],
+            evenings: vec![KeizerEvening::default(); 4],
             ..Competition::default()
         };
-        let s = compute(&c).unwrap();
+        let s = compute_keizer(&c).unwrap();
         let cs = candidates(&c, &s);
         // a: 4 evenings, 4 unexcused → not eligible; b: evenings 3 and 4 → 2, 2 unexcused.
         let a = cs.iter().find(|x| x.id == "a").unwrap();

@@ -7,9 +7,9 @@
 //! The whole input is checked before anything is computed.
 
 use crate::fixed::Fixed;
-use crate::keizer_impl::standings::{
-    Competition, Entrant, Evening, EveningStandings, Game, GameResult, Params, StandingsError,
-    WithdrawnPrizes, compute_until,
+use crate::keizer::standings::{
+    Competition, Entrant, EveningStandings, KeizerEvening, KeizerGame, KeizerResult, Params,
+    StandingsError, WithdrawnPrizes, compute_until,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 /// The calculator's output: the standings after every evening.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Output {
+pub struct KeizerOutput {
     /// One entry per input evening, in order.
     pub evenings: Vec<EveningStandings>,
 }
@@ -61,13 +61,13 @@ fn field(at: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
 }
 
 /// Runs a scenario given as JSON text.
-pub fn run_scenario_str(text: &str) -> Result<Output, ScenarioError> {
+pub fn run_scenario_str(text: &str) -> Result<KeizerOutput, ScenarioError> {
     let v: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
     run_scenario(&v)
 }
 
 /// Runs a scenario given as a parsed JSON value (the service's `POST /api/v1/calc/keizer`).
-pub fn run_scenario(input: &Value) -> Result<Output, ScenarioError> {
+pub fn run_scenario(input: &Value) -> Result<KeizerOutput, ScenarioError> {
     run_scenario_until(input, &crate::stop::Never)
 }
 
@@ -75,9 +75,9 @@ pub fn run_scenario(input: &Value) -> Result<Output, ScenarioError> {
 pub fn run_scenario_until(
     input: &Value,
     stop: &dyn crate::stop::Stop,
-) -> Result<Output, ScenarioError> {
+) -> Result<KeizerOutput, ScenarioError> {
     let c = parse_scenario(input)?;
-    Ok(Output {
+    Ok(KeizerOutput {
         evenings: compute_until(&c, stop)?,
     })
 }
@@ -246,19 +246,19 @@ fn ids(m: &Map<String, Value>, key: &str, evening: u32) -> Result<Vec<String>, S
 }
 
 /// The result codes of the format.
-pub fn parse_result(code: &str) -> Option<GameResult> {
+pub fn parse_result(code: &str) -> Option<KeizerResult> {
     Some(match code {
-        "1-0" => GameResult::WhiteWins,
-        "0-1" => GameResult::BlackWins,
-        "1/2-1/2" | "½-½" => GameResult::Draw,
-        "+/-" => GameResult::WhiteForfeitWin,
-        "-/+" => GameResult::BlackForfeitWin,
-        "-/-" => GameResult::DoubleForfeit,
+        "1-0" => KeizerResult::WhiteWins,
+        "0-1" => KeizerResult::BlackWins,
+        "1/2-1/2" | "½-½" => KeizerResult::Draw,
+        "+/-" => KeizerResult::WhiteForfeitWin,
+        "-/+" => KeizerResult::BlackForfeitWin,
+        "-/-" => KeizerResult::DoubleForfeit,
         _ => return None,
     })
 }
 
-fn parse_evening(evening: u32, v: &Value) -> Result<Evening, ScenarioError> {
+fn parse_evening(evening: u32, v: &Value) -> Result<KeizerEvening, ScenarioError> {
     let at = format!("evening {evening}");
     let m = v
         .as_object()
@@ -296,7 +296,7 @@ fn parse_evening(evening: u32, v: &Value) -> Result<Evening, ScenarioError> {
                         code,
                     });
                 };
-                games.push(Game {
+                games.push(KeizerGame {
                     white,
                     black,
                     result,
@@ -305,7 +305,7 @@ fn parse_evening(evening: u32, v: &Value) -> Result<Evening, ScenarioError> {
         }
         Some(_) => return Err(field(format!("{at}, games"), "must be an array")),
     }
-    Ok(Evening {
+    Ok(KeizerEvening {
         games,
         byes: ids(m, "byes", evening)?,
         excused: ids(m, "excused", evening)?,

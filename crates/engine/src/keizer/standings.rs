@@ -2,13 +2,13 @@
 //! recalculation per evening until the ranking settles or cycles.
 //!
 //! Pure: a [`Competition`] (one season half) goes in, the standings after every evening come
-//! out ([`compute`]). All points are exact [`Fixed`] ten-thousandths: a factor with at most four
+//! out ([`compute_keizer`]). All points are exact [`Fixed`] ten-thousandths: a factor with at most four
 //! decimals times an integer value is exact, and a cycle average is rounded once, halves away
 //! from zero.
 //!
 //! Definitions used throughout (docs/rules/keizer.md#recalculation):
 //! - R_0 is the ranking after the previous evening (the seed order for evening 1) with that
-//!   evening's late entrants inserted by [`crate::keizer_impl::entry`].
+//!   evening's late entrants inserted by [`crate::keizer::entry`].
 //! - Step i computes the scores S_i of ALL evenings so far from the values of R_i, and
 //!   R_{i+1} = R_i stably sorted by S_i, best first.
 //! - The first time R_{i+1} equals some R_j (j ≤ i) the iteration stops; j = i is a fixed point
@@ -22,7 +22,7 @@ mod ledger;
 mod tests;
 
 use crate::fixed::Fixed;
-use crate::keizer_impl::entry::insert_entrant;
+use crate::keizer::entry::insert_entrant;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -130,7 +130,7 @@ fn one() -> u32 {
 /// The result of one Keizer game, from the board's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum GameResult {
+pub enum KeizerResult {
     /// `1-0`.
     WhiteWins,
     /// `0-1`.
@@ -151,22 +151,22 @@ pub enum GameResult {
 
 /// One pairing of an evening.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Game {
+pub struct KeizerGame {
     /// Player id with white.
     pub white: String,
     /// Player id with black.
     pub black: String,
     /// The result.
-    pub result: GameResult,
+    pub result: KeizerResult,
 }
 
 /// What happened on one playing evening. An entered player listed nowhere was absent without
 /// notice.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Evening {
+pub struct KeizerEvening {
     /// Games (including forfeits).
-    pub games: Vec<Game>,
+    pub games: Vec<KeizerGame>,
     /// Players with the pairing bye.
     pub byes: Vec<String>,
     /// Players absent with notice.
@@ -186,12 +186,12 @@ pub struct Competition {
     /// Excused absences already used earlier in the season (count toward the cap).
     pub excused_before: BTreeMap<String, u32>,
     /// The evenings played so far, in order.
-    pub evenings: Vec<Evening>,
+    pub evenings: Vec<KeizerEvening>,
 }
 
 /// One line of a published table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StandingRow {
+pub struct KeizerRow {
     /// Place, 1-based (equal scores still get consecutive places).
     pub rank: u32,
     /// Player id.
@@ -232,7 +232,7 @@ pub struct EveningStandings {
     /// Warnings for the leader (value floor, excused cap, step cap).
     pub warnings: Vec<String>,
     /// The table, best first.
-    pub standings: Vec<StandingRow>,
+    pub standings: Vec<KeizerRow>,
 }
 
 /// Why a competition cannot be computed; every variant names the offending item.
@@ -420,11 +420,11 @@ fn validate(c: &Competition) -> Result<HashMap<&str, u32>, StandingsError> {
 /// Computes the standings after every evening of `c` (docs/rules/keizer.md#scoring).
 ///
 /// The whole input is validated first; on error nothing is computed.
-pub fn compute(c: &Competition) -> Result<Vec<EveningStandings>, StandingsError> {
+pub fn compute_keizer(c: &Competition) -> Result<Vec<EveningStandings>, StandingsError> {
     compute_until(c, &crate::stop::Never)
 }
 
-/// [`compute`] that gives up with [`StandingsError::Stopped`] once `stop` is raised; it looks
+/// [`compute_keizer`] that gives up with [`StandingsError::Stopped`] once `stop` is raised; it looks
 /// before every evening.
 pub fn compute_until(
     c: &Competition,
@@ -486,7 +486,7 @@ pub fn compute_until(
             .enumerate()
             .map(|(pos, &i)| {
                 let t = &ledger.tallies[i as usize];
-                StandingRow {
+                KeizerRow {
                     rank: pos as u32 + 1,
                     id: ids[i as usize].clone(),
                     value: value_of_place(p, pos),
@@ -527,7 +527,7 @@ pub struct SeasonCarry {
 /// Seeds the summer half from the winter half: the summer starts at zero in the winter's
 /// final order, and the excused-absence count carries over (docs/rules/keizer.md#season-halves). Players entered in the
 /// winter input who never reached the winter's final table are not carried; add them to the
-/// summer as late entrants. `winter_final` is the last element of [`compute`]'s result.
+/// summer as late entrants. `winter_final` is the last element of [`compute_keizer`]'s result.
 pub fn summer_start(winter: &Competition, winter_final: &EveningStandings) -> SeasonCarry {
     let rating: HashMap<&str, Option<i32>> = winter
         .players

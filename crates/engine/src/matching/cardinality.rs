@@ -405,7 +405,7 @@ pub(super) mod tests {
     use super::*;
 
     /// The adjacency lists of the graph on `n` vertices with the edges `e`.
-    pub(in crate::matching_impl) fn adj(n: usize, e: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    pub(in crate::matching) fn adj(n: usize, e: &[(usize, usize)]) -> Vec<Vec<usize>> {
         let mut a = vec![Vec::new(); n];
         for &(x, y) in e {
             a[x].push(y);

@@ -1,10 +1,10 @@
 //! Matchings in general graphs, shared by the pairing engines.
 //!
-//! - [`weighted`]: maximum-weight matching (Edmonds' blossom algorithm with dual variables),
+//! - weighted: maximum-weight matching (Edmonds' blossom algorithm with dual variables),
 //!   with a warm start for re-solving after weight changes, and the maximum-weight matching
 //!   among those of maximum cardinality. The Dutch system pairs its brackets with it, the
 //!   Keizer pairing finds its minimum-cost perfect matching with it.
-//! - [`cardinality`]: maximum-cardinality matching (Edmonds' blossom algorithm without
+//! - cardinality: maximum-cardinality matching (Edmonds' blossom algorithm without
 //!   weights) and the Gallai–Edmonds decomposition. The Keizer pairing uses the
 //!   decomposition for the bye and the explanation of an impossible evening, the
 //!   Double-Swiss system the size of a maximum matching to check that a set of players can
@@ -23,8 +23,12 @@
 //! assert_eq!(matching_size(&adj), 2);
 //! ```
 
-pub mod cardinality;
-pub mod weighted;
+// The public API of this module.
+pub use cardinality::{Decomposition, Dense, Graph, decompose, matching_size, max_matching};
+pub use weighted::{MatchWeight, Matching, max_weight_matching, max_weight_max_cardinality};
+
+pub(crate) mod cardinality;
+pub(crate) mod weighted;
 
 /// The two matchings against each other: the decomposition's missable vertices are those some
 /// maximum-weight matching with unit weights (a maximum-cardinality one) leaves out.

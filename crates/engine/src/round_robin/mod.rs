@@ -2,33 +2,69 @@
 //!
 //! - [`schedule()`] / [`berger_table`]: FIDE Berger schedules, single or multiple cycles.
 //! - [`convert_result`]: result codes and the draughts 40-move rule for agreed draws.
-//! - [`compute`]: standings with an ordered tie-break list, points tables and prize money
+//! - [`compute_round_robin`]: standings with an ordered tie-break list, points tables and prize money
 //!   shared among equal points, rights, and the cross table — the calculator behind
 //!   `clubcomp calc round-robin` (format: `docs/formats/round-robin-scenario.md`).
 //!
 //! Everything is pure and exact: scores are integers (draughts points, chess half-points),
 //! shared amounts exact rationals, and lots come from a seed passed in.
+//!
+//! # Round robin
+//!
+//! The worked championship of the rules book (`docs/rules/draughts-championship.md`): an
+//! agreed draw before move 40 is lost for both, Arie is placed above Cees by their mutual
+//! result, and the two share the master points and prize money of places 2 and 3.
+//!
+//! ```
+//! use clubcomp_engine::round_robin::{Scenario, compute_round_robin};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/formats/examples/draughts-championship.json");
+//! let s: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+//! let out = compute_round_robin(&s).unwrap();
+//! let rows: Vec<(&str, u32, String, &str, &str)> = out
+//!     .standings
+//!     .iter()
+//!     .map(|r| {
+//!         let master = r.points_tables.get("master").unwrap().as_str();
+//!         (r.id.as_str(), r.place, r.points.to_string(), master, r.prize_money.as_str())
+//!     })
+//!     .collect();
+//! assert_eq!(
+//!     rows,
+//!     [
+//!         ("bert", 1, "4".to_string(), "5", "1000"),
+//!         ("arie", 2, "3".to_string(), "3.5", "500"),
+//!         ("cees", 3, "3".to_string(), "3.5", "500"),
+//!         ("dick", 4, "0".to_string(), "2", "200"),
+//!     ]
+//! );
+//! assert_eq!(out.standings[1].decided_by.as_deref(), Some("mutual"));
+//! ```
+
+// The public API of this module.
+pub use result::AGREED_DRAW_MIN_MOVES;
 
 mod cross;
 mod model;
-pub mod result;
-pub mod scenario;
-pub mod schedule;
+pub(crate) mod result;
+pub(crate) mod scenario;
+pub(crate) mod schedule;
 mod shares;
 mod standings;
-pub mod withdrawal;
+pub(crate) mod withdrawal;
 
 #[cfg(test)]
 mod tests;
 
 pub use result::{
-    Conversion, Discipline, GameResult, ResultError, SideOutcome, Termination, convert_result,
+    Conversion, ResultError, RoundRobinResult, SideOutcome, Termination, convert_result,
 };
 pub use scenario::{
-    Game, OrderedMap, Output, Player, PointsTable, Right, Row, Scenario, Tiebreak, Withdrawal,
-    WithdrawalOutcome, WithdrawalRule, default_tiebreaks,
+    OrderedMap, PointsTable, Right, RoundRobinGame, RoundRobinOutput, RoundRobinPlayer,
+    RoundRobinTiebreak, Row, Scenario, Withdrawal, WithdrawalOutcome, WithdrawalRule,
+    default_tiebreaks,
 };
-pub use schedule::{Board, ScheduleError, ScheduledRound, berger_table, schedule};
+pub use schedule::{RoundRobinBoard, ScheduleError, ScheduledRound, berger_table, schedule};
 pub use shares::format_amount;
 
 use model::Model;
@@ -40,7 +76,7 @@ use std::collections::HashSet;
 
 /// Why a scenario cannot be computed. Every variant names the offending item.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
+pub enum RoundRobinError {
     /// The scenario has no players.
     #[error("players: the list is empty")]
     NoPlayers,
@@ -158,16 +194,16 @@ pub(crate) fn units_number(units: i64, per: i64) -> serde_json::Number {
 }
 
 /// Checks that every id of `list` is a player, once.
-fn check_ids(m: &Model, field: &str, list: &[String]) -> Result<Vec<usize>, Error> {
+fn check_ids(m: &Model, field: &str, list: &[String]) -> Result<Vec<usize>, RoundRobinError> {
     let mut seen = HashSet::new();
     list.iter()
         .map(|id| {
-            let i = *m.index.get(id).ok_or_else(|| Error::UnknownId {
+            let i = *m.index.get(id).ok_or_else(|| RoundRobinError::UnknownId {
                 field: field.to_string(),
                 id: id.clone(),
             })?;
             if !seen.insert(i) {
-                return Err(Error::DuplicateId {
+                return Err(RoundRobinError::DuplicateId {
                     field: field.to_string(),
                     id: id.clone(),
                 });
@@ -180,9 +216,9 @@ fn check_ids(m: &Model, field: &str, list: &[String]) -> Result<Vec<usize>, Erro
 /// Lot numbers from the scenario: the seed shuffles all ids sorted (byte order) with
 /// ChaCha8 (so the drawing does not depend on the order of the input); a hand drawing numbers
 /// the listed players in order.
-fn draw_lots(m: &Model, s: &Scenario) -> Result<Option<standings::Lots>, Error> {
+fn draw_lots(m: &Model, s: &Scenario) -> Result<Option<standings::Lots>, RoundRobinError> {
     match (&s.lots_seed, &s.lots_order) {
-        (Some(_), Some(_)) => Err(Error::LotsTwice),
+        (Some(_), Some(_)) => Err(RoundRobinError::LotsTwice),
         (None, None) => Ok(None),
         (Some(seed), None) => {
             let mut ids: Vec<usize> = (0..m.len()).collect();
@@ -208,7 +244,7 @@ fn draw_lots(m: &Model, s: &Scenario) -> Result<Option<standings::Lots>, Error> 
 
 /// Computes the standings, shares, rights and cross table of a round robin, with the
 /// withdrawal rule of docs/rules/draughts-championship.md#withdrawal applied first.
-pub fn compute(s: &Scenario) -> Result<Output, Error> {
+pub fn compute_round_robin(s: &Scenario) -> Result<RoundRobinOutput, RoundRobinError> {
     let Some(applied) = withdrawal::apply(s)? else {
         return compute_plain(s);
     };
@@ -233,7 +269,7 @@ pub fn compute(s: &Scenario) -> Result<Output, Error> {
     Ok(out)
 }
 
-fn compute_plain(s: &Scenario) -> Result<Output, Error> {
+fn compute_plain(s: &Scenario) -> Result<RoundRobinOutput, RoundRobinError> {
     let m = Model::build(s)?;
     let tiebreaks = s
         .tiebreaks
@@ -242,7 +278,7 @@ fn compute_plain(s: &Scenario) -> Result<Output, Error> {
     let mut seen = HashSet::new();
     for tb in &tiebreaks {
         if !seen.insert(*tb) {
-            return Err(Error::DuplicateTiebreak(tb.name().to_string()));
+            return Err(RoundRobinError::DuplicateTiebreak(tb.name().to_string()));
         }
     }
     // a drawing is needed only when a tie reaches `lots` (checked while ranking)
@@ -260,7 +296,7 @@ fn compute_plain(s: &Scenario) -> Result<Output, Error> {
     let mut tables = Vec::with_capacity(s.points_tables.len());
     for t in &s.points_tables {
         if !names.insert(t.name.clone()) {
-            return Err(Error::DuplicateTable(t.name.clone()));
+            return Err(RoundRobinError::DuplicateTable(t.name.clone()));
         }
         let field = format!("points_tables.{}", t.name);
         let by_place = t
@@ -315,7 +351,7 @@ fn compute_plain(s: &Scenario) -> Result<Output, Error> {
             }
         })
         .collect();
-    Ok(Output {
+    Ok(RoundRobinOutput {
         standings,
         cross_table: cross::cross_table(&m),
         withdrawals: Vec::new(),
@@ -327,7 +363,11 @@ fn compute_plain(s: &Scenario) -> Result<Output, Error> {
 /// Places are those of the standings (players still tied share their highest place). Title
 /// and cut: place ≤ `places`. Qualification: a player who is not pre-qualified qualifies when
 /// fewer than `slots` non-pre-qualified players have a better place.
-fn rights(m: &Model, s: &Scenario, r: &standings::Ranking) -> Result<Vec<Vec<String>>, Error> {
+fn rights(
+    m: &Model,
+    s: &Scenario,
+    r: &standings::Ranking,
+) -> Result<Vec<Vec<String>>, RoundRobinError> {
     let mut place = vec![0usize; m.len()];
     for (pos, &p) in r.order.iter().enumerate() {
         place[p] = r.part_start[pos] + 1;

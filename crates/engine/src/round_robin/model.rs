@@ -1,8 +1,10 @@
 //! Validation of a scenario and the tallies every later step reads: per player points, wins,
 //! draws, losses, plus- and minremises, and the score of every player against every other.
 
-use super::Error;
-use super::result::{Discipline, GameResult, ResultError, SideOutcome, apply_forty_move_rule};
+use super::RoundRobinError;
+use super::result::{
+    Discipline, ResultError, RoundRobinResult, SideOutcome, apply_forty_move_rule,
+};
 use super::scenario::Scenario;
 use std::collections::{HashMap, HashSet};
 
@@ -12,7 +14,7 @@ pub(crate) struct Rec {
     pub round: u32,
     pub white: usize,
     pub black: usize,
-    pub result: GameResult,
+    pub result: RoundRobinResult,
 }
 
 /// Totals of one player. Scores are in units of the discipline's draw (draughts points,
@@ -42,18 +44,18 @@ pub(crate) struct Model {
 
 impl Model {
     /// Validates the players and games of `s` and adds up the results.
-    pub fn build(s: &Scenario) -> Result<Model, Error> {
+    pub fn build(s: &Scenario) -> Result<Model, RoundRobinError> {
         if s.players.is_empty() {
-            return Err(Error::NoPlayers);
+            return Err(RoundRobinError::NoPlayers);
         }
         let mut index = HashMap::new();
         let mut ids = Vec::with_capacity(s.players.len());
         for (i, p) in s.players.iter().enumerate() {
             if p.id.is_empty() {
-                return Err(Error::EmptyId { number: i + 1 });
+                return Err(RoundRobinError::EmptyId { number: i + 1 });
             }
             if index.insert(p.id.clone(), i).is_some() {
-                return Err(Error::DuplicatePlayer(p.id.clone()));
+                return Err(RoundRobinError::DuplicatePlayer(p.id.clone()));
             }
             ids.push(p.id.clone());
         }
@@ -63,22 +65,25 @@ impl Model {
         for g in &s.games {
             let label = format!("round {} ({} - {})", g.round, g.white, g.black);
             let find = |id: &str| {
-                index.get(id).copied().ok_or_else(|| Error::UnknownPlayer {
-                    game: label.clone(),
-                    id: id.to_string(),
-                })
+                index
+                    .get(id)
+                    .copied()
+                    .ok_or_else(|| RoundRobinError::UnknownPlayer {
+                        game: label.clone(),
+                        id: id.to_string(),
+                    })
             };
             let white = find(&g.white)?;
             let black = find(&g.black)?;
             if white == black {
-                return Err(Error::SelfPairing { game: label });
+                return Err(RoundRobinError::SelfPairing { game: label });
             }
             if g.round == 0 {
-                return Err(Error::BadRound { game: label });
+                return Err(RoundRobinError::BadRound { game: label });
             }
             for p in [white, black] {
                 if !busy.insert((g.round, p)) {
-                    return Err(Error::PlaysTwice {
+                    return Err(RoundRobinError::PlaysTwice {
                         player: ids[p].clone(),
                         round: g.round,
                     });
@@ -88,16 +93,18 @@ impl Model {
                 None | Some("") | Some("*") => continue,
                 Some(c) => c,
             };
-            let parsed = GameResult::parse(s.discipline, code).ok_or_else(|| Error::Result {
-                game: label.clone(),
-                source: ResultError::UnknownCode {
-                    discipline: s.discipline,
-                    code: code.to_string(),
-                },
+            let parsed = RoundRobinResult::parse(s.discipline, code).ok_or_else(|| {
+                RoundRobinError::Result {
+                    game: label.clone(),
+                    source: ResultError::UnknownCode {
+                        discipline: s.discipline,
+                        code: code.to_string(),
+                    },
+                }
             })?;
             let (result, _note) =
                 apply_forty_move_rule(s.discipline, parsed, g.termination, g.moves).map_err(
-                    |()| Error::Result {
+                    |()| RoundRobinError::Result {
                         game: label.clone(),
                         source: ResultError::MovesRequired {
                             code: code.to_string(),

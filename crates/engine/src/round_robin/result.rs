@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::vocab::Discipline;
+pub(crate) use crate::vocab::Discipline;
 
 /// A game result, the same for both disciplines (only the notation differs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum GameResult {
+pub enum RoundRobinResult {
     /// White won over the board.
     WhiteWins,
     /// Black won over the board.
@@ -94,24 +94,24 @@ impl SideOutcome {
     }
 }
 
-impl GameResult {
+impl RoundRobinResult {
     /// Reads a result code of `discipline`; blanks are ignored (`1+ - 1-` reads as `1+-1-`).
     /// `None` when the code does not belong to the discipline.
-    pub fn parse(discipline: Discipline, code: &str) -> Option<GameResult> {
+    pub fn parse(discipline: Discipline, code: &str) -> Option<RoundRobinResult> {
         let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
         let r = match (discipline, code.as_str()) {
-            (_, "+/-") => GameResult::WhiteForfeitWin,
-            (_, "-/+") => GameResult::BlackForfeitWin,
-            (_, "-/-") => GameResult::DoubleForfeit,
-            (Discipline::Chess, "1-0") => GameResult::WhiteWins,
-            (Discipline::Chess, "0-1") => GameResult::BlackWins,
-            (Discipline::Chess, "1/2-1/2" | "½-½") => GameResult::Draw,
-            (Discipline::Draughts, "2-0") => GameResult::WhiteWins,
-            (Discipline::Draughts, "0-2") => GameResult::BlackWins,
-            (Discipline::Draughts, "1-1") => GameResult::Draw,
-            (Discipline::Draughts, "1+-1-") => GameResult::WhitePlusremise,
-            (Discipline::Draughts, "1--1+") => GameResult::BlackPlusremise,
-            (Discipline::Draughts, "0-0") => GameResult::BothLost,
+            (_, "+/-") => RoundRobinResult::WhiteForfeitWin,
+            (_, "-/+") => RoundRobinResult::BlackForfeitWin,
+            (_, "-/-") => RoundRobinResult::DoubleForfeit,
+            (Discipline::Chess, "1-0") => RoundRobinResult::WhiteWins,
+            (Discipline::Chess, "0-1") => RoundRobinResult::BlackWins,
+            (Discipline::Chess, "1/2-1/2" | "½-½") => RoundRobinResult::Draw,
+            (Discipline::Draughts, "2-0") => RoundRobinResult::WhiteWins,
+            (Discipline::Draughts, "0-2") => RoundRobinResult::BlackWins,
+            (Discipline::Draughts, "1-1") => RoundRobinResult::Draw,
+            (Discipline::Draughts, "1+-1-") => RoundRobinResult::WhitePlusremise,
+            (Discipline::Draughts, "1--1+") => RoundRobinResult::BlackPlusremise,
+            (Discipline::Draughts, "0-0") => RoundRobinResult::BothLost,
             _ => return None,
         };
         Some(r)
@@ -121,18 +121,18 @@ impl GameResult {
     /// chess).
     pub fn code(self, discipline: Discipline) -> Option<&'static str> {
         let c = match (discipline, self) {
-            (_, GameResult::WhiteForfeitWin) => "+/-",
-            (_, GameResult::BlackForfeitWin) => "-/+",
-            (_, GameResult::DoubleForfeit) => "-/-",
-            (Discipline::Chess, GameResult::WhiteWins) => "1-0",
-            (Discipline::Chess, GameResult::BlackWins) => "0-1",
-            (Discipline::Chess, GameResult::Draw) => "1/2-1/2",
-            (Discipline::Draughts, GameResult::WhiteWins) => "2-0",
-            (Discipline::Draughts, GameResult::BlackWins) => "0-2",
-            (Discipline::Draughts, GameResult::Draw) => "1-1",
-            (Discipline::Draughts, GameResult::WhitePlusremise) => "1+-1-",
-            (Discipline::Draughts, GameResult::BlackPlusremise) => "1--1+",
-            (Discipline::Draughts, GameResult::BothLost) => "0-0",
+            (_, RoundRobinResult::WhiteForfeitWin) => "+/-",
+            (_, RoundRobinResult::BlackForfeitWin) => "-/+",
+            (_, RoundRobinResult::DoubleForfeit) => "-/-",
+            (Discipline::Chess, RoundRobinResult::WhiteWins) => "1-0",
+            (Discipline::Chess, RoundRobinResult::BlackWins) => "0-1",
+            (Discipline::Chess, RoundRobinResult::Draw) => "1/2-1/2",
+            (Discipline::Draughts, RoundRobinResult::WhiteWins) => "2-0",
+            (Discipline::Draughts, RoundRobinResult::BlackWins) => "0-2",
+            (Discipline::Draughts, RoundRobinResult::Draw) => "1-1",
+            (Discipline::Draughts, RoundRobinResult::WhitePlusremise) => "1+-1-",
+            (Discipline::Draughts, RoundRobinResult::BlackPlusremise) => "1--1+",
+            (Discipline::Draughts, RoundRobinResult::BothLost) => "0-0",
             (Discipline::Chess, _) => return None,
         };
         Some(c)
@@ -142,15 +142,15 @@ impl GameResult {
     pub fn outcomes(self) -> (SideOutcome, SideOutcome) {
         use SideOutcome::*;
         match self {
-            GameResult::WhiteWins => (Win, Loss),
-            GameResult::BlackWins => (Loss, Win),
-            GameResult::Draw => (Draw, Draw),
-            GameResult::WhitePlusremise => (Plusremise, Minremise),
-            GameResult::BlackPlusremise => (Minremise, Plusremise),
-            GameResult::BothLost => (Loss, Loss),
-            GameResult::WhiteForfeitWin => (ForfeitWin, ForfeitLoss),
-            GameResult::BlackForfeitWin => (ForfeitLoss, ForfeitWin),
-            GameResult::DoubleForfeit => (ForfeitLoss, ForfeitLoss),
+            RoundRobinResult::WhiteWins => (Win, Loss),
+            RoundRobinResult::BlackWins => (Loss, Win),
+            RoundRobinResult::Draw => (Draw, Draw),
+            RoundRobinResult::WhitePlusremise => (Plusremise, Minremise),
+            RoundRobinResult::BlackPlusremise => (Minremise, Plusremise),
+            RoundRobinResult::BothLost => (Loss, Loss),
+            RoundRobinResult::WhiteForfeitWin => (ForfeitWin, ForfeitLoss),
+            RoundRobinResult::BlackForfeitWin => (ForfeitLoss, ForfeitWin),
+            RoundRobinResult::DoubleForfeit => (ForfeitLoss, ForfeitLoss),
         }
     }
 
@@ -158,7 +158,9 @@ impl GameResult {
     pub fn is_draw(self) -> bool {
         matches!(
             self,
-            GameResult::Draw | GameResult::WhitePlusremise | GameResult::BlackPlusremise
+            RoundRobinResult::Draw
+                | RoundRobinResult::WhitePlusremise
+                | RoundRobinResult::BlackPlusremise
         )
     }
 }
@@ -219,10 +221,11 @@ pub fn convert_result(
     termination: Option<Termination>,
     moves: Option<u32>,
 ) -> Result<Conversion, ResultError> {
-    let result = GameResult::parse(discipline, code).ok_or_else(|| ResultError::UnknownCode {
-        discipline,
-        code: code.to_string(),
-    })?;
+    let result =
+        RoundRobinResult::parse(discipline, code).ok_or_else(|| ResultError::UnknownCode {
+            discipline,
+            code: code.to_string(),
+        })?;
     let (stored, note) =
         apply_forty_move_rule(discipline, result, termination, moves).map_err(|()| {
             ResultError::MovesRequired {
@@ -242,10 +245,10 @@ pub fn convert_result(
 /// The parsed form of [`convert_result`]: `Err(())` when the move count is missing.
 pub(crate) fn apply_forty_move_rule(
     discipline: Discipline,
-    result: GameResult,
+    result: RoundRobinResult,
     termination: Option<Termination>,
     moves: Option<u32>,
-) -> Result<(GameResult, Option<String>), ()> {
+) -> Result<(RoundRobinResult, Option<String>), ()> {
     if discipline != Discipline::Draughts
         || termination != Some(Termination::Agreed)
         || !result.is_draw()
@@ -260,7 +263,7 @@ pub(crate) fn apply_forty_move_rule(
         "draw agreed after {moves} moves, before both players made {AGREED_DRAW_MIN_MOVES}: \
          lost for both (0-0)"
     );
-    Ok((GameResult::BothLost, Some(note)))
+    Ok((RoundRobinResult::BothLost, Some(note)))
 }
 
 #[cfg(test)]
@@ -282,41 +285,41 @@ mod tests {
             ),
         ] {
             for c in codes {
-                let r = GameResult::parse(d, c).unwrap();
+                let r = RoundRobinResult::parse(d, c).unwrap();
                 assert_eq!(r.code(d), Some(*c));
             }
         }
         assert_eq!(
-            GameResult::parse(Discipline::Chess, "½-½"),
-            Some(GameResult::Draw)
+            RoundRobinResult::parse(Discipline::Chess, "½-½"),
+            Some(RoundRobinResult::Draw)
         );
         assert_eq!(
-            GameResult::parse(Discipline::Draughts, "1+ - 1-"),
-            Some(GameResult::WhitePlusremise)
+            RoundRobinResult::parse(Discipline::Draughts, "1+ - 1-"),
+            Some(RoundRobinResult::WhitePlusremise)
         );
-        assert_eq!(GameResult::parse(Discipline::Chess, "2-0"), None);
-        assert_eq!(GameResult::parse(Discipline::Draughts, "1-0"), None);
-        assert_eq!(GameResult::parse(Discipline::Chess, "0-0"), None);
+        assert_eq!(RoundRobinResult::parse(Discipline::Chess, "2-0"), None);
+        assert_eq!(RoundRobinResult::parse(Discipline::Draughts, "1-0"), None);
+        assert_eq!(RoundRobinResult::parse(Discipline::Chess, "0-0"), None);
     }
 
     #[test]
     fn scores_and_notation() {
         // 1+ - 1-: both score 1 point, white books the plusremise.
-        let (w, b) = GameResult::WhitePlusremise.outcomes();
+        let (w, b) = RoundRobinResult::WhitePlusremise.outcomes();
         assert_eq!((w.units(), b.units()), (1, 1));
         assert_eq!(w.notation(Discipline::Draughts), "1+");
         assert_eq!(b.notation(Discipline::Draughts), "1-");
         // forfeit win is a win worth 2 (draughts points / chess half-points)
-        let (w, b) = GameResult::WhiteForfeitWin.outcomes();
+        let (w, b) = RoundRobinResult::WhiteForfeitWin.outcomes();
         assert!(w.is_win() && !b.is_win());
         assert_eq!((w.units(), b.units()), (2, 0));
         assert_eq!(
             (w.notation(Discipline::Chess), b.notation(Discipline::Chess)),
             ("+", "-")
         );
-        let (w, _) = GameResult::Draw.outcomes();
+        let (w, _) = RoundRobinResult::Draw.outcomes();
         assert_eq!(w.notation(Discipline::Chess), "½");
-        let (w, b) = GameResult::BothLost.outcomes();
+        let (w, b) = RoundRobinResult::BothLost.outcomes();
         assert_eq!((w.units(), b.units()), (0, 0));
     }
 

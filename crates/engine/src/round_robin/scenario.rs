@@ -12,14 +12,14 @@ pub struct Scenario {
     /// Chess (1-½-0) or draughts (2-1-0).
     pub discipline: Discipline,
     /// Players in pairing-number order.
-    pub players: Vec<Player>,
+    pub players: Vec<RoundRobinPlayer>,
     /// Games with a result; a game without a result (or `*`) is not yet played.
     #[serde(default)]
-    pub games: Vec<Game>,
+    pub games: Vec<RoundRobinGame>,
     /// Ordered tie-break list; when absent, the discipline's default
     /// ([`default_tiebreaks`]).
     #[serde(default)]
-    pub tiebreaks: Option<Vec<Tiebreak>>,
+    pub tiebreaks: Option<Vec<RoundRobinTiebreak>>,
     /// Seed of the drawing of lots (ChaCha8).
     #[serde(default)]
     pub lots_seed: Option<u64>,
@@ -49,7 +49,7 @@ pub struct Scenario {
 
 /// A player of the round robin.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
+pub struct RoundRobinPlayer {
     /// Unique id.
     pub id: String,
     /// Display name.
@@ -59,7 +59,7 @@ pub struct Player {
 
 /// One game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Game {
+pub struct RoundRobinGame {
     /// Round number, 1-based.
     pub round: u32,
     /// Id of the player with white.
@@ -80,7 +80,7 @@ pub struct Game {
 /// A tie-break criterion (docs/rules/rapid-blitz.md#tie-breaks, docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Tiebreak {
+pub enum RoundRobinTiebreak {
     /// Most wins (forfeit wins count).
     Wins,
     /// Best plusremises minus minremises.
@@ -99,38 +99,38 @@ pub enum Tiebreak {
     Lots,
 }
 
-impl Tiebreak {
+impl RoundRobinTiebreak {
     /// The name used in the JSON.
     pub fn name(self) -> &'static str {
         match self {
-            Tiebreak::Wins => "wins",
-            Tiebreak::PlusremiseBalance => "plusremise_balance",
-            Tiebreak::Plusremises => "plusremises",
-            Tiebreak::Mutual => "mutual",
-            Tiebreak::RankingOrder => "ranking_order",
-            Tiebreak::SonnebornBerger => "sonneborn_berger",
-            Tiebreak::DirectEncounter => "direct_encounter",
-            Tiebreak::Lots => "lots",
+            RoundRobinTiebreak::Wins => "wins",
+            RoundRobinTiebreak::PlusremiseBalance => "plusremise_balance",
+            RoundRobinTiebreak::Plusremises => "plusremises",
+            RoundRobinTiebreak::Mutual => "mutual",
+            RoundRobinTiebreak::RankingOrder => "ranking_order",
+            RoundRobinTiebreak::SonnebornBerger => "sonneborn_berger",
+            RoundRobinTiebreak::DirectEncounter => "direct_encounter",
+            RoundRobinTiebreak::Lots => "lots",
         }
     }
 }
 
 /// The tie-break list used when the scenario gives none: docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain for draughts; for chess
 /// direct encounter, wins, Sonneborn-Berger (FIDE C.07's advice for round robins).
-pub fn default_tiebreaks(discipline: Discipline) -> Vec<Tiebreak> {
+pub fn default_tiebreaks(discipline: Discipline) -> Vec<RoundRobinTiebreak> {
     match discipline {
         Discipline::Draughts => vec![
-            Tiebreak::Wins,
-            Tiebreak::PlusremiseBalance,
-            Tiebreak::Plusremises,
-            Tiebreak::Mutual,
-            Tiebreak::RankingOrder,
-            Tiebreak::Lots,
+            RoundRobinTiebreak::Wins,
+            RoundRobinTiebreak::PlusremiseBalance,
+            RoundRobinTiebreak::Plusremises,
+            RoundRobinTiebreak::Mutual,
+            RoundRobinTiebreak::RankingOrder,
+            RoundRobinTiebreak::Lots,
         ],
         Discipline::Chess => vec![
-            Tiebreak::DirectEncounter,
-            Tiebreak::Wins,
-            Tiebreak::SonnebornBerger,
+            RoundRobinTiebreak::DirectEncounter,
+            RoundRobinTiebreak::Wins,
+            RoundRobinTiebreak::SonnebornBerger,
         ],
     }
 }
@@ -179,7 +179,7 @@ pub enum Right {
 
 /// The result of a calculation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Output {
+pub struct RoundRobinOutput {
     /// Rows in final order.
     pub standings: Vec<Row>,
     /// `cross_table[i][j]`: what player i scored against player j (pairing-number order).

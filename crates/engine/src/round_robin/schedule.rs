@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// One board of a round: pairing numbers (1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Board {
+pub struct RoundRobinBoard {
     /// Pairing number with white.
     pub white: u32,
     /// Pairing number with black.
@@ -23,7 +23,7 @@ pub struct ScheduledRound {
     /// Round number, 1-based, counting on through the cycles.
     pub round: u32,
     /// Boards in table order (the dummy's board left out).
-    pub boards: Vec<Board>,
+    pub boards: Vec<RoundRobinBoard>,
     /// The player without an opponent in an odd field.
     pub bye: Option<u32>,
 }
@@ -44,7 +44,7 @@ pub enum ScheduleError {
 
 /// The Berger table for `players` (padded to the next even number when odd): one list of
 /// boards per round, the dummy included, exactly as printed in FIDE C.05 Annex 1.
-pub fn berger_table(players: u32) -> Result<Vec<Vec<Board>>, ScheduleError> {
+pub fn berger_table(players: u32) -> Result<Vec<Vec<RoundRobinBoard>>, ScheduleError> {
     if players < 2 {
         return Err(ScheduleError::TooFewPlayers(players));
     }
@@ -60,13 +60,13 @@ pub fn berger_table(players: u32) -> Result<Vec<Vec<Board>>, ScheduleError> {
         .map(|r| {
             let p = ((r - 1) * half) % m + 1;
             let first = if r % 2 == 1 {
-                Board { white: p, black: n }
+                RoundRobinBoard { white: p, black: n }
             } else {
-                Board { white: n, black: p }
+                RoundRobinBoard { white: n, black: p }
             };
             let mut boards = vec![first];
             for k in 1..half {
-                boards.push(Board {
+                boards.push(RoundRobinBoard {
                     white: wrap(i64::from(p) + i64::from(k)),
                     black: wrap(i64::from(p) - i64::from(k)),
                 });
@@ -93,7 +93,7 @@ pub fn schedule(players: u32, cycles: u32) -> Result<Vec<ScheduledRound>, Schedu
             let mut kept = Vec::with_capacity(boards.len());
             for b in boards {
                 let b = if c % 2 == 1 {
-                    Board {
+                    RoundRobinBoard {
                         white: b.black,
                         black: b.white,
                     }
@@ -175,11 +175,11 @@ mod tests {
             byes,
             vec![Some(1), Some(3), Some(2), Some(1), Some(3), Some(2)]
         );
-        assert_eq!(s[0].boards, vec![Board { white: 2, black: 3 }]);
+        assert_eq!(s[0].boards, vec![RoundRobinBoard { white: 2, black: 3 }]);
         // second cycle: colours reversed
         assert_eq!(s[3].round, 4);
-        assert_eq!(s[3].boards, vec![Board { white: 3, black: 2 }]);
-        assert_eq!(s[5].boards, vec![Board { white: 1, black: 3 }]);
+        assert_eq!(s[3].boards, vec![RoundRobinBoard { white: 3, black: 2 }]);
+        assert_eq!(s[5].boards, vec![RoundRobinBoard { white: 1, black: 3 }]);
     }
 
     #[test]

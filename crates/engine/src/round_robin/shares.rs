@@ -5,7 +5,7 @@
 //! points occupy consecutive places in the final order whatever the tie-breaks say, and share
 //! equally the amounts of those places (places beyond the table are worth 0).
 
-use super::Error;
+use super::RoundRobinError;
 use crate::fixed::{Fixed, SCALE};
 use num_rational::Ratio;
 
@@ -14,10 +14,10 @@ pub(crate) type Amount = Ratio<i128>;
 
 /// Reads a JSON number as an exact non-negative amount (`1500`, `12.5`; at most 4 decimals,
 /// as every [`Fixed`] number of the project).
-pub(crate) fn parse_amount(field: &str, n: &serde_json::Number) -> Result<Amount, Error> {
+pub(crate) fn parse_amount(field: &str, n: &serde_json::Number) -> Result<Amount, RoundRobinError> {
     match Fixed::from_json_number(n) {
         Ok(f) if f.units() >= 0 => Ok(Ratio::new(i128::from(f.units()), i128::from(SCALE))),
-        _ => Err(Error::BadAmount {
+        _ => Err(RoundRobinError::BadAmount {
             field: field.to_string(),
             value: n.to_string(),
         }),

@@ -6,9 +6,9 @@
 //! still tied when the list is exhausted share their part's highest place and are listed by id
 //! (so the order never depends on the order of the input).
 
-use super::Error;
+use super::RoundRobinError;
 use super::model::Model;
-use super::scenario::Tiebreak;
+use super::scenario::RoundRobinTiebreak;
 use super::units_number;
 use std::collections::HashMap;
 
@@ -63,12 +63,12 @@ fn ranking_order_keys(m: &Model) -> Vec<Vec<i64>> {
 /// Ranks the players of `m` by points and then by `tiebreaks`.
 pub(crate) fn rank(
     m: &Model,
-    tiebreaks: &[Tiebreak],
+    tiebreaks: &[RoundRobinTiebreak],
     lots: Option<&Lots>,
-) -> Result<Ranking, Error> {
+) -> Result<Ranking, RoundRobinError> {
     let n = m.len();
     let upp = m.units_per_point();
-    let ro_keys = if tiebreaks.contains(&Tiebreak::RankingOrder) {
+    let ro_keys = if tiebreaks.contains(&RoundRobinTiebreak::RankingOrder) {
         ranking_order_keys(m)
     } else {
         Vec::new()
@@ -78,21 +78,21 @@ pub(crate) fn rank(
     // values shown for every player; `mutual`, `direct_encounter`, `ranking_order` and `lots`
     // only for the players whose part was still tied when they were applied (as in the format's
     // example)
-    let mut shown: Vec<HashMap<Tiebreak, serde_json::Value>> = vec![HashMap::new(); n];
+    let mut shown: Vec<HashMap<RoundRobinTiebreak, serde_json::Value>> = vec![HashMap::new(); n];
     for (i, map) in shown.iter_mut().enumerate() {
         let t = &m.tally[i];
         for &tb in tiebreaks {
             let v = match tb {
-                Tiebreak::Wins => serde_json::Value::from(t.wins),
-                Tiebreak::PlusremiseBalance => {
+                RoundRobinTiebreak::Wins => serde_json::Value::from(t.wins),
+                RoundRobinTiebreak::PlusremiseBalance => {
                     serde_json::Value::from(i64::from(t.plus) - i64::from(t.minus))
                 }
-                Tiebreak::Plusremises => serde_json::Value::from(t.plus),
-                Tiebreak::SonnebornBerger => units_number(sb[i], upp * upp).into(),
-                Tiebreak::RankingOrder
-                | Tiebreak::Mutual
-                | Tiebreak::DirectEncounter
-                | Tiebreak::Lots => continue,
+                RoundRobinTiebreak::Plusremises => serde_json::Value::from(t.plus),
+                RoundRobinTiebreak::SonnebornBerger => units_number(sb[i], upp * upp).into(),
+                RoundRobinTiebreak::RankingOrder
+                | RoundRobinTiebreak::Mutual
+                | RoundRobinTiebreak::DirectEncounter
+                | RoundRobinTiebreak::Lots => continue,
             };
             map.insert(tb, v);
         }
@@ -134,13 +134,13 @@ pub(crate) fn rank(
             let mut missing = Vec::new();
             for &p in &part.members {
                 let key: Vec<i64> = match tb {
-                    Tiebreak::Wins => vec![i64::from(m.tally[p].wins)],
-                    Tiebreak::PlusremiseBalance => {
+                    RoundRobinTiebreak::Wins => vec![i64::from(m.tally[p].wins)],
+                    RoundRobinTiebreak::PlusremiseBalance => {
                         vec![i64::from(m.tally[p].plus) - i64::from(m.tally[p].minus)]
                     }
-                    Tiebreak::Plusremises => vec![i64::from(m.tally[p].plus)],
-                    Tiebreak::SonnebornBerger => vec![sb[p]],
-                    Tiebreak::RankingOrder => {
+                    RoundRobinTiebreak::Plusremises => vec![i64::from(m.tally[p].plus)],
+                    RoundRobinTiebreak::SonnebornBerger => vec![sb[p]],
+                    RoundRobinTiebreak::RankingOrder => {
                         let shown_key = ro_keys[p]
                             .iter()
                             .map(|&u| units_number(u, upp).into())
@@ -148,12 +148,12 @@ pub(crate) fn rank(
                         shown[p].insert(tb, serde_json::Value::Array(shown_key));
                         ro_keys[p].clone()
                     }
-                    Tiebreak::Mutual | Tiebreak::DirectEncounter => {
+                    RoundRobinTiebreak::Mutual | RoundRobinTiebreak::DirectEncounter => {
                         let s: i64 = part.members.iter().map(|&q| m.vs[p][q]).sum();
                         shown[p].insert(tb, units_number(s, upp).into());
                         vec![s]
                     }
-                    Tiebreak::Lots => match lots.and_then(|l| l[p]) {
+                    RoundRobinTiebreak::Lots => match lots.and_then(|l| l[p]) {
                         Some(lot) => {
                             shown[p].insert(tb, serde_json::Value::from(lot));
                             vec![-i64::from(lot)]
@@ -169,9 +169,9 @@ pub(crate) fn rank(
             if !missing.is_empty() {
                 missing.sort();
                 if lots.is_none() {
-                    return Err(Error::LotsWithoutDrawing(missing));
+                    return Err(RoundRobinError::LotsWithoutDrawing(missing));
                 }
-                return Err(Error::NotDrawn(missing));
+                return Err(RoundRobinError::NotDrawn(missing));
             }
             // stable: equal keys keep the id order of the part
             keyed.sort_by(|a, b| b.1.cmp(&a.1));

@@ -6,6 +6,7 @@ mod properties;
 mod withdrawal;
 
 use super::*;
+use crate::Discipline;
 
 /// A scenario from a results grid: `rows` are `"X: Y r, Z r, …"` with r one of `W` (win),
 /// `L`, `D` (draw), `+` (plusremise), `-` (minremise), `F` (forfeit win), `f` (forfeit loss),
@@ -52,7 +53,7 @@ pub(super) fn draughts_from_grid(pairing: &[&str], rows: &str) -> Scenario {
                 'f' => "-/+",
                 _ => unreachable!(),
             };
-            games.push(Game {
+            games.push(RoundRobinGame {
                 round: round.round,
                 white,
                 black,
@@ -66,7 +67,7 @@ pub(super) fn draughts_from_grid(pairing: &[&str], rows: &str) -> Scenario {
         discipline: Discipline::Draughts,
         players: pairing
             .iter()
-            .map(|id| Player {
+            .map(|id| RoundRobinPlayer {
                 id: id.to_string(),
                 name: None,
             })

@@ -7,10 +7,10 @@
 //! opponent gets a forfeit win (counted as the forfeit results of the scenario are). Games
 //! played means games over the board; forfeits do not count towards the half.
 
-use super::Error;
+use super::RoundRobinError;
 use super::model::Model;
 use super::result::SideOutcome;
-use super::scenario::{Game, Scenario, WithdrawalOutcome, WithdrawalRule};
+use super::scenario::{RoundRobinGame, Scenario, WithdrawalOutcome, WithdrawalRule};
 use std::collections::{HashMap, HashSet};
 
 /// The scenario with the withdrawal rule applied.
@@ -24,21 +24,21 @@ pub(crate) struct Applied {
     pub outcomes: Vec<WithdrawalOutcome>,
 }
 
-fn bad(id: &str, reason: impl Into<String>) -> Error {
-    Error::Withdrawal {
+fn bad(id: &str, reason: impl Into<String>) -> RoundRobinError {
+    RoundRobinError::Withdrawal {
         id: id.to_string(),
         reason: reason.into(),
     }
 }
 
 /// Applies the withdrawals of `s`; `None` when there are none (the scenario is used as it is).
-pub(crate) fn apply(s: &Scenario) -> Result<Option<Applied>, Error> {
+pub(crate) fn apply(s: &Scenario) -> Result<Option<Applied>, RoundRobinError> {
     if s.withdrawn.is_empty() {
         return Ok(None);
     }
     let cycles = s.cycles.unwrap_or(1);
     if !(1..=10).contains(&cycles) {
-        return Err(Error::BadCycles(cycles));
+        return Err(RoundRobinError::BadCycles(cycles));
     }
     // every game is checked (and its result read) by the plain model first
     let m = Model::build(s)?;
@@ -47,7 +47,7 @@ pub(crate) fn apply(s: &Scenario) -> Result<Option<Applied>, Error> {
     let mut from: HashMap<usize, u32> = HashMap::new();
     for w in &s.withdrawn {
         let Some(&i) = m.index.get(&w.id) else {
-            return Err(Error::UnknownId {
+            return Err(RoundRobinError::UnknownId {
                 field: "withdrawn".into(),
                 id: w.id.clone(),
             });
@@ -56,7 +56,7 @@ pub(crate) fn apply(s: &Scenario) -> Result<Option<Applied>, Error> {
             return Err(bad(&w.id, "from_round must be at least 1"));
         }
         if from.insert(i, w.from_round).is_some() {
-            return Err(Error::DuplicateId {
+            return Err(RoundRobinError::DuplicateId {
                 field: "withdrawn".into(),
                 id: w.id.clone(),
             });
@@ -141,7 +141,7 @@ pub(crate) fn apply(s: &Scenario) -> Result<Option<Applied>, Error> {
                 } else {
                     "-/+"
                 };
-                out.games.push(Game {
+                out.games.push(RoundRobinGame {
                     round,
                     white: m.ids[w].clone(),
                     black: m.ids[j].clone(),

@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 /// One board of a round: `black == None` is the pairing-allocated bye.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Board {
+pub struct SwissBoard {
     /// Pairing number of the player with white (or of the player with the bye).
     pub white: u32,
     /// Pairing number of the player with black; `None` for the bye.
@@ -77,7 +77,7 @@ pub enum PairError {
 }
 
 /// A pairing system: pairs round `round` of a tournament (as [`pair_round`] does).
-pub type PairFn = dyn Fn(&Tournament, u32) -> Result<Vec<Board>, PairError>;
+pub type PairFn = dyn Fn(&Tournament, u32) -> Result<Vec<SwissBoard>, PairError>;
 
 /// The next round to pair: one more than the fewest rounds any player has in the file.
 pub fn next_round(t: &Tournament) -> u32 {
@@ -87,7 +87,7 @@ pub fn next_round(t: &Tournament) -> u32 {
 /// Pairs round `round` (1-based) of `t` with the FIDE Dutch system. Players that already have
 /// an entry for `round` (announced absences, `0000 - H` etc.) are not paired. Boards come in
 /// publishing order; the bye, if any, is last.
-pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<Board>, PairError> {
+pub fn pair_round(t: &Tournament, round: u32) -> Result<Vec<SwissBoard>, PairError> {
     pair_round_until(t, round, &crate::stop::Never)
 }
 
@@ -97,7 +97,7 @@ pub fn pair_round_until(
     t: &Tournament,
     round: u32,
     stop: &dyn crate::stop::Stop,
-) -> Result<Vec<Board>, PairError> {
+) -> Result<Vec<SwissBoard>, PairError> {
     pair_round_with(t, round, stop, bracket::FAR_PARTNERS, bracket::TIGHT_ROOTS)
 }
 
@@ -111,7 +111,7 @@ fn pair_round_with(
     stop: &dyn crate::stop::Stop,
     far_partners: usize,
     tight_roots: usize,
-) -> Result<Vec<Board>, PairError> {
+) -> Result<Vec<SwissBoard>, PairError> {
     let played = t.rounds_in_file() as u32;
     if round == 0 || round > played + 1 {
         return Err(PairError::RoundOutOfRange { round, played });
@@ -193,24 +193,24 @@ fn pair_round_with(
             .then(lb.real_score.cmp(&la.real_score))
             .then(ha.id.cmp(&hb.id))
     });
-    let mut out: Vec<Board> = boards
+    let mut out: Vec<SwissBoard> = boards
         .into_iter()
         .map(|(h, l)| {
             let (a, b) = (&players[h], &players[l]);
             if higher_gets_white(a, b, initial_white) {
-                Board {
+                SwissBoard {
                     white: a.id,
                     black: Some(b.id),
                 }
             } else {
-                Board {
+                SwissBoard {
                     white: b.id,
                     black: Some(a.id),
                 }
             }
         })
         .collect();
-    out.extend(byes.iter().map(|&i| Board {
+    out.extend(byes.iter().map(|&i| SwissBoard {
         white: players[i].id,
         black: None,
     }));
@@ -234,7 +234,7 @@ pub(crate) fn initial_white(t: &Tournament) -> bool {
     else {
         return true;
     };
-    let mut ids: Vec<&super::trf::Player> = t.players.iter().collect();
+    let mut ids: Vec<&super::trf::TrfPlayer> = t.players.iter().collect();
     ids.sort_by_key(|p| p.id);
     let took_part = |e: &super::trf::RoundEntry| {
         e.opponent.is_some() || matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)

@@ -3,7 +3,7 @@
 //! rematches, alternating colours, a `U` bye for an odd field) and rating-weighted random
 //! results. The history is plausible Swiss data, not a Dutch pairing; it only feeds the engine.
 
-use super::trf::{Colour, Player, ResultCode, RoundEntry, Tournament};
+use super::trf::{Colour, ResultCode, RoundEntry, Tournament, TrfPlayer};
 use crate::fixed::Fixed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -11,8 +11,8 @@ use rand_chacha::ChaCha8Rng;
 /// Builds a tournament of `n` players with `played` rounds of results, `total` rounds in all.
 pub fn random_tournament(n: usize, played: usize, total: u32, seed: u64) -> Tournament {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut players: Vec<Player> = (0..n)
-        .map(|i| Player {
+    let mut players: Vec<TrfPlayer> = (0..n)
+        .map(|i| TrfPlayer {
             id: i as u32 + 1,
             sex: String::new(),
             title: String::new(),

@@ -1,4 +1,4 @@
 //! The weighted matching the Dutch system pairs its brackets with; it lives in
-//! [`crate::matching_impl::weighted`], shared with the Keizer pairing.
+//! [`crate::matching::weighted`], shared with the Keizer pairing.
 
-pub use crate::matching_impl::weighted::{Matching, max_weight_matching};
+pub use crate::matching::weighted::{Matching, max_weight_matching};

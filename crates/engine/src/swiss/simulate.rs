@@ -5,8 +5,8 @@
 //! bbpPairings' generator (`PlayersNumber=…` lines); a key left out is drawn from the seed
 //! in the same range as there.
 
-use super::dutch::{Board, PairError, PairFn};
-use super::trf::{Colour, Line, Player, PointSystem, ResultCode, RoundEntry, Tournament};
+use super::dutch::{PairError, PairFn, SwissBoard};
+use super::trf::{Colour, Line, PointSystem, ResultCode, RoundEntry, Tournament, TrfPlayer};
 use crate::fixed::Fixed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -270,7 +270,7 @@ pub fn generate_tournament(
     let players = ratings
         .iter()
         .enumerate()
-        .map(|(i, &r)| Player {
+        .map(|(i, &r)| TrfPlayer {
             id: i as u32 + 1,
             sex: String::new(),
             title: String::new(),
@@ -324,7 +324,7 @@ pub fn generate_tournament(
 /// Enters random results for the boards of one round.
 fn play_round(
     t: &mut Tournament,
-    boards: &[Board],
+    boards: &[SwissBoard],
     rng: &mut ChaCha8Rng,
     forfeit: Fixed,
     draws: u32,

@@ -1,6 +1,6 @@
 use super::*;
-use crate::swiss_impl::dutch::{Verdict, check_tournament, pair_round};
-use crate::swiss_impl::trf::{parse_trf, point_system, write_trf};
+use crate::swiss::dutch::{Verdict, check_tournament, pair_round};
+use crate::swiss::trf::{parse_trf, point_system, write_trf};
 
 #[test]
 fn an_unknown_key_or_a_value_out_of_range_is_refused_with_its_line() {

@@ -12,7 +12,7 @@ use crate::fixed::Fixed;
 use serde::{Deserialize, Serialize};
 
 /// A colour in one round (`w`, `b` in the file).
-pub use crate::vocab::Colour;
+pub(crate) use crate::vocab::Colour;
 
 /// The result code of one round entry (TRF-16 field "result").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -131,7 +131,7 @@ impl RoundEntry {
 
 /// One `001` player line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
+pub struct TrfPlayer {
     /// Starting rank = pairing number (columns 5–8).
     pub id: u32,
     /// Sex (column 10), as written.
@@ -164,7 +164,7 @@ pub struct Player {
     pub rounds: Vec<RoundEntry>,
 }
 
-impl Player {
+impl TrfPlayer {
     /// Score in half-points over the first `rounds` rounds (computed from the results).
     pub fn half_points_before(&self, rounds: usize) -> u32 {
         self.rounds
@@ -208,7 +208,7 @@ pub struct Tournament {
     #[serde(default)]
     pub initial_colour_text: Option<String>,
     /// The players in file order.
-    pub players: Vec<Player>,
+    pub players: Vec<TrfPlayer>,
     /// File layout; empty means the standard order (name, XXR, XXC, players).
     #[serde(default)]
     pub layout: Vec<Line>,
@@ -229,7 +229,7 @@ fn yes() -> bool {
 
 impl Tournament {
     /// The player with this pairing number.
-    pub fn player(&self, id: u32) -> Option<&Player> {
+    pub fn player(&self, id: u32) -> Option<&TrfPlayer> {
         self.players.iter().find(|p| p.id == id)
     }
 
@@ -346,7 +346,7 @@ fn parse_u32(s: &str, line: usize, field: &'static str) -> Result<u32, TrfError>
     })
 }
 
-fn parse_player(text: &str, line: usize) -> Result<Player, TrfError> {
+fn parse_player(text: &str, line: usize) -> Result<TrfPlayer, TrfError> {
     let chars: Vec<char> = text.chars().collect();
     let id = parse_u32(&slice(&chars, COL_ID), line, "pairing number")?;
     if id == 0 {
@@ -403,7 +403,7 @@ fn parse_player(text: &str, line: usize) -> Result<Player, TrfError> {
         });
         start += 10;
     }
-    Ok(Player {
+    Ok(TrfPlayer {
         id,
         sex: slice(&chars, COL_SEX).trim().to_string(),
         title: slice(&chars, COL_TITLE).trim().to_string(),
@@ -560,7 +560,7 @@ fn format_points(p: Fixed) -> String {
 }
 
 /// Formats one `001` player line.
-pub fn format_player(p: &Player) -> String {
+pub fn format_player(p: &TrfPlayer) -> String {
     let mut buf: Vec<char> = "001".chars().collect();
     put(&mut buf, COL_ID, &p.id.to_string(), true);
     put(&mut buf, COL_SEX, &p.sex, false);

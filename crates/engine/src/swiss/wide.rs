@@ -2,7 +2,7 @@
 //! matching: every pairing criterion gets its own bit field, so weights outgrow `u128` in
 //! large brackets. Only what the matching needs: add, subtract, halve, double, compare.
 
-use crate::matching_impl::weighted::MatchWeight;
+use crate::matching::weighted::MatchWeight;
 use std::cmp::Ordering;
 
 /// An unsigned integer of `LIMBS` 64-bit limbs (512 bits by default), least significant limb

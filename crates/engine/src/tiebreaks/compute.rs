@@ -2,22 +2,22 @@
 
 use super::de::direct_encounter;
 use super::model::{
-    Colour, Cut, Error, EventKind, Input, RoundOutcome, RoundResult, RulesEdition, Separation,
-    StandingRow, Standings, Tiebreak, Value,
+    Colour, Cut, EventKind, Input, RoundOutcome, RoundResult, RulesEdition, Separation, Standings,
+    Tiebreak, TiebreakError, TiebreakRow, Value,
 };
 use super::prepared::Prepared;
 use super::rating;
 use crate::fixed::Fixed;
 use std::collections::HashMap;
 
-fn prepare(input: &Input) -> Result<Prepared, Error> {
+fn prepare(input: &Input) -> Result<Prepared, TiebreakError> {
     if !(1..=2).contains(&input.games_per_round) {
-        return Err(Error::GamesPerRound(input.games_per_round));
+        return Err(TiebreakError::GamesPerRound(input.games_per_round));
     }
     let mut index = HashMap::new();
     for (i, p) in input.players.iter().enumerate() {
         if index.insert(p.id, i).is_some() {
-            return Err(Error::DuplicatePlayer(p.id));
+            return Err(TiebreakError::DuplicatePlayer(p.id));
         }
     }
     let rounds = input
@@ -42,7 +42,7 @@ fn prepare(input: &Input) -> Result<Prepared, Error> {
             let round = r as u32 + 1;
             match rr.opponent {
                 None if rr.outcome.is_over_the_board() => {
-                    return Err(Error::Inconsistent {
+                    return Err(TiebreakError::Inconsistent {
                         player: p.id,
                         round,
                         reason: "a game over the board needs an opponent".into(),
@@ -51,21 +51,21 @@ fn prepare(input: &Input) -> Result<Prepared, Error> {
                 None => {}
                 Some(o) => {
                     let Some(&j) = index.get(&o) else {
-                        return Err(Error::UnknownOpponent {
+                        return Err(TiebreakError::UnknownOpponent {
                             player: p.id,
                             round,
                             opponent: o,
                         });
                     };
                     if j == i {
-                        return Err(Error::Inconsistent {
+                        return Err(TiebreakError::Inconsistent {
                             player: p.id,
                             round,
                             reason: "paired against themself".into(),
                         });
                     }
                     if res[j][r].opponent != Some(p.id) {
-                        return Err(Error::Inconsistent {
+                        return Err(TiebreakError::Inconsistent {
                             player: p.id,
                             round,
                             reason: format!("opponent {o} does not name this player back"),
@@ -456,7 +456,7 @@ impl<'a> Ctx<'a> {
 /// then each tie-break in turn among the players still tied. Values are exact; DE is reported
 /// as the place inside the group it separated (0 when it separated nobody), lower is better.
 /// A player without a value (none) ranks below every player with one.
-pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, Error> {
+pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, TiebreakError> {
     let p = prepare(input)?;
     let ctx = Ctx::new(&p, input);
     let n = p.ids.len();
@@ -543,7 +543,7 @@ pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, 
         } else {
             rank[i].to_string()
         };
-        rows.push(StandingRow {
+        rows.push(TiebreakRow {
             rank: rank[i],
             place,
             shared: size > 1,
@@ -567,7 +567,7 @@ pub fn compute_tiebreaks(input: &Input, list: &[Tiebreak]) -> Result<Standings, 
 /// For each two neighbours level on points (the first value, PTS), the first tie-break whose
 /// values differ: players stay in one group while their values are equal, so that is the
 /// tie-break that separated them.
-pub(crate) fn separations(rows: &[StandingRow], tbs: &[Tiebreak]) -> Vec<Separation> {
+pub(crate) fn separations(rows: &[TiebreakRow], tbs: &[Tiebreak]) -> Vec<Separation> {
     rows.windows(2)
         .filter(|w| w[0].values.first() == w[1].values.first())
         .map(|w| {

@@ -51,7 +51,7 @@ impl<'de> Deserialize<'de> for Value {
 }
 
 /// The colour a player had in a round (none for byes and absences).
-pub use crate::vocab::Colour;
+pub(crate) use crate::vocab::Colour;
 
 /// What a round was for one player (TRF result codes in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -404,7 +404,7 @@ impl<'de> Deserialize<'de> for Tiebreak {
 
 /// One line of the standings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StandingRow {
+pub struct TiebreakRow {
     /// Final rank; players still tied after the whole list share the best rank of their block.
     pub rank: u32,
     /// The place as printed: `"3"`, or `"3-4"` when shared.
@@ -449,7 +449,7 @@ pub struct Standings {
     /// The tie-break list applied (PTS first).
     pub tiebreaks: Vec<Tiebreak>,
     /// The standings, best first (ties in id order).
-    pub rows: Vec<StandingRow>,
+    pub rows: Vec<TiebreakRow>,
     /// True when first place is still shared: docs/rules/rapid-blitz.md#tie-breaks settles it by a play-off.
     pub playoff_for_first: bool,
     /// For each two neighbours in [`Standings::rows`] level on points, top first: which
@@ -460,7 +460,7 @@ pub struct Standings {
 
 /// Why tie-breaks could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
+pub enum TiebreakError {
     /// Two players with the same id.
     #[error("player {0} appears twice")]
     DuplicatePlayer(u32),

@@ -5,7 +5,7 @@
 use super::trf::{edition_for, input_from_trf};
 use super::{Tiebreak, Value, compute_tiebreaks};
 use crate::fixed::Fixed;
-use crate::swiss_impl::trf::parse_trf;
+use crate::swiss::trf::parse_trf;
 use std::path::PathBuf;
 
 fn folder() -> PathBuf {

@@ -2,6 +2,7 @@
 //! tie-break engine.
 
 use super::*;
+use crate::Colour;
 use crate::fixed::Fixed;
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
@@ -71,7 +72,7 @@ fn v(x: &str) -> Value {
     Value(Fixed::parse_decimal(x).expect("decimal"))
 }
 
-fn row(s: &Standings, id: u32) -> &StandingRow {
+fn row(s: &Standings, id: u32) -> &TiebreakRow {
     s.rows.iter().find(|r| r.id == id).expect("row")
 }
 
@@ -80,7 +81,7 @@ fn values(s: &Standings, id: u32) -> Vec<Value> {
 }
 
 /// The values of a row, every one present.
-fn plain(r: &StandingRow) -> Vec<Value> {
+fn plain(r: &TiebreakRow) -> Vec<Value> {
     r.values.iter().map(|v| v.expect("a value")).collect()
 }
 
@@ -306,7 +307,7 @@ fn errors_name_the_offender() {
     input.players[0].rounds[1].opponent = Some(9);
     assert_eq!(
         compute_tiebreaks(&input, &all()),
-        Err(Error::UnknownOpponent {
+        Err(TiebreakError::UnknownOpponent {
             player: 1,
             round: 2,
             opponent: 9
@@ -314,7 +315,7 @@ fn errors_name_the_offender() {
     );
     assert_eq!(
         parse_tiebreaks("PTS,XYZ"),
-        Err(Error::UnknownTiebreak("XYZ".into()))
+        Err(TiebreakError::UnknownTiebreak("XYZ".into()))
     );
 }
 
@@ -493,9 +494,9 @@ fn round_robin_counts_forfeits_against_the_scheduled_opponent() {
 fn points_agree_with_every_reference_trf() {
     // The TRF points column of every reference vector equals our PTS (byes, forfeits and
     // known absences included).
-    for (trf_path, _) in crate::swiss_impl::test_vectors::all_rounds() {
+    for (trf_path, _) in crate::swiss::test_vectors::all_rounds() {
         let text = std::fs::read_to_string(&trf_path).expect("read vector");
-        let parsed = crate::swiss_impl::trf::parse_trf(&text).expect("parse vector");
+        let parsed = crate::swiss::trf::parse_trf(&text).expect("parse vector");
         let s = compute_tiebreaks(&trf::input_from_trf(&parsed), &all()).expect("standings");
         for p in &parsed.players {
             assert_eq!(
@@ -513,12 +514,12 @@ fn points_agree_with_every_reference_trf() {
 fn edition_by_start_date() {
     let body = "001    1      A                                 2000                             0.0    1\n";
     let with = |date: &str| {
-        let t = crate::swiss_impl::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
+        let t = crate::swiss::trf::parse_trf(&format!("042 {date}\n{body}")).expect("trf");
         trf::edition_for(&t)
     };
     assert_eq!(with("2026/02/28"), RulesEdition::Fide2024);
     assert_eq!(with("2026/03/01"), RulesEdition::Fide2026);
-    let none = crate::swiss_impl::trf::parse_trf(body).expect("trf");
+    let none = crate::swiss::trf::parse_trf(body).expect("trf");
     assert_eq!(trf::edition_for(&none), RulesEdition::Fide2024);
 }
 

@@ -1,4 +1,4 @@
-//! From a TRF file (read by the shared reader, [`crate::swiss_impl::trf`]) to the tie-break
+//! From a TRF file (read by the shared reader, [`crate::swiss::trf`]) to the tie-break
 //! input. The result codes map as: `1 = 0` and the unrated `W D L` are games over the board,
 //! `+ -` with an opponent are forfeits, `U` is the pairing-allocated bye, `F` the full-point
 //! bye, `H` the half-point bye, `Z`, `-` without opponent and blank (no result) are absences;
@@ -9,9 +9,9 @@
 use super::model::{
     Colour, EventKind, Input, PlayerResults, RoundOutcome, RoundResult, RulesEdition,
 };
-use crate::swiss_impl::trf::{self as shared, Line, ResultCode, Tournament};
+use crate::swiss::trf::{self as shared, Line, ResultCode, Tournament};
 
-pub use shared::TrfError;
+use shared::TrfError;
 
 fn games_per_round(t: &Tournament) -> u8 {
     let mut g = 1;

@@ -84,8 +84,12 @@ impl From<OutcomeInput> for GameEnding {
     fn from(o: OutcomeInput) -> GameEnding {
         match o {
             OutcomeInput::Draw => GameEnding::Draw,
-            OutcomeInput::PlusremiseWhite => GameEnding::Plusremise { side: Side::White },
-            OutcomeInput::PlusremiseBlack => GameEnding::Plusremise { side: Side::Black },
+            OutcomeInput::PlusremiseWhite => GameEnding::Plusremise {
+                side: Colour::White,
+            },
+            OutcomeInput::PlusremiseBlack => GameEnding::Plusremise {
+                side: Colour::Black,
+            },
         }
     }
 }
@@ -128,7 +132,7 @@ pub struct ClaimInput {
     /// Quickplay finish: the claimant (default: the player to move in the stored moves).
     #[serde(default)]
     #[schema(value_type = Option<super::doc::Colour>)]
-    pub claimant: Option<Side>,
+    pub claimant: Option<Colour>,
     /// Quickplay finish: the claimant's time left in milliseconds.
     #[serde(default)]
     pub remaining_ms: Option<u64>,
@@ -207,7 +211,7 @@ fn draughts_outcome(v: DraughtsVerdict) -> Option<GameEnding> {
 /// What the engines found: the claimant, validity, the verdict JSON and — when the check
 /// settles the claim — the ruling.
 struct Checked {
-    claimant: Side,
+    claimant: Colour,
     valid: Option<bool>,
     check: Option<String>,
     ruling: Option<Ruling>,
@@ -294,16 +298,16 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
 /// plusremise. The material after the last move decides whether the claim can stand; a
 /// claim that can is left pending for the arbiter, who judges on the board whether the
 /// advantage lasts.
-fn lasting_advantage(game: &draughts::Game, plies: Vec<String>) -> Checked {
+fn lasting_advantage(game: &draughts::DraughtsGame, plies: Vec<String>) -> Checked {
     let positions = game.positions();
     let last = positions.last();
-    let claimant = last.map(|p| p.turn).unwrap_or(Side::White);
+    let claimant = last.map(|p| p.turn).unwrap_or(Colour::White);
     let verdict = last.map(draughts::claim_verdict);
     let ahead = matches!(verdict, Some(DraughtsVerdict::Plusremise { .. }));
     let material = last.map(|p| {
         [
-            p.material(draughts::Colour::White),
-            p.material(draughts::Colour::Black),
+            p.material(clubcomp_engine::Colour::White),
+            p.material(clubcomp_engine::Colour::Black),
         ]
     });
     let check = serde_json::json!({
@@ -340,7 +344,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             .positions()
             .last()
             .map(|p| p.turn)
-            .unwrap_or(Side::White);
+            .unwrap_or(Colour::White);
         let counter = draughts::endgame_status(&game);
         let reached = counter.as_ref().is_some_and(|e| e.limit_reached);
         // docs/rules/arbiter.md#draughts-claims: two of the three pieces still men → the arbiter judges on the board
@@ -381,7 +385,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
         },
         _ => DraughtsClaim::TwentyFiveMoves,
     };
-    let v = draughts::check_claim(&DraughtsClaimRequest {
+    let v = draughts::check_draughts_claim(&DraughtsClaimRequest {
         start_fen,
         movetext,
         claim,
@@ -536,7 +540,7 @@ pub fn make_claim(
         (Some(d), ClaimType::QuickplayFinish) => {
             let state = QuickplayState {
                 claimant: checked.claimant,
-                status: quickplay::ClaimStatus::Pending,
+                status: quickplay::QuickplayClaimStatus::Pending,
                 opponent_extra_seconds: 0,
             };
             quickplay::decide(&state, quickplay_decision(d))
@@ -630,16 +634,16 @@ fn check_quickplay(
         Some(p) => {
             let n = p.len() as u32;
             let to_move = if n.is_multiple_of(2) {
-                Side::White
+                Colour::White
             } else {
-                Side::Black
+                Colour::Black
             };
             let claimant = input.claimant.unwrap_or(to_move);
             (claimant, input.move_number.unwrap_or(n / 2 + 1), p)
         }
         None => {
             let claimant = input.claimant.unwrap_or(state.to_move);
-            let idx = usize::from(claimant == Side::Black);
+            let idx = usize::from(claimant == Colour::Black);
             let mn = input.move_number.unwrap_or(state.moves[idx] + 1);
             if mn == 0 {
                 return Err(ApiError::invalid("move_number", "must be 1 or more"));
@@ -660,7 +664,7 @@ fn check_quickplay(
             .time_control
             .to_engine(),
     };
-    if let Err(refusal) = engine::check_quickplay_claim(&claim) {
+    if let Err(refusal) = engine::quickplay::check_quickplay_claim(&claim) {
         let name = variant_name(&refusal);
         let msg = format!("refused ({name}): {refusal}");
         return Err(ApiError::Validation {
@@ -707,8 +711,8 @@ pub fn decide_claim(
         let state = QuickplayState {
             claimant: rec.by,
             status: match rec.status {
-                ClaimStatus::Postponed => quickplay::ClaimStatus::Postponed,
-                _ => quickplay::ClaimStatus::Pending,
+                ClaimStatus::Postponed => quickplay::QuickplayClaimStatus::Postponed,
+                _ => quickplay::QuickplayClaimStatus::Pending,
             },
             opponent_extra_seconds: rec.opponent_extra_seconds,
         };

@@ -288,9 +288,9 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
     match kind {
         Some(K::RoundRobin) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if serde_json::from_value::<clubcomp_engine::round_robin::Tiebreak>(Value::String(
-                    t.clone(),
-                ))
+                if serde_json::from_value::<clubcomp_engine::round_robin::RoundRobinTiebreak>(
+                    Value::String(t.clone()),
+                )
                 .is_err()
                 {
                     errs.push(FieldError::new(

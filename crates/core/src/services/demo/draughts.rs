@@ -9,6 +9,7 @@ use crate::store::DbConn;
 use crate::store::models::players::{self, NewPlayer};
 use crate::store::now_utc;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Discipline, PairingSystem};
 use rand::{Rng, SeedableRng};
@@ -75,15 +76,15 @@ pub(super) fn seed(c: &mut DbConn, season_id: SeasonId, today: NaiveDate) -> Api
     for (r, boards) in table.iter().enumerate() {
         let date = first.checked_add_days(chrono::Days::new(7 * r as u64));
         let status = match date {
-            Some(d) if d < today => "completed",
-            Some(d) if d == today => "published",
-            _ => "planned",
+            Some(d) if d < today => RoundStatus::Completed,
+            Some(d) if d == today => RoundStatus::Published,
+            _ => RoundStatus::Planned,
         };
         let round = insert_round(c, comp.id, r as i32 + 1, None, date, status, None)?;
-        if status == "planned" {
+        if status == RoundStatus::Planned {
             continue;
         }
-        completed += usize::from(status == "completed");
+        completed += usize::from(status == RoundStatus::Completed);
         for (b, board) in boards.iter().enumerate() {
             let result = match rng.random_range(0..20) {
                 0..=5 => "2-0",
@@ -99,7 +100,7 @@ pub(super) fn seed(c: &mut DbConn, season_id: SeasonId, today: NaiveDate) -> Api
                 1,
                 Some(ids[board.white as usize - 1]),
                 Some(ids[board.black as usize - 1]),
-                (status == "completed").then_some(result),
+                (status == RoundStatus::Completed).then_some(result),
             )?;
         }
     }

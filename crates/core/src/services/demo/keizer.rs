@@ -11,8 +11,9 @@ use crate::store::DbConn;
 use crate::store::models::competition::{Evening, NewAttendance};
 use crate::store::models::players::Player;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
-use clubcomp_engine::keizer::{self as ks, GameResult, Meeting, PairingInput, RankedPlayer};
+use clubcomp_engine::keizer::{self as ks, KeizerResult, Meeting, PairingInput, RankedPlayer};
 use clubcomp_engine::{Colour, CompetitionKind, Discipline, EveningKind, Half, Membership};
 use diesel::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -117,7 +118,15 @@ pub(super) fn seed_half(
     for (k, ev) in days.iter().enumerate() {
         let number = k as u32 + 1;
         if k > completed {
-            insert_round(c, comp.id, number as i32, Some(ev), None, "planned", None)?;
+            insert_round(
+                c,
+                comp.id,
+                number as i32,
+                Some(ev),
+                None,
+                RoundStatus::Planned,
+                None,
+            )?;
             continue;
         }
         let evening = EveningToStore {
@@ -133,8 +142,8 @@ pub(super) fn seed_half(
         }
         engine.evenings.push(result);
         // the ranking after this evening orders the next pairing (docs/rules/keizer.md#pairing)
-        let standings =
-            ks::compute(&engine).map_err(|e| ApiError::Internal(format!("demo standings: {e}")))?;
+        let standings = ks::compute_keizer(&engine)
+            .map_err(|e| ApiError::Internal(format!("demo standings: {e}")))?;
         if let Some(last) = standings.last() {
             ranking = last.standings.iter().map(|r| r.id.clone()).collect();
         }
@@ -179,7 +188,7 @@ fn play_evening(
     by_key: &HashMap<String, (PlayerId, Option<i32>, bool)>,
     rng: &mut ChaCha8Rng,
     st: &mut Played,
-) -> ApiResult<ks::Evening> {
+) -> ApiResult<ks::KeizerEvening> {
     // presence: fixed players come 9 times in 10, flexible players 4 in 10
     let mut present = HashMap::new();
     for id in ranking {
@@ -210,9 +219,9 @@ fn play_evening(
     let meta =
         serde_json::json!({"engine": "keizer", "bye_seed": input.bye_seed, "pairing": pairing});
     let status = if ev.published {
-        "published"
+        RoundStatus::Published
     } else {
-        "completed"
+        RoundStatus::Completed
     };
     let round = insert_round(
         c,
@@ -223,7 +232,7 @@ fn play_evening(
         status,
         Some(meta.to_string()),
     )?;
-    let mut played = ks::Evening::default();
+    let mut played = ks::KeizerEvening::default();
     for b in &pairing.boards {
         let (w, bl) = (&by_key[&b.white], &by_key[&b.black]);
         let result = (!ev.published).then(|| chess_result(rng, w.1, bl.1));
@@ -237,13 +246,13 @@ fn play_evening(
             result,
         )?;
         let Some(r) = result else { continue };
-        played.games.push(ks::Game {
+        played.games.push(ks::KeizerGame {
             white: b.white.clone(),
             black: b.black.clone(),
             result: match r {
-                "1-0" => GameResult::WhiteWins,
-                "0-1" => GameResult::BlackWins,
-                _ => GameResult::Draw,
+                "1-0" => KeizerResult::WhiteWins,
+                "0-1" => KeizerResult::BlackWins,
+                _ => KeizerResult::Draw,
             },
         });
         st.colours

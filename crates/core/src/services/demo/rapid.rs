@@ -9,8 +9,9 @@ use crate::store::DbConn;
 use crate::store::models::competition::Evening;
 use crate::store::models::players::Player;
 use crate::store::stamps::Scope;
+use crate::vocab::RoundStatus;
 use chrono::NaiveDate;
-use clubcomp_engine::double_swiss::{self as ds, GameResult as G};
+use clubcomp_engine::double_swiss::{self as ds, DoubleSwissResult as G};
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -58,7 +59,7 @@ pub(super) fn seed(
     }
     let mut state = ds::State {
         players: (1..=field.len() as u32)
-            .map(|id| ds::Player {
+            .map(|id| ds::DoubleSwissPlayer {
                 id,
                 name: String::new(),
                 rating: None,
@@ -77,7 +78,15 @@ pub(super) fn seed(
     for (k, ev) in rapid.iter().enumerate() {
         let number = k as i32 + 1;
         if k > completed {
-            insert_round(c, comp.id, number, Some(ev), None, "planned", None)?;
+            insert_round(
+                c,
+                comp.id,
+                number,
+                Some(ev),
+                None,
+                RoundStatus::Planned,
+                None,
+            )?;
             continue;
         }
         let published = k == completed;
@@ -89,7 +98,11 @@ pub(super) fn seed(
             next.round as i32,
             Some(ev),
             None,
-            if published { "published" } else { "completed" },
+            if published {
+                RoundStatus::Published
+            } else {
+                RoundStatus::Completed
+            },
             Some(serde_json::json!({"engine": "double_swiss", "pairing": next}).to_string()),
         )?;
         let id = |tpn: u32| field[tpn as usize - 1].id;

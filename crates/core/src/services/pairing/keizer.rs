@@ -13,7 +13,7 @@ use chrono::NaiveDate;
 use clubcomp_engine::Membership;
 use clubcomp_engine::keizer::insert_entrant;
 use clubcomp_engine::keizer::parse_result;
-use clubcomp_engine::keizer::{self as ks, GameResult};
+use clubcomp_engine::keizer::{self as ks, KeizerResult};
 use clubcomp_engine::keizer::{
     self as kp, Meeting, PairingError, PairingInput, RankedPlayer, Rules,
 };
@@ -82,7 +82,7 @@ fn playing_index(playing: &[NaiveDate], date: NaiveDate) -> u32 {
 fn over_the_board(result: Option<&str>) -> bool {
     matches!(
         result.and_then(parse_result),
-        Some(GameResult::WhiteWins | GameResult::BlackWins | GameResult::Draw)
+        Some(KeizerResult::WhiteWins | KeizerResult::BlackWins | KeizerResult::Draw)
     )
 }
 
@@ -101,7 +101,7 @@ pub fn keizer_input(
         .evenings
         .truncate(round.number.saturating_sub(1).max(0) as usize);
     let n_evenings = input.evenings.len() as u32;
-    let mut ranking: Vec<String> = match ks::compute(&input)
+    let mut ranking: Vec<String> = match ks::compute_keizer(&input)
         .map_err(|e| ApiError::Conflict(format!("standings: {e}")))?
         .last()
     {

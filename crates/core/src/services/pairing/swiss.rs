@@ -225,7 +225,7 @@ pub(super) fn dutch(
         let name = players::by_id(c, e.player_id)?
             .map(|p| p.name)
             .unwrap_or_default();
-        players.push(swiss::Player {
+        players.push(swiss::TrfPlayer {
             id: i as u32 + 1,
             sex: String::new(),
             title: String::new(),
@@ -362,14 +362,14 @@ pub(super) fn dutch(
     })
 }
 
-fn ds_result(code: Option<&str>) -> Option<ds::GameResult> {
+fn ds_result(code: Option<&str>) -> Option<ds::DoubleSwissResult> {
     Some(match code? {
-        "1-0" => ds::GameResult::WhiteWins,
-        "0-1" => ds::GameResult::BlackWins,
-        "½-½" | "1/2-1/2" => ds::GameResult::Draw,
-        "+/-" => ds::GameResult::WhiteForfeitWin,
-        "-/+" => ds::GameResult::BlackForfeitWin,
-        "-/-" => ds::GameResult::DoubleForfeit,
+        "1-0" => ds::DoubleSwissResult::WhiteWins,
+        "0-1" => ds::DoubleSwissResult::BlackWins,
+        "½-½" | "1/2-1/2" => ds::DoubleSwissResult::Draw,
+        "+/-" => ds::DoubleSwissResult::WhiteForfeitWin,
+        "-/+" => ds::DoubleSwissResult::BlackForfeitWin,
+        "-/-" => ds::DoubleSwissResult::DoubleForfeit,
         _ => return None,
     })
 }
@@ -431,7 +431,7 @@ pub(super) fn double(
     }
     let mut dsp = Vec::new();
     for (i, e) in ents.iter().enumerate() {
-        dsp.push(ds::Player {
+        dsp.push(ds::DoubleSwissPlayer {
             id: i as u32 + 1,
             name: players::by_id(c, e.player_id)?
                 .map(|p| p.name)
@@ -447,7 +447,7 @@ pub(super) fn double(
     let id = |n: u32| ents[n as usize - 1].player_id;
     let next = match ds::pair_next_round(&state) {
         Ok(n) => n,
-        Err(ds::Error::Unpairable { players }) => {
+        Err(ds::DoubleSwissError::Unpairable { players }) => {
             let ids: Vec<PlayerId> = players.into_iter().map(id).collect();
             return Err(no_pairing(
                 c,

@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-/// The two colours (the arbiter's [`Side`](crate::arbiter_impl::Side)). White moves
+/// The two colours (the arbiter's [`Colour`](crate::arbiter::Side)). White moves
 /// first, plays from squares 31–50 and promotes on 1–5; Black promotes on 46–50.
-pub use crate::arbiter_impl::Side as Colour;
+pub(crate) use crate::vocab::Colour;
 
 /// What stands on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -8,8 +8,8 @@
 
 use super::board::{Colour, Piece, Position};
 use super::movegen::{Move, legal_moves, play};
-use super::pdn::{Game, PdnError, match_move, read_game};
-use crate::arbiter_impl::{MoveRef, Occurrence};
+use super::pdn::{DraughtsGame, PdnError, match_move, read_game};
+use crate::arbiter::{MoveRef, Occurrence};
 use serde::{Deserialize, Serialize};
 
 /// Which claim the player to move makes.
@@ -160,7 +160,7 @@ fn classify(pos: &Position) -> Option<(EndgameKind, Colour)> {
     None
 }
 
-fn move_ref(game: &Game, ply: usize) -> MoveRef {
+fn move_ref(game: &DraughtsGame, ply: usize) -> MoveRef {
     let (move_number, side) = game.move_ref(ply);
     MoveRef {
         move_number,
@@ -170,7 +170,7 @@ fn move_ref(game: &Game, ply: usize) -> MoveRef {
     }
 }
 
-fn occurrence(game: &Game, idx: usize) -> Occurrence {
+fn occurrence(game: &DraughtsGame, idx: usize) -> Occurrence {
     Occurrence {
         after: (idx > 0).then(|| move_ref(game, idx)),
     }
@@ -180,7 +180,7 @@ fn occurrence(game: &Game, idx: usize) -> Occurrence {
 /// time the classification changed) and how many moves each side has played in it. A capture
 /// that changes the material (e.g. from the 16-move into the 5-move endgame) starts a new
 /// count; a man's move or a promotion within the same class does not.
-pub fn endgame_status(game: &Game) -> Option<EndgameCounter> {
+pub fn endgame_status(game: &DraughtsGame) -> Option<EndgameCounter> {
     let positions = game.positions();
     let last = positions.len() - 1;
     let (kind, lone) = classify(&positions[last])?;
@@ -234,7 +234,7 @@ fn is_quiet(pos: &Position, m: &Move) -> bool {
 
 /// Checks a draughts claim against the recorded game. Errors only when the game record itself
 /// cannot be read.
-pub fn check_claim(req: &DraughtsClaimRequest) -> Result<ClaimCheck, PdnError> {
+pub fn check_draughts_claim(req: &DraughtsClaimRequest) -> Result<ClaimCheck, PdnError> {
     let game = read_game(req.start_fen.as_deref(), &req.movetext)?;
     let positions = game.positions();
     let last = positions.len() - 1;

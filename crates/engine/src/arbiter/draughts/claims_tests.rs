@@ -3,13 +3,13 @@
 //! No piece can take anything while the kings shuffle 47-42-47 and 4-10-4.
 
 use super::*;
-use crate::arbiter_impl::Side;
+use crate::arbiter::Colour;
 
 const S: &str = "W:WK47,K50,45:BK4";
 const CYCLE: &str = "47-42 4-10 42-47 10-4";
 
 fn req(fen: &str, movetext: &str, claim: DraughtsClaim) -> ClaimCheck {
-    check_claim(&DraughtsClaimRequest {
+    check_draughts_claim(&DraughtsClaimRequest {
         start_fen: Some(fen.into()),
         movetext: movetext.into(),
         claim,
@@ -17,7 +17,7 @@ fn req(fen: &str, movetext: &str, claim: DraughtsClaim) -> ClaimCheck {
     .unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn cited(c: &ClaimCheck) -> Vec<Option<(u32, Side)>> {
+fn cited(c: &ClaimCheck) -> Vec<Option<(u32, Colour)>> {
     c.earlier
         .iter()
         .map(|o| o.after.as_ref().map(|m| (m.move_number, m.side)))
@@ -33,14 +33,16 @@ fn claim_a_third_time_to_move_in_the_same_position() {
     // S stands at the start, after 2...10-4 and after 4...10-4: White to move 3 times.
     let c = req(S, &cycles(2), DraughtsClaim::ThirdTime);
     assert!(c.valid);
-    assert_eq!(c.claimant, Side::White);
+    assert_eq!(c.claimant, Colour::White);
     assert_eq!(c.occurrences, 3);
-    assert_eq!(cited(&c), vec![None, Some((2, Side::Black))]);
+    assert_eq!(cited(&c), vec![None, Some((2, Colour::Black))]);
     // White 2+2+1 = 5 men against Black 2: three ahead -> plusremise for White
     assert_eq!(c.material, [5, 2]);
     assert_eq!(
         c.verdict,
-        Some(DraughtsVerdict::Plusremise { side: Side::White })
+        Some(DraughtsVerdict::Plusremise {
+            side: Colour::White
+        })
     );
     // only twice after one cycle
     let d = req(S, &cycles(1), DraughtsClaim::ThirdTime);
@@ -68,7 +70,7 @@ fn claim_b_counts_only_positions_made_by_the_claimants_own_moves() {
         },
     );
     assert!(!c.valid, "{c:?}");
-    assert_eq!(c.claimant, Side::Black);
+    assert_eq!(c.claimant, Colour::Black);
     assert_eq!(c.occurrences, 1);
     // one cycle more: 10-4 makes S for the third time, after 2...10-4 and 4...10-4
     let d = req(
@@ -82,11 +84,13 @@ fn claim_b_counts_only_positions_made_by_the_claimants_own_moves() {
     assert_eq!(d.repeating_move.as_deref(), Some("10-4"));
     assert_eq!(
         cited(&d),
-        vec![Some((2, Side::Black)), Some((4, Side::Black))]
+        vec![Some((2, Colour::Black)), Some((4, Colour::Black))]
     );
     assert_eq!(
         d.verdict,
-        Some(DraughtsVerdict::Plusremise { side: Side::White })
+        Some(DraughtsVerdict::Plusremise {
+            side: Colour::White
+        })
     );
     // a declared move that does not repeat, and one that is not legal
     let e = req(
@@ -135,11 +139,13 @@ fn claim_c_twenty_five_moves_each_without_capture_or_man_move() {
     // 51 half-moves: plies 2..51 = 50 quiet half-moves = 25 each; Black claims
     let d = req(S, &man_move_then_kings(51), DraughtsClaim::TwentyFiveMoves);
     assert!(d.valid);
-    assert_eq!(d.claimant, Side::Black);
+    assert_eq!(d.claimant, Colour::Black);
     assert_eq!(d.quiet_plies, 50);
     assert_eq!(
         d.verdict,
-        Some(DraughtsVerdict::Plusremise { side: Side::White })
+        Some(DraughtsVerdict::Plusremise {
+            side: Colour::White
+        })
     );
 }
 
@@ -164,7 +170,9 @@ fn sixteen_move_endgame_counter() {
     assert!(e.limit_reached);
     assert_eq!(
         e.verdict_at_limit,
-        DraughtsVerdict::Plusremise { side: Side::White }
+        DraughtsVerdict::Plusremise {
+            side: Colour::White
+        }
     );
     // two of the three still men: the arbiter judges whether promotion can be prevented
     let m = req("W:WK47,45,44:BK4", &text(32), DraughtsClaim::ThirdTime);
@@ -172,7 +180,9 @@ fn sixteen_move_endgame_counter() {
     assert_eq!(e.men_of_other, 2);
     assert_eq!(
         e.verdict_at_limit,
-        DraughtsVerdict::ArbiterToJudgePromotion { side: Side::White }
+        DraughtsVerdict::ArbiterToJudgePromotion {
+            side: Colour::White
+        }
     );
 }
 
@@ -215,7 +225,7 @@ fn five_move_endgame_and_an_endgame_started_by_a_capture() {
     let since = e.since.unwrap_or_else(|| panic!("since"));
     assert_eq!(
         (since.move_number, since.side, since.notation.as_str()),
-        (1, Side::White, "47x33")
+        (1, Colour::White, "47x33")
     );
     assert_eq!((e.plies, e.moves_lone_king, e.moves_other), (1, 1, 0));
     let g = req("W:WK47,K50,45:BK4,38", "", DraughtsClaim::ThirdTime);
@@ -224,7 +234,7 @@ fn five_move_endgame_and_an_endgame_started_by_a_capture() {
 
 #[test]
 fn an_unreadable_game_is_an_error_naming_the_move() {
-    let e = check_claim(&DraughtsClaimRequest {
+    let e = check_draughts_claim(&DraughtsClaimRequest {
         start_fen: Some(S.into()),
         movetext: "47-42 4-10 42-46".into(),
         claim: DraughtsClaim::ThirdTime,

@@ -51,7 +51,7 @@ pub enum PdnError {
     TooLong {
         /// Half-moves found.
         plies: usize,
-        /// The limit ([`crate::arbiter_impl::MAX_PLIES`]).
+        /// The limit ([`crate::arbiter::MAX_PLIES`]).
         limit: usize,
     },
 }
@@ -187,7 +187,7 @@ fn tokens(movetext: &str) -> Vec<String> {
 
 /// A game read from PDN: the start position and every legal move in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Game {
+pub struct DraughtsGame {
     /// The start position.
     pub start: Position,
     /// The moves in order.
@@ -196,7 +196,7 @@ pub struct Game {
     pub first_move_number: u32,
 }
 
-impl Game {
+impl DraughtsGame {
     /// The positions of the game: `positions()[0]` is the start, `[i]` the position after ply `i`.
     pub fn positions(&self) -> Vec<Position> {
         let mut v = Vec::with_capacity(self.moves.len() + 1);
@@ -216,28 +216,28 @@ impl Game {
 
 /// Move number and side for 1-based `ply` counted from `start`.
 pub(crate) fn move_ref(start: &Position, first: u32, ply: usize) -> (u32, super::board::Colour) {
-    crate::arbiter_impl::move_number_of(first, start.turn, ply as u32)
+    crate::arbiter::move_number_of(first, start.turn, ply as u32)
 }
 
 /// Reads a game: optional start FEN (default: a `[FEN]` tag in the text, else the initial
 /// position) and PDN movetext (tag pairs are skipped).
-pub fn read_game(start_fen: Option<&str>, movetext: &str) -> Result<Game, PdnError> {
+pub fn read_game(start_fen: Option<&str>, movetext: &str) -> Result<DraughtsGame, PdnError> {
     let (movetext, tag_fen) = strip_tags(movetext);
     let movetext = movetext.as_str();
     let start = match start_fen.or(tag_fen.as_deref()) {
         Some(f) => Position::from_fen(f).map_err(|e| PdnError::Fen(e.to_string()))?,
         None => Position::initial(),
     };
-    let mut game = Game {
+    let mut game = DraughtsGame {
         start: start.clone(),
         moves: Vec::new(),
         first_move_number: 1,
     };
     let tokens = tokens(movetext);
-    if tokens.len() > crate::arbiter_impl::MAX_PLIES {
+    if tokens.len() > crate::arbiter::MAX_PLIES {
         return Err(PdnError::TooLong {
             plies: tokens.len(),
-            limit: crate::arbiter_impl::MAX_PLIES,
+            limit: crate::arbiter::MAX_PLIES,
         });
     }
     let mut pos = start;

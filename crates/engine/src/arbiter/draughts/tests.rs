@@ -1,6 +1,7 @@
 //! Move generator tests: perft from the initial position and hand-built capture positions.
 
 use super::*;
+use crate::Colour;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"))
@@ -201,7 +202,7 @@ fn a_record_longer_than_the_limit_is_refused_before_it_is_replayed() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let limit = crate::arbiter_impl::MAX_PLIES;
+    let limit = crate::arbiter::MAX_PLIES;
     let game = read_game(Some("W:WK47:BK4"), &text(limit)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(game.moves.len(), limit);
     assert_eq!(

@@ -2,13 +2,13 @@
 //! a state that can no longer change).
 
 use super::{ClaimStatus, GameEnding, GameKind, ProposalKind};
-use crate::arbiter_impl::Side;
+use crate::arbiter::Colour;
 use serde::{Deserialize, Serialize};
 
 /// The rule an event breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "rule")]
-pub enum Rule {
+pub enum EventRule {
     /// The game has already ended.
     #[error("the game has already ended")]
     GameOver,
@@ -16,7 +16,7 @@ pub enum Rule {
     #[error("{by:?} is not to move")]
     MoveOutOfTurn {
         /// Who tried to move.
-        by: Side,
+        by: Colour,
     },
     /// A move while a claim waits for the arbiter.
     #[error("a claim (event {claim}) waits for the arbiter's decision")]
@@ -34,7 +34,7 @@ pub enum Rule {
     #[error("FIDE 9.5.3: {by:?} declared {declared} in the claim and must play it, not {played}")]
     DeclaredMoveNotPlayed {
         /// The claimant.
-        by: Side,
+        by: Colour,
         /// The declared move.
         declared: String,
         /// The move recorded instead.
@@ -59,7 +59,7 @@ pub enum Rule {
     )]
     RepeatedRejectedProposal {
         /// The proposer.
-        by: Side,
+        by: Colour,
         /// The kind of proposal.
         kind: ProposalKind,
     },
@@ -70,7 +70,7 @@ pub enum Rule {
     #[error("{by:?} cannot answer their own offer or proposal")]
     OwnOffer {
         /// Who tried.
-        by: Side,
+        by: Colour,
     },
     /// Offers and proposals cannot be withdrawn.
     #[error("an offer or proposal cannot be withdrawn (FIDE 9.1.2.2, KNDB)")]
@@ -79,7 +79,7 @@ pub enum Rule {
     #[error("{by:?} is not to move and cannot claim")]
     ClaimNotOnMove {
         /// The claimant.
-        by: Side,
+        by: Colour,
     },
     /// A claim of this kind is already open.
     #[error("a claim (event {claim}) is still open")]
@@ -127,11 +127,11 @@ pub enum Rule {
     },
 }
 
-impl Rule {
+impl EventRule {
     /// Whether the event conflicts with a state that can no longer change (a final decision
     /// or a finished game) rather than with the rules of play: the API answers these 409.
     pub fn is_conflict(&self) -> bool {
-        matches!(self, Rule::AlreadyDecided { .. } | Rule::GameOver)
+        matches!(self, EventRule::AlreadyDecided { .. } | EventRule::GameOver)
     }
 }
 
@@ -142,5 +142,5 @@ pub struct RuleViolation {
     /// Log index of the offending event.
     pub event: usize,
     /// The rule broken.
-    pub rule: Rule,
+    pub rule: EventRule,
 }

@@ -33,7 +33,7 @@ impl Default for Rules {
 /// Which constraint a pair would break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Rule {
+pub enum PairingRule {
     /// They already met `max_per_season` times this season.
     SeasonLimit,
     /// They already met `max_per_half` times in this half.
@@ -48,7 +48,7 @@ pub enum Rule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Broken {
     /// The rule broken.
-    pub rule: Rule,
+    pub rule: PairingRule,
     /// Playing-evening indices of the earlier meetings that cause it.
     pub earlier_evenings: Vec<u32>,
 }
@@ -107,7 +107,7 @@ impl History {
         let mut out = Vec::new();
         if self.forbidden.contains(&key(a, b)) {
             out.push(Broken {
-                rule: Rule::Forbidden,
+                rule: PairingRule::Forbidden,
                 earlier_evenings: Vec::new(),
             });
         }
@@ -116,14 +116,14 @@ impl History {
         };
         if list.len() >= rules.max_per_season as usize {
             out.push(Broken {
-                rule: Rule::SeasonLimit,
+                rule: PairingRule::SeasonLimit,
                 earlier_evenings: list.iter().map(|m| m.0).collect(),
             });
         }
         let same_half: Vec<u32> = list.iter().filter(|m| m.1 == half).map(|m| m.0).collect();
         if same_half.len() >= rules.max_per_half as usize {
             out.push(Broken {
-                rule: Rule::HalfLimit,
+                rule: PairingRule::HalfLimit,
                 earlier_evenings: same_half,
             });
         }
@@ -137,7 +137,7 @@ impl History {
             .collect();
         if !soon.is_empty() {
             out.push(Broken {
-                rule: Rule::TooSoon,
+                rule: PairingRule::TooSoon,
                 earlier_evenings: soon,
             });
         }

@@ -9,7 +9,7 @@
 //!
 //! Method, exact:
 //! 1. Cost. Solve a minimum-cost perfect matching with the weighted blossom algorithm
-//!    ([`crate::matching_impl::weighted::max_weight_max_cardinality`], weights `d² + 1 − cost`,
+//!    ([`crate::matching::weighted::max_weight_max_cardinality`], weights `d² + 1 − cost`,
 //!    so a perfect matching, when there is one, is found and is one of minimum cost) on the
 //!    pairs at most `d` places apart. If the optimum found costs less than `(d + 1)²`, no
 //!    optimal matching of the full graph can use a longer pair (one such pair alone would
@@ -27,7 +27,7 @@
 //! the `d` of step 1) are those of the optimum, and step 2 ends, whatever optimal matching it
 //! starts from, at the lexicographically first optimal one, which is unique.
 
-use crate::matching_impl::weighted::max_weight_max_cardinality;
+use crate::matching::weighted::max_weight_max_cardinality;
 
 /// An optimal, lexicographically first perfect matching.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -40,7 +40,7 @@ fn input(ranking: Vec<RankedPlayer>, history: Vec<Meeting>, evening: u32) -> Pai
     }
 }
 
-fn boards(pg: &Pairing) -> Vec<(String, String)> {
+fn boards(pg: &KeizerPairing) -> Vec<(String, String)> {
     pg.boards
         .iter()
         .map(|b| (b.white.clone(), b.black.clone()))
@@ -98,7 +98,7 @@ fn each_constraint_is_named_with_its_earlier_evenings() {
     assert_eq!(
         b,
         vec![Broken {
-            rule: Rule::HalfLimit,
+            rule: PairingRule::HalfLimit,
             earlier_evenings: vec![2]
         }]
     );
@@ -108,7 +108,7 @@ fn each_constraint_is_named_with_its_earlier_evenings() {
     assert_eq!(
         hist.broken(0, 1, 13, Half::Summer, &r),
         vec![Broken {
-            rule: Rule::TooSoon,
+            rule: PairingRule::TooSoon,
             earlier_evenings: vec![8]
         }]
     );
@@ -120,11 +120,11 @@ fn each_constraint_is_named_with_its_earlier_evenings() {
         b,
         vec![
             Broken {
-                rule: Rule::SeasonLimit,
+                rule: PairingRule::SeasonLimit,
                 earlier_evenings: vec![1, 11]
             },
             Broken {
-                rule: Rule::HalfLimit,
+                rule: PairingRule::HalfLimit,
                 earlier_evenings: vec![11]
             }
         ]
@@ -135,7 +135,7 @@ fn each_constraint_is_named_with_its_earlier_evenings() {
         ..r
     };
     let b = h(&[(1, Half::Winter), (8, Half::Winter)]).broken(0, 1, 20, Half::Summer, &two);
-    assert_eq!(b[0].rule, Rule::SeasonLimit);
+    assert_eq!(b[0].rule, PairingRule::SeasonLimit);
     assert_eq!(b.len(), 1);
 }
 
@@ -363,7 +363,7 @@ fn validation_names_pair_rule_and_evening() {
                 board: 1,
                 white: "b".into(),
                 black: "a".into(),
-                rule: Rule::TooSoon,
+                rule: PairingRule::TooSoon,
                 earlier_evenings: vec![8],
             },
             Violation::NotPresent { player: "e".into() },
@@ -555,7 +555,7 @@ fn max_pairs(inp: &PairingInput, ids: &[&String]) -> usize {
             }
         }
     }
-    crate::matching_impl::weighted::max_weight_matching(ids.len(), &edges)
+    crate::matching::weighted::max_weight_matching(ids.len(), &edges)
         .iter()
         .filter(|m| m.is_some())
         .count()
@@ -619,7 +619,7 @@ fn a_forbidden_pair_is_never_paired() {
     assert_eq!(
         h.broken(0, 1, 3, Half::Winter, &inp.rules),
         vec![Broken {
-            rule: Rule::Forbidden,
+            rule: PairingRule::Forbidden,
             earlier_evenings: Vec::new()
         }]
     );
@@ -643,7 +643,7 @@ fn a_forbidden_pair_is_never_paired() {
             board: 2,
             white: "a".into(),
             black: "b".into(),
-            rule: Rule::Forbidden,
+            rule: PairingRule::Forbidden,
             earlier_evenings: Vec::new(),
         }]
     );

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    PairingInput, PlayerId, Rule, bye_candidates, cardinality, check_unique, history_of,
+    PairingInput, PairingRule, PlayerId, bye_candidates, cardinality, check_unique, history_of,
     pairing_order,
 };
 
@@ -55,7 +55,7 @@ pub enum Violation {
         /// Black player.
         black: PlayerId,
         /// The rule broken.
-        rule: Rule,
+        rule: PairingRule,
         /// The earlier meetings that cause it.
         earlier_evenings: Vec<u32>,
     },
@@ -109,12 +109,12 @@ pub enum Violation {
 
 /// The broken rule of a board in words, with the earlier meetings that cause it (evenings as
 /// playing-evening numbers).
-fn broken_rule_text(rule: Rule, earlier: &[u32]) -> String {
+fn broken_rule_text(rule: PairingRule, earlier: &[u32]) -> String {
     let what = match rule {
-        Rule::SeasonLimit => "they already met as often as a season allows",
-        Rule::HalfLimit => "they already met as often as a half allows",
-        Rule::TooSoon => "too few evenings since they last met",
-        Rule::Forbidden => "the competition forbids this pair (forbidden pairs)",
+        PairingRule::SeasonLimit => "they already met as often as a season allows",
+        PairingRule::HalfLimit => "they already met as often as a half allows",
+        PairingRule::TooSoon => "too few evenings since they last met",
+        PairingRule::Forbidden => "the competition forbids this pair (forbidden pairs)",
     };
     if earlier.is_empty() {
         return what.to_string();

@@ -101,7 +101,7 @@ fn group_of_three_sends_the_first_seed_to_the_final() {
     // a Semi1 result does not exist in a group of three
     assert_eq!(
         group_state(&g, 1, &[r(MatchId::Semi1, 1, PlayoffGameResult::Draw)]),
-        Err(PlayoffError::NotScheduled {
+        Err(KeizerPlayoffError::NotScheduled {
             group: 3,
             match_id: MatchId::Semi1,
             game: 1
@@ -124,7 +124,7 @@ fn group_of_two_plays_only_the_final_and_a_drawn_final_needs_a_decider() {
     // a decider before the game was drawn is not scheduled; two results for one game clash
     assert!(matches!(
         group_state(&g, 99, &[r(MatchId::Final, 2, PlayoffGameResult::Draw)]),
-        Err(PlayoffError::NotScheduled { game: 2, .. })
+        Err(KeizerPlayoffError::NotScheduled { game: 2, .. })
     ));
     assert!(matches!(
         group_state(
@@ -135,7 +135,7 @@ fn group_of_two_plays_only_the_final_and_a_drawn_final_needs_a_decider() {
                 r(MatchId::Final, 1, PlayoffGameResult::Draw)
             ]
         ),
-        Err(PlayoffError::Duplicate { .. })
+        Err(KeizerPlayoffError::Duplicate { .. })
     ));
 }
 
@@ -147,7 +147,7 @@ fn a_single_player_is_not_a_group() {
     };
     assert_eq!(
         group_state(&g, 0, &[]),
-        Err(PlayoffError::GroupSize { group: 1, size: 1 })
+        Err(KeizerPlayoffError::GroupSize { group: 1, size: 1 })
     );
 }
 

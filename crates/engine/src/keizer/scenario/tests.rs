@@ -57,7 +57,7 @@ fn output_has_the_documented_fields_in_order() {
         )
     );
     // and it reads back into the same value (for the service's clients and tests)
-    let back: Output = serde_json::from_str(&text).unwrap();
+    let back: KeizerOutput = serde_json::from_str(&text).unwrap();
     assert_eq!(back, out);
 }
 
@@ -132,13 +132,13 @@ fn bad_input_is_rejected_with_the_evening_and_the_player() {
 #[test]
 fn all_result_codes_are_read() {
     for (code, r) in [
-        ("1-0", GameResult::WhiteWins),
-        ("0-1", GameResult::BlackWins),
-        ("1/2-1/2", GameResult::Draw),
-        ("½-½", GameResult::Draw),
-        ("+/-", GameResult::WhiteForfeitWin),
-        ("-/+", GameResult::BlackForfeitWin),
-        ("-/-", GameResult::DoubleForfeit),
+        ("1-0", KeizerResult::WhiteWins),
+        ("0-1", KeizerResult::BlackWins),
+        ("1/2-1/2", KeizerResult::Draw),
+        ("½-½", KeizerResult::Draw),
+        ("+/-", KeizerResult::WhiteForfeitWin),
+        ("-/+", KeizerResult::BlackForfeitWin),
+        ("-/-", KeizerResult::DoubleForfeit),
     ] {
         assert_eq!(parse_result(code), Some(r), "{code}");
     }

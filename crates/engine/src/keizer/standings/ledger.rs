@@ -1,7 +1,7 @@
 //! The booking of evenings: every result turned into points that depend only on the values
 //! of a ranking (fixed loss points, factors × own value, factors × an opponent's value).
 
-use super::{Evening, GameResult, Params};
+use super::{KeizerEvening, KeizerResult, Params};
 use std::collections::HashMap;
 
 /// Running totals of one player up to the current evening (order-independent per evening).
@@ -33,7 +33,7 @@ impl Ledger {
     pub(super) fn book(
         &mut self,
         p: &Params,
-        ev: &Evening,
+        ev: &KeizerEvening,
         index: &HashMap<&str, u32>,
         ids: &[String],
         entered: &[u32],
@@ -45,7 +45,7 @@ impl Ledger {
             let (w, b) = (ix(&g.white), ix(&g.black));
             listed[w as usize] = true;
             listed[b as usize] = true;
-            use GameResult::*;
+            use KeizerResult::*;
             match g.result {
                 WhiteWins | BlackLostByArbiter => self.played(w, b, 2, p),
                 BlackWins | WhiteLostByArbiter => self.played(b, w, 2, p),

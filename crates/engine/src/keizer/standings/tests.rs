@@ -16,8 +16,8 @@ fn players(ids: &[&str]) -> Vec<Entrant> {
     ids.iter().map(|id| player(id, None, 1)).collect()
 }
 
-fn game(w: &str, b: &str, result: GameResult) -> Game {
-    Game {
+fn game(w: &str, b: &str, result: KeizerResult) -> KeizerGame {
+    KeizerGame {
         white: w.into(),
         black: b.into(),
         result,
@@ -46,13 +46,13 @@ fn a_win_settles_at_once() {
     // R_1 = [p1, p2] = R_0: fixed point; rankings computed R_0, R_1 → iterations 2.
     let c = Competition {
         players: players(&["p1", "p2"]),
-        evenings: vec![Evening {
-            games: vec![game("p1", "p2", GameResult::WhiteWins)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("p1", "p2", KeizerResult::WhiteWins)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(table(&out[0]), [("p1", 60, pts(59)), ("p2", 59, pts(5))]);
     assert!(out[0].converged);
     assert_eq!(out[0].iterations, 2);
@@ -67,13 +67,13 @@ fn an_upset_moves_the_winner_up() {
     // S_1: p2 = value(p1 at place 2) = 59, p1 = 5 → R_2 = R_1: converged, iterations 3.
     let c = Competition {
         players: players(&["p1", "p2"]),
-        evenings: vec![Evening {
-            games: vec![game("p1", "p2", GameResult::BlackWins)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("p1", "p2", KeizerResult::BlackWins)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(table(&out[0]), [("p2", 60, pts(59)), ("p1", 59, pts(5))]);
     assert_eq!(out[0].iterations, 3);
     assert!(out[0].converged);
@@ -87,13 +87,13 @@ fn neighbours_who_drew_swap_forever_and_are_averaged() {
     // stays; averages 59.5 / 2 = 29.75. Rankings computed R_0, R_1, R_2 → iterations 3.
     let c = Competition {
         players: players(&["a", "b"]),
-        evenings: vec![Evening {
-            games: vec![game("a", "b", GameResult::Draw)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("a", "b", KeizerResult::Draw)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     let e = &out[0];
     assert!(!e.converged);
     assert_eq!(e.cycle_length, Some(2));
@@ -112,13 +112,13 @@ fn cycle_average_rounds_half_away_from_zero() {
             ..Params::default()
         },
         players: players(&["a", "b"]),
-        evenings: vec![Evening {
-            games: vec![game("a", "b", GameResult::Draw)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("a", "b", KeizerResult::Draw)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(table(&out[0]), [("a", 60, 198_314), ("b", 59, 198_314)]);
 }
 
@@ -136,20 +136,20 @@ fn old_results_are_valued_with_the_current_ranking() {
     let c = Competition {
         players: players(&["a", "b", "c"]),
         evenings: vec![
-            Evening {
-                games: vec![game("a", "b", GameResult::WhiteWins)],
+            KeizerEvening {
+                games: vec![game("a", "b", KeizerResult::WhiteWins)],
                 byes: strings(&["c"]),
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
-            Evening {
-                games: vec![game("b", "c", GameResult::WhiteWins)],
+            KeizerEvening {
+                games: vec![game("b", "c", KeizerResult::WhiteWins)],
                 excused: strings(&["a"]),
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
         ],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(
         table(&out[0]),
         [("c", 60, pts(60)), ("a", 59, pts(58)), ("b", 58, pts(5))]
@@ -177,16 +177,16 @@ fn excused_cap_counts_the_season_and_the_sixth_scores_zero() {
         players: players(&["a", "b"]),
         excused_before: BTreeMap::from([("a".to_string(), 4)]),
         evenings: vec![
-            Evening {
+            KeizerEvening {
                 byes: strings(&["b"]),
                 excused: strings(&["a"]),
-                ..Evening::default()
+                ..KeizerEvening::default()
             };
             2
         ],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(table(&out[0]), [("b", 60, pts(60)), ("a", 59, 196_647)]);
     assert_eq!(out[0].iterations, 3);
     assert!(out[0].warnings.is_empty());
@@ -210,19 +210,19 @@ fn late_entrant_is_inserted_by_rating_before_the_recalculation() {
             player("p3", Some(1790), 2),
         ],
         evenings: vec![
-            Evening {
-                games: vec![game("p1", "p2", GameResult::WhiteWins)],
-                ..Evening::default()
+            KeizerEvening {
+                games: vec![game("p1", "p2", KeizerResult::WhiteWins)],
+                ..KeizerEvening::default()
             },
-            Evening {
-                games: vec![game("p1", "p2", GameResult::Draw)],
+            KeizerEvening {
+                games: vec![game("p1", "p2", KeizerResult::Draw)],
                 byes: strings(&["p3"]),
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
         ],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(out[0].standings.len(), 2);
     assert_eq!(
         table(&out[1]),
@@ -248,14 +248,14 @@ fn value_floor_warns_and_never_drops_below_one() {
             ..Params::default()
         },
         players: players(&["a", "b", "c"]),
-        evenings: vec![Evening {
-            games: vec![game("a", "c", GameResult::WhiteWins)],
+        evenings: vec![KeizerEvening {
+            games: vec![game("a", "c", KeizerResult::WhiteWins)],
             byes: strings(&["b"]),
-            ..Evening::default()
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(
         table(&out[0]),
         [("c", 2, pts(5)), ("a", 1, pts(2)), ("b", 1, pts(1))]
@@ -275,13 +275,13 @@ fn forfeit_win_is_a_bye_and_the_no_show_is_unexcused() {
     //   → R_1 = [p1, p2]; S_1: p1 = 1×60 = 60 → R_2 = R_1: iterations 3.
     let c = Competition {
         players: players(&["p2", "p1"]),
-        evenings: vec![Evening {
-            games: vec![game("p1", "p2", GameResult::WhiteForfeitWin)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("p1", "p2", KeizerResult::WhiteForfeitWin)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(table(&out[0]), [("p1", 60, pts(60)), ("p2", 59, 0)]);
     let (w, l) = (&out[0].standings[0], &out[0].standings[1]);
     assert_eq!((w.played, w.byes, w.unexcused), (0, 0, 0));
@@ -295,13 +295,13 @@ fn arbiter_loss_is_a_loss_and_a_win_for_the_opponent() {
     // An unlisted player (p3, value 58 then 58) is absent without notice: 0.
     let c = Competition {
         players: players(&["p1", "p2", "p3"]),
-        evenings: vec![Evening {
-            games: vec![game("p1", "p2", GameResult::WhiteLostByArbiter)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("p1", "p2", KeizerResult::WhiteLostByArbiter)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(
         table(&out[0]),
         [("p2", 60, pts(59)), ("p1", 59, pts(5)), ("p3", 58, 0)]
@@ -314,13 +314,13 @@ fn arbiter_loss_is_a_loss_and_a_win_for_the_opponent() {
 fn double_forfeit_is_unexcused_for_both() {
     let c = Competition {
         players: players(&["a", "b"]),
-        evenings: vec![Evening {
-            games: vec![game("a", "b", GameResult::DoubleForfeit)],
-            ..Evening::default()
+        evenings: vec![KeizerEvening {
+            games: vec![game("a", "b", KeizerResult::DoubleForfeit)],
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(table(&out[0]), [("a", 60, 0), ("b", 59, 0)]);
     assert!(out[0].standings.iter().all(|r| r.unexcused == 1));
 }
@@ -329,12 +329,12 @@ fn double_forfeit_is_unexcused_for_both() {
 fn bad_input_names_the_evening_and_the_player() {
     let mut c = Competition {
         players: players(&["a", "b"]),
-        evenings: vec![Evening::default(), Evening::default()],
+        evenings: vec![KeizerEvening::default(), KeizerEvening::default()],
         ..Competition::default()
     };
     c.evenings[1].byes = strings(&["zz"]);
     assert_eq!(
-        compute(&c),
+        compute_keizer(&c),
         Err(StandingsError::UnknownPlayer {
             evening: 2,
             player: "zz".into()
@@ -342,7 +342,7 @@ fn bad_input_names_the_evening_and_the_player() {
     );
     c.evenings[1].byes = strings(&["a"]);
     c.evenings[1].excused = strings(&["a"]);
-    let e = compute(&c).unwrap_err();
+    let e = compute_keizer(&c).unwrap_err();
     assert_eq!(
         e.to_string(),
         "evening 2: player \"a\" appears more than once"
@@ -351,7 +351,7 @@ fn bad_input_names_the_evening_and_the_player() {
     c.players.push(player("late", None, 3));
     c.evenings[1].unexcused = strings(&["late"]);
     assert!(matches!(
-        compute(&c),
+        compute_keizer(&c),
         Err(StandingsError::NotYetEntered { evening: 2, .. })
     ));
 }
@@ -363,19 +363,19 @@ fn summer_starts_at_zero_in_winter_order_and_carries_excused() {
         players: vec![player("a", Some(1900), 1), player("b", Some(1800), 1)],
         excused_before: BTreeMap::from([("a".to_string(), 2)]),
         evenings: vec![
-            Evening {
-                games: vec![game("a", "b", GameResult::BlackWins)],
-                ..Evening::default()
+            KeizerEvening {
+                games: vec![game("a", "b", KeizerResult::BlackWins)],
+                ..KeizerEvening::default()
             },
-            Evening {
+            KeizerEvening {
                 byes: strings(&["a"]),
                 excused: strings(&["b"]),
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
         ],
         ..Competition::default()
     };
-    let out = compute(&winter).unwrap();
+    let out = compute_keizer(&winter).unwrap();
     let carry = summer_start(&winter, out.last().unwrap());
     let order: Vec<_> = carry.players.iter().map(|p| p.id.as_str()).collect();
     let expected: Vec<&str> = out[1].standings.iter().map(|r| r.id.as_str()).collect();
@@ -391,10 +391,10 @@ fn summer_starts_at_zero_in_winter_order_and_carries_excused() {
     let summer = Competition {
         players: carry.players,
         excused_before: carry.excused_before,
-        evenings: vec![Evening::default()],
+        evenings: vec![KeizerEvening::default()],
         ..Competition::default()
     };
-    let s = compute(&summer).unwrap();
+    let s = compute_keizer(&summer).unwrap();
     assert!(s[0].standings.iter().all(|r| r.score == Fixed::ZERO));
 }
 
@@ -415,19 +415,19 @@ fn a_withdrawn_player_keeps_the_past_and_is_not_booked_absent() {
     let c = Competition {
         players: ps,
         evenings: vec![
-            Evening {
-                games: vec![game("p1", "p3", GameResult::WhiteWins)],
+            KeizerEvening {
+                games: vec![game("p1", "p3", KeizerResult::WhiteWins)],
                 byes: strings(&["p2"]),
-                ..Evening::default()
+                ..KeizerEvening::default()
             },
-            Evening {
-                games: vec![game("p1", "p2", GameResult::WhiteWins)],
-                ..Evening::default()
+            KeizerEvening {
+                games: vec![game("p1", "p2", KeizerResult::WhiteWins)],
+                ..KeizerEvening::default()
             },
         ],
         ..Competition::default()
     };
-    let out = compute(&c).unwrap();
+    let out = compute_keizer(&c).unwrap();
     assert_eq!(
         table(&out[0]),
         [("p2", 60, pts(60)), ("p1", 59, pts(58)), ("p3", 58, pts(5))]
@@ -452,14 +452,14 @@ fn a_withdrawn_player_cannot_be_listed_afterwards() {
     ps[1].withdrawn_from = Some(1);
     let c = Competition {
         players: ps,
-        evenings: vec![Evening {
+        evenings: vec![KeizerEvening {
             excused: strings(&["p2"]),
-            ..Evening::default()
+            ..KeizerEvening::default()
         }],
         ..Competition::default()
     };
     assert_eq!(
-        compute(&c).unwrap_err().to_string(),
+        compute_keizer(&c).unwrap_err().to_string(),
         "evening 1: player \"p2\" withdrew from evening 1"
     );
 }

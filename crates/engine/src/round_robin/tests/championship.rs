@@ -2,6 +2,7 @@
 //! needs every step of the docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain chain, plus smaller hand-checked examples.
 
 use super::*;
+use crate::Discipline;
 
 /// Final order A B G C D E F H I J L K; results from each player's point of view.
 ///
@@ -72,7 +73,7 @@ fn championship() -> Scenario {
     s
 }
 
-fn row<'a>(out: &'a Output, id: &str) -> &'a Row {
+fn row<'a>(out: &'a RoundRobinOutput, id: &str) -> &'a Row {
     out.standings.iter().find(|r| r.id == id).unwrap()
 }
 
@@ -80,7 +81,7 @@ fn row<'a>(out: &'a Output, id: &str) -> &'a Row {
 fn final_order_uses_every_tie_break_step() {
     let s = championship();
     assert_eq!(s.games.len(), 66);
-    let out = compute(&s).unwrap();
+    let out = compute_round_robin(&s).unwrap();
     let order: Vec<&str> = out.standings.iter().map(|r| r.id.as_str()).collect();
     // 16 | 14 14 14 | 12 12 | 11 11 | 7 7 7 7
     assert_eq!(
@@ -118,7 +119,7 @@ fn final_order_uses_every_tie_break_step() {
 
 #[test]
 fn tallies_and_tie_break_values() {
-    let out = compute(&championship()).unwrap();
+    let out = compute_round_robin(&championship()).unwrap();
     let a = row(&out, "a");
     assert_eq!(
         (a.points.as_i64(), a.games, a.wins, a.draws, a.losses),
@@ -181,7 +182,7 @@ fn tallies_and_tie_break_values() {
 
 #[test]
 fn points_tables_prizes_and_rights() {
-    let out = compute(&championship()).unwrap();
+    let out = compute_round_robin(&championship()).unwrap();
     let table = |id: &str, t: &str| row(&out, id).points_tables.get(t).cloned().unwrap();
     // guest g left out: a 1st; b and c (equal 14 points) occupy places 2-3 of the table
     // grandmaster (2 + 1) / 2 = 1.5; master (4 + 3) / 2 = 3.5; d, e places 4-5: (2 + 1) / 2
@@ -220,7 +221,7 @@ fn points_tables_prizes_and_rights() {
 
 #[test]
 fn cross_table_in_pairing_order() {
-    let out = compute(&championship()).unwrap();
+    let out = compute_round_robin(&championship()).unwrap();
     let p = |id: &str| PAIRING.iter().position(|x| *x == id).unwrap();
     let cell = |i: &str, j: &str| out.cross_table[p(i)][p(j)].as_str();
     assert_eq!(cell("a", "b"), "2");
@@ -238,13 +239,13 @@ fn seeded_lots_are_stable_and_independent_of_input_order() {
     let mut s = championship();
     s.lots_order = None;
     s.lots_seed = Some(2007);
-    let first = compute(&s).unwrap();
+    let first = compute_round_robin(&s).unwrap();
     let tail: Vec<String> = first.standings[10..].iter().map(|r| r.id.clone()).collect();
     assert!(tail == ["k", "l"] || tail == ["l", "k"]);
     assert_eq!(first.standings[10].decided_by.as_deref(), Some("lots"));
     s.players.reverse();
     s.games.reverse();
-    let again = compute(&s).unwrap();
+    let again = compute_round_robin(&s).unwrap();
     let tail2: Vec<String> = again.standings[10..].iter().map(|r| r.id.clone()).collect();
     assert_eq!(tail, tail2);
 }
@@ -254,13 +255,13 @@ fn without_lots_the_last_two_share_place_11() {
     let mut s = championship();
     s.lots_order = None;
     s.tiebreaks = Some(vec![
-        Tiebreak::Wins,
-        Tiebreak::PlusremiseBalance,
-        Tiebreak::Plusremises,
-        Tiebreak::Mutual,
-        Tiebreak::RankingOrder,
+        RoundRobinTiebreak::Wins,
+        RoundRobinTiebreak::PlusremiseBalance,
+        RoundRobinTiebreak::Plusremises,
+        RoundRobinTiebreak::Mutual,
+        RoundRobinTiebreak::RankingOrder,
     ]);
-    let out = compute(&s).unwrap();
+    let out = compute_round_robin(&s).unwrap();
     let k = row(&out, "k");
     let l = row(&out, "l");
     assert_eq!((k.place, l.place), (11, 11));
@@ -282,13 +283,19 @@ fn lots_without_a_drawing_is_an_error() {
     s.lots_order = None;
     // k and l are still tied when the lots are reached: the error names them
     assert_eq!(
-        compute(&s),
-        Err(Error::LotsWithoutDrawing(vec!["k".into(), "l".into()]))
+        compute_round_robin(&s),
+        Err(RoundRobinError::LotsWithoutDrawing(vec![
+            "k".into(),
+            "l".into()
+        ]))
     );
     s.lots_order = Some(vec!["k".into()]);
-    assert_eq!(compute(&s), Err(Error::NotDrawn(vec!["l".into()])));
+    assert_eq!(
+        compute_round_robin(&s),
+        Err(RoundRobinError::NotDrawn(vec!["l".into()]))
+    );
     s.lots_seed = Some(1);
-    assert_eq!(compute(&s), Err(Error::LotsTwice));
+    assert_eq!(compute_round_robin(&s), Err(RoundRobinError::LotsTwice));
 }
 
 /// Without `tiebreaks` (the championship's chain, ending in lots) and without `lots_seed`, a
@@ -298,7 +305,7 @@ fn lots_are_needed_only_when_a_tie_reaches_them() {
     let s = draughts_from_grid(&["a", "b", "c"], "A: B W, C W\nB: A L, C W\nC: A L, B L");
     assert_eq!(s.tiebreaks, None);
     assert_eq!(s.lots_seed, None);
-    let out = compute(&s).unwrap();
+    let out = compute_round_robin(&s).unwrap();
     let order: Vec<(&str, u32)> = out
         .standings
         .iter()
@@ -309,8 +316,11 @@ fn lots_are_needed_only_when_a_tie_reaches_them() {
     // lose to a): the same ranking-order key too, so only the lots could part them
     let s = draughts_from_grid(&["a", "b", "c"], "A: B W, C W\nB: A L, C D\nC: A L, B D");
     assert_eq!(
-        compute(&s),
-        Err(Error::LotsWithoutDrawing(vec!["b".into(), "c".into()]))
+        compute_round_robin(&s),
+        Err(RoundRobinError::LotsWithoutDrawing(vec![
+            "b".into(),
+            "c".into()
+        ]))
     );
 }
 
@@ -326,8 +336,8 @@ fn an_agreed_short_draw_is_lost_for_both() {
         .unwrap();
     g.termination = Some(Termination::Agreed);
     g.moves = Some(25);
-    s.tiebreaks = Some(vec![Tiebreak::Wins]);
-    let out = compute(&s).unwrap();
+    s.tiebreaks = Some(vec![RoundRobinTiebreak::Wins]);
+    let out = compute_round_robin(&s).unwrap();
     assert_eq!(out.standings[0].id, "a");
     assert_eq!(out.standings[0].points.as_i64(), Some(2));
     assert_eq!(out.standings[1].points.as_i64(), Some(1));
@@ -352,7 +362,7 @@ fn double_round_robin_cross_table_lists_both_games() {
         "tiebreaks": ["wins"]
     }))
     .unwrap();
-    let out = compute(&s).unwrap();
+    let out = compute_round_robin(&s).unwrap();
     assert_eq!(out.cross_table, [["", "2 1+"], ["0 1-", ""]]);
     // a: 2 + 1 = 3, b: 0 + 1 = 1
     assert_eq!(out.standings[0].points.as_i64(), Some(3));
@@ -379,7 +389,7 @@ fn chess_sonneborn_berger_and_direct_encounter() {
         "tiebreaks": ["direct_encounter", "sonneborn_berger"]
     }))
     .unwrap();
-    let out = compute(&s).unwrap();
+    let out = compute_round_robin(&s).unwrap();
     let order: Vec<&str> = out.standings.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(order, ["b", "a", "c", "d"]);
     assert_eq!(
@@ -415,13 +425,13 @@ fn mutual_counts_only_the_part_still_tied_at_that_step() {
          T: P W, Q L, R D, S D",
     );
     s.tiebreaks = Some(vec![
-        Tiebreak::Wins,
-        Tiebreak::PlusremiseBalance,
-        Tiebreak::Plusremises,
-        Tiebreak::Mutual,
-        Tiebreak::RankingOrder,
+        RoundRobinTiebreak::Wins,
+        RoundRobinTiebreak::PlusremiseBalance,
+        RoundRobinTiebreak::Plusremises,
+        RoundRobinTiebreak::Mutual,
+        RoundRobinTiebreak::RankingOrder,
     ]);
-    let out = compute(&s).unwrap();
+    let out = compute_round_robin(&s).unwrap();
     let got: Vec<(&str, u32, Option<&str>)> = out
         .standings
         .iter()

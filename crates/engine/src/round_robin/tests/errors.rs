@@ -14,15 +14,15 @@ fn base() -> serde_json::Value {
     })
 }
 
-fn run(v: serde_json::Value) -> Result<Output, Error> {
-    compute(&serde_json::from_value::<Scenario>(v).unwrap())
+fn run(v: serde_json::Value) -> Result<RoundRobinOutput, RoundRobinError> {
+    compute_round_robin(&serde_json::from_value::<Scenario>(v).unwrap())
 }
 
 #[test]
 fn players_and_games() {
     let mut v = base();
     v["players"][2]["id"] = "a".into();
-    assert_eq!(run(v), Err(Error::DuplicatePlayer("a".into())));
+    assert_eq!(run(v), Err(RoundRobinError::DuplicatePlayer("a".into())));
 
     let mut v = base();
     v["games"][1]["black"] = "a".into();
@@ -36,7 +36,7 @@ fn players_and_games() {
     v["games"][1]["round"] = 1.into();
     assert_eq!(
         run(v),
-        Err(Error::PlaysTwice {
+        Err(RoundRobinError::PlaysTwice {
             player: "b".into(),
             round: 1
         })
@@ -60,7 +60,10 @@ fn players_and_games() {
 fn lists_and_amounts() {
     let mut v = base();
     v["tiebreaks"] = serde_json::json!(["wins", "mutual", "wins"]);
-    assert_eq!(run(v), Err(Error::DuplicateTiebreak("wins".into())));
+    assert_eq!(
+        run(v),
+        Err(RoundRobinError::DuplicateTiebreak("wins".into()))
+    );
 
     let mut v = base();
     v["excluded_from_points"] = serde_json::json!(["z"]);
@@ -89,7 +92,7 @@ fn lists_and_amounts() {
     v["points_tables"] = serde_json::json!([
         {"name": "gm", "by_place": [3]}, {"name": "gm", "by_place": [1]}
     ]);
-    assert_eq!(run(v), Err(Error::DuplicateTable("gm".into())));
+    assert_eq!(run(v), Err(RoundRobinError::DuplicateTable("gm".into())));
 }
 
 #[test]

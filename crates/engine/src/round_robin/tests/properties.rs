@@ -1,6 +1,7 @@
 //! Property tests: order independence, shares adding up, pre-qualified players passed over.
 
 use super::*;
+use crate::Discipline;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -26,7 +27,7 @@ fn random(n: usize, picks: &[usize], with_lots: bool) -> Scenario {
         for b in round.boards {
             let code = CODES[picks[k] % CODES.len()];
             k += 1;
-            games.push(Game {
+            games.push(RoundRobinGame {
                 round: round.round,
                 white: ids[b.white as usize - 1].clone(),
                 black: ids[b.black as usize - 1].clone(),
@@ -44,7 +45,7 @@ fn random(n: usize, picks: &[usize], with_lots: bool) -> Scenario {
         discipline: Discipline::Draughts,
         players: ids
             .iter()
-            .map(|id| Player {
+            .map(|id| RoundRobinPlayer {
                 id: id.clone(),
                 name: None,
             })
@@ -88,7 +89,7 @@ fn championship() -> impl Strategy<Value = (usize, Vec<usize>, Vec<usize>, bool)
 }
 
 /// What must not depend on the input order, per id.
-fn by_id(out: &Output) -> BTreeMap<String, String> {
+fn by_id(out: &RoundRobinOutput) -> BTreeMap<String, String> {
     out.standings
         .iter()
         .map(|r| {
@@ -125,14 +126,14 @@ proptest! {
     #[test]
     fn order_of_players_and_games_does_not_matter((n, picks, perm, lots) in championship()) {
         let s = random(n, &picks, lots);
-        let a = compute(&s).unwrap();
+        let a = compute_round_robin(&s).unwrap();
         let mut t = s.clone();
         // permute players and games with the same shuffled index list
         let pp: Vec<usize> = perm.iter().copied().filter(|&i| i < n).collect();
         t.players = pp.iter().map(|&i| s.players[i].clone()).collect();
         let gp: Vec<usize> = perm.iter().filter(|&&i| i >= n).map(|&i| i - n).collect();
         t.games = gp.iter().map(|&i| s.games[i].clone()).collect();
-        let b = compute(&t).unwrap();
+        let b = compute_round_robin(&t).unwrap();
         prop_assert_eq!(by_id(&a), by_id(&b));
         let ids_a: Vec<&String> = a.standings.iter().map(|r| &r.id).collect();
         let ids_b: Vec<&String> = b.standings.iter().map(|r| &r.id).collect();
@@ -147,7 +148,7 @@ proptest! {
 
     #[test]
     fn places_ties_and_decided_by_agree((n, picks, _p, lots) in championship()) {
-        let out = compute(&random(n, &picks, lots)).unwrap();
+        let out = compute_round_robin(&random(n, &picks, lots)).unwrap();
         let rows = &out.standings;
         for (k, r) in rows.iter().enumerate() {
             match rows.get(k + 1) {
@@ -177,7 +178,7 @@ proptest! {
         s.lots_seed = None;
         let order: Vec<usize> = perm.iter().copied().filter(|&i| i < n).collect();
         s.lots_order = Some(order.iter().map(|&i| s.players[i].id.clone()).collect());
-        let a = compute(&s).unwrap();
+        let a = compute_round_robin(&s).unwrap();
         let rename = |id: &str| format!("x{}", 99 - id[1..].parse::<u32>().unwrap());
         let mut t = s.clone();
         for p in &mut t.players { p.id = rename(&p.id); }
@@ -187,7 +188,7 @@ proptest! {
         t.rights = vec![Right::Qualification {
             name: "q".into(), slots: 2, prequalified: vec![rename(&s.players[0].id)],
         }];
-        let b = compute(&t).unwrap();
+        let b = compute_round_robin(&t).unwrap();
         let ia: Vec<String> = a.standings.iter().map(|r| rename(&r.id)).collect();
         let ib: Vec<String> = b.standings.iter().map(|r| r.id.clone()).collect();
         prop_assert_eq!(ia, ib);
@@ -197,7 +198,7 @@ proptest! {
     #[test]
     fn shares_add_up_to_the_places_awarded((n, picks, _p, lots) in championship()) {
         let s = random(n, &picks, lots);
-        let out = compute(&s).unwrap();
+        let out = compute_round_robin(&s).unwrap();
         // one player is excluded from the tables; everyone counts for the money
         let eligible = n - 1;
         for (name, table) in [("gm", vec![3, 2, 1]), ("m", vec![5, 4, 3, 2, 1])] {
@@ -226,7 +227,7 @@ proptest! {
         let pre_ids: Vec<String> =
             perm.iter().filter(|&&i| i < n).take(pre.min(n)).map(|&i| s.players[i].id.clone()).collect();
         s.rights = vec![Right::Qualification { name: "q".into(), slots: 2, prequalified: pre_ids.clone() }];
-        let out = compute(&s).unwrap();
+        let out = compute_round_robin(&s).unwrap();
         let qualified: Vec<&Row> = out.standings.iter()
             .filter(|r| r.rights.iter().any(|x| x == "q")).collect();
         prop_assert!(qualified.iter().all(|r| !pre_ids.contains(&r.id)));

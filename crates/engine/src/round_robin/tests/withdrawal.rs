@@ -2,15 +2,15 @@
 
 use super::*;
 
-fn run(v: serde_json::Value) -> Result<Output, Error> {
-    compute(&serde_json::from_value::<Scenario>(v).unwrap())
+fn run(v: serde_json::Value) -> Result<RoundRobinOutput, RoundRobinError> {
+    compute_round_robin(&serde_json::from_value::<Scenario>(v).unwrap())
 }
 
-fn row<'a>(out: &'a Output, id: &str) -> &'a Row {
+fn row<'a>(out: &'a RoundRobinOutput, id: &str) -> &'a Row {
     out.standings.iter().find(|r| r.id == id).unwrap()
 }
 
-fn points(out: &Output) -> Vec<(String, serde_json::Number)> {
+fn points(out: &RoundRobinOutput) -> Vec<(String, serde_json::Number)> {
     out.standings
         .iter()
         .map(|r| (r.id.clone(), r.points.clone()))

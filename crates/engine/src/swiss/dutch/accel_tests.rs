@@ -3,7 +3,7 @@
 
 use super::tests::format_pairs;
 use super::*;
-use crate::swiss_impl::trf::{Line, parse_trf};
+use crate::swiss::trf::{Line, parse_trf};
 use std::path::PathBuf;
 
 fn accel_rounds() -> Vec<(PathBuf, PathBuf)> {
@@ -69,7 +69,7 @@ fn replay(drop_extensions: bool) -> (usize, usize, Vec<String>) {
     (ok, total, bad)
 }
 
-use crate::swiss_impl::trf::write_trf;
+use crate::swiss::trf::write_trf;
 
 #[test]
 fn accelerated_and_forbidden_pair_rounds_match_the_reference() {
@@ -149,7 +149,7 @@ fn lines_250_pair_as_the_same_xxa_lines() {
             continue;
         }
         let t = parse_trf(&text).unwrap();
-        let acc = crate::swiss_impl::trf::accelerations(&t).unwrap();
+        let acc = crate::swiss::trf::accelerations(&t).unwrap();
         let mut s: Vec<String> = text
             .split('\r')
             .filter(|l| !l.starts_with("XXA "))
@@ -167,7 +167,7 @@ fn lines_250_pair_as_the_same_xxa_lines() {
             }
         }
         let t = parse_trf(&(s.join("\r") + "\r")).unwrap();
-        assert_eq!(crate::swiss_impl::trf::accelerations(&t).unwrap(), acc);
+        assert_eq!(crate::swiss::trf::accelerations(&t).unwrap(), acc);
         let expected = std::fs::read_to_string(&pairs).unwrap();
         assert_eq!(
             format_pairs(&pair_round(&t, next_round(&t)).unwrap()),
@@ -180,7 +180,7 @@ fn lines_250_pair_as_the_same_xxa_lines() {
 
 mod props {
     use super::*;
-    use crate::swiss_impl::generate::random_tournament;
+    use crate::swiss::generate::random_tournament;
     use proptest::prelude::*;
 
     proptest! {

@@ -2,8 +2,8 @@
 //! the absolute criteria (C.04.3 C.1–C.3) that stand in the way.
 
 use super::players::{Entrant, Strength, compatible};
-use crate::swiss_impl::matching::max_weight_matching;
-use crate::swiss_impl::trf::Colour;
+use crate::swiss::matching::max_weight_matching;
+use crate::swiss::trf::Colour;
 use std::fmt;
 
 /// At most this many entrants get the exact search for every player left out by some maximal

@@ -8,8 +8,8 @@ mod criteria;
 
 use super::PairError;
 use super::players::{Entrant, compatible};
-use crate::swiss_impl::matching::Matching;
-use crate::swiss_impl::wide::Wide;
+use crate::swiss::matching::Matching;
+use crate::swiss::wide::Wide;
 use criteria::Layout;
 
 /// A player's role in the bracket being paired.

@@ -5,8 +5,8 @@
 //! pairing breaks.
 
 use super::players::{Entrant, Strength, entrants};
-use super::{Board, PairError, PairFn};
-use crate::swiss_impl::trf::{Colour, Line, ResultCode, RoundEntry, Tournament};
+use super::{PairError, PairFn, SwissBoard};
+use crate::swiss::trf::{Colour, Line, ResultCode, RoundEntry, Tournament};
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -93,13 +93,13 @@ pub struct Difference {
     /// The round.
     pub round: u32,
     /// The boards as played (`black == None`: the pairing-allocated bye), by white's number.
-    pub played: Vec<Board>,
+    pub played: Vec<SwissBoard>,
     /// The boards as the rules give them, in publishing order.
-    pub expected: Vec<Board>,
+    pub expected: Vec<SwissBoard>,
     /// Boards played but not given by the rules (a pair with other colours counts).
-    pub only_played: Vec<Board>,
+    pub only_played: Vec<SwissBoard>,
     /// Boards the rules give but not played.
-    pub only_expected: Vec<Board>,
+    pub only_expected: Vec<SwissBoard>,
     /// The absolute criteria the played pairing breaks.
     pub breaches: Vec<Breach>,
 }
@@ -195,7 +195,7 @@ pub fn before_round(t: &Tournament, round: usize) -> Tournament {
 }
 
 /// The boards of round `round` as played, sorted by white's number, the bye last.
-pub fn played_boards(t: &Tournament, round: usize) -> Vec<Board> {
+pub fn played_boards(t: &Tournament, round: usize) -> Vec<SwissBoard> {
     let mut boards = Vec::new();
     let mut byes = Vec::new();
     for p in &t.players {
@@ -210,13 +210,13 @@ pub fn played_boards(t: &Tournament, round: usize) -> Vec<Board> {
                     None => p.id < o,
                 };
                 if white {
-                    boards.push(Board {
+                    boards.push(SwissBoard {
                         white: p.id,
                         black: Some(o),
                     });
                 }
             }
-            None if from_pairing(e) => byes.push(Board {
+            None if from_pairing(e) => byes.push(SwissBoard {
                 white: p.id,
                 black: None,
             }),
@@ -230,7 +230,7 @@ pub fn played_boards(t: &Tournament, round: usize) -> Vec<Board> {
 
 /// The absolute criteria that the played `boards` break, judged on the players as they stood
 /// before the round.
-fn breaches(players: &[Entrant], boards: &[Board]) -> Vec<Breach> {
+fn breaches(players: &[Entrant], boards: &[SwissBoard]) -> Vec<Breach> {
     let find = |id: u32| players.iter().find(|p| p.id == id);
     let mut out = Vec::new();
     for b in boards {

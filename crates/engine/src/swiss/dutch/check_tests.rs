@@ -1,6 +1,6 @@
 use super::*;
-use crate::swiss_impl::dutch::pair_round;
-use crate::swiss_impl::trf::parse_trf;
+use crate::swiss::dutch::pair_round;
+use crate::swiss::trf::parse_trf;
 
 /// Four players, two rounds, paired by hand: round 1 is 1–3 and 4–2 (S1 = 1 2, S2 = 3 4; 1 has
 /// white by XXC, so 2 has black, E.5); 1 and 2 win. Round 2: {1, 2} and {3, 4}; 1 had white and
@@ -37,11 +37,11 @@ fn round_one_as_the_rules_give_it_passes_and_a_swapped_round_is_reported() {
     assert_eq!(
         pair_round(&cut, 1).unwrap(),
         vec![
-            Board {
+            SwissBoard {
                 white: 1,
                 black: Some(3)
             },
-            Board {
+            SwissBoard {
                 white: 4,
                 black: Some(2)
             }
@@ -61,11 +61,11 @@ fn round_one_as_the_rules_give_it_passes_and_a_swapped_round_is_reported() {
     assert_eq!(
         d.only_played,
         vec![
-            Board {
+            SwissBoard {
                 white: 1,
                 black: Some(2)
             },
-            Board {
+            SwissBoard {
                 white: 3,
                 black: Some(4)
             }

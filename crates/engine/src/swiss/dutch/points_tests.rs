@@ -3,7 +3,7 @@
 
 use super::tests::format_pairs;
 use super::*;
-use crate::swiss_impl::trf::{Line, parse_trf, write_trf};
+use crate::swiss::trf::{Line, parse_trf, write_trf};
 use std::path::{Path, PathBuf};
 
 /// Every `(trf, pairs)` file pair of the folders of `tests/data/<name>`, sorted.
@@ -43,7 +43,7 @@ pub(crate) fn reference_rounds(name: &str) -> Vec<(PathBuf, PathBuf)> {
 pub(crate) fn replay_round(
     trf: &Path,
     pairs: &Path,
-    edit: impl Fn(&mut crate::swiss_impl::trf::Tournament),
+    edit: impl Fn(&mut crate::swiss::trf::Tournament),
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(trf).unwrap();
     let mut t = parse_trf(&text).map_err(|e| format!("{}: {e}", trf.display()))?;

@@ -1,9 +1,9 @@
 use super::*;
-use crate::swiss_impl::test_vectors;
-use crate::swiss_impl::trf::parse_trf;
+use crate::swiss::test_vectors;
+use crate::swiss::trf::parse_trf;
 
 /// Formats boards like the `.pairs` files (CR line ends).
-pub(crate) fn format_pairs(boards: &[Board]) -> String {
+pub(crate) fn format_pairs(boards: &[SwissBoard]) -> String {
     let mut s = format!("{}\n", boards.len());
     for b in boards {
         s.push_str(&format!("{} {}\n", b.white, b.black.unwrap_or(0)));
@@ -49,7 +49,7 @@ fn vectors_small() {
 }
 
 #[test]
-#[ignore = "slow in debug; run: cargo test --release -p clubcomp-engine --lib swiss_impl::dutch -- --ignored"]
+#[ignore = "slow in debug; run: cargo test --release -p clubcomp-engine --lib swiss::dutch -- --ignored"]
 fn vectors_all() {
     let (ok, total, bad) = run_vectors(usize::MAX);
     for b in &bad {
@@ -69,9 +69,9 @@ fn vectors_medium() {
     assert_eq!(ok, total, "only {ok}/{total} identical");
 }
 
-fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::swiss_impl::trf::Player {
-    use crate::swiss_impl::trf::{Player, ResultCode, RoundEntry};
-    Player {
+fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::swiss::trf::TrfPlayer {
+    use crate::swiss::trf::{ResultCode, RoundEntry, TrfPlayer};
+    TrfPlayer {
         id,
         sex: String::new(),
         title: String::new(),
@@ -97,7 +97,7 @@ fn player(id: u32, rounds: &[(u32, char, char)]) -> crate::swiss_impl::trf::Play
     }
 }
 
-fn tournament(players: Vec<crate::swiss_impl::trf::Player>, colour: Colour) -> Tournament {
+fn tournament(players: Vec<crate::swiss::trf::TrfPlayer>, colour: Colour) -> Tournament {
     Tournament {
         name: Some("Hand example".into()),
         total_rounds: Some(5),
@@ -114,8 +114,8 @@ fn round_one(n: u32, colour: Colour) -> Tournament {
     tournament((1..=n).map(|i| player(i, &[])).collect(), colour)
 }
 
-fn b(white: u32, black: u32) -> Board {
-    Board {
+fn b(white: u32, black: u32) -> SwissBoard {
+    SwissBoard {
         white,
         black: (black != 0).then_some(black),
     }
@@ -174,7 +174,7 @@ fn rejects_a_round_beyond_the_file() {
 
 mod props {
     use super::super::*;
-    use crate::swiss_impl::generate::random_tournament;
+    use crate::swiss::generate::random_tournament;
     use proptest::prelude::*;
 
     proptest! {
@@ -203,9 +203,9 @@ mod props {
                         byes += 1;
                         prop_assert!(!p.rounds.iter().any(|e| matches!(
                             e.result,
-                            crate::swiss_impl::trf::ResultCode::PairingBye
-                                | crate::swiss_impl::trf::ResultCode::ForfeitWin
-                                | crate::swiss_impl::trf::ResultCode::FullBye
+                            crate::swiss::trf::ResultCode::PairingBye
+                                | crate::swiss::trf::ResultCode::ForfeitWin
+                                | crate::swiss::trf::ResultCode::FullBye
                         )));
                     }
                 }
@@ -537,7 +537,7 @@ fn z() -> (u32, char, char) {
 /// brackets paired twice or three times), the rounds are paired as over the full graph.
 #[test]
 fn the_pruned_graph_pairs_as_the_full_graph() {
-    use crate::swiss_impl::generate::random_tournament;
+    use crate::swiss::generate::random_tournament;
     let mut rounds = 0;
     for (n, seed) in [(24, 1), (41, 2), (80, 3), (63, 4)] {
         for played in 1..=4 {
@@ -570,7 +570,7 @@ fn the_pruned_graph_pairs_as_the_full_graph() {
 /// on, and from one, so that nearly every stage starts with the search) and without: the same
 /// boards, or the same refusal. Returns the number of rounds compared.
 fn tight_search_pairs_as_the_stages_alone(sizes: &[(usize, u64)]) -> usize {
-    use crate::swiss_impl::generate::random_tournament;
+    use crate::swiss::generate::random_tournament;
     let mut rounds = 0;
     for &(n, seed) in sizes {
         for played in 0..9 {
@@ -610,7 +610,7 @@ fn searching_tight_edges_first_pairs_as_the_stages_alone_up_to_1000_players() {
 
 #[test]
 fn the_pairing_gives_up_when_stopped() {
-    use crate::swiss_impl::generate::random_tournament;
+    use crate::swiss::generate::random_tournament;
     use std::sync::atomic::AtomicBool;
     let t = random_tournament(40, 3, 9, 7);
     let (go, halt) = (AtomicBool::new(false), AtomicBool::new(true));

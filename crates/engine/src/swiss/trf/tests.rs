@@ -1,5 +1,5 @@
 use super::*;
-use crate::swiss_impl::test_vectors;
+use crate::swiss::test_vectors;
 
 const SAMPLE: &str = "012 Club Rapid\rXXR 5\rXXC white1\r\
 001    1      Test0001 Player0001               2570                             2.0    1     6 w 1     4 b =  0000 - U\r\
@@ -62,7 +62,7 @@ fn writes_a_built_tournament_in_standard_layout() {
         total_rounds: Some(3),
         initial_colour: Some(Colour::Black),
         initial_colour_text: None,
-        players: vec![Player {
+        players: vec![TrfPlayer {
             id: 12,
             sex: String::new(),
             title: String::new(),

@@ -32,22 +32,22 @@ pub(crate) fn random_season(seed: u64, n: usize, evenings: usize, top: i64) -> C
         }
     }
     let results = [
-        GameResult::WhiteWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::WhiteWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::WhiteForfeitWin,
-        GameResult::BlackForfeitWin,
-        GameResult::DoubleForfeit,
-        GameResult::WhiteLostByArbiter,
+        KeizerResult::WhiteWins,
+        KeizerResult::BlackWins,
+        KeizerResult::Draw,
+        KeizerResult::WhiteWins,
+        KeizerResult::BlackWins,
+        KeizerResult::Draw,
+        KeizerResult::WhiteForfeitWin,
+        KeizerResult::BlackForfeitWin,
+        KeizerResult::DoubleForfeit,
+        KeizerResult::WhiteLostByArbiter,
     ];
     let evs = (1..=evenings as u32)
         .map(|k| {
             let mut present: Vec<&Entrant> = players.iter().filter(|p| p.joins_at <= k).collect();
             present.shuffle(&mut rng);
-            let mut ev = Evening::default();
+            let mut ev = KeizerEvening::default();
             let mut playing = Vec::new();
             for p in present {
                 match rng.random_range(0..10) {
@@ -61,7 +61,7 @@ pub(crate) fn random_season(seed: u64, n: usize, evenings: usize, top: i64) -> C
                 ev.byes.extend(playing.pop());
             }
             for pair in playing.chunks(2) {
-                ev.games.push(Game {
+                ev.games.push(KeizerGame {
                     white: pair[0].clone(),
                     black: pair[1].clone(),
                     result: results[rng.random_range(0..results.len())],
@@ -95,16 +95,16 @@ fn naive_scores(c: &Competition, k: usize, ranking: &[&str]) -> BTreeMap<String,
         for g in &ev.games {
             let (w, b) = (g.white.as_str(), g.black.as_str());
             let (dw, db) = match g.result {
-                GameResult::WhiteWins | GameResult::BlackLostByArbiter => {
+                KeizerResult::WhiteWins | KeizerResult::BlackLostByArbiter => {
                     (p.win.times(value(b)), p.loss)
                 }
-                GameResult::BlackWins | GameResult::WhiteLostByArbiter => {
+                KeizerResult::BlackWins | KeizerResult::WhiteLostByArbiter => {
                     (p.loss, p.win.times(value(w)))
                 }
-                GameResult::Draw => (p.draw.times(value(b)), p.draw.times(value(w))),
-                GameResult::WhiteForfeitWin => (p.forfeit_win.times(value(w)), Fixed::ZERO),
-                GameResult::BlackForfeitWin => (Fixed::ZERO, p.forfeit_win.times(value(b))),
-                GameResult::DoubleForfeit => (Fixed::ZERO, Fixed::ZERO),
+                KeizerResult::Draw => (p.draw.times(value(b)), p.draw.times(value(w))),
+                KeizerResult::WhiteForfeitWin => (p.forfeit_win.times(value(w)), Fixed::ZERO),
+                KeizerResult::BlackForfeitWin => (Fixed::ZERO, p.forfeit_win.times(value(b))),
+                KeizerResult::DoubleForfeit => (Fixed::ZERO, Fixed::ZERO),
             };
             *score.get_mut(w).unwrap() += dw.units();
             *score.get_mut(b).unwrap() += db.units();
@@ -149,7 +149,7 @@ fn naive_evening(
         } else {
             let rating = |id: &String| c.players.iter().find(|p| &p.id == id).unwrap().rating;
             let ratings: Vec<Option<i32>> = r0.iter().map(rating).collect();
-            let at = crate::keizer_impl::entry::insertion_index(&ratings, e.rating);
+            let at = crate::keizer::entry::insertion_index(&ratings, e.rating);
             r0.insert(at, e.id.clone());
         }
     }
@@ -188,7 +188,7 @@ proptest! {
         seed in any::<u64>(), n in 2usize..14, k in 1usize..9, top in 3i64..70
     ) {
         let c = random_season(seed, n, k, top);
-        for e in compute(&c).unwrap() {
+        for e in compute_keizer(&c).unwrap() {
             for (pos, row) in e.standings.iter().enumerate() {
                 prop_assert_eq!(row.rank as usize, pos + 1);
                 prop_assert_eq!(row.value, (top - pos as i64).max(1));
@@ -205,7 +205,7 @@ proptest! {
         seed in any::<u64>(), n in 2usize..14, k in 1usize..9, top in 3i64..70
     ) {
         let c = random_season(seed, n, k, top);
-        for (i, e) in compute(&c).unwrap().iter().enumerate() {
+        for (i, e) in compute_keizer(&c).unwrap().iter().enumerate() {
             let ranking: Vec<&str> = e.standings.iter().map(|r| r.id.as_str()).collect();
             let naive = naive_scores(&c, i + 1, &ranking);
             if e.converged {
@@ -224,9 +224,9 @@ proptest! {
         seed in any::<u64>(), n in 2usize..14, k in 1usize..9, top in 3i64..70
     ) {
         let c = random_season(seed, n, k, top);
-        let a = compute(&c).unwrap();
-        prop_assert_eq!(&a, &compute(&c).unwrap());
-        prop_assert_eq!(&a, &compute(&shuffled(&c, seed ^ 0x5eed)).unwrap());
+        let a = compute_keizer(&c).unwrap();
+        prop_assert_eq!(&a, &compute_keizer(&c).unwrap());
+        prop_assert_eq!(&a, &compute_keizer(&shuffled(&c, seed ^ 0x5eed)).unwrap());
     }
 
     #[test]
@@ -234,7 +234,7 @@ proptest! {
         seed in any::<u64>(), n in 2usize..12, k in 1usize..8, top in 3i64..70
     ) {
         let c = random_season(seed, n, k, top);
-        let out = compute(&c).unwrap();
+        let out = compute_keizer(&c).unwrap();
         let mut previous: Vec<&str> = Vec::new();
         for (i, e) in out.iter().enumerate() {
             let (ranking, scores, len) = naive_evening(&c, i + 1, &previous);

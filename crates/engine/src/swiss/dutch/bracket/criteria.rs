@@ -3,9 +3,9 @@
 
 use super::{Bracket, Role, bit_length};
 use crate::fixed::Fixed;
-use crate::swiss_impl::dutch::players::{Entrant, Float, Strength, compatible};
-use crate::swiss_impl::matching::max_weight_matching;
-use crate::swiss_impl::wide::Wide;
+use crate::swiss::dutch::players::{Entrant, Float, Strength, compatible};
+use crate::swiss::matching::max_weight_matching;
+use crate::swiss::wide::Wide;
 use std::collections::BTreeMap;
 
 /// The score a downfloater's difference is measured from lies one point below the lowest

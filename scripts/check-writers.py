@@ -25,6 +25,7 @@ SHARED = {
     "games": LATER.format("services::rounds"),
     "rounds": LATER.format("services::rounds"),
     "seasons": LATER.format("services::seasons"),
+    "users": LATER.format("services::users"),
 }
 
 WRITE = re.compile(r"diesel::(insert_into|update|delete)\(\s*([a-z_][a-z0-9_]*)::table")

@@ -292,7 +292,7 @@ fn takers(c: &mut DbConn, evening: &Evening) -> ApiResult<Vec<Taker>> {
         let on: Vec<Round> = rd::table
             .filter(rd::competition_id.eq(comp.id))
             .filter(rd::evening_id.eq(evening.id))
-            .filter(rd::status.ne("completed"))
+            .filter(rd::status.ne(RoundStatus::Completed))
             .order(rd::number)
             .select(Round::as_select())
             .load(c)?;

@@ -40,6 +40,7 @@ struct Played {
     games: HashSet<String>,
 }
 
+// Long: the demo builds this step by step in the order the club plays it; split, the steps would lose that order.
 /// One Keizer half of the season with all club players entered.
 pub(super) fn seed_half(
     c: &mut DbConn,
@@ -179,6 +180,7 @@ struct EveningToStore<'a> {
     published: bool,
 }
 
+// Long: the demo builds this step by step in the order the club plays it; split, the steps would lose that order.
 /// Pairs one evening with `pair_evening` and stores its round, games and sign-offs; the
 /// evening's results for the standings (empty when published).
 fn play_evening(

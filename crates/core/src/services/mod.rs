@@ -16,6 +16,7 @@ pub mod events;
 pub mod health;
 pub mod input;
 pub mod known_logins;
+pub(crate) mod leadership;
 pub mod mail;
 pub mod member;
 pub mod pairing;

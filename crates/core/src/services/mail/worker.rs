@@ -8,8 +8,8 @@
 
 use super::transport::Transport;
 use crate::mail_config::MailSettings;
-use crate::store::{DbConn, DbTarget, Pool, now_utc};
-use diesel::prelude::*;
+use crate::services::leadership::{Leadership, pause};
+use crate::store::{Pool, now_utc};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,70 +84,6 @@ impl Drop for MailWorker {
     }
 }
 
-/// Sleeps `d` in short steps; false when asked to stop meanwhile.
-fn pause(stop: &AtomicBool, d: Duration) -> bool {
-    let step = Duration::from_millis(20);
-    let mut left = d;
-    while !left.is_zero() {
-        if stop.load(Ordering::SeqCst) {
-            return false;
-        }
-        let s = left.min(step);
-        std::thread::sleep(s);
-        left -= s;
-    }
-    !stop.load(Ordering::SeqCst)
-}
-
-#[derive(QueryableByName)]
-struct Locked {
-    #[diesel(sql_type = diesel::sql_types::Bool)]
-    locked: bool,
-}
-
-/// On Postgres, the connection holding the worker's advisory lock (none while another
-/// instance holds it); on SQLite one process runs the service and always sends.
-enum Leadership {
-    Sqlite,
-    Pg(Option<DbConn>),
-}
-
-impl Leadership {
-    fn new(url: &str) -> Leadership {
-        match DbTarget::parse(url) {
-            Ok(t) if t.backend == crate::store::Backend::Postgres => Leadership::Pg(None),
-            _ => Leadership::Sqlite,
-        }
-    }
-
-    /// Whether this worker sends now: keeps or tries to take the lock.
-    fn lead(&mut self, url: &str) -> bool {
-        let Leadership::Pg(held) = self else {
-            return true;
-        };
-        if let Some(c) = held.as_mut() {
-            if diesel::sql_query("SELECT 1").execute(c).is_ok() {
-                return true;
-            }
-            tracing::warn!("the mail worker lost its database connection and its lock");
-            *held = None;
-        }
-        let Ok(mut c) = DbTarget::parse(url).and_then(|t| t.connect().map_err(|e| e.to_string()))
-        else {
-            return false;
-        };
-        let got = diesel::sql_query(format!("SELECT pg_try_advisory_lock({LOCK_KEY}) AS locked"))
-            .get_result::<Locked>(&mut c)
-            .map(|l| l.locked)
-            .unwrap_or(false);
-        if got {
-            tracing::info!("this instance sends the mail");
-            *held = Some(c);
-        }
-        got
-    }
-}
-
 /// The sends of the last minute, for `MAIL_MAX_PER_MINUTE`.
 struct Rate {
     max: usize,
@@ -170,7 +106,7 @@ impl Rate {
 }
 
 fn run(pool: Pool, config: MailWorkerConfig, transport: Transport, stop: Arc<AtomicBool>) {
-    let mut leader = Leadership::new(&config.database_url);
+    let mut leader = Leadership::new(&config.database_url, LOCK_KEY, "the mail");
     let mut rate = Rate {
         max: config.settings.max_per_minute as usize,
         sent: VecDeque::new(),

@@ -10,9 +10,9 @@
 use super::client::{self, Outbound};
 use super::{RetryPolicy, signature};
 use crate::ids::WebhookId;
+use crate::services::leadership::{Leadership, pause};
 use crate::store::models::webhooks::Delivery;
-use crate::store::{DbConn, DbTarget, Pool, now_utc};
-use diesel::prelude::*;
+use crate::store::{Pool, now_utc};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -99,75 +99,10 @@ impl Drop for Worker {
     }
 }
 
-/// Sleeps `d` in short steps; false when asked to stop meanwhile.
-fn pause(stop: &AtomicBool, d: Duration) -> bool {
-    let step = Duration::from_millis(20);
-    let mut left = d;
-    while !left.is_zero() {
-        if stop.load(Ordering::SeqCst) {
-            return false;
-        }
-        let s = left.min(step);
-        std::thread::sleep(s);
-        left -= s;
-    }
-    !stop.load(Ordering::SeqCst)
-}
-
-#[derive(QueryableByName)]
-struct Locked {
-    #[diesel(sql_type = diesel::sql_types::Bool)]
-    locked: bool,
-}
-
-/// On Postgres, a connection holding the worker's advisory lock (none while another instance
-/// holds it); on SQLite, no connection is needed (one process runs the service).
-enum Leadership {
-    Sqlite,
-    Pg(Option<DbConn>),
-}
-
-impl Leadership {
-    fn new(url: &str) -> Leadership {
-        match DbTarget::parse(url) {
-            Ok(t) if t.backend == crate::store::Backend::Postgres => Leadership::Pg(None),
-            _ => Leadership::Sqlite,
-        }
-    }
-
-    /// Whether this worker leads now: keeps or tries to take the lock.
-    fn lead(&mut self, url: &str) -> bool {
-        let Leadership::Pg(held) = self else {
-            return true;
-        };
-        if let Some(c) = held.as_mut() {
-            // the lock lives as long as its connection
-            if diesel::sql_query("SELECT 1").execute(c).is_ok() {
-                return true;
-            }
-            tracing::warn!("the webhook worker lost its database connection and its lock");
-            *held = None;
-        }
-        let Ok(mut c) = DbTarget::parse(url).and_then(|t| t.connect().map_err(|e| e.to_string()))
-        else {
-            return false;
-        };
-        let got = diesel::sql_query(format!("SELECT pg_try_advisory_lock({LOCK_KEY}) AS locked"))
-            .get_result::<Locked>(&mut c)
-            .map(|l| l.locked)
-            .unwrap_or(false);
-        if got {
-            tracing::info!("this instance runs the webhook deliveries");
-            *held = Some(c);
-        }
-        got
-    }
-}
-
 fn run(pool: Pool, config: WorkerConfig, stop: Arc<AtomicBool>) {
     let busy: Arc<Mutex<HashSet<WebhookId>>> = Arc::default();
     let mut senders: Vec<JoinHandle<()>> = Vec::new();
-    let mut leader = Leadership::new(&config.database_url);
+    let mut leader = Leadership::new(&config.database_url, LOCK_KEY, "the webhook deliveries");
     loop {
         senders.retain(|h| !h.is_finished());
         if leader.lead(&config.database_url)

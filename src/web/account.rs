@@ -13,7 +13,9 @@ use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
+use clubcomp_core::club_site::ClubSite;
 use maud::{Markup, html};
+use std::sync::Arc;
 
 /// The page's Content-Security-Policy: the club pages' one, with forms to this origin.
 const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; \
@@ -40,13 +42,10 @@ impl Flow {
     }
 }
 
-fn ctx(lang: Lang, flow: Flow) -> Ctx {
+fn ctx(site: Arc<ClubSite>, lang: Lang, flow: Flow) -> Ctx {
     Ctx::new(
         super::PageQuery {
-            site: std::sync::Arc::new(clubcomp_core::club_site::ClubSite::from_lookup(
-                |_| None,
-                &mut Vec::new(),
-            )),
+            site,
             lang,
             lang_chosen: false,
             embed: false,
@@ -57,12 +56,17 @@ fn ctx(lang: Lang, flow: Flow) -> Ctx {
 }
 
 fn answer(
+    req: &HttpRequest,
     status: StatusCode,
     (lang, flow): (Lang, Flow),
     title: &str,
     body: Markup,
 ) -> HttpResponse {
-    let page = super::layout::finish(frame(&ctx(lang, flow), title, body));
+    let site = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.club_site.clone())
+        .unwrap_or_else(|| Arc::new(ClubSite::from_lookup(|_| None, &mut Vec::new())));
+    let page = super::layout::finish(frame(&ctx(site, lang, flow), title, body));
     HttpResponse::build(status)
         .insert_header((header::CONTENT_TYPE, "text/html; charset=utf-8"))
         .insert_header((
@@ -135,9 +139,9 @@ fn page_of(req: HttpRequest, flow: Flow) -> HttpResponse {
     let title = lang.0.t("Je account", "Your account");
     if account_links::check_token(&token).is_err() {
         let body = html! { p { (lang.0.t("Deze link is niet volledig; open de link uit de e-mail opnieuw.", "This link is incomplete; open the link in the e-mail again.")) } };
-        return answer(StatusCode::BAD_REQUEST, lang, title, body);
+        return answer(&req, StatusCode::BAD_REQUEST, lang, title, body);
     }
-    answer(StatusCode::OK, lang, title, form(lang, &token, None))
+    answer(&req, StatusCode::OK, lang, title, form(lang, &token, None))
 }
 
 /// What the form sends.
@@ -157,15 +161,16 @@ async fn submit_of(
     let title = lang.0.t("Je account", "Your account");
     let Ok(choice) = serde_urlencoded::from_bytes::<Choice>(&body) else {
         let body = html! { p { (lang.0.t("Het formulier is niet compleet.", "The form is incomplete.")) } };
-        return answer(StatusCode::BAD_REQUEST, lang, title, body);
+        return answer(&req, StatusCode::BAD_REQUEST, lang, title, body);
     };
     if account_links::check_token(&choice.token).is_err() {
         let body = html! { p { (lang.0.t("Deze link is niet volledig; open de link uit de e-mail opnieuw.", "This link is incomplete; open the link in the e-mail again.")) } };
-        return answer(StatusCode::BAD_REQUEST, lang, title, body);
+        return answer(&req, StatusCode::BAD_REQUEST, lang, title, body);
     }
     if let Err(e) = passwords::check("password", &choice.password) {
         let why = format!("{}: {}", lang.0.t("Wachtwoord", "Password"), e.message);
         return answer(
+            &req,
             StatusCode::UNPROCESSABLE_ENTITY,
             lang,
             title,
@@ -175,7 +180,7 @@ async fn submit_of(
     let pw = choice.password;
     let hash = match web::block(move || hash_password(&pw)).await {
         Ok(Ok(h)) => h,
-        _ => return failed(lang, title),
+        _ => return failed(&req, lang, title),
     };
     let token = choice.token;
     let set: SetPassword = match flow {
@@ -191,7 +196,7 @@ async fn submit_of(
                 p { (lang.0.t("Je wachtwoord is ingesteld. Log in met je e-mailadres en dit wachtwoord.", "Your password is set. Log in with your e-mail address and this password.")) }
                 p { a href="/club/" { (lang.0.t("Naar de clubpagina's", "To the club pages")) } }
             };
-            answer(StatusCode::OK, lang, title, body)
+            answer(&req, StatusCode::OK, lang, title, body)
         }
         Err(ApiError::Validation { errors, .. }) => {
             let why = errors
@@ -199,9 +204,9 @@ async fn submit_of(
                 .map(|e| e.message.clone())
                 .unwrap_or_default();
             let body = html! { p class="problem" role="alert" { (why) } };
-            answer(StatusCode::UNPROCESSABLE_ENTITY, lang, title, body)
+            answer(&req, StatusCode::UNPROCESSABLE_ENTITY, lang, title, body)
         }
-        Err(_) => failed(lang, title),
+        Err(_) => failed(&req, lang, title),
     }
 }
 
@@ -219,7 +224,7 @@ fn accept_invitation(
     account_links::accept_password(c, token, hash, now).map(|_| ())
 }
 
-fn failed(lang: (Lang, Flow), title: &str) -> HttpResponse {
+fn failed(req: &HttpRequest, lang: (Lang, Flow), title: &str) -> HttpResponse {
     let body = html! { p { (lang.0.t("Dat lukte nu niet; probeer het later opnieuw.", "That did not work now; try again later.")) } };
-    answer(StatusCode::SERVICE_UNAVAILABLE, lang, title, body)
+    answer(req, StatusCode::SERVICE_UNAVAILABLE, lang, title, body)
 }

@@ -341,3 +341,24 @@ async fn the_invitation_page_sets_the_password_with_a_form() {
     let bad = app.get("/account/invitation?token=nonsense", None).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
+
+#[actix_web::test]
+async fn the_password_pages_carry_the_clubs_name_from_the_settings() {
+    let app = spawn_with(|c| {
+        c.club_site = clubcomp_core::club_site::ClubSite {
+            name: Some("SV De Toren".into()),
+            url: None,
+            logo_url: None,
+        };
+    })
+    .await;
+    for path in [
+        "/account/invitation?token=x",
+        "/account/password-reset?token=x",
+    ] {
+        let page = app.get(path, None).await;
+        let title =
+            &page.text[page.text.find("<title>").unwrap() + 7..page.text.find("</title>").unwrap()];
+        assert!(title.ends_with("SV De Toren"), "{path}: {title}");
+    }
+}

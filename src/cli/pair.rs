@@ -2,7 +2,7 @@
 //! FIDE Dutch system, bbpPairings-compatible. Output: the number of pairs, then one
 //! `WHITE BLACK` line per board (pairing numbers), the pairing-allocated bye as `ID 0`.
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
-//! `-c` checks a complete tournament and `-g` generates one ([`kit`]).
+//! `-c` checks a complete tournament and `-g` generates one (the `kit` module).
 
 mod kit;
 

@@ -27,7 +27,10 @@ pub use dutch::{
 };
 pub use dutch::{Breach, Difference, Incomplete, Verdict, check_tournament};
 pub use generate::random_tournament;
-pub use simulate::{ConfigError, GeneratorConfig, generate_tournament, parse_config};
+pub use simulate::{
+    ConfigError, GeneratorConfig, MAX_CONFIG_CHARS, MAX_GENERATED_PLAYERS, MAX_GENERATED_ROUNDS,
+    generate_tournament, parse_config,
+};
 pub use trf::{
     Accelerations, Line, MAX_ACCELERATED_ROUND, MAX_PLAYERS, ResultCode, RoundEntry, Tournament,
     TrfError, TrfPlayer, accelerations, forbidden_pairs, format_player, parse_trf, virtual_points,

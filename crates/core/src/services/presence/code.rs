@@ -1,7 +1,7 @@
 //! The rotating check-in code of an evening
 //! ([decision 0340](../../../../../docs/decisions/0340-rotating-check-in-code.md)): six
 //! characters of Crockford's base-32 alphabet, the first 30 bits of
-//! HMAC-SHA256(key, "<evening id>:<minute>"), the minute counted in whole minutes since
+//! `HMAC-SHA256(key, "<evening id>:<minute>")`, the minute counted in whole minutes since
 //! 1970-01-01 00:00 UTC. The key is derived from the server's secret, so every instance
 //! sharing it shows and accepts the same code. Pure: the caller passes the instant.
 

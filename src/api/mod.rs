@@ -20,6 +20,8 @@ mod fuzz_tests;
 pub mod health;
 pub mod mail;
 pub mod member;
+pub mod members;
+pub mod own_account;
 pub mod pairings;
 pub mod player_card;
 pub mod player_games;
@@ -161,6 +163,10 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(accounts::accept_invitation);
     cfg.service(accounts::create_password_reset);
     cfg.service(accounts::confirm_password_reset);
+    cfg.service(members::import_members);
+    cfg.service(own_account::change_password);
+    cfg.service(own_account::change_email);
+    cfg.service(own_account::confirm_email);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any
@@ -409,6 +415,14 @@ pub fn json_error(err: actix_web::error::JsonPayloadError) -> ApiError {
         )),
         _ => ApiError::BadRequest("malformed JSON: the body cannot be read".into()),
     }
+}
+
+/// Reads a JSON body that arrived as bytes (a handler that takes more than one media type)
+/// as `T`, with the errors of [`Body`].
+pub fn json_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| ApiError::BadRequest("malformed JSON: the body is not UTF-8".into()))?;
+    parse_body(text)
 }
 
 /// Reads a JSON document (already known to be well-formed) as `T`. A string or key holding

@@ -36,6 +36,9 @@ pub enum Command {
     /// Import rating lists.
     #[command(subcommand)]
     Ratings(service::RatingsCommand),
+    /// Import the member list.
+    #[command(subcommand)]
+    Members(service::MembersCommand),
     /// Fill the configured database with a realistic demo season around today.
     Demo(service::DemoArgs),
     /// Stateless calculators (JSON in, JSON out).
@@ -69,6 +72,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::User(c) => service::user(c),
         Command::Openapi => service::openapi(),
         Command::Ratings(c) => service::ratings(c),
+        Command::Members(c) => service::members(c),
         Command::Demo(a) => service::demo(a),
         Command::Calc(CalcCommand::Keizer(a)) => keizer::run(a),
         Command::Calc(CalcCommand::KeizerPairing(a)) => keizer_pairing::run(a),

@@ -34,6 +34,23 @@ pub enum RatingsCommand {
     },
 }
 
+/// `clubcomp members …`
+#[derive(Debug, clap::Subcommand)]
+pub enum MembersCommand {
+    /// Import a member-list CSV (name, email, membership; optional knsb_number, rating,
+    /// language): players found or created, each with a linked member account.
+    Import {
+        /// The CSV file.
+        file: PathBuf,
+        /// Print what the import would do and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Invite the accounts that have no password yet (mails through the outbox).
+        #[arg(long)]
+        invite: bool,
+    },
+}
+
 fn config() -> Result<Config, ExitCode> {
     match Config::from_env() {
         Ok(c) => {
@@ -171,6 +188,68 @@ pub fn ratings(c: RatingsCommand) -> ExitCode {
             println!(
                 "inserted {}, updated {}, unchanged {}, unknown {}",
                 rep.inserted, rep.updated, rep.unchanged, rep.unknown
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+/// Runs `clubcomp members import`: prints one line per row and the totals.
+pub fn members(c: MembersCommand) -> ExitCode {
+    let cfg = match config() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let MembersCommand::Import {
+        file,
+        dry_run,
+        invite,
+    } = c;
+    let bytes = match std::fs::read(&file) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+    };
+    let today = chrono::Utc::now()
+        .with_timezone(&cfg.club_timezone)
+        .date_naive();
+    let r = with_conn(&cfg, |conn| {
+        let rows = crate::services::member_import::parse_csv(&bytes).map_err(describe)?;
+        crate::database::write(conn, |c| {
+            let now = crate::services::date::now_utc();
+            crate::services::member_import::import(
+                c,
+                &cfg.mail,
+                &rows,
+                (dry_run, invite),
+                today,
+                now,
+            )
+        })
+        .map_err(describe)
+    });
+    match r {
+        Ok(rep) => {
+            for row in &rep.rows {
+                println!(
+                    "{}: player {}, account {}{}",
+                    row.name,
+                    row.player.as_str(),
+                    row.account.as_str(),
+                    if row.invited { ", invited" } else { "" }
+                );
+            }
+            println!(
+                "{}players created {}, updated {}; accounts created {}; invited {}",
+                if rep.dry_run {
+                    "dry run (nothing written): "
+                } else {
+                    ""
+                },
+                rep.players_created,
+                rep.players_updated,
+                rep.accounts_created,
+                rep.invited
             );
             ExitCode::SUCCESS
         }

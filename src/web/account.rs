@@ -1,6 +1,8 @@
 //! The pages the links of account mails open (`/account/invitation?token=…`,
 //! `/account/password-reset?token=…`, docs/decisions/0321-account-links.md): a form to choose
-//! a password, sent back to the same address, and the answer to it. No script; the page allows a form to its own origin only,
+//! a password, sent back to the same address, and the answer to it; `/account/email?token=…`
+//! (docs/decisions/0322-own-account.md) confirms a new address with one button, so that a
+//! mail scanner opening the link changes nothing. No script; the page allows a form to its own origin only,
 //! is never cached and sends no referrer (the token is in its address).
 
 use super::Lang;
@@ -25,12 +27,15 @@ const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; b
 pub const PATH: &str = "/account/invitation";
 /// The path of the password-reset page.
 pub const RESET_PATH: &str = "/account/password-reset";
+/// The path of the address-confirmation page.
+pub const EMAIL_PATH: &str = "/account/email";
 
 /// Which link a page is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flow {
     Invitation,
     Reset,
+    Email,
 }
 
 impl Flow {
@@ -38,6 +43,7 @@ impl Flow {
         match self {
             Flow::Invitation => PATH,
             Flow::Reset => RESET_PATH,
+            Flow::Email => EMAIL_PATH,
         }
     }
 }
@@ -87,6 +93,15 @@ fn lang_of(req: &HttpRequest) -> Lang {
 
 fn form((lang, flow): (Lang, Flow), token: &str, problem: Option<&str>) -> Markup {
     let t = |nl, en| lang.t(nl, en);
+    if flow == Flow::Email {
+        return html! {
+            form method="post" action=(flow.path()) {
+                input type="hidden" name="token" value=(token);
+                p { (t("Bevestig dat dit adres voortaan je e-mailadres en inlognaam is.", "Confirm that this address is your e-mail address and login name from now on.")) }
+                p { button type="submit" { (t("Adres bevestigen", "Confirm address")) } }
+            }
+        };
+    }
     html! {
         @if let Some(p) = problem { p class="problem" role="alert" { (p) } }
         form method="post" action=(flow.path()) {
@@ -127,6 +142,53 @@ pub async fn reset_submit(
     body: web::Bytes,
 ) -> HttpResponse {
     submit_of(req, state, body, Flow::Reset).await
+}
+
+/// The address confirmation's button.
+pub async fn email_page(req: HttpRequest) -> HttpResponse {
+    page_of(req, Flow::Email)
+}
+
+/// The token the address confirmation's form sends.
+#[derive(Debug, serde::Deserialize)]
+pub struct Confirmation {
+    token: String,
+}
+
+/// Gives the account of the link's token its new address.
+pub async fn email_submit(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let lang = (lang_of(&req), Flow::Email);
+    let title = lang.0.t("Je account", "Your account");
+    let token = match serde_urlencoded::from_bytes::<Confirmation>(&body) {
+        Ok(c) if account_links::check_token(&c.token).is_ok() => c.token,
+        _ => {
+            let body = html! { p { (lang.0.t("Deze link is niet volledig; open de link uit de e-mail opnieuw.", "This link is incomplete; open the link in the e-mail again.")) } };
+            return answer(&req, StatusCode::BAD_REQUEST, lang, title, body);
+        }
+    };
+    let outcome = state
+        .tx(move |c| {
+            crate::services::own_account::confirm_email_change(
+                c,
+                &token,
+                crate::services::date::now_utc(),
+            )
+        })
+        .await;
+    match outcome {
+        Ok(email) => {
+            let body = html! {
+                p { (lang.0.t("Je adres is gewijzigd in", "Your address is now")) " " strong { (email) } ". " (lang.0.t("Log er voortaan mee in.", "Log in with it from now on.")) }
+                p { a href="/club/" { (lang.0.t("Naar de clubpagina's", "To the club pages")) } }
+            };
+            answer(&req, StatusCode::OK, lang, title, body)
+        }
+        Err(e) => refused(&req, lang, title, e),
+    }
 }
 
 fn page_of(req: HttpRequest, flow: Flow) -> HttpResponse {
@@ -186,6 +248,8 @@ async fn submit_of(
     let set: SetPassword = match flow {
         Flow::Invitation => accept_invitation,
         Flow::Reset => crate::services::password_reset::confirm,
+        // the address page sends no password: `email_submit` answers it
+        Flow::Email => return failed(&req, lang, title),
     };
     let outcome = state
         .tx(move |c| set(c, &token, &hash, crate::services::date::now_utc()))
@@ -198,16 +262,25 @@ async fn submit_of(
             };
             answer(&req, StatusCode::OK, lang, title, body)
         }
-        Err(ApiError::Validation { errors, .. }) => {
-            let why = errors
+        Err(e) => refused(&req, lang, title, e),
+    }
+}
+
+/// The page for a refused token or address: the problem's words, or a general failure.
+fn refused(req: &HttpRequest, lang: (Lang, Flow), title: &str, e: ApiError) -> HttpResponse {
+    let (status, why) = match e {
+        ApiError::Validation { errors, .. } => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            errors
                 .first()
                 .map(|e| e.message.clone())
-                .unwrap_or_default();
-            let body = html! { p class="problem" role="alert" { (why) } };
-            answer(&req, StatusCode::UNPROCESSABLE_ENTITY, lang, title, body)
-        }
-        Err(_) => failed(&req, lang, title),
-    }
+                .unwrap_or_default(),
+        ),
+        ApiError::AlreadyExists { detail, .. } => (StatusCode::CONFLICT, detail),
+        _ => return failed(req, lang, title),
+    };
+    let body = html! { p class="problem" role="alert" { (why) } };
+    answer(req, status, lang, title, body)
 }
 
 /// What a page's form does with the token and the new password's hash.

@@ -54,6 +54,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource(account::RESET_PATH)
             .route(get().to(account::reset_page))
             .route(web::post().to(account::reset_submit)),
+    )
+    .service(
+        web::resource(account::EMAIL_PATH)
+            .route(get().to(account::email_page))
+            .route(web::post().to(account::email_submit)),
     );
     cfg.route("/", get().to(site::root))
         .route("/robots.txt", get().to(site::robots))

@@ -36,14 +36,7 @@ async fn pending_bodies(app: &TestApp) -> Vec<(String, String)> {
 
 /// The token of the invitation link in a mail's text.
 fn token_in(text: &str) -> String {
-    let at = text
-        .find("/account/invitation?token=")
-        .unwrap_or_else(|| panic!("no invitation link in {text}"));
-    text[at + "/account/invitation?token=".len()..]
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string()
+    link_token(text, "/account/invitation")
 }
 
 async fn invite(app: &TestApp, token: &str, id: i64) -> crate::support::Resp {
@@ -355,6 +348,7 @@ async fn the_password_pages_carry_the_clubs_name_from_the_settings() {
     for path in [
         "/account/invitation?token=x",
         "/account/password-reset?token=x",
+        "/account/email?token=x",
     ] {
         let page = app.get(path, None).await;
         let title =

@@ -29,6 +29,8 @@ mod invitations;
 mod limits;
 mod mail;
 mod member;
+mod member_import;
+mod own_account;
 mod page_links;
 mod pages;
 mod paging;

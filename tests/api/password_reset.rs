@@ -34,28 +34,7 @@ async fn account(app: &TestApp, admin: &str, email: &str, active: bool) -> i64 {
 
 /// The reset links in the queued mails, oldest first, as (recipient, token).
 async fn reset_links(app: &TestApp) -> Vec<(String, String)> {
-    let rows: Vec<(String, String)> = app
-        .with_conn(|c| {
-            use clubcomp_core::test_store::schema::mail_outbox as mo;
-            use diesel::prelude::*;
-            mo::table
-                .filter(mo::kind.eq("password_reset"))
-                .order(mo::id)
-                .select((mo::recipient, mo::body_text))
-                .load(c)
-                .unwrap()
-        })
-        .await;
-    rows.into_iter()
-        .map(|(to, text)| {
-            let key = "/account/password-reset?token=";
-            let at = text
-                .find(key)
-                .unwrap_or_else(|| panic!("no link in {text}"));
-            let token = text[at + key.len()..].split_whitespace().next().unwrap();
-            (to, token.to_string())
-        })
-        .collect()
+    mailed_links(app, "password_reset", "/account/password-reset").await
 }
 
 async fn ask(app: &TestApp, email: &str) -> Resp {

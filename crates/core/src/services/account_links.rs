@@ -42,8 +42,18 @@ struct NewToken<'a> {
 struct StoredToken {
     id: i64,
     user_id: UserId,
+    new_email: Option<String>,
     expires_at: NaiveDateTime,
     used_at: Option<NaiveDateTime>,
+}
+
+/// A token spent: its account, and the new address an address change's token carries.
+#[derive(Debug, Clone)]
+pub struct Spent {
+    /// The account.
+    pub user: UserId,
+    /// The address to change to (address changes only).
+    pub new_email: Option<String>,
 }
 
 fn new_token() -> ApiResult<String> {
@@ -71,7 +81,7 @@ pub struct Invited {
 }
 
 /// The name of the player linked to an account, if any.
-fn player_name(c: &mut DbConn, user: &User) -> ApiResult<String> {
+pub(crate) fn player_name(c: &mut DbConn, user: &User) -> ApiResult<String> {
     let Some(pid) = user.player_id else {
         return Ok(String::new());
     };
@@ -143,6 +153,17 @@ pub fn spend(
     now: NaiveDateTime,
     why: Refusals,
 ) -> ApiResult<UserId> {
+    Ok(spend_token(c, token, purpose, now, why)?.user)
+}
+
+/// [`spend`], answering what the token carries as well.
+pub fn spend_token(
+    c: &mut DbConn,
+    token: &str,
+    purpose: &str,
+    now: NaiveDateTime,
+    why: Refusals,
+) -> ApiResult<Spent> {
     let row: StoredToken = at::table
         .filter(at::token_hash.eq(refresh_tokens::hash(token)))
         .filter(at::purpose.eq(purpose))
@@ -169,7 +190,10 @@ pub fn spend(
     if spent == 0 {
         return Err(ApiError::invalid("token", why.used));
     }
-    Ok(user.id)
+    Ok(Spent {
+        user: user.id,
+        new_email: row.new_email,
+    })
 }
 
 /// Invites account `id` (in the caller's transaction): a new single-use link, mailed to the

@@ -428,3 +428,20 @@ diesel::table! {
 
 diesel::joinable!(account_tokens -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(account_tokens, users);
+
+diesel::table! {
+    member_preferences (player_id) {
+        player_id -> BigInt,
+        language -> Nullable<Text>,
+        pairing -> Nullable<Bool>,
+        reminder -> Nullable<Bool>,
+        result -> Nullable<Bool>,
+        decision -> Nullable<Bool>,
+        prizes -> Nullable<Bool>,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(member_preferences -> players (player_id));
+diesel::allow_tables_to_appear_in_same_query!(member_preferences, players);
+diesel::allow_tables_to_appear_in_same_query!(member_preferences, users);

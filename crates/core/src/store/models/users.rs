@@ -124,3 +124,19 @@ pub fn set_password_hash(
         ))
         .execute(conn)
 }
+
+/// Sets an account's e-mail address, verified at `at`; returns the number of rows changed.
+pub fn set_email(
+    conn: &mut DbConn,
+    id: UserId,
+    email: &str,
+    at: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::email.eq(email),
+            users::email_verified_at.eq(Some(at)),
+            users::updated_at.eq(at),
+        ))
+        .execute(conn)
+}

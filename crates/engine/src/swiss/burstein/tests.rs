@@ -1,7 +1,100 @@
-//! The Burstein pairing on hand-checked rounds.
+//! The Burstein pairing against the reference pairings of `tests/data/burstein` (see its
+//! README) and against hand-checked rounds.
 
 use super::pair_burstein_round;
-use crate::swiss::parse_trf;
+use crate::swiss::{SwissBoard, parse_trf};
+use std::path::PathBuf;
+
+/// Every `(trf, pairs)` file of `tests/data/burstein`, sorted; panics when the folder is
+/// missing.
+fn vector_rounds() -> Vec<(PathBuf, PathBuf)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/burstein");
+    assert!(
+        dir.is_dir(),
+        "reference vectors not found at {}",
+        dir.display()
+    );
+    let mut out = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read vectors dir")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&d)
+            .expect("read tournament dir")
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "trf"))
+            .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|f| {
+            let pairs = f.with_extension("pairs");
+            (f, pairs)
+        }));
+    }
+    out
+}
+
+/// A `.pairs` file: the count, then `white black` per board (`black` 0 for the bye).
+fn read_pairs(text: &str) -> Vec<SwissBoard> {
+    let mut lines = text.lines();
+    let count: usize = lines
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("count line");
+    let boards: Vec<SwissBoard> = lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<u32> = l
+                .split_whitespace()
+                .map(|x| x.parse().expect("pairing number"))
+                .collect();
+            SwissBoard {
+                white: v[0],
+                black: (v[1] != 0).then_some(v[1]),
+            }
+        })
+        .collect();
+    assert_eq!(boards.len(), count, "board count");
+    boards
+}
+
+/// The round a file pairs: the number in its name (`round-KK.trf`).
+fn round_of(path: &std::path::Path) -> u32 {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    stem.trim_start_matches("round-")
+        .parse()
+        .expect("round number in the file name")
+}
+
+#[test]
+fn every_reference_round_is_paired_as_the_reference_pairs_it() {
+    let rounds = vector_rounds();
+    assert!(
+        rounds.len() >= 300,
+        "only {} reference rounds",
+        rounds.len()
+    );
+    let mut differ = Vec::new();
+    for (trf, pairs) in &rounds {
+        let text = std::fs::read_to_string(trf).expect("read trf");
+        let t = parse_trf(&text).expect("parse trf");
+        let want = read_pairs(&std::fs::read_to_string(pairs).expect("read pairs"));
+        match pair_burstein_round(&t, round_of(trf)) {
+            Ok(got) if got == want => {}
+            Ok(got) => differ.push(format!("{}: got {got:?}, want {want:?}", trf.display())),
+            Err(e) => differ.push(format!("{}: {e}", trf.display())),
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} rounds differ:\n{}",
+        differ.len(),
+        rounds.len(),
+        differ.join("\n")
+    );
+}
 
 /// A TRF file with players `1..=n` (ratings falling with the number) and the given round
 /// entries (`"   2 w 1"` per round), `XXC white1`, and the extra lines.

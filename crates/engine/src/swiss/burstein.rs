@@ -44,6 +44,16 @@ use scores::{Metric, burstein_accelerations, bye_eligible, metrics};
 /// last. A round that cannot be paired is [`PairError::NoValidPairing`], naming the players
 /// in the way.
 pub fn pair_burstein_round(t: &Tournament, round: u32) -> Result<Vec<SwissBoard>, PairError> {
+    pair_burstein_round_until(t, round, &crate::stop::Never)
+}
+
+/// [`pair_burstein_round`] that gives up with [`PairError::Stopped`] once `stop` is raised;
+/// it looks before every matching it solves.
+pub fn pair_burstein_round_until(
+    t: &Tournament,
+    round: u32,
+    stop: &dyn crate::stop::Stop,
+) -> Result<Vec<SwissBoard>, PairError> {
     let played = t.rounds_in_file() as u32;
     if round == 0 || round > played + 1 {
         return Err(PairError::RoundOutOfRange { round, played });
@@ -88,11 +98,11 @@ pub fn pair_burstein_round(t: &Tournament, round: u32) -> Result<Vec<SwissBoard>
         };
         bye = Some(order.remove(pos));
     }
-    let mut pairing = Pairing::new(&players, &metric, order);
-    if !pairing.settle_groups() {
+    let mut pairing = Pairing::new(&players, &metric, order, stop);
+    if !pairing.settle_groups()? {
         return Err(unpairable(&players));
     }
-    let pairs = pairing.pair_groups(initial_white(t));
+    let pairs = pairing.pair_groups(initial_white(t))?;
     Ok(publish(&players, pairs, bye))
 }
 
@@ -169,10 +179,16 @@ struct Pairing<'a> {
     /// Group boundaries as vertex numbers; a boundary written twice means that no player
     /// floats across it.
     groups: Vec<usize>,
+    stop: &'a dyn crate::stop::Stop,
 }
 
 impl<'a> Pairing<'a> {
-    fn new(players: &'a [Entrant], metric: &'a [Metric], order: Vec<usize>) -> Self {
+    fn new(
+        players: &'a [Entrant],
+        metric: &'a [Metric],
+        order: Vec<usize>,
+        stop: &'a dyn crate::stop::Stop,
+    ) -> Self {
         let n = order.len();
         let mut edges = Vec::with_capacity(n * n.saturating_sub(1) / 2);
         for x in 0..n {
@@ -187,6 +203,7 @@ impl<'a> Pairing<'a> {
             levels: Levels::new(n),
             matching: Matching::new(n, &edges),
             groups: vec![0, 0],
+            stop,
         }
     }
 
@@ -211,12 +228,16 @@ impl<'a> Pairing<'a> {
     }
 
     /// The mates of a maximum-weight matching (a pair of weight 0 is no pair).
-    fn solve(&mut self) -> Vec<Option<usize>> {
+    fn solve(&mut self) -> Result<Vec<Option<usize>>, PairError> {
+        if self.stop.stopped() {
+            return Err(PairError::Stopped);
+        }
         let mate = self.matching.solve();
-        mate.iter()
+        Ok(mate
+            .iter()
             .enumerate()
             .map(|(x, m)| m.filter(|&y| self.weight(x, y) > 0))
-            .collect()
+            .collect())
     }
 
     /// The weight of a pair: 0 when they may not meet (met before, forbidden, or both with
@@ -250,7 +271,7 @@ impl<'a> Pairing<'a> {
     }
 
     /// Fixes the scoregroups (merging where needed); false when the round cannot be paired.
-    fn settle_groups(&mut self) -> bool {
+    fn settle_groups(&mut self) -> Result<bool, PairError> {
         let n = self.len();
         let mut valid = true;
         while self.last() < n {
@@ -280,7 +301,7 @@ impl<'a> Pairing<'a> {
                         self.set(b, v, w);
                     }
                 }
-                let mate = self.solve();
+                let mate = self.solve()?;
                 valid = self.valid(&mate);
                 if self.last() >= n || valid {
                     break;
@@ -302,10 +323,10 @@ impl<'a> Pairing<'a> {
             }
             self.groups.push(begin);
             self.groups.push(n);
-            let mate = self.solve();
+            let mate = self.solve()?;
             valid = self.valid(&mate);
         }
-        valid
+        Ok(valid)
     }
 
     /// Every player above the last group is paired, and each group has at most one player
@@ -343,7 +364,7 @@ impl<'a> Pairing<'a> {
 
     /// Pairs each settled group from the top player down; returns `(white, black)` pairs of
     /// player indices.
-    fn pair_groups(&mut self, initial_white: bool) -> Vec<(usize, usize)> {
+    fn pair_groups(&mut self, initial_white: bool) -> Result<Vec<(usize, usize)>, PairError> {
         let n = self.len();
         let mut partner: Vec<Option<usize>> = vec![None; n];
         let mut pairs = Vec::new();
@@ -379,7 +400,7 @@ impl<'a> Pairing<'a> {
                         }
                     }
                 }
-                let mate = self.solve();
+                let mate = self.solve()?;
                 match mate[x] {
                     Some(y) if y < end => {
                         partner[x] = Some(y);
@@ -392,7 +413,7 @@ impl<'a> Pairing<'a> {
             }
             begin = end;
         }
-        pairs
+        Ok(pairs)
     }
 
     /// Keeps the pair `x`–`y` in every later matching and no other pair of theirs.

@@ -22,10 +22,9 @@
 
 // The public API of this module.
 pub use baku::{baku_accelerations, baku_group_a};
-pub use burstein::pair_burstein_round;
+pub use burstein::{pair_burstein_round, pair_burstein_round_until};
 pub use dutch::{
-    Blocked, BlockedPlayer, PairError, PairFn, SwissBoard, next_round, pair_round,
-    pair_round_until,
+    Blocked, BlockedPlayer, PairError, PairFn, SwissBoard, next_round, pair_round, pair_round_until,
 };
 pub use dutch::{Breach, Difference, Incomplete, Verdict, check_tournament};
 pub use generate::random_tournament;

@@ -14,7 +14,7 @@ use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use clubcomp_engine::Colour;
 use clubcomp_engine::double_swiss::{self as ds, ByeKind, DoubleSwissResult as DsResult};
-use clubcomp_engine::swiss::{PairError, next_round, pair_round_until};
+use clubcomp_engine::swiss::{PairError, next_round, pair_burstein_round_until, pair_round_until};
 use clubcomp_engine::swiss::{ResultCode, Tournament, parse_trf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -246,6 +246,9 @@ pub enum SwissSystem {
     /// FIDE Dutch (C.04.3), one game per round.
     #[default]
     Dutch,
+    /// Burstein (C.04.4.2) as bbpPairings `--burstein` pairs it (not FIDE-endorsed), one game
+    /// per round.
+    Burstein,
     /// FIDE Double-Swiss (C.04.5): a match of two games per round, stored in TRF as two
     /// consecutive rounds.
     DoubleSwiss,
@@ -255,7 +258,7 @@ pub enum SwissSystem {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PairQuery {
-    /// `dutch` (default) or `double_swiss`.
+    /// `dutch` (default), `burstein` or `double_swiss`.
     pub system: Option<SwissSystem>,
 }
 
@@ -329,7 +332,8 @@ fn wants_text(req: &HttpRequest) -> bool {
 }
 
 /// Pairs the next round of a TRF file (TRF-16, body `text/plain`) with the FIDE Dutch system
-/// (the same pairings as `clubcomp pair --dutch`, bbpPairings-compatible) or the Double-Swiss.
+/// (the same pairings as `clubcomp pair --dutch`, bbpPairings-compatible), the Burstein system
+/// (as `clubcomp pair --burstein` and bbpPairings `--burstein`) or the Double-Swiss.
 /// JSON boards by default; the engines' text format with `Accept: text/plain`. A file without
 /// a valid pairing, or with a line that cannot be read, is a 422 naming the line, player or
 /// round; so is a file that is empty, not UTF-8 text, or pairs a player with himself or twice
@@ -371,7 +375,8 @@ pub async fn create_pairing_calculation(
             }
             calc_input::trf_pairings("body", &t)?;
             match system {
-                SwissSystem::Dutch => pair_dutch(&t, stop),
+                SwissSystem::Dutch => pair_dutch(&t, stop, SwissSystem::Dutch),
+                SwissSystem::Burstein => pair_dutch(&t, stop, SwissSystem::Burstein),
                 SwissSystem::DoubleSwiss => pair_double_swiss(&t),
             }
         })
@@ -385,12 +390,22 @@ pub async fn create_pairing_calculation(
     }
 }
 
-fn pair_dutch(t: &Tournament, stop: &dyn clubcomp_engine::Stop) -> ApiResult<CalcPairing> {
+/// A single-game Swiss system: the Dutch or the Burstein one.
+fn pair_dutch(
+    t: &Tournament,
+    stop: &dyn clubcomp_engine::Stop,
+    system: SwissSystem,
+) -> ApiResult<CalcPairing> {
     let round = next_round(t);
+    let paired = if system == SwissSystem::Burstein {
+        pair_burstein_round_until(t, round, stop)
+    } else {
+        pair_round_until(t, round, stop)
+    };
     // no valid pairing is a rule answer about this file: 422 like any other input error
-    let boards = pair_round_until(t, round, stop).map_err(|e: PairError| engine_error(e))?;
+    let boards = paired.map_err(|e: PairError| engine_error(e))?;
     Ok(CalcPairing {
-        system: SwissSystem::Dutch,
+        system,
         round,
         boards: boards
             .iter()

@@ -99,7 +99,7 @@ pub struct CreateCompetition {
     /// `chess` (default) or `draughts`.
     #[schema(value_type = Option<Discipline>)]
     pub discipline: Option<String>,
-    /// Swiss: `dutch` or `double_swiss`; round robin: `single` (default) or `double`.
+    /// Swiss: `dutch`, `burstein` or `double_swiss`; round robin: `single` (default) or `double`.
     #[schema(value_type = Option<PairingSystem>)]
     pub system: Option<String>,
     /// Keizer: `winter` or `summer`.

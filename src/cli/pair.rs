@@ -1,13 +1,15 @@
 //! `clubcomp pair --dutch INPUT.trf -p [OUTPUT]`: pairs the next round of a TRF file with the
-//! FIDE Dutch system, bbpPairings-compatible. Output: the number of pairs, then one
+//! FIDE Dutch system, bbpPairings-compatible; `--burstein` instead pairs it with the Burstein
+//! system (docs/rules/rapid-blitz.md#the-burstein-system) as bbpPairings `--burstein` does. Output: the number of pairs, then one
 //! `WHITE BLACK` line per board (pairing numbers), the pairing-allocated bye as `ID 0`.
 //! Exit codes: 0 paired, 1 no valid pairing, 3 invalid input, 5 file not readable/writable.
 //! `-c` checks a complete tournament and `-g` generates one (the `kit` module).
 
 mod kit;
 
+use clubcomp_engine::swiss::pair_burstein_round;
 use clubcomp_engine::swiss::{MAX_PLAYERS, random_tournament};
-use clubcomp_engine::swiss::{PairError, SwissBoard, next_round, pair_round};
+use clubcomp_engine::swiss::{PairError, PairFn, SwissBoard, next_round, pair_round};
 use clubcomp_engine::swiss::{parse_trf, write_trf};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,8 +19,12 @@ use std::process::ExitCode;
 pub struct Args {
     /// Pair with the FIDE Dutch system (C.04.3, 2025 rules); the TRF input file (none with
     /// `-g`).
-    #[arg(long, value_name = "INPUT.trf", num_args = 0..=1, required_unless_present = "random_trf")]
+    #[arg(long, value_name = "INPUT.trf", num_args = 0..=1, required_unless_present_any = ["random_trf", "burstein"])]
     pub dutch: Option<Option<PathBuf>>,
+    /// Pair with the Burstein system as bbpPairings does (not FIDE-endorsed); the TRF input
+    /// file (none with `-g`).
+    #[arg(long, value_name = "INPUT.trf", num_args = 0..=1, conflicts_with_all = ["dutch", "random_trf"])]
+    pub burstein: Option<Option<PathBuf>>,
     /// Check a complete tournament: re-pair every round and report the first that differs
     /// (exit 0: every round agrees, 1: a round differs, 2: the file is refused).
     #[arg(short = 'c', conflicts_with_all = ["pair", "generate"])]
@@ -50,6 +56,16 @@ pub struct Args {
     /// With --random-trf: the random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+impl Args {
+    /// The pairing system chosen (`--burstein` or `--dutch`) and its input file, if any.
+    pub(super) fn system(&self) -> (&'static PairFn, Option<PathBuf>) {
+        match &self.burstein {
+            Some(input) => (&pair_burstein_round, input.clone()),
+            None => (&pair_round, self.dutch.clone().flatten()),
+        }
+    }
 }
 
 /// Formats boards in the bbpPairings output format (the count includes the bye line).
@@ -96,12 +112,13 @@ pub fn run(args: Args) -> ExitCode {
     if args.generate.is_some() {
         return kit::generate(&args);
     }
-    let Some(Some(input)) = args.dutch.clone() else {
-        eprintln!("--dutch INPUT.trf is required");
+    let (system, input) = args.system();
+    let Some(input) = input else {
+        eprintln!("--dutch INPUT.trf or --burstein INPUT.trf is required");
         return ExitCode::from(3);
     };
     if args.check {
-        return kit::check(&input);
+        return kit::check(&input, system);
     }
     let bytes = match std::fs::read(&input) {
         Ok(bytes) => bytes,
@@ -117,7 +134,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let boards = match pair_round(&t, next_round(&t)) {
+    let boards = match system(&t, next_round(&t)) {
         Ok(b) => b,
         Err(e @ PairError::NoValidPairing { .. }) => {
             eprintln!("{e}");

@@ -310,6 +310,31 @@ async fn dutch_round_one_json_and_text() {
     assert_eq!(r.body["boards"][1]["white"], 4);
 }
 
+/// The Burstein system on a reference round (`crates/engine/tests/data/burstein`, paired by
+/// bbpPairings `--burstein`): the same boards in the same order, and the system in the answer.
+#[actix_web::test]
+async fn burstein_pairing_of_a_reference_round() {
+    let app = spawn().await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/engine/tests/data/burstein/p310-9543-n16-r8");
+    let text = std::fs::read_to_string(dir.join("round-04.trf")).unwrap();
+    let want = std::fs::read_to_string(dir.join("round-04.pairs")).unwrap();
+    let r = app
+        .send(pair_request("burstein", &text, "text/plain"))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.text, want);
+    let r = app
+        .send(pair_request("burstein", &text, "application/json"))
+        .await;
+    assert_eq!(r.body["system"], "burstein");
+    assert_eq!(r.body["round"], 4);
+    assert_eq!(
+        r.body["boards"][0],
+        json!({"board": 1, "white": 6, "black": 1})
+    );
+}
+
 #[actix_web::test]
 async fn double_swiss_second_round_from_trf() {
     let app = spawn().await;

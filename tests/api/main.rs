@@ -5,6 +5,7 @@ mod support;
 mod arbiter;
 mod attendance;
 mod auth;
+mod burstein;
 mod cache;
 mod calc;
 mod calendar;

@@ -135,3 +135,89 @@ fn a_generated_tournament_is_written_from_the_seed_and_passes_the_checker() {
         std::fs::remove_file(f).ok();
     }
 }
+
+fn burstein_round(dir: &str, round: u32) -> (PathBuf, String) {
+    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/engine/tests/data/burstein")
+        .join(dir);
+    let trf = base.join(format!("round-{round:02}.trf"));
+    let pairs = base.join(format!("round-{round:02}.pairs"));
+    assert!(trf.is_file(), "{} is missing", trf.display());
+    (trf, std::fs::read_to_string(pairs).unwrap())
+}
+
+#[test]
+fn pair_burstein_writes_the_reference_pairing_of_a_round() {
+    for (dir, round) in [
+        ("t-9501-n19-r9", 5),
+        ("p310-9543-n16-r8", 4),
+        ("x0-9527-n22-r7", 2),
+    ] {
+        let (trf, want) = burstein_round(dir, round);
+        let out = pair(&["--burstein".as_ref(), trf.as_os_str(), "-p".as_ref()]);
+        assert_eq!(out.status.code(), Some(0), "{dir}: {}", stderr(&out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            want,
+            "{dir} round {round}"
+        );
+    }
+}
+
+#[test]
+fn pair_refuses_both_dutch_and_burstein() {
+    let (trf, _) = burstein_round("t-9501-n19-r9", 5);
+    let out = pair(&[
+        "--dutch".as_ref(),
+        trf.as_os_str(),
+        "--burstein".as_ref(),
+        trf.as_os_str(),
+        "-p".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_burstein_checker_accepts_a_tournament_generated_by_the_burstein_generator() {
+    let out_file = std::env::temp_dir().join(format!("{}-burstein.trf", uuid::Uuid::new_v4()));
+    let config = temp(
+        "burstein.cfg",
+        "PlayersNumber=15\nRoundsNumber=6\nDrawPercentage=30\n",
+    );
+    let generated = pair(&[
+        "--burstein".as_ref(),
+        "-g".as_ref(),
+        config.as_os_str(),
+        "-o".as_ref(),
+        out_file.as_os_str(),
+        "-s".as_ref(),
+        "41".as_ref(),
+    ]);
+    assert_eq!(generated.status.code(), Some(0), "{}", stderr(&generated));
+    let checked = pair(&["--burstein".as_ref(), out_file.as_os_str(), "-c".as_ref()]);
+    let dutch = pair(&["--dutch".as_ref(), out_file.as_os_str(), "-c".as_ref()]);
+    std::fs::remove_file(&out_file).ok();
+    std::fs::remove_file(&config).ok();
+    assert_eq!(
+        checked.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&checked.stdout)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&checked.stdout),
+        "all 6 rounds are paired as the rules give them\n"
+    );
+    // the Dutch rules pair the first rounds of the same file differently
+    assert_eq!(
+        dutch.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&dutch.stdout)
+    );
+}

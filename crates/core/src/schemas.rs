@@ -48,7 +48,7 @@ string_enum_schema!(
 
 string_enum_schema!(
     pub PairingSystem,
-    "A pairing system: `dutch` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
+    "A pairing system: `dutch`, `burstein` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
     clubcomp_engine::PairingSystem::NAMES
 );
 

@@ -203,7 +203,7 @@ vocabulary! {
     CompetitionKind, "competition kind" {
         /// A Keizer half.
         Keizer = "keizer",
-        /// A Swiss: the Dutch system or Double-Swiss.
+        /// A Swiss: the Dutch system, the Burstein system or Double-Swiss.
         Swiss = "swiss",
         /// A round robin (Berger schedules).
         RoundRobin = "round_robin",
@@ -216,7 +216,11 @@ impl CompetitionKind {
     /// The pairing systems a competition of this kind may have (none: it has no system).
     pub fn systems(self) -> &'static [PairingSystem] {
         match self {
-            CompetitionKind::Swiss => &[PairingSystem::Dutch, PairingSystem::DoubleSwiss],
+            CompetitionKind::Swiss => &[
+                PairingSystem::Dutch,
+                PairingSystem::Burstein,
+                PairingSystem::DoubleSwiss,
+            ],
             CompetitionKind::RoundRobin => &[PairingSystem::Single, PairingSystem::Double],
             CompetitionKind::Keizer | CompetitionKind::Knockout => &[],
         }
@@ -228,6 +232,8 @@ vocabulary! {
     PairingSystem, "pairing system" {
         /// Swiss: the FIDE Dutch system.
         Dutch = "dutch",
+        /// Swiss: the Burstein system, as bbpPairings pairs it (not FIDE-endorsed).
+        Burstein = "burstein",
         /// Swiss: the FIDE Double-Swiss system (two games per round).
         DoubleSwiss = "double_swiss",
         /// Round robin: every pair meets once.
@@ -331,7 +337,11 @@ mod tests {
         );
         assert_eq!(
             CompetitionKind::Swiss.systems(),
-            [PairingSystem::Dutch, PairingSystem::DoubleSwiss]
+            [
+                PairingSystem::Dutch,
+                PairingSystem::Burstein,
+                PairingSystem::DoubleSwiss
+            ]
         );
         assert!(CompetitionKind::Keizer.systems().is_empty());
     }
@@ -348,7 +358,7 @@ mod tests {
     fn pairing_system() {
         round_trips(
             PairingSystem::ALL,
-            &["dutch", "double_swiss", "single", "double"],
+            &["dutch", "burstein", "double_swiss", "single", "double"],
         );
     }
 

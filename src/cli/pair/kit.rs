@@ -1,6 +1,7 @@
 //! The FIDE endorsement kit on the command line (docs/rules/rapid-blitz.md#checking-a-tournament):
 //! `clubcomp pair --dutch FILE -c` checks a complete tournament round by round, and
-//! `clubcomp pair --dutch -g [CONFIG] -o FILE [-s SEED]` generates a random one.
+//! `clubcomp pair --dutch -g [CONFIG] -o FILE [-s SEED]` generates a random one; with
+//! `--burstein` instead of `--dutch` both use the Burstein system.
 //! Exit codes of the checker: 0 every round is what the rules give, 1 a round differs (or
 //! has no valid pairing), 2 the file is refused (not readable, not a TRF file, not complete).
 //! Of the generator: 0 written, 1 a round had no valid pairing, 3 invalid configuration, 5 a
@@ -8,7 +9,7 @@
 
 use super::{Args, checked_trf};
 use clubcomp_engine::swiss::{
-    SwissBoard, Verdict, check_tournament, generate_tournament, pair_round, parse_config, write_trf,
+    PairFn, SwissBoard, Verdict, check_tournament, generate_tournament, parse_config, write_trf,
 };
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,7 +28,7 @@ fn boards(list: &[SwissBoard]) -> String {
 }
 
 /// `-c`: the verdict on standard output, the refusal on standard error.
-pub fn check(input: &Path) -> ExitCode {
+pub fn check(input: &Path, system: &PairFn) -> ExitCode {
     let bytes = match std::fs::read(input) {
         Ok(b) => b,
         Err(e) => {
@@ -42,7 +43,7 @@ pub fn check(input: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match check_tournament(&t, &pair_round) {
+    match check_tournament(&t, system) {
         Err(e) => {
             eprintln!("{}: not a complete tournament: {e}", input.display());
             ExitCode::from(2)
@@ -99,7 +100,7 @@ pub fn generate(args: &Args) -> ExitCode {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_secs())
     });
-    let t = match generate_tournament(&config, seed, &pair_round) {
+    let t = match generate_tournament(&config, seed, args.system().0) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("seed {seed}: {e}");

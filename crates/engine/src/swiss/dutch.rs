@@ -13,10 +13,10 @@
 //! and boards are ordered by the Handling Rules (score of the higher player, sum of scores,
 //! rank of the higher player).
 
-mod blocked;
+pub(crate) mod blocked;
 mod bracket;
 mod check;
-mod players;
+pub(crate) mod players;
 
 pub use blocked::{Blocked, BlockedPlayer};
 pub use check::{Breach, Difference, Incomplete, Verdict, check_tournament};
@@ -469,7 +469,7 @@ fn pair_bracket_in(b: &Bracket, m: &mut Matcher) -> BracketResult {
 }
 
 /// Colour allocation E.1–E.5 for `a` (ranked higher) against `b`: true when `a` gets white.
-fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
+pub(crate) fn higher_gets_white(a: &Entrant, b: &Entrant, initial_white: bool) -> bool {
     let white = |c: Colour| c == Colour::White;
     // E.1 both preferences granted
     if let (Some(sa), Some(sb)) = (a.side, b.side)

@@ -22,8 +22,9 @@
 
 // The public API of this module.
 pub use baku::{baku_accelerations, baku_group_a};
+pub use burstein::{pair_burstein_round, pair_burstein_round_until};
 pub use dutch::{
-    Blocked, BlockedPlayer, PairError, SwissBoard, next_round, pair_round, pair_round_until,
+    Blocked, BlockedPlayer, PairError, PairFn, SwissBoard, next_round, pair_round, pair_round_until,
 };
 pub use dutch::{Breach, Difference, Incomplete, Verdict, check_tournament};
 pub use generate::random_tournament;
@@ -39,6 +40,7 @@ pub use trf::{
 pub use trf::{MAX_RESULT_POINTS, PointSystem, non_standard_point_line, point_system};
 
 pub(crate) mod baku;
+pub(crate) mod burstein;
 pub(crate) mod dutch;
 pub(crate) mod generate;
 pub(crate) mod matching;

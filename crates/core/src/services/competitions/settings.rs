@@ -143,7 +143,8 @@ pub struct SettingsInput {
     pub kind: String,
     /// `chess` or `draughts`.
     pub discipline: String,
-    /// Pairing system: `dutch` / `double_swiss` (swiss), `single` / `double` (round robin).
+    /// Pairing system: `dutch` / `burstein` / `double_swiss` (swiss), `single` / `double`
+    /// (round robin).
     pub system: Option<String>,
     /// Engine parameters (JSON object).
     pub params: Value,
@@ -220,7 +221,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
         }
         (None, false) if kind == Some(K::Swiss) => errs.push(FieldError::new(
             "system",
-            "a swiss needs dutch or double_swiss",
+            "a swiss needs dutch, burstein or double_swiss",
         )),
         (Some(_), true) => errs.push(FieldError::new(
             "system",
@@ -252,14 +253,18 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             KnockoutParams::read(o, &mut errs);
         }
         (Some(K::Swiss), Some(o)) => {
-            if matches!(&system, Some(Ok(PairingSystem::Dutch))) {
+            // acceleration and forbidden pairs are TRF lines both single-game systems read
+            if matches!(
+                &system,
+                Some(Ok(PairingSystem::Dutch | PairingSystem::Burstein))
+            ) {
                 DutchPairingParams::read(o, &mut errs);
             } else if DutchPairingParams::named(o) {
                 for k in ["acceleration", "forbidden_pairs"] {
                     if o.get(k).is_some_and(|v| !v.is_null()) {
                         errs.push(FieldError::new(
                             format!("params.{k}"),
-                            "only a Swiss of the Dutch system takes it",
+                            "only a Swiss of the Dutch or Burstein system takes it",
                         ));
                     }
                 }

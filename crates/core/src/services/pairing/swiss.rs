@@ -180,7 +180,8 @@ fn pairing_lines(
     Ok((layout, forbidden))
 }
 
-/// A Dutch (blitz) round.
+/// A Dutch (blitz) round, or a Burstein round when that is the competition's system
+/// (docs/rules/rapid-blitz.md#the-burstein-system).
 pub(super) fn dutch(
     c: &mut DbConn,
     comp: &Competition,
@@ -263,7 +264,18 @@ pub(super) fn dutch(
         final_line_ending: true,
     };
     let n = past.len() as u32 + 1;
-    let boards = match swiss::pair_round(&t, n) {
+    let burstein = comp.system == Some(clubcomp_engine::PairingSystem::Burstein);
+    let (system, title) = if burstein {
+        ("burstein", "Burstein")
+    } else {
+        ("dutch", "Dutch")
+    };
+    let paired = if burstein {
+        swiss::pair_burstein_round(&t, n)
+    } else {
+        swiss::pair_round(&t, n)
+    };
+    let boards = match paired {
         Ok(b) => b,
         Err(swiss::PairError::NoValidPairing { blocked, .. }) => {
             let name = |c: &mut DbConn, n: u32| -> ApiResult<String> {
@@ -323,12 +335,14 @@ pub(super) fn dutch(
                 return Err(no_pairing(
                     c,
                     &present_ids,
-                    "no Dutch pairing satisfies the absolute criteria C.1–C.3 and the forbidden pairs",
+                    &format!(
+                        "no {title} pairing satisfies the absolute criteria C.1–C.3 and the forbidden pairs"
+                    ),
                 )?);
             }
             return Err(ApiError::Validation {
                 detail: format!(
-                    "no Dutch pairing satisfies the absolute criteria C.1–C.3 and the forbidden pairs: {}",
+                    "no {title} pairing satisfies the absolute criteria C.1–C.3 and the forbidden pairs: {}",
                     errors
                         .iter()
                         .map(|e| e.message.as_str())
@@ -357,7 +371,7 @@ pub(super) fn dutch(
         .collect();
     Ok(Plan {
         boards: plan,
-        meta: json!({"system": "dutch", "round": n, "pairing_numbers": numbers,
+        meta: json!({"system": system, "round": n, "pairing_numbers": numbers,
                      "trf": swiss::write_trf(&t)}),
     })
 }

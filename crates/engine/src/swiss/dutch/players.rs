@@ -104,11 +104,19 @@ fn score_lists(
 /// The entrants of round `round` (1-based): every player without an entry for that round,
 /// sorted by score (descending) then pairing number (C.04.3 A.2).
 pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairError> {
-    let played = round as usize - 1;
     // The reader has checked the lines of a file; a line it would refuse adds nothing here.
-    let acc = accelerations(t).unwrap_or_default();
+    entrants_with(t, round, &accelerations(t).unwrap_or_default())
+}
+
+/// [`entrants`] with the virtual points `acc` in place of the file's acceleration lines.
+pub(crate) fn entrants_with(
+    t: &Tournament,
+    round: u32,
+    acc: &Accelerations,
+) -> Result<Vec<Entrant>, PairError> {
+    let played = round as usize - 1;
     let ps = point_system(t).unwrap_or_default();
-    let scores = score_lists(t, played, &acc, &ps);
+    let scores = score_lists(t, played, acc, &ps);
     let forbidden = forbidden_pairs(t).unwrap_or_default();
     let total = t.total_rounds.unwrap_or(round);
     let last_round = round == total;
@@ -194,7 +202,7 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
             }
         };
         let score = scores[&p.id][played];
-        let real_score = score - virtual_points(&acc, p.id, round).0;
+        let real_score = score - virtual_points(acc, p.id, round).0;
         let unplayed = played.saturating_sub(colours.len()) as u32;
         out.push(Entrant {
             id: p.id,
@@ -256,7 +264,7 @@ pub(crate) fn entrants(t: &Tournament, round: u32) -> Result<Vec<Entrant>, PairE
 /// Whether a round entry shows the player was paired in it: an opponent (played or forfeit),
 /// the pairing-allocated bye, or a forfeit win. Requested byes (`H`, `F`, `Z`) and absences
 /// without a bye (`0000 - -`) are not.
-fn took_part_in_pairing(e: &RoundEntry) -> bool {
+pub(crate) fn took_part_in_pairing(e: &RoundEntry) -> bool {
     e.opponent.is_some() || matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin)
 }
 

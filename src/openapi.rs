@@ -90,6 +90,13 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 }
                 let has_body = op.get("requestBody").is_some();
                 let has_params = op.get("parameters").is_some();
+                let takes_if_match =
+                    op.get("parameters")
+                        .and_then(|p| p.as_array())
+                        .is_some_and(|ps| {
+                            ps.iter()
+                                .any(|p| p["in"] == "header" && p["name"] == "If-Match")
+                        });
                 let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut())
                 else {
                     continue;
@@ -109,6 +116,12 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 }
                 if has_body || has_params {
                     add("422", "Invalid input");
+                }
+                if takes_if_match {
+                    add(
+                        "428",
+                        "No `If-Match` while `REQUIRE_IF_MATCH` is on (`version-required`)",
+                    );
                 }
                 add("503", "Database unavailable");
                 // 429 and 503 always say when to try again

@@ -322,3 +322,46 @@ async fn every_documented_get_answers_head_and_a_trailing_slash_never_with_405()
         }
     }
 }
+
+/// A CORS preflight `OPTIONS` from `origin` asking for `method`.
+fn preflight(origin: &str, method: &str) -> TestRequest {
+    TestRequest::default()
+        .method(Method::OPTIONS)
+        .uri(paths::PLAYERS)
+        .insert_header(("Origin", origin))
+        .insert_header(("Access-Control-Request-Method", method))
+}
+
+/// A preflight from an origin that is not allowed (with `CORS_ORIGINS` unset, or not listing
+/// it) is a 403 problem naming the origin and the setting; an allowed one gets its CORS
+/// headers, and a method not allowed is a 400 problem in our words.
+#[actix_web::test]
+async fn a_preflight_from_an_origin_not_allowed_is_a_403_problem() {
+    let app = spawn().await;
+    let r = app
+        .send(preflight("https://elsewhere.example", "GET"))
+        .await;
+    assert_problem(&r, StatusCode::FORBIDDEN);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(detail.contains("\"https://elsewhere.example\""), "{detail}");
+    assert!(detail.contains("CORS_ORIGINS"), "{detail}");
+    let app = spawn_with(|c| c.cors_origins = vec!["https://club.example".into()]).await;
+    let r = app
+        .send(preflight("https://elsewhere.example", "POST"))
+        .await;
+    assert_problem(&r, StatusCode::FORBIDDEN);
+    let r = app.send(preflight("https://club.example", "POST")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        r.header("access-control-allow-origin").as_deref(),
+        Some("https://club.example")
+    );
+    let r = app.send(preflight("https://club.example", "TRACE")).await;
+    assert_problem(&r, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body["detail"].as_str().unwrap().contains("\"TRACE\""),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("Requested method"), "{}", r.text);
+}

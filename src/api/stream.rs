@@ -99,7 +99,7 @@ pub async fn get_stream(
     req: HttpRequest,
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    q: web::Query<StreamQuery>,
+    q: crate::api::Query<StreamQuery>,
 ) -> ApiResult<HttpResponse> {
     let q = q.into_inner();
     let competition = q

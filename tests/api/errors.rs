@@ -365,3 +365,40 @@ async fn a_preflight_from_an_origin_not_allowed_is_a_403_problem() {
     );
     assert!(!r.text.contains("Requested method"), "{}", r.text);
 }
+
+/// A body or query string that does not fit is refused in our words, naming the field: no
+/// deserializer's sentence (`invalid type: …`, `` expected u32 ``) reaches the client.
+#[actix_web::test]
+async fn a_value_of_the_wrong_kind_is_refused_in_our_words_naming_the_field() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app.create_player(&leader, json!({"name": 5})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["name"]);
+    assert_eq!(r.errors("message"), ["must be a string, not a number"]);
+    let r = app
+        .create_player(&leader, json!({"name": "Anna", "nmae": "x"}))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.text
+            .contains("unknown field \\\"nmae\\\"; the fields are"),
+        "{}",
+        r.text
+    );
+    let r = app
+        .get(&format!("{}?per_page=many", paths::PLAYERS), None)
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert_eq!(
+        r.body["detail"],
+        "query parameter `per_page`: not a valid number"
+    );
+    let r = app.get(&paths::stream("colour=red"), None).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("query parameter `colour`: unknown field \"colour\"; the fields are"),
+        "{detail}"
+    );
+}

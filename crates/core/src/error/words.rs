@@ -124,7 +124,7 @@ fn expected(want: &str) -> String {
     if w.starts_with("enum ") || w.starts_with("variant identifier") {
         return "one of the listed values".into();
     }
-    if w.starts_with("tuple") {
+    if w.starts_with("tuple") || w.starts_with("a tuple") {
         return "a list".into();
     }
     quoted(w)

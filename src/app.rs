@@ -247,17 +247,69 @@ fn refuse_over_rate(
         })
 }
 
-/// Answers `HEAD` wherever `GET` is answered: the request is routed as a `GET`, and the HTTP
-/// layer sends the answer's headers without its body (it knows the request was a `HEAD`).
+/// Answers `HEAD` wherever `GET` is answered: the request is routed as a `GET` (marked
+/// [`crate::representation::Head`]), and the HTTP layer sends the answer's headers without its body (it knows the
+/// request was a `HEAD`).
 async fn head_as_get<B: MessageBody + 'static>(
     mut req: ServiceRequest,
     next: Next<B>,
 ) -> Result<ServiceResponse<B>, actix_web::Error> {
     if req.method() == actix_web::http::Method::HEAD {
         req.head_mut().method = actix_web::http::Method::GET;
+        req.extensions_mut().insert(crate::representation::Head);
     }
     next.call(req).await
 }
+
+/// Answers a CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`)
+/// that the CORS layer would refuse with a problem of our own: 403 when its origin is not one
+/// of `CORS_ORIGINS` (none when it is unset), 400 naming the method or headers otherwise.
+async fn cors_refusals<B: MessageBody + 'static>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<actix_web::body::EitherBody<B>>, actix_web::Error> {
+    use actix_web::ResponseError;
+    use actix_web::http::header;
+    let h = req.headers();
+    let preflight = req.method() == actix_web::http::Method::OPTIONS
+        && h.contains_key(header::ORIGIN)
+        && h.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    if !preflight {
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
+    let origin = h
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let method = h
+        .get(header::ACCESS_CONTROL_REQUEST_METHOD)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let allowed = req
+        .app_data::<web::Data<AppState>>()
+        .is_some_and(|s| s.config.cors_origins.contains(&origin));
+    if !allowed {
+        let e = ApiError::Forbidden(format!(
+            "cross-origin requests from {origin:?} are not allowed: the origin is not one of              CORS_ORIGINS"
+        ));
+        return Ok(req.into_response(e.error_response()).map_into_right_body());
+    }
+    let res = next.call(req).await?;
+    if res.status() != actix_web::http::StatusCode::BAD_REQUEST {
+        return Ok(res.map_into_left_body());
+    }
+    let e = ApiError::BadRequest(format!(
+        "the preflight asks for method {method:?} or for request headers that are not allowed;          allowed methods: {CORS_METHODS}",
+        CORS_METHODS = CORS_METHODS.join(", ")
+    ));
+    let (req, _) = res.into_parts();
+    Ok(ServiceResponse::new(req, e.error_response()).map_into_right_body())
+}
+
+/// The methods a cross-origin request may use.
+const CORS_METHODS: [&str; 6] = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /// Refuses a request whose path or query string holds an encoded NUL character (422 naming
 /// the parameter) before any handler sees it; JSON bodies are checked as they are read
@@ -371,7 +423,7 @@ pub fn build_app(
     let cors = {
         let mut c = actix_cors::Cors::default()
             .allow_any_header()
-            .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+            .allowed_methods(CORS_METHODS)
             .expose_headers(["ETag", "X-Request-Id", "Location", "Link", "Retry-After"])
             .max_age(3600);
         for o in &state.config.cors_origins {
@@ -410,8 +462,10 @@ pub fn build_app(
         .wrap(from_fn(docs_headers))
         .wrap(from_fn(fair_shares))
         .wrap(from_fn(refuse_nul))
+        .wrap(from_fn(crate::representation::representation))
         .wrap(from_fn(head_as_get))
         .wrap(cors)
+        .wrap(from_fn(cors_refusals))
         .wrap(from_fn(crate::panics::catch_panics))
         .wrap(from_fn(request_context))
 }
@@ -505,7 +559,8 @@ async fn purge_events(state: web::Data<AppState>) {
     }
 }
 
-/// Runs the HTTP server until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish).
+/// Runs the HTTP server until SIGINT/SIGTERM: then the event streams end at once and the
+/// requests in flight get [`SHUTDOWN_GRACE_SECS`] to finish.
 pub async fn serve(config: Config) -> std::io::Result<()> {
     let addr = config.bind_addr;
     let state = build_state(config).map_err(std::io::Error::other)?;
@@ -525,11 +580,48 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
     )
     .map_err(std::io::Error::other)?;
     tracing::info!(%addr, "clubcomp listening; docs at /docs/");
-    actix_web::HttpServer::new(move || build_app(state.clone(), spec.clone()))
+    let hub = state.hub.clone();
+    let server = actix_web::HttpServer::new(move || build_app(state.clone(), spec.clone()))
         .bind(addr)?
-        .shutdown_timeout(20)
-        .run()
-        .await
+        .disable_signals()
+        .shutdown_timeout(SHUTDOWN_GRACE_SECS)
+        .run();
+    let handle = server.handle();
+    actix_web::rt::spawn(async move {
+        stop_signal().await;
+        tracing::info!("shutting down: the event streams end, requests in flight finish");
+        hub.close();
+        handle.stop(true).await;
+    });
+    server.await
+}
+
+/// How long requests in flight may take to finish once the service is asked to stop (the
+/// event streams end at once), in seconds
+/// ([decision 0386](../docs/decisions/0386-shutdown-ends-the-streams.md)).
+pub const SHUTDOWN_GRACE_SECS: u64 = 1;
+
+/// Resolves on the first SIGTERM or SIGINT (Ctrl-C).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                let interrupt = std::pin::pin!(actix_web::rt::signal::ctrl_c());
+                let term = std::pin::pin!(term.recv());
+                futures_util::future::select(interrupt, term).await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "SIGTERM cannot be handled; stopping on SIGINT only");
+                let _ = actix_web::rt::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = actix_web::rt::signal::ctrl_c().await;
+    }
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub mod fair;
 pub mod night;
 pub mod openapi;
 pub mod panics;
+pub mod representation;
 pub mod state;
 pub mod stream;
 pub mod telemetry;

@@ -90,6 +90,13 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 }
                 let has_body = op.get("requestBody").is_some();
                 let has_params = op.get("parameters").is_some();
+                let takes_if_match =
+                    op.get("parameters")
+                        .and_then(|p| p.as_array())
+                        .is_some_and(|ps| {
+                            ps.iter()
+                                .any(|p| p["in"] == "header" && p["name"] == "If-Match")
+                        });
                 let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut())
                 else {
                     continue;
@@ -109,6 +116,12 @@ pub fn finish(mut spec: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
                 }
                 if has_body || has_params {
                     add("422", "Invalid input");
+                }
+                if takes_if_match {
+                    add(
+                        "428",
+                        "No `If-Match` while `REQUIRE_IF_MATCH` is on (`version-required`)",
+                    );
                 }
                 add("503", "Database unavailable");
                 // 429 and 503 always say when to try again
@@ -319,8 +332,14 @@ fn document_headers(v: &mut serde_json::Value) {
     let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) else {
         return;
     };
+    let body_tag = serde_json::json!({
+        "description": "The answer's ETag: the version of the resource, or a weak tag over the body where it has none; send it as `If-None-Match` to read it only when it changed",
+        "schema": {"type": "string"}});
     for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
-        for op in item.values_mut().filter_map(|o| o.as_object_mut()) {
+        for (method, op) in item.iter_mut() {
+            let Some(op) = op.as_object_mut() else {
+                continue;
+            };
             let id = op
                 .get("operationId")
                 .and_then(|i| i.as_str())
@@ -329,6 +348,13 @@ fn document_headers(v: &mut serde_json::Value) {
             let Some(responses) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
                 continue;
             };
+            // every GET but the stream is tagged and answers 304 (src/representation.rs)
+            let tagged_get = method == "get" && id != "get_stream";
+            if tagged_get && responses.contains_key("200") {
+                responses.entry("304").or_insert_with(|| {
+                    serde_json::json!({"description": "Not modified: `If-None-Match` names the current ETag"})
+                });
+            }
             let conditional = responses.contains_key("304");
             for (code, r) in responses.iter_mut() {
                 let success = code.starts_with('2') && code != "204";
@@ -339,10 +365,17 @@ fn document_headers(v: &mut serde_json::Value) {
                 let sends_etag = (success
                     && (conditional || ETAG_OPERATIONS.contains(&id.as_str())))
                     || code == "304";
+                let own_version = ETAG_OPERATIONS.contains(&id.as_str());
                 if sends_etag
                     && let Some(h) = r.entry("headers").or_insert_with(headers).as_object_mut()
                 {
-                    h.entry("ETag").or_insert_with(|| etag.clone());
+                    h.entry("ETag").or_insert_with(|| {
+                        if tagged_get && !own_version {
+                            body_tag.clone()
+                        } else {
+                            etag.clone()
+                        }
+                    });
                 }
                 if success
                     && LOCATION_OPERATIONS.contains(&id.as_str())

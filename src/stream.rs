@@ -3,13 +3,16 @@
 //! thread follows the event log after the highest id it has seen and passes each new event to
 //! every open stream through one bounded broadcast channel. It reads when woken: by this
 //! process's own commits, by `NOTIFY clubcomp_events` on Postgres (a dedicated `LISTEN`
-//! connection, so writes of other instances arrive too), and by a poll as a safety net (every
-//! 250 ms on SQLite, every 5 s on Postgres). The log is the truth: the hub holds no state of its
-//! own but the id it read up to, and a stream that falls behind the channel is cut off and
-//! resumes from the log by id.
+//! connection, so writes of other instances arrive too; the driver offers no wait on its
+//! socket, so the reader asks it every [`LISTEN_POLL`], which costs no query), and by a poll as
+//! a safety net (every 250 ms on SQLite, every 5 s on Postgres). The log is the truth: the hub
+//! holds no state of its own but the id it read up to, and a stream that falls behind the
+//! channel is cut off and resumes from the log by id.
 //!
 //! The reader starts with the first stream (most processes of the test suite and the command
-//! line never open one) and ends when the hub is dropped.
+//! line never open one) and ends when the hub is dropped or closed. [`Hub::close`] (the
+//! service's shutdown, [decision 0386](../docs/decisions/0386-shutdown-ends-the-streams.md))
+//! ends every open stream at once and refuses new ones.
 
 use crate::database::{Backend, DbConn, DbTarget, Pool};
 use crate::error::{ApiError, ApiResult};
@@ -21,9 +24,11 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
-/// How often the reader looks for news without being woken on SQLite, and how often it asks
-/// its `LISTEN` connection for notifications on Postgres.
+/// How often the reader looks for news without being woken on SQLite.
 pub const TICK: Duration = Duration::from_millis(250);
+/// How often the reader asks its `LISTEN` connection for notifications on Postgres (a
+/// look at the connection's input, no query).
+pub const LISTEN_POLL: Duration = Duration::from_millis(10);
 /// How often the reader reads the log on Postgres without a notification (a safety net for a
 /// lost `LISTEN` connection).
 pub const PG_POLL: Duration = Duration::from_secs(5);
@@ -43,8 +48,10 @@ struct Inner {
     clients: Mutex<Clients>,
     max_clients: usize,
     shares: Shares,
-    /// Wakes the reader; `None` until it started.
+    /// Wakes the reader; `None` until it started and after the hub closed.
     wake: Mutex<Option<SyncSender<()>>>,
+    /// `true` once the hub closed: every stream ends.
+    closing: tokio::sync::watch::Sender<bool>,
     pool: Pool,
     backend: Backend,
     conn_str: String,
@@ -131,6 +138,7 @@ impl Hub {
                 max_clients,
                 shares,
                 wake: Mutex::new(None),
+                closing: tokio::sync::watch::Sender::new(false),
                 pool,
                 backend: target.backend,
                 conn_str: target.conn_str,
@@ -160,6 +168,13 @@ impl Hub {
     pub fn admit(&self, caller: Caller) -> ApiResult<ClientSlot> {
         let max = self.inner.max_clients;
         let shares = self.inner.shares;
+        if self.is_closed() {
+            return Err(ApiError::Busy {
+                detail: "the service is shutting down; try again on another instance or later"
+                    .into(),
+                retry_after: 10,
+            });
+        }
         let mut c = self.counts();
         if c.total >= max {
             return Err(ApiError::Busy {
@@ -209,6 +224,28 @@ impl Hub {
         })
     }
 
+    /// Closes the hub: every open stream ends at once (its last chunk says why), new ones are
+    /// refused with 503, and the reader stops.
+    pub fn close(&self) {
+        self.inner.closing.send_replace(true);
+        let taken = match self.inner.wake.lock() {
+            Ok(mut w) => w.take(),
+            Err(p) => p.into_inner().take(),
+        };
+        // the reader ends when its wake-up channel is gone
+        drop(taken);
+    }
+
+    /// Whether the hub is closed.
+    pub fn is_closed(&self) -> bool {
+        *self.inner.closing.borrow()
+    }
+
+    /// A receiver that changes when the hub closes.
+    pub fn closing(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.inner.closing.subscribe()
+    }
+
     /// A receiver of every event broadcast from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<EventView>> {
         self.inner.tx.subscribe()
@@ -223,7 +260,7 @@ impl Hub {
             .wake
             .lock()
             .map_err(|_| ApiError::Internal("the stream hub's lock is poisoned".into()))?;
-        if wake.is_some() {
+        if wake.is_some() || self.is_closed() {
             return Ok(());
         }
         let from = svc::newest(c)?;
@@ -260,8 +297,12 @@ fn read_loop(hub: Weak<Inner>, wake: Receiver<()>) {
     let mut listener: Option<Listener> = None;
     let mut last_listen_try: Option<Instant> = None;
     let mut last_read = Instant::now();
+    let tick = match backend {
+        Backend::Sqlite => TICK,
+        Backend::Postgres => LISTEN_POLL,
+    };
     loop {
-        let mut news = match wake.recv_timeout(TICK) {
+        let mut news = match wake.recv_timeout(tick) {
             Ok(()) => true,
             Err(RecvTimeoutError::Timeout) => false,
             Err(RecvTimeoutError::Disconnected) => return,

@@ -198,6 +198,7 @@ pub(crate) fn policy(state: &AppState) -> Policy {
     Policy {
         ttl: state.config.refresh_ttl,
         max_sessions: state.config.refresh_max_sessions,
+        grace: state.config.refresh_grace,
     }
 }
 
@@ -209,10 +210,11 @@ pub(crate) fn tokens(
     device: Option<String>,
 ) -> ApiResult<HttpResponse> {
     let roles = parse_roles(&issued.user.roles);
-    let (token, exp) = state.jwt.issue_for_user(
+    let (token, exp) = state.jwt.issue_for_user_at(
         &issued.user,
         roles.clone(),
         chrono::Duration::minutes(state.config.jwt_ttl_minutes),
+        issued.issued_at.and_utc().timestamp(),
     )?;
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
@@ -240,11 +242,12 @@ fn bounded_refresh_token(body: crate::api::Body<RefreshRequest>) -> ApiResult<St
 }
 
 /// Exchanges a refresh token for a new access token and a new refresh token; the one sent is
-/// spent. A spent token sent again ends every token of its login (`refresh-token-reused`): a
-/// copy of it is in other hands, or the app sent it twice. Send one refresh at a time.
+/// spent. The same refresh retried within `REFRESH_GRACE_SECONDS` (default 30) answers the
+/// same new tokens, while the new refresh token is unused. Any other use of a spent token
+/// ends every token of its login (`refresh-token-reused`): a copy of it is in other hands.
 #[utoipa::path(tag = "auth", request_body = RefreshRequest,
     responses(
-        (status = 200, description = "New tokens; the refresh token sent is spent", body = TokenResponse),
+        (status = 200, description = "New tokens; the refresh token sent is spent (a retry within `REFRESH_GRACE_SECONDS` answers the same tokens)", body = TokenResponse),
         (status = 401, description = "Unknown, expired or ended refresh token (`refresh-token-invalid`), or one used twice (`refresh-token-reused`: its login is ended)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid body (`refresh_token` longer than 128 characters)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many failed refreshes from this address (four times `LOGIN_MAX_FAILURES` in 15 minutes, with a growing wait), or too many requests from it (`LOGIN_RATE_PER_MINUTE`)", body = Problem, content_type = "application/problem+json",

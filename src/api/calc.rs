@@ -187,8 +187,12 @@ pub async fn create_round_robin_calculation(
     let out = state
         .calc
         .run(admission.0, "round-robin", move |_| {
-            let s: Scenario = serde_json::from_value(v)
-                .map_err(|e| engine_error(format!("not a round-robin scenario: {e}")))?;
+            let s: Scenario = serde_json::from_value(v).map_err(|e| {
+                engine_error(format!(
+                    "not a round-robin scenario: {}",
+                    crate::error::plain_serde_message(&e.to_string())
+                ))
+            })?;
             compute_round_robin(&s).map_err(engine_error)
         })
         .await?;

@@ -42,7 +42,7 @@ pub struct ChangesQuery {
 pub async fn get_changes(
     a: Auth<RatingSync>,
     state: web::Data<AppState>,
-    q: web::Query<ChangesQuery>,
+    q: crate::api::Query<ChangesQuery>,
 ) -> ApiResult<HttpResponse> {
     let q = q.into_inner();
     let after = match q.after.as_deref() {

@@ -334,17 +334,30 @@ pub fn versioned<T: serde::Serialize>(
         .json(body)
 }
 
-/// The `If-Match` header's value, if any (400 when unreadable).
+/// The `If-Match` header's value, if any (400 when unreadable; 428 `version-required` when
+/// it is absent and `REQUIRE_IF_MATCH` is on). Every write to a versioned resource reads its
+/// condition here.
 pub fn if_match(req: &HttpRequest) -> ApiResult<ExpectedVersion> {
-    req.headers()
+    let header = req
+        .headers()
         .get(actix_web::http::header::IF_MATCH)
         .map(|h| {
             h.to_str()
                 .map(str::to_string)
                 .map_err(|_| ApiError::BadRequest("If-Match is not readable".into()))
         })
-        .transpose()
-        .map(ExpectedVersion::from_if_match)
+        .transpose()?;
+    let required = req
+        .app_data::<actix_web::web::Data<crate::state::AppState>>()
+        .is_some_and(|s| s.config.require_if_match);
+    if header.is_none() && required {
+        return Err(ApiError::PreconditionRequired(
+            "this write needs If-Match with the ETag of the version it changes \
+             (REQUIRE_IF_MATCH is on); read the resource first"
+                .into(),
+        ));
+    }
+    Ok(ExpectedVersion::from_if_match(header))
 }
 
 /// The body limit of a request: `MAX_BODY_BYTES`, or the smaller one the fair shares set for
@@ -391,14 +404,22 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Body<T
     }
 }
 
+/// The settings that bound a request's body.
+const LIMITS: &str =
+    "MAX_BODY_BYTES, or CALC_ANON_MAX_BODY_BYTES for a calculator request without a token";
+
 /// Maps a JSON body error: too large 413, wrong content type 415, valid JSON of the wrong
 /// shape 422, anything else (syntax) 400.
 pub fn json_error(err: actix_web::error::JsonPayloadError) -> ApiError {
     use actix_web::error::JsonPayloadError as E;
     match &err {
-        E::OverflowKnownLength { .. } | E::Overflow { .. } => {
-            ApiError::PayloadTooLarge(err.to_string())
-        }
+        E::OverflowKnownLength { length, limit } => ApiError::PayloadTooLarge(format!(
+            "the body ({length} bytes) is larger than {limit} bytes, the limit of this request \
+             ({LIMITS})"
+        )),
+        E::Overflow { limit } => ApiError::PayloadTooLarge(format!(
+            "the body is larger than {limit} bytes, the limit of this request ({LIMITS})"
+        )),
         E::ContentType => {
             ApiError::UnsupportedMediaType("expected Content-Type: application/json".into())
         }

@@ -9,7 +9,7 @@ use crate::services::events as svc;
 use crate::services::events::Filter;
 use crate::state::AppState;
 use crate::stream::{self as hub, ClientSlot};
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, get, web};
 use bytes::Bytes;
 use futures_util::future::{Either, select};
 use serde::Deserialize;
@@ -22,6 +22,8 @@ use utoipa::IntoParams;
 pub const RETRY_MS: u64 = 3000;
 /// The longest `types` list accepted, in characters.
 pub const MAX_TYPES_CHARS: usize = 400;
+/// The last comment of a stream the service's shutdown ends.
+const SHUTTING_DOWN: &str = "the service is shutting down; reconnect with Last-Event-ID";
 /// The most messages one chunk of the answer holds.
 const MAX_BATCH: usize = 256;
 
@@ -97,7 +99,7 @@ pub async fn get_stream(
     req: HttpRequest,
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    q: web::Query<StreamQuery>,
+    q: crate::api::Query<StreamQuery>,
 ) -> ApiResult<HttpResponse> {
     let q = q.into_inner();
     let competition = q
@@ -149,6 +151,14 @@ pub async fn get_stream(
             &crate::auth::request_address(&req, &state.config.trusted_proxies),
         )),
     };
+    if req
+        .extensions()
+        .get::<crate::representation::Head>()
+        .is_some()
+    {
+        // a `HEAD`: the stream's headers, at once, and no place among the open streams
+        return Ok(stream_headers(&mut HttpResponse::Ok()).finish());
+    }
     let slot = state.hub.admit(caller)?;
     // subscribed before the log is read: what the log does not hold yet, the hub will send
     let rx = state.hub.subscribe();
@@ -161,6 +171,7 @@ pub async fn get_stream(
         heartbeat: state.config.stream_heartbeat,
         next_beat: actix_web::rt::time::Instant::now() + state.config.stream_heartbeat,
         state: state.clone(),
+        closing: state.hub.closing(),
         rx,
         filter: Arc::new(filter),
         last: start,
@@ -169,21 +180,31 @@ pub async fn get_stream(
         done: false,
         _slot: slot,
     };
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
+    Ok(
+        stream_headers(&mut HttpResponse::Ok()).streaming(futures_util::stream::unfold(
+            session,
+            |mut s| async move {
+                s.next_chunk()
+                    .await
+                    .map(|b| (Ok::<_, actix_web::Error>(b), s))
+            },
+        )),
+    )
+}
+
+/// The headers of the stream's answer.
+fn stream_headers(res: &mut actix_web::HttpResponseBuilder) -> &mut actix_web::HttpResponseBuilder {
+    res.content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache, no-store"))
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(futures_util::stream::unfold(session, |mut s| async move {
-            s.next_chunk()
-                .await
-                .map(|b| (Ok::<_, actix_web::Error>(b), s))
-        })))
 }
 
 /// One open stream.
 struct Session {
     state: web::Data<AppState>,
     rx: broadcast::Receiver<Arc<crate::services::events::EventView>>,
+    /// Changes when the hub closes (the service shuts down): the stream ends.
+    closing: tokio::sync::watch::Receiver<bool>,
     filter: Arc<Filter>,
     /// The highest event id sent or passed over: only later ones are sent.
     last: i64,
@@ -202,6 +223,9 @@ impl Session {
     async fn next_chunk(&mut self) -> Option<Bytes> {
         if self.done {
             return None;
+        }
+        if *self.closing.borrow() {
+            return Some(self.end(SHUTTING_DOWN));
         }
         if !self.greeted {
             self.greeted = true;
@@ -246,9 +270,14 @@ impl Session {
             let got = {
                 let wait = std::pin::pin!(actix_web::rt::time::sleep_until(until));
                 let recv = std::pin::pin!(self.rx.recv());
-                match select(recv, wait).await {
-                    Either::Left((r, _)) => Some(r),
-                    Either::Right(((), _)) => None,
+                let closed = std::pin::pin!(self.closing.wait_for(|c| *c));
+                match select(select(recv, wait), closed).await {
+                    Either::Left((Either::Left((r, _)), _)) => Some(r),
+                    Either::Left((Either::Right(((), _)), _)) => None,
+                    Either::Right(_) => {
+                        self.done = true;
+                        return Some(Bytes::from(format!(": {SHUTTING_DOWN}\n\n")));
+                    }
                 }
             };
             match got {

@@ -742,11 +742,12 @@ async fn a_refresh_rotates_the_refresh_token_and_the_old_one_is_refused() {
     assert_eq!(problem(&r), "refresh-token-invalid");
 }
 
-/// A spent refresh token sent again ends its whole family: the newest token of that login is
-/// refused too; another login of the same account goes on.
+/// A spent refresh token sent again after the grace period (none here, so that no test
+/// waits) ends its whole family: the newest token of that login is refused too; another login
+/// of the same account goes on.
 #[actix_web::test]
 async fn reuse_of_a_spent_refresh_token_ends_its_family() {
-    let app = spawn().await;
+    let app = spawn_with(|c| c.refresh_grace = chrono::Duration::zero()).await;
     account(&app, "f@club.example", "member").await;
     let stolen = refresh_of(&sign_in(&app, "f@club.example").await);
     let other_device = refresh_of(&sign_in(&app, "f@club.example").await);
@@ -913,11 +914,61 @@ async fn refresh_follows_the_account_disabling_password_reset_and_roles() {
     assert_eq!(problem(&r), "refresh-token-invalid");
 }
 
-/// Two refreshes of one token at once: exactly one gets new tokens; the other is a second use
-/// of a spent token, which ends the family, so the winner's new refresh token is refused too.
+/// A refresh retried within the grace period with the token it spent answers the same new
+/// tokens, access and refresh, and ends nothing; once the new refresh token was used, the old
+/// one sent again is a reuse and ends the session.
 #[actix_web::test]
-async fn of_two_concurrent_refreshes_of_one_token_exactly_one_succeeds() {
+async fn a_retried_refresh_within_the_grace_period_answers_the_same_tokens() {
     let app = spawn().await;
+    account(&app, "g@club.example", "member").await;
+    let first = refresh_of(&sign_in(&app, "g@club.example").await);
+    let a = app.refresh(&first).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    // the answer was lost: the app sends the same request again
+    let b = app.refresh(&first).await;
+    assert_eq!(b.status, StatusCode::OK, "{}", b.text);
+    for field in ["token", "expires_at", "refresh_token", "refresh_expires_at"] {
+        assert_eq!(a.body[field], b.body[field], "{field}");
+    }
+    assert_ne!(refresh_of(&a), first);
+    assert_eq!(
+        app.me(a.body["token"].as_str().unwrap()).await.status,
+        StatusCode::OK
+    );
+    // the new refresh token is used: the old one is spent for good
+    let c = app.refresh(&refresh_of(&a)).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+    let r = app.refresh(&first).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    assert_eq!(problem(&r), "refresh-token-reused");
+    let r = app.refresh(&refresh_of(&c)).await;
+    assert_eq!(problem(&r), "refresh-token-invalid", "{}", r.text);
+}
+
+/// Ten refreshes of one token at once all succeed and answer one and the same pair of new
+/// tokens, of which the refresh token works once in its turn.
+#[actix_web::test]
+async fn ten_concurrent_refreshes_of_one_token_answer_the_same_new_tokens() {
+    let app = spawn().await;
+    account(&app, "c@club.example", "member").await;
+    let token = refresh_of(&sign_in(&app, "c@club.example").await);
+    let answers = futures_util::future::join_all((0..10).map(|_| app.refresh(&token))).await;
+    for r in &answers {
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["token"], answers[0].body["token"]);
+        assert_eq!(r.body["refresh_token"], answers[0].body["refresh_token"]);
+    }
+    let next = refresh_of(&answers[0]);
+    assert_ne!(next, token);
+    assert_eq!(app.refresh(&next).await.status, StatusCode::OK);
+}
+
+/// With the grace period off, of two refreshes of one token at once exactly one gets new
+/// tokens; the other is a second use of a spent token, which ends the family, so the winner's
+/// new refresh token is refused too.
+#[actix_web::test]
+async fn without_a_grace_period_of_two_concurrent_refreshes_one_succeeds() {
+    let app = spawn_with(|c| c.refresh_grace = chrono::Duration::zero()).await;
     account(&app, "c@club.example", "member").await;
     let token = refresh_of(&sign_in(&app, "c@club.example").await);
     let (a, b) = futures_util::join!(app.refresh(&token), app.refresh(&token));

@@ -111,3 +111,42 @@ async fn a_games_moves_answer_304_to_their_version_until_they_change() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     answers_304_to_its_own_version(&app, &path, &pq.arbiter, "moves", pq.game, 2).await;
 }
+
+/// With `REQUIRE_IF_MATCH` on, a write to a versioned resource without `If-Match` is a 428
+/// `version-required` problem and changes nothing; with the current ETag it is applied.
+#[actix_web::test]
+async fn with_require_if_match_a_write_without_if_match_is_428() {
+    let app = spawn_with(|c| c.require_if_match = true).await;
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .create_player(&leader, json!({"name": "Anna de Vries"}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.body["id"].as_i64().unwrap();
+    let path = paths::player(id);
+    let patch = |if_match: Option<&'static str>| {
+        let mut req = actix_web::test::TestRequest::patch()
+            .uri(&path)
+            .insert_header(("Authorization", format!("Bearer {leader}")))
+            .set_json(json!({"name": "Anna Bakker"}));
+        if let Some(tag) = if_match {
+            req = req.insert_header(("If-Match", tag));
+        }
+        app.send(req)
+    };
+    let r = patch(None).await;
+    assert_eq!(r.status, StatusCode::PRECONDITION_REQUIRED, "{}", r.text);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/problem+json")
+    );
+    assert_eq!(
+        r.body["type"],
+        "https://clubcomp.dev/problems/version-required"
+    );
+    assert_eq!(app.get(&path, None).await.body["name"], "Anna de Vries");
+    let tag: &'static str = Box::leak(format!("\"player-{id}-v1\"").into_boxed_str());
+    let r = patch(Some(tag)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["name"], "Anna Bakker");
+}

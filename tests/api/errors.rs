@@ -322,3 +322,83 @@ async fn every_documented_get_answers_head_and_a_trailing_slash_never_with_405()
         }
     }
 }
+
+/// A CORS preflight `OPTIONS` from `origin` asking for `method`.
+fn preflight(origin: &str, method: &str) -> TestRequest {
+    TestRequest::default()
+        .method(Method::OPTIONS)
+        .uri(paths::PLAYERS)
+        .insert_header(("Origin", origin))
+        .insert_header(("Access-Control-Request-Method", method))
+}
+
+/// A preflight from an origin that is not allowed (with `CORS_ORIGINS` unset, or not listing
+/// it) is a 403 problem naming the origin and the setting; an allowed one gets its CORS
+/// headers, and a method not allowed is a 400 problem in our words.
+#[actix_web::test]
+async fn a_preflight_from_an_origin_not_allowed_is_a_403_problem() {
+    let app = spawn().await;
+    let r = app
+        .send(preflight("https://elsewhere.example", "GET"))
+        .await;
+    assert_problem(&r, StatusCode::FORBIDDEN);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(detail.contains("\"https://elsewhere.example\""), "{detail}");
+    assert!(detail.contains("CORS_ORIGINS"), "{detail}");
+    let app = spawn_with(|c| c.cors_origins = vec!["https://club.example".into()]).await;
+    let r = app
+        .send(preflight("https://elsewhere.example", "POST"))
+        .await;
+    assert_problem(&r, StatusCode::FORBIDDEN);
+    let r = app.send(preflight("https://club.example", "POST")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        r.header("access-control-allow-origin").as_deref(),
+        Some("https://club.example")
+    );
+    let r = app.send(preflight("https://club.example", "TRACE")).await;
+    assert_problem(&r, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body["detail"].as_str().unwrap().contains("\"TRACE\""),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("Requested method"), "{}", r.text);
+}
+
+/// A body or query string that does not fit is refused in our words, naming the field: no
+/// deserializer's sentence (`invalid type: …`, `` expected u32 ``) reaches the client.
+#[actix_web::test]
+async fn a_value_of_the_wrong_kind_is_refused_in_our_words_naming_the_field() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = app.create_player(&leader, json!({"name": 5})).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.errors("field"), ["name"]);
+    assert_eq!(r.errors("message"), ["must be a string, not a number"]);
+    let r = app
+        .create_player(&leader, json!({"name": "Anna", "nmae": "x"}))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.text
+            .contains("unknown field \\\"nmae\\\"; the fields are"),
+        "{}",
+        r.text
+    );
+    let r = app
+        .get(&format!("{}?per_page=many", paths::PLAYERS), None)
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert_eq!(
+        r.body["detail"],
+        "query parameter `per_page`: not a valid number"
+    );
+    let r = app.get(&paths::stream("colour=red"), None).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    let detail = r.body["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("query parameter `colour`: unknown field \"colour\"; the fields are"),
+        "{detail}"
+    );
+}

@@ -26,6 +26,13 @@ pub struct Config {
     /// `REFRESH_MAX_SESSIONS`: signed-in devices (refresh-token families) per account
     /// (default 20); a login beyond it ends the least recently used one.
     pub refresh_max_sessions: usize,
+    /// `REFRESH_GRACE_SECONDS` (default 30, 0–300; 0: none): a refresh retried this long after
+    /// it with the token it spent answers the same new tokens instead of ending the session
+    /// (docs/decisions/0387-refresh-grace.md).
+    pub refresh_grace: chrono::Duration,
+    /// `REQUIRE_IF_MATCH` (default false): a write to a versioned resource without `If-Match`
+    /// is refused (428, `version-required`) instead of applied to whatever version is current.
+    pub require_if_match: bool,
     /// `BOOTSTRAP_ADMIN_EMAIL` / `BOOTSTRAP_ADMIN_PASSWORD`: an admin created on first start.
     pub bootstrap_admin: Option<(String, String)>,
     /// `CORS_ORIGINS`: comma-separated allowed origins (empty: none).
@@ -190,6 +197,8 @@ impl Default for Config {
             jwt_ttl_minutes: 15,
             refresh_ttl: chrono::Duration::days(30),
             refresh_max_sessions: 20,
+            refresh_grace: chrono::Duration::seconds(30),
+            require_if_match: false,
             bootstrap_admin: None,
             cors_origins: vec![],
             db_pool_size: 8,
@@ -293,6 +302,22 @@ impl Config {
             1,
             1000,
             &mut c.refresh_max_sessions,
+            &mut errs,
+        );
+        let mut grace = c.refresh_grace.num_seconds();
+        parse_num(
+            &nonempty,
+            "REFRESH_GRACE_SECONDS",
+            0,
+            300,
+            &mut grace,
+            &mut errs,
+        );
+        c.refresh_grace = chrono::Duration::seconds(grace);
+        parse_flag(
+            &nonempty,
+            "REQUIRE_IF_MATCH",
+            &mut c.require_if_match,
             &mut errs,
         );
         parse_num(
@@ -591,19 +616,30 @@ fn read_fair_shares(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs:
     }
 }
 
+/// Reads the on/off setting `key` into `out` when it is set.
+fn parse_flag(
+    get: &impl Fn(&str) -> Option<String>,
+    key: &str,
+    out: &mut bool,
+    errs: &mut Vec<String>,
+) {
+    match get(key).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        None => {}
+        Some("on" | "true" | "1" | "yes") => *out = true,
+        Some("off" | "false" | "0" | "no") => *out = false,
+        Some(other) => errs.push(format!("{key}: {other:?} is not on/true or off/false")),
+    }
+}
+
 /// Reads the `WEBHOOK*` variables into `c`.
 fn read_webhooks(get: &impl Fn(&str) -> Option<String>, c: &mut Config, errs: &mut Vec<String>) {
-    for (key, out) in [
-        ("WEBHOOKS", &mut c.webhooks),
-        ("WEBHOOK_ALLOW_PRIVATE", &mut c.webhook_allow_private),
-    ] {
-        match get(key).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-            None => {}
-            Some("on" | "true" | "1" | "yes") => *out = true,
-            Some("off" | "false" | "0" | "no") => *out = false,
-            Some(other) => errs.push(format!("{key}: {other:?} is not on/true or off/false")),
-        }
-    }
+    parse_flag(get, "WEBHOOKS", &mut c.webhooks, errs);
+    parse_flag(
+        get,
+        "WEBHOOK_ALLOW_PRIVATE",
+        &mut c.webhook_allow_private,
+        errs,
+    );
     let mut secs = c.webhook_timeout.as_secs();
     parse_num(get, "WEBHOOK_TIMEOUT_SECS", 1, 60, &mut secs, errs);
     c.webhook_timeout = std::time::Duration::from_secs(secs);

@@ -371,51 +371,8 @@ impl From<diesel::result::Error> for ApiError {
     }
 }
 
-/// A deserializer's message in words a client can act on: no position in the text, no Rust
-/// type names (`u32` becomes "an integer"), and the parser's own words for a bad number
-/// replaced. Messages that already name what is wrong (an unknown field or value, a missing
-/// field) keep their words.
-pub fn plain_serde_message(message: &str) -> String {
-    let mut text = match message.rfind(" at line ") {
-        Some(i) if message[i..].contains(" column ") => &message[..i],
-        _ => message,
-    }
-    .to_string();
-    if text.starts_with("invalid digit")
-        || text.starts_with("number too large")
-        || text.starts_with("number too small")
-        || text.starts_with("cannot parse")
-        || text.starts_with("invalid float")
-        || text.starts_with("provided string was not")
-    {
-        return "not a valid number".to_string();
-    }
-    if text.starts_with("invalid value") || text.starts_with("invalid type") {
-        text = text
-            .replace(", expected u8", ", expected an integer")
-            .replace(", expected u16", ", expected an integer")
-            .replace(", expected u32", ", expected an integer")
-            .replace(", expected u64", ", expected an integer")
-            .replace(", expected usize", ", expected an integer")
-            .replace(", expected i8", ", expected an integer")
-            .replace(", expected i16", ", expected an integer")
-            .replace(", expected i32", ", expected an integer")
-            .replace(", expected i64", ", expected an integer")
-            .replace(", expected f32", ", expected a number")
-            .replace(", expected f64", ", expected a number")
-            .replace(", expected a sequence", ", expected a list")
-            .replace(", expected a map", ", expected an object");
-        if let Some(i) = text.find(", expected struct ") {
-            text.truncate(i);
-            text.push_str(", expected an object");
-        }
-        if let Some(i) = text.find(", expected enum ") {
-            text.truncate(i);
-            text.push_str(", expected one of the listed values");
-        }
-    }
-    text
-}
+mod words;
+pub use words::plain_serde_message;
 
 /// The unique constraints of the schema: table, columns, the request field that holds the
 /// value, and what is taken, in words.
@@ -659,26 +616,6 @@ mod tests {
             found.len(),
             UNIQUE.len(),
             "a listed constraint is not in the schema"
-        );
-    }
-
-    #[test]
-    fn serde_messages_lose_positions_and_rust_names() {
-        assert_eq!(
-            plain_serde_message("invalid type: string \"x\", expected u32 at line 1 column 9"),
-            "invalid type: string \"x\", expected an integer"
-        );
-        assert_eq!(
-            plain_serde_message("invalid type: integer `5`, expected struct NewPlayer"),
-            "invalid type: integer `5`, expected an object"
-        );
-        assert_eq!(
-            plain_serde_message("invalid digit found in string"),
-            "not a valid number"
-        );
-        assert_eq!(
-            plain_serde_message("unknown field `nmae`, expected `name` or `rating`"),
-            "unknown field `nmae`, expected `name` or `rating`"
         );
     }
 

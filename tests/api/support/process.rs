@@ -86,6 +86,55 @@ impl Server {
         self.child.wait().expect("reap");
     }
 
+    /// Sends SIGTERM and waits for the process to exit, failing the test when it has not
+    /// within `guard` (a hang guard, not a measure); its exit status.
+    pub fn terminate(&mut self, guard: Duration) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill -TERM");
+        assert!(sent.success(), "kill -TERM failed");
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                started.elapsed() < guard,
+                "clubcomp still runs after SIGTERM: {}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Opens `GET /api/v1/stream` on a connection of its own and reads until the stream's
+    /// first message arrived (it is subscribed then); the connection, to read on.
+    pub fn open_stream(&self) -> TcpStream {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("read timeout");
+        let head = format!(
+            "GET {} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            paths::stream(""),
+            self.port
+        );
+        s.write_all(head.as_bytes()).expect("send");
+        let mut got = Vec::new();
+        let mut buf = [0u8; 1024];
+        while !String::from_utf8_lossy(&got).contains("retry:") {
+            let n = s.read(&mut buf).expect("the stream's first message");
+            assert!(n > 0, "the stream ended: {}", String::from_utf8_lossy(&got));
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert!(
+            String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200"),
+            "{}",
+            String::from_utf8_lossy(&got)
+        );
+        s
+    }
+
     /// What the process wrote to stderr (its log).
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()

@@ -286,3 +286,26 @@ fn frame_ancestors_are_checked() {
         assert!(e[0].starts_with("FRAME_ANCESTORS"), "{bad}: {e:?}");
     }
 }
+
+#[test]
+fn the_refresh_grace_and_require_if_match_are_read_and_bounded() {
+    let c = cfg(&[]).unwrap();
+    assert_eq!(c.refresh_grace, chrono::Duration::seconds(30));
+    assert!(!c.require_if_match);
+    let c = cfg(&[("REFRESH_GRACE_SECONDS", "0"), ("REQUIRE_IF_MATCH", "true")]).unwrap();
+    assert_eq!(c.refresh_grace, chrono::Duration::zero());
+    assert!(c.require_if_match);
+    let errs = cfg(&[
+        ("REFRESH_GRACE_SECONDS", "301"),
+        ("REQUIRE_IF_MATCH", "maybe"),
+    ])
+    .unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.starts_with("REFRESH_GRACE_SECONDS")),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter().any(|e| e.starts_with("REQUIRE_IF_MATCH")),
+        "{errs:?}"
+    );
+}

@@ -186,7 +186,7 @@ impl JwtKeys {
         roles: Vec<Role>,
         ttl: chrono::Duration,
     ) -> Result<(String, i64), ApiError> {
-        self.issue_claims(sub, roles, ttl, None)
+        self.issue_claims(sub, roles, ttl, None, chrono::Utc::now().timestamp())
     }
 
     /// Issues a user's token, carrying the user's token generation.
@@ -196,11 +196,24 @@ impl JwtKeys {
         roles: Vec<Role>,
         ttl: chrono::Duration,
     ) -> Result<(String, i64), ApiError> {
+        self.issue_for_user_at(user, roles, ttl, chrono::Utc::now().timestamp())
+    }
+
+    /// [`JwtKeys::issue_for_user`] as issued at `iat` (seconds since the epoch): the same
+    /// claims give the same token.
+    pub fn issue_for_user_at(
+        &self,
+        user: &users::User,
+        roles: Vec<Role>,
+        ttl: chrono::Duration,
+        iat: i64,
+    ) -> Result<(String, i64), ApiError> {
         self.issue_claims(
             format!("user:{}", user.id),
             roles,
             ttl,
             Some(user.token_generation),
+            iat,
         )
     }
 
@@ -210,8 +223,8 @@ impl JwtKeys {
         roles: Vec<Role>,
         ttl: chrono::Duration,
         generation: Option<i64>,
+        now: i64,
     ) -> Result<(String, i64), ApiError> {
-        let now = chrono::Utc::now().timestamp();
         let exp = now + ttl.num_seconds();
         let claims = Claims {
             sub,

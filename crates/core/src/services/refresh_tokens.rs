@@ -1,7 +1,10 @@
 //! Staying signed in: refresh tokens, rotated at every use, in families that end together
-//! (docs/decisions/0215-refresh-tokens.md). A token is 256 bits from the operating system's
-//! random source; only its SHA-256 is stored. Every function takes the time `now` from its
-//! caller, so expiry is tested without waiting.
+//! (docs/decisions/0215-refresh-tokens.md), with a grace period for a retried refresh
+//! (docs/decisions/0387-refresh-grace.md). A login's token is 256 bits from the operating
+//! system's random source; a successor is derived from the token it replaces and a fresh
+//! random seed, which the spent token's row keeps, so that a retry within the grace period
+//! answers the same successor. Only SHA-256 hashes of tokens are stored. Every function takes
+//! the time `now` from its caller, so expiry and the grace period are tested without waiting.
 
 use crate::error::{ApiError, ApiResult};
 use crate::ids::UserId;
@@ -34,6 +37,9 @@ pub struct Policy {
     /// Live families (signed-in devices) per account (`REFRESH_MAX_SESSIONS`); a login
     /// beyond it ends the least recently used one.
     pub max_sessions: usize,
+    /// How long after a refresh the token it spent still answers its successor
+    /// (`REFRESH_GRACE_SECONDS`; zero: not at all).
+    pub grace: chrono::Duration,
 }
 
 /// A refresh token just issued, and the account it is for.
@@ -45,6 +51,9 @@ pub struct Issued {
     pub token: String,
     /// When it expires.
     pub expires_at: NaiveDateTime,
+    /// When it was issued (the access token answered with it is issued then too, so that a
+    /// retry within the grace period answers the same access token).
+    pub issued_at: NaiveDateTime,
 }
 
 /// Why a refresh is refused (401); what the refusal ended is committed.
@@ -77,14 +86,27 @@ pub fn hash(token: &str) -> String {
         .collect()
 }
 
-fn new_token() -> ApiResult<String> {
+/// 32 random bytes in unpadded base64url.
+fn random_text() -> ApiResult<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
         .map_err(|e| ApiError::Internal(format!("no randomness for a refresh token: {e}")))?;
-    Ok(format!(
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// The successor of refresh token `spent` under `seed`: the SHA-256 of both, as a token.
+/// Without the spent token (never stored) the seed tells nothing of it.
+fn successor(spent: &str, seed: &str) -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(b"clubcomp refresh successor\0");
+    h.update(seed.as_bytes());
+    h.update(b"\0");
+    h.update(spent.as_bytes());
+    format!(
         "{PREFIX}{}",
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-    ))
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(h.finalize())
+    )
 }
 
 fn issue(
@@ -94,8 +116,8 @@ fn issue(
     generation: i64,
     now: NaiveDateTime,
     policy: &Policy,
+    token: String,
 ) -> ApiResult<Issued> {
-    let token = new_token()?;
     let expires_at = now + policy.ttl;
     refresh_tokens::insert(
         c,
@@ -112,6 +134,7 @@ fn issue(
         user,
         token,
         expires_at,
+        issued_at: now,
     })
 }
 
@@ -135,7 +158,15 @@ pub fn start(
     }
     let family = uuid::Uuid::new_v4().simple().to_string();
     let generation = user.token_generation;
-    issue(c, user, &family, generation, now, policy)
+    issue(
+        c,
+        user,
+        &family,
+        generation,
+        now,
+        policy,
+        format!("{PREFIX}{}", random_text()?),
+    )
 }
 
 /// Where a login whose password matched came from: the client's address, the device token
@@ -197,11 +228,12 @@ pub fn refresh_from(
 }
 
 /// Exchanges a refresh token for its successor (in the caller's transaction). The token is
-/// spent by one conditional update, so of two concurrent exchanges one wins; the other, like
-/// any later use of a spent token, ends the whole family ([`Refusal::Reused`]). A token of an
-/// account that was disabled, or whose password was reset, since the login is refused and
-/// its family ended. The refusal is returned as a value so that the caller commits what it
-/// ended.
+/// spent by one conditional update, so of two concurrent exchanges one spends it; the other,
+/// and any retry within `policy.grace` of the exchange, answers the same successor while it is
+/// unspent. Any other use of a spent token ends the whole family
+/// ([`Refusal::Reused`]). A token of an account that was disabled, or whose password was
+/// reset, since the login is refused and its family ended. The refusal is returned as a value
+/// so that the caller commits what it ended.
 pub fn refresh(
     c: &mut DbConn,
     token: &str,
@@ -209,17 +241,24 @@ pub fn refresh(
     policy: &Policy,
 ) -> ApiResult<Result<Issued, Refusal>> {
     let h = hash(token);
-    if refresh_tokens::spend(c, &h, now)? == 0 {
+    let seed = random_text()?;
+    if refresh_tokens::spend(c, &h, now, &seed)? == 0 {
         let Some(row) = refresh_tokens::by_hash(c, &h)? else {
             return Ok(Err(Refusal::Invalid("unknown refresh token; log in again")));
         };
         if row.revoked_at.is_some() {
             return Ok(Err(Refusal::Invalid("the session has ended; log in again")));
         }
-        if row.spent_at.is_none() {
+        let Some(spent_at) = row.spent_at else {
             return Ok(Err(Refusal::Invalid(
                 "the refresh token has expired; log in again",
             )));
+        };
+        if policy.grace > chrono::Duration::zero()
+            && now - spent_at <= policy.grace
+            && let Some(again) = retried(c, token, &row, now)?
+        {
+            return Ok(Ok(again));
         }
         refresh_tokens::revoke_family(c, &row.family, now)?;
         return Ok(Err(Refusal::Reused));
@@ -234,9 +273,39 @@ pub fn refresh(
             "the account was disabled or its password was reset; log in again",
         )));
     };
-    let issued = issue(c, user, &row.family, row.generation, now, policy)?;
+    let next = successor(token, &seed);
+    let issued = issue(c, user, &row.family, row.generation, now, policy, next)?;
     refresh_tokens::trim_family(c, &row.family, KEEP_SPENT)?;
     Ok(Ok(issued))
+}
+
+/// A refresh retried with the token `spent` (its row `row`), which was exchanged within the
+/// grace period: its successor as it was issued, while that successor is unspent and live and
+/// the account unchanged; `None` otherwise (the retry is a reuse then).
+fn retried(
+    c: &mut DbConn,
+    spent: &str,
+    row: &refresh_tokens::RefreshToken,
+    now: NaiveDateTime,
+) -> ApiResult<Option<Issued>> {
+    let Some(seed) = row.successor_seed.as_deref() else {
+        return Ok(None);
+    };
+    let token = successor(spent, seed);
+    let Some(next) = refresh_tokens::by_hash(c, &hash(&token))? else {
+        return Ok(None);
+    };
+    if next.spent_at.is_some() || next.revoked_at.is_some() || next.expires_at <= now {
+        return Ok(None);
+    }
+    let user = users::by_id(c, next.user_id)?
+        .filter(|u| u.active && u.token_generation == next.generation);
+    Ok(user.map(|user| Issued {
+        user,
+        token,
+        expires_at: next.expires_at,
+        issued_at: next.created_at,
+    }))
 }
 
 /// Ends the family of `token` (in the caller's transaction); nothing happens for a token

@@ -9,11 +9,17 @@ pub fn etag(kind: &str, id: impl std::fmt::Display, version: i64) -> String {
 }
 
 /// Checks an `If-Match` value against the current ETag: absent is allowed, a mismatch is 412.
+/// The tag of the gzip-compressed answer (`"…-gz"`) names the same version.
 pub fn check_if_match(header: Option<&str>, current: &str) -> ApiResult<()> {
     let Some(v) = header else {
         return Ok(());
     };
-    if v.trim() == "*" || v.split(',').any(|t| t.trim() == current) {
+    let same = |t: &str| {
+        t == current
+            || t.strip_suffix("-gz\"")
+                .is_some_and(|open| current.strip_suffix('"') == Some(open))
+    };
+    if v.trim() == "*" || v.split(',').any(|t| same(t.trim())) {
         Ok(())
     } else {
         Err(ApiError::PreconditionFailed(format!(
@@ -66,6 +72,8 @@ mod tests {
         assert!(check_if_match(None, &current).is_ok());
         assert!(check_if_match(Some("*"), &current).is_ok());
         assert!(check_if_match(Some("\"game-7-v2\", \"game-7-v3\""), &current).is_ok());
+        assert!(check_if_match(Some("\"game-7-v3-gz\""), &current).is_ok());
+        assert!(check_if_match(Some("\"game-7-v2-gz\""), &current).is_err());
         // a weak tag never matches If-Match (RFC 9110 13.1.1)
         assert!(check_if_match(Some("W/\"game-7-v3\""), &current).is_err());
         assert!(check_if_match(Some("\"game-7-v2\""), &current).is_err());

@@ -339,6 +339,7 @@ diesel::table! {
         expires_at -> Timestamp,
         spent_at -> Nullable<Timestamp>,
         revoked_at -> Nullable<Timestamp>,
+        successor_seed -> Nullable<Text>,
     }
 }
 

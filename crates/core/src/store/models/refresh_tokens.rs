@@ -25,6 +25,9 @@ pub struct RefreshToken {
     pub spent_at: Option<NaiveDateTime>,
     /// When its family was ended (logout, reuse, too many sessions, account change).
     pub revoked_at: Option<NaiveDateTime>,
+    /// The random value its successor was derived from (set when it is spent), so that a
+    /// retry within the grace period answers the same successor.
+    pub successor_seed: Option<String>,
 }
 
 /// Insert form.
@@ -56,8 +59,9 @@ pub fn by_hash(conn: &mut DbConn, hash: &str) -> QueryResult<Option<RefreshToken
 }
 
 /// Spends the token with hash `hash` if it is live at `now` (neither spent nor revoked nor
-/// expired): one conditional update, so of two concurrent callers exactly one sees 1.
-pub fn spend(conn: &mut DbConn, hash: &str, now: NaiveDateTime) -> QueryResult<usize> {
+/// expired), recording `seed`, the value its successor is derived from: one conditional
+/// update, so of two concurrent callers exactly one sees 1.
+pub fn spend(conn: &mut DbConn, hash: &str, now: NaiveDateTime, seed: &str) -> QueryResult<usize> {
     diesel::update(
         refresh_tokens::table
             .filter(refresh_tokens::token_hash.eq(hash))
@@ -65,7 +69,10 @@ pub fn spend(conn: &mut DbConn, hash: &str, now: NaiveDateTime) -> QueryResult<u
             .filter(refresh_tokens::revoked_at.is_null())
             .filter(refresh_tokens::expires_at.gt(now)),
     )
-    .set(refresh_tokens::spent_at.eq(Some(now)))
+    .set((
+        refresh_tokens::spent_at.eq(Some(now)),
+        refresh_tokens::successor_seed.eq(Some(seed)),
+    ))
     .execute(conn)
 }
 

@@ -23,6 +23,7 @@ mod evenings;
 mod events;
 mod fair_shares;
 mod foundation;
+mod guest_title;
 mod health;
 mod hostile_input;
 mod input_checks;

@@ -363,6 +363,9 @@ fn swiss_table(
         @if let Some(first) = s.playoff.as_ref().and_then(|p| p.candidates.iter().find(|c| Some(c.player_id) == p.first)) {
             p class="note champion" { (ctx.t("Eerste na de barrage: ", "First after the play-off: ")) strong { (first.name) } }
         }
+        @if let Some(champion) = s.champion.filter(|id| s.rows.first().is_some_and(|r| r.player_id != *id)).and_then(|id| s.rows.iter().find(|r| r.player_id == id)) {
+            p class="note champion" { (ctx.t("Kampioen (de titel is voor leden): ", "Champion (the title is for members): ")) strong { (champion.name) } }
+        }
         (scroll(&caption, html! {
             table class="standings swiss" {
                 caption { (caption) }

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 /// A competition of the given discipline with one round and `n` games between two players;
 /// returns (game ids, white player id, black player id).
-async fn games_in(
+pub(crate) async fn games_in(
     app: &TestApp,
     kind: &str,
     system: Option<&str>,
@@ -122,7 +122,7 @@ async fn games_in(
 }
 
 /// Rows in the arbiter tables and the audit log.
-async fn arbiter_counts(app: &TestApp) -> Vec<i64> {
+pub(crate) async fn arbiter_counts(app: &TestApp) -> Vec<i64> {
     app.with_conn(|c| {
         vec![
             game_events::table.count().get_result::<i64>(c).unwrap(),
@@ -137,7 +137,7 @@ async fn arbiter_counts(app: &TestApp) -> Vec<i64> {
 
 /// Three games of a single round robin of draughts under the KNDB championship's clock
 /// (120 minutes for 50 moves, 60 for 25, then the rest with 20 seconds a move from move 76).
-async fn kndb_games(app: &TestApp) -> Vec<i64> {
+pub(crate) async fn kndb_games(app: &TestApp) -> Vec<i64> {
     let clock = json!({"periods": [{"moves": 50, "minutes": 120}, {"moves": 25, "minutes": 60}, {"minutes": 0}],
                        "increment_seconds": 20, "increment_from_move": 76});
     let (g, _, _) = games_in(
@@ -153,7 +153,7 @@ async fn kndb_games(app: &TestApp) -> Vec<i64> {
     g
 }
 
-fn no_increment() -> Value {
+pub(crate) fn no_increment() -> Value {
     json!({"periods": [{"minutes": 60}], "increment_seconds": 0, "increment_from_move": 1})
 }
 

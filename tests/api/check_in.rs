@@ -84,11 +84,13 @@ async fn nine_check_ins_give_six_rounds_and_round_one_is_paired() {
         .await
         .comp;
 
-    // the defaults: 10 minutes, check-in closing at 20:00, ⌈log2 n⌉ + 2 rounds, at most 11
+    // the defaults: 10 minutes, check-in closing at 20:00, ⌈log2 n⌉ + 2 rounds, at most 11,
+    // a guest may take the title
     let c = app.get(&paths::competition(comp), None).await;
     assert_eq!(
         c.body["params"]["blitz"],
-        json!({"date": EVENING, "check_in_closes": "20:00", "extra_rounds": 2, "max_rounds": 11})
+        json!({"date": EVENING, "check_in_closes": "20:00", "extra_rounds": 2, "max_rounds": 11,
+            "guest_title": "eligible"})
     );
     assert_eq!(
         c.body["time_control"]["periods"],

@@ -239,7 +239,7 @@ async fn every_kind_of_competition_answers_its_documented_variant() {
         made.push((variant, r.body));
     }
     // the params are answered as sent, a blitz block with its defaults (check-in closes at
-    // 20:00, two rounds beyond ⌈log2 n⌉, at most eleven rounds)
+    // 20:00, two rounds beyond ⌈log2 n⌉, at most eleven rounds, guests may take the title)
     assert_eq!(
         made[0].1["params"],
         json!({"top_value": 50, "draw": 0.5, "excused_cap": 4})
@@ -247,7 +247,7 @@ async fn every_kind_of_competition_answers_its_documented_variant() {
     assert_eq!(
         made[1].1["params"],
         json!({"blitz": {"date": "2027-06-18", "check_in_closes": "20:00",
-                         "extra_rounds": 2, "max_rounds": 11}})
+                         "extra_rounds": 2, "max_rounds": 11, "guest_title": "eligible"}})
     );
     assert_eq!(made[4].1["params"], json!({}));
 

@@ -147,15 +147,27 @@ pub enum FirstPlaceTie {
 /// player ids in their order in the standings; fewer than two means no play-off. The first
 /// value of every row is the score (the tie-break list starts with points).
 pub fn first_place_candidates(standings: &Standings, tie: FirstPlaceTie) -> Vec<u32> {
-    let Some(top) = standings.rows.first() else {
+    title_candidates(standings, tie, |_| true)
+}
+
+/// The candidates for the title in `standings` under `tie`, counting only the rows
+/// `may_take` admits (docs/rules/rapid-blitz.md#guests-and-the-title): the first of them and
+/// those level with it — on points in the blitz, on every tie-break in the rapid. A player
+/// left out keeps their row and place; one candidate is the champion, two or more play off.
+pub fn title_candidates(
+    standings: &Standings,
+    tie: FirstPlaceTie,
+    may_take: impl Fn(u32) -> bool,
+) -> Vec<u32> {
+    let eligible: Vec<_> = standings.rows.iter().filter(|r| may_take(r.id)).collect();
+    let Some(top) = eligible.first() else {
         return Vec::new();
     };
-    standings
-        .rows
+    eligible
         .iter()
         .filter(|r| match tie {
             FirstPlaceTie::OnPoints => r.values.first() == top.values.first(),
-            FirstPlaceTie::AfterTiebreaks => r.rank == 1,
+            FirstPlaceTie::AfterTiebreaks => r.rank == top.rank,
         })
         .map(|r| r.id)
         .collect()
@@ -540,6 +552,57 @@ mod tests {
         assert_eq!(
             first_place_candidates(&Standings { rows: vec![], ..s }, FirstPlaceTie::OnPoints),
             Vec::<u32>::new()
+        );
+    }
+
+    /// Blitz, members only: guest 9 is first on 4 points (direct encounter), members 1 and 2
+    /// follow on 4, member 5 on 3½. Without the guest the top score is still 4: 1 and 2 play
+    /// off, 9 keeps place 1 in the table but is no candidate. With 2 on 3½, 1 is champion
+    /// alone; a field of guests only has no candidate. The literal reading plays 9, 1 and 2.
+    #[test]
+    fn a_guest_left_out_of_the_title_keeps_the_row_and_plays_no_playoff() {
+        use crate::fixed::Fixed;
+        use crate::tiebreaks::{TiebreakRow, Value};
+        let row = |rank: u32, id: u32, pts: i64| TiebreakRow {
+            rank,
+            place: rank.to_string(),
+            shared: false,
+            id,
+            name: format!("P{id}"),
+            values: vec![Some(Value(Fixed(pts)))],
+        };
+        let mut s = Standings {
+            rules: Default::default(),
+            rounds: 5,
+            tiebreaks: vec![],
+            rows: vec![
+                row(1, 9, 40_000),
+                row(2, 1, 40_000),
+                row(3, 2, 40_000),
+                row(4, 5, 35_000),
+            ],
+            playoff_for_first: true,
+            separations: Vec::new(),
+        };
+        let member = |id: u32| id != 9;
+        assert_eq!(
+            title_candidates(&s, FirstPlaceTie::OnPoints, member),
+            [1, 2]
+        );
+        assert_eq!(
+            first_place_candidates(&s, FirstPlaceTie::OnPoints),
+            [9, 1, 2]
+        );
+        s.rows[2].values[0] = Some(Value(Fixed(35_000)));
+        assert_eq!(title_candidates(&s, FirstPlaceTie::OnPoints, member), [1]);
+        assert_eq!(
+            title_candidates(&s, FirstPlaceTie::OnPoints, |_| false),
+            Vec::<u32>::new()
+        );
+        // the rapid's rule: the best member's rank, shared with nobody
+        assert_eq!(
+            title_candidates(&s, FirstPlaceTie::AfterTiebreaks, member),
+            [1]
         );
     }
 

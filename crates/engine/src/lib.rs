@@ -36,7 +36,8 @@ mod vocab;
 pub use fixed::{Fixed, FixedError};
 pub use stop::{Never, Stop};
 pub use vocab::{
-    Colour, CompetitionKind, Discipline, EveningKind, Half, Membership, PairingSystem, UnknownValue,
+    Colour, CompetitionKind, Discipline, EveningKind, GuestTitle, Half, Membership, PairingSystem,
+    UnknownValue,
 };
 
 pub mod arbiter;

@@ -187,6 +187,18 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// Who may take the title of the blitz championship, open to guests
+    /// (docs/rules/rapid-blitz.md#guests-and-the-title).
+    GuestTitle, "guest title" {
+        /// The regulation's literal reading: whoever finishes first is champion, a guest too.
+        Eligible = "eligible",
+        /// The title goes to the best member: guests keep their places in the table but play
+        /// no play-off for first and take no title.
+        MembersOnly = "members_only",
+    }
+}
+
+vocabulary! {
     /// Club membership (docs/rules/README.md#players-and-ratings).
     Membership, "membership" {
         /// Vaste Speler: expected every evening.

@@ -30,8 +30,12 @@ use utoipa::ToSchema;
 
 mod appeal;
 mod claim;
+mod decided;
+mod one_record;
 pub use appeal::*;
 pub use claim::*;
+use decided::enter_decided_result;
+use one_record::{claim_record, move_agrees_with_record, record_agrees_with_log};
 
 // ---------------------------------------------------------------------------------------
 // rows
@@ -182,7 +186,12 @@ pub fn load_game(c: &mut DbConn, id: GameId) -> ApiResult<GameCtx> {
 /// Takes the game's write lock: the first statement of every write to a game's arbiter data,
 /// so concurrent writers queue (a row lock on Postgres, the write lock on SQLite) and each
 /// sees the log as the previous one left it.
+///
+/// The game's own row is locked before (as a result entry and a change of tempo lock it):
+/// an upheld claim enters the game's result in the same transaction
+/// (decision 0284), and every writer takes the two locks in the same order.
 pub fn lock_game(c: &mut DbConn, id: GameId) -> ApiResult<()> {
+    crate::services::results::lock_game(c, id)?;
     crate::store::stamps::touch_now(c, Scope::GameArbiter(id))?;
     Ok(())
 }
@@ -478,6 +487,7 @@ pub fn add_event(
         ));
     }
     let mut log = Log::open(c, &ctx, actor)?;
+    move_agrees_with_record(c, &log, &event)?;
     let row = log.append(c, event.clone(), note)?;
     match event {
         GameEvent::Claim { by, kind, .. } => {
@@ -487,6 +497,9 @@ pub fn add_event(
         _ => {}
     }
     audit_game(c, game, "event_added", actor, &event)?;
+    if let GameEvent::Decision { claim, .. } = event {
+        enter_decided_result(c, &log, claim as i32)?;
+    }
     Ok((row, log.state().clone()))
 }
 
@@ -699,6 +712,7 @@ pub fn set_moves(
     let ctx = load_game(c, game)?;
     let record = record_of(ctx.kind, input)?;
     let notation = read_plies(&record)?;
+    record_agrees_with_log(c, game, &notation)?;
     check_declared_move(c, &ctx, &notation)?;
     let plies = notation.len() as i32;
     let (format, text) = match (&input.pgn, &input.san, &input.pdn) {

@@ -25,8 +25,8 @@ use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::blitz::{
-    FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_candidates,
-    first_place_playoff,
+    FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_playoff,
+    title_candidates,
 };
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -296,14 +296,46 @@ pub fn apply_to_standings(
     Ok(Some(playoff))
 }
 
-/// The play-off candidates in the Swiss standings (player ids, in their order in the
-/// standings) under `tie`; `ids` maps the standings' numbers 1, 2, … to player ids.
+/// Which of the players `ids` may take the title of `comp`
+/// (docs/rules/rapid-blitz.md#guests-and-the-title; decision 0286): everyone, except the
+/// guests of a blitz championship whose `guest_title` is `members_only`.
+pub fn may_take_title(
+    c: &mut DbConn,
+    comp: &Competition,
+    ids: &[PlayerId],
+) -> ApiResult<Vec<bool>> {
+    use crate::services::competitions::{CompetitionParams, SwissParams, stored_params};
+    let members_only = matches!(
+        stored_params(comp)?.typed,
+        CompetitionParams::Swiss(SwissParams { blitz: Some(b) })
+            if b.guest_title == clubcomp_engine::GuestTitle::MembersOnly
+    );
+    ids.iter()
+        .map(|&id| {
+            Ok(!members_only
+                || crate::store::models::players::by_id(c, id)?
+                    .is_none_or(|p| p.membership != clubcomp_engine::Membership::Guest))
+        })
+        .collect()
+}
+
+/// The candidates for the title in the Swiss standings (player ids, in their order in the
+/// standings) under `tie`, among the players `may_take` admits (by standings number − 1, as
+/// [`may_take_title`] answers them); `ids` maps the standings' numbers 1, 2, … to player ids.
+/// Two or more play off; one is the champion.
 pub fn candidates(
     standings: &clubcomp_engine::tiebreaks::Standings,
     ids: &[PlayerId],
     tie: FirstPlaceTie,
+    may_take: &[bool],
 ) -> Vec<PlayerId> {
-    first_place_candidates(standings, tie)
+    let admitted = |n: u32| {
+        may_take
+            .get((n as usize).wrapping_sub(1))
+            .copied()
+            .unwrap_or(true)
+    };
+    title_candidates(standings, tie, admitted)
         .into_iter()
         .filter_map(|n| ids.get((n as usize).wrapping_sub(1)).copied())
         .collect()
@@ -363,7 +395,8 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
     let counted = require_finished(c, &comp)?;
     let (standings, ids) = st::swiss_compute(c, &comp, &counted)?;
     let tie = first_place_tie(&comp)?;
-    let firsts = candidates(&standings, &ids, tie);
+    let may_take = may_take_title(c, &comp, &ids)?;
+    let firsts = candidates(&standings, &ids, tie, &may_take);
     let names = names_of(c, &firsts)?;
     if firsts.len() < 2 {
         let who = if firsts.is_empty() {

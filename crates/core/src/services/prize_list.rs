@@ -215,9 +215,9 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                 _ => "standings",
             };
             let champion = s
-                .rows
-                .first()
+                .champion
                 .filter(|_| decided_by != "pending")
+                .and_then(|id| s.rows.iter().find(|r| r.player_id == id))
                 .map(|r| Named {
                     player_id: r.player_id,
                     name: r.name.clone(),

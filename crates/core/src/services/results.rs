@@ -3,17 +3,17 @@
 //! rule, optimistic concurrency on the game's version, and an audit entry for every change.
 
 use crate::error::{ApiError, ApiResult, FieldError};
-use crate::ids::{CompetitionId, GameId, RoundId};
+use crate::ids::{ClaimId, CompetitionId, GameId, RoundId};
 use crate::store::DbConn;
 /// A stored entry of the audit log: the row is the record.
 pub use crate::store::models::competition::AuditEntry;
 use crate::store::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
 use crate::store::models::events::{EventKind, NewEvent, Visibility};
 use crate::store::now_utc;
-use crate::store::schema::{competitions, game_events, game_moves, games, rounds};
+use crate::store::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
 use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
-use clubcomp_engine::arbiter::{GameEnding, GameEvent, GameKind, replay};
+use clubcomp_engine::arbiter::{ClaimStatus, GameEnding, GameEvent, GameKind, GameState, replay};
 use clubcomp_engine::round_robin::{ResultError, Termination, convert_result};
 use clubcomp_engine::{Colour, CompetitionKind, Discipline};
 use diesel::prelude::*;
@@ -226,10 +226,94 @@ fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
     }
 }
 
+/// What ended a game in its event log, named for an answer, and whether the board has set
+/// that decision aside.
+struct EndedBy {
+    what: String,
+    set_aside: bool,
+}
+
+/// The event that ended the game (its state after the log): an upheld claim, named with its
+/// id and kind, or an agreement. An upheld claim is set aside when the board upheld an appeal
+/// against it (docs/rules/arbiter.md#appeals; decision 0284).
+fn ended_by(c: &mut DbConn, game: GameId, state: &GameState) -> ApiResult<EndedBy> {
+    let Some(upheld) = state
+        .claims
+        .iter()
+        .find(|r| r.status == ClaimStatus::Upheld)
+    else {
+        return Ok(EndedBy {
+            what: "an agreement in its event log".into(),
+            set_aside: false,
+        });
+    };
+    let claim: Option<(ClaimId, String)> = claims::table
+        .filter(claims::game_id.eq(game))
+        .filter(claims::event_seq.eq(upheld.event as i32))
+        .select((claims::id, claims::kind))
+        .first(c)
+        .optional()?;
+    let Some((id, kind)) = claim else {
+        return Ok(EndedBy {
+            what: format!(
+                "the arbiter's decision on the claim at event {}",
+                upheld.event
+            ),
+            set_aside: false,
+        });
+    };
+    let set_aside = appeals::table
+        .filter(appeals::claim_id.eq(id))
+        .filter(appeals::ruling.eq("upheld"))
+        .count()
+        .get_result::<i64>(c)?
+        > 0;
+    Ok(EndedBy {
+        what: format!("the arbiter's decision upholding claim {id} ({kind})"),
+        set_aside,
+    })
+}
+
+/// Enters the result an arbiter's decision gave game `id` (an upheld claim,
+/// docs/rules/arbiter.md#results-and-corrections; decision 0284) through [`enter`], so every
+/// rule of a result entry holds and the entry is audited with `reason`. Nothing is written
+/// when the game already has that result; a bye has no claims to decide.
+pub fn enter_decided(
+    c: &mut DbConn,
+    id: GameId,
+    ending: GameEnding,
+    move_count: Option<i32>,
+    reason: &str,
+    actor: &str,
+) -> ApiResult<()> {
+    let (game, _, comp) = load_game(c, id)?;
+    let d = discipline(&comp);
+    let code = ending_code(d, ending);
+    let same = convert_result(d, code, None, None).map(|x| x.result).ok();
+    if game.black_id.is_none() || (game.result.is_some() && game.result == same) {
+        return Ok(());
+    }
+    let input = ResultInput {
+        result: code.to_string(),
+        termination: Some("claim".into()),
+        move_count,
+        reason: Some(reason.to_string()),
+    };
+    enter(
+        c,
+        id,
+        &crate::services::version::ExpectedVersion::any(),
+        &input,
+        actor,
+    )?;
+    Ok(())
+}
+
 /// 409 when a result contradicts what the game's own record says
 /// (docs/rules/arbiter.md#results-and-corrections): the result the event log ended the game
 /// with (an agreed draw, the arbiter's decision on a claim), or a move count other than the
-/// moves recorded (as events, else in the stored record: the moves completed by both players).
+/// moves recorded (the game's one record: the stored record continued by the log's moves; the
+/// moves completed by both players).
 fn agrees_with_the_record(
     c: &mut DbConn,
     comp: &Competition,
@@ -260,11 +344,14 @@ fn agrees_with_the_record(
     if let Some(ending) = state.result {
         let code = ending_code(d, ending);
         let same = convert_result(d, code, None, None).map(|x| x.result);
-        if new.result.as_deref() != same.as_deref().ok() {
+        let ended_by = ended_by(c, game.id, &state)?;
+        if new.result.as_deref() != same.as_deref().ok() && !ended_by.set_aside {
             return Err(ApiError::Conflict(format!(
-                "game {} ended as {code} in its event log (an agreement or the arbiter's \
-                 decision on a claim); its result is {code}, not {}",
+                "game {} ended as {code} by {}; its result is {code}, not {}: a result \
+                 against an arbiter's decision needs the board to uphold an appeal against it \
+                 first (docs/rules/arbiter.md#appeals)",
                 game.id,
+                ended_by.what,
                 new.result.as_deref().unwrap_or_default()
             )));
         }
@@ -272,15 +359,18 @@ fn agrees_with_the_record(
     let Some(count) = new.move_count else {
         return Ok(());
     };
-    let plies = if state.moves[0] + state.moves[1] > 0 {
-        Some(i64::from(state.moves[0]) + i64::from(state.moves[1]))
-    } else {
-        game_moves::table
-            .find(game.id)
-            .select(game_moves::plies)
-            .first::<i32>(c)
-            .optional()?
-            .map(i64::from)
+    // one record of the moves (docs/rules/arbiter.md#the-moves-of-a-game): the stored record
+    // continued by the log's moves, which agree where both hold a move
+    let logged = i64::from(state.moves[0]) + i64::from(state.moves[1]);
+    let recorded = game_moves::table
+        .find(game.id)
+        .select(game_moves::plies)
+        .first::<i32>(c)
+        .optional()?
+        .map(i64::from);
+    let plies = match recorded {
+        Some(r) => Some(r.max(logged)),
+        None => (logged > 0).then_some(logged),
     };
     if let Some(plies) = plies
         && i64::from(count) != plies / 2

@@ -201,6 +201,11 @@ pub struct SwissStandings {
     /// play-off has a winner, who is then the first row (place `1`), the other candidates
     /// after in their order.
     pub playoff_for_first: bool,
+    /// The title holder (player id) of the final standings: the play-off's winner, else the
+    /// only candidate for the title; `null` while the title is shared or before the last
+    /// round. In a blitz championship for members only a guest may be placed above them
+    /// (docs/rules/rapid-blitz.md#guests-and-the-title).
+    pub champion: Option<i64>,
     /// The play-off for first, once created (final standings only): its games and outcome
     /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
     pub playoff: Option<crate::services::playoff::FirstPlacePlayoff>,
@@ -389,8 +394,9 @@ pub fn standings_view(
             rounds.truncate(n as usize);
             let (mut st, ids) = svc::swiss_compute(c, comp, &rounds)?;
             let tie = crate::services::playoff::first_place_tie(comp)?;
-            let mut playoff_for_first =
-                crate::services::playoff::candidates(&st, &ids, tie).len() > 1;
+            let may_take = crate::services::playoff::may_take_title(c, comp, &ids)?;
+            let title = crate::services::playoff::candidates(&st, &ids, tie, &may_take);
+            let mut playoff_for_first = title.len() > 1;
             // the final standings show the play-off's winner first
             // (docs/rules/rapid-blitz.md#the-play-off-for-first)
             let playoff = if n == view.rounds_counted {
@@ -401,6 +407,13 @@ pub fn standings_view(
             if playoff.as_ref().is_some_and(|p| p.first.is_some()) {
                 playoff_for_first = false;
             }
+            // the title of the final standings: the play-off's winner, else the one candidate
+            let champion = match (playoff.as_ref().and_then(|p| p.first), title.as_slice()) {
+                _ if n != view.rounds_counted || n == 0 => None,
+                (Some(first), _) => Some(first),
+                (None, [one]) => Some(one.get()),
+                _ => None,
+            };
             let names = svc::names(c, ids.iter().copied())?;
             let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
             let acr: Vec<String> = st
@@ -441,6 +454,7 @@ pub fn standings_view(
             view.swiss = Some(SwissStandings {
                 tiebreaks: acr.clone(),
                 playoff_for_first,
+                champion,
                 playoff,
                 separations,
                 rows: st

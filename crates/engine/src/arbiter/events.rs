@@ -265,7 +265,7 @@ pub struct Declared {
 /// squares, promotion; `Nc6` and `Nbc6`, `Nf3+` and `Nf3`, `0-0` and `O-O` are the same move,
 /// see `san::same_written_move`), any other notation (draughts) as text without check, mate and
 /// annotation marks.
-fn same_san(a: &str, b: &str) -> bool {
+pub(crate) fn same_san(a: &str, b: &str) -> bool {
     super::san::same_written_move(a, b).unwrap_or_else(|| {
         let norm = |s: &str| -> String {
             s.trim()

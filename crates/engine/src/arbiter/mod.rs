@@ -40,6 +40,7 @@ pub(crate) mod events;
 pub(crate) mod fifty;
 pub(crate) mod pgn;
 pub mod quickplay;
+mod record;
 pub(crate) mod repetition;
 mod san;
 pub mod tempo;
@@ -54,6 +55,7 @@ pub use events::{
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
 #[cfg(test)]
 use quickplay::{QuickplayClaim, check_quickplay_claim};
+pub use record::{RecordConflict, chess_record_with, logged_moves, one_record};
 pub use repetition::{
     ChessMoves, RepetitionClaim, RepetitionError, RepetitionVerdict, check_repetition,
 };

@@ -168,7 +168,7 @@ pub fn claims_of(
     })
 }
 
-fn claim_by_seq(c: &mut DbConn, game: GameId, seq: i32) -> ApiResult<ClaimRow> {
+pub(super) fn claim_by_seq(c: &mut DbConn, game: GameId, seq: i32) -> ApiResult<ClaimRow> {
     Ok(claims::table
         .filter(claims::game_id.eq(game))
         .filter(claims::event_seq.eq(seq))
@@ -221,6 +221,8 @@ struct Checked {
     declared: Option<String>,
 }
 
+/// The moves the claim is judged on: those sent, else the stored record; a claim checked
+/// from the moves reads them continued by the log's ([`claim_record`]).
 fn checked_moves(c: &mut DbConn, ctx: &GameCtx, input: &ClaimInput) -> ApiResult<Option<Record>> {
     match &input.moves {
         Some(m) => record_of(ctx.kind, m).map(Some),
@@ -504,12 +506,12 @@ pub fn make_claim(
         ClaimType::QuickplayFinish => check_quickplay(&ctx, input, record, log.state())?,
         ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves => check_chess(
             input.kind,
-            need_record(record)?,
+            need_record(claim_record(&log, ctx.kind, record)?)?,
             input.declared_move.clone(),
         )?,
         _ => check_draughts(
             input.kind,
-            need_record(record)?,
+            need_record(claim_record(&log, ctx.kind, record)?)?,
             input.declared_move.clone(),
         )?,
     };
@@ -576,6 +578,7 @@ pub fn make_claim(
     if row.status != "pending" && row.status != "postponed" {
         record_claim_event(c, EventKind::ClaimDecided, &row)?;
     }
+    enter_decided_result(c, &log, seq)?;
     Ok(row)
 }
 
@@ -631,7 +634,12 @@ fn check_quickplay(
     // the record (if any) gives the moves; else the claimant and move number place the claim
     let plies = record.as_ref().map(read_plies).transpose()?;
     let (claimant, move_number, plies) = match plies {
-        Some(p) => {
+        Some(mut p) => {
+            // moves the log holds past the record count as moves without notation
+            let have = (state.moves[0] + state.moves[1]) as usize;
+            if p.len() < have {
+                p.resize(have, String::new());
+            }
             let n = p.len() as u32;
             let to_move = if n.is_multiple_of(2) {
                 Colour::White
@@ -765,5 +773,6 @@ pub fn decide_claim(
         }),
     )?;
     record_claim_event(c, EventKind::ClaimDecided, &row)?;
+    enter_decided_result(c, &log, claim.event_seq)?;
     Ok(row)
 }

@@ -157,6 +157,40 @@ pub struct BlitzParams {
     /// The most rounds the evening holds, 1–99 (default 11); never more than n − 1.
     #[schema(minimum = 1, maximum = 99)]
     pub max_rounds: u32,
+    /// Whether a guest may take the title (docs/rules/rapid-blitz.md#guests-and-the-title):
+    /// `eligible` (default, the club rules' literal reading) or `members_only`.
+    #[schema(value_type = GuestTitleSchema)]
+    pub guest_title: clubcomp_engine::GuestTitle,
+}
+
+crate::schemas::string_enum_schema!(
+    pub GuestTitleSchema,
+    "Who may take the blitz title: `eligible` (anyone, guests too; the default) or `members_only` (guests keep their places but play no play-off for first and take no title).",
+    clubcomp_engine::GuestTitle::NAMES
+);
+
+/// The `guest_title` of a blitz block: `eligible` when absent, else the value named, or an
+/// error naming `params.blitz.guest_title`.
+fn guest_title(
+    v: Option<&Value>,
+    errs: &mut Vec<FieldError>,
+) -> Option<clubcomp_engine::GuestTitle> {
+    let Some(v) = v else {
+        return Some(clubcomp_engine::GuestTitle::Eligible);
+    };
+    let t = v.as_str().and_then(|s| {
+        clubcomp_engine::GuestTitle::ALL
+            .iter()
+            .copied()
+            .find(|g| g.as_str() == s)
+    });
+    if t.is_none() {
+        errs.push(FieldError::new(
+            "params.blitz.guest_title",
+            "must be eligible or members_only",
+        ));
+    }
+    t
 }
 
 pub(super) fn hh_mm<S: serde::Serializer>(t: &chrono::NaiveTime, s: S) -> Result<S::Ok, S::Error> {
@@ -206,10 +240,19 @@ impl BlitzParams {
         };
         let before = errs.len();
         for k in o.keys() {
-            if !["date", "check_in_closes", "extra_rounds", "max_rounds"].contains(&k.as_str()) {
+            if ![
+                "date",
+                "check_in_closes",
+                "extra_rounds",
+                "max_rounds",
+                "guest_title",
+            ]
+            .contains(&k.as_str())
+            {
                 errs.push(FieldError::new(
                     format!("{AT}.{k}"),
-                    "unknown field (expected date, check_in_closes, extra_rounds, max_rounds)",
+                    "unknown field (expected date, check_in_closes, extra_rounds, max_rounds, \
+                     guest_title)",
                 ));
             }
         }
@@ -274,17 +317,21 @@ impl BlitzParams {
             };
         let extra = number("extra_rounds", 2, 0..=10);
         let max = number("max_rounds", 11, 1..=99);
-        match (date, closes, extra, max) {
-            (Some(date), Some(check_in_closes), Some(extra_rounds), Some(max_rounds))
-                if errs.len() == before =>
-            {
-                Some(BlitzParams {
-                    date,
-                    check_in_closes,
-                    extra_rounds,
-                    max_rounds,
-                })
-            }
+        let guest_title = guest_title(o.get("guest_title"), errs);
+        match (date, closes, extra, max, guest_title) {
+            (
+                Some(date),
+                Some(check_in_closes),
+                Some(extra_rounds),
+                Some(max_rounds),
+                Some(guest_title),
+            ) if errs.len() == before => Some(BlitzParams {
+                date,
+                check_in_closes,
+                extra_rounds,
+                max_rounds,
+                guest_title,
+            }),
             _ => None,
         }
     }

@@ -102,7 +102,7 @@ fn fields(r: ApiResult<Settings>) -> Vec<String> {
 }
 
 /// The blitz block is stored with its defaults (check-in closes at 20:00, ⌈log2 n⌉ + 2
-/// rounds, at most 11) and decoded into the typed parameters.
+/// rounds, at most 11, guests may take the title) and decoded into the typed parameters.
 #[test]
 fn a_blitz_block_is_stored_with_its_defaults() {
     let s = settings(
@@ -114,7 +114,7 @@ fn a_blitz_block_is_stored_with_its_defaults() {
     assert_eq!(
         s.params,
         serde_json::json!({"blitz": {"date": "2027-06-18", "check_in_closes": "20:00",
-            "extra_rounds": 2, "max_rounds": 11}})
+            "extra_rounds": 2, "max_rounds": 11, "guest_title": "eligible"}})
     );
     let mut c = comp(
         CompetitionKind::Swiss,

@@ -59,7 +59,18 @@ pub struct MemberRow {
     pub rating: Option<i32>,
     /// The language of the member's mails: `nl` or `en`.
     #[serde(default)]
+    #[schema(value_type = Option<MailLanguage>)]
     pub language: Option<String>,
+}
+
+/// The languages of the club's mails.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MailLanguage {
+    /// Dutch.
+    Nl,
+    /// English.
+    En,
 }
 
 /// A row checked.

@@ -17,16 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "crates" / "core" / "src"
 
-# table -> why more than one module writes it (removed once the writes have moved)
-LATER = "written from several services today; the writes move into its owner, {}"
-SHARED = {
-    "competitions": LATER.format("services::competitions"),
-    "entrants": LATER.format("services::competitions"),
-    "games": LATER.format("services::rounds"),
-    "rounds": LATER.format("services::rounds"),
-    "seasons": LATER.format("services::seasons"),
-    "users": LATER.format("services::users"),
-}
+# table -> why more than one module writes it (empty: every table has one writer)
+SHARED = {}
 
 WRITE = re.compile(r"diesel::(insert_into|update|delete)\(\s*([a-z_][a-z0-9_]*)::table")
 ALIAS = re.compile(r"schema::\{?([^;]*?)\}?;", re.S)

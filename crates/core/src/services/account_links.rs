@@ -12,7 +12,7 @@ use crate::services::mail::{self, Mail};
 use crate::services::refresh_tokens::{self, Issued, Policy};
 use crate::store::DbConn;
 use crate::store::models::users::{self, User};
-use crate::store::schema::{account_tokens as at, players, users as u};
+use crate::store::schema::{account_tokens as at, players};
 use base64::Engine as _;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -327,8 +327,6 @@ pub fn accept_password(
         },
     )?;
     crate::services::users::set_password_hash(c, user, hash)?;
-    diesel::update(u::table.find(user))
-        .set(u::email_verified_at.eq(Some(now)))
-        .execute(c)?;
+    crate::services::users::rows::mark_email_verified(c, user, now)?;
     Ok(user)
 }

@@ -228,7 +228,7 @@ pub fn store_calendar(
     // queues concurrent generations, so the later ones see the calendar stored before them
     // (409, or replaced with `replace`) instead of failing on its unique dates
     crate::store::stamps::touch_now(c, Scope::Season(season_id))?;
-    let existing: Vec<i64> = ev::table
+    let existing: Vec<EveningId> = ev::table
         .filter(ev::season_id.eq(season_id))
         .select(ev::id)
         .load(c)?;
@@ -261,7 +261,7 @@ pub fn store_calendar(
                 }
             )));
         }
-        diesel::delete(rounds::table.filter(rounds::evening_id.eq_any(&existing))).execute(c)?;
+        crate::services::round_rows::delete_rounds_of_evenings(c, &existing)?;
         diesel::delete(ev::table.filter(ev::season_id.eq(season_id))).execute(c)?;
     }
     for r in rows {

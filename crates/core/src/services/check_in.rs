@@ -16,7 +16,7 @@ use crate::store::models::competition::{Competition, NewAuditEntry, audit};
 use crate::store::models::events::{EventKind, NewEvent, Visibility};
 use crate::store::models::players::{self, NewPlayer};
 use crate::store::now_utc;
-use crate::store::schema::{check_in_closures as cl, competitions as cm, entrants as en};
+use crate::store::schema::{check_in_closures as cl, entrants as en};
 use crate::store::stamps::Scope;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::Membership;
@@ -335,13 +335,7 @@ pub fn check_in_and_view(
         limits,
     )?;
     if let Some(r) = rating {
-        diesel::update(
-            en::table
-                .filter(en::competition_id.eq(id))
-                .filter(en::player_id.eq(player_id)),
-        )
-        .set(en::rating.eq(Some(r)))
-        .execute(c)?;
+        crate::services::competitions::rows::set_entrant_rating(c, id, player_id, r)?;
     }
     audit(
         c,
@@ -418,13 +412,7 @@ pub fn close_and_view(
             closed_at: now,
         })
         .execute(c)?;
-    diesel::update(cm::table.find(id))
-        .set((
-            cm::rounds_planned.eq(Some(rounds)),
-            cm::version.eq(cm::version + 1),
-            cm::updated_at.eq(now),
-        ))
-        .execute(c)?;
+    crate::services::competitions::rows::set_rounds_planned(c, id, rounds)?;
     audit(
         c,
         &NewAuditEntry {

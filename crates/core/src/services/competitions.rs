@@ -18,6 +18,7 @@ use utoipa::ToSchema;
 use clubcomp_engine::{CompetitionKind, Discipline, Half};
 
 mod params;
+pub mod rows;
 mod settings;
 mod stored;
 #[cfg(test)]

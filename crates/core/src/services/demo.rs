@@ -21,7 +21,7 @@ use crate::services::ratings::{RatingList, RatingRow, push};
 use crate::services::users::DEMO_PASSWORD;
 use crate::store::DbConn;
 use crate::store::models::competition::{
-    Competition, Evening, NewCompetition, NewEntrant, NewGame, NewRound, NewSeason, Round, Season,
+    Competition, Evening, NewCompetition, NewEntrant, NewGame, NewRound, Round,
 };
 use crate::store::models::players::{self, NewPlayer};
 use crate::store::models::users;
@@ -183,14 +183,7 @@ fn logins(c: &mut DbConn, demo: &Demo) -> ApiResult<Vec<String>> {
 
 /// Links the demo member account to `player` when it is linked to none yet.
 fn link_member(c: &mut DbConn, player: PlayerId) -> ApiResult<()> {
-    use crate::store::schema::users as u;
-    diesel::update(
-        u::table
-            .filter(u::email.eq(MEMBER))
-            .filter(u::player_id.is_null()),
-    )
-    .set(u::player_id.eq(Some(player)))
-    .execute(c)?;
+    crate::services::users::rows::link_player_if_unlinked(c, MEMBER, player)?;
     Ok(())
 }
 
@@ -210,11 +203,7 @@ fn chess_result(rng: &mut ChaCha8Rng, white: Option<i32>, black: Option<i32>) ->
 }
 
 fn insert_competition(c: &mut DbConn, new: NewCompetition) -> ApiResult<Competition> {
-    use crate::store::schema::competitions as cm;
-    Ok(diesel::insert_into(cm::table)
-        .values(&new)
-        .returning(cm::all_columns)
-        .get_result::<Competition>(c)?)
+    crate::services::competitions::rows::insert_competition(c, &new)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -257,9 +246,9 @@ fn insert_entrant(
     seed: i32,
     rating: Option<i32>,
 ) -> ApiResult<()> {
-    use crate::store::schema::entrants;
-    diesel::insert_into(entrants::table)
-        .values(&NewEntrant {
+    crate::services::competitions::rows::insert_entrant(
+        c,
+        &NewEntrant {
             competition_id,
             player_id,
             seed,
@@ -267,9 +256,8 @@ fn insert_entrant(
             joins_at: 1,
             excused_before: 0,
             created_at: now_utc(),
-        })
-        .execute(c)?;
-    Ok(())
+        },
+    )
 }
 
 fn insert_round(
@@ -281,9 +269,9 @@ fn insert_round(
     status: RoundStatus,
     pairing_meta: Option<String>,
 ) -> ApiResult<Round> {
-    use crate::store::schema::rounds;
-    Ok(diesel::insert_into(rounds::table)
-        .values(&NewRound {
+    crate::services::round_rows::insert_round(
+        c,
+        &NewRound {
             competition_id,
             number,
             evening_id: evening.map(|e| e.id),
@@ -292,9 +280,8 @@ fn insert_round(
             pairing_meta,
             version: 1,
             updated_at: now_utc(),
-        })
-        .returning(rounds::all_columns)
-        .get_result::<Round>(c)?)
+        },
+    )
 }
 
 fn insert_game(
@@ -306,9 +293,9 @@ fn insert_game(
     black: Option<PlayerId>,
     result: Option<&str>,
 ) -> ApiResult<()> {
-    use crate::store::schema::games;
-    diesel::insert_into(games::table)
-        .values(&NewGame {
+    crate::services::round_rows::insert_game(
+        c,
+        &NewGame {
             round_id,
             board,
             game_no,
@@ -319,9 +306,8 @@ fn insert_game(
             move_count: None,
             version: 1,
             updated_at: now_utc(),
-        })
-        .execute(c)?;
-    Ok(())
+        },
+    )
 }
 
 /// Creates the demo season around `today` with everything in it, once; a summary line and
@@ -361,14 +347,7 @@ fn seed_season(c: &mut DbConn, today: NaiveDate) -> ApiResult<(String, Option<Pl
     {
         return Ok((format!("season {}: already there", dates.name), None));
     }
-    let season = diesel::insert_into(s::table)
-        .values(&NewSeason {
-            name: dates.name.clone(),
-            opening_date: dates.opening,
-            created_at: now_utc(),
-        })
-        .returning(s::all_columns)
-        .get_result::<Season>(c)?;
+    let season = crate::services::seasons::create(c, dates.name.clone(), dates.opening)?;
     let rows = proposed_rows(season.id, &input(&dates)?)?;
     let evenings = crate::services::calendar::store_calendar(c, season.id, &rows, false)?;
 

@@ -588,7 +588,7 @@ fn apply(
         (Some(p), _) => p.clone(),
     };
     let account = match (&step.account, step.account_action) {
-        (None, _) => users::insert(
+        (None, _) => crate::services::users::rows::insert(
             c,
             &NewUser {
                 email: &row.email,

@@ -36,6 +36,7 @@ pub mod ratings;
 pub mod reads;
 pub mod refresh_tokens;
 pub mod results;
+pub mod round_rows;
 pub mod round_views;
 pub mod rounds;
 pub mod schedule;

@@ -204,6 +204,6 @@ pub fn confirm_email_change(c: &mut DbConn, token: &str, now: NaiveDateTime) -> 
             detail: format!("email: another account has the address {email} now"),
         });
     }
-    users::set_email(c, spent.user, &email, now)?;
+    crate::services::users::rows::set_email(c, spent.user, &email, now)?;
     Ok(email)
 }

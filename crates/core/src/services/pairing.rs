@@ -20,12 +20,10 @@ use crate::store::models::competition::{Competition, Entrant, NewAuditEntry, New
 use crate::store::models::events::{EventKind, Visibility};
 use crate::store::models::players;
 use crate::store::now_utc;
-use crate::store::schema::{games, rounds as rs};
 use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
 use clubcomp_engine::Membership;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
-use diesel::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -40,19 +38,7 @@ pub struct BoardPlan {
     pub black: Option<PlayerId>,
 }
 
-/// Takes the round's write lock before anything is read (a no-op update of the row): on
-/// Postgres a row lock, on SQLite the database write lock, so concurrent pairing writes on one
-/// round run one after the other and the later one sees the earlier one's result.
-pub fn lock_round(c: &mut DbConn, competition: CompetitionId, number: i32) -> ApiResult<()> {
-    diesel::update(
-        rs::table
-            .filter(rs::competition_id.eq(competition))
-            .filter(rs::number.eq(number)),
-    )
-    .set(rs::version.eq(rs::version))
-    .execute(c)?;
-    Ok(())
-}
+pub use crate::services::round_rows::lock_round;
 
 /// Whether the round holds two games per pairing (the rapid, docs/rules/rapid-blitz.md#double-swiss).
 pub fn two_games(comp: &Competition) -> bool {
@@ -255,8 +241,9 @@ fn store_games(
             rows.push((2, bl, Some(b.white)));
         }
         for (game_no, w, bl) in rows {
-            diesel::insert_into(games::table)
-                .values(&NewGame {
+            crate::services::round_rows::insert_game(
+                c,
+                &NewGame {
                     round_id: round,
                     board: b.board,
                     game_no,
@@ -267,21 +254,15 @@ fn store_games(
                     move_count: None,
                     version: 1,
                     updated_at: now,
-                })
-                .execute(c)?;
+                },
+            )?;
         }
     }
     Ok(())
 }
 
 fn set_meta(c: &mut DbConn, round: &Round, meta: Option<&Value>) -> ApiResult<()> {
-    diesel::update(rs::table.find(round.id))
-        .set((
-            rs::pairing_meta.eq(meta.map(Value::to_string)),
-            rs::version.eq(rs::version + 1),
-            rs::updated_at.eq(now_utc()),
-        ))
-        .execute(c)?;
+    crate::services::round_rows::set_pairing_meta(c, round.id, meta.map(Value::to_string))?;
     crate::store::stamps::touch(c, Scope::Competition(round.competition_id))?;
     if meta.is_some() {
         // a pairing before it is published is the leader's (docs/rules/README.md)
@@ -622,7 +603,7 @@ pub fn replace_and_view(
     if round.status == RoundStatus::Planned {
         rounds::transition(c, &round, RoundStatus::Planned, RoundStatus::Paired)?;
     } else {
-        diesel::delete(games::table.filter(games::round_id.eq(round.id))).execute(c)?;
+        crate::services::round_rows::delete_games_of_round(c, round.id)?;
     }
     let mut boards: Vec<BoardPlan> = hand
         .boards
@@ -689,7 +670,7 @@ pub fn remove_and_view(
     check_round_if_match(expected.as_header(), &round)?;
     let old = round.pairing_meta.clone();
     rounds::transition(c, &round, RoundStatus::Paired, RoundStatus::Planned)?;
-    diesel::delete(games::table.filter(games::round_id.eq(round.id))).execute(c)?;
+    crate::services::round_rows::delete_games_of_round(c, round.id)?;
     set_meta(c, &round, None)?;
     crate::store::models::competition::audit(
         c,

@@ -20,7 +20,7 @@ use crate::store::models::competition::{
     Competition, NewAuditEntry, NewGame, NewRound, Round, audit,
 };
 use crate::store::now_utc;
-use crate::store::schema::{games, rounds as rd};
+use crate::store::schema::rounds as rd;
 use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
 use clubcomp_engine::CompetitionKind;
@@ -432,8 +432,9 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
         decision: None,
     };
     let now = now_utc();
-    let round: Round = diesel::insert_into(rd::table)
-        .values(&NewRound {
+    let round: Round = crate::services::round_rows::insert_round(
+        c,
+        &NewRound {
             competition_id: id,
             number: next,
             evening_id: None,
@@ -442,9 +443,8 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
             pairing_meta: Some(serde_json::to_string(&meta).unwrap_or_default()),
             version: 1,
             updated_at: now,
-        })
-        .returning(rd::all_columns)
-        .get_result(c)?;
+        },
+    )?;
     // the blitz championship's play-off games are played at five minutes (club rules,
     // Snelschaakkampioenschap); the rapid's at the competition's own tempo
     let playoff_tempo = match first_place_tie(&comp)? {
@@ -465,8 +465,9 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
     for g in &schedule {
         let board = board_in_round.entry(g.round).or_default();
         *board += 1;
-        diesel::insert_into(games::table)
-            .values(&NewGame {
+        crate::services::round_rows::insert_game(
+            c,
+            &NewGame {
                 round_id: round.id,
                 board: *board,
                 game_no: g.round as i32,
@@ -477,13 +478,11 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
                 move_count: None,
                 version: 1,
                 updated_at: now,
-            })
-            .execute(c)?;
+            },
+        )?;
     }
     if let Some(tempo) = &playoff_tempo {
-        diesel::update(games::table.filter(games::round_id.eq(round.id)))
-            .set(games::time_control.eq(tempo))
-            .execute(c)?;
+        crate::services::round_rows::set_round_games_time_control(c, round.id, tempo)?;
     }
     audit(
         c,
@@ -579,17 +578,7 @@ pub fn decide(
         reason: reason.to_string(),
     });
     let new = serde_json::to_string(&meta).unwrap_or_default();
-    let n = diesel::update(
-        rd::table
-            .filter(rd::id.eq(round.id))
-            .filter(rd::pairing_meta.eq(old.clone().unwrap_or_default())),
-    )
-    .set((
-        rd::pairing_meta.eq(Some(new.clone())),
-        rd::version.eq(rd::version + 1),
-        rd::updated_at.eq(now),
-    ))
-    .execute(c)?;
+    let n = crate::services::round_rows::replace_pairing_meta(c, round.id, old.as_deref(), &new)?;
     if n == 0 {
         return Err(ApiError::Conflict(
             "the play-off changed meanwhile; try again".into(),

@@ -18,9 +18,7 @@ use crate::store::models::competition::{
 };
 use crate::store::models::events::{EventKind, NewEvent, Visibility};
 use crate::store::now_utc;
-use crate::store::schema::{
-    competitions as cm, entrants as en, games, prize_lists as pl, rounds as rd,
-};
+use crate::store::schema::{competitions as cm, prize_lists as pl};
 use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
 use clubcomp_engine::CompetitionKind;
@@ -171,7 +169,7 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
                     g.id, g.board, g.game_no
                 )));
             }
-            diesel::delete(games::table.find(g.id)).execute(c)?;
+            crate::services::round_rows::delete_game(c, g.id)?;
         }
     }
     // the rounds that gained games: their pairing grew, and is told like any other
@@ -192,8 +190,9 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
                 "playoff round {number} is missing"
             )));
         };
-        diesel::insert_into(games::table)
-            .values(&NewGame {
+        crate::services::round_rows::insert_game(
+            c,
+            &NewGame {
                 round_id: round.id,
                 board,
                 game_no,
@@ -204,8 +203,8 @@ pub fn sync_playoff_games(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
                 move_count: None,
                 version: 1,
                 updated_at: now_utc(),
-            })
-            .execute(c)?;
+            },
+        )?;
         if !paired.contains(&round.id) {
             paired.push(round.id);
         }
@@ -353,8 +352,9 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
         draw,
     };
     let now = now_utc();
-    let comp = diesel::insert_into(cm::table)
-        .values(&NewCompetition {
+    let comp = crate::services::competitions::rows::insert_competition(
+        c,
+        &NewCompetition {
             season_id: season,
             name: format!("Playoffs {}", s.name),
             kind: CompetitionKind::Knockout.into(),
@@ -370,15 +370,15 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
             version: 1,
             created_at: now,
             updated_at: now,
-        })
-        .returning(cm::all_columns)
-        .get_result::<Competition>(c)?;
+        },
+    )?;
     let mut seed = 0;
     for g in &params.draw.groups {
         for p in &g.seeds {
             seed += 1;
-            diesel::insert_into(en::table)
-                .values(&NewEntrant {
+            crate::services::competitions::rows::insert_entrant(
+                c,
+                &NewEntrant {
                     competition_id: comp.id,
                     player_id: PlayerId::from_engine(p)?,
                     seed,
@@ -386,13 +386,14 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
                     joins_at: 1,
                     excused_before: 0,
                     created_at: now,
-                })
-                .execute(c)?;
+                },
+            )?;
         }
     }
     for number in 1..=2 {
-        diesel::insert_into(rd::table)
-                .values(&NewRound {
+        crate::services::round_rows::insert_round(
+            c,
+            &NewRound {
                     competition_id: comp.id,
                     number,
                     evening_id: None,
@@ -405,8 +406,8 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
                     ),
                     version: 1,
                     updated_at: now,
-                })
-                .execute(c)?;
+                },
+        )?;
     }
     // the first games; deciders and finals follow from the results (sync)
     sync_playoff_games(c, &comp)?;

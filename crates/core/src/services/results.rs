@@ -384,38 +384,7 @@ fn agrees_with_the_record(
     Ok(())
 }
 
-/// Takes game `id`'s write lock before it is read (a no-op update: a row lock on Postgres, the
-/// write lock on SQLite): concurrent writers of one game queue, and each reads the game as the
-/// previous one left it.
-pub fn lock_game(c: &mut DbConn, id: GameId) -> ApiResult<()> {
-    diesel::update(games::table.find(id))
-        .set(games::version.eq(games::version))
-        .execute(c)?;
-    Ok(())
-}
-
-/// The versioned update of a game, the one place its version moves: raises the version of game
-/// `id` from `read` (the version its writer read) and stamps the change, or answers 412 when
-/// another writer changed the game since. The writer sets its own columns after it, in the
-/// same transaction.
-pub fn bump_game_version(c: &mut DbConn, id: GameId, read: i64) -> ApiResult<()> {
-    let n = diesel::update(
-        games::table
-            .filter(games::id.eq(id))
-            .filter(games::version.eq(read)),
-    )
-    .set((
-        games::version.eq(games::version + 1),
-        games::updated_at.eq(now_utc()),
-    ))
-    .execute(c)?;
-    if n == 0 {
-        return Err(ApiError::PreconditionFailed(format!(
-            "game {id} was changed concurrently; read it again"
-        )));
-    }
-    Ok(())
-}
+pub use crate::services::round_rows::{bump_game_version, lock_game};
 
 /// Enters (or corrects) the result of game `id` in one transaction: round-status rule (409),
 /// `If-Match` against the game's version (412), validation (422), audit entry, cache stamp.
@@ -497,13 +466,13 @@ pub fn enter(
     };
     // conditional on the version read, so a concurrent writer cannot be overwritten
     bump_game_version(c, game.id, game.version)?;
-    diesel::update(games::table.find(game.id))
-        .set((
-            games::result.eq(&new.result),
-            games::termination.eq(&new.termination),
-            games::move_count.eq(new.move_count),
-        ))
-        .execute(c)?;
+    crate::services::round_rows::set_game_result(
+        c,
+        game.id,
+        new.result.as_deref(),
+        new.termination.as_deref(),
+        new.move_count,
+    )?;
     let mut new_value = serde_json::to_value(&new).unwrap_or_default();
     if let Some(n) = &note {
         new_value["note"] = serde_json::Value::String(n.clone());

@@ -55,17 +55,7 @@ pub fn transition(
     from: RoundStatus,
     to: RoundStatus,
 ) -> ApiResult<()> {
-    let n = diesel::update(
-        rounds::table
-            .filter(rounds::id.eq(round.id))
-            .filter(rounds::status.eq(from)),
-    )
-    .set((
-        rounds::status.eq(to),
-        rounds::version.eq(rounds::version + 1),
-        rounds::updated_at.eq(now_utc()),
-    ))
-    .execute(c)?;
+    let n = crate::services::round_rows::move_round_status(c, round.id, from, to)?;
     if n == 0 {
         let current: RoundStatus = rounds::table
             .find(round.id)
@@ -158,8 +148,9 @@ pub fn create(
         .first::<Option<i32>>(c)?
         .unwrap_or(0)
         + 1;
-    let round = diesel::insert_into(rounds::table)
-        .values(&NewRound {
+    let round = crate::services::round_rows::insert_round(
+        c,
+        &NewRound {
             competition_id: id,
             number: number.unwrap_or(next),
             evening_id,
@@ -168,16 +159,15 @@ pub fn create(
             pairing_meta: None,
             version: 1,
             updated_at: now_utc(),
-        })
-        .returning(rounds::all_columns)
-        .get_result::<Round>(c)
-        .map_err(|e| match ApiError::from(e) {
-            ApiError::AlreadyExists { field, .. } => ApiError::AlreadyExists {
-                field,
-                detail: "number: that round number exists".into(),
-            },
-            other => other,
-        })?;
+        },
+    )
+    .map_err(|e| match e {
+        ApiError::AlreadyExists { field, .. } => ApiError::AlreadyExists {
+            field,
+            detail: "number: that round number exists".into(),
+        },
+        other => other,
+    })?;
     Ok(round)
 }
 

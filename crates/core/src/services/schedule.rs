@@ -116,8 +116,8 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         .into_iter()
         .partition(|r| r.evening_id.is_some_and(|e| !wanted.contains(&e)));
     if !dropped.is_empty() {
-        diesel::delete(rounds::table.filter(rounds::id.eq_any(dropped.iter().map(|r| r.id))))
-            .execute(c)?;
+        let ids: Vec<RoundId> = dropped.iter().map(|r| r.id).collect();
+        crate::services::round_rows::delete_rounds(c, &ids)?;
     }
 
     let taken: std::collections::HashSet<EveningId> = played
@@ -145,8 +145,9 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         .filter(|e| !taken.contains(&e.id) && last_date.is_none_or(|d| e.date > d))
     {
         // the numbering below gives the final number
-        let round = diesel::insert_into(rounds::table)
-            .values(&NewRound {
+        let round = crate::services::round_rows::insert_round(
+            c,
+            &NewRound {
                 competition_id: comp.id,
                 number: next_spare(),
                 evening_id: Some(e.id),
@@ -155,9 +156,8 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
                 pairing_meta: None,
                 version: 1,
                 updated_at: now_utc(),
-            })
-            .returning(rounds::all_columns)
-            .get_result::<Round>(c)?;
+            },
+        )?;
         kept.push(round);
     }
 
@@ -170,18 +170,10 @@ pub fn sync(c: &mut DbConn, comp: &Competition) -> ApiResult<()> {
         .collect();
     // two steps, so that no number is held twice on the way
     for (id, _) in &moves {
-        diesel::update(rounds::table.find(id))
-            .set(rounds::number.eq(next_spare()))
-            .execute(c)?;
+        crate::services::round_rows::renumber_round(c, *id, next_spare(), false)?;
     }
     for (id, n) in &moves {
-        diesel::update(rounds::table.find(id))
-            .set((
-                rounds::number.eq(n),
-                rounds::version.eq(rounds::version + 1),
-                rounds::updated_at.eq(now_utc()),
-            ))
-            .execute(c)?;
+        crate::services::round_rows::renumber_round(c, *id, *n, true)?;
     }
     Ok(())
 }
@@ -227,13 +219,7 @@ pub fn check_evening_change(
         }
     }
     // the rounds on the evening move with it
-    diesel::update(rounds::table.filter(rounds::evening_id.eq(evening.id)))
-        .set((
-            rounds::date.eq(date),
-            rounds::version.eq(rounds::version + 1),
-            rounds::updated_at.eq(now_utc()),
-        ))
-        .execute(c)?;
+    crate::services::round_rows::move_rounds_of_evening(c, evening.id, date)?;
     for r in &on_it {
         touch_now(c, Scope::Competition(r.competition_id))?;
     }

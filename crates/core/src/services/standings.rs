@@ -20,14 +20,12 @@ use crate::services::rounds::ARBITER_DECISION;
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Entrant, Game, Round};
 use crate::store::models::players;
-use crate::store::schema::competitions as cm;
 use crate::vocab::RoundStatus;
 use clubcomp_engine::Fixed;
 use clubcomp_engine::keizer as ks;
 use clubcomp_engine::round_robin as rr;
 use clubcomp_engine::swiss;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
-use diesel::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -314,13 +312,12 @@ pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
     // 53 bits: exact in every JSON reader
     object.insert("lots_seed".into(), Value::from(rand::random::<u64>() >> 11));
     // conditional on the params read, so two first readers store one seed
-    diesel::update(
-        cm::table
-            .filter(cm::id.eq(comp.id))
-            .filter(cm::params.eq(&comp.params)),
-    )
-    .set(cm::params.eq(Value::Object(object).to_string()))
-    .execute(c)?;
+    crate::services::competitions::rows::replace_params(
+        c,
+        comp.id,
+        &comp.params,
+        &Value::Object(object).to_string(),
+    )?;
     crate::services::competitions::load(c, comp.id)
 }
 

@@ -169,9 +169,7 @@ pub fn set(
         .map(|tc| serde_json::to_string(tc).map_err(|e| ApiError::Internal(e.to_string())))
         .transpose()?;
     bump_game_version(c, game.id, game.version)?;
-    diesel::update(games::table.find(game.id))
-        .set(games::time_control.eq(&text))
-        .execute(c)?;
+    crate::services::round_rows::set_game_time_control(c, game.id, text.as_deref())?;
     let old_value = AuditValue {
         time_control: old.own.then_some(&old.time_control),
         agreed: None,

@@ -11,6 +11,8 @@ use crate::store::models::users::{self, NewUser};
 use crate::store::{DbConn, now_utc};
 use chrono::NaiveDateTime;
 
+pub mod rows;
+
 /// Minimum password length.
 pub const MIN_PASSWORD: usize = 8;
 
@@ -61,7 +63,7 @@ pub fn create_user(
     }
     let hash = hash_password(password)?;
     let now = now_utc();
-    Ok(users::insert(
+    Ok(rows::insert(
         conn,
         &NewUser {
             email: &email,
@@ -117,8 +119,8 @@ pub fn bootstrap_admin(conn: &mut DbConn, email: &str, password: &str) -> ApiRes
         roles.push(Role::Admin);
     }
     let now = now_utc();
-    users::set_password_hash(conn, u.id, &hash_password(password)?, now)?;
-    users::update(
+    rows::set_password_hash(conn, u.id, &hash_password(password)?, now)?;
+    rows::update(
         conn,
         u.id,
         &users::UserUpdate {
@@ -180,7 +182,7 @@ pub fn update_user(
     if generation != existing.token_generation {
         crate::store::models::refresh_tokens::revoke_user(c, existing.id, now_utc())?;
     }
-    users::update(
+    rows::update(
         c,
         existing.id,
         &users::UserUpdate {
@@ -198,7 +200,7 @@ pub fn update_user(
 /// included (404 when there is no such account).
 pub fn set_password_hash(c: &mut DbConn, id: UserId, hash: &str) -> ApiResult<()> {
     let now = now_utc();
-    if users::set_password_hash(c, id, hash, now)? == 0 {
+    if rows::set_password_hash(c, id, hash, now)? == 0 {
         return Err(ApiError::NotFound(format!("no user {id}")));
     }
     crate::store::models::refresh_tokens::revoke_user(c, id, now)?;

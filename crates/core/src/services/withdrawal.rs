@@ -210,9 +210,7 @@ pub fn withdraw(
             ))
         });
     }
-    diesel::update(en::table.find(entrant.id))
-        .set(en::withdrawn_from.eq(Some(from)))
-        .execute(c)?;
+    crate::services::competitions::rows::set_withdrawn_from(c, entrant.id, from)?;
     crate::store::models::competition::audit(
         c,
         &NewAuditEntry {

@@ -38,14 +38,6 @@ pub struct NewUser<'a> {
     pub updated_at: NaiveDateTime,
 }
 
-/// Inserts a user and returns the row.
-pub fn insert(conn: &mut DbConn, new: &NewUser) -> QueryResult<User> {
-    diesel::insert_into(users::table)
-        .values(new)
-        .returning(users::all_columns)
-        .get_result(conn)
-}
-
 /// Finds a user by e-mail (case-insensitive: e-mails are stored lower-case).
 pub fn by_email(conn: &mut DbConn, email: &str) -> QueryResult<Option<User>> {
     users::table
@@ -93,50 +85,4 @@ pub struct UserUpdate {
     pub roles: String,
     pub active: bool,
     pub updated_at: NaiveDateTime,
-}
-
-/// Writes an account change; returns the number of rows changed.
-pub fn update(conn: &mut DbConn, id: UserId, u: &UserUpdate) -> QueryResult<usize> {
-    diesel::update(users::table.find(id))
-        .set((
-            users::token_generation.eq(u.token_generation),
-            users::player_id.eq(u.player_id),
-            users::roles.eq(&u.roles),
-            users::active.eq(u.active),
-            users::updated_at.eq(u.updated_at),
-        ))
-        .execute(conn)
-}
-
-/// Sets a password hash and raises the token generation (every older token ends); returns the
-/// number of rows changed.
-pub fn set_password_hash(
-    conn: &mut DbConn,
-    id: UserId,
-    hash: &str,
-    at: NaiveDateTime,
-) -> QueryResult<usize> {
-    diesel::update(users::table.find(id))
-        .set((
-            users::password_hash.eq(hash),
-            users::token_generation.eq(users::token_generation + 1),
-            users::updated_at.eq(at),
-        ))
-        .execute(conn)
-}
-
-/// Sets an account's e-mail address, verified at `at`; returns the number of rows changed.
-pub fn set_email(
-    conn: &mut DbConn,
-    id: UserId,
-    email: &str,
-    at: NaiveDateTime,
-) -> QueryResult<usize> {
-    diesel::update(users::table.find(id))
-        .set((
-            users::email.eq(email),
-            users::email_verified_at.eq(Some(at)),
-            users::updated_at.eq(at),
-        ))
-        .execute(conn)
 }

@@ -13,6 +13,7 @@
 //! The layer order is `docs/architecture.md`'s: handler → service → store, and the services
 //! call the rule engines (`clubcomp_engine`).
 
+#![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)

@@ -49,9 +49,13 @@ macro_rules! typed_row {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = seasons, check_for_backend(MultiBackend))]
 pub struct Season {
+    /// The season's id.
     pub id: SeasonId,
+    /// Its name (`2026-2027`).
     pub name: String,
+    /// The opening evening's date.
     pub opening_date: NaiveDate,
+    /// When it was created (UTC).
     pub created_at: NaiveDateTime,
 }
 
@@ -84,14 +88,23 @@ pub struct EveningRow {
 #[derive(Debug, Clone, Identifiable)]
 #[diesel(table_name = evenings)]
 pub struct Evening {
+    /// The evening's id.
     pub id: EveningId,
+    /// The season it belongs to.
     pub season_id: SeasonId,
+    /// Its date (club time).
     pub date: NaiveDate,
+    /// Its start time, `HH:MM` in club time.
     pub start_time: String,
+    /// What is played (Keizer, rapid, blitz, a holiday, …).
     pub kind: EveningKind,
+    /// The Keizer half it counts for, if any.
     pub half: Option<Half>,
+    /// Its number within its kind, if numbered.
     pub number: Option<i32>,
+    /// A note shown with it.
     pub note: Option<String>,
+    /// Raised by every change (the `ETag`).
     pub version: i64,
 }
 
@@ -157,21 +170,37 @@ pub struct CompetitionRow {
 #[derive(Debug, Clone, Identifiable)]
 #[diesel(table_name = competitions)]
 pub struct Competition {
+    /// The competition's id.
     pub id: CompetitionId,
+    /// The season it belongs to.
     pub season_id: SeasonId,
+    /// Its name.
     pub name: String,
+    /// Keizer, Swiss, round robin, knockout or blitz.
     pub kind: CompetitionKind,
+    /// Chess or draughts.
     pub discipline: Discipline,
+    /// The pairing system of a Swiss.
     pub system: Option<PairingSystem>,
+    /// The Keizer half, for a Keizer competition.
     pub half: Option<Half>,
+    /// The competition whose final order seeds this one (the summer half from the winter).
     pub seeded_from: Option<CompetitionId>,
+    /// The kind's parameters as JSON text, decoded by `services::competitions::CompetitionParams`.
     pub params: String,
+    /// The tie-break names in order, as JSON text.
     pub tiebreaks: String,
+    /// The tempo as JSON text.
     pub time_control: String,
+    /// The rule flags as JSON text (`{"quickplay_finish": false}`).
     pub rules: String,
+    /// The number of rounds, once known.
     pub rounds_planned: Option<i32>,
+    /// Raised by every change (the `ETag`).
     pub version: i64,
+    /// When it was created (UTC).
     pub created_at: NaiveDateTime,
+    /// When it was changed last (UTC).
     pub updated_at: NaiveDateTime,
 }
 
@@ -356,14 +385,23 @@ pub struct NewAttendance {
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = audit_log, check_for_backend(MultiBackend))]
 pub struct AuditEntry {
+    /// The entry's id.
     pub id: i64,
+    /// The kind of thing changed (`game`, `round`, `competition`, …).
     pub entity: String,
+    /// The id of the thing changed.
     pub entity_id: i64,
+    /// What was done (`result_entered`, `pairing_deleted`, …).
     pub action: String,
+    /// Who did it (the token's subject).
     pub actor: String,
+    /// When (UTC).
     pub at: NaiveDateTime,
+    /// The value before, as JSON text.
     pub old_value: Option<String>,
+    /// The value after, as JSON text.
     pub new_value: Option<String>,
+    /// The reason given, where one is required.
     pub reason: Option<String>,
 }
 

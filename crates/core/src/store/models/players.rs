@@ -14,19 +14,29 @@ diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = players, check_for_backend(MultiBackend))]
 pub struct Player {
+    /// The player's id.
     pub id: PlayerId,
+    /// The full name.
     pub name: String,
+    /// The KNSB (federation) membership number.
     pub knsb_number: Option<String>,
+    /// The FIDE id.
     pub fide_id: Option<String>,
     /// Parsed when the row is read: a stored membership that names no known value fails the
     /// query (an internal error naming the value).
     #[diesel(deserialize_as = String)]
     pub membership: Membership,
+    /// Whether the player is still playing; results keep an inactive player.
     pub active: bool,
+    /// The e-mail address (contact data: never shown to anonymous clients).
     pub email: Option<String>,
+    /// The telephone number (contact data).
     pub phone: Option<String>,
+    /// Raised by every change (the `ETag`).
     pub version: i64,
+    /// When the player was added (UTC).
     pub created_at: NaiveDateTime,
+    /// When the player was changed last (UTC).
     pub updated_at: NaiveDateTime,
 }
 
@@ -34,15 +44,25 @@ pub struct Player {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = players)]
 pub struct NewPlayer {
+    /// The full name.
     pub name: String,
+    /// The KNSB membership number.
     pub knsb_number: Option<String>,
+    /// The FIDE id.
     pub fide_id: Option<String>,
+    /// `fixed` or `flexible` (or `guest`).
     pub membership: String,
+    /// Whether the player is playing.
     pub active: bool,
+    /// The e-mail address.
     pub email: Option<String>,
+    /// The telephone number.
     pub phone: Option<String>,
+    /// The first version (1).
     pub version: i64,
+    /// When the player is added (UTC).
     pub created_at: NaiveDateTime,
+    /// The same as `created_at`.
     pub updated_at: NaiveDateTime,
 }
 
@@ -69,12 +89,19 @@ impl NewPlayer {
 #[derive(Debug, Default, AsChangeset)]
 #[diesel(table_name = players)]
 pub struct PlayerChanges {
+    /// A new name.
     pub name: Option<String>,
+    /// A new KNSB number (`Some(None)` removes it).
     pub knsb_number: Option<Option<String>>,
+    /// A new FIDE id (`Some(None)` removes it).
     pub fide_id: Option<Option<String>>,
+    /// A new membership.
     pub membership: Option<String>,
+    /// Whether the player is playing.
     pub active: Option<bool>,
+    /// A new address (`Some(None)` removes it).
     pub email: Option<Option<String>>,
+    /// A new telephone number (`Some(None)` removes it).
     pub phone: Option<Option<String>>,
 }
 

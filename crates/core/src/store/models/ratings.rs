@@ -10,12 +10,19 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = ratings, check_for_backend(MultiBackend))]
 pub struct Rating {
+    /// The rating's id.
     pub id: RatingId,
+    /// The player it belongs to.
     pub player_id: PlayerId,
+    /// The list it comes from (`KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`).
     pub source: String,
+    /// The rating.
     pub value: i32,
+    /// The date of the list.
     pub list_date: NaiveDate,
+    /// When it was stored (UTC).
     pub created_at: NaiveDateTime,
+    /// When it was changed last (UTC).
     pub updated_at: NaiveDateTime,
 }
 

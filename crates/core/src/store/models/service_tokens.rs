@@ -10,11 +10,17 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = service_tokens, check_for_backend(MultiBackend))]
 pub struct ServiceToken {
+    /// The token's id.
     pub id: ServiceTokenId,
+    /// The name it was given (what uses it).
     pub name: String,
+    /// Its roles, comma-separated.
     pub roles: String,
+    /// The account that made it.
     pub created_by: Option<UserId>,
+    /// When it was made (UTC).
     pub created_at: NaiveDateTime,
+    /// When it was revoked, if it was.
     pub revoked_at: Option<NaiveDateTime>,
 }
 

@@ -10,13 +10,21 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = users, check_for_backend(MultiBackend))]
 pub struct User {
+    /// The account's id.
     pub id: UserId,
+    /// The login address, lower-case.
     pub email: String,
+    /// The argon2id hash of the password (or a marker for an account without one).
     pub password_hash: String,
+    /// The roles, comma-separated.
     pub roles: String,
+    /// Whether the account may log in.
     pub active: bool,
+    /// When it was created (UTC).
     pub created_at: NaiveDateTime,
+    /// When it was changed last (UTC).
     pub updated_at: NaiveDateTime,
+    /// The player the account belongs to, for a member.
     pub player_id: Option<PlayerId>,
     /// Raised by a password reset, disabling and re-enabling: tokens of an older generation
     /// are refused.

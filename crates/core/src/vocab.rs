@@ -163,6 +163,19 @@ where
 }
 
 value_list! {
+    /// A webhook delivery's status: `pending` (to be sent, or sent again after a failed attempt),
+    /// `delivered` (a receiver answered 2xx) or `failed` (every attempt failed).
+    pub DeliveryStatus, "delivery status" {
+        /// To be sent, or sent again after a failed attempt.
+        Pending = "pending",
+        /// A receiver answered 2xx.
+        Delivered = "delivered",
+        /// Every attempt failed.
+        Failed = "failed",
+    }
+}
+
+value_list! {
     /// A round's status: `planned`, `paired`, `published` or `completed`.
     pub RoundStatus, "round status" {
         /// Not paired yet.

@@ -32,15 +32,7 @@ pub const MAX_ERROR_CHARS: usize = 300;
 /// The most events one subscription's cursor moves over in one pass of the worker.
 pub const QUEUE_BATCH: i64 = 500;
 
-crate::schemas::string_enum_schema!(
-    pub DeliveryStatus,
-    "A delivery's status: `pending` (to be sent, or sent again after a failed attempt), \
-     `delivered` (a receiver answered 2xx) or `failed` (every attempt failed)",
-    ["pending", "delivered", "failed"]
-);
-
-/// The delivery statuses.
-pub const STATUSES: [&str; 3] = ["pending", "delivered", "failed"];
+pub use crate::vocab::DeliveryStatus;
 
 /// A subscription as admins see it (never its secret).
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -112,8 +104,7 @@ pub struct DeliveryView {
     #[schema(value_type = crate::services::events::EventType)]
     pub event_type: String,
     /// `pending`, `delivered` or `failed`.
-    #[schema(value_type = DeliveryStatus)]
-    pub status: String,
+    pub status: DeliveryStatus,
     /// Attempts made.
     pub attempts: i32,
     /// When the next attempt is due (pending deliveries only).
@@ -141,7 +132,8 @@ impl DeliveryView {
             webhook_id: d.webhook_id,
             event_id: d.event_id,
             event_type: d.event_type,
-            next_attempt_at: (d.status == "pending").then(|| d.next_attempt_at.and_utc()),
+            next_attempt_at: (d.status == DeliveryStatus::Pending)
+                .then(|| d.next_attempt_at.and_utc()),
             status: d.status,
             attempts: d.attempts,
             last_attempt_at: d.last_attempt_at.map(|t| t.and_utc()),
@@ -387,19 +379,16 @@ pub fn delete(c: &mut DbConn, id: WebhookId) -> ApiResult<()> {
 }
 
 /// Reads a status filter.
-pub fn check_status(field: &str, text: &str) -> ApiResult<&'static str> {
-    STATUSES
-        .iter()
-        .find(|s| **s == text)
-        .copied()
-        .ok_or_else(|| ApiError::invalid(field, "must be pending, delivered or failed"))
+pub fn check_status(field: &str, text: &str) -> ApiResult<DeliveryStatus> {
+    text.parse()
+        .map_err(|_| ApiError::invalid(field, "must be pending, delivered or failed"))
 }
 
 /// One page of a subscription's deliveries, newest first, and how many there are.
 pub fn deliveries(
     c: &mut DbConn,
     id: WebhookId,
-    status: Option<&'static str>,
+    status: Option<DeliveryStatus>,
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<DeliveryView>, i64)> {
@@ -424,7 +413,7 @@ pub fn redeliver(c: &mut DbConn, id: WebhookId, of: DeliveryId) -> ApiResult<Del
             event_id: d.event_id,
             event_type: &d.event_type,
             body: &d.body,
-            status: "pending",
+            status: DeliveryStatus::Pending,
             attempts: 0,
             next_attempt_at: now,
             created_at: now,
@@ -494,7 +483,7 @@ fn queue_for(c: &mut DbConn, w: &Webhook) -> ApiResult<usize> {
             event_id: *id,
             event_type: kind,
             body,
-            status: "pending",
+            status: DeliveryStatus::Pending,
             attempts: 0,
             next_attempt_at: now,
             created_at: now,
@@ -544,7 +533,9 @@ pub fn sendable(c: &mut DbConn, d: &Delivery) -> ApiResult<Option<(Webhook, Deli
     let Some(w) = rows::by_id(c, d.webhook_id)?.filter(|w| w.enabled) else {
         return Ok(None);
     };
-    let Some(now) = rows::delivery(c, d.webhook_id, d.id)?.filter(|d| d.status == "pending") else {
+    let Some(now) =
+        rows::delivery(c, d.webhook_id, d.id)?.filter(|d| d.status == DeliveryStatus::Pending)
+    else {
         return Ok(None);
     };
     Ok(Some((w, now)))
@@ -566,11 +557,11 @@ pub fn record_attempt(
     };
     let delivered = code.is_some_and(|c| (200..300).contains(&c));
     let status = if delivered {
-        "delivered"
+        DeliveryStatus::Delivered
     } else if attempts >= policy.max_attempts {
-        "failed"
+        DeliveryStatus::Failed
     } else {
-        "pending"
+        DeliveryStatus::Pending
     };
     let wait = chrono::Duration::from_std(policy.backoff(attempts))
         .unwrap_or_else(|_| chrono::Duration::hours(1));
@@ -579,9 +570,13 @@ pub fn record_attempt(
             c,
             d.id,
             &Attempt {
-                status: status.to_string(),
+                status,
                 attempts,
-                next_attempt_at: if status == "pending" { now + wait } else { now },
+                next_attempt_at: if status == DeliveryStatus::Pending {
+                    now + wait
+                } else {
+                    now
+                },
                 last_attempt_at: Some(now),
                 last_status_code: code,
                 last_error: error,

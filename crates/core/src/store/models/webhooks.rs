@@ -4,6 +4,7 @@
 use crate::ids::{DeliveryId, WebhookId};
 use crate::store::schema::{webhook_deliveries, webhooks};
 use crate::store::{DbConn, MultiBackend};
+use crate::vocab::DeliveryStatus;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -63,7 +64,7 @@ pub struct Delivery {
     /// The JSON body sent.
     pub body: String,
     /// `pending`, `delivered` or `failed`.
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     pub next_attempt_at: NaiveDateTime,
     pub last_attempt_at: Option<NaiveDateTime>,
@@ -80,7 +81,7 @@ pub struct NewDelivery<'a> {
     pub event_id: i64,
     pub event_type: &'a str,
     pub body: &'a str,
-    pub status: &'a str,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     pub next_attempt_at: NaiveDateTime,
     pub created_at: NaiveDateTime,
@@ -90,7 +91,7 @@ pub struct NewDelivery<'a> {
 #[derive(Debug, AsChangeset)]
 #[diesel(table_name = webhook_deliveries, treat_none_as_null = true)]
 pub struct Attempt {
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     pub next_attempt_at: NaiveDateTime,
     pub last_attempt_at: Option<NaiveDateTime>,
@@ -196,7 +197,7 @@ pub fn delivery(
 
 /// The oldest pending delivery of a subscription (the next one it is sent, in order).
 pub fn head(conn: &mut DbConn, webhook: WebhookId) -> QueryResult<Option<Delivery>> {
-    of_webhook(webhook, Some("pending"))
+    of_webhook(webhook, Some(DeliveryStatus::Pending))
         .order(webhook_deliveries::id)
         .select(Delivery::as_select())
         .first(conn)
@@ -206,7 +207,7 @@ pub fn head(conn: &mut DbConn, webhook: WebhookId) -> QueryResult<Option<Deliver
 /// The oldest pending delivery of every subscription that has one.
 pub fn heads(conn: &mut DbConn) -> QueryResult<Vec<Delivery>> {
     let oldest: Vec<Option<DeliveryId>> = webhook_deliveries::table
-        .filter(webhook_deliveries::status.eq("pending"))
+        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending))
         .group_by(webhook_deliveries::webhook_id)
         .select(diesel::dsl::min(webhook_deliveries::id))
         .load(conn)?;
@@ -226,7 +227,7 @@ pub fn heads(conn: &mut DbConn) -> QueryResult<Vec<Delivery>> {
 pub fn deliveries(
     conn: &mut DbConn,
     webhook: WebhookId,
-    status: Option<&str>,
+    status: Option<DeliveryStatus>,
     limit: i64,
     offset: i64,
 ) -> QueryResult<(Vec<Delivery>, i64)> {
@@ -251,13 +252,13 @@ pub fn record_attempt(conn: &mut DbConn, id: DeliveryId, attempt: &Attempt) -> Q
 /// delivery lookup starts from.
 fn of_webhook(
     webhook: WebhookId,
-    status: Option<&str>,
+    status: Option<DeliveryStatus>,
 ) -> webhook_deliveries::BoxedQuery<'static, MultiBackend> {
     let q = webhook_deliveries::table
         .filter(webhook_deliveries::webhook_id.eq(webhook))
         .into_boxed();
     match status {
-        Some(s) => q.filter(webhook_deliveries::status.eq(s.to_string())),
+        Some(s) => q.filter(webhook_deliveries::status.eq(s)),
         None => q,
     }
 }

@@ -151,12 +151,6 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub TitleDecidedBy,
-    "How a Swiss's first place is settled: `standings`, `playoff` or `pending`.",
-    ["standings", "playoff", "pending"]
-);
-
-string_enum_schema!(
     pub StandingsKind,
     "The kind of a table: `keizer`, `swiss` or `round_robin`.",
     ["keizer", "swiss", "round_robin"]

@@ -163,6 +163,32 @@ where
 }
 
 value_list! {
+    /// How a Swiss's first place is settled: `standings`, `playoff` or `pending`.
+    pub TitleDecidedBy, "title decision" {
+        /// Alone in first place.
+        Standings = "standings",
+        /// The play-off's winner, on points or by the arbiter.
+        Playoff = "playoff",
+        /// No round counted yet, or first place shared and the play-off not decided.
+        Pending = "pending",
+    }
+}
+
+value_list! {
+    /// A mail's status: `pending` (to be sent, or sent again after a temporary failure), `sent`
+    /// (the SMTP server accepted it, or its `.eml` file was written) or `failed` (refused for
+    /// good, or every attempt failed).
+    pub MailStatus, "mail status" {
+        /// To be sent, or sent again after a temporary failure.
+        Pending = "pending",
+        /// The SMTP server accepted it, or its `.eml` file was written.
+        Sent = "sent",
+        /// Refused for good, or every attempt failed.
+        Failed = "failed",
+    }
+}
+
+value_list! {
     /// A webhook delivery's status: `pending` (to be sent, or sent again after a failed attempt),
     /// `delivered` (a receiver answered 2xx) or `failed` (every attempt failed).
     pub DeliveryStatus, "delivery status" {

@@ -406,6 +406,13 @@ fn json<T: Serialize>(v: &T) -> ApiResult<String> {
     serde_json::to_string(v).map_err(|e| internal("json", e))
 }
 
+/// Reads a stored claim status (the `claims.status` column): an unknown text is an internal
+/// error naming it.
+fn parse_status(text: &str) -> ApiResult<ClaimStatus> {
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| ApiError::Internal(format!("stored claim status {text:?} is not known")))
+}
+
 fn status_str(s: ClaimStatus) -> &'static str {
     match s {
         ClaimStatus::Pending => "pending",
@@ -491,7 +498,7 @@ fn insert_claim(
             claims::event_seq.eq(seq),
             claims::kind.eq(kind),
             claims::claimant.eq(claimant.as_str()),
-            claims::status.eq("pending"),
+            claims::status.eq(status_str(ClaimStatus::Pending)),
             claims::valid.eq(valid),
             claims::check_result.eq(check),
             claims::opponent_extra_seconds.eq(0),

@@ -29,16 +29,7 @@ pub const MAX_BODY_BYTES: usize = 64 << 10;
 /// The longest wait between two attempts.
 pub const BACKOFF_CAP: Duration = Duration::from_secs(3600);
 
-crate::schemas::string_enum_schema!(
-    pub MailStatus,
-    "A mail's status: `pending` (to be sent, or sent again after a temporary failure), \
-     `sent` (the SMTP server accepted it, or its `.eml` file was written) or `failed` \
-     (refused for good, or every attempt failed)",
-    ["pending", "sent", "failed"]
-);
-
-/// The mail statuses.
-pub const STATUSES: [&str; 3] = ["pending", "sent", "failed"];
+pub use crate::vocab::MailStatus;
 
 /// A mail to queue: one recipient, both bodies.
 #[derive(Debug, Clone)]
@@ -84,7 +75,7 @@ pub struct Outgoing {
     /// The one-click unsubscribe link.
     pub unsubscribe_url: Option<String>,
     /// `pending`, `sent` or `failed`.
-    pub status: String,
+    pub status: MailStatus,
     /// Attempts made.
     pub attempts: i32,
     /// When the next attempt is due.
@@ -110,7 +101,7 @@ struct NewOutgoing<'a> {
     body_text: &'a str,
     body_html: &'a str,
     unsubscribe_url: Option<&'a str>,
-    status: &'a str,
+    status: MailStatus,
     attempts: i32,
     next_attempt_at: NaiveDateTime,
     created_at: NaiveDateTime,
@@ -130,8 +121,7 @@ pub struct MailView {
     /// The subject.
     pub subject: String,
     /// `pending`, `sent` or `failed`.
-    #[schema(value_type = MailStatus)]
-    pub status: String,
+    pub status: MailStatus,
     /// Attempts made.
     pub attempts: i32,
     /// When the next attempt is due (pending mails only).
@@ -162,7 +152,7 @@ impl MailView {
             kind: m.kind,
             recipient: m.recipient,
             subject: m.subject,
-            next_attempt_at: (m.status == "pending").then(|| m.next_attempt_at.and_utc()),
+            next_attempt_at: (m.status == MailStatus::Pending).then(|| m.next_attempt_at.and_utc()),
             status: m.status,
             attempts: m.attempts,
             last_attempt_at: m.last_attempt_at.map(|t| t.and_utc()),
@@ -244,7 +234,7 @@ pub fn enqueue(c: &mut DbConn, settings: &MailSettings, m: &Mail) -> ApiResult<b
             body_text: &m.text,
             body_html: &m.html,
             unsubscribe_url: m.unsubscribe_url.as_deref(),
-            status: "pending",
+            status: MailStatus::Pending,
             attempts: 0,
             next_attempt_at: now,
             created_at: now,
@@ -254,19 +244,16 @@ pub fn enqueue(c: &mut DbConn, settings: &MailSettings, m: &Mail) -> ApiResult<b
 }
 
 /// Reads a status filter.
-pub fn check_status(field: &str, text: &str) -> ApiResult<&'static str> {
-    STATUSES
-        .iter()
-        .find(|s| **s == text)
-        .copied()
-        .ok_or_else(|| ApiError::invalid(field, "must be pending, sent or failed"))
+pub fn check_status(field: &str, text: &str) -> ApiResult<MailStatus> {
+    text.parse()
+        .map_err(|_| ApiError::invalid(field, "must be pending, sent or failed"))
 }
 
 /// One page of the mails, newest first, and how many there are; only those of `status` when
 /// given.
 pub fn deliveries(
     c: &mut DbConn,
-    status: Option<&'static str>,
+    status: Option<MailStatus>,
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<MailView>, i64)> {
@@ -292,7 +279,7 @@ pub fn deliveries(
 /// The pending mails due at `now`, oldest first, at most `limit`.
 pub fn due(c: &mut DbConn, now: NaiveDateTime, limit: i64) -> ApiResult<Vec<Outgoing>> {
     Ok(mo::table
-        .filter(mo::status.eq("pending"))
+        .filter(mo::status.eq(MailStatus::Pending))
         .filter(mo::next_attempt_at.le(now))
         .order(mo::id)
         .limit(limit)
@@ -333,11 +320,11 @@ pub fn record_attempt(
     let cut = |e: &str| e.chars().take(MAX_ERROR_CHARS).collect::<String>();
     let target = mo::table
         .filter(mo::id.eq(m.id))
-        .filter(mo::status.eq("pending"));
+        .filter(mo::status.eq(MailStatus::Pending));
     match outcome {
         Outcome::Sent => diesel::update(target)
             .set((
-                mo::status.eq("sent"),
+                mo::status.eq(MailStatus::Sent),
                 mo::attempts.eq(attempts),
                 mo::last_attempt_at.eq(Some(now)),
                 mo::last_error.eq(None::<String>),
@@ -353,7 +340,11 @@ pub fn record_attempt(
                 .unwrap_or_else(|_| chrono::Duration::hours(1));
             diesel::update(target)
                 .set((
-                    mo::status.eq(if give_up { "failed" } else { "pending" }),
+                    mo::status.eq(if give_up {
+                        MailStatus::Failed
+                    } else {
+                        MailStatus::Pending
+                    }),
                     mo::attempts.eq(attempts),
                     mo::last_attempt_at.eq(Some(now)),
                     mo::last_error.eq(Some(cut(e))),

@@ -9,6 +9,7 @@ use crate::services::prizes as svc;
 use crate::services::round_views::PlayerRef;
 use crate::services::standings as st;
 use crate::store::DbConn;
+use crate::vocab::TitleDecidedBy;
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::keizer::MatchId;
 use clubcomp_engine::keizer::Prize;
@@ -84,8 +85,7 @@ pub struct SwissPrizes {
     /// How first place is settled: `standings` (alone in first place), `playoff` (the
     /// play-off's winner, on points or by the arbiter) or `pending` (no round counted yet, or
     /// first place shared and the play-off not decided).
-    #[schema(value_type = crate::schemas::TitleDecidedBy)]
-    pub decided_by: String,
+    pub decided_by: TitleDecidedBy,
     /// The rounds counted.
     pub rounds_counted: u32,
 }
@@ -209,14 +209,14 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                 ApiError::Internal(format!("competition {} has no Swiss table", comp.id))
             })?;
             let decided_by = match (&s.playoff, s.playoff_for_first) {
-                _ if v.rounds_counted == 0 => "pending",
-                (Some(p), _) if p.first.is_some() => "playoff",
-                (_, true) => "pending",
-                _ => "standings",
+                _ if v.rounds_counted == 0 => TitleDecidedBy::Pending,
+                (Some(p), _) if p.first.is_some() => TitleDecidedBy::Playoff,
+                (_, true) => TitleDecidedBy::Pending,
+                _ => TitleDecidedBy::Standings,
             };
             let champion = s
                 .champion
-                .filter(|_| decided_by != "pending")
+                .filter(|_| decided_by != TitleDecidedBy::Pending)
                 .and_then(|id| s.rows.iter().find(|r| r.player_id == id))
                 .map(|r| Named {
                     player_id: r.player_id,
@@ -224,7 +224,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                 });
             out.swiss = Some(SwissPrizes {
                 champion,
-                decided_by: decided_by.into(),
+                decided_by,
                 rounds_counted: v.rounds_counted,
             });
         }

@@ -575,7 +575,10 @@ pub fn make_claim(
         }),
     )?;
     record_claim_event(c, EventKind::ClaimFiled, &row)?;
-    if row.status != "pending" && row.status != "postponed" {
+    if !matches!(
+        parse_status(&row.status)?,
+        ClaimStatus::Pending | ClaimStatus::Postponed
+    ) {
         record_claim_event(c, EventKind::ClaimDecided, &row)?;
     }
     enter_decided_result(c, &log, seq)?;

@@ -118,7 +118,7 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(3);
     };
     if args.check {
-        return kit::check(&input, system);
+        return kit::check(&input, system, args.burstein.is_some());
     }
     let bytes = match std::fs::read(&input) {
         Ok(bytes) => bytes,

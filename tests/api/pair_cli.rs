@@ -221,3 +221,27 @@ fn the_burstein_checker_accepts_a_tournament_generated_by_the_burstein_generator
         String::from_utf8_lossy(&dutch.stdout)
     );
 }
+
+#[test]
+fn the_burstein_checker_names_the_criterion_of_the_burstein_system() {
+    // Round 4 of the file was 1–3 and 4–2; the variant plays 2–1 and 4–3, and 3 and 4 met in
+    // round 1: C.04.4.2 art. 2.1.1 [C1], not the Dutch C.1.
+    let path = kit("clubcomp-9401-n12-r5-burstein.swap-r4.trf");
+    let out = pair(&["--burstein".as_ref(), path.as_os_str(), "-c".as_ref()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("round 4: the played pairing differs"),
+        "{text}"
+    );
+    assert!(text.contains("only played:        2-1, 4-3\n"), "{text}");
+    assert!(text.contains("only by the rules:  2-4, 1-3\n"), "{text}");
+    assert!(
+        text.contains("breaks C.04.4.2 2.1.1 [C1]: 3 and 4 had met before\n"),
+        "{text}"
+    );
+    assert!(!text.contains("C.1:"), "{text}");
+    let plain = kit("clubcomp-9401-n12-r5-burstein.trf");
+    let out = pair(&["--burstein".as_ref(), plain.as_os_str(), "-c".as_ref()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

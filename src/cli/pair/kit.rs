@@ -9,7 +9,8 @@
 
 use super::{Args, checked_trf};
 use clubcomp_engine::swiss::{
-    PairFn, SwissBoard, Verdict, check_tournament, generate_tournament, parse_config, write_trf,
+    Criteria, PairFn, SwissBoard, Verdict, check_tournament_under, generate_tournament,
+    parse_config, write_trf,
 };
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,8 +28,14 @@ fn boards(list: &[SwissBoard]) -> String {
         .join(", ")
 }
 
-/// `-c`: the verdict on standard output, the refusal on standard error.
-pub fn check(input: &Path, system: &PairFn) -> ExitCode {
+/// `-c`: the verdict on standard output, the refusal on standard error; breaches are named
+/// by the criteria of the system (`burstein`: C.04.4.2's, otherwise the Dutch ones).
+pub fn check(input: &Path, system: &PairFn, burstein: bool) -> ExitCode {
+    let criteria = if burstein {
+        Criteria::Burstein
+    } else {
+        Criteria::Dutch
+    };
     let bytes = match std::fs::read(input) {
         Ok(b) => b,
         Err(e) => {
@@ -43,7 +50,7 @@ pub fn check(input: &Path, system: &PairFn) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match check_tournament(&t, system) {
+    match check_tournament_under(&t, system, criteria) {
         Err(e) => {
             eprintln!("{}: not a complete tournament: {e}", input.display());
             ExitCode::from(2)
@@ -69,7 +76,7 @@ pub fn check(input: &Path, system: &PairFn) -> ExitCode {
                 println!("  the played pairing breaks no absolute criterion");
             }
             for b in &d.breaches {
-                println!("  the played pairing breaks {b}");
+                println!("  the played pairing breaks {}", b.describe(d.rules));
             }
             ExitCode::from(1)
         }

@@ -37,7 +37,8 @@ use super::dutch::players::{Entrant, compatible, entrants_with};
 use super::dutch::{PairError, SwissBoard, higher_gets_white, initial_white};
 use super::trf::{Tournament, point_system};
 use crate::matching::Matching;
-use scores::{Metric, burstein_accelerations, bye_eligible, metrics};
+pub(crate) use scores::bye_eligible;
+use scores::{Metric, burstein_accelerations, metrics};
 
 /// Pairs round `round` (1-based) of `t` with the Burstein system. Players that already have
 /// an entry for `round` are not paired. Boards come in publishing order; the bye, if any, is

@@ -19,7 +19,9 @@ mod check;
 pub(crate) mod players;
 
 pub use blocked::{Blocked, BlockedPlayer};
-pub use check::{Breach, Difference, Incomplete, Verdict, check_tournament};
+pub use check::{
+    Breach, Criteria, Difference, Incomplete, Verdict, check_tournament, check_tournament_under,
+};
 
 use super::trf::{Colour, ResultCode, Tournament};
 use bracket::{Bracket, Matcher};

@@ -26,7 +26,9 @@ pub use burstein::{pair_burstein_round, pair_burstein_round_until};
 pub use dutch::{
     Blocked, BlockedPlayer, PairError, PairFn, SwissBoard, next_round, pair_round, pair_round_until,
 };
-pub use dutch::{Breach, Difference, Incomplete, Verdict, check_tournament};
+pub use dutch::{
+    Breach, Criteria, Difference, Incomplete, Verdict, check_tournament, check_tournament_under,
+};
 pub use generate::random_tournament;
 pub use simulate::{
     ConfigError, GeneratorConfig, MAX_CONFIG_CHARS, MAX_GENERATED_PLAYERS, MAX_GENERATED_ROUNDS,

@@ -52,38 +52,75 @@ pub enum Incomplete {
     },
 }
 
+/// The pairing system whose absolute criteria a checked tournament is judged by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Criteria {
+    /// The Dutch system (C.04.3): criteria C.1 to C.3, the topscorer exception to C.3, and
+    /// the 2025 bye rule (no bye after any win's points without playing).
+    Dutch,
+    /// The Burstein system (C.04.4.2): criteria [C1] to [C3] of its article 2.1, with no
+    /// topscorer exception and the bye rule of the text bbpPairings follows (no bye after a
+    /// pairing-allocated bye or a forfeit win).
+    Burstein,
+}
+
 /// An absolute criterion that a played pairing breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Breach {
-    /// C.1: the two had met before.
+    /// Dutch C.1, Burstein 2.1.1 [C1]: the two had met before.
     MetBefore(u32, u32),
     /// A pair the file forbids (`XXP`).
     Forbidden(u32, u32),
-    /// C.3: neither is a topscorer and both have the same absolute colour preference.
+    /// Dutch C.3 (neither is a topscorer), Burstein 2.1.3 [C3] (no exception): both have the
+    /// same absolute colour preference.
     SameAbsoluteColour(u32, u32, Colour),
-    /// C.2: the bye went to a player who had a bye or a win's points without playing.
+    /// Dutch C.2, Burstein 2.1.2 [C2]: the bye went to a player the system bars from it.
     SecondBye(u32),
 }
 
-impl fmt::Display for Breach {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Breach::MetBefore(a, b) => write!(f, "C.1: {a} and {b} had met before"),
-            Breach::Forbidden(a, b) => write!(f, "XXP: {a} and {b} may not meet"),
-            Breach::SameAbsoluteColour(a, b, c) => write!(
-                f,
+impl Breach {
+    /// The breach in words, named by the criterion of `rules`.
+    pub fn describe(&self, rules: Criteria) -> String {
+        let colour = |c: &Colour| {
+            if *c == Colour::White {
+                "white"
+            } else {
+                "black"
+            }
+        };
+        match (self, rules) {
+            (Breach::MetBefore(a, b), Criteria::Dutch) => {
+                format!("C.1: {a} and {b} had met before")
+            }
+            (Breach::MetBefore(a, b), Criteria::Burstein) => {
+                format!("C.04.4.2 2.1.1 [C1]: {a} and {b} had met before")
+            }
+            (Breach::Forbidden(a, b), _) => format!("XXP: {a} and {b} may not meet"),
+            (Breach::SameAbsoluteColour(a, b, c), Criteria::Dutch) => format!(
                 "C.3: {a} and {b} both must have {} and neither is a topscorer",
-                if *c == Colour::White {
-                    "white"
-                } else {
-                    "black"
-                }
+                colour(c)
             ),
-            Breach::SecondBye(p) => write!(
-                f,
+            (Breach::SameAbsoluteColour(a, b, c), Criteria::Burstein) => {
+                format!(
+                    "C.04.4.2 2.1.3 [C3]: {a} and {b} both must have {}",
+                    colour(c)
+                )
+            }
+            (Breach::SecondBye(p), Criteria::Dutch) => format!(
                 "C.2: {p} had a bye or a win without playing before and may not have the bye"
             ),
+            (Breach::SecondBye(p), Criteria::Burstein) => format!(
+                "C.04.4.2 2.1.2 [C2]: {p} had a pairing-allocated bye or a forfeit win before \
+                 and may not have the bye"
+            ),
         }
+    }
+}
+
+impl fmt::Display for Breach {
+    /// The breach named by the Dutch criteria.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(Criteria::Dutch))
     }
 }
 
@@ -102,6 +139,8 @@ pub struct Difference {
     pub only_expected: Vec<SwissBoard>,
     /// The absolute criteria the played pairing breaks.
     pub breaches: Vec<Breach>,
+    /// The system whose criteria the breaches are judged by.
+    pub rules: Criteria,
 }
 
 /// The verdict on a complete tournament.
@@ -262,9 +301,33 @@ fn breaches(players: &[Entrant], boards: &[SwissBoard]) -> Vec<Breach> {
     out
 }
 
-/// Checks every round of a complete tournament with `pair` (the pairing system), round 1
+/// Checks every round of a complete tournament with `pair` (a Dutch pairing), round 1
 /// first, and stops at the first round that differs.
 pub fn check_tournament(t: &Tournament, pair: &PairFn) -> Result<Verdict, Incomplete> {
+    check_tournament_under(t, pair, Criteria::Dutch)
+}
+
+/// The players of `cut` before round `round` as the absolute criteria of `rules` see them.
+fn judged(cut: &Tournament, round: u32, rules: Criteria) -> Vec<Entrant> {
+    let mut players = entrants(cut, round).unwrap_or_default();
+    if rules == Criteria::Burstein {
+        for p in &mut players {
+            p.topscorer = false;
+            let rounds = cut.player(p.id).map(|x| &x.rounds[..]).unwrap_or(&[]);
+            let played = rounds.len().min(round as usize - 1);
+            p.bye_received = !crate::swiss::burstein::bye_eligible(&rounds[..played]);
+        }
+    }
+    players
+}
+
+/// [`check_tournament`] with `pair` a pairing of the system `rules`, whose absolute
+/// criteria name the breaches of a round that differs.
+pub fn check_tournament_under(
+    t: &Tournament,
+    pair: &PairFn,
+    rules: Criteria,
+) -> Result<Verdict, Incomplete> {
     let total = complete_rounds(t)?;
     for round in 1..=total {
         let mut cut = before_round(t, round);
@@ -294,7 +357,7 @@ pub fn check_tournament(t: &Tournament, pair: &PairFn) -> Result<Verdict, Incomp
             .filter(|b| !got.contains(&(b.white, b.black)))
             .copied()
             .collect();
-        let players = entrants(&cut, r).unwrap_or_default();
+        let players = judged(&cut, r, rules);
         let breaches = breaches(&players, &played);
         return Ok(Verdict::Differs(Difference {
             round: r,
@@ -303,6 +366,7 @@ pub fn check_tournament(t: &Tournament, pair: &PairFn) -> Result<Verdict, Incomp
             only_played,
             only_expected,
             breaches,
+            rules,
         }));
     }
     Ok(Verdict::Agrees {

@@ -93,6 +93,31 @@ fn a_rematch_in_the_played_pairing_is_named_as_c1() {
     );
 }
 
+/// The absolute criteria of C.04.4.2 art. 2.1 are [C1] (met before, 2.1.1), [C2] (the bye,
+/// 2.1.2) and [C3] (same absolute colour preference, 2.1.3, without the Dutch topscorer
+/// exception); the Dutch names of the same breaches are C.1 to C.3.
+#[test]
+fn burstein_breaches_are_named_by_its_own_criteria() {
+    let s = |a: &Breach| a.describe(Criteria::Burstein);
+    assert_eq!(
+        s(&Breach::MetBefore(3, 4)),
+        "C.04.4.2 2.1.1 [C1]: 3 and 4 had met before"
+    );
+    assert_eq!(
+        s(&Breach::SameAbsoluteColour(1, 2, Colour::White)),
+        "C.04.4.2 2.1.3 [C3]: 1 and 2 both must have white"
+    );
+    assert_eq!(
+        s(&Breach::SecondBye(3)),
+        "C.04.4.2 2.1.2 [C2]: 3 had a pairing-allocated bye or a forfeit win before and may \
+         not have the bye"
+    );
+    assert_eq!(
+        Breach::MetBefore(3, 4).to_string(),
+        "C.1: 3 and 4 had met before"
+    );
+}
+
 /// The tournaments of `tests/data/kit` (see its README): a generated tournament passes; its
 /// variant `NAME.swap-rK.trf`, with two pairings of round K exchanged, differs in round K.
 #[test]
@@ -113,7 +138,13 @@ fn the_kit_tournaments_pass_and_their_swapped_variants_fail_in_the_swapped_round
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         let t = parse_trf(&std::fs::read_to_string(f).unwrap()).unwrap();
-        let verdict = check_tournament(&t, &pair_round).unwrap();
+        // a `-burstein` file is paired and judged by the Burstein system
+        let verdict = if name.contains("-burstein") {
+            let pair = &crate::swiss::burstein::pair_burstein_round;
+            check_tournament_under(&t, pair, Criteria::Burstein).unwrap()
+        } else {
+            check_tournament(&t, &pair_round).unwrap()
+        };
         match name.split(".swap-r").nth(1) {
             Some(rest) => {
                 let round: u32 = rest.trim_end_matches(".trf").parse().unwrap();

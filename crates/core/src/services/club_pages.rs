@@ -314,6 +314,11 @@ pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
 /// `GET /evenings/{id}`.
 pub fn evening(c: &mut DbConn, id: EveningId) -> ApiResult<EveningDetail> {
     let e = evenings::find(c, evenings::Which::Id(id))?;
+    evening_found(c, e)
+}
+
+/// Evening `e` (found in the same read) as the public sees it: [`evening`] of a found one.
+pub fn evening_found(c: &mut DbConn, e: Evening) -> ApiResult<EveningDetail> {
     evenings::detail(c, e, false, &default_time_zone(), String::new())
 }
 

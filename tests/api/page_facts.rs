@@ -100,3 +100,45 @@ async fn evening_page_answers_304_with_the_json_version_before_rendering() {
     );
     assert_eq!(after.text.matches("nog niet binnen").count(), pending - 1);
 }
+
+#[actix_web::test]
+async fn player_page_is_cached_under_the_cards_version() {
+    let app = spawn().await;
+    let d = seed(&app).await;
+    let json = app.standings(d.keizer).await;
+    let id = json.body["keizer"]["rows"][0]["player_id"]
+        .as_i64()
+        .unwrap();
+    let path = paths::club::player(id);
+    let first = get_with(&app, &path, &[]).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let tag = first.header("etag").unwrap();
+    assert!(tag.starts_with(&format!("\"player-card-{id}-s")), "{tag}");
+    assert!(tag.ends_with("-page-player-nl\""), "{tag}");
+    let again = get_with(&app, &path, &[("If-None-Match", &tag)]).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert_eq!(again.header("etag"), Some(tag.clone()));
+    let en = get_with(&app, &format!("{path}?lang=en"), &[]).await;
+    assert!(
+        en.header("etag")
+            .unwrap()
+            .ends_with("-page-player-en-lang\""),
+        "{:?}",
+        en.header("etag")
+    );
+    // a new name changes the card, so the page's tag, and the page shows it
+    let admin = app.token(&["admin"]).await;
+    let r = app
+        .send(
+            TestRequest::patch()
+                .uri(&paths::player(id))
+                .insert_header(("Authorization", format!("Bearer {admin}")))
+                .set_json(serde_json::json!({"name": "Anna Nieuwenhuis"})),
+        )
+        .await;
+    assert!(r.status.is_success(), "{}", r.text);
+    let after = get_with(&app, &path, &[("If-None-Match", &tag)]).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(after.header("etag"), Some(tag));
+    assert!(after.text.contains("<h1>Anna Nieuwenhuis</h1>"));
+}

@@ -142,3 +142,31 @@ async fn player_page_is_cached_under_the_cards_version() {
     assert_ne!(after.header("etag"), Some(tag));
     assert!(after.text.contains("<h1>Anna Nieuwenhuis</h1>"));
 }
+
+#[actix_web::test]
+async fn front_page_is_cached_until_what_it_shows_changes() {
+    let app = spawn().await;
+    seed(&app).await;
+    let first = get_with(&app, "/club/", &[]).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let tag = first.header("etag").unwrap();
+    assert!(tag.starts_with("\"front-"), "{tag}");
+    assert!(tag.ends_with("-page-front-nl\""), "{tag}");
+    let again = get_with(&app, "/club/", &[("If-None-Match", &tag)]).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.header("content-security-policy").is_some());
+    // a new season, opening after the demo's: the front page shows it instead
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .create_season(
+            &leader,
+            serde_json::json!({"name": "2099-2100", "opening_date": "2099-09-04"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let after = get_with(&app, "/club/", &[("If-None-Match", &tag)]).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(after.header("etag"), Some(tag));
+    assert!(after.text.contains("2099-2100"));
+    assert!(!first.text.contains("2099-2100"));
+}

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The club's standings page against its JSON: the 60-player Keizer standings of the demo club
-# as HTML (/club/competitions/{id}/standings) and as JSON (/api/v1/competitions/{id}/standings),
-# measured with wrk on a release build, in alternating rounds, with and without gzip: requests
-# per second, and the service's own CPU time per request (user + system, from /proc), which
-# a busy machine disturbs far less than the request rate.
+# The club's pages against their JSON read models on the demo club, measured with wrk in
+# alternating rounds with gzip accepted: the 60-player Keizer standings
+# (/club/competitions/{id}/standings against /api/v1/competitions/{id}/standings), the next
+# evening (/club/evenings/{id} against /api/v1/evenings/{id}), the Keizer leader's page
+# (/club/players/{id} against /api/v1/players/{id}/card) and the front page (/club/ against
+# /api/v1/evenings/next): requests per second, and the service's own CPU time per request
+# (user + system, from /proc), which a busy machine disturbs far less than the request rate.
 # Usage: benches/pages.sh [seconds-per-run] [connections] [rounds]   (default 5 32 5)
 # Environment: BACKENDS, PG_ADMIN_URL, BIN as for benches/load.sh.
 set -euo pipefail
@@ -36,33 +38,39 @@ rps() { # url [wrk args...]
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
+# "name JSON-url page-url" of each page measured against its JSON read model
+pairs() { # competition evening player
+  echo "standings $base/api/v1/competitions/$1/standings $base/club/competitions/$1/standings"
+  echo "evening $base/api/v1/evenings/$2 $base/club/evenings/$2"
+  echo "player $base/api/v1/players/$3/card $base/club/players/$3"
+  echo "front $base/api/v1/evenings/next $base/club/"
+}
+
 bench() { # backend database-url
   local be=$1
   start_service "$be" "$2"
-  local comp json page
+  local comp evening player
   comp=$(demo_competition keizer)
-  json="$base/api/v1/competitions/$comp/standings"
-  page="$base/club/competitions/$comp/standings"
-  echo "$be: ${secs}s per run, $conns connections, $(nproc) cores;" \
-    "JSON $(curl -fs "$json" | wc -c) bytes, page $(curl -fs "$page" | wc -c) bytes"
+  evening=$(curl -fs "$base/api/v1/evenings/next" | python3 -c 'import sys,json; print(json.load(sys.stdin)["id"])')
+  player=$(curl -fs "$base/api/v1/competitions/$comp/standings" |
+    python3 -c 'import sys,json; print(json.load(sys.stdin)["keizer"]["rows"][0]["player_id"])')
+  echo "$be: ${secs}s per run, $conns connections, $(nproc) cores, Accept-Encoding: gzip, deflate, br"
   local gz=(-H 'Accept-Encoding: gzip, deflate, br')
   for _ in $(seq 1 "$rounds"); do
-    for what in json page; do
-      local url=$json; [ $what = page ] && url=$page
-      rps "$url" "${gz[@]}" >> "$work/$be.$what.gz"
-      rps "$url" >> "$work/$be.$what.plain"
-    done
+    while read -r name json page; do
+      rps "$json" "${gz[@]}" >> "$work/$be.$name.json"
+      rps "$page" "${gz[@]}" >> "$work/$be.$name.page"
+    done < <(pairs "$comp" "$evening" "$player")
   done
-  for enc in gz plain; do
+  while read -r name json page; do
     local j p jc pc
-    j=$(cut -d' ' -f1 "$work/$be.json.$enc" | median)
-    p=$(cut -d' ' -f1 "$work/$be.page.$enc" | median)
-    jc=$(cut -d' ' -f2 "$work/$be.json.$enc" | median)
-    pc=$(cut -d' ' -f2 "$work/$be.page.$enc" | median)
-    printf '  %-6s JSON %10s req/s %6s µs CPU   page %10s req/s %6s µs CPU   page/JSON %s (CPU %s)\n' \
-      "$enc" "$j" "$jc" "$p" "$pc" \
-      "$(python3 -c "print(f'{$p/$j:.0%}')")" "$(python3 -c "print(f'{$pc/$jc:.0%}')")"
-  done
+    j=$(cut -d' ' -f1 "$work/$be.$name.json" | median)
+    p=$(cut -d' ' -f1 "$work/$be.$name.page" | median)
+    jc=$(cut -d' ' -f2 "$work/$be.$name.json" | median)
+    pc=$(cut -d' ' -f2 "$work/$be.$name.page" | median)
+    printf '  %-9s JSON %10s req/s %6s µs CPU   page %10s req/s %6s µs CPU   page/JSON %s\n' \
+      "$name" "$j" "$jc" "$p" "$pc" "$(python3 -c "print(f'{$p/$j:.0%}')")"
+  done < <(pairs "$comp" "$evening" "$player")
   stop_service
 }
 

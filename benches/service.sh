@@ -34,9 +34,9 @@ stop_service() {
 # The id of the demo club's first competition of KIND (keizer, swiss, round_robin).
 demo_competition() { # kind
   local season
-  season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)[0]["id"])')
+  season=$(curl -fs "$base/api/v1/seasons" | python3 -c 'import sys,json; print(json.load(sys.stdin)["items"][0]["id"])')
   curl -fs "$base/api/v1/seasons/$season/competitions" |
-    python3 -c "import sys,json; print(next(c['id'] for c in json.load(sys.stdin) if c['kind']=='$1'))"
+    python3 -c "import sys,json; print(next(c['id'] for c in json.load(sys.stdin)['items'] if c['kind']=='$1'))"
 }
 
 # A token of a demo account.

@@ -315,8 +315,30 @@ pub async fn serve_versioned<V: Send + 'static>(
     version: impl reads::Work<(i64, (i64, i64), String, V)>,
     compute: impl reads::VersionedWork<V, Vec<u8>>,
 ) -> ApiResult<HttpResponse> {
+    serve_versioned_as(state, req, doc, CachedType::JSON, version, compute).await
+}
+
+/// What a versioned read found: the cached (or just made) entry, or, when the reader already
+/// holds the current version and nothing is cached for it, the tag to answer 304 with.
+enum Versioned {
+    Entry(Arc<crate::cache::Entry>),
+    Unchanged(String),
+}
+
+/// [`serve_versioned`] for a document of another media type (a club page). A reader whose
+/// `If-None-Match` names the current version is answered 304 before anything is rendered,
+/// whether or not the cache holds the body.
+pub async fn serve_versioned_as<V: Send + 'static>(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    doc: &'static str,
+    kind: CachedType<'_>,
+    version: impl reads::Work<(i64, (i64, i64), String, V)>,
+    compute: impl reads::VersionedWork<V, Vec<u8>>,
+) -> ApiResult<HttpResponse> {
     let st = state.clone();
-    let entry = state
+    let inm = if_none_match(req);
+    let found = state
         .db(move |c| {
             reads::snapshot(c, move |c| {
                 let (id, v, tag, found) = version(c)?;
@@ -326,14 +348,34 @@ pub async fn serve_versioned<V: Send + 'static>(
                     arg: None,
                 };
                 if let Some(e) = st.cache.get(&key, v) {
-                    return Ok(e);
+                    return Ok(Versioned::Entry(e));
+                }
+                if let Some(inm) = inm.as_deref() {
+                    let gz = crate::cache::gzip_etag(&tag);
+                    if not_modified(Some(inm), &gz) {
+                        return Ok(Versioned::Unchanged(gz));
+                    }
+                    if not_modified(Some(inm), &tag) {
+                        return Ok(Versioned::Unchanged(tag));
+                    }
                 }
                 let body = compute(c, found, tag.clone())?;
-                Ok(st.cache.put(key, crate::cache::Entry::new(body, v, &tag)))
+                let entry = crate::cache::Entry::new(body, v, &tag);
+                Ok(Versioned::Entry(st.cache.put(key, entry)))
             })
         })
         .await?;
-    Ok(answer_entry(req, &entry, CachedType::JSON))
+    match found {
+        Versioned::Entry(entry) => Ok(answer_entry(req, &entry, kind)),
+        Versioned::Unchanged(tag) => {
+            use actix_web::http::header::{self, HeaderValue};
+            let res = HttpResponse::NotModified()
+                .insert_header((header::ETAG, tag))
+                .insert_header((header::VARY, HeaderValue::from_static(kind.vary)))
+                .finish();
+            Ok(with_headers(res, kind.headers))
+        }
+    }
 }
 
 /// `res` with `headers` added (straight into its header map: they are valid already).

@@ -1,43 +1,89 @@
 //! An evening: every board of every competition played on it, with the results as they come
 //! in (the pairing list for the notice board), and one pairing slip per board for the arbiter.
 
-use super::id_page;
 use super::layout::{Ctx, frame, scroll};
+use super::{answer, page_query, path_id};
 use crate::services::club_pages as pages;
-use crate::services::evenings::{Board, EveningDetail as EveningPage, EveningRound};
+use crate::services::evenings::{self, Board, EveningDetail as EveningPage, EveningRound};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 
+/// The cache document names: page (pairing list, slips) × language × embedded × language
+/// chosen in the query (whose links carry the language on).
+const DOCS: [[&str; 8]; 2] = [
+    [
+        "page-evening-nl",
+        "page-evening-nl-embed",
+        "page-evening-en",
+        "page-evening-en-embed",
+        "page-evening-nl-lang",
+        "page-evening-nl-embed-lang",
+        "page-evening-en-lang",
+        "page-evening-en-embed-lang",
+    ],
+    [
+        "page-slips-nl",
+        "page-slips-nl-embed",
+        "page-slips-en",
+        "page-slips-en-embed",
+        "page-slips-nl-lang",
+        "page-slips-nl-embed-lang",
+        "page-slips-en-lang",
+        "page-slips-en-embed-lang",
+    ],
+];
+
+/// An evening's page (or its slips) from the read cache under the evening's version, the
+/// one of `GET /api/v1/evenings/{id}` (rendered on a miss; a reader holding the current
+/// version is answered 304 before anything is rendered). The page's ETag is the JSON's with
+/// the page variant added.
 async fn serve(
     req: HttpRequest,
     state: web::Data<AppState>,
     raw: String,
     slips: bool,
 ) -> HttpResponse {
-    let url = |id| {
-        if slips {
-            format!("/club/evenings/{id}/slips")
-        } else {
-            format!("/club/evenings/{id}")
-        }
-    };
-    let draw = |ctx: &Ctx, data: &EveningPage| {
-        if slips {
-            render_slips(ctx, data)
-        } else {
-            render(ctx, data)
-        }
-    };
-    id_page(
-        &req,
-        &state,
-        &raw,
-        url,
-        |c, id| pages::evening(c, crate::ids::EveningId(id)),
-        draw,
-    )
-    .await
+    let r = async {
+        let q = page_query(&req, false)?;
+        let lang = q.lang;
+        let id = path_id(&raw).map_err(|e| (lang, e))?;
+        let variant = usize::from(q.lang_chosen) * 4
+            + usize::from(matches!(q.lang, super::Lang::En)) * 2
+            + usize::from(q.embed);
+        let doc = DOCS[usize::from(slips)][variant];
+        let kind = crate::cached::CachedType {
+            content_type: "text/html; charset=utf-8",
+            vary: super::PAGE_VARY,
+            headers: &state.page_headers,
+        };
+        crate::cached::serve_versioned_as(
+            &state,
+            &req,
+            doc,
+            kind,
+            move |c| {
+                let e = evenings::find(c, evenings::Which::Id(crate::ids::EveningId(id)))?;
+                let v = evenings::version(c, &e)?;
+                let tag = evenings::etag(id, v, false);
+                let tag = format!("{}-{doc}\"", tag.trim_end_matches('"'));
+                Ok((id, v, tag, e))
+            },
+            move |c, e, _| {
+                let data = pages::evening_found(c, e)?;
+                let markup = if slips {
+                    render_slips(&Ctx::new(q, format!("/club/evenings/{id}/slips")), &data)
+                } else {
+                    render(&Ctx::new(q, format!("/club/evenings/{id}")), &data)
+                };
+                Ok(super::layout::finish(markup).into_bytes())
+            },
+        )
+        .await
+        .map_err(|e| (lang, e))
+    }
+    .await;
+    answer(&req, &state, r)
 }
 
 pub(super) async fn page(

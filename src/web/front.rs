@@ -2,7 +2,7 @@
 //! season, the calendar from the next evening on, and the archive of older seasons.
 
 use super::layout::{Ctx, frame};
-use super::{answer, html, page_query, read};
+use super::{answer, page_query};
 use crate::services::club_pages::{self as pages, Front};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -11,14 +11,52 @@ use maud::{Markup, html};
 /// How many evenings of the calendar the front page lists.
 const UPCOMING: usize = 8;
 
+/// The cache document names: language × embedded × language chosen in the query.
+const DOCS: [&str; 8] = [
+    "page-front-nl",
+    "page-front-nl-embed",
+    "page-front-en",
+    "page-front-en-embed",
+    "page-front-nl-lang",
+    "page-front-nl-embed-lang",
+    "page-front-en-lang",
+    "page-front-en-embed-lang",
+];
+
+/// The front page from the read cache under its version ([`pages::front_version`]: what it
+/// shows, and the day), rendered on a miss; a reader holding the current version is answered
+/// 304 before anything is rendered.
 pub(super) async fn page_handler(req: &HttpRequest, state: &web::Data<AppState>) -> super::Page {
     let q = page_query(req, false)?;
+    let lang = q.lang;
     let day = state.today();
-    let data = read(state, move |c| pages::front(c, day, UPCOMING))
-        .await
-        .map_err(|e| (q.lang, e))?;
-    let ctx = Ctx::new(q, "/club/");
-    Ok(html(req, state, super::layout::finish(render(&ctx, &data))))
+    let variant = usize::from(q.lang_chosen) * 4
+        + usize::from(matches!(q.lang, super::Lang::En)) * 2
+        + usize::from(q.embed);
+    let doc = DOCS[variant];
+    let kind = crate::cached::CachedType {
+        content_type: "text/html; charset=utf-8",
+        vary: super::PAGE_VARY,
+        headers: &state.page_headers,
+    };
+    crate::cached::serve_versioned_as(
+        state,
+        req,
+        doc,
+        kind,
+        move |c| {
+            let v = pages::front_version(c, day)?;
+            let tag = format!("\"front-{}-{:016x}-{doc}\"", v.0, v.1 as u64);
+            Ok((0, v, tag, ()))
+        },
+        move |c, (), _| {
+            let data = pages::front(c, day, UPCOMING)?;
+            let ctx = Ctx::new(q, "/club/");
+            Ok(super::layout::finish(render(&ctx, &data)).into_bytes())
+        },
+    )
+    .await
+    .map_err(|e| (lang, e))
 }
 
 pub(super) async fn page(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {

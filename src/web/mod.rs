@@ -2,9 +2,10 @@
 //! at compile time), no JavaScript, in Dutch or English, printable on A4 and embeddable in an
 //! iframe with `?embed=1` (docs/api-guide.md#club-pages).
 //!
-//! Every page reads through `crate::web::data`. Competition pages are served from the
-//! read cache under the competition's version, with the same ETag and `If-None-Match`
-//! behaviour as the JSON standings; the other pages carry an ETag of their content. Errors are
+//! Every page reads through `crate::web::data`. Competition, evening, player and front pages
+//! are served from the read cache under the version of what they show, with an ETag per page variant
+//! and a 304 for a matching `If-None-Match` (docs/decisions/0363-pages-under-their-json-version.md);
+//! the other pages carry an ETag of their content. Errors are
 //! HTML pages (a client that asks for `application/problem+json` gets that instead).
 
 mod account;

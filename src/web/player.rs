@@ -2,30 +2,70 @@
 //! place and score after every evening; charts of the Keizer place, the Keizer score and the
 //! rating history, each followed by a table of the same numbers. No contact data.
 
-use super::id_page;
 use super::layout::{Ctx, frame, scroll};
 use super::svg::line_chart;
+use super::{answer, page_query, path_id};
 use crate::services::club_pages as pages;
-use crate::services::player_card::PlayerCard;
+use crate::services::player_card::{self, PlayerCard};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 
+/// The cache document names: language × embedded × language chosen in the query.
+const DOCS: [&str; 8] = [
+    "page-player-nl",
+    "page-player-nl-embed",
+    "page-player-en",
+    "page-player-en-embed",
+    "page-player-nl-lang",
+    "page-player-nl-embed-lang",
+    "page-player-en-lang",
+    "page-player-en-embed-lang",
+];
+
+/// A player's page from the read cache under the version of the player's card over every
+/// season (that of `GET /api/v1/players/{id}/card` without a season), rendered on a miss; a
+/// reader holding the current version is answered 304 before anything is rendered.
 pub(super) async fn page(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> HttpResponse {
-    let url = |id| format!("/club/players/{id}");
-    id_page(
-        &req,
-        &state,
-        &path,
-        url,
-        |c, id| pages::player(c, crate::ids::PlayerId(id)),
-        render,
-    )
-    .await
+    let r = async {
+        let q = page_query(&req, false)?;
+        let lang = q.lang;
+        let id = path_id(&path).map_err(|e| (lang, e))?;
+        let variant = usize::from(q.lang_chosen) * 4
+            + usize::from(matches!(q.lang, super::Lang::En)) * 2
+            + usize::from(q.embed);
+        let doc = DOCS[variant];
+        let kind = crate::cached::CachedType {
+            content_type: "text/html; charset=utf-8",
+            vary: super::PAGE_VARY,
+            headers: &state.page_headers,
+        };
+        let player = crate::ids::PlayerId(id);
+        crate::cached::serve_versioned_as(
+            &state,
+            &req,
+            doc,
+            kind,
+            move |c| {
+                let v = player_card::version(c, player, None)?;
+                let tag = player_card::etag(player, v);
+                Ok((id, v, format!("{}-{doc}\"", tag.trim_end_matches('"')), ()))
+            },
+            move |c, (), _| {
+                let data = pages::player(c, player)?;
+                let ctx = Ctx::new(q, format!("/club/players/{id}"));
+                Ok(super::layout::finish(render(&ctx, &data)).into_bytes())
+            },
+        )
+        .await
+        .map_err(|e| (lang, e))
+    }
+    .await;
+    answer(&req, &state, r)
 }
 
 /// The result from the player's side: `1`, `½`, `0` (chess) or `2`, `1`, `0` (draughts), a

@@ -35,6 +35,7 @@ mod member;
 mod member_import;
 mod one_record;
 mod own_account;
+mod page_facts;
 mod page_links;
 mod pages;
 mod paging;

@@ -64,6 +64,38 @@ pub struct Front {
     pub archive: Vec<Season>,
 }
 
+/// The version of the front page on `today`: a hash of everything [`front`] reads, namely
+/// every season, the newest season's competitions and evenings (each row whole, so an edit,
+/// an addition or a removal changes it), the version of the next evening (its own and the
+/// stamps of its season's competitions, as `GET /evenings/next` is versioned) and the day.
+pub fn front_version(c: &mut DbConn, today: NaiveDate) -> ApiResult<(i64, i64)> {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(format!("{today};").as_bytes());
+    let all = seasons(c)?;
+    h.update(format!("{all:?};").as_bytes());
+    let mut first = 0;
+    if let Some(season) = all.first() {
+        first = season.id.0;
+        let comps = competitions_of(c, season.id)?;
+        h.update(format!("{comps:?};").as_bytes());
+        let evenings = crate::services::calendar::evenings_of(c, season.id)?;
+        h.update(format!("{evenings:?};").as_bytes());
+        match evenings::find(c, evenings::Which::OnOrAfter(today)) {
+            Ok(e) => {
+                let v = evenings::version(c, &e)?;
+                h.update(format!("{e:?}:{v:?};").as_bytes());
+            }
+            Err(ApiError::NotFound(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let d = h.finalize();
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&d[..8]);
+    Ok((first, i64::from_be_bytes(bytes)))
+}
+
 /// The data of the front page (`today` in the club's time zone).
 pub fn front(c: &mut DbConn, today: NaiveDate, upcoming: usize) -> ApiResult<Front> {
     let mut all = seasons(c)?;
@@ -314,6 +346,11 @@ pub fn prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<Prizes> {
 /// `GET /evenings/{id}`.
 pub fn evening(c: &mut DbConn, id: EveningId) -> ApiResult<EveningDetail> {
     let e = evenings::find(c, evenings::Which::Id(id))?;
+    evening_found(c, e)
+}
+
+/// Evening `e` (found in the same read) as the public sees it: [`evening`] of a found one.
+pub fn evening_found(c: &mut DbConn, e: Evening) -> ApiResult<EveningDetail> {
     evenings::detail(c, e, false, &default_time_zone(), String::new())
 }
 

@@ -393,11 +393,7 @@ pub async fn erase_player(
     let if_match = crate::api::if_match(&req)?;
     let actor = auth.principal.label;
     let (p, r) = state
-        .tx(move |c| {
-            let p = crate::services::erasure::erase(c, id, &if_match, &actor)?;
-            let r = players::ratings(c, p.id)?;
-            Ok((p, r))
-        })
+        .tx(move |c| crate::services::erasure::erase_and_view(c, id, &if_match, &actor))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("player", p.id, p.version)))

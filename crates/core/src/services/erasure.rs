@@ -102,6 +102,17 @@ pub fn erase(
     Ok(after)
 }
 
+/// Erases player `id` ([`erase`]) and answers them after with their ratings, which stay.
+pub fn erase_and_view(
+    c: &mut DbConn,
+    id: PlayerId,
+    expected: &ExpectedVersion,
+    actor: &str,
+) -> ApiResult<(Player, players::Ratings)> {
+    let p = erase(c, id, expected, actor)?;
+    Ok((p, players::ratings(c, id)?))
+}
+
 /// A competition `player` is entered in (not withdrawn) that is not over: one without
 /// rounds, with a round not completed, or with fewer rounds than planned.
 fn running_competition(c: &mut DbConn, player: PlayerId) -> ApiResult<Option<CompetitionId>> {

@@ -151,6 +151,7 @@ pub const ETAG_OPERATIONS: &[&str] = &[
     "create_player",
     "update_player",
     "deactivate_player",
+    "erase_player",
     "create_competition",
     "get_competition",
     "update_competition",

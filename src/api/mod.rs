@@ -71,6 +71,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(players::get_player)
         .service(players::update_player)
         .service(players::deactivate_player)
+        .service(players::erase_player)
         .service(ratings::list_player_ratings)
         .service(ratings::get_player_rating)
         .service(ratings::push_ratings)

@@ -366,3 +366,36 @@ pub async fn deactivate_player(
     };
     apply_changes(state, &req, path.into_inner(), changes).await
 }
+
+/// Erases a former member on request (docs/api-guide.md#erasing-a-former-member): the name
+/// becomes `Oud-lid {id}`, contact data and identifiers go, linked accounts are disabled and
+/// unlinked, and mails to them are forgotten; games, ratings and standings stay. Needs
+/// `If-Match` with the player's ETag.
+#[utoipa::path(tag = "players",
+    params(("id" = i64, Path, description = "Player id"),
+           ("If-Match" = String, Header, description = "ETag of the player's current version (required)")),
+    responses((status = 200, description = "Erased", body = PlayerView),
+        (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Still entered in a competition that is not over, or linked to an admin's account", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "Stale If-Match", body = Problem, content_type = "application/problem+json"),
+        (status = 428, description = "No If-Match", body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = ["admin"])))]
+#[post("/players/{id}/erase")]
+pub async fn erase_player(
+    auth: Auth<crate::auth::Admin>,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<PlayerId>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let if_match = crate::api::if_match(&req)?;
+    let actor = auth.principal.label;
+    let (p, r) = state
+        .tx(move |c| crate::services::erasure::erase_and_view(c, id, &if_match, &actor))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag("player", p.id, p.version)))
+        .json(view(p, r, true)))
+}

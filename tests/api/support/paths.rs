@@ -53,6 +53,11 @@ pub fn player(id: impl Display) -> String {
     format!("{API}/players/{id}")
 }
 
+/// Erasing a former member.
+pub fn erase_player(id: impl Display) -> String {
+    format!("{API}/players/{id}/erase")
+}
+
 pub fn player_games(id: impl Display) -> String {
     format!("{API}/players/{id}/games")
 }

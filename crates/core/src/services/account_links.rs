@@ -330,3 +330,10 @@ pub fn accept_password(
     crate::services::users::rows::mark_email_verified(c, user, now)?;
     Ok(user)
 }
+
+/// Forgets every single-use link of account `user`, used or not (an erased member:
+/// [`crate::services::erasure`]); a link of the account no longer works.
+pub fn forget(c: &mut DbConn, user: UserId) -> ApiResult<()> {
+    diesel::delete(at::table.filter(at::user_id.eq(user))).execute(c)?;
+    Ok(())
+}

@@ -356,6 +356,12 @@ pub fn record_attempt(
     Ok(())
 }
 
+/// Forgets every mail queued or sent to `address` (compared as stored, in lower case): the
+/// rows go, with their subjects and bodies (an erased member: [`crate::services::erasure`]).
+pub fn forget_recipient(c: &mut DbConn, address: &str) -> ApiResult<usize> {
+    Ok(diesel::delete(mo::table.filter(mo::recipient.eq(address.to_lowercase()))).execute(c)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ pub mod competitions;
 pub mod credentials;
 pub mod date;
 pub mod demo;
+pub mod erasure;
 pub mod evenings;
 pub mod events;
 pub mod health;

@@ -40,3 +40,9 @@ pub fn set_language(
     }
     Ok(())
 }
+
+/// Forgets `player`'s mail preferences (an erased member: [`crate::services::erasure`]).
+pub fn forget(c: &mut DbConn, player: PlayerId) -> ApiResult<()> {
+    diesel::delete(mp::table.find(player)).execute(c)?;
+    Ok(())
+}

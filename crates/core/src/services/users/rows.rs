@@ -84,3 +84,34 @@ pub fn link_player_if_unlinked(
     .set(users::player_id.eq(Some(player)))
     .execute(conn)
 }
+
+/// Erases an account: the address becomes `placeholder`, the password one no login matches,
+/// no roles, disabled, unlinked from its player; every older token ends. Returns the number
+/// of rows changed.
+pub fn erase(
+    conn: &mut DbConn,
+    id: UserId,
+    placeholder: &str,
+    at: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::email.eq(placeholder),
+            users::email_verified_at.eq(None::<NaiveDateTime>),
+            users::password_hash.eq("!"),
+            users::roles.eq(""),
+            users::active.eq(false),
+            users::player_id.eq(None::<PlayerId>),
+            users::token_generation.eq(users::token_generation + 1),
+            users::updated_at.eq(at),
+        ))
+        .execute(conn)
+}
+
+/// The accounts linked to `player`.
+pub fn of_player(conn: &mut DbConn, player: PlayerId) -> QueryResult<Vec<User>> {
+    users::table
+        .filter(users::player_id.eq(player))
+        .select(User::as_select())
+        .load(conn)
+}

@@ -4,7 +4,8 @@
 # service sends to it with SMTP_URL=smtp://127.0.0.1:PORT and SMTP_TLS=none. Checks end to
 # end: three accounts invited at once get one mail each within 10 s; each mail's link opens
 # the invitation page; its token sets the password and signs in; the password then logs in,
-# and a second use of the link is refused.
+# and a second use of the link is refused. A Keizer round the admin pairs and publishes mails
+# each of its two players their board, colour and opponent within 10 s.
 #
 # Standalone: scripts/mail-test.sh BINARY   (starts aiosmtpd and the service on the demo club)
 # Against a running service: set MAIL_TEST_BASE_URL (e.g. http://127.0.0.1:8080),
@@ -149,6 +150,41 @@ for a in addresses:
     check(status == 200, f"{a} logs in with the chosen password ({status})")
     status, text = call("POST", "/api/v1/auth/invitations/accept", {"token": token, "password": password})
     check(status == 422 and "used already" in text, f"a second use of the link is refused ({status})")
+
+# a published Keizer round mails each of its two players their board, colour and opponent
+names = {f"Wit {run}": f"white-{run}@club.example", f"Zwart {run}": f"black-{run}@club.example"}
+pids = {}
+for n, a in names.items():
+    status, text = call("POST", "/api/v1/players", {"name": n, "email": a}, admin)
+    check(status == 201, f"player {n} is created ({status} {text})")
+    pids[json.loads(text)["id"]] = (n, a)
+status, text = call("POST", "/api/v1/seasons", {"name": f"Seizoen {run}", "opening_date": "2031-09-05"}, admin)
+check(status == 201, f"a season is created ({status} {text})")
+season = json.loads(text)["id"]
+status, text = call("POST", f"/api/v1/seasons/{season}/competitions", {"name": f"Keizer {run}", "kind": "keizer", "half": "winter"}, admin)
+check(status == 201, f"a Keizer competition is created ({status} {text})")
+comp = json.loads(text)["id"]
+status, text = call("POST", f"/api/v1/competitions/{comp}/entrants", {"entrants": [{"player_id": p} for p in pids]}, admin)
+check(status == 200, f"the two players are entered ({status} {text})")
+status, text = call("POST", f"/api/v1/competitions/{comp}/rounds", {}, admin)
+check(status == 201, f"a round is created ({status} {text})")
+number = json.loads(text)["number"]
+status, text = call("POST", f"/api/v1/competitions/{comp}/rounds/{number}/pairing", {}, admin)
+check(status in (200, 201), f"the round is paired ({status} {text})")
+status, text = call("GET", f"/api/v1/competitions/{comp}/rounds/{number}", token=admin)
+game = json.loads(text)["games"][0]
+white, black, board = game["white"]["id"], game["black"]["id"], game["board"]
+before = set(folder.glob("*.eml"))
+start = time.monotonic()
+status, text = call("POST", f"/api/v1/competitions/{comp}/rounds/{number}/publish", {}, admin)
+check(status == 200, f"the round is published ({status} {text})")
+found = mails_to([pids[white][1], pids[black][1]], start + 10)
+check(len(found) == 2 and all(len(v) == 1 for v in found.values()), "one pairing mail to each player within 10 s")
+for me, other, colour in ((white, black, "wit"), (black, white, "zwart")):
+    m = found[pids[me][1]][0]
+    text = m.get_body(preferencelist=("plain",)).get_content()
+    line = f"Je speelt aan bord {board} met {colour} tegen {pids[other][0]}."
+    check(line in text, f"the mail to {pids[me][0]} says: {line}")
 
 status, text = call("GET", "/api/v1/mail/deliveries?status=failed", token=admin)
 check(status == 200 and json.loads(text)["total"] == 0, "no mail failed")

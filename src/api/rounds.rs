@@ -159,8 +159,9 @@ pub async fn publish_round(
     path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
+    let mail = state.config.mail.clone();
     let view = state
-        .tx(move |c| round_views::publish_round_and_view(c, id, number))
+        .tx(move |c| round_views::publish_round_and_view(c, &mail, id, number))
         .await?;
     Ok(HttpResponse::Ok().json(view))
 }

@@ -34,6 +34,7 @@ mod limits;
 mod mail;
 mod member;
 mod member_import;
+mod notifications;
 mod one_record;
 mod own_account;
 mod page_facts;

@@ -2,6 +2,7 @@
 //! files in a folder when none is set), who it is from, the public address links point to,
 //! the club's name in the mails and how fast and how often mail is sent.
 
+use crate::vocab::NotifyKind;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -65,6 +66,9 @@ pub struct MailSettings {
     pub club_name: Option<String>,
     /// `INVITE_TTL_HOURS`: how long an invitation's link works.
     pub invite_ttl: chrono::Duration,
+    /// `NOTIFY_DEFAULTS`: the kinds of notification on for a member who chose nothing
+    /// (default `pairing,reminder`).
+    pub notify_defaults: Vec<NotifyKind>,
 }
 
 impl Default for MailSettings {
@@ -81,6 +85,7 @@ impl Default for MailSettings {
             timeout: Duration::from_secs(30),
             club_name: None,
             invite_ttl: chrono::Duration::hours(168),
+            notify_defaults: vec![NotifyKind::Pairing, NotifyKind::Reminder],
         }
     }
 }
@@ -163,6 +168,24 @@ pub fn header_safe(text: &str) -> bool {
     !text.chars().any(char::is_control)
 }
 
+/// Reads a comma-separated list of notification kinds (`none`: no kind).
+fn read_kinds(text: &str) -> Result<Vec<NotifyKind>, String> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.eq_ignore_ascii_case("none") {
+            continue;
+        }
+        let k = part
+            .to_ascii_lowercase()
+            .parse::<NotifyKind>()
+            .map_err(|e| e.to_string())?;
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    Ok(out)
+}
+
 /// Reads the mail settings from `get` into `m`, adding a message naming each bad variable.
 pub fn read(get: &impl Fn(&str) -> Option<String>, m: &mut MailSettings, errs: &mut Vec<String>) {
     if let Some(url) = get("SMTP_URL") {
@@ -203,6 +226,12 @@ pub fn read(get: &impl Fn(&str) -> Option<String>, m: &mut MailSettings, errs: &
             errs.push("CLUB_NAME: must be one line of at most 100 characters".into());
         } else {
             m.club_name = Some(n);
+        }
+    }
+    if let Some(d) = get("NOTIFY_DEFAULTS") {
+        match read_kinds(&d) {
+            Ok(k) => m.notify_defaults = k,
+            Err(e) => errs.push(format!("NOTIFY_DEFAULTS: {e}")),
         }
     }
     let mut num = |key: &str, min: u64, max: u64, out: &mut u64| {
@@ -307,6 +336,23 @@ mod tests {
         );
         let (_, errs) = read_map(&[("MAIL_FROM", "x@y.example\r\nBcc: z@y.example")]);
         assert!(errs[0].starts_with("MAIL_FROM"), "{errs:?}");
+    }
+
+    #[test]
+    fn the_notification_defaults_are_a_list_of_kinds() {
+        let (m, errs) = read_map(&[]);
+        assert!(errs.is_empty());
+        assert_eq!(
+            m.notify_defaults,
+            [NotifyKind::Pairing, NotifyKind::Reminder]
+        );
+        let (m, errs) = read_map(&[("NOTIFY_DEFAULTS", "result, Pairing,result")]);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(m.notify_defaults, [NotifyKind::Result, NotifyKind::Pairing]);
+        let (m, _) = read_map(&[("NOTIFY_DEFAULTS", "none")]);
+        assert!(m.notify_defaults.is_empty());
+        let (_, errs) = read_map(&[("NOTIFY_DEFAULTS", "pairing,sms")]);
+        assert!(errs[0].starts_with("NOTIFY_DEFAULTS"), "{errs:?}");
     }
 
     #[test]

@@ -222,6 +222,23 @@ impl RoundStatus {
     }
 }
 
+value_list! {
+    /// A kind of notification mail a member can turn on or off: `pairing`, `reminder`,
+    /// `result`, `decision` or `prizes`.
+    pub NotifyKind, "notification kind" {
+        /// A round's pairing was published.
+        Pairing = "pairing",
+        /// The sign-up deadline of an evening is near.
+        Reminder = "reminder",
+        /// A result of their own game was entered or corrected.
+        Result = "result",
+        /// A decision on a claim or appeal in their game.
+        Decision = "decision",
+        /// The prizes of a half were finalised.
+        Prizes = "prizes",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

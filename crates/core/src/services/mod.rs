@@ -21,6 +21,7 @@ pub(crate) mod leadership;
 pub mod mail;
 pub mod member;
 pub mod member_import;
+pub mod notifications;
 pub mod own_account;
 pub mod pairing;
 pub mod password_reset;

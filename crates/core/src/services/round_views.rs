@@ -190,13 +190,17 @@ pub fn create_round_and_view(
     round_view(c, round, true)
 }
 
-/// Publishes round `number` ([`rounds::publish`]) and answers it as the club's staff see it.
+/// Publishes round `number` ([`rounds::publish`]), queues its pairing mails
+/// ([`crate::services::notifications::pairing_published`]) and answers the round as the
+/// club's staff see it.
 pub fn publish_round_and_view(
     c: &mut DbConn,
+    mail: &crate::mail_config::MailSettings,
     id: CompetitionId,
     number: i32,
 ) -> ApiResult<RoundView> {
     let round = rounds::publish(c, id, number)?;
+    crate::services::notifications::pairing_published(c, mail, &round)?;
     round_view(c, round, true)
 }
 

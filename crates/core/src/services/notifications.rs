@@ -1,0 +1,368 @@
+//! Notification mails to players ([decision 0324](../../../../docs/decisions/0324-pairing-mails.md)):
+//! queued in the transaction of the change that causes them, one mail per player with an
+//! address and the kind turned on (their choice, else the club's `NOTIFY_DEFAULTS`), in their
+//! language. The event of each mail names the round and the player, so a change told twice
+//! mails once.
+
+use crate::error::ApiResult;
+use crate::ids::PlayerId;
+use crate::mail_config::MailSettings;
+use crate::services::mail::templates::{self, Content, Language};
+use crate::services::mail::{self, Mail};
+use crate::services::{attendance, competitions, preferences, rounds};
+use crate::store::DbConn;
+use crate::store::models::competition::Round;
+use crate::store::models::players::{self, Player};
+use crate::vocab::NotifyKind;
+use chrono::{Datelike, NaiveDate, NaiveTime};
+use std::collections::HashSet;
+
+/// What a player's pairing mail tells: their game, a bye, or that they were not paired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seat {
+    /// A game: the board, whether they play white, the opponent's name.
+    Game {
+        /// The board.
+        board: i32,
+        /// White (else black).
+        white: bool,
+        /// The opponent.
+        opponent: String,
+    },
+    /// A bye.
+    Bye,
+    /// Present, but not paired.
+    NotPaired,
+}
+
+/// What a pairing mail is about.
+#[derive(Debug, Clone)]
+pub struct PairingNotice {
+    /// The competition's name.
+    pub competition: String,
+    /// The round's number.
+    pub number: i32,
+    /// The evening's date.
+    pub date: Option<NaiveDate>,
+    /// The start, in club time.
+    pub start: NaiveTime,
+    /// The page the mail links to.
+    pub url: String,
+}
+
+/// A date written out: "donderdag 3 december 2026" / "Thursday 3 December 2026".
+pub fn long_date(lang: Language, d: NaiveDate) -> String {
+    const NL_DAYS: [&str; 7] = [
+        "maandag",
+        "dinsdag",
+        "woensdag",
+        "donderdag",
+        "vrijdag",
+        "zaterdag",
+        "zondag",
+    ];
+    const EN_DAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    const NL_MONTHS: [&str; 12] = [
+        "januari",
+        "februari",
+        "maart",
+        "april",
+        "mei",
+        "juni",
+        "juli",
+        "augustus",
+        "september",
+        "oktober",
+        "november",
+        "december",
+    ];
+    const EN_MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let day = d.weekday().num_days_from_monday() as usize;
+    let month = d.month0() as usize;
+    let (days, months) = match lang {
+        Language::Nl => (NL_DAYS, NL_MONTHS),
+        Language::En => (EN_DAYS, EN_MONTHS),
+    };
+    format!("{} {} {} {}", days[day], d.day(), months[month], d.year())
+}
+
+/// The subject and both bodies of a pairing mail.
+pub fn pairing_mail(
+    lang: Language,
+    club: &str,
+    name: &str,
+    r: &PairingNotice,
+    seat: &Seat,
+) -> (String, String, String) {
+    let when = r.date.map(|d| long_date(lang, d));
+    let start = r.start.format("%H:%M").to_string();
+    let nl = lang == Language::Nl;
+    let subject = match (nl, &when) {
+        (true, Some(w)) => format!("Indeling ronde {} van {} ({w})", r.number, r.competition),
+        (true, None) => format!("Indeling ronde {} van {}", r.number, r.competition),
+        (false, Some(w)) => format!("Pairing of round {} of {} ({w})", r.number, r.competition),
+        (false, None) => format!("Pairing of round {} of {}", r.number, r.competition),
+    };
+    let mut paragraphs = vec![if nl {
+        format!(
+            "De indeling van ronde {} van {} is gepubliceerd.",
+            r.number, r.competition
+        )
+    } else {
+        format!(
+            "The pairing of round {} of {} has been published.",
+            r.number, r.competition
+        )
+    }];
+    paragraphs.push(match (seat, nl) {
+        (
+            Seat::Game {
+                board,
+                white,
+                opponent,
+            },
+            true,
+        ) => format!(
+            "Je speelt aan bord {board} met {} tegen {opponent}.",
+            if *white { "wit" } else { "zwart" }
+        ),
+        (
+            Seat::Game {
+                board,
+                white,
+                opponent,
+            },
+            false,
+        ) => format!(
+            "You play on board {board} with {} against {opponent}.",
+            if *white { "white" } else { "black" }
+        ),
+        (Seat::Bye, true) => "Je hebt deze ronde een bye (je bent vrij).".into(),
+        (Seat::Bye, false) => "You have a bye this round.".into(),
+        (Seat::NotPaired, true) => "Je bent deze ronde niet ingedeeld.".into(),
+        (Seat::NotPaired, false) => "You are not paired this round.".into(),
+    });
+    if !matches!(seat, Seat::Bye | Seat::NotPaired) {
+        paragraphs.push(match (nl, &when) {
+            (true, Some(w)) => format!("Aanvang: {w} om {start}."),
+            (true, None) => format!("Aanvang: {start}."),
+            (false, Some(w)) => format!("Start: {w} at {start}."),
+            (false, None) => format!("Start: {start}."),
+        });
+    }
+    let content = Content {
+        name: name.to_string(),
+        paragraphs,
+        link: Some((
+            if nl {
+                "De indeling bekijken".into()
+            } else {
+                "See the pairing".into()
+            },
+            r.url.clone(),
+        )),
+        footer: Some(if nl {
+            "Je krijgt deze mail omdat indelingsmails voor jou aan staan.".into()
+        } else {
+            "You get this mail because pairing mails are on for you.".into()
+        }),
+    };
+    let (text, html) = templates::layout(lang, club, &content);
+    (subject, text, html)
+}
+
+/// The language of `player`'s mails: their choice, else Dutch.
+pub fn language_of(c: &mut DbConn, player: PlayerId) -> ApiResult<Language> {
+    Ok(Language::parse(
+        preferences::language(c, player)?.as_deref(),
+    ))
+}
+
+/// Queues the pairing mails of published round `round` in the caller's transaction: one to
+/// each paired player with an address and pairing mails on, naming board, colour and
+/// opponent; a player with the bye, or present and not paired, gets that line. How many were
+/// queued.
+pub fn pairing_published(
+    c: &mut DbConn,
+    settings: &MailSettings,
+    round: &Round,
+) -> ApiResult<usize> {
+    let comp = competitions::load(c, round.competition_id)?;
+    let ctx = attendance::round_context(c, &comp, round, &attendance::default_time_zone())?;
+    let url = match round.evening_id {
+        Some(e) => format!("{}/club/evenings/{e}", settings.public_url),
+        None => format!("{}/club/competitions/{}", settings.public_url, comp.id),
+    };
+    let about = PairingNotice {
+        competition: comp.name.clone(),
+        number: round.number,
+        date: round.date.or((ctx.date.year() < 9999).then_some(ctx.date)),
+        start: ctx.start,
+        url,
+    };
+    let mut seats: Vec<(PlayerId, Seat)> = Vec::new();
+    let name = |c: &mut DbConn, p: PlayerId| -> ApiResult<String> {
+        Ok(players::by_id(c, p)?.map(|p| p.name).unwrap_or_default())
+    };
+    for g in rounds::games_of(c, round.id)? {
+        match (g.white_id, g.black_id) {
+            (Some(w), Some(b)) => {
+                let (wn, bn) = (name(c, w)?, name(c, b)?);
+                seats.push((
+                    w,
+                    Seat::Game {
+                        board: g.board,
+                        white: true,
+                        opponent: bn,
+                    },
+                ));
+                seats.push((
+                    b,
+                    Seat::Game {
+                        board: g.board,
+                        white: false,
+                        opponent: wn,
+                    },
+                ));
+            }
+            (Some(w), None) => seats.push((w, Seat::Bye)),
+            _ => {}
+        }
+    }
+    let seated: HashSet<PlayerId> = seats.iter().map(|(p, _)| *p).collect();
+    let entrants: Vec<(PlayerId, bool)> = attendance::entrant_memberships(c, comp.id)?
+        .into_iter()
+        .map(|(p, m)| (p, m == clubcomp_engine::Membership::Flexible))
+        .collect();
+    let statuses = attendance::statuses(c, round.id, &entrants)?;
+    for (p, _) in &entrants {
+        if !seated.contains(p) && statuses.get(p) == Some(&attendance::Status::Playing) {
+            seats.push((*p, Seat::NotPaired));
+        }
+    }
+    let mut queued = 0;
+    for (p, seat) in seats {
+        let Some(player) = players::by_id(c, p)? else {
+            continue;
+        };
+        if send_pairing(c, settings, &player, round, &about, &seat)? {
+            queued += 1;
+        }
+    }
+    Ok(queued)
+}
+
+/// Queues one player's pairing mail when they have an address and pairing mails on.
+fn send_pairing(
+    c: &mut DbConn,
+    settings: &MailSettings,
+    player: &Player,
+    round: &Round,
+    about: &PairingNotice,
+    seat: &Seat,
+) -> ApiResult<bool> {
+    let Some(to) = player
+        .email
+        .as_deref()
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+    else {
+        return Ok(false);
+    };
+    if !preferences::kind_on(c, player.id, NotifyKind::Pairing, &settings.notify_defaults)? {
+        return Ok(false);
+    }
+    let lang = language_of(c, player.id)?;
+    let club = templates::club_name(settings, lang);
+    let (subject, text, html) = pairing_mail(lang, &club, &player.name, about, seat);
+    let m = Mail {
+        kind: NotifyKind::Pairing.as_str(),
+        event: format!("round:{}:player:{}", round.id, player.id),
+        to: to.to_string(),
+        to_name: player.name.clone(),
+        subject,
+        text,
+        html,
+        unsubscribe_url: None,
+    };
+    // an address no mail can carry is not the publication's fault: that player is skipped
+    if mail::check(&m).is_err() {
+        return Ok(false);
+    }
+    mail::enqueue(c, settings, &m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn about() -> PairingNotice {
+        PairingNotice {
+            competition: "Interne competitie".into(),
+            number: 3,
+            date: NaiveDate::from_ymd_opt(2026, 12, 3),
+            start: NaiveTime::from_hms_opt(20, 15, 0).unwrap_or_default(),
+            url: "https://club.example/club/evenings/9".into(),
+        }
+    }
+
+    #[test]
+    fn a_date_is_written_out_in_both_languages() {
+        let d = NaiveDate::from_ymd_opt(2026, 12, 3).unwrap();
+        assert_eq!(long_date(Language::Nl, d), "donderdag 3 december 2026");
+        assert_eq!(long_date(Language::En, d), "Thursday 3 December 2026");
+    }
+
+    #[test]
+    fn the_pairing_mail_names_board_colour_opponent_and_start() {
+        let seat = Seat::Game {
+            board: 2,
+            white: false,
+            opponent: "Bea Bakker".into(),
+        };
+        let (subject, text, html) = pairing_mail(Language::Nl, "De Toren", "Ann", &about(), &seat);
+        assert_eq!(
+            subject,
+            "Indeling ronde 3 van Interne competitie (donderdag 3 december 2026)"
+        );
+        assert!(
+            text.contains("Je speelt aan bord 2 met zwart tegen Bea Bakker."),
+            "{text}"
+        );
+        assert!(
+            text.contains("Aanvang: donderdag 3 december 2026 om 20:15."),
+            "{text}"
+        );
+        assert!(text.contains("https://club.example/club/evenings/9"));
+        assert!(html.contains("met zwart tegen Bea Bakker"));
+        let (subject, text, _) =
+            pairing_mail(Language::En, "De Toren", "Ann", &about(), &Seat::Bye);
+        assert_eq!(
+            subject,
+            "Pairing of round 3 of Interne competitie (Thursday 3 December 2026)"
+        );
+        assert!(text.contains("You have a bye this round."), "{text}");
+        assert!(!text.contains("Start:"));
+    }
+}

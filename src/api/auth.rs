@@ -69,14 +69,17 @@ pub const DEVICE_COOKIE: &str = "clubcomp_device";
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Me {
     /// User id (absent for service tokens).
+    #[schema(required = true)]
     pub user_id: Option<i64>,
     /// Service-token id (absent for users).
+    #[schema(required = true)]
     pub service_token_id: Option<i64>,
     /// E-mail or `service:<name>`.
     pub name: String,
     /// Current roles.
     pub roles: Vec<Role>,
     /// The player linked to the account, if any.
+    #[schema(required = true)]
     pub player_id: Option<i64>,
 }
 

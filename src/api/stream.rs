@@ -47,21 +47,6 @@ pub struct StreamQuery {
     pub after: Option<String>,
 }
 
-/// One message of the stream as the document describes it (Server-Sent Events fields; the
-/// comment lines and the `retry:` hint between the messages carry no data).
-#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
-pub struct StreamMessage {
-    /// The event's id (decimal digits): send it as `Last-Event-ID` to resume after it.
-    #[schema(pattern = "^[0-9]{1,18}$")]
-    pub id: String,
-    /// The event's type.
-    #[schema(value_type = crate::services::events::EventType)]
-    pub event: String,
-    /// The event as the changes feed lists it (a `LoggedEvent`), as one line of JSON.
-    #[schema(content_media_type = "application/json")]
-    pub data: String,
-}
-
 /// An id filter: a positive whole number (422 naming `field`).
 fn id_field(field: &str, text: &str) -> ApiResult<i64> {
     let t = text.trim();
@@ -86,7 +71,7 @@ fn id_field(field: &str, text: &str) -> ApiResult<i64> {
     params(StreamQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event id (sent by `EventSource` when it reconnects)", pattern = "^[0-9]{1,18}$")),
     responses(
-        (status = 200, description = "The event stream (Server-Sent Events; the `data` of each message is a `LoggedEvent`)", body = StreamMessage, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream, text that never ends by itself (Server-Sent Events, read it line by line as it comes): each message is an `id:` line (the event id, decimal digits; send it as `Last-Event-ID` to resume), an `event:` line (the event type) and a `data:` line (the event as the changes feed lists it, a `LoggedEvent` as one line of JSON), then an empty line; lines starting with `:` are keep-alive comments and a `retry:` line is the reconnect delay in milliseconds", body = String, content_type = "text/event-stream"),
         (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "A token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged", body = Problem, content_type = "application/problem+json"),

@@ -261,6 +261,7 @@ pub struct PlayoffGameView {
     /// Whether this is the decider.
     pub decider: bool,
     /// The stored game (enter its result with `PUT /games/{id}/result`).
+    #[schema(required = true)]
     pub game_id: Option<i64>,
     /// White (drawn by lot).
     pub white: PlayerRef,
@@ -268,6 +269,7 @@ pub struct PlayoffGameView {
     pub black: PlayerRef,
     /// `white_wins`, `black_wins` or `draw`, once entered.
     #[schema(value_type = Option<crate::schemas::PlayoffOutcome>)]
+    #[schema(required = true)]
     pub outcome: Option<String>,
 }
 
@@ -278,10 +280,12 @@ pub struct PlayoffMatchView {
     #[schema(value_type = crate::schemas::PlayoffMatch)]
     pub id: String,
     /// The two players, better seed first, once known.
+    #[schema(required = true)]
     pub players: Option<Vec<PlayerRef>>,
     /// The games scheduled so far.
     pub games: Vec<PlayoffGameView>,
     /// The winner, once decided.
+    #[schema(required = true)]
     pub winner: Option<PlayerRef>,
 }
 
@@ -298,6 +302,7 @@ pub struct PlayoffGroupView {
     #[schema(value_type = Vec<Object>)]
     pub next: Vec<Value>,
     /// The group winner (wins a prize).
+    #[schema(required = true)]
     pub winner: Option<PlayerRef>,
 }
 
@@ -313,8 +318,10 @@ pub struct PlayoffsView {
     /// The groups.
     pub groups: Vec<PlayoffGroupView>,
     /// A single remaining eligible player, who has no group.
+    #[schema(required = true)]
     pub without_group: Option<PlayerRef>,
     /// The club champion (winner of group 1), once decided.
+    #[schema(required = true)]
     pub club_champion: Option<PlayerRef>,
 }
 

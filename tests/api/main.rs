@@ -19,6 +19,7 @@ mod db_waits;
 mod decided;
 mod demo;
 mod demo_processes;
+mod document;
 mod errors;
 mod evenings;
 mod events;

@@ -80,6 +80,7 @@ pub struct RoundRobinPrize {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct SwissPrizes {
     /// The champion; `null` while first place is shared and the play-off has no winner yet.
+    #[schema(required = true)]
     pub champion: Option<Named>,
     /// How first place is settled: `standings` (alone in first place), `playoff` (the
     /// play-off's winner, on points or by the arbiter) or `pending` (no round counted yet, or
@@ -102,15 +103,20 @@ pub struct PrizeList {
     pub finalized: bool,
     /// When it was finalized.
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub finalized_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Who finalized it (the account); shown to the leader, the arbiter and the admin only.
+    #[schema(required = true)]
     pub finalized_by: Option<String>,
     /// Keizer prizes.
+    #[schema(required = true)]
     pub keizer: Option<KeizerPrizes>,
     /// Round-robin prizes, points and rights, in final order.
+    #[schema(required = true)]
     pub round_robin: Option<Vec<RoundRobinPrize>>,
     /// A Swiss's title.
     #[serde(default)]
+    #[schema(required = true)]
     pub swiss: Option<SwissPrizes>,
 }
 

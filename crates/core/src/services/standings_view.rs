@@ -189,11 +189,11 @@ pub struct SwissSeparation {
     pub tiebreak: Option<String>,
     /// The value of the player above for that tie-break; `null` when they have none or are
     /// not separated.
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, required = true)]
     pub above_value: Value,
     /// The value of the player below for that tie-break; `null` when they have none or are
     /// not separated.
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, required = true)]
     pub below_value: Value,
 }
 

@@ -43,6 +43,7 @@ pub struct TokenResponse {
     /// The access token (a JWT) to send as `Authorization: Bearer …`.
     pub token: String,
     /// Always `Bearer`.
+    #[schema(value_type = crate::schemas::TokenType)]
     pub token_type: &'static str,
     /// Expiry of the access token (RFC 3339, UTC): `JWT_TTL_MINUTES` after issue.
     #[schema(format = DateTime)]

@@ -18,7 +18,8 @@ use utoipa::ToSchema;
 pub struct AuditView {
     /// Entry id.
     pub id: i64,
-    /// What was changed (`game`).
+    /// What was changed (`game`, `round`, `entrant`, `competition`, `evening` or `appeal`).
+    #[schema(value_type = crate::schemas::AuditEntity)]
     pub entity: String,
     /// Its id.
     pub entity_id: i64,

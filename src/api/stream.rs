@@ -38,8 +38,10 @@ pub struct StreamQuery {
     /// Only the events of this club evening.
     #[param(value_type = Option<i64>, minimum = 1)]
     pub evening: Option<String>,
-    /// Only these event types, comma-separated (all when absent; at most 400 characters).
-    #[param(value_type = Option<String>, example = "pairing.published,result.entered", max_length = 400)]
+    /// Only these event types (all when absent): repeat the parameter
+    /// (`types=pairing.published&types=result.entered`) or give a comma list
+    /// (`types=pairing.published,result.entered`); at most 400 characters in all.
+    #[param(value_type = Option<Vec<crate::services::events::EventType>>, style = Form, explode)]
     pub types: Option<String>,
     /// Resume after this event id (for clients that cannot send `Last-Event-ID`; the header
     /// wins when both are given). Absent: only events from now on.
@@ -84,7 +86,7 @@ pub async fn get_stream(
     req: HttpRequest,
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    q: crate::api::Query<StreamQuery>,
+    q: crate::api::ListQuery<StreamQuery>,
 ) -> ApiResult<HttpResponse> {
     let q = q.into_inner();
     let competition = q

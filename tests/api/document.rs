@@ -357,3 +357,65 @@ fn the_walk_finds_a_missing_required_property_and_one_always_sent_but_optional()
         ["`Thing.note` is in all 2 answers seen but not in `required`"]
     );
 }
+
+#[test]
+fn the_closed_value_lists_of_the_answers_and_the_event_filters_are_enums() {
+    let doc = document();
+    let s = &doc["components"]["schemas"];
+    let refers = |schema: &str, field: &str, target: &str| {
+        let text = s[schema]["properties"][field].to_string();
+        assert!(
+            text.contains(&format!("#/components/schemas/{target}\"")),
+            "{schema}.{field} does not name {target}: {text}"
+        );
+        assert!(
+            s[target]["enum"].is_array(),
+            "{target} has no enum: {}",
+            s[target]
+        );
+    };
+    refers("Board", "result", "ResultCode");
+    refers("CardGame", "result", "ResultCode");
+    refers("PlayerGame", "result", "ResultCode");
+    refers("SwissStandings", "tiebreaks", "StandingsTiebreak");
+    refers("RoundRobinRow", "decided_by", "RoundRobinDecidedBy");
+    refers("AuditView", "entity", "AuditEntity");
+    refers("TokenResponse", "token_type", "TokenType");
+    refers("Health", "status", "HealthStatus");
+    assert_eq!(s["TokenType"]["enum"], serde_json::json!(["Bearer"]));
+    assert_eq!(s["HealthStatus"]["enum"], serde_json::json!(["ok"]));
+    assert_eq!(
+        s["RoundRobinDecidedBy"]["enum"],
+        serde_json::json!([
+            "points",
+            "wins",
+            "plusremise_balance",
+            "plusremises",
+            "mutual",
+            "ranking_order",
+            "sonneborn_berger",
+            "direct_encounter",
+            "lots"
+        ])
+    );
+    for path in ["/api/v1/changes", "/api/v1/stream"] {
+        let types = doc["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "types")
+            .unwrap_or_else(|| panic!("{path} has no `types`"));
+        assert_eq!(types["explode"], true, "{path}: {types}");
+        let text = types["schema"].to_string();
+        assert!(
+            text.contains("\"array\"") && text.contains("#/components/schemas/EventType\""),
+            "{path}: `types` is no array of EventType: {text}"
+        );
+    }
+    // the stream is text a client reads line by line, not one JSON value
+    let stream = &doc["paths"]["/api/v1/stream"]["get"]["responses"]["200"]["content"];
+    assert_eq!(
+        stream,
+        &serde_json::json!({"text/event-stream": {"schema": {"type": "string"}}})
+    );
+}

@@ -55,7 +55,7 @@ pub struct Board {
     #[schema(required = true)]
     pub black: Option<BoardPlayer>,
     /// Result code, once entered.
-    #[schema(required = true)]
+    #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
 }
 

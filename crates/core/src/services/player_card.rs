@@ -52,7 +52,7 @@ pub struct CardGame {
     #[schema(required = true)]
     pub opponent_name: Option<String>,
     /// The result code, once entered.
-    #[schema(required = true)]
+    #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
 }
 

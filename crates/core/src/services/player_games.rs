@@ -54,7 +54,7 @@ pub struct PlayerGame {
     #[schema(required = true)]
     pub opponent: Option<Opponent>,
     /// Result code, once entered (white's score first).
-    #[schema(required = true)]
+    #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
 }
 

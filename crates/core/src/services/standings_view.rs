@@ -92,7 +92,7 @@ pub struct RoundRobinRow {
     #[schema(value_type = Object)]
     pub tiebreaks: Value,
     /// The criterion that separated this row from the next (`points` when points did).
-    #[schema(required = true)]
+    #[schema(value_type = Option<crate::schemas::RoundRobinDecidedBy>, required = true)]
     pub decided_by: Option<String>,
     /// Share of each points table, exact.
     #[schema(value_type = Object)]
@@ -201,6 +201,7 @@ pub struct SwissSeparation {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SwissStandings {
     /// Tie-breaks applied (PTS first).
+    #[schema(value_type = Vec<crate::schemas::StandingsTiebreak>)]
     pub tiebreaks: Vec<String>,
     /// First place still shared after the tie-breaks (in the blitz championship: the top score
     /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks). False once the

@@ -28,6 +28,7 @@ pub struct EventView {
     #[schema(value_type = Object)]
     pub event: serde_json::Value,
     /// A note by the arbiter.
+    #[schema(required = true)]
     pub note: Option<String>,
     /// Who recorded it.
     pub actor: String,
@@ -97,12 +98,16 @@ pub struct MovesView {
     /// The game.
     pub game_id: i64,
     /// Chess: PGN movetext, when stored as PGN.
+    #[schema(required = true)]
     pub pgn: Option<String>,
     /// Chess: SAN list, when stored as a list.
+    #[schema(required = true)]
     pub san: Option<Vec<String>>,
     /// Draughts: PDN movetext.
+    #[schema(required = true)]
     pub pdn: Option<String>,
     /// Start position, when not the initial one.
+    #[schema(required = true)]
     pub start_fen: Option<String>,
     /// Half-moves in the record.
     pub plies: i32,
@@ -161,15 +166,18 @@ pub struct ClaimView {
     pub status: String,
     /// Whether the service found the claim valid from the moves (absent when not checked,
     /// e.g. a quickplay-finish claim, which the arbiter judges).
+    #[schema(required = true)]
     pub valid: Option<bool>,
     /// The engine's check: repetition (occurrences, `earlier` occurrences with move number,
     /// side and move, the claimed one, FEN), fifty moves, draughts claim (occurrences, quiet
     /// half-moves, material, verdict, endgame counter), or the quickplay claim as judged.
     #[schema(value_type = Option<Object>)]
+    #[schema(required = true)]
     pub check: Option<serde_json::Value>,
     /// The result once upheld, e.g. `{"outcome": "draw"}` or
     /// `{"outcome": "plusremise", "side": "white"}`.
     #[schema(value_type = Option<Object>)]
+    #[schema(required = true)]
     pub outcome: Option<serde_json::Value>,
     /// Seconds given to the claimant's opponent because of this claim (FIDE: 120 on a
     /// rejected chess claim, or on a postponement when the arbiter gives them).
@@ -180,9 +188,11 @@ pub struct ClaimView {
     #[serde(serialize_with = "crate::wire::utc")]
     pub created_at: DateTime<Utc>,
     /// Who decided it last.
+    #[schema(required = true)]
     pub decided_by: Option<String>,
     /// When it was decided last (the appeal window runs from a final decision).
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub decided_at: Option<DateTime<Utc>>,
 }
 
@@ -215,8 +225,10 @@ pub struct AppealView {
     /// The game.
     pub game_id: i64,
     /// The claim whose decision is appealed, if any.
+    #[schema(required = true)]
     pub claim_id: Option<i64>,
     /// The decision event appealed, if any.
+    #[schema(required = true)]
     pub event_id: Option<i64>,
     /// When the appealed decision was taken (UTC).
     #[serde(serialize_with = "crate::wire::utc")]
@@ -232,13 +244,17 @@ pub struct AppealView {
     pub last_day: NaiveDate,
     /// The board's ruling (`upheld` or `dismissed`), once given; final.
     #[schema(value_type = Option<crate::schemas::AppealRuling>)]
+    #[schema(required = true)]
     pub ruling: Option<String>,
     /// The board's reasons.
+    #[schema(required = true)]
     pub ruling_reason: Option<String>,
     /// Who recorded the board's ruling.
+    #[schema(required = true)]
     pub ruled_by: Option<String>,
     /// When (UTC).
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub ruled_at: Option<DateTime<Utc>>,
 }
 

@@ -43,6 +43,7 @@ pub struct TokenResponse {
     /// The access token (a JWT) to send as `Authorization: Bearer …`.
     pub token: String,
     /// Always `Bearer`.
+    #[schema(value_type = crate::schemas::TokenType)]
     pub token_type: &'static str,
     /// Expiry of the access token (RFC 3339, UTC): `JWT_TTL_MINUTES` after issue.
     #[schema(format = DateTime)]
@@ -69,14 +70,17 @@ pub const DEVICE_COOKIE: &str = "clubcomp_device";
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Me {
     /// User id (absent for service tokens).
+    #[schema(required = true)]
     pub user_id: Option<i64>,
     /// Service-token id (absent for users).
+    #[schema(required = true)]
     pub service_token_id: Option<i64>,
     /// E-mail or `service:<name>`.
     pub name: String,
     /// Current roles.
     pub roles: Vec<Role>,
     /// The player linked to the account, if any.
+    #[schema(required = true)]
     pub player_id: Option<i64>,
 }
 

@@ -274,6 +274,7 @@ pub struct CalcBoard {
     /// Pairing number of White (in game 1 for a Double-Swiss), or of the player with the bye.
     pub white: u32,
     /// Pairing number of Black (in game 1); null for the pairing-allocated bye.
+    #[schema(required = true)]
     pub black: Option<u32>,
 }
 

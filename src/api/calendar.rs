@@ -37,10 +37,13 @@ pub struct EveningView {
     pub kind: String,
     /// `winter` or `summer` for Keizer evenings.
     #[schema(value_type = Option<crate::api::competitions::KeizerHalf>)]
+    #[schema(required = true)]
     pub half: Option<String>,
     /// Number within the half (Keizer) or the series (rapid, playoff).
+    #[schema(required = true)]
     pub number: Option<i32>,
     /// Note.
+    #[schema(required = true)]
     pub note: Option<String>,
     /// Version (ETag).
     pub version: i64,

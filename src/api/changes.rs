@@ -19,8 +19,10 @@ pub struct ChangesQuery {
     /// oldest event kept).
     #[param(value_type = Option<String>, pattern = "^[0-9]{1,18}$")]
     pub after: Option<String>,
-    /// Only these event types, comma-separated (all when absent).
-    #[param(value_type = Option<String>, example = "result.entered,result.corrected")]
+    /// Only these event types (all when absent): repeat the parameter
+    /// (`types=result.entered&types=result.corrected`) or give a comma list
+    /// (`types=result.entered,result.corrected`).
+    #[param(value_type = Option<Vec<crate::services::events::EventType>>, style = Form, explode)]
     pub types: Option<String>,
     /// The most events on the page: 1 to 1000 (default 100).
     #[param(value_type = Option<i64>, minimum = 1, maximum = 1000)]
@@ -42,7 +44,7 @@ pub struct ChangesQuery {
 pub async fn get_changes(
     a: Auth<RatingSync>,
     state: web::Data<AppState>,
-    q: crate::api::Query<ChangesQuery>,
+    q: crate::api::ListQuery<ChangesQuery>,
 ) -> ApiResult<HttpResponse> {
     let q = q.into_inner();
     let after = match q.after.as_deref() {

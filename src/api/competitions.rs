@@ -35,11 +35,14 @@ pub struct CompetitionView {
     pub discipline: String,
     /// `dutch` / `double_swiss` (swiss), `single` / `double` (round robin).
     #[schema(value_type = Option<PairingSystem>)]
+    #[schema(required = true)]
     pub system: Option<String>,
     /// `winter` or `summer` for a Keizer half.
     #[schema(value_type = Option<KeizerHalf>)]
+    #[schema(required = true)]
     pub half: Option<String>,
     /// The winter half a summer half is seeded from.
+    #[schema(required = true)]
     pub seeded_from: Option<i64>,
     /// Engine parameters (Keizer: top_value, step, win, draw, loss, bye, excused, excused_cap,
     /// forfeit_win, withdrawn_prizes; a Dutch Swiss that is the blitz championship: `blitz`, a
@@ -55,6 +58,7 @@ pub struct CompetitionView {
     #[schema(value_type = Object)]
     pub rules: Value,
     /// Planned number of rounds.
+    #[schema(required = true)]
     pub rounds_planned: Option<i32>,
     /// Version (ETag).
     pub version: i64,

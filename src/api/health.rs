@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     /// `ok`.
+    #[schema(value_type = crate::schemas::HealthStatus)]
     pub status: &'static str,
 }
 

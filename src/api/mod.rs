@@ -517,6 +517,57 @@ impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for Query<T> {
     }
 }
 
+/// A query string read as `T`, like [`Query`], where the list parameter `types` may be
+/// repeated (`types=a&types=b`), each value a comma list: the values are read as one comma
+/// list (`types=a,b`).
+#[derive(Debug)]
+pub struct ListQuery<T>(pub T);
+
+impl<T> ListQuery<T> {
+    /// The parsed parameters.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for ListQuery<T> {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let query = join_repeated(req.query_string(), "types");
+        std::future::ready(parse_query(&query).map(ListQuery).map_err(Into::into))
+    }
+}
+
+/// The query string with every value of `key` joined into one comma list at the place of
+/// its first occurrence; the other parameters as they were.
+pub fn join_repeated(query: &str, key: &str) -> String {
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    if pairs.iter().filter(|(k, _)| k == key).count() < 2 {
+        return query.to_string();
+    }
+    let joined = pairs
+        .iter()
+        .filter(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    let mut done = false;
+    for (k, v) in &pairs {
+        if k != key {
+            out.append_pair(k, v);
+        } else if !done {
+            out.append_pair(k, &joined);
+            done = true;
+        }
+    }
+    out.finish()
+}
+
 /// Reads a query string as `T` (see [`Query`]).
 pub fn parse_query<T: serde::de::DeserializeOwned>(query: &str) -> ApiResult<T> {
     let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));

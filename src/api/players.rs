@@ -21,8 +21,10 @@ pub struct PlayerView {
     /// Name.
     pub name: String,
     /// KNSB member number.
+    #[schema(required = true)]
     pub knsb_number: Option<String>,
     /// FIDE id.
+    #[schema(required = true)]
     pub fide_id: Option<String>,
     /// `fixed`, `flexible` or `guest`.
     #[schema(value_type = Membership)]

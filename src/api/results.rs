@@ -18,7 +18,8 @@ use utoipa::ToSchema;
 pub struct AuditView {
     /// Entry id.
     pub id: i64,
-    /// What was changed (`game`).
+    /// What was changed (`game`, `round`, `entrant`, `competition`, `evening` or `appeal`).
+    #[schema(value_type = crate::schemas::AuditEntity)]
     pub entity: String,
     /// Its id.
     pub entity_id: i64,
@@ -33,11 +34,14 @@ pub struct AuditView {
     /// The value before (absent for a first entry). Always an object: a stored value that is
     /// not one (e.g. an arbiter's move list) is shown as `{"value": …}`.
     #[schema(value_type = Option<Object>)]
+    #[schema(required = true)]
     pub old_value: Option<serde_json::Value>,
     /// The value after (an object, as `old_value`).
     #[schema(value_type = Option<Object>)]
+    #[schema(required = true)]
     pub new_value: Option<serde_json::Value>,
     /// The reason given.
+    #[schema(required = true)]
     pub reason: Option<String>,
 }
 

@@ -24,6 +24,7 @@ pub struct ServiceTokenView {
     pub created_at: String,
     /// Revoked (RFC 3339 UTC), if so.
     #[schema(format = DateTime)]
+    #[schema(required = true)]
     pub revoked_at: Option<String>,
 }
 

@@ -38,28 +38,15 @@ pub struct StreamQuery {
     /// Only the events of this club evening.
     #[param(value_type = Option<i64>, minimum = 1)]
     pub evening: Option<String>,
-    /// Only these event types, comma-separated (all when absent; at most 400 characters).
-    #[param(value_type = Option<String>, example = "pairing.published,result.entered", max_length = 400)]
+    /// Only these event types (all when absent): repeat the parameter
+    /// (`types=pairing.published&types=result.entered`) or give a comma list
+    /// (`types=pairing.published,result.entered`); at most 400 characters in all.
+    #[param(value_type = Option<Vec<crate::services::events::EventType>>, style = Form, explode)]
     pub types: Option<String>,
     /// Resume after this event id (for clients that cannot send `Last-Event-ID`; the header
     /// wins when both are given). Absent: only events from now on.
     #[param(value_type = Option<String>, pattern = "^[0-9]{1,18}$")]
     pub after: Option<String>,
-}
-
-/// One message of the stream as the document describes it (Server-Sent Events fields; the
-/// comment lines and the `retry:` hint between the messages carry no data).
-#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
-pub struct StreamMessage {
-    /// The event's id (decimal digits): send it as `Last-Event-ID` to resume after it.
-    #[schema(pattern = "^[0-9]{1,18}$")]
-    pub id: String,
-    /// The event's type.
-    #[schema(value_type = crate::services::events::EventType)]
-    pub event: String,
-    /// The event as the changes feed lists it (a `LoggedEvent`), as one line of JSON.
-    #[schema(content_media_type = "application/json")]
-    pub data: String,
 }
 
 /// An id filter: a positive whole number (422 naming `field`).
@@ -86,7 +73,7 @@ fn id_field(field: &str, text: &str) -> ApiResult<i64> {
     params(StreamQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event id (sent by `EventSource` when it reconnects)", pattern = "^[0-9]{1,18}$")),
     responses(
-        (status = 200, description = "The event stream (Server-Sent Events; the `data` of each message is a `LoggedEvent`)", body = StreamMessage, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream, text that never ends by itself (Server-Sent Events, read it line by line as it comes): each message is an `id:` line (the event id, decimal digits; send it as `Last-Event-ID` to resume), an `event:` line (the event type) and a `data:` line (the event as the changes feed lists it, a `LoggedEvent` as one line of JSON), then an empty line; lines starting with `:` are keep-alive comments and a `retry:` line is the reconnect delay in milliseconds", body = String, content_type = "text/event-stream"),
         (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "A token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged", body = Problem, content_type = "application/problem+json"),
@@ -99,7 +86,7 @@ pub async fn get_stream(
     req: HttpRequest,
     auth: MaybeAuth,
     state: web::Data<AppState>,
-    q: crate::api::Query<StreamQuery>,
+    q: crate::api::ListQuery<StreamQuery>,
 ) -> ApiResult<HttpResponse> {
     let q = q.into_inner();
     let competition = q

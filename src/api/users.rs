@@ -23,6 +23,7 @@ pub struct UserView {
     /// Whether the account may log in.
     pub active: bool,
     /// The player this account belongs to (members sign up and off for this player).
+    #[schema(required = true)]
     pub player_id: Option<i64>,
     /// Created (RFC 3339 UTC).
     #[schema(format = DateTime)]

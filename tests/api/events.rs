@@ -303,6 +303,15 @@ async fn a_sync_job_following_the_feed_rebuilds_every_result() {
         5,
         "three results and a correction of round 1, two of round 2"
     );
+    // the parameter repeated reads as the comma list
+    let repeated = follow_feed(
+        &app,
+        &sync,
+        "&types=result.entered&types=result.corrected",
+        2,
+    )
+    .await;
+    assert_eq!(repeated, feed);
     let mut rebuilt = std::collections::BTreeMap::new();
     for e in &feed {
         assert!(e["type"] == "result.entered" || e["type"] == "result.corrected");
@@ -351,6 +360,7 @@ async fn the_feed_refuses_bad_cursors_types_and_limits() {
         ("after=-1".to_string(), "after"),
         (format!("after={}", newest + 1), "after"),
         ("types=result.entered,results".to_string(), "types"),
+        ("types=result.entered&types=results".to_string(), "types"),
         ("limit=0".to_string(), "limit"),
         ("limit=1001".to_string(), "limit"),
     ] {

@@ -20,6 +20,7 @@ mod decided;
 mod demo;
 mod demo_processes;
 mod erasure;
+mod document;
 mod errors;
 mod evenings;
 mod events;

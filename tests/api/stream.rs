@@ -283,6 +283,7 @@ async fn a_bad_filter_or_cursor_is_refused_naming_it() {
     let long_types = vec!["result.entered"; 40].join(",");
     for (query, header, field) in [
         ("types=result.entered,results", None, "types"),
+        ("types=result.entered&types=results", None, "types"),
         (long_types.as_str(), None, "types"),
         ("competition=abc", None, "competition"),
         ("competition=0", None, "competition"),

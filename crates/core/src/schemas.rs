@@ -211,6 +211,75 @@ string_enum_schema!(
     competition_tiebreaks()
 );
 
+/// Every acronym a Swiss's standings can name: the plain tie-breaks and each Cut-n and
+/// Median-n the engine reads, n from 1 to its largest cut, as the engine writes them.
+pub fn standings_tiebreaks() -> Vec<String> {
+    use clubcomp_engine::tiebreaks::{MAX_CUT, Tiebreak};
+    let plain = [
+        "PTS", "DE", "WIN", "WON", "BPG", "BWG", "REP", "GE", "PS", "KS", "BH", "FB", "SB", "AOB",
+        "ARO", "TPR", "PTP", "APRO", "APPO",
+    ];
+    let mut candidates: Vec<String> = plain.iter().map(|n| n.to_string()).collect();
+    for name in ["PS", "BH", "FB", "SB", "ARO"] {
+        for kind in ['C', 'M'] {
+            candidates.extend((1..=MAX_CUT).map(|n| format!("{name}-{kind}{n}")));
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|c| Tiebreak::parse(c).map(Tiebreak::acronym).as_ref() == Some(c))
+        .collect()
+}
+
+/// A tie-break a Swiss's standings apply, as the standings name it.
+#[derive(Debug)]
+pub struct StandingsTiebreak;
+
+impl utoipa::PartialSchema for StandingsTiebreak {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A tie-break a Swiss's standings apply, as they name it: a FIDE acronym (C.07) in upper case, with its Cut-n (`-Cn`) or Median-n (`-Mn`), n from 1 to 30.",
+            ))
+            .enum_values(Some(standings_tiebreaks()))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for StandingsTiebreak {}
+
+/// The round-robin criteria that can separate two rows of the final order.
+pub fn round_robin_separators() -> Vec<&'static str> {
+    std::iter::once("points")
+        .chain(ROUND_ROBIN_TIEBREAKS.iter().copied())
+        .collect()
+}
+
+string_enum_schema!(
+    pub RoundRobinDecidedBy,
+    "What separated a row of a round robin's final order from the next: `points`, or a criterion of the tie-break chain (`wins`, `plusremise_balance`, `plusremises`, `mutual`, `ranking_order`, `sonneborn_berger`, `direct_encounter`, `lots`).",
+    round_robin_separators()
+);
+
+string_enum_schema!(
+    pub TokenType,
+    "The kind of an access token: always `Bearer`.",
+    ["Bearer"]
+);
+
+string_enum_schema!(
+    pub HealthStatus,
+    "The state of the process: `ok` whenever it answers.",
+    ["ok"]
+);
+
+string_enum_schema!(
+    pub AuditEntity,
+    "What an audit entry is about: `game`, `round`, `entrant`, `competition`, `evening` or `appeal`.",
+    ["game", "round", "entrant", "competition", "evening", "appeal"]
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +292,18 @@ mod tests {
             assert!(parsed.is_ok(), "{name}");
         }
         assert_eq!(competition_tiebreaks().len(), 37 + 8);
+    }
+
+    #[test]
+    fn the_standings_name_every_cut_and_median_up_to_thirty() {
+        let all = standings_tiebreaks();
+        // 19 plain, PS with 30 cuts, BH/FB/SB/ARO with 30 cuts and 30 medians each
+        assert_eq!(all.len(), 19 + 30 + 4 * 60);
+        for a in ["PTS", "BH-C1", "BH-M30", "PS-C30", "ARO-M2"] {
+            assert!(all.iter().any(|x| x == a), "{a}");
+        }
+        for a in ["PS-M1", "BH-C31", "bh-c1", "TPR-C1"] {
+            assert!(!all.iter().any(|x| x == a), "{a}");
+        }
     }
 }

@@ -80,6 +80,7 @@ pub struct CheckInView {
     /// Players checked in.
     pub participants: usize,
     /// The number of rounds fixed when check-in was closed.
+    #[schema(required = true)]
     pub rounds: Option<i32>,
     /// The players in order of check-in; the public sees names only.
     pub players: Vec<CheckedIn>,

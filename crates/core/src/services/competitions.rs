@@ -449,12 +449,14 @@ pub struct EntrantView {
     /// Player name.
     pub name: String,
     /// Rating on the seeding date (KNSB; KNSB-rapid for the rapid, KNDB for draughts).
+    #[schema(required = true)]
     pub rating: Option<i32>,
     /// The round from which the player takes part.
     pub joins_at: i32,
     /// Excused absences already used earlier in the season.
     pub excused_before: i32,
     /// The first round the player no longer plays after withdrawing (`null`: not withdrawn).
+    #[schema(required = true)]
     pub withdrawn_from: Option<i32>,
 }
 

@@ -35,6 +35,7 @@ pub struct BoardPlayer {
     /// Name.
     pub name: String,
     /// Rating at entry into the competition (none when unrated).
+    #[schema(required = true)]
     pub rating: Option<i32>,
 }
 
@@ -48,10 +49,13 @@ pub struct Board {
     /// Game number within the pairing (two-game rounds: 1 and 2).
     pub game_no: i32,
     /// White (or the player with the bye).
+    #[schema(required = true)]
     pub white: Option<BoardPlayer>,
     /// Black (none for a bye).
+    #[schema(required = true)]
     pub black: Option<BoardPlayer>,
     /// Result code, once entered.
+    #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
 }
 
@@ -84,6 +88,7 @@ pub struct EveningRound {
     pub competition_kind: CompetitionKind,
     /// Pairing system, if any.
     #[schema(value_type = Option<crate::schemas::PairingSystem>)]
+    #[schema(required = true)]
     pub system: Option<PairingSystem>,
     /// `chess` or `draughts`.
     #[schema(value_type = crate::schemas::Discipline)]
@@ -123,10 +128,13 @@ pub struct EveningDetail {
     pub kind: EveningKind,
     /// `winter` or `summer` for Keizer evenings.
     #[schema(value_type = Option<crate::schemas::KeizerHalf>)]
+    #[schema(required = true)]
     pub half: Option<Half>,
     /// Number within the half (Keizer) or the series (rapid, playoff).
+    #[schema(required = true)]
     pub number: Option<i32>,
     /// Note.
+    #[schema(required = true)]
     pub note: Option<String>,
     /// The evening's own version (the `If-Match` of `PATCH /evenings/{id}` is
     /// `"evening-<id>-v<version>"`).

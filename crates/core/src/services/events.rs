@@ -40,10 +40,13 @@ pub struct EventView {
     #[schema(value_type = String, format = DateTime)]
     pub occurred_at: DateTime<Utc>,
     /// The competition it concerns.
+    #[schema(required = true)]
     pub competition_id: Option<i64>,
     /// The club evening it concerns.
+    #[schema(required = true)]
     pub evening_id: Option<i64>,
     /// The game it concerns.
+    #[schema(required = true)]
     pub game_id: Option<i64>,
     /// Details (ids and small values; at most 2048 bytes of JSON).
     #[schema(value_type = Object)]

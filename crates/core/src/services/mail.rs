@@ -127,12 +127,15 @@ pub struct MailView {
     /// When the next attempt is due (pending mails only).
     #[serde(serialize_with = "crate::wire::utc_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[schema(required = true)]
     pub next_attempt_at: Option<DateTime<Utc>>,
     /// When the last attempt was made.
     #[serde(serialize_with = "crate::wire::utc_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[schema(required = true)]
     pub last_attempt_at: Option<DateTime<Utc>>,
     /// Why the last attempt failed (the SMTP server's answer, a refused connection, …).
+    #[schema(required = true)]
     pub last_error: Option<String>,
     /// Queued (UTC).
     #[serde(serialize_with = "crate::wire::utc")]
@@ -141,6 +144,7 @@ pub struct MailView {
     /// Sent (UTC).
     #[serde(serialize_with = "crate::wire::utc_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[schema(required = true)]
     pub sent_at: Option<DateTime<Utc>>,
 }
 

@@ -63,6 +63,7 @@ pub struct NextGame {
     #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub colour: String,
     /// The opponent with the rating the competition knows them by (none: a bye).
+    #[schema(required = true)]
     pub opponent: Option<BoardPlayer>,
 }
 
@@ -90,8 +91,10 @@ pub struct ComingRound {
 pub struct MemberPage {
     /// The member's player; `null` for an account not linked to a player (then every other
     /// field is empty).
+    #[schema(required = true)]
     pub player: Option<MemberPlayer>,
     /// The next evening of the calendar.
+    #[schema(required = true)]
     pub next_evening: Option<NextEvening>,
     /// The member's games on it (published rounds only).
     pub next_games: Vec<NextGame>,

@@ -333,6 +333,7 @@ pub struct ImportedRow {
     pub name: String,
     /// The player (absent in a dry run for a player still to be created).
     #[schema(value_type = Option<i64>)]
+    #[schema(required = true)]
     pub player_id: Option<PlayerId>,
     /// What happens to the player.
     pub player: PlayerAction,

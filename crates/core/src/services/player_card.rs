@@ -36,18 +36,23 @@ pub struct CardGame {
     /// Round number.
     pub round: i32,
     /// Date (none when the round is not on the calendar).
+    #[schema(required = true)]
     pub date: Option<NaiveDate>,
     /// The evening, if on the calendar.
+    #[schema(required = true)]
     pub evening_id: Option<i64>,
     /// Board.
     pub board: i32,
     /// Whether the player had white (or the bye).
     pub white: bool,
     /// The opponent's id (none for a bye).
+    #[schema(required = true)]
     pub opponent_id: Option<i64>,
     /// The opponent's name (none for a bye).
+    #[schema(required = true)]
     pub opponent_name: Option<String>,
     /// The result code, once entered.
+    #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
 }
 
@@ -80,16 +85,20 @@ pub struct CardCompetition {
     pub kind: CompetitionKind,
     /// `winter` or `summer` for a Keizer half.
     #[schema(value_type = Option<crate::schemas::KeizerHalf>)]
+    #[schema(required = true)]
     pub half: Option<Half>,
     /// Place in the current standings as printed (`3`, or `3-4` when shared); none before
     /// a round counts or for a knock-out.
+    #[schema(required = true)]
     pub place: Option<String>,
     /// Score in the current standings: the Keizer score (4 decimals), the Swiss points or the
     /// round-robin points (a number of at most 4 decimals).
     #[serde(serialize_with = "crate::wire::decimal_opt")]
     #[schema(value_type = Option<f64>)]
+    #[schema(required = true)]
     pub score: Option<String>,
     /// Keizer: the value of the player's current place.
+    #[schema(required = true)]
     pub keizer_value: Option<i64>,
     /// Keizer: place, score and value after every evening that counts, oldest first.
     pub history: Vec<KeizerEvening>,
@@ -106,6 +115,7 @@ pub struct PlayerCard {
     pub name: String,
     /// The season the competitions are from (none on the club page, which shows every season,
     /// and before the first season exists).
+    #[schema(required = true)]
     pub season_id: Option<i64>,
     /// The newest rating per list.
     pub ratings: Vec<CardRating>,

@@ -38,8 +38,10 @@ pub struct PlayerGame {
     /// Round number.
     pub round: i32,
     /// The date: the round's, else its calendar evening's.
+    #[schema(required = true)]
     pub date: Option<NaiveDate>,
     /// The calendar evening, if any.
+    #[schema(required = true)]
     pub evening_id: Option<i64>,
     /// Board number.
     pub board: i32,
@@ -49,8 +51,10 @@ pub struct PlayerGame {
     #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub colour: clubcomp_engine::Colour,
     /// The opponent (none for a bye).
+    #[schema(required = true)]
     pub opponent: Option<Opponent>,
     /// Result code, once entered (white's score first).
+    #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
 }
 

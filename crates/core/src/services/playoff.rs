@@ -86,6 +86,7 @@ pub struct FirstPlaceGame {
     pub black: FirstPlaceCandidate,
     /// Result code, when entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>)]
+    #[schema(required = true)]
     pub result: Option<String>,
 }
 
@@ -122,10 +123,12 @@ pub struct FirstPlacePlayoff {
     #[schema(value_type = crate::schemas::FirstPlaceStatus)]
     pub status: String,
     /// First place, once known (`champion` or `decided`).
+    #[schema(required = true)]
     pub first: Option<i64>,
     /// The candidates still tied after the play-off (`arbiter_decides` and `decided`).
     pub tied: Vec<i64>,
     /// The arbiter's decision, when one was needed and made.
+    #[schema(required = true)]
     pub arbiter_decision: Option<FirstPlaceDecision>,
 }
 

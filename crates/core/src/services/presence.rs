@@ -53,11 +53,14 @@ pub struct CheckInState {
     pub open: bool,
     /// When it was last opened (UTC).
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub opened_at: Option<DateTime<Utc>>,
     /// Who opened it.
+    #[schema(required = true)]
     pub opened_by: Option<String>,
     /// When it was closed (UTC), if it is.
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub closed_at: Option<DateTime<Utc>>,
 }
 
@@ -96,11 +99,13 @@ pub struct CompetitionCheckIn {
     pub competition_name: String,
     /// The round checked in for (none for a blitz championship, whose check-in covers the
     /// evening).
+    #[schema(required = true)]
     pub round: Option<i32>,
     /// `checked_in`, `already_checked_in` or `refused`.
     #[schema(value_type = CheckInOutcome)]
     pub outcome: String,
     /// Why it was refused.
+    #[schema(required = true)]
     pub reason: Option<String>,
 }
 

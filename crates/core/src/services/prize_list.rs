@@ -81,6 +81,7 @@ pub struct RoundRobinPrize {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct SwissPrizes {
     /// The champion; `null` while first place is shared and the play-off has no winner yet.
+    #[schema(required = true)]
     pub champion: Option<Named>,
     /// How first place is settled: `standings` (alone in first place), `playoff` (the
     /// play-off's winner, on points or by the arbiter) or `pending` (no round counted yet, or
@@ -102,15 +103,20 @@ pub struct PrizeList {
     pub finalized: bool,
     /// When it was finalized.
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub finalized_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Who finalized it (the account); shown to the leader, the arbiter and the admin only.
+    #[schema(required = true)]
     pub finalized_by: Option<String>,
     /// Keizer prizes.
+    #[schema(required = true)]
     pub keizer: Option<KeizerPrizes>,
     /// Round-robin prizes, points and rights, in final order.
+    #[schema(required = true)]
     pub round_robin: Option<Vec<RoundRobinPrize>>,
     /// A Swiss's title.
     #[serde(default)]
+    #[schema(required = true)]
     pub swiss: Option<SwissPrizes>,
 }
 
@@ -261,6 +267,7 @@ pub struct PlayoffGameView {
     /// Whether this is the decider.
     pub decider: bool,
     /// The stored game (enter its result with `PUT /games/{id}/result`).
+    #[schema(required = true)]
     pub game_id: Option<i64>,
     /// White (drawn by lot).
     pub white: PlayerRef,
@@ -268,6 +275,7 @@ pub struct PlayoffGameView {
     pub black: PlayerRef,
     /// `white_wins`, `black_wins` or `draw`, once entered.
     #[schema(value_type = Option<crate::schemas::PlayoffOutcome>)]
+    #[schema(required = true)]
     pub outcome: Option<String>,
 }
 
@@ -278,10 +286,12 @@ pub struct PlayoffMatchView {
     #[schema(value_type = crate::schemas::PlayoffMatch)]
     pub id: String,
     /// The two players, better seed first, once known.
+    #[schema(required = true)]
     pub players: Option<Vec<PlayerRef>>,
     /// The games scheduled so far.
     pub games: Vec<PlayoffGameView>,
     /// The winner, once decided.
+    #[schema(required = true)]
     pub winner: Option<PlayerRef>,
 }
 
@@ -298,6 +308,7 @@ pub struct PlayoffGroupView {
     #[schema(value_type = Vec<Object>)]
     pub next: Vec<Value>,
     /// The group winner (wins a prize).
+    #[schema(required = true)]
     pub winner: Option<PlayerRef>,
 }
 
@@ -313,8 +324,10 @@ pub struct PlayoffsView {
     /// The groups.
     pub groups: Vec<PlayoffGroupView>,
     /// A single remaining eligible player, who has no group.
+    #[schema(required = true)]
     pub without_group: Option<PlayerRef>,
     /// The club champion (winner of group 1), once decided.
+    #[schema(required = true)]
     pub club_champion: Option<PlayerRef>,
 }
 

@@ -34,15 +34,20 @@ pub struct GameView {
     /// Game number within the pairing (two-game rounds: 1 and 2).
     pub game_no: i32,
     /// White (or the player with the bye).
+    #[schema(required = true)]
     pub white: Option<PlayerRef>,
     /// Black (absent for a bye).
+    #[schema(required = true)]
     pub black: Option<PlayerRef>,
     /// Result code, once entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>)]
+    #[schema(required = true)]
     pub result: Option<String>,
     /// How the game ended, if recorded.
+    #[schema(required = true)]
     pub termination: Option<String>,
     /// Moves played, if recorded.
+    #[schema(required = true)]
     pub move_count: Option<i32>,
     /// The tempo the game is played at: its own, agreed for this game
     /// (`PUT /games/{id}/time-control`), else the competition's.
@@ -65,8 +70,10 @@ pub struct RoundView {
     /// Round number.
     pub number: i32,
     /// Date.
+    #[schema(required = true)]
     pub date: Option<NaiveDate>,
     /// The calendar evening.
+    #[schema(required = true)]
     pub evening_id: Option<i64>,
     /// `planned`, `paired`, `published` or `completed`.
     pub status: crate::services::rounds::RoundStatus,
@@ -78,6 +85,7 @@ pub struct RoundView {
     /// Pairing details (bye draw: seed and candidates; overrides), once paired. Who generated
     /// or entered the pairing (`generated_by`, `entered_by`) is shown to the staff only.
     #[schema(value_type = Option<Object>)]
+    #[schema(required = true)]
     pub pairing: Option<serde_json::Value>,
     /// Games (the public sees them only once published).
     pub games: Vec<GameView>,
@@ -221,6 +229,7 @@ pub struct ResultView {
     pub game: GameView,
     /// Set when the reported result was converted, saying why (e.g. a draughts draw agreed
     /// before move 40 is stored as `0-0`).
+    #[schema(required = true)]
     pub note: Option<String>,
 }
 

@@ -42,6 +42,7 @@ pub struct KeizerRow {
     pub eligible: bool,
     /// The evening from which the player withdrew (docs/rules/keizer.md#withdrawal); `null`
     /// when they have not withdrawn by this evening.
+    #[schema(required = true)]
     pub withdrawn_from: Option<u32>,
 }
 
@@ -53,6 +54,7 @@ pub struct KeizerStandings {
     /// Rankings computed.
     pub iterations: u32,
     /// Length of the cycle averaged over, when not converged.
+    #[schema(required = true)]
     pub cycle_length: Option<u32>,
     /// Warnings for the leader (value floor, excused cap, step cap).
     pub warnings: Vec<String>,
@@ -90,6 +92,7 @@ pub struct RoundRobinRow {
     #[schema(value_type = Object)]
     pub tiebreaks: Value,
     /// The criterion that separated this row from the next (`points` when points did).
+    #[schema(value_type = Option<crate::schemas::RoundRobinDecidedBy>, required = true)]
     pub decided_by: Option<String>,
     /// Share of each points table, exact.
     #[schema(value_type = Object)]
@@ -102,6 +105,7 @@ pub struct RoundRobinRow {
     pub rights: Vec<String>,
     /// The round from which the player withdrew (docs/rules/draughts-championship.md#withdrawal:
     /// results stand, the games still due are lost by forfeit); `null` when they did not.
+    #[schema(required = true)]
     pub withdrawn_from: Option<u32>,
 }
 
@@ -166,6 +170,7 @@ pub struct SwissRow {
     pub values: Value,
     /// The round from which the player withdrew (absent from every later round; FIDE C.07
     /// counts those rounds as unplayed); `null` when they did not.
+    #[schema(required = true)]
     pub withdrawn_from: Option<i32>,
 }
 
@@ -180,14 +185,15 @@ pub struct SwissSeparation {
     pub below_player_id: i64,
     /// The acronym of the tie-break that separated them; `null` when the place is still
     /// shared after the whole list.
+    #[schema(required = true)]
     pub tiebreak: Option<String>,
     /// The value of the player above for that tie-break; `null` when they have none or are
     /// not separated.
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, required = true)]
     pub above_value: Value,
     /// The value of the player below for that tie-break; `null` when they have none or are
     /// not separated.
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, required = true)]
     pub below_value: Value,
 }
 
@@ -195,6 +201,7 @@ pub struct SwissSeparation {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SwissStandings {
     /// Tie-breaks applied (PTS first).
+    #[schema(value_type = Vec<crate::schemas::StandingsTiebreak>)]
     pub tiebreaks: Vec<String>,
     /// First place still shared after the tie-breaks (in the blitz championship: the top score
     /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks). False once the
@@ -205,9 +212,11 @@ pub struct SwissStandings {
     /// only candidate for the title; `null` while the title is shared or before the last
     /// round. In a blitz championship for members only a guest may be placed above them
     /// (docs/rules/rapid-blitz.md#guests-and-the-title).
+    #[schema(required = true)]
     pub champion: Option<i64>,
     /// The play-off for first, once created (final standings only): its games and outcome
     /// (docs/rules/rapid-blitz.md#the-play-off-for-first).
+    #[schema(required = true)]
     pub playoff: Option<crate::services::playoff::FirstPlacePlayoff>,
     /// Rows, best first.
     pub rows: Vec<SwissRow>,
@@ -229,10 +238,13 @@ pub struct StandingsView {
     /// The round (evening) these standings are after; 0 before any.
     pub after: u32,
     /// Keizer table.
+    #[schema(required = true)]
     pub keizer: Option<KeizerStandings>,
     /// Round-robin table.
+    #[schema(required = true)]
     pub round_robin: Option<RoundRobinStandings>,
     /// Swiss table.
+    #[schema(required = true)]
     pub swiss: Option<SwissStandings>,
 }
 

@@ -110,14 +110,18 @@ pub struct DeliveryView {
     /// When the next attempt is due (pending deliveries only).
     #[serde(serialize_with = "crate::wire::utc_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[schema(required = true)]
     pub next_attempt_at: Option<DateTime<Utc>>,
     /// When the last attempt was made.
     #[serde(serialize_with = "crate::wire::utc_opt")]
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[schema(required = true)]
     pub last_attempt_at: Option<DateTime<Utc>>,
     /// The status code the receiver answered the last attempt with.
+    #[schema(required = true)]
     pub last_status_code: Option<i32>,
     /// Why the last attempt got no answer (a time-out, a refused address, …).
+    #[schema(required = true)]
     pub last_error: Option<String>,
     /// Queued (UTC).
     #[serde(serialize_with = "crate::wire::utc")]

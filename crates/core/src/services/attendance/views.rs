@@ -50,6 +50,7 @@ pub struct ChangeView {
     #[serde(serialize_with = "crate::wire::utc")]
     pub at: DateTime<Utc>,
     /// Note.
+    #[schema(required = true)]
     pub note: Option<String>,
 }
 
@@ -76,6 +77,7 @@ pub struct RoundAttendance {
     /// Round number.
     pub round: i32,
     /// Date of the evening.
+    #[schema(required = true)]
     pub date: Option<NaiveDate>,
     /// Sign-up/sign-off deadline (UTC).
     #[serde(serialize_with = "crate::wire::utc")]
@@ -84,6 +86,7 @@ pub struct RoundAttendance {
     pub deadline_local: String,
     /// Check-in cut-off (rapid and blitz; UTC).
     #[serde(serialize_with = "crate::wire::utc_opt")]
+    #[schema(required = true)]
     pub check_in_by: Option<DateTime<Utc>>,
     /// Every entrant's status, in seed order.
     pub players: Vec<PlayerStatus>,
@@ -97,6 +100,7 @@ pub struct OwnRound {
     /// Round number.
     pub round: i32,
     /// Date of the evening.
+    #[schema(required = true)]
     pub date: Option<NaiveDate>,
     /// Sign-up/sign-off deadline (UTC).
     #[serde(serialize_with = "crate::wire::utc")]

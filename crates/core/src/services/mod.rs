@@ -13,6 +13,7 @@ pub mod date;
 pub mod demo;
 pub mod evenings;
 pub mod events;
+pub mod game_reports;
 pub mod health;
 pub mod input;
 pub mod known_logins;

@@ -397,7 +397,7 @@ mod tests {
         for v in Visibility::ALL {
             assert_eq!(v.as_str().parse::<Visibility>(), Ok(*v));
         }
-        assert_eq!(EventKind::ALL.len(), 13);
+        assert_eq!(EventKind::ALL.len(), 14);
         assert!("result".parse::<EventKind>().is_err());
     }
 

@@ -17,6 +17,7 @@ pub mod competitions;
 pub mod evenings;
 #[cfg(test)]
 mod fuzz_tests;
+pub mod game_reports;
 pub mod health;
 pub mod mail;
 pub mod member;
@@ -135,6 +136,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(presence::close_evening_check_in);
     cfg.service(presence::get_evening_check_in_code);
     cfg.service(presence::create_self_check_in);
+    cfg.service(game_reports::create_game_report);
     cfg.service(playoff::create_playoff);
     cfg.service(playoff::get_playoff);
     cfg.service(playoff::create_playoff_decision);

@@ -26,6 +26,7 @@ mod evenings;
 mod events;
 mod fair_shares;
 mod foundation;
+mod game_reports;
 mod guest_title;
 mod health;
 mod hostile_input;

@@ -57,6 +57,12 @@ pub struct Board {
     /// Result code, once entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
     pub result: Option<String>,
+    /// Whether its two players reported different results and the arbiter has not entered
+    /// one yet (docs/rules/arbiter.md#results-reported-by-the-players).
+    pub disputed: bool,
+    /// The players' own reports while the game has no result (the club's staff only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reports: Option<Vec<crate::services::game_reports::Report>>,
 }
 
 /// An entrant who does not play the round: before the pairing, one who signed off; once the
@@ -265,6 +271,8 @@ fn round_on(
         name: names.get(&id).cloned().unwrap_or_default(),
         rating: rating.get(&id).copied().flatten(),
     };
+    let ids_of: Vec<crate::ids::GameId> = games.iter().map(|g| g.id).collect();
+    let mut reports = crate::services::game_reports::of_games(c, &ids_of)?;
     let mut on_board = HashSet::new();
     let mut boards = Vec::with_capacity(games.len());
     let mut byes = Vec::new();
@@ -276,6 +284,11 @@ fn round_on(
         {
             byes.push(player(w));
         }
+        let told = if g.result.is_none() {
+            reports.remove(&g.id).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         boards.push(Board {
             game_id: g.id.get(),
             board: g.board,
@@ -283,6 +296,8 @@ fn round_on(
             white: white.map(player),
             black: black.map(player),
             result: g.result,
+            disputed: crate::services::game_reports::disputed(&told),
+            reports: insider.then_some(told),
         });
     }
     // who does not play: before the pairing, whoever signed off; once the boards are shown,

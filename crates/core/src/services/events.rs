@@ -65,6 +65,7 @@ crate::schemas::string_enum_schema!(
         "pairing.withdrawn",
         "result.entered",
         "result.corrected",
+        "result.disputed",
         "round.completed",
         "standings.changed",
         "attendance.changed",

@@ -14,6 +14,7 @@ pub mod demo;
 pub mod erasure;
 pub mod evenings;
 pub mod events;
+pub mod game_reports;
 pub mod health;
 pub mod input;
 pub mod known_logins;

@@ -446,3 +446,16 @@ diesel::table! {
 diesel::joinable!(member_preferences -> players (player_id));
 diesel::allow_tables_to_appear_in_same_query!(member_preferences, players);
 diesel::allow_tables_to_appear_in_same_query!(member_preferences, users);
+
+diesel::table! {
+    game_reports (game_id, player_id) {
+        game_id -> BigInt,
+        player_id -> BigInt,
+        account -> Text,
+        result -> Text,
+        reported_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(game_reports -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(game_reports, games);

@@ -70,6 +70,9 @@ wire_enum!(
         ResultEntered = "result.entered",
         /// A game's result was changed.
         ResultCorrected = "result.corrected",
+        /// The two players of a game reported different results (who reported what is
+        /// not in it).
+        ResultDisputed = "result.disputed",
         /// A round was completed.
         RoundCompleted = "round.completed",
         /// A competition's version changed: its standings may read differently (new ETag).
@@ -394,7 +397,7 @@ mod tests {
         for v in Visibility::ALL {
             assert_eq!(v.as_str().parse::<Visibility>(), Ok(*v));
         }
-        assert_eq!(EventKind::ALL.len(), 13);
+        assert_eq!(EventKind::ALL.len(), 14);
         assert!("result".parse::<EventKind>().is_err());
     }
 

@@ -1,0 +1,204 @@
+//! Results reported by the two players of a game (docs/rules/arbiter.md#results-reported-by-the-players;
+//! decision 0342): either player's member account reports the result it saw; when the two
+//! reports agree the result is entered through [`results::enter`], as the arbiter would enter
+//! it, and audited with both reporters; when they differ the game is disputed for the arbiter
+//! (the evening read model's `disputed`, and a public `result.disputed` event that names no reporter). The
+//! arbiter's entry always wins: once a game has a result, reports are refused.
+//!
+//! Storage: one row of `game_reports` per game and player, replaced when the player reports
+//! again.
+
+use crate::error::{ApiError, ApiResult};
+use crate::ids::{GameId, PlayerId};
+use crate::services::results::{self, ResultInput};
+use crate::store::DbConn;
+use crate::store::models::events::{EventKind, NewEvent, Visibility};
+use crate::store::now_utc;
+use crate::store::schema::game_reports as gr;
+use crate::vocab::RoundStatus;
+use diesel::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use utoipa::ToSchema;
+
+/// The result codes a player cannot report: a forfeit or a bye is the arbiter's to enter.
+const ARBITERS_CODES: [&str; 4] = ["+/-", "-/+", "-/-", "bye"];
+
+/// One player's report of a game (for the club's staff).
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct Report {
+    /// The reporting player.
+    pub player_id: i64,
+    /// The result code they reported.
+    #[schema(value_type = crate::services::results::ResultCode)]
+    pub result: String,
+}
+
+crate::schemas::string_enum_schema!(
+    pub ReportOutcome,
+    "What a player's report did: `waiting` (the opponent has not reported yet), `entered` \
+     (both reports agree; the result is entered) or `disputed` (the reports differ; the \
+     arbiter decides).",
+    ["waiting", "entered", "disputed"]
+);
+
+/// The answer to a report.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Reported {
+    /// Game id.
+    pub game_id: i64,
+    /// The result code as stored (converted to the discipline's spelling).
+    #[schema(value_type = crate::services::results::ResultCode)]
+    pub reported: String,
+    /// `waiting`, `entered` or `disputed`.
+    #[schema(value_type = ReportOutcome)]
+    pub outcome: String,
+    /// The game's result once entered.
+    pub result: Option<String>,
+}
+
+/// Who reports, and what.
+#[derive(Debug, Clone)]
+pub struct Reporter<'a> {
+    /// The player linked to the member's account (none: the account has no player).
+    pub player: Option<PlayerId>,
+    /// The account (stored with the report, shown in the audit trail only).
+    pub account: &'a str,
+    /// The result code as sent.
+    pub result: &'a str,
+}
+
+/// Records the report of game `id` by one of its players, in the caller's transaction: 404
+/// without such a game; 403 when the account is not linked to one of its two players; 409
+/// when the round is not published yet or is completed, when the game is a bye, or when it
+/// has a result already (the reason named); 422 naming `result` for a code the competition
+/// does not take or a forfeit. Agreeing reports enter the result.
+pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Reported> {
+    results::lock_game(c, id)?;
+    let (game, round, comp) = results::load_game(c, id)?;
+    let Some(player) = who
+        .player
+        .filter(|p| game.white_id == Some(*p) || game.black_id == Some(*p))
+    else {
+        return Err(ApiError::Forbidden(format!(
+            "game {id} is not yours: only its two players report its result"
+        )));
+    };
+    if game.black_id.is_none() {
+        return Err(ApiError::Conflict(format!(
+            "game {id} is a bye; it has no result to report"
+        )));
+    }
+    if round.status == RoundStatus::Completed {
+        return Err(ApiError::Conflict(format!(
+            "round {} is completed; the arbiter corrects its results",
+            round.number
+        )));
+    }
+    if !round.status.is_public() {
+        return Err(ApiError::Conflict(format!(
+            "round {} is {}; results are reported once its pairing is published",
+            round.number, round.status
+        )));
+    }
+    if let Some(r) = &game.result {
+        return Err(ApiError::Conflict(format!(
+            "game {id} has its result already ({r}); the arbiter corrects it"
+        )));
+    }
+    let code = who.result.trim();
+    if ARBITERS_CODES.contains(&code) {
+        return Err(ApiError::invalid(
+            "result",
+            format!("`{code}` is a forfeit; the arbiter enters forfeits"),
+        ));
+    }
+    let input = ResultInput {
+        result: code.to_string(),
+        termination: None,
+        move_count: None,
+        reason: None,
+    };
+    let (snapshot, _) = results::check(&comp, &game, &input)?;
+    let reported = snapshot.result.unwrap_or_default();
+    diesel::delete(gr::table.find((id.get(), player.get()))).execute(c)?;
+    diesel::insert_into(gr::table)
+        .values((
+            gr::game_id.eq(id.get()),
+            gr::player_id.eq(player.get()),
+            gr::account.eq(who.account),
+            gr::result.eq(&reported),
+            gr::reported_at.eq(now_utc()),
+        ))
+        .execute(c)?;
+    let other: Option<(String, String)> = gr::table
+        .filter(gr::game_id.eq(id.get()))
+        .filter(gr::player_id.ne(player.get()))
+        .select((gr::account, gr::result))
+        .first(c)
+        .optional()?;
+    let answer = |outcome: &str, result: Option<String>| Reported {
+        game_id: id.get(),
+        reported: reported.clone(),
+        outcome: outcome.into(),
+        result,
+    };
+    match other {
+        None => Ok(answer("waiting", None)),
+        Some((account, theirs)) if theirs == reported => {
+            let input = ResultInput {
+                result: reported.clone(),
+                termination: None,
+                move_count: None,
+                reason: Some(format!(
+                    "reported alike by both players ({} and {account})",
+                    who.account
+                )),
+            };
+            let actor = format!("players:{},{account}", who.account);
+            let any = crate::services::version::ExpectedVersion::any();
+            let entered = results::enter(c, id, &any, &input, &actor)?;
+            Ok(answer("entered", entered.game.result))
+        }
+        Some(_) => {
+            crate::store::stamps::touch_now(c, crate::store::stamps::Scope::Competition(comp.id))?;
+            crate::store::stamps::record(
+                c,
+                NewEvent::new(EventKind::ResultDisputed, Visibility::Public)
+                    .competition(comp.id)
+                    .evening(round.evening_id)
+                    .game(id)
+                    .payload(serde_json::json!({
+                        "round": round.number,
+                        "board": game.board,
+                        "game_no": game.game_no,
+                    })),
+            )?;
+            Ok(answer("disputed", None))
+        }
+    }
+}
+
+/// The reports of `games` by game (the staff's view); a game whose two reports differ and
+/// that has no result yet is disputed.
+pub fn of_games(c: &mut DbConn, games: &[GameId]) -> ApiResult<HashMap<GameId, Vec<Report>>> {
+    let ids: Vec<i64> = games.iter().map(|g| g.get()).collect();
+    let rows: Vec<(i64, i64, String)> = gr::table
+        .filter(gr::game_id.eq_any(ids))
+        .order((gr::game_id, gr::player_id))
+        .select((gr::game_id, gr::player_id, gr::result))
+        .load(c)?;
+    let mut out: HashMap<GameId, Vec<Report>> = HashMap::new();
+    for (g, p, r) in rows {
+        out.entry(GameId(g)).or_default().push(Report {
+            player_id: p,
+            result: r,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether reports `r` of a game without a result leave it disputed.
+pub fn disputed(r: &[Report]) -> bool {
+    r.len() == 2 && r[0].result != r[1].result
+}

@@ -107,11 +107,3 @@ pub fn erase(
         ))
         .execute(conn)
 }
-
-/// The accounts linked to `player`.
-pub fn of_player(conn: &mut DbConn, player: PlayerId) -> QueryResult<Vec<User>> {
-    users::table
-        .filter(users::player_id.eq(player))
-        .select(User::as_select())
-        .load(conn)
-}

@@ -94,3 +94,11 @@ pub struct UserUpdate {
     pub active: bool,
     pub updated_at: NaiveDateTime,
 }
+
+/// The accounts linked to `player`.
+pub fn of_player(conn: &mut DbConn, player: PlayerId) -> QueryResult<Vec<User>> {
+    users::table
+        .filter(users::player_id.eq(player))
+        .select(User::as_select())
+        .load(conn)
+}

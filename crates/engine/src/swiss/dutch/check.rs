@@ -58,7 +58,7 @@ pub enum Criteria {
     /// The Dutch system (C.04.3): criteria C.1 to C.3, the topscorer exception to C.3, and
     /// the 2025 bye rule (no bye after any win's points without playing).
     Dutch,
-    /// The Burstein system (C.04.4.2): criteria [C1] to [C3] of its article 2.1, with no
+    /// The Burstein system (C.04.4.2): criteria \[C1\] to \[C3\] of its article 2.1, with no
     /// topscorer exception and the bye rule of the text bbpPairings follows (no bye after a
     /// pairing-allocated bye or a forfeit win).
     Burstein,
@@ -67,14 +67,14 @@ pub enum Criteria {
 /// An absolute criterion that a played pairing breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Breach {
-    /// Dutch C.1, Burstein 2.1.1 [C1]: the two had met before.
+    /// Dutch C.1, Burstein 2.1.1 \[C1\]: the two had met before.
     MetBefore(u32, u32),
     /// A pair the file forbids (`XXP`).
     Forbidden(u32, u32),
-    /// Dutch C.3 (neither is a topscorer), Burstein 2.1.3 [C3] (no exception): both have the
+    /// Dutch C.3 (neither is a topscorer), Burstein 2.1.3 \[C3\] (no exception): both have the
     /// same absolute colour preference.
     SameAbsoluteColour(u32, u32, Colour),
-    /// Dutch C.2, Burstein 2.1.2 [C2]: the bye went to a player the system bars from it.
+    /// Dutch C.2, Burstein 2.1.2 \[C2\]: the bye went to a player the system bars from it.
     SecondBye(u32),
 }
 

@@ -93,8 +93,8 @@ fn a_rematch_in_the_played_pairing_is_named_as_c1() {
     );
 }
 
-/// The absolute criteria of C.04.4.2 art. 2.1 are [C1] (met before, 2.1.1), [C2] (the bye,
-/// 2.1.2) and [C3] (same absolute colour preference, 2.1.3, without the Dutch topscorer
+/// The absolute criteria of C.04.4.2 art. 2.1 are \[C1\] (met before, 2.1.1), \[C2\] (the bye,
+/// 2.1.2) and \[C3\] (same absolute colour preference, 2.1.3, without the Dutch topscorer
 /// exception); the Dutch names of the same breaches are C.1 to C.3.
 #[test]
 fn burstein_breaches_are_named_by_its_own_criteria() {

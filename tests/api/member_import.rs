@@ -345,3 +345,46 @@ async fn the_json_form_imports_the_same_rows() {
         .await;
     assert_eq!(lang.as_deref(), Some("en"));
 }
+
+/// Invitation and reset mails speak the member's language: Bert chose English on the list, Anna
+/// Dutch, and Carla, who chose nothing, gets Dutch.
+#[actix_web::test]
+async fn the_invitation_and_the_reset_speak_the_members_language() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let r = csv(&app, &leader, "?invite=true", THREE).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let mails = queued_mails(&app, "invitation").await;
+    let text_to = |to: &str| -> String {
+        mails
+            .iter()
+            .find(|(t, _)| t == to)
+            .unwrap_or_else(|| panic!("no invitation to {to}"))
+            .1
+            .clone()
+    };
+    let bert = text_to("bert@club.example");
+    assert!(bert.contains("Choose your password"), "{bert}");
+    assert!(bert.contains("Your login is bert@club.example."), "{bert}");
+    assert!(!bert.contains("wachtwoord"), "{bert}");
+    for dutch in ["anna@club.example", "carla@club.example"] {
+        let text = text_to(dutch);
+        assert!(text.contains("Kies je wachtwoord"), "{text}");
+        assert!(!text.contains("Choose your password"), "{text}");
+    }
+    for email in ["bert@club.example", "anna@club.example"] {
+        let r = app
+            .post("/api/v1/auth/password-reset", None, json!({"email": email}))
+            .await;
+        assert_eq!(r.status, StatusCode::ACCEPTED, "{}", r.text);
+    }
+    let resets = queued_mails(&app, "password_reset").await;
+    assert_eq!(resets.len(), 2, "{resets:?}");
+    let (to, text) = &resets[0];
+    assert_eq!(to, "bert@club.example");
+    assert!(text.contains("Choose a new password"), "{text}");
+    assert!(text.contains("It works once, for an hour."), "{text}");
+    let (to, text) = &resets[1];
+    assert_eq!(to, "anna@club.example");
+    assert!(text.contains("Nieuw wachtwoord kiezen"), "{text}");
+}

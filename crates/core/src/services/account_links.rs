@@ -196,6 +196,16 @@ pub fn spend_token(
     })
 }
 
+/// The language of the mails to `user`: their player's choice (`member_preferences`), Dutch
+/// when they made none or the account has no player.
+pub fn mail_language(c: &mut DbConn, user: &User) -> ApiResult<Language> {
+    let code = match user.player_id {
+        Some(p) => crate::services::preferences::language(c, p)?,
+        None => None,
+    };
+    Ok(Language::parse(code.as_deref()))
+}
+
 /// Invites account `id` (in the caller's transaction): a new single-use link, mailed to the
 /// account's address in the outbox. 404 for no such account, 409 for a disabled one.
 pub fn invite(
@@ -214,28 +224,10 @@ pub fn invite(
     let (token, hash) = make_token()?;
     store_token(c, user.id, INVITATION, &hash, None, now, expires_at)?;
     let name = player_name(c, &user)?;
-    let lang = Language::Nl;
+    let lang = mail_language(c, &user)?;
     let club = templates::club_name(settings, lang);
     let url = format!("{}/account/invitation?token={token}", settings.public_url);
-    let until = expires_at.format("%d-%m-%Y %H:%M UTC");
-    let content = Content {
-        name: name.clone(),
-        paragraphs: vec![
-            format!(
-                "{club} nodigt je uit voor je eigen account in de competitie: daarmee meld je \
-                 je aan of af voor speelavonden en zie je je partijen en uitslagen."
-            ),
-            format!(
-                "Kies je wachtwoord met de link hieronder. Hij werkt één keer en tot {until}. \
-                 Je inlognaam is {}.",
-                user.email
-            ),
-        ],
-        link: Some(("Kies je wachtwoord".into(), url)),
-        footer: Some(format!(
-            "Je krijgt dit bericht omdat {club} je als lid heeft ingeschreven."
-        )),
-    };
+    let content = invitation_content(lang, &club, &name, &user.email, expires_at, url);
     let (text, html) = templates::layout(lang, &club, &content);
     mail::enqueue(
         c,
@@ -245,7 +237,10 @@ pub fn invite(
             event: format!("{}:{hash}", user.id),
             to: user.email.clone(),
             to_name: name,
-            subject: format!("Uitnodiging: je account bij {club}"),
+            subject: match lang {
+                Language::Nl => format!("Uitnodiging: je account bij {club}"),
+                Language::En => format!("Invitation: your account at {club}"),
+            },
             text,
             html,
             unsubscribe_url: None,
@@ -336,4 +331,52 @@ pub fn accept_password(
 pub fn forget(c: &mut DbConn, user: UserId) -> ApiResult<()> {
     diesel::delete(at::table.filter(at::user_id.eq(user))).execute(c)?;
     Ok(())
+}
+
+/// The words of an invitation to `name` (login `login`), valid until `expires_at`.
+fn invitation_content(
+    lang: Language,
+    club: &str,
+    name: &str,
+    login: &str,
+    expires_at: NaiveDateTime,
+    url: String,
+) -> Content {
+    let until = expires_at.format("%d-%m-%Y %H:%M UTC");
+    match lang {
+        Language::Nl => Content {
+            name: name.to_string(),
+            paragraphs: vec![
+                format!(
+                    "{club} nodigt je uit voor je eigen account in de competitie: daarmee meld je \
+                     je aan of af voor speelavonden en zie je je partijen en uitslagen."
+                ),
+                format!(
+                    "Kies je wachtwoord met de link hieronder. Hij werkt één keer en tot {until}. \
+                     Je inlognaam is {login}."
+                ),
+            ],
+            link: Some(("Kies je wachtwoord".into(), url)),
+            footer: Some(format!(
+                "Je krijgt dit bericht omdat {club} je als lid heeft ingeschreven."
+            )),
+        },
+        Language::En => Content {
+            name: name.to_string(),
+            paragraphs: vec![
+                format!(
+                    "{club} invites you to your own account for the club's competitions: with it \
+                     you sign up for or off club nights and see your games and results."
+                ),
+                format!(
+                    "Choose your password with the link below. It works once, until {until}. \
+                     Your login is {login}."
+                ),
+            ],
+            link: Some(("Choose your password".into(), url)),
+            footer: Some(format!(
+                "You receive this message because {club} registered you as a member."
+            )),
+        },
+    }
 }

@@ -49,24 +49,42 @@ pub fn request(
     }
     let expires_at = now + chrono::Duration::minutes(TTL_MINUTES);
     account_links::store_token(c, user.id, PASSWORD_RESET, &hash, None, now, expires_at)?;
-    let lang = Language::Nl;
+    let lang = account_links::mail_language(c, &user)?;
     let club = templates::club_name(settings, lang);
     let url = format!(
         "{}/account/password-reset?token={token}",
         settings.public_url
     );
+    let (paragraphs, button) = match lang {
+        Language::Nl => (
+            vec![
+                format!(
+                    "Er is gevraagd om een nieuw wachtwoord voor je account ({}) bij {club}.",
+                    user.email
+                ),
+                "Kies een nieuw wachtwoord met de link hieronder. Hij werkt één keer en een \
+                 uur lang. Heb je dit niet gevraagd? Dan hoef je niets te doen."
+                    .to_string(),
+            ],
+            "Nieuw wachtwoord kiezen",
+        ),
+        Language::En => (
+            vec![
+                format!(
+                    "A new password was asked for your account ({}) at {club}.",
+                    user.email
+                ),
+                "Choose a new password with the link below. It works once, for an hour. \
+                 Did you not ask for this? Then you need not do anything."
+                    .to_string(),
+            ],
+            "Choose a new password",
+        ),
+    };
     let content = Content {
         name: String::new(),
-        paragraphs: vec![
-            format!(
-                "Er is gevraagd om een nieuw wachtwoord voor je account ({}) bij {club}.",
-                user.email
-            ),
-            "Kies een nieuw wachtwoord met de link hieronder. Hij werkt één keer en een uur \
-             lang. Heb je dit niet gevraagd? Dan hoef je niets te doen."
-                .into(),
-        ],
-        link: Some(("Nieuw wachtwoord kiezen".into(), url)),
+        paragraphs,
+        link: Some((button.into(), url)),
         footer: None,
     };
     let (text, html) = templates::layout(lang, &club, &content);
@@ -78,7 +96,10 @@ pub fn request(
             event: format!("{}:{hash}", user.id),
             to: user.email.clone(),
             to_name: String::new(),
-            subject: format!("Nieuw wachtwoord voor je account bij {club}"),
+            subject: match lang {
+                Language::Nl => format!("Nieuw wachtwoord voor je account bij {club}"),
+                Language::En => format!("New password for your account at {club}"),
+            },
             text,
             html,
             unsubscribe_url: None,

@@ -32,6 +32,9 @@ pub fn mail_to(url: &str) -> impl FnOnce(&mut Config) + use<> {
         };
         let mut errs = Vec::new();
         clubcomp_core::mail_config::read(&get, &mut c.mail, &mut errs);
+        c.set_club_site(clubcomp_core::club_site::ClubSite::from_lookup(
+            get, &mut errs,
+        ));
         assert!(errs.is_empty(), "{errs:?}");
     }
 }

@@ -241,6 +241,13 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Sets the club's name, website and logo, for the pages and the mails alike: one reading
+    /// of `CLUB_NAME` (a name with a line break is refused there, so none reaches a mail header).
+    pub fn set_club_site(&mut self, site: crate::club_site::ClubSite) {
+        self.mail.club_name = site.name.clone();
+        self.club_site = site;
+    }
+
     /// Reads `.env` (if present) and the environment; every problem is reported at once.
     pub fn from_env() -> Result<Config, Vec<String>> {
         let _ = dotenvy::dotenv();
@@ -462,7 +469,7 @@ impl Config {
                 Err(e) => errs.push(format!("FRAME_ANCESTORS: {e}")),
             }
         }
-        c.club_site = crate::club_site::ClubSite::from_lookup(nonempty, &mut errs);
+        c.set_club_site(crate::club_site::ClubSite::from_lookup(nonempty, &mut errs));
         if errs.is_empty() { Ok(c) } else { Err(errs) }
     }
 }

@@ -62,7 +62,8 @@ pub struct MailSettings {
     pub poll: Duration,
     /// `MAIL_TIMEOUT_SECS`: the longest wait for the SMTP server.
     pub timeout: Duration,
-    /// `CLUB_NAME`: the club's name in mails; none: "De club" / "The club".
+    /// The club's name in mails: `CLUB_NAME` as the pages read it
+    /// ([`crate::club_site::ClubSite`]); none: "De club" / "The club".
     pub club_name: Option<String>,
     /// `INVITE_TTL_HOURS`: how long an invitation's link works.
     pub invite_ttl: chrono::Duration,
@@ -220,14 +221,6 @@ pub fn read(get: &impl Fn(&str) -> Option<String>, m: &mut MailSettings, errs: &
     if let Some(d) = get("MAIL_DIR") {
         m.dir = Some(PathBuf::from(d));
     }
-    if let Some(n) = get("CLUB_NAME") {
-        let n = n.trim().to_string();
-        if n.chars().count() > 100 || !header_safe(&n) {
-            errs.push("CLUB_NAME: must be one line of at most 100 characters".into());
-        } else {
-            m.club_name = Some(n);
-        }
-    }
     if let Some(d) = get("NOTIFY_DEFAULTS") {
         match read_kinds(&d) {
             Ok(k) => m.notify_defaults = k,
@@ -321,18 +314,11 @@ mod tests {
             ("SMTP_URL", "http://mail.club.example"),
             ("PUBLIC_URL", "club.example"),
             ("MAIL_MAX_PER_MINUTE", "0"),
-            ("CLUB_NAME", "De\r\nBcc: x@y.example"),
         ]);
         let names: Vec<&str> = errs.iter().map(|e| e.split(':').next().unwrap()).collect();
         assert_eq!(
             names,
-            [
-                "SMTP_URL",
-                "MAIL_FROM",
-                "PUBLIC_URL",
-                "CLUB_NAME",
-                "MAIL_MAX_PER_MINUTE"
-            ]
+            ["SMTP_URL", "MAIL_FROM", "PUBLIC_URL", "MAIL_MAX_PER_MINUTE"]
         );
         let (_, errs) = read_map(&[("MAIL_FROM", "x@y.example\r\nBcc: z@y.example")]);
         assert!(errs[0].starts_with("MAIL_FROM"), "{errs:?}");

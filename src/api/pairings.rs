@@ -24,11 +24,17 @@ pub struct GenerateQuery {
 /// Generates the pairing of a planned round with the competition's engine (Keizer, Swiss
 /// Dutch, Double-Swiss, round robin) and moves it to `paired`. A Keizer bye is drawn with a
 /// seed from the OS, or with the leader's `bye_seed` (a public draw), stored with the
-/// candidates in the round's pairing details.
+/// candidates in the round's pairing details. With `Prefer: return=minimal` the answer is 204
+/// with the round's `Location` and `ETag`.
 #[utoipa::path(tag = "pairings",
     params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number"),
-           ("If-Match" = Option<String>, Header, description = "The round's ETag"), GenerateQuery),
+           ("If-Match" = Option<String>, Header, description = "The round's ETag"),
+           ("Prefer" = Option<String>, Header, description = "`return=minimal`: answer 204 without the round"), GenerateQuery),
     responses((status = 201, description = "Paired", body = RoundView),
+        (status = 204, description = "Paired (`Prefer: return=minimal`)",
+            headers(("Location" = String, description = "The round's URL"),
+                ("ETag" = String, description = "The round's ETag (`\"round-<id>-v<version>\"`)"),
+                ("Preference-Applied" = String, description = "`return=minimal`"))),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
@@ -52,7 +58,11 @@ pub async fn create_pairing(
     let view = state
         .tx(move |c| pairing::generate_and_view(c, id, number, &tz, &actor, &im, bye_seed))
         .await?;
-    Ok(HttpResponse::Created().json(view))
+    Ok(crate::api::rounds::round_answer(
+        &req,
+        HttpResponse::Created(),
+        &view,
+    ))
 }
 
 /// Enters a pairing by hand (planned or paired round, not after publishing). Every broken

@@ -6,11 +6,12 @@ use crate::auth::{Arbiter, Auth, Leader, MaybeAuth, Role};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::{CompetitionId, EveningId};
 use crate::services::round_views;
-pub use crate::services::round_views::{GameView, PlayerRef, RoundView};
+pub use crate::services::round_views::{GameView, PlayerRef, RoundSummary, RoundView};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
-use serde::Deserialize;
-use utoipa::ToSchema;
+use clubcomp_core::vocab::{RoundListView, RoundStatus};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 /// A new round.
 #[derive(Debug, Deserialize, ToSchema, Default)]
@@ -67,13 +68,73 @@ pub async fn create_round(
     Ok(HttpResponse::Created().json(view))
 }
 
-/// The rounds of a competition (public; games only once published). Served from the read
-/// cache; `ETag` from the competition's cache stamp, `If-None-Match` → 304.
+/// What a list of rounds may be filtered by, and how it is shown.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct RoundsQuery {
+    /// Only rounds of these statuses (`planned`, `paired`, `published`, `completed`; all when
+    /// absent): repeat the parameter (`status=paired&status=published`) or give a comma list
+    /// (`status=paired,published`); at most 100 characters in all.
+    #[param(value_type = Option<Vec<RoundStatus>>, style = Form, explode)]
+    pub status: Option<String>,
+    /// `full` (default: each round with its games, as `RoundView`) or `summary` (each round
+    /// without its games, as `RoundSummary`).
+    #[param(value_type = Option<clubcomp_core::vocab::RoundListView>)]
+    pub view: Option<String>,
+}
+
+/// The longest `status` list accepted, in characters.
+const MAX_STATUS_CHARS: usize = 100;
+
+impl RoundsQuery {
+    /// The statuses asked for (none: every round) and the view, each checked (422 naming
+    /// `status` or `view`).
+    fn resolve(&self) -> ApiResult<(Vec<RoundStatus>, RoundListView)> {
+        let mut statuses = Vec::new();
+        if let Some(text) = self.status.as_deref() {
+            if text.chars().count() > MAX_STATUS_CHARS {
+                return Err(ApiError::invalid(
+                    "status",
+                    format!("at most {MAX_STATUS_CHARS} characters"),
+                ));
+            }
+            for part in text.split(',').map(str::trim) {
+                let s: RoundStatus = part.parse().map_err(|_| {
+                    ApiError::invalid(
+                        "status",
+                        format!("must be one of {}", RoundStatus::NAMES.join(", ")),
+                    )
+                })?;
+                if !statuses.contains(&s) {
+                    statuses.push(s);
+                }
+            }
+        }
+        let view = match self.view.as_deref() {
+            None => RoundListView::Full,
+            Some(v) => v.parse().map_err(|_| {
+                ApiError::invalid(
+                    "view",
+                    format!("must be one of {}", RoundListView::NAMES.join(", ")),
+                )
+            })?,
+        };
+        Ok((statuses, view))
+    }
+}
+
+/// The rounds of a competition (public; games only once published), optionally only those of
+/// some statuses, with their games (`view=full`, the default) or without them, counted
+/// (`view=summary`, as `RoundSummary`). Served from the read cache; `ETag` from the
+/// competition's cache stamp, `If-None-Match` → 304.
 #[utoipa::path(tag = "rounds", params(("id" = i64, Path, description = "Competition id"),
-           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read")),
-    responses((status = 200, description = "Rounds", body = Vec<RoundView>),
+           ("If-None-Match" = Option<String>, Header, description = "ETag of a previous read"), RoundsQuery),
+    responses((status = 200, description = "Rounds: `RoundView` items, or `RoundSummary` items with `view=summary`", body = RoundList),
         (status = 304, description = "Not modified"),
-        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json")))]
+        (status = 400, description = "Unknown query parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such competition", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown `status` or `view`, or `status` too long", body = Problem, content_type = "application/problem+json")))]
 #[get("/competitions/{id}/rounds")]
 pub async fn list_rounds(
     auth: MaybeAuth,
@@ -82,24 +143,50 @@ pub async fn list_rounds(
     path: web::Path<CompetitionId>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
+    let q: RoundsQuery =
+        crate::api::parse_query(&crate::api::join_repeated(req.query_string(), "status"))?;
+    let (statuses, view) = q.resolve()?;
     let ins = insider(&auth);
     // from the read cache while the competition's version is unchanged (every write to its
-    // rounds, games and players bumps it); leaders and arbiters see unpublished pairings too
+    // rounds, games and players bumps it); leaders and arbiters see unpublished pairings too.
+    // A status filter is the argument: the bit of each status asked for
+    let mask = statuses
+        .iter()
+        .map(|s| 1_i64 << RoundStatus::ALL.iter().position(|a| a == s).unwrap_or(0))
+        .sum::<i64>();
     let key = crate::cache::Key {
         competition: id.get(),
-        doc: if ins {
-            "rounds-insider"
-        } else {
-            "rounds-public"
+        doc: match (view, ins) {
+            (RoundListView::Full, true) => "rounds-insider",
+            (RoundListView::Full, false) => "rounds-public",
+            (RoundListView::Summary, true) => "rounds-summary-insider",
+            (RoundListView::Summary, false) => "rounds-summary-public",
         },
-        arg: None,
+        arg: (mask != 0).then_some(mask),
     };
     crate::cached::serve_cached(&state, &req, key, move |c, _, _| {
-        let out = round_views::of_competition(c, id, ins)?;
-        let body = serde_json::to_vec(&out).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let list = match view {
+            RoundListView::Full => {
+                RoundList::Full(round_views::of_competition_in(c, id, &statuses, ins)?)
+            }
+            RoundListView::Summary => {
+                RoundList::Summary(round_views::summaries_of(c, id, &statuses, ins)?)
+            }
+        };
+        let body = serde_json::to_vec(&list).map_err(|e| ApiError::Internal(e.to_string()))?;
         Ok((body, None))
     })
     .await
+}
+
+/// A list of rounds as `GET …/rounds` answers it: one of the two arrays.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum RoundList {
+    /// `view=full` (the default): each round with its games.
+    Full(Vec<RoundView>),
+    /// `view=summary`: each round without its games.
+    Summary(Vec<RoundSummary>),
 }
 
 /// One round with its games (public once published; leaders and arbiters always). Served
@@ -143,10 +230,57 @@ pub async fn get_round(
     .await
 }
 
-/// Publishes a paired round: its pairings become public.
+/// Whether the request asks for `Prefer: return=minimal` (RFC 7240: among other
+/// preferences, in any case, with or without quotes).
+pub fn prefers_minimal(req: &HttpRequest) -> bool {
+    req.headers()
+        .get_all("prefer")
+        .filter_map(|h| h.to_str().ok())
+        .flat_map(|h| h.split(','))
+        .any(|p| {
+            let pref = p.split(';').next().unwrap_or_default();
+            let mut kv = pref.splitn(2, '=');
+            kv.next()
+                .is_some_and(|k| k.trim().eq_ignore_ascii_case("return"))
+                && kv
+                    .next()
+                    .is_some_and(|v| v.trim().trim_matches('"').eq_ignore_ascii_case("minimal"))
+        })
+}
+
+/// The answer of a round write: the round as the club's staff see it, or, asked for with
+/// `Prefer: return=minimal`, 204 with the round's URL (`Location`) and its `ETag`.
+pub fn round_answer(
+    req: &HttpRequest,
+    mut ok: actix_web::HttpResponseBuilder,
+    view: &RoundView,
+) -> HttpResponse {
+    if !prefers_minimal(req) {
+        return ok.json(view);
+    }
+    HttpResponse::NoContent()
+        .insert_header((
+            "Location",
+            format!(
+                "/api/v1/competitions/{}/rounds/{}",
+                view.competition_id, view.number
+            ),
+        ))
+        .insert_header(("ETag", view.etag.clone()))
+        .insert_header(("Preference-Applied", "return=minimal"))
+        .finish()
+}
+
+/// Publishes a paired round: its pairings become public. With `Prefer: return=minimal` the
+/// answer is 204 with the round's `Location` and `ETag`.
 #[utoipa::path(tag = "rounds",
-    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number")),
+    params(("id" = i64, Path, description = "Competition id"), ("number" = i32, Path, description = "Round number"),
+           ("Prefer" = Option<String>, Header, description = "`return=minimal`: answer 204 without the round")),
     responses((status = 200, description = "Published", body = RoundView),
+        (status = 204, description = "Published (`Prefer: return=minimal`)",
+            headers(("Location" = String, description = "The round's URL"),
+                ("ETag" = String, description = "The round's ETag (`\"round-<id>-v<version>\"`)"),
+                ("Preference-Applied" = String, description = "`return=minimal`"))),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a leader", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such round", body = Problem, content_type = "application/problem+json"),
@@ -155,6 +289,7 @@ pub async fn get_round(
 #[post("/competitions/{id}/rounds/{number}/publish")]
 pub async fn publish_round(
     _a: Auth<Leader>,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(CompetitionId, i32)>,
 ) -> ApiResult<HttpResponse> {
@@ -163,7 +298,7 @@ pub async fn publish_round(
     let view = state
         .tx(move |c| round_views::publish_round_and_view(c, &mail, id, number))
         .await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(round_answer(&req, HttpResponse::Ok(), &view))
 }
 
 /// Completes a published round once every game has a result.

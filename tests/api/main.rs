@@ -58,6 +58,7 @@ mod ratings;
 mod readiness;
 mod representation;
 mod results;
+mod rounds_view;
 mod shutdown;
 mod standings;
 mod stream;

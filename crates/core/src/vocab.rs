@@ -223,6 +223,17 @@ impl RoundStatus {
 }
 
 value_list! {
+    /// How a list of rounds is shown: `full` (each round with its games) or `summary` (without
+    /// the games, with their counts).
+    pub RoundListView, "round list view" {
+        /// Each round with its games.
+        Full = "full",
+        /// Each round without its games: boards, games and results entered counted.
+        Summary = "summary",
+    }
+}
+
+value_list! {
     /// A kind of notification mail a member can turn on or off: `pairing`, `reminder`,
     /// `result`, `decision` or `prizes`.
     pub NotifyKind, "notification kind" {

@@ -5,7 +5,7 @@ use crate::error::ApiResult;
 use crate::ids::{CompetitionId, EveningId, GameId, PlayerId};
 use crate::services::competitions::{self, TimeControl};
 use crate::services::results::{self, ResultInput};
-use crate::services::rounds::{self, is_public};
+use crate::services::rounds::{self, RoundStatus, is_public};
 use crate::services::tempo::{self, TempoInput};
 use crate::services::version::ExpectedVersion;
 use crate::store::DbConn;
@@ -76,7 +76,7 @@ pub struct RoundView {
     #[schema(required = true)]
     pub evening_id: Option<i64>,
     /// `planned`, `paired`, `published` or `completed`.
-    pub status: crate::services::rounds::RoundStatus,
+    pub status: RoundStatus,
     /// Version.
     pub version: i64,
     /// The version as the `ETag` the pairing writes accept in `If-Match`
@@ -172,11 +172,85 @@ pub fn of_competition(
     id: CompetitionId,
     insider: bool,
 ) -> ApiResult<Vec<RoundView>> {
+    of_competition_in(c, id, &[], insider)
+}
+
+/// A round without its games (`GET …/rounds?view=summary`): what a leader's overview needs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundSummary {
+    /// Round id.
+    pub id: i64,
+    /// Round number.
+    pub number: i32,
+    /// `planned`, `paired`, `published` or `completed`.
+    pub status: RoundStatus,
+    /// Date.
+    #[schema(required = true)]
+    pub date: Option<NaiveDate>,
+    /// The calendar evening.
+    #[schema(required = true)]
+    pub evening_id: Option<i64>,
+    /// Version.
+    pub version: i64,
+    /// The version as the `ETag` the pairing writes accept in `If-Match`.
+    pub etag: String,
+    /// Boards paired (a two-game pairing is one board; a bye is a board). Like the games of
+    /// the full view, 0 for the public until the round is published.
+    pub boards: i64,
+    /// Games, byes included (0 for the public until published).
+    pub games: i64,
+    /// Games with a result entered (0 for the public until published).
+    pub results_entered: i64,
+}
+
+/// The rounds of a competition in order whose status is one of `statuses` (all when empty),
+/// as `insider` (the club's staff) or the public sees them.
+pub fn of_competition_in(
+    c: &mut DbConn,
+    id: CompetitionId,
+    statuses: &[RoundStatus],
+    insider: bool,
+) -> ApiResult<Vec<RoundView>> {
     let mut out = Vec::new();
-    for round in rounds::list(c, id)? {
+    for round in rounds::list_in(c, id, statuses)? {
         out.push(round_view(c, round, insider)?);
     }
     Ok(out)
+}
+
+/// The rounds of a competition as [`of_competition_in`] without their games: the counts of
+/// all rounds come from one query.
+pub fn summaries_of(
+    c: &mut DbConn,
+    id: CompetitionId,
+    statuses: &[RoundStatus],
+    insider: bool,
+) -> ApiResult<Vec<RoundSummary>> {
+    let list = rounds::list_in(c, id, statuses)?;
+    let ids: Vec<_> = list.iter().map(|r| r.id).collect();
+    let counts = rounds::game_counts(c, &ids)?;
+    Ok(list
+        .into_iter()
+        .map(|r| {
+            let n = if insider || is_public(r.status) {
+                counts.get(&r.id).copied().unwrap_or_default()
+            } else {
+                rounds::GameCounts::default()
+            };
+            RoundSummary {
+                id: r.id.get(),
+                number: r.number,
+                status: r.status,
+                date: r.date,
+                evening_id: r.evening_id.map(EveningId::get),
+                version: r.version,
+                etag: crate::services::version::etag("round", r.id, r.version),
+                boards: n.boards,
+                games: n.games,
+                results_entered: n.results,
+            }
+        })
+        .collect())
 }
 
 /// Round `number` of a competition (404 when there is none), as `insider` or the public sees it.

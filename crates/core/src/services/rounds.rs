@@ -38,6 +38,66 @@ pub fn list(c: &mut DbConn, competition: CompetitionId) -> ApiResult<Vec<Round>>
         .load(c)?)
 }
 
+/// The rounds of a competition by number whose status is one of `statuses` (every round
+/// when it is empty).
+pub fn list_in(
+    c: &mut DbConn,
+    competition: CompetitionId,
+    statuses: &[RoundStatus],
+) -> ApiResult<Vec<Round>> {
+    if statuses.is_empty() {
+        return list(c, competition);
+    }
+    Ok(rounds::table
+        .filter(rounds::competition_id.eq(competition))
+        .filter(rounds::status.eq_any(statuses.to_vec()))
+        .order(rounds::number)
+        .select(Round::as_select())
+        .load(c)?)
+}
+
+/// How many games a round has, on how many boards, and how many of them have a result.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GameCounts {
+    /// Boards (a two-game pairing is one board).
+    pub boards: i64,
+    /// Games, byes included.
+    pub games: i64,
+    /// Games with a result entered.
+    pub results: i64,
+}
+
+/// The [`GameCounts`] of rounds `ids`, by round, in one query (rounds without games absent).
+pub fn game_counts(
+    c: &mut DbConn,
+    ids: &[RoundId],
+) -> ApiResult<std::collections::HashMap<RoundId, GameCounts>> {
+    use diesel::dsl::{count, count_star};
+    let rows: Vec<(RoundId, i64, i64, i64)> = games::table
+        .filter(games::round_id.eq_any(ids.to_vec()))
+        .group_by(games::round_id)
+        .select((
+            games::round_id,
+            count(games::board).aggregate_distinct(),
+            count_star(),
+            count(games::result),
+        ))
+        .load(c)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, boards, games, results)| {
+            (
+                id,
+                GameCounts {
+                    boards,
+                    games,
+                    results,
+                },
+            )
+        })
+        .collect())
+}
+
 /// The games of a round by board and game number.
 pub fn games_of(c: &mut DbConn, round: RoundId) -> ApiResult<Vec<Game>> {
     Ok(games::table

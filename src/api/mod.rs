@@ -171,9 +171,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(own_account::change_password);
     cfg.service(own_account::change_email);
     cfg.service(own_account::confirm_email);
-    cfg.service(notifications::get_notifications);
-    cfg.service(notifications::put_notifications);
-    cfg.service(notifications::unsubscribe_link);
+    notifications::configure(cfg);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any

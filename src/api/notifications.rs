@@ -59,6 +59,13 @@ pub struct UnsubscribeQuery {
     pub token: String,
 }
 
+/// Registers the operations of this module.
+pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(get_notifications);
+    cfg.service(put_notifications);
+    cfg.service(unsubscribe_link);
+}
+
 fn linked_player(auth: &Auth<AnyRole>) -> ApiResult<PlayerId> {
     auth.principal.player_id.ok_or_else(|| {
         ApiError::invalid(
@@ -86,8 +93,7 @@ async fn read(state: &web::Data<AppState>, player: PlayerId) -> ApiResult<Notifi
     let defaults = state.config.mail.notify_defaults.clone();
     state
         .db(move |c| {
-            let s = preferences::stored(c, player)?;
-            let lang = preferences::language(c, player)?;
+            let (s, lang) = preferences::choices(c, player)?;
             Ok(effective(&s, lang.as_deref(), &defaults))
         })
         .await

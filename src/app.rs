@@ -515,6 +515,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     )?;
     Ok(web::Data::new(AppState {
         night: crate::night::Night::new(&secret),
+        unsubscribe: crate::services::unsubscribe::UnsubscribeKey::from_secret(&secret),
         hub,
         pool,
         jwt,

@@ -16,6 +16,8 @@ use std::sync::Arc;
 pub struct AppState {
     /// The connection pool.
     pub pool: Pool,
+    /// The key of the notification mails' unsubscribe links (derived from the JWT secret).
+    pub unsubscribe: crate::services::unsubscribe::UnsubscribeKey,
     /// JWT keys.
     pub jwt: JwtKeys,
     /// The configuration.

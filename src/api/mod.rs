@@ -22,6 +22,7 @@ pub mod health;
 pub mod mail;
 pub mod member;
 pub mod members;
+pub mod notifications;
 pub mod own_account;
 pub mod pairings;
 pub mod player_card;
@@ -170,6 +171,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(own_account::change_password);
     cfg.service(own_account::change_email);
     cfg.service(own_account::confirm_email);
+    notifications::configure(cfg);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any

@@ -295,8 +295,9 @@ pub async fn publish_round(
 ) -> ApiResult<HttpResponse> {
     let (id, number) = path.into_inner();
     let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let view = state
-        .tx(move |c| round_views::publish_round_and_view(c, &mail, id, number))
+        .tx(move |c| round_views::publish_round_and_view(c, (&mail, &key), id, number))
         .await?;
     Ok(round_answer(&req, HttpResponse::Ok(), &view))
 }

@@ -50,6 +50,7 @@ pub mod standings;
 pub mod standings_view;
 pub mod tempo;
 pub mod throttle;
+pub mod unsubscribe;
 pub mod users;
 pub mod version;
 pub mod webhooks;

@@ -2,13 +2,14 @@
 //! queued in the transaction of the change that causes them, one mail per player with an
 //! address and the kind turned on (their choice, else the club's `NOTIFY_DEFAULTS`), in their
 //! language. The event of each mail names the round and the player, so a change told twice
-//! mails once.
+//! mails once. Each mail carries its one-click unsubscribe link ([`unsubscribe`]).
 
 use crate::error::ApiResult;
 use crate::ids::PlayerId;
 use crate::mail_config::MailSettings;
 use crate::services::mail::templates::{self, Content, Language};
 use crate::services::mail::{self, Mail};
+use crate::services::unsubscribe::UnsubscribeKey;
 use crate::services::{attendance, competitions, preferences, rounds};
 use crate::store::DbConn;
 use crate::store::models::competition::Round;
@@ -202,10 +203,11 @@ pub fn language_of(c: &mut DbConn, player: PlayerId) -> ApiResult<Language> {
 /// Queues the pairing mails of published round `round` in the caller's transaction: one to
 /// each paired player with an address and pairing mails on, naming board, colour and
 /// opponent; a player with the bye, or present and not paired, gets that line. How many were
-/// queued.
+/// queued. `key` signs each mail's unsubscribe link.
 pub fn pairing_published(
     c: &mut DbConn,
     settings: &MailSettings,
+    key: &UnsubscribeKey,
     round: &Round,
 ) -> ApiResult<usize> {
     let comp = competitions::load(c, round.competition_id)?;
@@ -266,7 +268,7 @@ pub fn pairing_published(
         let Some(player) = players::by_id(c, p)? else {
             continue;
         };
-        if send_pairing(c, settings, &player, round, &about, &seat)? {
+        if send_pairing(c, (settings, key), &player, round, &about, &seat)? {
             queued += 1;
         }
     }
@@ -276,7 +278,7 @@ pub fn pairing_published(
 /// Queues one player's pairing mail when they have an address and pairing mails on.
 fn send_pairing(
     c: &mut DbConn,
-    settings: &MailSettings,
+    (settings, key): (&MailSettings, &UnsubscribeKey),
     player: &Player,
     round: &Round,
     about: &PairingNotice,
@@ -304,7 +306,7 @@ fn send_pairing(
         subject,
         text,
         html,
-        unsubscribe_url: None,
+        unsubscribe_url: Some(key.url(&settings.public_url, player.id, NotifyKind::Pairing)),
     };
     // an address no mail can carry is not the publication's fault: that player is skipped
     if mail::check(&m).is_err() {

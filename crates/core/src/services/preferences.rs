@@ -97,6 +97,11 @@ pub fn stored(c: &mut DbConn, player: PlayerId) -> ApiResult<Stored> {
         .unwrap_or_default())
 }
 
+/// The stored notification choices and the chosen language of `player`.
+pub fn choices(c: &mut DbConn, player: PlayerId) -> ApiResult<(Stored, Option<String>)> {
+    Ok((stored(c, player)?, language(c, player)?))
+}
+
 /// Whether `player` gets mails of `kind` (their choice, else the club's `defaults`).
 pub fn kind_on(
     c: &mut DbConn,

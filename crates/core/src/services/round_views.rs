@@ -277,12 +277,15 @@ pub fn create_round_and_view(
 /// club's staff see it.
 pub fn publish_round_and_view(
     c: &mut DbConn,
-    mail: &crate::mail_config::MailSettings,
+    (mail, key): (
+        &crate::mail_config::MailSettings,
+        &crate::services::unsubscribe::UnsubscribeKey,
+    ),
     id: CompetitionId,
     number: i32,
 ) -> ApiResult<RoundView> {
     let round = rounds::publish(c, id, number)?;
-    crate::services::notifications::pairing_published(c, mail, &round)?;
+    crate::services::notifications::pairing_published(c, mail, key, &round)?;
     round_view(c, round, true)
 }
 

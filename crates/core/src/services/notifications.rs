@@ -2,7 +2,7 @@
 //! queued in the transaction of the change that causes them, one mail per player with an
 //! address and the kind turned on (their choice, else the club's `NOTIFY_DEFAULTS`), in their
 //! language. The event of each mail names the round and the player, so a change told twice
-//! mails once. Each mail carries its one-click unsubscribe link ([`unsubscribe`]).
+//! mails once. Each mail carries its one-click unsubscribe link ([`crate::services::unsubscribe`]).
 
 use crate::error::ApiResult;
 use crate::ids::PlayerId;

@@ -1,7 +1,7 @@
 //! Dutch and English for the pages. The club is Dutch: Dutch is the default, and the rule
 //! terms (Keizer, plusremise, afgemeld, reglementair) stay Dutch in English too.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use clubcomp_core::vocab::RoundStatus;
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
 
@@ -42,21 +42,12 @@ impl Lang {
 
     /// A date with its weekday, e.g. `vrijdag 11 september 2026` / `Friday 11 September 2026`.
     pub fn date(self, d: NaiveDate) -> String {
-        let wd = d.weekday().num_days_from_monday() as usize;
-        let m = d.month0() as usize;
-        match self {
-            Lang::Nl => format!("{} {} {} {}", NL_DAYS[wd], d.day(), NL_MONTHS[m], d.year()),
-            Lang::En => format!("{} {} {} {}", EN_DAYS[wd], d.day(), EN_MONTHS[m], d.year()),
-        }
+        clubcomp_core::calendar_names::long_date(self == Lang::En, d)
     }
 
     /// A short date, e.g. `11 sep` / `11 Sep`.
     pub fn short_date(self, d: NaiveDate) -> String {
-        let m = d.month0() as usize;
-        match self {
-            Lang::Nl => format!("{} {}", d.day(), &NL_MONTHS[m][..3]),
-            Lang::En => format!("{} {}", d.day(), &EN_MONTHS[m][..3]),
-        }
+        clubcomp_core::calendar_names::short_date(self == Lang::En, d)
     }
 
     /// The name of an evening kind.
@@ -148,53 +139,6 @@ impl Lang {
         }
     }
 }
-
-const NL_DAYS: [&str; 7] = [
-    "maandag",
-    "dinsdag",
-    "woensdag",
-    "donderdag",
-    "vrijdag",
-    "zaterdag",
-    "zondag",
-];
-const EN_DAYS: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
-const NL_MONTHS: [&str; 12] = [
-    "januari",
-    "februari",
-    "maart",
-    "april",
-    "mei",
-    "juni",
-    "juli",
-    "augustus",
-    "september",
-    "oktober",
-    "november",
-    "december",
-];
-const EN_MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// The language an `Accept-Language` header prefers among Dutch and English (by q-value,
 /// then order); Dutch when it names neither. Only the first 32 entries are read.

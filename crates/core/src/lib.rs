@@ -23,6 +23,7 @@
 
 pub mod cache;
 pub mod calc_input;
+pub mod calendar_names;
 pub mod club_site;
 pub mod config;
 pub mod csv;

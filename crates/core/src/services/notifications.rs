@@ -53,59 +53,7 @@ pub struct PairingNotice {
 
 /// A date written out: "donderdag 3 december 2026" / "Thursday 3 December 2026".
 pub fn long_date(lang: Language, d: NaiveDate) -> String {
-    const NL_DAYS: [&str; 7] = [
-        "maandag",
-        "dinsdag",
-        "woensdag",
-        "donderdag",
-        "vrijdag",
-        "zaterdag",
-        "zondag",
-    ];
-    const EN_DAYS: [&str; 7] = [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ];
-    const NL_MONTHS: [&str; 12] = [
-        "januari",
-        "februari",
-        "maart",
-        "april",
-        "mei",
-        "juni",
-        "juli",
-        "augustus",
-        "september",
-        "oktober",
-        "november",
-        "december",
-    ];
-    const EN_MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    let day = d.weekday().num_days_from_monday() as usize;
-    let month = d.month0() as usize;
-    let (days, months) = match lang {
-        Language::Nl => (NL_DAYS, NL_MONTHS),
-        Language::En => (EN_DAYS, EN_MONTHS),
-    };
-    format!("{} {} {} {}", days[day], d.day(), months[month], d.year())
+    crate::calendar_names::long_date(lang == Language::En, d)
 }
 
 /// The subject and both bodies of a pairing mail.

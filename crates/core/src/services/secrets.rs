@@ -44,3 +44,13 @@ fn write_private(path: &std::path::Path, content: &str) -> Result<(), String> {
     f.write_all(content.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
+
+/// HMAC-SHA256 of `message` under `key`: the one signing function of the links and codes the
+/// server makes from its secret (check-in codes, unsubscribe links).
+#[allow(clippy::expect_used, reason = "HMAC accepts a key of any length")]
+pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    use hmac::{Hmac, KeyInit, Mac};
+    let mut mac = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).expect("any key length");
+    mac.update(message);
+    mac.finalize().into_bytes().into()
+}

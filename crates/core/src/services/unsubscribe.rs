@@ -14,8 +14,6 @@ use crate::vocab::NotifyKind;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::NaiveDateTime;
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
 
 /// The longest token a request may send.
 pub const TOKEN_MAX: usize = 64;
@@ -32,12 +30,7 @@ impl std::fmt::Debug for UnsubscribeKey {
     }
 }
 
-#[allow(clippy::expect_used, reason = "HMAC accepts a key of any length")]
-fn hmac(key: &[u8], message: &[u8]) -> [u8; 32] {
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).expect("any key length");
-    mac.update(message);
-    mac.finalize().into_bytes().into()
-}
+use crate::services::secrets::hmac_sha256 as hmac;
 
 impl UnsubscribeKey {
     /// The unsubscribe key of a server secret (the JWT secret): a key of its own, so a token

@@ -8,8 +8,6 @@
 use crate::error::FieldError;
 use crate::ids::EveningId;
 use chrono::{DateTime, Utc};
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
 
 /// The characters of a code (Crockford's base 32: no I, L, O or U).
 pub const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -33,12 +31,7 @@ impl std::fmt::Debug for CodeKey {
     }
 }
 
-#[allow(clippy::expect_used, reason = "HMAC accepts a key of any length")]
-fn hmac(key: &[u8], message: &[u8]) -> [u8; 32] {
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).expect("any key length");
-    mac.update(message);
-    mac.finalize().into_bytes().into()
-}
+use crate::services::secrets::hmac_sha256 as hmac;
 
 impl CodeKey {
     /// The code key of a server secret (the JWT secret): a key of its own, so a code never

@@ -11,8 +11,12 @@
 # that does not exist, a stale If-Match, an empty TRF), and must. And use_after_free, which
 # expects a 404 after a DELETE: `DELETE /players/{id}` deactivates the player, as documented,
 # because results and standings keep referring to them; the player stays readable.
-# The event stream (`GET /api/v1/stream`) is fuzzed like the rest: the service runs with
-# `STREAM_MAX_SECONDS=1`, so every stream the fuzzer opens ends after a second.
+# The event stream (`GET /api/v1/stream`) is fuzzed in a run of its own: the service runs with
+# `STREAM_MAX_SECONDS=1`, so every stream the fuzzer opens ends after a second. The document
+# gives its body as what it is on the wire, a string of server-sent events (`text/event-stream`,
+# `type: string`), so that generated clients read it as text; schemathesis instead checks each
+# parsed event against that schema as an object, so that one check is left out for the stream
+# (its status codes, headers and content type are still checked).
 # Usage: scripts/fuzz-api.sh [BINARY] [MAX_EXAMPLES]   (default: target/debug/clubcomp, 25)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,13 +43,16 @@ status=0
 # default 15). Changing a user's password or active flag ends that user's earlier tokens by
 # design; the fuzzer would end its own and see 401 everywhere, so those two operations are
 # left out here (the API tests cover them).
-"$venv/bin/schemathesis" run openapi/openapi.json -u "http://127.0.0.1:$port" \
-  -H "Authorization: Bearer $token" --max-examples "$examples" --seed 20261129 \
-  --exclude-path-regex '^/api/v1/users/\{id\}' \
-  --no-color --workers 2 --request-timeout 20 \
-  --mode all --phases examples,coverage,fuzzing,stateful \
-  --checks "${FUZZ_CHECKS:-all}" --exclude-checks "${FUZZ_EXCLUDE_CHECKS:-positive_data_acceptance,use_after_free}" \
-  || status=$?
+excluded=${FUZZ_EXCLUDE_CHECKS:-positive_data_acceptance,use_after_free}
+run() {
+  "$venv/bin/schemathesis" run openapi/openapi.json -u "http://127.0.0.1:$port" \
+    -H "Authorization: Bearer $token" --max-examples "$examples" --seed 20261129 \
+    --no-color --workers 2 --request-timeout 20 \
+    --mode all --phases examples,coverage,fuzzing,stateful \
+    --checks "${FUZZ_CHECKS:-all}" "$@"
+}
+run --exclude-path-regex '^/api/v1/(users/\{id\}|stream)' --exclude-checks "$excluded" || status=$?
+run --include-path /api/v1/stream --exclude-checks "$excluded,response_schema_conformance" || status=$?
 if grep -q "panicked" "$work/server.log"; then
   echo "server log shows a panic:"; grep -A3 panicked "$work/server.log"; status=1
 fi

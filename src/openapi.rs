@@ -18,7 +18,8 @@ pub mod params;
         params::SwissParams,
         params::SwissParamsInput,
         params::RoundRobinParams,
-        params::KnockoutParams
+        params::KnockoutParams,
+        clubcomp_core::vocab::RoundListView
     )),
     tags(
         (name = "operations", description = "Health and readiness"),

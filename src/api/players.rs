@@ -375,7 +375,7 @@ pub async fn deactivate_player(
 /// `If-Match` with the player's ETag.
 #[utoipa::path(tag = "players",
     params(("id" = i64, Path, description = "Player id"),
-           ("If-Match" = String, Header, description = "ETag of the player's current version (required)")),
+           ("If-Match" = Option<String>, Header, description = "ETag of the player's current version; without it the answer is 428 (the step cannot be undone)")),
     responses((status = 200, description = "Erased", body = PlayerView),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),

@@ -179,8 +179,9 @@ pub async fn list_rounds(
     .await
 }
 
-/// A list of rounds as `GET …/rounds` answers it: one of the two arrays.
-#[derive(Debug, Serialize, ToSchema)]
+/// A list of rounds as `GET …/rounds` answers it: one of the two arrays. Documented as `anyOf`
+/// (an empty list is both), by hand: the derived schema of an untagged enum is a `oneOf`.
+#[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum RoundList {
     /// `view=full` (the default): each round with its games.
@@ -322,4 +323,45 @@ pub async fn complete_round(
         .tx(move |c| round_views::complete_round_and_view(c, id, number))
         .await?;
     Ok(HttpResponse::Ok().json(view))
+}
+
+impl utoipa::PartialSchema for RoundList {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AnyOfBuilder, ArrayBuilder};
+        use utoipa::openapi::{Ref, RefOr};
+        let array = |item: &str, about: &str| {
+            ArrayBuilder::new()
+                .items(RefOr::Ref(Ref::from_schema_name(item)))
+                .description(Some(about))
+                .build()
+        };
+        AnyOfBuilder::new()
+            .item(array(
+                "RoundView",
+                "`view=full` (the default): each round with its games.",
+            ))
+            .item(array(
+                "RoundSummary",
+                "`view=summary`: each round without its games.",
+            ))
+            .description(Some(
+                "A list of rounds as `GET …/rounds` answers it: one of the two arrays.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for RoundList {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("RoundView".into(), RoundView::schema()));
+        <RoundView as utoipa::ToSchema>::schemas(schemas);
+        schemas.push(("RoundSummary".into(), RoundSummary::schema()));
+        <RoundSummary as utoipa::ToSchema>::schemas(schemas);
+    }
 }

@@ -63,6 +63,37 @@ async fn migrations_run_up_down_up() {
     );
 }
 
+/// Every `$ref` of the document names a schema it holds: a type named only in an annotation
+/// (a query parameter's `value_type`) must be listed among the components, or generators stop.
+#[test]
+fn every_reference_of_the_document_resolves() {
+    let doc = serde_json::to_value(clubcomp::app::openapi()).unwrap();
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    let mut refs = Vec::new();
+    let mut stack = vec![&doc];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(m) => {
+                if let Some(serde_json::Value::String(r)) = m.get("$ref") {
+                    refs.push(r.clone());
+                }
+                stack.extend(m.values());
+            }
+            serde_json::Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    assert!(!refs.is_empty());
+    let missing: Vec<&String> = refs
+        .iter()
+        .filter(|r| {
+            r.strip_prefix("#/components/schemas/")
+                .is_none_or(|name| !schemas.contains_key(name))
+        })
+        .collect();
+    assert!(missing.is_empty(), "unresolved references: {missing:?}");
+}
+
 #[test]
 fn committed_openapi_matches_the_code() {
     let generated = clubcomp::openapi::to_pretty_json(&clubcomp::app::openapi());

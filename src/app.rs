@@ -516,6 +516,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     Ok(web::Data::new(AppState {
         night: crate::night::Night::new(&secret),
         unsubscribe: crate::services::unsubscribe::UnsubscribeKey::from_secret(&secret),
+        attendance_links: crate::services::reminders::AttendanceLinkKey::from_secret(&secret),
         hub,
         pool,
         jwt,

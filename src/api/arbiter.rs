@@ -480,8 +480,10 @@ pub async fn create_claim_decision(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let actor = a.principal.label;
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let row = state
-        .tx(move |c| svc::decide_claim(c, id, &b, &actor))
+        .tx(move |c| svc::decide_claim(c, (&mail, &key), id, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(ClaimView::from(row)))
 }
@@ -599,8 +601,10 @@ pub async fn create_appeal_decision(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let actor = a.principal.label;
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let row = state
-        .tx(move |c| svc::decide_appeal(c, id, &b, &actor))
+        .tx(move |c| svc::decide_appeal(c, (&mail, &key), id, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(AppealView::from(row)))
 }

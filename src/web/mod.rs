@@ -16,6 +16,7 @@ mod evening;
 mod front;
 pub mod i18n;
 mod layout;
+mod mail_links;
 mod numbers;
 mod player;
 mod season;
@@ -60,6 +61,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::resource(account::EMAIL_PATH)
             .route(get().to(account::email_page))
             .route(web::post().to(account::email_submit)),
+    );
+    cfg.service(
+        web::resource(mail_links::UNSUBSCRIBE_PATH)
+            .route(get().to(mail_links::unsubscribe_page))
+            .route(web::post().to(mail_links::unsubscribe_submit)),
+    )
+    .service(
+        web::resource(mail_links::ATTENDANCE_PATH)
+            .route(get().to(mail_links::attendance_page))
+            .route(web::post().to(mail_links::attendance_submit)),
     );
     cfg.route("/", get().to(site::root))
         .route("/robots.txt", get().to(site::robots))

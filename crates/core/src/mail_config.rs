@@ -70,6 +70,9 @@ pub struct MailSettings {
     /// `NOTIFY_DEFAULTS`: the kinds of notification on for a member who chose nothing
     /// (default `pairing,reminder`).
     pub notify_defaults: Vec<NotifyKind>,
+    /// `REMINDER_HOURS_BEFORE`: how long before an evening's sign-up deadline its reminders
+    /// go out (default 24 hours).
+    pub reminder_lead: chrono::Duration,
 }
 
 impl Default for MailSettings {
@@ -87,6 +90,7 @@ impl Default for MailSettings {
             club_name: None,
             invite_ttl: chrono::Duration::hours(168),
             notify_defaults: vec![NotifyKind::Pairing, NotifyKind::Reminder],
+            reminder_lead: chrono::Duration::hours(24),
         }
     }
 }
@@ -248,6 +252,9 @@ pub fn read(get: &impl Fn(&str) -> Option<String>, m: &mut MailSettings, errs: &
     let mut invite_hours = m.invite_ttl.num_hours().unsigned_abs();
     num("INVITE_TTL_HOURS", 1, 24 * 90, &mut invite_hours);
     m.invite_ttl = chrono::Duration::hours(i64::try_from(invite_hours).unwrap_or(168));
+    let mut reminder_hours = m.reminder_lead.num_hours().unsigned_abs();
+    num("REMINDER_HOURS_BEFORE", 1, 24 * 14, &mut reminder_hours);
+    m.reminder_lead = chrono::Duration::hours(i64::try_from(reminder_hours).unwrap_or(24));
     m.max_per_minute = u32::try_from(per_minute).unwrap_or(u32::MAX);
     m.max_attempts = i32::try_from(attempts).unwrap_or(50);
     m.backoff_base = Duration::from_millis(base);

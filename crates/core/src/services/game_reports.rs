@@ -66,6 +66,8 @@ pub struct Reporter<'a> {
     pub account: &'a str,
     /// The result code as sent.
     pub result: &'a str,
+    /// Tells the players when their reports enter the result.
+    pub notifier: crate::services::notifications::Notifier<'a>,
 }
 
 /// Records the report of game `id` by one of its players, in the caller's transaction: 404
@@ -158,6 +160,13 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
             let actor = format!("players:{},{account}", who.account);
             let any = crate::services::version::ExpectedVersion::any();
             let entered = results::enter(c, id, &any, &input, &actor)?;
+            crate::services::outcome_mails::result_changed(
+                c,
+                who.notifier,
+                id,
+                entered.game.version,
+                entered.corrected,
+            )?;
             Ok(answer("entered", entered.game.result))
         }
         Some(_) => {

@@ -78,6 +78,8 @@ pub struct Entered {
     pub note: Option<String>,
     /// The competition the game belongs to.
     pub competition: Competition,
+    /// Whether the game had a result before (a correction).
+    pub corrected: bool,
 }
 
 /// Loads a game with its round and competition, or 404.
@@ -547,6 +549,7 @@ pub fn enter(
         game,
         note,
         competition: comp,
+        corrected: old.result.is_some(),
     })
 }
 

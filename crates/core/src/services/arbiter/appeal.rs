@@ -229,9 +229,11 @@ pub fn appeals_of(
     })
 }
 
-/// The board decides an appeal, once (a second decision: 409).
+/// The board decides an appeal, once (a second decision: 409), and the players' decision
+/// mails are queued ([`crate::services::outcome_mails::decision_made`]).
 pub fn decide_appeal(
     c: &mut DbConn,
+    notifier: crate::services::notifications::Notifier<'_>,
     id: AppealId,
     input: &AppealDecisionInput,
     actor: &str,
@@ -283,6 +285,15 @@ pub fn decide_appeal(
             old_value: None,
             new_value: Some(ruling_text),
             reason: input.reason.clone(),
+        },
+    )?;
+    crate::services::outcome_mails::decision_made(
+        c,
+        notifier,
+        row.game_id,
+        crate::services::outcome_mails::Decided::Appeal {
+            id: id.get(),
+            upheld: ruling == engine::BoardRuling::Upheld,
         },
     )?;
     load_appeal(c, id)

@@ -693,9 +693,12 @@ fn check_quickplay(
     })
 }
 
-/// Decides a pending or postponed claim. A final decision cannot be changed (409).
+/// Decides a pending or postponed claim and queues the players' decision mails
+/// ([`crate::services::outcome_mails::decision_made`]). A final decision cannot be changed
+/// (409).
 pub fn decide_claim(
     c: &mut DbConn,
+    n: crate::services::notifications::Notifier<'_>,
     id: ClaimId,
     input: &DecisionInput,
     actor: &str,
@@ -777,5 +780,19 @@ pub fn decide_claim(
     )?;
     record_claim_event(c, EventKind::ClaimDecided, &row)?;
     enter_decided_result(c, &log, claim.event_seq)?;
+    let upheld = match log.claim_record(claim.event_seq).map(|r| r.status) {
+        Some(ClaimStatus::Upheld) => Some(true),
+        Some(ClaimStatus::Rejected) => Some(false),
+        _ => None,
+    };
+    crate::services::outcome_mails::decision_made(
+        c,
+        n,
+        row.game_id,
+        crate::services::outcome_mails::Decided::Claim {
+            id: id.get(),
+            upheld,
+        },
+    )?;
     Ok(row)
 }

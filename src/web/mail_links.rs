@@ -157,7 +157,9 @@ pub async fn unsubscribe_submit(
     state: web::Data<AppState>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let Some(token) = form_token(&body).filter(|t| t.len() <= unsubscribe::TOKEN_MAX) else {
+    let Some(token) =
+        form_token(&body).filter(|t| !t.is_empty() && t.len() <= unsubscribe::TOKEN_MAX)
+    else {
         return incomplete(&req, UNSUBSCRIBE_PATH);
     };
     let key = state.unsubscribe.clone();
@@ -244,7 +246,9 @@ pub async fn attendance_submit(
     state: web::Data<AppState>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let Some(token) = form_token(&body).filter(|t| t.len() <= reminders::TOKEN_MAX) else {
+    let Some(token) =
+        form_token(&body).filter(|t| !t.is_empty() && t.len() <= reminders::TOKEN_MAX)
+    else {
         return incomplete(&req, ATTENDANCE_PATH);
     };
     let key = state.attendance_links.clone();

@@ -1,7 +1,7 @@
 //! Reminders before an evening's sign-up deadline, with signed one-click links
 //! ([decision 0329](../../../../docs/decisions/0329-reminders-with-attendance-links.md)).
 //!
-//! A pass ([`remind`], run by the mail worker with the clock as a parameter) looks at the
+//! A pass ([`remind`], run once a minute by the server, with the clock as a parameter) looks at the
 //! rounds still open for attendance whose deadline (the one the attendance service computes,
 //! docs/rules/keizer.md#attendance-and-deadlines) falls within `REMINDER_HOURS_BEFORE` of
 //! now: each flexible player not signed up gets a link to sign up, each fixed player not

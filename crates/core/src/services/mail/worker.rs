@@ -9,8 +9,6 @@
 use super::transport::Transport;
 use crate::mail_config::MailSettings;
 use crate::services::leadership::{Leadership, pause};
-use crate::services::reminders::{self, AttendanceLinkKey, Keys};
-use crate::services::unsubscribe::UnsubscribeKey;
 use crate::store::{Pool, now_utc};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -21,10 +19,6 @@ use std::time::{Duration, Instant};
 /// The key of the session advisory lock the sending worker holds on Postgres.
 pub const LOCK_KEY: i64 = 0x636c_7562_6d61_696c; // "clubmail"
 
-/// How often the worker queues the reminders that are due
-/// ([`crate::services::reminders::remind`]).
-pub const REMINDER_EVERY: Duration = Duration::from_secs(60);
-
 /// How the worker runs.
 #[derive(Debug, Clone)]
 pub struct MailWorkerConfig {
@@ -34,27 +28,15 @@ pub struct MailWorkerConfig {
     pub settings: MailSettings,
     /// The data folder (the default mail folder is under it).
     pub data_dir: std::path::PathBuf,
-    /// The keys of the reminders' links (none: no reminders are queued).
-    pub reminder_keys: Option<(UnsubscribeKey, AttendanceLinkKey)>,
-    /// The club's time zone, for the reminders' deadlines.
-    pub time_zone: String,
 }
 
 impl MailWorkerConfig {
     /// The worker's configuration from the service's.
     pub fn of(c: &crate::config::Config) -> MailWorkerConfig {
-        let secret = crate::services::secrets::jwt_secret(c).ok();
         MailWorkerConfig {
             database_url: c.database_url.clone(),
             settings: c.mail.clone(),
             data_dir: c.data_dir.clone(),
-            reminder_keys: secret.map(|s| {
-                (
-                    UnsubscribeKey::from_secret(&s),
-                    AttendanceLinkKey::from_secret(&s),
-                )
-            }),
-            time_zone: c.club_timezone.name().to_string(),
         }
     }
 }
@@ -129,43 +111,16 @@ fn run(pool: Pool, config: MailWorkerConfig, transport: Transport, stop: Arc<Ato
         max: config.settings.max_per_minute as usize,
         sent: VecDeque::new(),
     };
-    let mut reminded: Option<Instant> = None;
     loop {
-        let leading = leader.lead(&config.database_url);
-        if leading && reminded.is_none_or(|t| t.elapsed() >= REMINDER_EVERY) {
-            reminded = Some(Instant::now());
-            if let Err(e) = remind(&pool, &config) {
-                tracing::warn!(error = %e, "a reminder pass failed; trying again");
-            }
-        }
-        if leading && let Err(e) = pass(&pool, &config.settings, &transport, &stop, &mut rate) {
+        if leader.lead(&config.database_url)
+            && let Err(e) = pass(&pool, &config.settings, &transport, &stop, &mut rate)
+        {
             tracing::warn!(error = %e, "a mail pass failed; trying again");
         }
         if !pause(&stop, config.settings.poll) {
             break;
         }
     }
-}
-
-/// Queues the reminders due now, in one transaction.
-fn remind(pool: &Pool, config: &MailWorkerConfig) -> Result<(), String> {
-    let Some((unsubscribe, links)) = &config.reminder_keys else {
-        return Ok(());
-    };
-    let keys = Keys {
-        settings: &config.settings,
-        unsubscribe,
-        links,
-    };
-    let mut c = pool.get().map_err(|e| e.to_string())?;
-    let n = crate::store::stamps::write(&mut c, |c| {
-        reminders::remind(c, keys, chrono::Utc::now(), &config.time_zone)
-    })
-    .map_err(|e| e.to_string())?;
-    if n > 0 {
-        tracing::info!(queued = n, "reminders queued");
-    }
-    Ok(())
 }
 
 /// One pass: send the due mails, as many as the rate leaves room for, oldest first.

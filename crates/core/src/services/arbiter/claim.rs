@@ -134,8 +134,8 @@ pub struct ClaimInput {
     #[serde(default)]
     #[schema(max_length = 64)]
     pub declared_move: Option<String>,
-    /// Illegal-move claim: the move claimed illegal, as made — SAN (`Ke2`, `O-O`, `e8=Q`) or
-    /// by its squares (`e1e2`, `e7e8q`); at most 16 characters. It is not entered as a move:
+    /// Illegal-move claim: the move claimed illegal, as made, in SAN (for example Ke2) or by
+    /// its squares (for example e1e2); at most 16 characters. It is not entered as a move:
     /// the moves recorded end before it.
     #[serde(default)]
     #[schema(max_length = 16)]

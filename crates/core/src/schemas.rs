@@ -106,7 +106,7 @@ string_enum_schema!(
 
 string_enum_schema!(
     pub ClaimKind,
-    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`) and `draughts_repetition` for a claim recorded as a plain event.",
+    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`, `illegal_move`) and `draughts_repetition` for a claim recorded as a plain event.",
     [
         "threefold_repetition",
         "fifty_moves",
@@ -117,6 +117,7 @@ string_enum_schema!(
         "draughts_twenty_five_moves",
         "draughts_endgame_limit",
         "draughts_lasting_advantage",
+        "illegal_move",
     ]
 );
 

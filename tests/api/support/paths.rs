@@ -32,7 +32,7 @@ pub fn calc_pair(system: impl Display) -> String {
 }
 
 /// A calculator: `keizer`, `keizer-pairing`, `keizer-prizes`, `round-robin`, `tiebreaks`,
-/// `pair`.
+/// `pair`, `swiss-playoff`, `blitz-rounds`.
 pub fn calc(name: &str) -> String {
     format!("{API}/calc/{name}")
 }

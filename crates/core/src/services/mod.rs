@@ -4,6 +4,7 @@ pub mod account_links;
 pub mod arbiter;
 pub mod attendance;
 pub mod calc;
+pub mod calc_rules;
 pub mod calendar;
 pub mod check_in;
 pub mod club_pages;

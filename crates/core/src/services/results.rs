@@ -210,7 +210,31 @@ pub fn check(
 /// The result code of a game ending recorded in the game's event log.
 fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
     match (d, ending) {
+        (
+            Discipline::Chess,
+            GameEnding::Win {
+                side: Colour::White,
+            },
+        ) => "1-0",
+        (
+            Discipline::Chess,
+            GameEnding::Win {
+                side: Colour::Black,
+            },
+        ) => "0-1",
         (Discipline::Chess, _) => "1/2-1/2",
+        (
+            Discipline::Draughts,
+            GameEnding::Win {
+                side: Colour::White,
+            },
+        ) => "2-0",
+        (
+            Discipline::Draughts,
+            GameEnding::Win {
+                side: Colour::Black,
+            },
+        ) => "0-2",
         (Discipline::Draughts, GameEnding::Draw) => "1-1",
         (
             Discipline::Draughts,

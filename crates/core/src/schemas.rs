@@ -34,6 +34,24 @@ macro_rules! string_enum_schema {
 
 pub use crate::string_enum_schema;
 
+/// A request body taken as it is, as bytes (`type: string`, `format: binary`): a file the
+/// handler reads itself (a TRF, a CSV list), documented as `application/octet-stream`
+/// (docs/decisions/0384-file-bodies-as-bytes.md).
+#[derive(Debug)]
+pub struct FileBody;
+
+impl utoipa::PartialSchema for FileBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for FileBody {}
+
 string_enum_schema!(
     pub CompetitionKind,
     "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",

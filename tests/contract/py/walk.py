@@ -70,11 +70,11 @@ def file_operations(public, leader, keizer_id, rows):
     check(pairing.round_ == 1 and boards == [(1, 1, 3), (2, 4, 2)], f"pairing {pairing!r}")
 
     members = ("name,email,knsb_number,membership,rating,language\r\n"
-               "Wim Contract,wim.contract@club.example,,fixed,1500,nl\r\n")
+               "Wim Contract,wim.contract@club.example,,fixed,,nl\r\n")
     report = import_members.sync(
         client=leader, dry_run=True,
         body=File(payload=io.BytesIO(members.encode())))
-    check(report is not None and report.dry_run, f"import report {report!r}")
+    check(getattr(report, "dry_run", False), f"import report {report!r}")
     return len(lines) - 1, len(boards)
 
 

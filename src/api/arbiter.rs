@@ -246,9 +246,8 @@ pub struct AppealView {
     /// The last day (Europe/Amsterdam) on which it could be lodged.
     pub last_day: NaiveDate,
     /// The board's ruling (`upheld` or `dismissed`), once given; final.
-    #[schema(value_type = Option<crate::schemas::AppealRuling>)]
     #[schema(required = true)]
-    pub ruling: Option<String>,
+    pub ruling: Option<clubcomp_core::vocab::AppealRuling>,
     /// The board's reasons.
     #[schema(required = true)]
     pub ruling_reason: Option<String>,

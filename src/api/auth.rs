@@ -43,8 +43,7 @@ pub struct TokenResponse {
     /// The access token (a JWT) to send as `Authorization: Bearer …`.
     pub token: String,
     /// Always `Bearer`.
-    #[schema(value_type = crate::schemas::TokenType)]
-    pub token_type: &'static str,
+    pub token_type: clubcomp_core::vocab::TokenType,
     /// Expiry of the access token (RFC 3339, UTC): `JWT_TTL_MINUTES` after issue.
     #[schema(format = DateTime)]
     pub expires_at: String,
@@ -224,7 +223,7 @@ pub(crate) fn tokens(
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(TokenResponse {
             token,
-            token_type: "Bearer",
+            token_type: clubcomp_core::vocab::TokenType::Bearer,
             expires_at: rfc3339(exp),
             roles,
             refresh_token: issued.token,

@@ -18,9 +18,9 @@ use utoipa::ToSchema;
 pub struct AuditView {
     /// Entry id.
     pub id: i64,
-    /// What was changed (`game`, `round`, `entrant`, `competition`, `evening` or `appeal`).
-    #[schema(value_type = crate::schemas::AuditEntity)]
-    pub entity: String,
+    /// What was changed (`game`, `round`, `entrant`, `competition`, `evening`, `appeal` or
+    /// `player`).
+    pub entity: clubcomp_core::vocab::AuditEntity,
     /// Its id.
     pub entity_id: i64,
     /// `result_entered`, `result_corrected`, `time_control_set` (a game's own tempo), or an

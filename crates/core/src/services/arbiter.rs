@@ -283,7 +283,7 @@ fn audit_game(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.get(),
             action: action.into(),
             actor: actor.into(),
@@ -707,7 +707,7 @@ pub fn set_moves(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.get(),
             action: "moves_set".into(),
             actor: actor.into(),

@@ -290,7 +290,7 @@ fn ended_by(c: &mut DbConn, game: GameId, state: &GameState) -> ApiResult<EndedB
     };
     let set_aside = appeals::table
         .filter(appeals::claim_id.eq(id))
-        .filter(appeals::ruling.eq("upheld"))
+        .filter(appeals::ruling.eq(crate::vocab::AppealRuling::Upheld))
         .count()
         .get_result::<i64>(c)?
         > 0;
@@ -506,7 +506,7 @@ pub fn enter(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.id.get(),
             action: if old.result.is_none() {
                 "result_entered".into()
@@ -593,11 +593,12 @@ pub fn game_audit(
 ) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
     use crate::store::models::competition::AuditEntry;
     use crate::store::schema::audit_log as al;
+    use crate::vocab::AuditEntity;
     c.transaction(|c| {
         load_game(c, game)?;
         let of_game = || {
             al::table
-                .filter(al::entity.eq("game"))
+                .filter(al::entity.eq(AuditEntity::Game))
                 .filter(al::entity_id.eq(game.get()))
         };
         Ok(crate::page_of!(c, of_game(), order: al::id, rows: AuditEntry, limit, offset))
@@ -615,6 +616,7 @@ pub fn competition_audit(
 ) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
     use crate::store::models::competition::AuditEntry;
     use crate::store::schema::{audit_log as al, entrants};
+    use crate::vocab::AuditEntity;
     c.transaction(|c| {
         crate::services::competitions::load(c, competition)?;
         let competition = competition.get();
@@ -627,13 +629,15 @@ pub fn competition_audit(
                 .filter(entrants::competition_id.eq(competition))
                 .select(entrants::id);
             al::table.filter(
-                (al::entity.eq("game").and(al::entity_id.eq_any(games_of)))
-                    .or(al::entity
-                        .eq("competition")
-                        .and(al::entity_id.eq(competition)))
-                    .or(al::entity
-                        .eq("entrant")
-                        .and(al::entity_id.eq_any(entrants_of))),
+                (al::entity
+                    .eq(AuditEntity::Game)
+                    .and(al::entity_id.eq_any(games_of)))
+                .or(al::entity
+                    .eq(AuditEntity::Competition)
+                    .and(al::entity_id.eq(competition)))
+                .or(al::entity
+                    .eq(AuditEntity::Entrant)
+                    .and(al::entity_id.eq_any(entrants_of))),
             )
         };
         Ok(crate::page_of!(c, of_competition(), order: al::id, rows: AuditEntry, limit, offset))

@@ -174,7 +174,9 @@ async fn fair_shares<B: MessageBody + 'static>(
 ) -> Result<ServiceResponse<actix_web::body::EitherBody<B>>, actix_web::Error> {
     let path = req.path();
     let calc = path.starts_with("/api/v1/calc/");
-    let login = path == "/api/v1/auth/login" || path == "/api/v1/auth/refresh";
+    let login = path == "/api/v1/auth/login"
+        || path == "/api/v1/auth/refresh"
+        || (path == "/club/sign-in" && req.method() == actix_web::http::Method::POST);
     let state = req.app_data::<web::Data<AppState>>().cloned();
     let refusal = match state {
         Some(state) if calc || login => {

@@ -10,6 +10,7 @@
 
 mod account;
 mod attendance;
+mod check_in;
 mod competition;
 mod errors;
 mod evening;
@@ -19,7 +20,11 @@ mod layout;
 mod mail_links;
 mod numbers;
 mod player;
+mod qr;
+mod report;
+mod screen;
 mod season;
+mod session;
 mod site;
 mod svg;
 
@@ -83,12 +88,30 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/style.css", get().to(site::stylesheet_unversioned))
                 .route("/style.{hash}.css", get().to(site::stylesheet))
                 .route("/favicon.svg", get().to(site::favicon))
+                .route("/sign-in", get().to(session::page))
+                .route("/sign-in", web::post().to(session::submit))
+                .route("/sign-out", web::post().to(session::sign_out))
+                .route(
+                    screen::PATH.trim_start_matches("/club"),
+                    get().to(screen::page),
+                )
                 // each route with an id is tried in turn
                 .route("/evenings/{id}", get().to(evening::page))
                 .route("/seasons/{id}", get().to(season::archive))
                 .route("/seasons/{id}/calendar", get().to(season::calendar))
                 .route("/evenings/{id}/slips", get().to(evening::slips))
                 .route("/players/{id}", get().to(player::page))
+                .route("/evenings/{id}/check-in", get().to(check_in::staff_page))
+                .route(
+                    "/evenings/{id}/check-in/{code}",
+                    get().to(check_in::member_page),
+                )
+                .route(
+                    "/evenings/{id}/check-in/{code}",
+                    web::post().to(check_in::member_submit),
+                )
+                .route("/games/{id}/report", get().to(report::page))
+                .route("/games/{id}/report", web::post().to(report::submit))
                 .default_service(web::to(not_found)),
         );
 }

@@ -38,6 +38,7 @@ mod limits;
 mod mail;
 mod member;
 mod member_import;
+mod night_pages;
 mod notifications;
 mod one_record;
 mod outcome_mails;

@@ -306,6 +306,24 @@ pub mod club {
     pub fn player(id: impl Display) -> String {
         format!("/club/players/{id}")
     }
+
+    /// The sign-in page of the club pages.
+    pub const SIGN_IN: &str = "/club/sign-in";
+
+    /// The venue screen.
+    pub const SCREEN: &str = "/club/screen";
+
+    pub fn check_in(evening: impl Display) -> String {
+        format!("/club/evenings/{evening}/check-in")
+    }
+
+    pub fn member_check_in(evening: impl Display, code: &str) -> String {
+        format!("/club/evenings/{evening}/check-in/{code}")
+    }
+
+    pub fn game_report(game: impl Display) -> String {
+        format!("/club/games/{game}/report")
+    }
 }
 
 /// The changes feed with a query string (`after=…&types=…&limit=…`, or empty).

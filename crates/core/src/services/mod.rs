@@ -55,6 +55,7 @@ pub mod tempo;
 pub mod throttle;
 pub mod unsubscribe;
 pub mod users;
+pub mod venue_screen;
 pub mod version;
 pub mod webhooks;
 pub mod withdrawal;

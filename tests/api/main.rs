@@ -33,6 +33,7 @@ mod hostile_input;
 mod input_checks;
 mod invitations;
 mod limits;
+mod live_pages;
 mod mail;
 mod member;
 mod member_import;

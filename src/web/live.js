@@ -16,7 +16,7 @@
   const types = (new URL(stream, location.href).searchParams.get('types') || '')
     .split(',').filter((t) => t);
   // a burst of results (a round entered from the slips) gives one fetch
-  const DEBOUNCE_MS = 250;
+  const DEBOUNCE_MS = 100;
   // after the stream refused or failed: wait, then open a new one (doubling, at most 5 min)
   const FIRST_WAIT_MS = 5000;
   const LONGEST_WAIT_MS = 300000;

@@ -49,6 +49,8 @@ const waiting = new Map();
 const listeners = [];
 const messages = [];
 const navigations = [];
+// what the browser fetched and heard, printed with a failure
+const network = [];
 ws.onmessage = (ev) => {
   const m = JSON.parse(ev.data);
   if (m.id !== undefined && waiting.has(m.id)) {
@@ -64,6 +66,12 @@ ws.onmessage = (ev) => {
     messages.push(`${m.params.entry.level}: ${m.params.entry.text}`);
   } else if (m.method === 'Page.frameNavigated') {
     navigations.push(m.params.frame.url);
+  } else if (m.method === 'Network.eventSourceMessageReceived') {
+    network.push(`event ${m.params.eventId} ${m.params.eventName}`);
+  } else if (m.method === 'Network.loadingFailed') {
+    network.push(`failed ${m.params.type}: ${m.params.errorText}${m.params.blockedReason ? ` (${m.params.blockedReason})` : ''}`);
+  } else if (m.method === 'Network.responseReceived') {
+    network.push(`${m.params.response.status} ${m.params.response.url.replace(base, '')}`);
   }
   for (const l of listeners.splice(0)) l(m) || listeners.push(l);
 };
@@ -81,6 +89,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 await send('Page.enable');
 await send('Runtime.enable');
 await send('Log.enable');
+await send('Network.enable');
 await send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
 
 // the execution context of the club page: the top page, or the iframe inside the host page
@@ -88,7 +97,7 @@ async function context(framed) {
   const { frameTree } = await send('Page.getFrameTree');
   const frame = framed ? frameTree.childFrames?.[0]?.frame : frameTree.frame;
   if (!frame) throw new Error('no club frame');
-  if (!frame.url.startsWith(base)) throw new Error(`the frame shows ${frame.url}`);
+  if (!frame.url.startsWith(base)) throw new Error(`the frame shows ${frame.url} (${network.join('; ')})`);
   const { executionContextId } = await send('Page.createIsolatedWorld', { frameId: frame.id, worldName: 'check' });
   return executionContextId;
 }
@@ -170,6 +179,7 @@ for (const c of checks) {
   const problems = [];
   if (c.prepare) await c.prepare();
   messages.length = 0;
+  network.length = 0;
   const done = loaded();
   const url = c.framed ? `http://127.0.0.1:${hostPort}/?src=${encodeURIComponent(c.path)}` : base + c.path;
   await send('Page.navigate', { url });
@@ -197,6 +207,7 @@ for (const c of checks) {
   problems.push(...messages);
   if (problems.length) {
     console.log(`FAIL ${c.name}: ${problems.join('; ')}`);
+    console.log(`     the browser's requests and events: ${network.join('; ')}`);
     failed++;
   } else {
     console.log(`ok   ${c.name}: changed ${changedAt} ms after the change was sent, no reload, no console message`);

@@ -7,8 +7,10 @@
 # checks the first place of the Keizer standings and the board count of an evening against
 # the JSON API in the rendered DOM; prints the 60-player Keizer standings to PDF and requires
 # exactly one A4 page; the club night's pages (the venue screen at 1920×1080, the check-in and
-# report pages at 360, 390 and 1280 px, signed in where they need it). Screenshots and PDFs go
-# to target/ci-artifacts/pages/.
+# report pages at 360, 390 and 1280 px, signed in where they need it); then the live pages
+# (scripts/live-pages.mjs): the arbiter enters results through the API and the evening and
+# standings pages, opened directly and framed by another origin, show them within 2 s without
+# reload or console message. Screenshots and PDFs go to target/ci-artifacts/pages/.
 # Usage: scripts/browser-test.sh [BINARY]   (default: target/debug/clubcomp)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +28,11 @@ work=$(mktemp -d)
 server_pid=""
 trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 . scripts/demo-server.sh
-start_demo_server "$bin" "$port" "$work"
+# the live pages' check frames the pages from a page of its own at $host_port; every page view
+# opens an event stream from this one address
+host_port=$((port + 2))
+start_demo_server "$bin" "$port" "$work" FRAME_ANCESTORS="http://127.0.0.1:$host_port" \
+  STREAM_MAX_ANON_PER_ADDRESS=1000
 base="http://127.0.0.1:$port"
 
 # a fresh profile per run, no network beyond the page, no first-run or background traffic
@@ -179,6 +185,18 @@ echo "print: Keizer standings on $pages_n page(s) of $size"
 [ "$pages_n" = "1" ] || { echo "FAIL: the standings need $pages_n pages"; status=1; }
 case "$size" in *"(A4)"*) ;; *) echo "FAIL: not A4"; status=1 ;; esac
 echo "pairing list: $(pdfinfo "$out/evening.pdf" | awk '/^Pages:/ {print $2}') page(s); slips: $(pdfinfo "$out/slips.pdf" | awk '/^Pages:/ {print $2}') page(s)"
+# live pages: results entered through the API appear on the open pages (last: it enters
+# results into the demo's published evening)
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/live-profile" \
+  --remote-debugging-port="$devtools" about:blank 2>"$work/live-browser.log" >/dev/null &
+browser_pid=$!
+node --experimental-websocket --no-warnings scripts/live-pages.mjs "$devtools" "$base" "$host_port" \
+  || status=1
+kill "$browser_pid" 2>/dev/null || true
+wait "$browser_pid" 2>/dev/null || true
+
 if grep -q "panicked" "$work/server.log"; then echo "server log shows a panic"; status=1; fi
 [ $status -eq 0 ] && echo "browser test passed; artefacts in $out"
 exit $status

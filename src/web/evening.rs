@@ -79,7 +79,9 @@ async fn serve(
                         &data,
                     )
                 } else {
-                    render(&Ctx::new(q, format!("/club/evenings/{id}")), &base, &data)
+                    let ctx = Ctx::new(q, format!("/club/evenings/{id}"))
+                        .following(super::live::evening_stream(id));
+                    render(&ctx, &base, &data)
                 };
                 Ok(super::layout::finish(markup).into_bytes())
             },
@@ -138,7 +140,7 @@ fn render(ctx: &Ctx, base: &str, e: &EveningPage) -> Markup {
         ctx,
         &title,
         html! {
-            p class="muted" {
+            p class="muted" data-live="evening" {
                 (ctx.t("Aanvang", "Start")) " " (ev.start_time) " · "
                 (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", e.season_id))) { (e.season_name) }
                 @if boards > 0 {
@@ -150,7 +152,7 @@ fn render(ctx: &Ctx, base: &str, e: &EveningPage) -> Markup {
                 p { (ctx.t("Op deze avond wordt geen competitieronde gespeeld.", "No competition round is played on this evening.")) }
             }
             @for r in &e.rounds {
-                section class="round" {
+                section class="round" data-live=(format!("round-{}-{}", r.competition_id, r.number)) {
                     @let heading = round_heading(ctx, r);
                     h2 { (heading) }
                     p class="muted" { (ctx.lang.status(r.status)) }

@@ -1,6 +1,8 @@
 //! The club's published pages under `/club/`: server-rendered HTML (maud templates, checked
-//! at compile time), no JavaScript, in Dutch or English, printable on A4 and embeddable in an
-//! iframe with `?embed=1` (docs/api-guide.md#club-pages).
+//! at compile time), complete without JavaScript, in Dutch or English, printable on A4 and
+//! embeddable in an iframe with `?embed=1` (docs/api-guide.md#club-pages). The evening, the
+//! standings and the front page load one small script of the service's own that follows the
+//! event stream and brings the page up to date (`live`, docs/decisions/0343-live-pages.md).
 //!
 //! Every page reads through `crate::web::data`. Competition, evening, player and front pages
 //! are served from the read cache under the version of what they show, with an ETag per page variant
@@ -18,6 +20,7 @@ mod front;
 pub mod i18n;
 mod layout;
 mod mail_links;
+mod live;
 mod numbers;
 mod player;
 mod qr;
@@ -95,6 +98,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     screen::PATH.trim_start_matches("/club"),
                     get().to(screen::page),
                 )
+                .route("/live.{hash}.js", get().to(live::script))
                 // each route with an id is tried in turn
                 .route("/evenings/{id}", get().to(evening::page))
                 .route("/seasons/{id}", get().to(season::archive))
@@ -250,13 +254,15 @@ pub fn path_id(raw: &str) -> Result<i64, ApiError> {
         .ok_or_else(|| ApiError::NotFound(format!("no page for {raw:?}")))
 }
 
-/// The Content-Security-Policy of every page: nothing but the served stylesheet and inline
-/// SVG, no scripts, and framing only by the configured ancestors.
+/// The Content-Security-Policy of every page: nothing but the served stylesheet, inline
+/// SVG and the service's own script (no inline script), which reads the event stream and
+/// the page itself from this origin only, and framing only by the configured ancestors.
 pub fn csp(frame_ancestors: &str, logo_origin: Option<&str>) -> String {
     let logo = logo_origin.map(|o| format!(" {o}")).unwrap_or_default();
     format!(
-        "default-src 'none'; style-src 'self'; img-src 'self' data:{logo}; base-uri 'none'; \
-         form-action 'none'; frame-ancestors {frame_ancestors}"
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; \
+         img-src 'self' data:{logo}; base-uri 'none'; form-action 'none'; \
+         frame-ancestors {frame_ancestors}"
     )
 }
 

@@ -35,6 +35,7 @@ mod illegal_moves;
 mod input_checks;
 mod invitations;
 mod limits;
+mod live_pages;
 mod mail;
 mod member;
 mod member_import;

@@ -182,12 +182,15 @@ pub async fn submit(
         state.night.take_report(&account).map_err(|e| (lang, e))?;
         let player = s.principal.player_id;
         let viewer = player;
+        let mail = state.config.mail.clone();
+        let key = state.unsubscribe.clone();
         let (done, g) = state
             .tx(move |c| {
                 let who = Reporter {
                     player,
                     account: &account,
                     result: &sent.result,
+                    notifier: (&mail, &key),
                 };
                 game_reports::report_and_page(c, GameId(id), &who, viewer)
             })

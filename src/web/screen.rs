@@ -59,12 +59,13 @@ fn screens<'a>(rounds: &'a [EveningRound], per: usize) -> Vec<Vec<Row<'a>>> {
 /// The `evening` of the query: a positive id, given once; other parameters are the pages'
 /// (`page_query`) or ignored.
 fn evening_of(req: &HttpRequest) -> Result<Option<EveningId>, ApiError> {
+    // the query parameter's name (not a value of a list)
+    const EVENING: &str = "evening";
     let pairs = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map(|q| q.into_inner())
         .unwrap_or_default();
     let mut found = None;
-    for (k, v) in pairs.iter().filter(|(k, _)| k == "evening") {
-        let _ = k;
+    for (_, v) in pairs.iter().filter(|(k, _)| k == EVENING) {
         if found.is_some() {
             return Err(ApiError::invalid("evening", "given more than once"));
         }

@@ -79,11 +79,12 @@ def call(method, path, body=None, token=None):
         with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, json.loads(r.read().decode() or "null")
     except urllib.error.HTTPError as e:
-        sys.exit(f"{method} {path}: {e.code} {e.read().decode()}")
+        sys.exit(f"{method} {path}: {e.code} {e.read().decode()[:400]}")
 
 _, login = call("POST", "/api/v1/auth/login", {"email": "bench-admin@club.example", "password": "bench-password-0001"})
 admin = login["token"]
 members = [{"name": f"Lid {label} {i:03}", "email": f"lid{i:03}-{label}@club.example",
+            "knsb_number": str((8100000 if label == "on" else 8200000) + i),
             "membership": "fixed", "rating": 1200 + 4 * i} for i in range(200)]
 _, imported = call("POST", "/api/v1/members/import", {"members": members}, admin)
 players = [row["player_id"] for row in imported["rows"]]

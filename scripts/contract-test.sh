@@ -5,7 +5,7 @@
 #      type-checks the example page tests/contract/ts/evening-page.ts against them;
 #  (b) openapi-python-client generates a Python client, and tests/contract/py/walk.py walks
 #      the demo club with it on a running service (SQLite): login, seasons, competitions,
-#      standings, rounds, a result.
+#      standings, rounds, a result and its event read from the stream (a long poll).
 # Both generators must finish without a warning about the document, and each must make every
 # operation: a type per operation id (TypeScript) and a module per operation id (Python). The tools are pinned
 # (tests/contract/ts/package-lock.json, tests/contract/py/requirements.txt) and installed

@@ -24,6 +24,8 @@ pub const RETRY_MS: u64 = 3000;
 const SHUTTING_DOWN: &str = "the service is shutting down; reconnect with Last-Event-ID";
 /// The most messages one chunk of the answer holds.
 const MAX_BATCH: usize = 256;
+/// The most events `max_events` may ask for.
+pub const MAX_EVENTS: u32 = 1000;
 
 /// The stream's query.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -45,6 +47,27 @@ pub struct StreamQuery {
     /// wins when both are given). Absent: only events from now on.
     #[param(value_type = Option<String>, pattern = "^[0-9]{1,18}$")]
     pub after: Option<String>,
+    /// End the stream once this many events were sent (1 to 1000), for a client that reads
+    /// the answer whole, such as a generated one: with `after`, one call reads the next events
+    /// and returns. Absent: no such end.
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 1000)]
+    pub max_events: Option<String>,
+    /// End the stream after this many seconds (1 to `STREAM_MAX_SECONDS`), whether or not
+    /// `max_events` were sent. Absent: `STREAM_MAX_SECONDS`.
+    #[param(value_type = Option<u32>, minimum = 1)]
+    pub max_seconds: Option<String>,
+}
+
+/// A whole number from 1 to `max` (422 naming `field`).
+fn bounded_field(field: &str, text: &str, max: u64) -> ApiResult<u64> {
+    let t = text.trim();
+    match t.parse::<u64>() {
+        Ok(n) if (1..=max).contains(&n) && t.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(ApiError::invalid(
+            field,
+            format!("must be a whole number from 1 to {max}"),
+        )),
+    }
 }
 
 /// An id filter: a positive whole number (422 naming `field`).
@@ -71,10 +94,10 @@ fn id_field(field: &str, text: &str) -> ApiResult<i64> {
     params(StreamQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event id (sent by `EventSource` when it reconnects)", pattern = "^[0-9]{1,18}$")),
     responses(
-        (status = 200, description = "The event stream, text that never ends by itself (Server-Sent Events, read it line by line as it comes): each message is an `id:` line (the event id, decimal digits; send it as `Last-Event-ID` to resume), an `event:` line (the event type) and a `data:` line (the event as the changes feed lists it, a `LoggedEvent` as one line of JSON), then an empty line; lines starting with `:` are keep-alive comments and a `retry:` line is the reconnect delay in milliseconds", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The event stream, text that goes on until `max_events` were sent, `max_seconds` passed or `STREAM_MAX_SECONDS` (Server-Sent Events, read it line by line as it comes): each message is an `id:` line (the event id, decimal digits; send it as `Last-Event-ID` to resume), an `event:` line (the event type) and a `data:` line (the event as the changes feed lists it, a `LoggedEvent` as one line of JSON), then an empty line; lines starting with `:` are keep-alive comments and a `retry:` line is the reconnect delay in milliseconds", body = String, content_type = "text/event-stream"),
         (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "A token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`competition` or `evening` is no id; an unknown type in `types`, or `types` too long; the cursor (`Last-Event-ID` or `after`) is no event id, is ahead of the log or below the events purged; `max_events` or `max_seconds` out of range", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`STREAM_MAX_ANON_PER_ADDRESS` streams without a token are open from the caller's address; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 503, description = "`STREAM_MAX_CLIENTS` streams are open, or, for a caller without a token, all but the `STREAM_SIGNED_IN_SLOTS` kept for signed-in callers; try again after `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
@@ -97,6 +120,16 @@ pub async fn get_stream(
         .as_deref()
         .map(|t| id_field("evening", t))
         .transpose()?;
+    let max_events = q
+        .max_events
+        .as_deref()
+        .map(|t| bounded_field("max_events", t, u64::from(MAX_EVENTS)))
+        .transpose()?;
+    let longest = state.config.stream_max_duration;
+    let duration = match q.max_seconds.as_deref() {
+        Some(t) => Duration::from_secs(bounded_field("max_seconds", t, longest.as_secs().max(1))?),
+        None => longest,
+    };
     let kinds = match q.types.as_deref() {
         Some(t) => svc::parse_kinds("types", t)?,
         None => Vec::new(),
@@ -146,7 +179,8 @@ pub async fn get_stream(
         .db(move |c| svc::stream_start(c, cursor, |c| h.ensure_started(c)))
         .await?;
     let session = Session {
-        deadline: actix_web::rt::time::Instant::now() + state.config.stream_max_duration,
+        deadline: actix_web::rt::time::Instant::now() + duration,
+        remaining: max_events.map_or(usize::MAX, |n| n as usize),
         heartbeat: state.config.stream_heartbeat,
         next_beat: actix_web::rt::time::Instant::now() + state.config.stream_heartbeat,
         state: state.clone(),
@@ -194,6 +228,8 @@ struct Session {
     heartbeat: Duration,
     next_beat: actix_web::rt::time::Instant,
     deadline: actix_web::rt::time::Instant,
+    /// The events still to send before the stream ends (`max_events`).
+    remaining: usize,
     _slot: ClientSlot,
 }
 
@@ -206,6 +242,9 @@ impl Session {
         if *self.closing.borrow() {
             return Some(self.end(SHUTTING_DOWN));
         }
+        if self.remaining == 0 {
+            return Some(self.end("the events asked for (max_events) were sent"));
+        }
         if !self.greeted {
             self.greeted = true;
             return Some(self.sent(format!(
@@ -215,9 +254,10 @@ impl Session {
         }
         if self.replaying {
             let (after, filter) = (self.last, self.filter.clone());
+            let size = hub::PAGE.min(i64::try_from(self.remaining).unwrap_or(hub::PAGE));
             let page = self
                 .state
-                .db(move |c| svc::read_after(c, after, &filter, hub::PAGE))
+                .db(move |c| svc::read_after(c, after, &filter, size))
                 .await;
             let rows = match page {
                 Ok(rows) => rows,
@@ -228,7 +268,7 @@ impl Session {
                     );
                 }
             };
-            if (rows.len() as i64) < hub::PAGE {
+            if (rows.len() as i64) < size {
                 self.replaying = false;
             }
             if !rows.is_empty() {
@@ -237,6 +277,7 @@ impl Session {
                     out.push_str(&hub::message(e));
                 }
                 self.last = rows.last().map_or(self.last, |e| e.id);
+                self.remaining -= rows.len();
                 return Some(self.sent(out));
             }
         }
@@ -265,7 +306,7 @@ impl Session {
                     self.take(&e, &mut out);
                     // what else is waiting goes in the same chunk
                     let mut n = 1;
-                    while n < MAX_BATCH {
+                    while n < MAX_BATCH && self.remaining > 0 {
                         match self.rx.try_recv() {
                             Ok(e) => {
                                 self.take(&e, &mut out);
@@ -300,8 +341,9 @@ impl Session {
             return;
         }
         self.last = e.id;
-        if hub::admits(&self.filter, e) {
+        if self.remaining > 0 && hub::admits(&self.filter, e) {
             out.push_str(&hub::message(e));
+            self.remaining -= 1;
         }
     }
 

@@ -293,6 +293,12 @@ async fn a_bad_filter_or_cursor_is_refused_naming_it() {
         ("after=1", Some("999999"), "Last-Event-ID"),
         ("after=null", Some("0"), "after"),
         ("after=999999", None, "after"),
+        ("max_events=0", None, "max_events"),
+        ("max_events=1001", None, "max_events"),
+        ("max_events=2.5", None, "max_events"),
+        ("max_seconds=0", None, "max_seconds"),
+        // above this application's STREAM_MAX_SECONDS (600)
+        ("max_seconds=601", None, "max_seconds"),
     ] {
         let query = if field == "types" && query == long_types {
             format!("types={long_types}")
@@ -412,6 +418,65 @@ async fn a_quiet_stream_beats_and_ends_at_its_time() {
         rest.contains(&Sse::Comment("keep-alive".into())),
         "{rest:?}"
     );
+    assert!(
+        matches!(rest.last(), Some(Sse::Comment(c)) if c.contains("time is up")),
+        "{rest:?}"
+    );
+}
+
+/// `max_events` ends the stream once that many events were sent, from the log and as they
+/// happen, so a client that reads the answer whole gets the next events in one call;
+/// `max_seconds` ends it after that time.
+#[actix_web::test]
+async fn a_stream_ends_after_the_events_or_the_seconds_asked_for() {
+    let app = spawn().await;
+    let (club, cid) = winter(&app, "Keizer").await;
+    let start = newest(&app).await;
+    let games = pair_and_publish(&app, &club.leader, cid).await;
+    let log = log_after(&app, start, Visibility::Public).await;
+    // the pairing's standings version, then the publication and its standings version
+    assert_eq!(log.len(), 3, "{log:?}");
+    let mut s = app
+        .open_stream(&format!("after={start}&max_events=2"), None, None)
+        .await
+        .stream();
+    let rest = s.rest().await;
+    let ids: Vec<i64> = rest
+        .iter()
+        .filter_map(|m| match m {
+            Sse::Event { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids, [log[0].id, log[1].id], "{rest:?}");
+    assert!(
+        matches!(rest.last(), Some(Sse::Comment(c)) if c.contains("max_events")),
+        "{rest:?}"
+    );
+    // from now on: one result gives its event and a standings version; the first is taken
+    let mut s = app
+        .open_stream("max_events=1&types=result.entered", None, None)
+        .await
+        .stream();
+    assert_eq!(s.next().await, Some(Sse::Retry(3000)));
+    result(&app, &club.arbiter, games[0], "1-0").await;
+    result(&app, &club.arbiter, games[1], "0-1").await;
+    let rest = s.rest().await;
+    assert_eq!(rest.len(), 2, "{rest:?}");
+    assert!(
+        matches!(&rest[0], Sse::Event { kind, data, .. } if kind == "result.entered" && data["game_id"] == games[0]),
+        "{rest:?}"
+    );
+    assert!(
+        matches!(&rest[1], Sse::Comment(c) if c.contains("max_events")),
+        "{rest:?}"
+    );
+    // nothing comes: the stream ends after its second
+    let mut s = app
+        .open_stream("max_seconds=1&types=prizes.finalized", None, None)
+        .await
+        .stream();
+    let rest = s.rest().await;
     assert!(
         matches!(rest.last(), Some(Sse::Comment(c)) if c.contains("time is up")),
         "{rest:?}"

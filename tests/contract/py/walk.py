@@ -1,12 +1,13 @@
 """Walks the demo club with the client openapi-python-client generates from
 openapi/openapi.json: logs in, reads the season, its competitions, the Keizer standings and
-rounds, enters a result and creates a competition with typed params, asserting values the demo club is known to hold (see
+rounds, enters a result and reads it from the event stream, and creates a competition with typed params, asserting values the demo club is known to hold (see
 tests/api/demo.rs); reads the standings as CSV, pairs a TRF file with the calculator and
 checks a member list as CSV (a dry run), the file bodies sent as bytes. Run by scripts/contract-test.sh with the generated package on the path and
 the service at CLUBCOMP_URL."""
 
 import datetime
 import io
+import json
 import os
 import re
 import sys
@@ -15,6 +16,7 @@ from clubcomp_client import AuthenticatedClient, Client
 from clubcomp_client.api.auth import create_token
 from clubcomp_client.api.calculators import create_pairing_calculation
 from clubcomp_client.api.competitions import create_competition, list_competitions
+from clubcomp_client.api.events import get_stream
 from clubcomp_client.api.results import put_game_result
 from clubcomp_client.api.rounds import get_round, list_rounds
 from clubcomp_client.api.seasons import list_seasons
@@ -24,6 +26,7 @@ from clubcomp_client.models import (
     CompetitionKind,
     CreateKeizerCompetition,
     CreateKeizerCompetitionKind,
+    EventType,
     KeizerCompetitionView,
     KeizerParams,
     RoundRobinCompetitionView,
@@ -78,6 +81,26 @@ def file_operations(public, leader, keizer_id, rows):
     return len(lines) - 1, len(boards)
 
 
+def sse_events(text):
+    """The events of a Server-Sent Events text: (id, type, data as JSON), in order."""
+    events = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n")
+                      if ": " in line and not line.startswith(":"))
+        if "id" in fields:
+            events.append((int(fields["id"]), fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def stream_after(public, competition, after, **limits):
+    """The Keizer's result events after `after`, read whole by the generated call: the
+    stream ends at `max_events` or `max_seconds`."""
+    text = get_stream.sync(client=public, competition=competition, after=str(after),
+                           types=[EventType.RESULT_ENTERED], **limits)
+    check(isinstance(text, str), f"the stream read as {type(text).__name__}")
+    return sse_events(text)
+
+
 def main():
     base = os.environ["CLUBCOMP_URL"]
     public = Client(base_url=base, raise_on_unexpected_status=True)
@@ -129,6 +152,13 @@ def main():
     )
     check(rounds[0].date == datetime.date(2026, 9, 11), f"first evening {rounds[0].date!r}")
 
+    # the results so far, from the log; the stream ends after its second
+    # (the demo's own results were stored without events: none, or the walk's earlier ones)
+    before = stream_after(public, keizer.id, 0, max_seconds=1)
+    check(all(e[1] == "result.entered" for e in before), f"replayed {before!r}")
+    check([e[0] for e in before] == sorted(e[0] for e in before), "replayed in order")
+    last = before[-1][0] if before else 0
+
     in_play = get_round.sync(id=keizer.id, number=6, client=public)
     game = next(g for g in in_play.games if g.black is not None and not g.result)
     entered = put_game_result.sync(
@@ -139,6 +169,10 @@ def main():
     again = get_round.sync(id=keizer.id, number=6, client=public)
     shown = next(g for g in again.games if g.id == game.id)
     check(shown.result == ResultCode.WHITE_WINS, f"shown {shown.result!r}")
+    # resumed after the last one seen: the next event is this result, and the call returns
+    (after,) = stream_after(public, keizer.id, last, max_events=1, max_seconds=30)
+    check(after[0] > last and after[2]["game_id"] == game.id, f"streamed {after!r}")
+    check(after[2]["payload"]["result"] == "1-0", f"streamed payload {after[2]!r}")
 
     # a new Keizer half with typed params comes back as a Keizer competition with them
     login = create_token.sync(
@@ -159,7 +193,7 @@ def main():
     check(made.params.top_value == 50 and made.params.draw == 0.5, f"params {made.params!r}")
     csv_rows, boards = file_operations(public, leader, keizer.id, rows)
     print(f"contract walk: {len(rows)} Keizer rows, {len(rounds)} rounds, board {game.board} entered, "
-          f"Keizer params read back (top value {made.params.top_value}), {csv_rows} CSV rows, "
+          f"its event streamed, Keizer params read back (top value {made.params.top_value}), {csv_rows} CSV rows, "
           f"{boards} boards paired from a TRF, a member list checked as CSV")
 
 

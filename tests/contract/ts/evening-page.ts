@@ -3,7 +3,7 @@
 // `tsc --strict --noEmit` (scripts/contract-test.sh); the checks below only compile when the
 // document gives the value lists as enums, the scores as numbers and a competition's params
 // typed per kind.
-import type { components } from "./generated/api";
+import type { components, operations } from "./generated/api";
 
 type Standings = components["schemas"]["StandingsView"];
 type Round = components["schemas"]["RoundView"];
@@ -110,4 +110,32 @@ export async function eveningPage(base: string, competition: number, round: numb
     "",
     ...table(standings),
   ].join("\n");
+}
+
+type StreamQuery = NonNullable<operations["get_stream"]["parameters"]["query"]>;
+type LoggedEvent = components["schemas"]["LoggedEvent"];
+
+// The results entered after `after`, as a long poll of the stream: it ends after 50 events
+// or 25 seconds, and its text is parsed message by message (`id:`, `event:`, `data:`).
+export async function resultsAfter(base: string, competition: number, after: string): Promise<LoggedEvent[]> {
+  const query: StreamQuery = {
+    competition,
+    after,
+    types: ["result.entered"],
+    max_events: 50,
+    max_seconds: 25,
+  };
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      params.append(key, String(v));
+    }
+  }
+  const res = await fetch(`${base}/api/v1/stream?${params}`);
+  const text = await res.text();
+  return text
+    .split("\n\n")
+    .flatMap((block) => block.split("\n").filter((line) => line.startsWith("data: ")))
+    .map((line) => JSON.parse(line.slice("data: ".length)) as LoggedEvent)
+    .filter((e) => e.type === "result.entered");
 }

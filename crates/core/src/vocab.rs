@@ -287,8 +287,21 @@ value_list! {
 }
 
 value_list! {
+    /// The KNDB protest committee's ruling on a protest: `upheld`, `dismissed` or
+    /// `inadmissible`.
+    pub ProtestRuling, "protest ruling" {
+        /// The tournament direction's decision is set aside.
+        Upheld = "upheld",
+        /// The decision stands.
+        Dismissed = "dismissed",
+        /// The dispute does not qualify for a protest; the decision stands.
+        Inadmissible = "inadmissible",
+    }
+}
+
+value_list! {
     /// What an audit entry is about: `game`, `round`, `entrant`, `competition`, `evening`,
-    /// `appeal` or `player` (an erasure).
+    /// `appeal`, `protest` or `player` (an erasure).
     pub AuditEntity, "audit entity" {
         /// A game's result, tempo or arbiter record.
         Game = "game",
@@ -302,6 +315,8 @@ value_list! {
         Evening = "evening",
         /// An appeal lodged or decided.
         Appeal = "appeal",
+        /// A protest lodged or decided.
+        Protest = "protest",
         /// A player erased.
         Player = "player",
     }

@@ -497,7 +497,7 @@ pub async fn create_claim_decision(
     Ok(HttpResponse::Ok().json(ClaimView::from(row)))
 }
 
-fn appellant(a: &Auth<AnyRole>) -> Appellant {
+pub(crate) fn appellant(a: &Auth<AnyRole>) -> Appellant {
     Appellant {
         label: a.principal.label.clone(),
         official: a

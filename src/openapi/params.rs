@@ -135,7 +135,7 @@ impl utoipa::PartialSchema for ParamsPlayerId {
 impl utoipa::ToSchema for ParamsPlayerId {}
 
 /// A round robin's parameters (docs/rules/draughts-championship.md#final-order-and-the-tie-break-chain):
-/// the drawing of lots, points tables, prize money and rights. A list left out or `null` is
+/// the drawing of lots, points tables, prize money, rights and protest settings. A list left out or `null` is
 /// empty. The service stores `lots_seed` itself the first time the standings need lots. Other
 /// members a client stored are kept and answered as they were sent.
 #[derive(Debug, utoipa::ToSchema)]
@@ -155,6 +155,25 @@ pub struct RoundRobinParams {
     pub prize_money: Option<Vec<f64>>,
     /// Rights (titles, qualifications, cuts) by place.
     pub rights: Option<Vec<RoundRobinRight>>,
+    /// What a protest to the KNDB protest committee asks for
+    /// (docs/rules/draughts-championship.md#protests); left out: no time limit, form or
+    /// deposit.
+    pub protest: Option<ProtestSettings>,
+}
+
+/// A draughts championship's protest settings; each left out or `null` is the championship
+/// rules' literal reading (none).
+#[derive(Debug, utoipa::ToSchema)]
+pub struct ProtestSettings {
+    /// Calendar days (Europe/Amsterdam) after the day of the decision within which a protest
+    /// must be lodged; left out: no time limit.
+    #[schema(minimum = 1, maximum = 365)]
+    pub days: Option<u32>,
+    /// Whether a protest must be made in writing (default false).
+    pub in_writing: Option<bool>,
+    /// The deposit to be paid with a protest (0 or left out: none).
+    #[schema(minimum = 0, maximum = 1000000)]
+    pub deposit: Option<f64>,
 }
 
 /// Points awarded by place, shared among equal match points.

@@ -7,6 +7,7 @@ use crate::services::club_pages as pages;
 use crate::services::evenings::{self, Board, EveningDetail as EveningPage, EveningRound};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clubcomp_core::vocab::AttendanceStatus;
 use maud::{Markup, html};
 
 /// The cache document names: page (pairing list, slips) × language × embedded × language
@@ -202,14 +203,17 @@ fn player(ctx: &Ctx, p: &crate::services::evenings::BoardPlayer) -> Markup {
 }
 
 /// What an attendance status of an absentee is called on the page.
-fn absence(ctx: &Ctx, status: &str) -> &'static str {
+fn absence(ctx: &Ctx, status: AttendanceStatus) -> &'static str {
     match status {
-        "excused" => ctx.t("afgemeld", "afgemeld (with notice)"),
-        "unexcused" => ctx.t("zonder afmelding", "without notice"),
-        "not_signed_up" => ctx.t("niet aangemeld", "not signed up"),
-        "no_show" => ctx.t("niet verschenen", "did not show up"),
-        "not_checked_in" => ctx.t("niet ingecheckt", "not checked in"),
-        _ => ctx.t("niet ingedeeld", "not paired"),
+        AttendanceStatus::Excused => ctx.t("afgemeld", "afgemeld (with notice)"),
+        AttendanceStatus::Unexcused => ctx.t("zonder afmelding", "without notice"),
+        AttendanceStatus::NotSignedUp => ctx.t("niet aangemeld", "not signed up"),
+        AttendanceStatus::NoShow => ctx.t("niet verschenen", "did not show up"),
+        AttendanceStatus::NotCheckedIn => ctx.t("niet ingecheckt", "not checked in"),
+        AttendanceStatus::Expected
+        | AttendanceStatus::SignedUp
+        | AttendanceStatus::Present
+        | AttendanceStatus::CheckedIn => ctx.t("niet ingedeeld", "not paired"),
     }
 }
 
@@ -231,7 +235,7 @@ fn byes_and_absentees(ctx: &Ctx, r: &EveningRound) -> Markup {
                 @for (i, a) in r.absentees.iter().enumerate() {
                     @if i > 0 { ", " }
                     a href=(ctx.href(&format!("/club/players/{}", a.id))) { (a.name) }
-                    " (" (absence(ctx, &a.status)) ")"
+                    " (" (absence(ctx, a.status)) ")"
                 }
             }
         }

@@ -59,6 +59,7 @@ mod presence;
 mod privacy;
 mod prizes;
 mod processes;
+mod protests;
 mod ratings;
 mod readiness;
 mod reminders;

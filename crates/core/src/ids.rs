@@ -177,6 +177,11 @@ id_type!(
     "appeal"
 );
 id_type!(
+    /// The id of a protest to the KNDB protest committee.
+    ProtestId,
+    "protest"
+);
+id_type!(
     /// The id of one event of a game's arbiter log (an offer, a claim, a decision, time
     /// added).
     GameEventId,

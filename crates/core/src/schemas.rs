@@ -95,22 +95,6 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub AttendanceStatus,
-    "A player's attendance status for a round: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`, `no_show`, `checked_in` or `not_checked_in`.",
-    [
-        "expected",
-        "signed_up",
-        "not_signed_up",
-        "excused",
-        "unexcused",
-        "present",
-        "no_show",
-        "checked_in",
-        "not_checked_in",
-    ]
-);
-
-string_enum_schema!(
     pub Capacity,
     "The capacity a change was recorded in: `member`, `leader` or `arbiter`.",
     ["member", "leader", "arbiter"]
@@ -173,12 +157,6 @@ string_enum_schema!(
     pub PlayoffMatch,
     "A match of a playoff group: `semi1` (1–4), `semi2` (2–3) or `final`.",
     ["semi1", "semi2", "final"]
-);
-
-string_enum_schema!(
-    pub FirstPlaceStatus,
-    "The state of a play-off for first: `pending`, `champion`, `arbiter_decides` or `decided`.",
-    ["pending", "champion", "arbiter_decides", "decided"]
 );
 
 /// The FIDE tie-break acronyms the document lists (C.07, individual events; Cut-n and

@@ -287,8 +287,76 @@ value_list! {
 }
 
 value_list! {
+    /// A player's attendance status for a round: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`, `no_show`, `checked_in` or `not_checked_in`.
+    pub AttendanceStatus, "attendance status" {
+        /// A fixed player expected to play.
+        Expected = "expected",
+        /// Signed up.
+        SignedUp = "signed_up",
+        /// A flexible player who did not sign up.
+        NotSignedUp = "not_signed_up",
+        /// Absent with notice.
+        Excused = "excused",
+        /// Absent without notice.
+        Unexcused = "unexcused",
+        /// Marked present on the night.
+        Present = "present",
+        /// Marked absent on the night although expected.
+        NoShow = "no_show",
+        /// Checked in for a rapid or blitz round.
+        CheckedIn = "checked_in",
+        /// Not checked in for a rapid or blitz round.
+        NotCheckedIn = "not_checked_in",
+    }
+}
+
+impl From<clubcomp_engine::attendance::Status> for AttendanceStatus {
+    fn from(s: clubcomp_engine::attendance::Status) -> AttendanceStatus {
+        use clubcomp_engine::attendance::Status as E;
+        match s {
+            E::Expected => AttendanceStatus::Expected,
+            E::SignedUp => AttendanceStatus::SignedUp,
+            E::NotSignedUp => AttendanceStatus::NotSignedUp,
+            E::Excused => AttendanceStatus::Excused,
+            E::Unexcused => AttendanceStatus::Unexcused,
+            E::Present => AttendanceStatus::Present,
+            E::NoShow => AttendanceStatus::NoShow,
+            E::CheckedIn => AttendanceStatus::CheckedIn,
+            E::NotCheckedIn => AttendanceStatus::NotCheckedIn,
+        }
+    }
+}
+
+value_list! {
+    /// The state of a play-off for first: `pending`, `champion`, `arbiter_decides` or `decided`.
+    pub FirstPlaceStatus, "play-off status" {
+        /// Games without a result.
+        Pending = "pending",
+        /// Decided on play-off points.
+        Champion = "champion",
+        /// Still tied after every game: the arbiter decides.
+        ArbiterDecides = "arbiter_decides",
+        /// Decided by the arbiter.
+        Decided = "decided",
+    }
+}
+
+value_list! {
+    /// The KNDB protest committee's ruling on a protest: `upheld`, `dismissed` or
+    /// `inadmissible`.
+    pub ProtestRuling, "protest ruling" {
+        /// The tournament direction's decision is set aside.
+        Upheld = "upheld",
+        /// The decision stands.
+        Dismissed = "dismissed",
+        /// The dispute does not qualify for a protest; the decision stands.
+        Inadmissible = "inadmissible",
+    }
+}
+
+value_list! {
     /// What an audit entry is about: `game`, `round`, `entrant`, `competition`, `evening`,
-    /// `appeal` or `player` (an erasure).
+    /// `appeal`, `protest` or `player` (an erasure).
     pub AuditEntity, "audit entity" {
         /// A game's result, tempo or arbiter record.
         Game = "game",
@@ -302,6 +370,8 @@ value_list! {
         Evening = "evening",
         /// An appeal lodged or decided.
         Appeal = "appeal",
+        /// A protest lodged or decided.
+        Protest = "protest",
         /// A player erased.
         Player = "player",
     }

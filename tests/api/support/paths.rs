@@ -365,3 +365,28 @@ pub fn stream(query: &str) -> String {
         format!("{API}/stream?{query}")
     }
 }
+
+/// `POST`: a protest to the KNDB protest committee against a claim's decision.
+pub fn claim_protest(claim: impl Display) -> String {
+    format!("{API}/claims/{claim}/protest")
+}
+
+/// `POST`: a protest against a decision event.
+pub fn event_protest(event: impl Display) -> String {
+    format!("{API}/events/{event}/protest")
+}
+
+/// `GET`: the protests about a game.
+pub fn game_protests(game: impl Display) -> String {
+    format!("{API}/games/{game}/protests")
+}
+
+/// `GET`: the protests in a competition's games.
+pub fn competition_protests(comp: impl Display) -> String {
+    format!("{API}/competitions/{comp}/protests")
+}
+
+/// `POST`: the committee's ruling on a protest.
+pub fn protest_decision(protest: impl Display) -> String {
+    format!("{API}/protests/{protest}/decision")
+}

@@ -33,12 +33,14 @@ mod claim;
 mod decided;
 mod illegal;
 mod one_record;
+mod protest;
 mod quickplay_claim;
 mod rows;
 pub use appeal::*;
 pub use claim::*;
 use decided::enter_decided_result;
 use one_record::{claim_record, move_agrees_with_record, record_agrees_with_log};
+pub use protest::*;
 use quickplay_claim::check_quickplay;
 pub use rows::*;
 

@@ -75,8 +75,7 @@ pub struct Absentee {
     pub name: String,
     /// Their attendance status for the round (`excused`, `unexcused`, `not_signed_up`,
     /// `no_show`, `not_checked_in`, or `expected` for an entrant left off a board).
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
+    pub status: crate::vocab::AttendanceStatus,
     /// The note of their last sign-off (the club's staff only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -325,10 +324,7 @@ fn round_on(
         if !listed {
             continue;
         }
-        let status = serde_json::to_value(p.status)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let status = p.status.into();
         absentees.push(Absentee {
             id: id.get(),
             name: names.get(&id).cloned().unwrap_or_default(),

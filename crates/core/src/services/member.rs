@@ -82,8 +82,7 @@ pub struct ComingRound {
     pub round_status: crate::services::rounds::RoundStatus,
     /// Attendance status: `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`,
     /// `present`, `no_show`, `checked_in` or `not_checked_in`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
+    pub status: crate::vocab::AttendanceStatus,
 }
 
 /// The member page.
@@ -205,10 +204,7 @@ fn page_in(
             // withdrawn by this round
             continue;
         };
-        let status = serde_json::to_value(me.status)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let status = me.status.into();
         out.attendance.push(ComingRound {
             competition_id: comp.get(),
             competition_name: name,

@@ -22,7 +22,7 @@ use crate::store::models::competition::{
 use crate::store::now_utc;
 use crate::store::schema::rounds as rd;
 use crate::store::stamps::Scope;
-use crate::vocab::RoundStatus;
+use crate::vocab::{FirstPlaceStatus, RoundStatus};
 use clubcomp_engine::CompetitionKind;
 use clubcomp_engine::blitz::{
     FirstPlaceTie, PlayoffDecision, PlayoffResult, decide_playoff, first_place_playoff,
@@ -120,8 +120,7 @@ pub struct FirstPlacePlayoff {
     pub points: Value,
     /// `pending` (games without a result), `champion` (most play-off points), `arbiter_decides`
     /// (still tied: the arbiter decides among `tied`) or `decided` (by the arbiter).
-    #[schema(value_type = crate::schemas::FirstPlaceStatus)]
-    pub status: String,
+    pub status: FirstPlaceStatus,
     /// First place, once known (`champion` or `decided`).
     #[schema(required = true)]
     pub first: Option<i64>,
@@ -202,22 +201,24 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
     }
     let ids: Vec<String> = meta.candidates.iter().map(PlayerId::to_string).collect();
     let (mut status, mut first, tied) = match decide_playoff(&ids, &results) {
-        Ok(PlayoffDecision::Champion { id }) => {
-            ("champion", Some(PlayerId::from_engine(&id)?.get()), vec![])
-        }
+        Ok(PlayoffDecision::Champion { id }) => (
+            FirstPlaceStatus::Champion,
+            Some(PlayerId::from_engine(&id)?.get()),
+            vec![],
+        ),
         Ok(PlayoffDecision::ArbiterDecides { tied }) => (
-            "arbiter_decides",
+            FirstPlaceStatus::ArbiterDecides,
             None,
             PlayerId::numbers_from_engine(&tied)?,
         ),
-        Err(_) => ("pending", None, vec![]),
+        Err(_) => (FirstPlaceStatus::Pending, None, vec![]),
     };
     let decision = meta
         .decision
         .as_ref()
-        .filter(|_| status == "arbiter_decides");
+        .filter(|_| status == FirstPlaceStatus::ArbiterDecides);
     if let Some(d) = decision {
-        status = "decided";
+        status = FirstPlaceStatus::Decided;
         first = Some(d.player_id.get());
     }
     let mut pts = serde_json::Map::new();
@@ -233,7 +234,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         candidates: meta.candidates.iter().map(|&id| player(id)).collect(),
         games: games_view,
         points: Value::Object(pts),
-        status: status.to_string(),
+        status,
         first,
         tied,
         arbiter_decision: decision.map(|d| FirstPlaceDecision {
@@ -534,8 +535,8 @@ pub fn decide(
     let v = view(c, &comp)?.ok_or_else(|| ApiError::Internal("the play-off is gone".into()))?;
     let all: Vec<PlayerId> = meta.candidates.clone();
     let names = names_of(c, &all)?;
-    match v.status.as_str() {
-        "pending" => {
+    match v.status {
+        FirstPlaceStatus::Pending => {
             let open = v.games.iter().filter(|g| g.result.is_none()).count();
             return Err(ApiError::Conflict(format!(
                 "the play-off for first of competition {id} between {} is not finished: {open} \
@@ -544,7 +545,7 @@ pub fn decide(
                 list_names(&all, &names)
             )));
         }
-        "champion" => {
+        FirstPlaceStatus::Champion => {
             let f = PlayerId(v.first.unwrap_or_default());
             return Err(ApiError::Conflict(format!(
                 "the play-off for first of competition {id} is decided on play-off points: {} \
@@ -552,7 +553,7 @@ pub fn decide(
                 list_names(&[f], &names)
             )));
         }
-        "decided" => {
+        FirstPlaceStatus::Decided => {
             let f = PlayerId(v.first.unwrap_or_default());
             return Err(ApiError::Conflict(format!(
                 "the arbiter decided the play-off for first of competition {id} already: {} is \
@@ -560,7 +561,7 @@ pub fn decide(
                 list_names(&[f], &names)
             )));
         }
-        _ => {}
+        FirstPlaceStatus::ArbiterDecides => {}
     }
     let tied: Vec<PlayerId> = v.tied.iter().copied().map(PlayerId).collect();
     if !tied.contains(&player_id) {

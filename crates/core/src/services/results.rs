@@ -10,7 +10,9 @@ pub use crate::store::models::competition::AuditEntry;
 use crate::store::models::competition::{Competition, Game, NewAuditEntry, Round, audit};
 use crate::store::models::events::{EventKind, NewEvent, Visibility};
 use crate::store::now_utc;
-use crate::store::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
+use crate::store::schema::{
+    appeals, claims, competitions, game_events, game_moves, games, protests, rounds,
+};
 use crate::store::stamps::Scope;
 use crate::vocab::RoundStatus;
 use clubcomp_engine::arbiter::{ClaimStatus, GameEnding, GameEvent, GameKind, GameState, replay};
@@ -261,7 +263,8 @@ struct EndedBy {
 
 /// The event that ended the game (its state after the log): an upheld claim, named with its
 /// id and kind, or an agreement. An upheld claim is set aside when the board upheld an appeal
-/// against it (docs/rules/arbiter.md#appeals; decision 0284).
+/// against it (docs/rules/arbiter.md#appeals; decision 0284) or the KNDB protest committee a
+/// protest (docs/rules/draughts-championship.md#protests; decision 0274).
 fn ended_by(c: &mut DbConn, game: GameId, state: &GameState) -> ApiResult<EndedBy> {
     let Some(upheld) = state
         .claims
@@ -293,7 +296,13 @@ fn ended_by(c: &mut DbConn, game: GameId, state: &GameState) -> ApiResult<EndedB
         .filter(appeals::ruling.eq(crate::vocab::AppealRuling::Upheld))
         .count()
         .get_result::<i64>(c)?
-        > 0;
+        > 0
+        || protests::table
+            .filter(protests::claim_id.eq(id))
+            .filter(protests::ruling.eq(crate::vocab::ProtestRuling::Upheld))
+            .count()
+            .get_result::<i64>(c)?
+            > 0;
     Ok(EndedBy {
         what: format!("the arbiter's decision upholding claim {id} ({kind})"),
         set_aside,

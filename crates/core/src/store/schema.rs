@@ -326,7 +326,36 @@ diesel::table! {
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_moves -> games (game_id));
 diesel::joinable!(claims -> games (game_id));
-diesel::allow_tables_to_appear_in_same_query!(game_events, game_moves, claims, appeals, games);
+diesel::table! {
+    protests (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        claim_id -> Nullable<BigInt>,
+        event_id -> Nullable<BigInt>,
+        decided_at -> Timestamp,
+        grounds -> Text,
+        in_writing -> Bool,
+        deposit_paid -> Bool,
+        lodged_by -> Text,
+        lodged_at -> Timestamp,
+        last_day -> Nullable<Date>,
+        ruling -> Nullable<Text>,
+        ruling_reason -> Nullable<Text>,
+        result -> Nullable<Text>,
+        ruled_by -> Nullable<Text>,
+        ruled_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(protests -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    game_events,
+    game_moves,
+    claims,
+    appeals,
+    protests,
+    games
+);
 
 diesel::table! {
     refresh_tokens (id) {

@@ -77,9 +77,15 @@ pub struct Appeal {
 
 /// The appeal window of a decision taken at `decided_at`.
 pub fn appeal_window(decided_at: DateTime<Utc>) -> Result<AppealWindow, AppealError> {
+    window_of(decided_at, APPEAL_DAYS)
+}
+
+/// The window of `days` calendar days (Amsterdam) after the day of a decision taken at
+/// `decided_at`, counted as an appeal's 8 days are.
+pub(crate) fn window_of(decided_at: DateTime<Utc>, days: u64) -> Result<AppealWindow, AppealError> {
     let decision_date = decided_at.with_timezone(&Amsterdam).date_naive();
     let last_day = decision_date
-        .checked_add_days(Days::new(APPEAL_DAYS))
+        .checked_add_days(Days::new(days))
         .ok_or(AppealError::OutOfRange)?;
     let next = last_day
         .checked_add_days(Days::new(1))

@@ -40,6 +40,7 @@ pub(crate) mod events;
 pub(crate) mod fifty;
 pub(crate) mod illegal;
 pub(crate) mod pgn;
+pub(crate) mod protests;
 pub mod quickplay;
 mod record;
 pub(crate) mod repetition;
@@ -59,6 +60,7 @@ pub use illegal::{
     IllegalMoveError, IllegalMoveVerdict, IllegalReason, check_illegal_move,
     illegal_move_consequence,
 };
+pub use protests::{CommitteeRuling, ProtestError, ProtestForm, ProtestRules, lodge_protest};
 #[cfg(test)]
 use quickplay::{QuickplayClaim, check_quickplay_claim};
 pub use record::{RecordConflict, chess_record_with, logged_moves, one_record};

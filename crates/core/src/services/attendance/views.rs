@@ -22,8 +22,7 @@ pub struct Outcome {
     pub player_id: i64,
     /// `expected`, `signed_up`, `not_signed_up`, `excused`, `unexcused`, `present`,
     /// `no_show`, `checked_in` or `not_checked_in`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
+    pub status: crate::vocab::AttendanceStatus,
     /// Whether the player is to be paired.
     pub paired: bool,
 }
@@ -65,8 +64,7 @@ pub struct PlayerStatus {
     #[schema(value_type = crate::schemas::Membership)]
     pub membership: String,
     /// The attendance status, as in an `Outcome`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
+    pub status: crate::vocab::AttendanceStatus,
     /// Whether the player is to be paired.
     pub paired: bool,
 }
@@ -106,19 +104,17 @@ pub struct OwnRound {
     #[serde(serialize_with = "crate::wire::utc")]
     pub deadline: DateTime<Utc>,
     /// The attendance status, as in an `Outcome`.
-    #[schema(value_type = crate::schemas::AttendanceStatus)]
-    pub status: String,
+    pub status: crate::vocab::AttendanceStatus,
     /// Whether the member is to be paired.
     pub paired: bool,
     /// The member's own changes, oldest first.
     pub history: Vec<ChangeView>,
 }
 
-pub(super) fn status_name(s: clubcomp_engine::attendance::Status) -> String {
-    serde_json::to_value(s)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+pub(super) fn status_name(
+    s: clubcomp_engine::attendance::Status,
+) -> crate::vocab::AttendanceStatus {
+    s.into()
 }
 
 fn change_view(a: Attendance) -> ChangeView {

@@ -356,6 +356,71 @@ pub struct RoundRobinParams {
     pub prize_money: Vec<serde_json::Number>,
     /// Rights (titles, qualifications, cuts) by place.
     pub rights: Vec<clubcomp_engine::round_robin::Right>,
+    /// What a protest to the protest committee asks for (`params.protest`;
+    /// docs/rules/draughts-championship.md#protests): by default no time limit, form or deposit.
+    pub protest: ProtestParams,
+}
+
+/// A round robin's protest settings (`params.protest`, decision 0274): `days` after the day
+/// of the decision (1 to 365; absent: no time limit), `in_writing` (default false) and a
+/// `deposit` amount (default none; a positive amount must be paid with the protest).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProtestParams {
+    /// The engine's rules.
+    pub rules: clubcomp_engine::arbiter::ProtestRules,
+    /// The deposit, when one is asked.
+    pub deposit: Option<serde_json::Number>,
+}
+
+impl ProtestParams {
+    /// Reads `params.protest`, naming each bad field; absent or `null` is the default.
+    fn read(v: Option<&Value>, errs: &mut Vec<FieldError>) -> Option<Self> {
+        let o = match v {
+            None | Some(Value::Null) => return Some(Self::default()),
+            Some(Value::Object(o)) => o,
+            Some(_) => {
+                errs.push(FieldError::new(
+                    "params.protest",
+                    "must be an object {\"days\", \"in_writing\", \"deposit\"}",
+                ));
+                return None;
+            }
+        };
+        let before = errs.len();
+        let mut out = Self::default();
+        for (k, v) in o {
+            match (k.as_str(), v) {
+                (_, Value::Null) => {}
+                ("days", v) => match v.as_u64().filter(|d| (1..=365).contains(d)) {
+                    Some(d) => out.rules.days = u32::try_from(d).ok(),
+                    None => errs.push(FieldError::new(
+                        "params.protest.days",
+                        "must be a whole number of days from 1 to 365",
+                    )),
+                },
+                ("in_writing", Value::Bool(b)) => out.rules.in_writing = *b,
+                ("deposit", Value::Number(n))
+                    if n.as_f64().is_some_and(|x| (0.0..=1_000_000.0).contains(&x)) =>
+                {
+                    out.rules.deposit = n.as_f64().is_some_and(|x| x > 0.0);
+                    out.deposit = out.rules.deposit.then(|| n.clone());
+                }
+                ("in_writing", _) => errs.push(FieldError::new(
+                    "params.protest.in_writing",
+                    "must be true or false",
+                )),
+                ("deposit", _) => errs.push(FieldError::new(
+                    "params.protest.deposit",
+                    "must be an amount from 0 to 1000000",
+                )),
+                (other, _) => errs.push(FieldError::new(
+                    format!("params.protest.{other}"),
+                    "unknown setting: only days, in_writing and deposit",
+                )),
+            }
+        }
+        (errs.len() == before).then_some(out)
+    }
 }
 
 /// A player id in a round robin's params: a whole number or a string, as the engine's string id.
@@ -451,11 +516,13 @@ impl RoundRobinParams {
                 serde_json::from_value(v).ok()
             },
         );
+        let protest = ProtestParams::read(o.get("protest"), errs);
         if errs.len() != before {
             return None;
         }
         // an absent or null list is an empty one
         Some(RoundRobinParams {
+            protest: protest?,
             lots_seed,
             lots_order: lots_order?,
             points_tables: points_tables?.unwrap_or_else(Vec::new),

@@ -134,12 +134,12 @@ if (games.length < 4) throw new Error(`${games.length} games without a result; 4
 const evening = round.evening_id;
 const last = games[games.length - 1];
 
-// the result cell of a board on the evening page (board, White, Black, result, report link),
+// the result cell of a board on the evening page (its cell of class result),
 // as a DOM expression
 const boardCell = (g) => `(() => {
   const row = [...document.querySelectorAll('table.pairings[data-competition="${keizer}"] tr.board')]
     .find((r) => r.querySelector('th').textContent.trim() === '${g.board}');
-  return row ? row.cells[3].textContent.trim() : 'no board ${g.board}';
+  return row ? row.querySelector('td.result').textContent.trim() : 'no board ${g.board}';
 })()`;
 // the standings region's text (its heading names the round it is after)
 const standingsText = `(() => {

@@ -8,7 +8,7 @@ use super::layout::{Ctx, frame, scroll};
 use super::{PageQuery, answer, page_query, path_id};
 use crate::error::ApiResult;
 use crate::ids::PlayerId;
-use crate::services::club_pages::{self as pages, CompetitionPage, Prizes, StandingsPage};
+use crate::services::club_pages::{self as pages, Prizes, StandingsPage};
 use crate::services::competitions::Competition;
 use crate::services::standings_view::StandingsView;
 use crate::state::AppState;
@@ -19,7 +19,7 @@ use serde_json::Value;
 
 /// The cache document names: page × language × embedded × language chosen in the query
 /// (whose links carry the language on).
-const DOCS: [[&str; 8]; 3] = [
+const DOCS: [[&str; 8]; 4] = [
     [
         "page-competition-nl",
         "page-competition-nl-embed",
@@ -50,6 +50,16 @@ const DOCS: [[&str; 8]; 3] = [
         "page-prizes-en-lang",
         "page-prizes-en-embed-lang",
     ],
+    [
+        "page-round-nl",
+        "page-round-nl-embed",
+        "page-round-en",
+        "page-round-en-embed",
+        "page-round-nl-lang",
+        "page-round-nl-embed-lang",
+        "page-round-en-lang",
+        "page-round-en-embed-lang",
+    ],
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,12 +67,14 @@ enum Kind {
     Overview = 0,
     Standings = 1,
     Prizes = 2,
+    Round = 3,
 }
 
 /// The page a path under `/club/competitions` names: `/{id}`, `/{id}/standings`,
-/// `/{id}/prizes` or `/{id}/attendance`, with its id segment (checked by the page, as a
-/// route's `{id}` is); `None` for any other path.
-fn route(tail: &str) -> Option<(Option<Kind>, &str)> {
+/// `/{id}/prizes`, `/{id}/rounds/{n}` or `/{id}/attendance`, with its id segment (checked by
+/// the page, as a route's `{id}` is) and the round number (1–999; 0 for the other pages);
+/// `None` for any other path.
+fn route(tail: &str) -> Option<(Option<Kind>, &str, u32)> {
     let rest = tail.strip_prefix('/')?;
     let (id, page) = match rest.split_once('/') {
         Some((id, page)) => (id, Some(page)),
@@ -76,9 +88,15 @@ fn route(tail: &str) -> Option<(Option<Kind>, &str)> {
         Some("standings") => Some(Kind::Standings),
         Some("prizes") => Some(Kind::Prizes),
         Some("attendance") => None,
-        Some(_) => return None,
+        Some(p) => {
+            let n = p.strip_prefix("rounds/")?;
+            let number = n.parse::<u32>().ok().filter(|k| {
+                (1..=999).contains(k) && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+            })?;
+            return Some((Some(Kind::Round), id, number));
+        }
     };
-    Some((kind, id))
+    Some((kind, id, 0))
 }
 
 /// The competition pages (GET or HEAD; anything else is answered as an unknown page is).
@@ -87,11 +105,11 @@ pub(super) async fn dispatch(req: HttpRequest, state: web::Data<AppState>) -> Ht
     let found = (req.method() == Method::GET || req.method() == Method::HEAD)
         .then(|| route(req.match_info().unprocessed()))
         .flatten()
-        .map(|(kind, raw)| (kind, path_id(raw)));
+        .map(|(kind, raw, number)| (kind, path_id(raw), number));
     match found {
-        Some((Some(kind), id)) => cached(req, state, id, kind).await,
+        Some((Some(kind), id, number)) => cached(req, state, id, kind, number).await,
         // boxed: the rarer answers do not make every competition page's future larger
-        Some((None, id)) => Box::pin(super::attendance::page(req, state, id)).await,
+        Some((None, id, _)) => Box::pin(super::attendance::page(req, state, id)).await,
         None => Box::pin(super::not_found(req, state)).await,
     }
 }
@@ -103,6 +121,7 @@ async fn cached(
     state: web::Data<AppState>,
     id: ApiResult<i64>,
     kind: Kind,
+    number: u32,
 ) -> HttpResponse {
     let r = async {
         let q: PageQuery = page_query(&req, kind == Kind::Standings)?;
@@ -114,8 +133,12 @@ async fn cached(
         let key = crate::cache::Key {
             competition: id,
             doc: DOCS[kind as usize][variant],
-            arg: q.after.map(i64::from),
+            arg: match kind {
+                Kind::Round => Some(i64::from(number)),
+                _ => q.after.map(i64::from),
+            },
         };
+        let base = state.config.mail.public_url.clone();
         let page = crate::cached::CachedType {
             content_type: "text/html; charset=utf-8",
             vary: super::PAGE_VARY,
@@ -126,7 +149,7 @@ async fn cached(
             let markup = match kind {
                 Kind::Overview => {
                     let ctx = Ctx::new(q, format!("/club/competitions/{id}"));
-                    render_overview(&ctx, &pages::competition_page(c, comp)?)
+                    super::overview::render(&ctx, &pages::competition_page(c, comp)?)
                 }
                 Kind::Standings => {
                     let ctx = Ctx::new(q, format!("/club/competitions/{id}/standings"))
@@ -137,6 +160,11 @@ async fn cached(
                     let ctx = Ctx::new(q, format!("/club/competitions/{id}/prizes"));
                     render_prizes(&ctx, comp, &pages::prizes(c, comp)?)
                 }
+                Kind::Round => {
+                    let ctx = Ctx::new(q, format!("/club/competitions/{id}/rounds/{number}"));
+                    let page = pages::round_page(c, comp, number as i32)?;
+                    super::round::render(&ctx, &base, &page)
+                }
             };
             Ok((super::layout::finish(markup).into_bytes(), None))
         })
@@ -145,109 +173,6 @@ async fn cached(
     }
     .await;
     answer(&req, &state, r)
-}
-
-/// The links between a competition's pages.
-fn tabs(ctx: &Ctx, comp: &Competition) -> Markup {
-    let id = comp.id;
-    html! {
-        nav class="tabs" aria-label=(ctx.t("Competitie", "Competition")) {
-            a href=(ctx.href(&format!("/club/competitions/{id}"))) { (ctx.t("Overzicht", "Overview")) }
-            @if comp.kind != CompetitionKind::Knockout {
-                a href=(ctx.href(&format!("/club/competitions/{id}/standings"))) { (ctx.t("Stand", "Standings")) }
-            }
-            @if comp.kind != CompetitionKind::Swiss {
-                a href=(ctx.href(&format!("/club/competitions/{id}/prizes"))) {
-                    @if comp.kind == CompetitionKind::Knockout { (ctx.t("Play-offs", "Play-offs")) } @else { (ctx.t("Prijzen", "Prizes")) }
-                }
-            }
-        }
-    }
-}
-
-fn subtitle(ctx: &Ctx, comp: &Competition) -> Markup {
-    html! {
-        p class="muted" {
-            (ctx.lang.competition_kind(comp.kind, comp.system))
-            @if let Some(h) = comp.half { ", " (ctx.lang.half(h)) }
-            " · " (ctx.lang.discipline(comp.discipline))
-        }
-    }
-}
-
-fn render_overview(ctx: &Ctx, p: &CompetitionPage) -> Markup {
-    let comp = &p.competition;
-    let rounds_caption = ctx.t("Rondes", "Rounds");
-    let entrants_caption = format!(
-        "{} ({})",
-        ctx.t(
-            "Deelnemers op plaatsingsvolgorde",
-            "Entrants in seeding order"
-        ),
-        p.entrants.len()
-    );
-    frame(
-        ctx,
-        &comp.name,
-        html! {
-            (subtitle(ctx, comp))
-            p class="muted" { (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}", p.season.id))) { (p.season.name) } }
-            (tabs(ctx, comp))
-            section aria-labelledby="rounds" {
-                h2 id="rounds" { (rounds_caption) }
-                @if p.rounds.is_empty() { p { (ctx.t("Nog geen rondes.", "No rounds yet.")) } }
-                @else {
-                    (scroll(rounds_caption, html! {
-                        table {
-                            caption { (rounds_caption) }
-                            thead { tr {
-                                th scope="col" { (ctx.t("Ronde", "Round")) }
-                                th scope="col" { (ctx.t("Datum", "Date")) }
-                                th scope="col" { (ctx.t("Status", "Status")) }
-                            } }
-                            tbody {
-                                @for r in &p.rounds {
-                                    tr {
-                                        th scope="row" class="num" { (r.number) }
-                                        td {
-                                            @match (r.evening_id, r.date) {
-                                                (Some(e), Some(d)) => a href=(ctx.href(&format!("/club/evenings/{e}"))) { (ctx.lang.date(d)) },
-                                                (None, Some(d)) => (ctx.lang.date(d)),
-                                                _ => "—",
-                                            }
-                                        }
-                                        td { (ctx.lang.status(r.status)) }
-                                    }
-                                }
-                            }
-                        }
-                    }))
-                }
-            }
-            section aria-labelledby="entrants" {
-                h2 id="entrants" { (ctx.t("Deelnemers", "Entrants")) }
-                (scroll(&entrants_caption, html! {
-                    table class="compact" {
-                        caption { (entrants_caption) }
-                        thead { tr {
-                            th scope="col" { "#" }
-                            th scope="col" { (ctx.t("Naam", "Name")) }
-                            th scope="col" { (ctx.t("Rating", "Rating")) }
-                        } }
-                        tbody {
-                            @for (i, (id, name, rating)) in p.entrants.iter().enumerate() {
-                                tr {
-                                    td class="num" { (i + 1) }
-                                    th scope="row" { a href=(ctx.href(&format!("/club/players/{id}"))) { (name) } }
-                                    td class="num" { @if let Some(r) = rating { (r) } @else { "—" } }
-                                }
-                            }
-                        }
-                    }
-                }))
-            }
-        },
-    )
 }
 
 /// A JSON number or string as shown (decimals with a comma in Dutch).
@@ -284,8 +209,8 @@ fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
         ctx,
         &title,
         html! {
-            (subtitle(ctx, comp))
-            (tabs(ctx, comp))
+            (super::overview::subtitle(ctx, comp))
+            (super::overview::tabs(ctx, comp))
             div data-live="standings" {
                 @if v.rounds_counted > 1 {
                     nav class="rounds" aria-label=(ctx.t("Stand na ronde", "Standings after round")) {
@@ -298,7 +223,7 @@ fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
                     }
                 }
                 @if let Some(k) = &v.keizer { (keizer_table(ctx, &after, k)) }
-                @if let Some(s) = &v.swiss { (swiss_table(ctx, &after, s)) }
+                @if let Some(s) = &v.swiss { (swiss_header(ctx, s)) (super::swiss::table(ctx, &after, s)) }
                 @if let Some(t) = &v.round_robin { (round_robin_tables(ctx, &after, p, t)) }
             }
         },
@@ -353,12 +278,9 @@ fn keizer_table(
     }
 }
 
-fn swiss_table(
-    ctx: &Ctx,
-    after: &str,
-    s: &crate::services::standings_view::SwissStandings,
-) -> Markup {
-    let caption = format!("{} {after}", ctx.t("Stand", "Standings"));
+/// The notes above a Swiss's table: a play-off for first, its winner, a champion below a
+/// guest.
+fn swiss_header(ctx: &Ctx, s: &crate::services::standings_view::SwissStandings) -> Markup {
     html! {
         @if s.playoff_for_first {
             p class="note" { (ctx.t("De eerste plaats is gedeeld: een barrage beslist.", "First place is shared: a play-off decides.")) }
@@ -369,96 +291,6 @@ fn swiss_table(
         @if let Some(champion) = s.champion.filter(|id| s.rows.first().is_some_and(|r| r.player_id != *id)).and_then(|id| s.rows.iter().find(|r| r.player_id == id)) {
             p class="note champion" { (ctx.t("Kampioen (de titel is voor leden): ", "Champion (the title is for members): ")) strong { (champion.name) } }
         }
-        (scroll(&caption, html! {
-            table class="standings swiss" {
-                caption { (caption) }
-                thead { tr {
-                    th scope="col" { abbr title=(ctx.t("Plaats", "Place")) { (ctx.t("Pl.", "Pl.")) } }
-                    th scope="col" { (ctx.t("Naam", "Name")) }
-                    @for t in &s.tiebreaks {
-                        th scope="col" { abbr title=(tiebreak_name(ctx, t)) { (t) } }
-                    }
-                    th scope="col" { (ctx.t("Onder de vorige door", "Below the previous by")) }
-                } }
-                tbody {
-                    @for r in &s.rows {
-                        tr {
-                            td class="num" { (r.place) }
-                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
-                            @for t in &s.tiebreaks {
-                                td class="num" { (num(ctx, r.values.get(t).unwrap_or(&Value::Null))) }
-                            }
-                            td { (separated_by(ctx, s, r.player_id)) }
-                        }
-                    }
-                }
-            }
-        }))
-        p class="muted" { (ctx.t("Tiebreaks volgens FIDE (C.07), in deze volgorde:", "Tie-breaks after FIDE (C.07), in this order:")) }
-        dl class="legend" {
-            @for t in &s.tiebreaks { dt { (t) } dd { (tiebreak_name(ctx, t)) } }
-        }
-    }
-}
-
-/// Why the player stands below the one above when both have the same points: the tie-break
-/// that separated them and the two values (`BH 4,5 / 3,5`); empty when not level on points or
-/// still shared.
-fn separated_by(
-    ctx: &Ctx,
-    s: &crate::services::standings_view::SwissStandings,
-    player_id: i64,
-) -> String {
-    s.separations
-        .iter()
-        .find(|x| x.below_player_id == player_id)
-        .and_then(|x| {
-            let tb = x.tiebreak.as_deref()?;
-            let above = match num(ctx, &x.above_value) {
-                a if a.is_empty() => "–".to_string(),
-                a => a,
-            };
-            let below = match num(ctx, &x.below_value) {
-                b if b.is_empty() => "–".to_string(),
-                b => b,
-            };
-            Some(format!("{tb} {above} / {below}"))
-        })
-        .unwrap_or_default()
-}
-
-/// The full name of a tie-break acronym.
-fn tiebreak_name(ctx: &Ctx, acr: &str) -> String {
-    let base = acr.split('/').next().unwrap_or(acr);
-    let base = base.trim_start_matches('C').to_string();
-    let name = match acr {
-        "PTS" => ctx.t("Punten", "Points"),
-        "BH" | "BH/C1" => "Buchholz",
-        "SB" => "Sonneborn-Berger",
-        "ARO" => ctx.t(
-            "Gemiddelde rating tegenstanders",
-            "Average rating of opponents",
-        ),
-        "DE" => ctx.t("Onderling resultaat", "Direct encounter"),
-        "WIN" => ctx.t("Aantal winstpartijen", "Number of wins"),
-        "BPG" => ctx.t("Partijen met zwart", "Games with black"),
-        "BWG" => ctx.t("Winstpartijen met zwart", "Wins with black"),
-        "KS" => "Koya",
-        "PS" => ctx.t("Progressieve score", "Progressive score"),
-        "TPR" => ctx.t("Toernooiprestatie", "Tournament performance rating"),
-        "wins" => ctx.t("Aantal winstpartijen", "Number of wins"),
-        "plusremise_balance" => ctx.t("Saldo plus- en minremises", "Plusremises minus minremises"),
-        "plusremises" => ctx.t("Aantal plusremises", "Number of plusremises"),
-        "mutual" => ctx.t("Onderling resultaat", "Mutual result"),
-        "direct_encounter" => ctx.t("Onderling resultaat", "Direct encounter"),
-        "sonneborn_berger" => "Sonneborn-Berger",
-        "ranking_order" => ctx.t("Ranglijstvolgorde", "Ranking order"),
-        _ => "",
-    };
-    if name.is_empty() {
-        base
-    } else {
-        name.to_string()
     }
 }
 
@@ -572,7 +404,7 @@ fn round_robin_tables(
                         th scope="col" { abbr title="plusremises" { "+R" } }
                         th scope="col" { abbr title="minremises" { "−R" } }
                     }
-                    @for k in &tb { th scope="col" { abbr title=(tiebreak_name(ctx, k)) { (short_tiebreak(ctx, k)) } } }
+                    @for k in &tb { th scope="col" { abbr title=(super::swiss::tiebreak_name(ctx, k)) { (short_tiebreak(ctx, k)) } } }
                     @for k in &tables { th scope="col" { (ctx.t("Meesterpunten ", "Master points ")) (k) } }
                     @if money { th scope="col" { (ctx.t("Prijzengeld", "Prize money")) } }
                     th scope="col" { (ctx.t("Rechten", "Rights")) }
@@ -650,8 +482,8 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
         ctx,
         &title,
         html! {
-            (subtitle(ctx, comp))
-            (tabs(ctx, comp))
+            (super::overview::subtitle(ctx, comp))
+            (super::overview::tabs(ctx, comp))
             @match p {
                 Prizes::List(l) => {
                     @if l.finalized {
@@ -768,14 +600,18 @@ mod tests {
 
     #[test]
     fn competition_paths_name_their_page() {
-        assert_eq!(route("/12"), Some((Some(Kind::Overview), "12")));
-        assert_eq!(route("/12/standings"), Some((Some(Kind::Standings), "12")));
-        assert_eq!(route("/12/prizes"), Some((Some(Kind::Prizes), "12")));
-        assert_eq!(route("/12/attendance"), Some((None, "12")));
+        assert_eq!(route("/12"), Some((Some(Kind::Overview), "12", 0)));
+        assert_eq!(
+            route("/12/standings"),
+            Some((Some(Kind::Standings), "12", 0))
+        );
+        assert_eq!(route("/12/prizes"), Some((Some(Kind::Prizes), "12", 0)));
+        assert_eq!(route("/12/rounds/3"), Some((Some(Kind::Round), "12", 3)));
+        assert_eq!(route("/12/attendance"), Some((None, "12", 0)));
         // the id segment is the page's to check, as a route's `{id}` is
         assert_eq!(
             route("/abc/standings"),
-            Some((Some(Kind::Standings), "abc"))
+            Some((Some(Kind::Standings), "abc", 0))
         );
         for other in [
             "",
@@ -787,6 +623,12 @@ mod tests {
             "/12/Standings",
             "/12/slips",
             "12/standings",
+            "/12/rounds",
+            "/12/rounds/",
+            "/12/rounds/0",
+            "/12/rounds/1000",
+            "/12/rounds/+1",
+            "/12/rounds/1/",
         ] {
             assert_eq!(route(other), None, "{other:?}");
         }

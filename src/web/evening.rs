@@ -4,7 +4,8 @@
 use super::layout::{Ctx, frame, scroll};
 use super::{answer, page_query, path_id};
 use crate::services::club_pages as pages;
-use crate::services::evenings::{self, Board, EveningDetail as EveningPage, EveningRound};
+use crate::services::club_pages::{EveningPage, RoundFacts};
+use crate::services::evenings::{self, Board, BoardPlayer, EveningDetail, EveningRound};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
 use clubcomp_core::vocab::AttendanceStatus;
@@ -72,17 +73,16 @@ async fn serve(
                 Ok((id, v, tag, e))
             },
             move |c, e, _| {
-                let data = pages::evening_found(c, e)?;
                 let markup = if slips {
                     render_slips(
                         &Ctx::new(q, format!("/club/evenings/{id}/slips")),
                         &base,
-                        &data,
+                        &pages::evening_found(c, e)?,
                     )
                 } else {
                     let ctx = Ctx::new(q, format!("/club/evenings/{id}"))
                         .following(super::live::evening_stream(id));
-                    render(&ctx, &base, &data)
+                    render(&ctx, &base, &pages::evening_page(c, e)?)
                 };
                 Ok(super::layout::finish(markup).into_bytes())
             },
@@ -129,76 +129,154 @@ fn result_cell(ctx: &Ctx, g: &Board) -> Markup {
     }
 }
 
-fn render(ctx: &Ctx, base: &str, e: &EveningPage) -> Markup {
-    let ev = e;
+/// A score as the page shows it.
+fn score(ctx: &Ctx, x: f64) -> String {
+    super::numbers::show_f64(ctx.lang, x)
+}
+
+fn render(ctx: &Ctx, base: &str, page: &EveningPage) -> Markup {
+    let ev = &page.detail;
     let title = format!(
         "{} — {}",
         ctx.lang.evening_kind(ev.kind),
         ctx.lang.date(ev.date)
     );
-    let boards: usize = e.rounds.iter().map(|r| r.boards.len()).sum();
+    let boards: usize = ev.rounds.iter().map(|r| r.boards.len()).sum();
     frame(
         ctx,
         &title,
         html! {
             p class="muted" data-live="evening" {
                 (ctx.t("Aanvang", "Start")) " " (ev.start_time) " · "
-                (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", e.season_id))) { (e.season_name) }
+                (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", ev.season_id))) { (ev.season_name) }
                 @if boards > 0 {
                     " · " a href=(ctx.href(&format!("/club/evenings/{}/slips", ev.id))) { (ctx.t("Wedstrijdbriefjes", "Pairing slips")) }
                 }
             }
+            (neighbours(ctx, page))
             @if let Some(n) = &ev.note { p { (n) } }
-            @if e.rounds.is_empty() {
+            @if ev.rounds.is_empty() {
                 p { (ctx.t("Op deze avond wordt geen competitieronde gespeeld.", "No competition round is played on this evening.")) }
             }
-            @for r in &e.rounds {
+            @for (r, facts) in ev.rounds.iter().zip(&page.facts) {
                 section class="round" data-live=(format!("round-{}-{}", r.competition_id, r.number)) {
                     @let heading = round_heading(ctx, r);
                     h2 { (heading) }
                     p class="muted" { (ctx.lang.status(r.status)) }
-                    @if r.boards.is_empty() {
-                        p { (ctx.t("De indeling is nog niet gepubliceerd.", "The pairings are not published yet.")) }
-                    } @else {
-                        @let cap = format!("{} — {}", ctx.t("Indeling en uitslagen", "Pairings and results"), heading);
-                        (scroll(&cap, html! {
-                            table class="pairings" data-competition=(r.competition_id) {
-                                caption { (cap) }
-                                thead { tr {
-                                    th scope="col" { (ctx.t("Bord", "Board")) }
-                                    th scope="col" { (ctx.t("Wit", "White")) }
-                                    th scope="col" { (ctx.t("Zwart", "Black")) }
-                                    th scope="col" { (ctx.t("Uitslag", "Result")) }
-                                    th scope="col" class="noprint" { (ctx.t("Melden", "Report")) }
-                                } }
-                                tbody {
-                                    @for g in &r.boards {
-                                        tr class="board" {
-                                            th scope="row" class="num" {
-                                                (g.board) @if g.game_no > 1 { "." (g.game_no) }
-                                            }
-                                            td { @if let Some(w) = &g.white { (player(ctx, w)) } }
-                                            td { @if let Some(b) = &g.black { (player(ctx, b)) } @else { "—" } }
-                                            td { (result_cell(ctx, g)) }
-                                            td class="noprint" { @if g.black.is_some() && g.result.is_none() { (super::report::qr_link(ctx, base, g.game_id, 72)) } }
-                                        }
-                                    }
-                                }
-                            }
-                        }))
-                    }
-                    (byes_and_absentees(ctx, r))
+                    (round_boards(ctx, base, &heading, r, facts))
                 }
             }
         },
     )
 }
 
-/// A player on a board: the name linked to the card, the rating beside it.
-fn player(ctx: &Ctx, p: &crate::services::evenings::BoardPlayer) -> Markup {
+/// The links to the evenings before and after this one in the season's calendar.
+fn neighbours(ctx: &Ctx, page: &EveningPage) -> Markup {
+    let link = |e: &crate::services::calendar::Evening| {
+        html! {
+            a href=(ctx.href(&format!("/club/evenings/{}", e.id.get()))) {
+                (ctx.lang.evening_kind(e.kind)) " " (ctx.lang.short_date(e.date))
+            }
+        }
+    };
+    html! {
+        @if page.previous.is_some() || page.next.is_some() {
+            nav class="pager" aria-label=(ctx.t("Andere avonden", "Other evenings")) {
+                @if let Some(e) = &page.previous {
+                    span class="previous" { "← " (ctx.t("Vorige avond: ", "Previous evening: ")) (link(e)) }
+                }
+                @if let Some(e) = &page.next {
+                    span class="next" { (ctx.t("Volgende avond: ", "Next evening: ")) (link(e)) " →" }
+                }
+            }
+        }
+    }
+}
+
+/// A round's pairing list (each board with both players' rating and score before the
+/// round), its byes and its absentees; a note while the pairings are not published.
+pub(super) fn round_boards(
+    ctx: &Ctx,
+    base: &str,
+    heading: &str,
+    r: &EveningRound,
+    facts: &RoundFacts,
+) -> Markup {
+    let before = |p: &BoardPlayer| -> String {
+        match &facts.before {
+            Some(m) => score(ctx, m.get(&p.id).copied().unwrap_or(0.0)),
+            None => "–".to_string(),
+        }
+    };
+    let rating = |p: &BoardPlayer| p.rating.map_or("–".to_string(), |r| r.to_string());
+    let points = if r.competition_kind == clubcomp_engine::CompetitionKind::Keizer {
+        (
+            ctx.t("Score", "Score"),
+            ctx.t("Keizerscore vóór de ronde", "Keizer score before the round"),
+        )
+    } else {
+        (
+            ctx.t("Pnt", "Pts"),
+            ctx.t("Punten vóór de ronde", "Points before the round"),
+        )
+    };
+    html! {
+        @if r.boards.is_empty() {
+            p { (ctx.t("De indeling is nog niet gepubliceerd.", "The pairings are not published yet.")) }
+        } @else {
+            @let cap = format!("{} — {}", ctx.t("Indeling en uitslagen", "Pairings and results"), heading);
+            (scroll(&cap, html! {
+                table class="pairings" data-competition=(r.competition_id) {
+                    caption { (cap) }
+                    thead { tr {
+                        th scope="col" { (ctx.t("Bord", "Board")) }
+                        th scope="col" { (ctx.t("Wit", "White")) }
+                        th scope="col" { abbr title=(ctx.t("Rating van wit", "White's rating")) { (ctx.t("Rtg", "Rtg")) } }
+                        th scope="col" { abbr title=(points.1) { (points.0) } }
+                        th scope="col" { (ctx.t("Zwart", "Black")) }
+                        th scope="col" { abbr title=(ctx.t("Rating van zwart", "Black's rating")) { (ctx.t("Rtg", "Rtg")) } }
+                        th scope="col" { abbr title=(points.1) { (points.0) } }
+                        th scope="col" { (ctx.t("Uitslag", "Result")) }
+                        th scope="col" class="noprint" { (ctx.t("Melden", "Report")) }
+                    } }
+                    tbody {
+                        @for g in &r.boards {
+                            tr class="board" {
+                                th scope="row" class="num" {
+                                    (g.board) @if g.game_no > 1 { "." (g.game_no) }
+                                }
+                                td { @if let Some(w) = &g.white { (player(ctx, w)) } }
+                                td class="num" { @if let Some(w) = &g.white { (rating(w)) } }
+                                td class="num" { @if let Some(w) = &g.white { (before(w)) } }
+                                td { @if let Some(b) = &g.black { (player(ctx, b)) } @else { "—" } }
+                                td class="num" { @if let Some(b) = &g.black { (rating(b)) } }
+                                td class="num" { @if let Some(b) = &g.black { (before(b)) } }
+                                td class="result" { (result_cell(ctx, g)) }
+                                td class="noprint" { @if g.black.is_some() && g.result.is_none() { (super::report::qr_link(ctx, base, g.game_id, 72)) } }
+                            }
+                        }
+                    }
+                }
+            }))
+        }
+        (byes_and_absentees(ctx, r, facts))
+    }
+}
+
+/// A player on a board: the name linked to the card.
+fn player(ctx: &Ctx, p: &BoardPlayer) -> Markup {
     html! {
         a href=(ctx.href(&format!("/club/players/{}", p.id))) { (p.name) }
-        @if let Some(r) = p.rating { " " span class="rating" { "(" (r) ")" } }
+    }
+}
+
+/// The group an absentee's attendance status falls in on the page: signed off, absent
+/// without notice, or not on a board for another reason (docs/decisions/0364-pairing-list-facts.md).
+fn absence_group(status: AttendanceStatus) -> usize {
+    match status {
+        AttendanceStatus::Excused => 0,
+        AttendanceStatus::Unexcused | AttendanceStatus::NoShow => 1,
+        _ => 2,
     }
 }
 
@@ -217,32 +295,53 @@ fn absence(ctx: &Ctx, status: AttendanceStatus) -> &'static str {
     }
 }
 
-/// The round's byes and the entrants who do not play it.
-fn byes_and_absentees(ctx: &Ctx, r: &EveningRound) -> Markup {
+/// The round's byes with what each scored, and the entrants who do not play it: signed off,
+/// absent without notice, and otherwise not on a board.
+fn byes_and_absentees(ctx: &Ctx, r: &EveningRound, facts: &RoundFacts) -> Markup {
+    let keizer = r.competition_kind == clubcomp_engine::CompetitionKind::Keizer;
+    let groups = [
+        ctx.t("Afgemeld", "Signed off (afgemeld)"),
+        ctx.t("Afwezig zonder afmelding", "Absent without notice"),
+        ctx.t("Niet ingedeeld", "Not paired"),
+    ];
     html! {
-        @if !r.byes.is_empty() {
-            p class="byes" {
-                (ctx.t("Vrij: ", "Bye: "))
-                @for (i, b) in r.byes.iter().enumerate() {
-                    @if i > 0 { ", " }
-                    a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) }
+        @if !r.byes.is_empty() || !r.absentees.is_empty() {
+            dl class="absent" {
+                @if !r.byes.is_empty() {
+                    dt { (ctx.t("Vrij", "Bye")) }
+                    dd class="byes" {
+                        @for (i, b) in r.byes.iter().enumerate() {
+                            @if i > 0 { ", " }
+                            a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) }
+                            @if let Some(x) = facts.byes.get(&b.id) {
+                                " (" (score(ctx, *x)) " "
+                                @if keizer { (ctx.t("punten: eigen waarde", "points: own value")) }
+                                @else if (*x - 1.0).abs() < 1e-9 { (ctx.t("punt", "point")) }
+                                @else { (ctx.t("punten", "points")) }
+                                ")"
+                            }
+                        }
+                    }
                 }
-            }
-        }
-        @if !r.absentees.is_empty() {
-            p class="absent" {
-                (ctx.t("Afwezig: ", "Absent: "))
-                @for (i, a) in r.absentees.iter().enumerate() {
-                    @if i > 0 { ", " }
-                    a href=(ctx.href(&format!("/club/players/{}", a.id))) { (a.name) }
-                    " (" (absence(ctx, a.status)) ")"
+                @for (k, label) in groups.iter().enumerate() {
+                    @let who: Vec<_> = r.absentees.iter().filter(|a| absence_group(a.status) == k).collect();
+                    @if !who.is_empty() {
+                        dt { (label) }
+                        dd class=(["excused", "unexcused", "unpaired"][k]) {
+                            @for (i, a) in who.iter().enumerate() {
+                                @if i > 0 { ", " }
+                                a href=(ctx.href(&format!("/club/players/{}", a.id))) { (a.name) }
+                                @if k != 0 && a.status != AttendanceStatus::Unexcused { " (" (absence(ctx, a.status)) ")" }
+                            }
+                        }
+                    }
                 }
             }
         }
     }
 }
 
-fn render_slips(ctx: &Ctx, base: &str, e: &EveningPage) -> Markup {
+fn render_slips(ctx: &Ctx, base: &str, e: &EveningDetail) -> Markup {
     let ev = e;
     let title = format!(
         "{} — {}",

@@ -22,14 +22,17 @@ mod layout;
 mod live;
 mod mail_links;
 mod numbers;
+mod overview;
 mod player;
 mod qr;
 mod report;
+mod round;
 mod screen;
 mod season;
 mod session;
 mod site;
 mod svg;
+mod swiss;
 
 use crate::error::ApiError;
 use crate::services::reads;

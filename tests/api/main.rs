@@ -11,6 +11,7 @@ mod calc;
 mod calc_rules;
 mod calendar;
 mod check_in;
+mod club_facts;
 mod competition_params;
 mod competitions;
 mod concurrency;

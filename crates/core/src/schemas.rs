@@ -65,6 +65,12 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
+    pub Colour,
+    "A colour: `white` or `black`.",
+    clubcomp_engine::Colour::NAMES
+);
+
+string_enum_schema!(
     pub PairingSystem,
     "A pairing system: `dutch`, `burstein` or `double_swiss` for a swiss, `single` or `double` for a round robin.",
     clubcomp_engine::PairingSystem::NAMES

@@ -15,6 +15,7 @@ use crate::store::models::competition::{Competition, Evening, Round, Season};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
+use std::collections::HashMap;
 
 /// All seasons, newest first.
 pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
@@ -242,6 +243,8 @@ pub struct CompetitionPage {
     pub entrants: Vec<(PlayerId, String, Option<i32>)>,
     /// The season's playoffs, for a summer half.
     pub playoffs: Option<CompetitionId>,
+    /// The competition's time control (none when it has none stored).
+    pub time_control: Option<crate::services::competitions::TimeControl>,
 }
 
 /// The data of a competition's page.
@@ -276,6 +279,7 @@ pub fn competition_page(c: &mut DbConn, comp: &Competition) -> ApiResult<Competi
             })
             .collect(),
         playoffs,
+        time_control: crate::services::competitions::stored_time_control(comp).ok(),
     })
 }
 
@@ -352,6 +356,181 @@ pub fn evening(c: &mut DbConn, id: EveningId) -> ApiResult<EveningDetail> {
 /// Evening `e` (found in the same read) as the public sees it: [`evening`] of a found one.
 pub fn evening_found(c: &mut DbConn, e: Evening) -> ApiResult<EveningDetail> {
     evenings::detail(c, e, false, &default_time_zone(), String::new())
+}
+
+/// An evening's page: the evening as the public sees it, the evenings before and after it in
+/// its season's calendar, and for each of its rounds the facts of the standings beside the
+/// boards.
+#[derive(Debug)]
+pub struct EveningPage {
+    /// The evening, as `GET /evenings/{id}` answers the public.
+    pub detail: EveningDetail,
+    /// The evening before it in the season's calendar.
+    pub previous: Option<Evening>,
+    /// The evening after it in the season's calendar.
+    pub next: Option<Evening>,
+    /// For each round of `detail.rounds`, in the same order: the standings' facts.
+    pub facts: Vec<RoundFacts>,
+}
+
+/// What the standings say beside a round's boards.
+#[derive(Debug, Default)]
+pub struct RoundFacts {
+    /// Each entrant's score before the round (player id → the score of the standings after
+    /// the round before: game points in a Swiss or round robin, the Keizer score in a Keizer
+    /// competition; a player not listed has 0); `None` while the round before does not count.
+    pub before: Option<HashMap<i64, f64>>,
+    /// What each pairing bye scored (player id → score): in a Swiss or round robin the points
+    /// the round added, in a Keizer competition the bye factor times the player's value after
+    /// the evening; none while the round does not count yet.
+    pub byes: HashMap<i64, f64>,
+}
+
+/// Evening `e` (found in the same read) as its page shows it ([`EveningPage`]).
+pub fn evening_page(c: &mut DbConn, e: Evening) -> ApiResult<EveningPage> {
+    let calendar = crate::services::calendar::evenings_of(c, e.season_id)?;
+    let at = calendar.iter().position(|x| x.id == e.id);
+    let previous = at
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| calendar.get(i))
+        .cloned();
+    let next = at.and_then(|i| calendar.get(i + 1)).cloned();
+    let detail = evening_found(c, e)?;
+    let mut facts = Vec::with_capacity(detail.rounds.len());
+    for r in &detail.rounds {
+        let comp = competition(c, CompetitionId(r.competition_id))?;
+        facts.push(round_facts(c, &comp, r.number, &r.byes)?);
+    }
+    Ok(EveningPage {
+        detail,
+        previous,
+        next,
+        facts,
+    })
+}
+
+/// Each player's score in the standings after round `after` of `comp` (0: before the first,
+/// everyone's 0, none listed): Keizer score, or game points; `None` when round `after` does
+/// not count yet (`counted` rounds do).
+fn scores_after(
+    c: &mut DbConn,
+    comp: &Competition,
+    after: u32,
+    counted: u32,
+) -> ApiResult<Option<HashMap<i64, f64>>> {
+    if after > counted {
+        return Ok(None);
+    }
+    if after == 0 || comp.kind == CompetitionKind::Knockout {
+        return Ok(Some(HashMap::new()));
+    }
+    let v = standings_view(c, comp, Some(after))?;
+    let mut out = HashMap::new();
+    if let Some(k) = &v.keizer {
+        out.extend(k.rows.iter().map(|r| (r.player_id, r.score)));
+    }
+    if let Some(s) = &v.swiss {
+        out.extend(
+            s.rows
+                .iter()
+                .map(|r| (r.player_id, r.values["PTS"].as_f64().unwrap_or(0.0))),
+        );
+    }
+    if let Some(t) = &v.round_robin {
+        out.extend(
+            t.rows
+                .iter()
+                .map(|r| (r.player_id, r.points.as_f64().unwrap_or(0.0))),
+        );
+    }
+    out.retain(|_, v| v.is_finite());
+    Ok(Some(out))
+}
+
+/// The standings' facts beside round `number` of `comp` (docs/decisions/0364-pairing-list-facts.md).
+pub fn round_facts(
+    c: &mut DbConn,
+    comp: &Competition,
+    number: i32,
+    byes: &[evenings::BoardPlayer],
+) -> ApiResult<RoundFacts> {
+    let number = u32::try_from(number).unwrap_or(0);
+    let counted = if comp.kind == CompetitionKind::Knockout {
+        0
+    } else {
+        standings_view(c, comp, None)?.rounds_counted
+    };
+    let before = scores_after(c, comp, number.saturating_sub(1), counted)?;
+    let mut scored = HashMap::new();
+    if !byes.is_empty() && number >= 1 && number <= counted {
+        if comp.kind == CompetitionKind::Keizer {
+            let factor = crate::services::standings::keizer_params(comp)?
+                .bye
+                .to_f64();
+            if let Some(k) = standings_view(c, comp, Some(number))?.keizer {
+                for r in k
+                    .rows
+                    .iter()
+                    .filter(|r| byes.iter().any(|b| b.id == r.player_id))
+                {
+                    scored.insert(r.player_id, factor * r.value as f64);
+                }
+            }
+        } else {
+            let after = scores_after(c, comp, number, counted)?.unwrap_or_default();
+            for b in byes {
+                let was = before.as_ref().and_then(|m| m.get(&b.id)).copied();
+                let now = after.get(&b.id).copied().unwrap_or(0.0);
+                scored.insert(b.id, now - was.unwrap_or(0.0));
+            }
+        }
+    }
+    Ok(RoundFacts {
+        before,
+        byes: scored,
+    })
+}
+
+/// A round's page: its pairings and results as the public sees them, with the standings'
+/// facts beside the boards.
+#[derive(Debug)]
+pub struct RoundPage {
+    /// The competition.
+    pub competition: Competition,
+    /// The round, as its evening shows it.
+    pub round: EveningRound,
+    /// Its date (from its evening, else its own), if known.
+    pub date: Option<NaiveDate>,
+    /// The evening it is played on.
+    pub evening_id: Option<i64>,
+    /// The competition's round numbers, in order (for the links to the other rounds).
+    pub numbers: Vec<i32>,
+    /// The standings' facts beside its boards.
+    pub facts: RoundFacts,
+}
+
+/// Round `number` of `comp` as its page shows it (404 when there is none).
+pub fn round_page(c: &mut DbConn, comp: &Competition, number: i32) -> ApiResult<RoundPage> {
+    let all = crate::services::rounds::list(c, comp.id)?;
+    let numbers = all.iter().map(|r| r.number).collect();
+    let r = crate::services::rounds::load(c, comp.id, number)?;
+    let (date, evening_id) = match r.evening_id {
+        Some(e) => {
+            let ev = crate::services::calendar::load_evening(c, e)?;
+            (Some(ev.date), Some(e.get()))
+        }
+        None => (r.date, None),
+    };
+    let round = evenings::round_on(c, comp, r, false, &default_time_zone())?;
+    let facts = round_facts(c, comp, round.number, &round.byes)?;
+    Ok(RoundPage {
+        competition: comp.clone(),
+        round,
+        date,
+        evening_id,
+        numbers,
+        facts,
+    })
 }
 
 /// The card of player `id` over every season (404 when there is none).

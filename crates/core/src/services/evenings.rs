@@ -151,11 +151,14 @@ pub struct EveningDetail {
 }
 
 /// The version of an evening's document: the evening's own version and a digest of the
-/// cache stamps of its season's competitions (a write to any of their rounds, games,
-/// entrants, players or attendance raises one).
+/// cache stamps of its season's calendar (an evening added, moved or edited: the evenings
+/// before and after it on its page) and of its season's competitions (a write to any of
+/// their rounds, games, entrants, players or attendance raises one).
 pub fn version(c: &mut DbConn, evening: &Evening) -> ApiResult<(i64, i64)> {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
+    let calendar = stamp(c, &format!("season:{}", evening.season_id))?;
+    h.update(format!("season:{calendar};").as_bytes());
     for comp in competitions::of_season(c, evening.season_id)? {
         let s = stamp(c, &format!("competition:{}", comp.id))?;
         h.update(format!("{}:{s};", comp.id).as_bytes());
@@ -239,8 +242,8 @@ pub fn detail(
     })
 }
 
-/// One competition's round as shown on its evening.
-fn round_on(
+/// One competition's round as shown on its evening (and on the round's own page).
+pub fn round_on(
     c: &mut DbConn,
     comp: &Competition,
     round: Round,

@@ -523,6 +523,21 @@ pub fn swiss_compute(
     comp: &Competition,
     rounds: &[RoundGames],
 ) -> ApiResult<(clubcomp_engine::tiebreaks::Standings, Vec<PlayerId>)> {
+    let (st, _, ids) = swiss_compute_with_trf(c, comp, rounds)?;
+    Ok((st, ids))
+}
+
+/// [`swiss_compute`] with the tournament file it was computed from (its players in start
+/// order, each with their rounds).
+pub fn swiss_compute_with_trf(
+    c: &mut DbConn,
+    comp: &Competition,
+    rounds: &[RoundGames],
+) -> ApiResult<(
+    clubcomp_engine::tiebreaks::Standings,
+    swiss::Tournament,
+    Vec<PlayerId>,
+)> {
     let (t, ids) = build_trf(c, comp, rounds)?;
     let names = stored_tiebreaks(comp)?;
     let list = clubcomp_engine::tiebreaks::parse_tiebreaks(&names.join(","))
@@ -530,7 +545,7 @@ pub fn swiss_compute(
     let input = clubcomp_engine::tiebreaks::input_from_trf(&t);
     let st = clubcomp_engine::tiebreaks::compute_tiebreaks(&input, &list)
         .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))?;
-    Ok((st, ids))
+    Ok((st, t, ids))
 }
 
 /// The FIDE TRF-16 export of a Swiss or round robin (409 for another kind): its published and

@@ -172,6 +172,33 @@ pub struct SwissRow {
     /// counts those rounds as unplayed); `null` when they did not.
     #[schema(required = true)]
     pub withdrawn_from: Option<i32>,
+    /// The start number: the place in the seeding order (the tournament file's pairing
+    /// number), 1 for the first seed.
+    pub start_number: u32,
+    /// The rating the competition knows the player by (at entry); `null` when unrated.
+    #[schema(required = true)]
+    pub rating: Option<u32>,
+    /// Each game of the rounds these standings count, round 1 first (two per round in a
+    /// double Swiss): the round-by-round table.
+    pub games: Vec<SwissGameCell>,
+}
+
+/// One game of a player in a round of a Swiss, as the tournament file holds it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SwissGameCell {
+    /// The round.
+    pub round: u32,
+    /// The opponent's start number; `null` for a bye or an absence.
+    #[schema(required = true)]
+    pub opponent: Option<u32>,
+    /// The player's colour; `null` for a bye or an absence.
+    #[schema(value_type = Option<crate::schemas::Colour>, required = true)]
+    pub colour: Option<clubcomp_engine::Colour>,
+    /// The result as FIDE's tournament file writes it: `1`, `=`, `0` (played), `+`, `-`
+    /// (forfeit), `U` (pairing bye), `H`, `F` (half and full bye), `Z` (absent, no point);
+    /// empty while the game has no result.
+    #[schema(pattern = r"^[10=+\-WDLHFUZ]?$")]
+    pub result: String,
 }
 
 /// Why a player stands above the next one level on points: the first tie-break of the list
@@ -246,6 +273,28 @@ pub struct StandingsView {
     /// Swiss table.
     #[schema(required = true)]
     pub swiss: Option<SwissStandings>,
+}
+
+/// A player's rounds of the tournament file as the standings' cells (`per_round` games a
+/// round).
+fn game_cells(
+    rounds: &[clubcomp_engine::swiss::RoundEntry],
+    per_round: usize,
+) -> Vec<SwissGameCell> {
+    use clubcomp_engine::swiss::ResultCode;
+    rounds
+        .iter()
+        .enumerate()
+        .map(|(k, e)| SwissGameCell {
+            round: (k / per_round) as u32 + 1,
+            opponent: e.opponent,
+            colour: e.colour,
+            result: match e.result {
+                ResultCode::Pending => String::new(),
+                code => code.to_char().to_string(),
+            },
+        })
+        .collect()
 }
 
 fn check_after(after: Option<u32>, counted: usize) -> ApiResult<u32> {
@@ -404,7 +453,8 @@ pub fn standings_view(
             view.rounds_counted = rounds.len() as u32;
             view.after = n;
             rounds.truncate(n as usize);
-            let (mut st, ids) = svc::swiss_compute(c, comp, &rounds)?;
+            let (mut st, trf, ids) = svc::swiss_compute_with_trf(c, comp, &rounds)?;
+            let per_round = crate::services::standings::games_per_round(comp).max(1);
             let tie = crate::services::playoff::first_place_tie(comp)?;
             let may_take = crate::services::playoff::may_take_title(c, comp, &ids)?;
             let title = crate::services::playoff::candidates(&st, &ids, tie, &may_take);
@@ -486,6 +536,17 @@ pub fn standings_view(
                             name: names.get(&id).cloned().unwrap_or_default(),
                             values: Value::Object(values),
                             withdrawn_from: withdrawn.get(&id).copied(),
+                            start_number: r.id,
+                            rating: trf
+                                .players
+                                .get(r.id as usize - 1)
+                                .map(|p| p.rating)
+                                .filter(|r| *r > 0),
+                            games: trf
+                                .players
+                                .get(r.id as usize - 1)
+                                .map(|p| game_cells(&p.rounds, per_round))
+                                .unwrap_or_default(),
                         })
                     })
                     .collect::<ApiResult<_>>()?,

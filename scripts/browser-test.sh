@@ -9,8 +9,12 @@
 # exactly one A4 page; the club night's pages (the venue screen at 1920×1080, the check-in and
 # report pages at 360, 390 and 1280 px, signed in where they need it); then the live pages
 # (scripts/live-pages.mjs): the arbiter enters results through the API and the evening and
-# standings pages, opened directly and framed by another origin, show them within 2 s without
-# reload or console message. Screenshots and PDFs go to target/ci-artifacts/pages/.
+# standings pages, opened directly and framed by another origin, and the venue screen show
+# them within 2 s without reload or console message, and an embedded page framed with the
+# sizing snippet ends as tall as its content. Before the live pages, Lighthouse scores the
+# front, standings, evening and player pages (scripts/lighthouse.mjs; at least 95 in each
+# category, mobile and desktop). Screenshots, PDFs and the Lighthouse reports go to
+# target/ci-artifacts/pages/.
 # Usage: scripts/browser-test.sh [BINARY]   (default: target/debug/clubcomp)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -132,7 +136,7 @@ kill "$browser_pid" 2>/dev/null || true
 wait "$browser_pid" 2>/dev/null || true
 browse --window-size=1920,1080 --screenshot="$out/screen-1920.png" "$base/club/screen?evening=$evening" 2>/dev/null >/dev/null
 browse --dump-dom "$base/club/screen?evening=$evening" 2>/dev/null > "$work/screen.html"
-rows=$(grep -o '<tr><th scope="row" class="num">' "$work/screen.html" | wc -l)
+rows=$(grep -oE '<tr data-game="[0-9]+"><th scope="row" class="num">' "$work/screen.html" | wc -l)
 qr=$(grep -c '<aside class="screen-check-in"' "$work/screen.html" || true)
 echo "screen: $rows boards on this screenful, check-in QR shown: $qr"
 { [ "$rows" -gt 0 ] && [ "$rows" -le 12 ] && [ "$qr" = "1" ]; } || { echo "FAIL screen"; status=1; }
@@ -185,6 +189,20 @@ echo "print: Keizer standings on $pages_n page(s) of $size"
 [ "$pages_n" = "1" ] || { echo "FAIL: the standings need $pages_n pages"; status=1; }
 case "$size" in *"(A4)"*) ;; *) echo "FAIL: not A4"; status=1 ;; esac
 echo "pairing list: $(pdfinfo "$out/evening.pdf" | awk '/^Pages:/ {print $2}') page(s); slips: $(pdfinfo "$out/slips.pdf" | awk '/^Pages:/ {print $2}') page(s)"
+# Lighthouse (docs/decisions/0368-lighthouse-on-the-club-pages.md): the front, standings,
+# evening and player pages score at least 95 in all four categories, mobile and desktop
+# presets; pinned in tests/lighthouse/package-lock.json, installed under target/lighthouse
+lh=${LIGHTHOUSE_DIR:-target/lighthouse}
+mkdir -p "$lh"
+cp tests/lighthouse/package.json tests/lighthouse/package-lock.json "$lh/"
+if ! cmp -s tests/lighthouse/package-lock.json "$lh/.installed-lock" 2>/dev/null; then
+  (cd "$lh" && npm ci --no-audit --no-fund --loglevel=error)
+  cp tests/lighthouse/package-lock.json "$lh/.installed-lock"
+fi
+CHROME_PATH=/usr/bin/chromium node scripts/lighthouse.mjs "$lh" "$base" "$out/lighthouse" \
+  "front:/club/" "standings:/club/competitions/$keizer/standings" \
+  "evening:/club/evenings/$evening" "player:/club/players/$player" || status=1
+
 # live pages: results entered through the API appear on the open pages (last: it enters
 # results into the demo's published evening)
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

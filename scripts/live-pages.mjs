@@ -1,6 +1,7 @@
 // The live club pages in a real browser, over the DevTools protocol of a running headless
 // Chromium (docs/decisions/0343-live-pages.md): the evening page and a standings page, each
-// opened directly and inside an iframe of another origin (the embed). For each, the page
+// opened directly and inside an iframe of another origin (the embed), and the venue screen
+// (docs/decisions/0348-the-venue-screen.md) on a board it shows. For each, the page
 // must not show the result before it is entered; the arbiter then enters it through the API,
 // and the page must show it within 2 s, without a navigation (a marker set in the page
 // survives; no frame navigated) and without any console message, log entry or page error.
@@ -19,14 +20,30 @@ const api = async (path, init = {}) => {
   return res.json();
 };
 
-// the embedding site: a page of another origin that frames the club page it is asked for
+// the parent-side snippet of docs/api-guide.md (embedding): frames of the service take the
+// height their page tells
+const sizing = `<script>
+  window.addEventListener('message', (event) => {
+    const m = event.data;
+    if (event.origin !== '${base}' || !m || m.type !== 'clubcomp:height'
+        || !Number.isInteger(m.height) || m.height < 1 || m.height > 100000) return;
+    for (const frame of document.querySelectorAll('iframe[data-clubcomp]')) {
+      if (frame.contentWindow === event.source) frame.style.height = m.height + 'px';
+    }
+  });
+</script>`;
+// the embedding site: a page of another origin that frames the club page it is asked for;
+// under /sized with the sizing snippet and a frame far too low for the page
 const host = http.createServer((req, res) => {
-  const src = new URL(req.url, 'http://host').searchParams.get('src') || '';
+  const url = new URL(req.url, 'http://host');
+  const src = url.searchParams.get('src') || '';
   if (!src.startsWith('/club/')) { res.writeHead(404).end(); return; }
+  const sized = url.pathname === '/sized';
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>`
     + `<link rel="icon" href="data:,"></head><body><iframe id="club" title="club" width="1000" `
-    + `height="700" src="${base}${src.replace(/[^A-Za-z0-9/?=&._-]/g, '')}"></iframe></body></html>`);
+    + `height="${sized ? 150 : 700}" ${sized ? 'style="border: 0" data-clubcomp ' : ''}`
+    + `src="${base}${src.replace(/[^A-Za-z0-9/?=&._-]/g, '')}"></iframe>${sized ? sizing : ''}</body></html>`);
 });
 await new Promise((r) => host.listen(Number(hostPort), '127.0.0.1', r));
 
@@ -147,9 +164,34 @@ const standingsText = `(() => {
   return r ? r.textContent.replace(/\\s+/g, ' ').trim() : 'no standings region';
 })()`;
 
+// the result cell of a game's row on the venue screen
+const screenCell = (g) => `(() => {
+  const row = document.querySelector('tr[data-game="${g.id}"]');
+  return row ? row.querySelector('td.result').textContent.trim() : 'no game ${g.id}';
+})()`;
+// the games the evening and standings checks enter; the screen takes another one it shows
+const reserved = new Set([games[0].id, games[1].id, last.id]);
+const entered = new Set();
+const PERIOD_MS = 20000;
+// a Keizer game without a result on the screenful shown, far enough from the next change of
+// screenful (every 20 s of the clock) for the check's 2 s; else the next screenful's
+async function shownGame(ctx) {
+  for (let tries = 0; tries < 8; tries++) {
+    if (Date.now() % PERIOD_MS > PERIOD_MS - 8000) {
+      await sleep(PERIOD_MS - (Date.now() % PERIOD_MS) + 1000);
+    }
+    const ids = await evaluate(ctx, `[...document.querySelectorAll('tr[data-game]')]
+      .filter((r) => r.querySelector('td.result .pending')).map((r) => Number(r.dataset.game))`);
+    const g = games.find((x) => ids.includes(x.id) && !reserved.has(x.id) && !entered.has(x.id));
+    if (g && Date.now() % PERIOD_MS <= PERIOD_MS - 8000) return g;
+    await sleep(PERIOD_MS - (Date.now() % PERIOD_MS) + 1000);
+  }
+  throw new Error('the screen showed no Keizer game without a result');
+}
+
 // Each check: the page, what it reads, what the arbiter (or leader) does, and what the page
-// must then read. The standings count completed rounds: the round is completed, then a
-// result of it corrected.
+// must then read (`choose` picks the game first, from the page). The standings count
+// completed rounds: the round is completed, then a result of it corrected.
 const checks = [
   {
     name: 'evening page', path: `/club/evenings/${evening}`, framed: false, read: boardCell(games[0]),
@@ -160,8 +202,14 @@ const checks = [
     act: () => enter(games[1], '0-1'), want: (t) => t === '0-1',
   },
   {
+    name: 'venue screen', path: `/club/screen?evening=${evening}&lang=en`, framed: false, choose: shownGame,
+    read: screenCell, act: (g) => { entered.add(g.id); return enter(g, '1/2-1/2'); }, want: (t) => t === '½-½',
+  },
+  {
     name: 'standings page', path: `/club/competitions/${keizer}/standings?lang=en`, framed: false, read: standingsText,
-    prepare: async () => { for (const g of games.slice(2, -1)) await enter(g, '1/2-1/2'); },
+    prepare: async () => {
+      for (const g of games.slice(2, -1)) if (!entered.has(g.id)) await enter(g, '1/2-1/2');
+    },
     act: async () => {
       await enter(last, '1-0');
       await api(`/api/v1/competitions/${keizer}/rounds/${open.number}/complete`, as(leader, 'POST', {}));
@@ -189,16 +237,18 @@ for (const c of checks) {
   await sleep(500);
   const ctx = await context(c.framed);
   await evaluate(ctx, 'document.documentElement.dataset.liveCheck = "kept"');
-  const before = await evaluate(ctx, c.read);
+  const game = c.choose ? await c.choose(ctx) : null;
+  const read = typeof c.read === 'function' ? c.read(game) : c.read;
+  const before = await evaluate(ctx, read);
   if (c.want(before, before)) problems.push(`reads what it should only after the change (${before})`);
   navigations.length = 0;
   const started = Date.now();
-  await c.act();
+  await c.act(game);
   let after = before;
   let changedAt = null;
   while (Date.now() - started < LIMIT_MS) {
     await sleep(50);
-    after = await evaluate(ctx, c.read);
+    after = await evaluate(ctx, read);
     if (c.want(after, before)) { changedAt = Date.now() - started; break; }
   }
   if (changedAt === null) problems.push(`not shown within ${LIMIT_MS} ms (reads ${JSON.stringify(after.slice(0, 120))})`);
@@ -212,6 +262,39 @@ for (const c of checks) {
     failed++;
   } else {
     console.log(`ok   ${c.name}: changed ${changedAt} ms after the change was sent, no reload, no console message`);
+  }
+}
+// iframe sizing (docs/decisions/0367-iframe-sizing.md): the embedded standings in a frame of
+// 150 px on a page with the documented snippet; within 2 s the frame is as tall as its page
+{
+  messages.length = 0;
+  const done = loaded();
+  const path = `/club/competitions/${keizer}/standings?embed=1&lang=en`;
+  await send('Page.navigate', { url: `http://127.0.0.1:${hostPort}/sized?src=${encodeURIComponent(path)}` });
+  const problems = [];
+  if (!(await done)) problems.push('no load event');
+  // the host page's own context (the default one of the top frame)
+  const top = undefined;
+  const framed = await context(true);
+  const started = Date.now();
+  let frame = 0;
+  let content = -1;
+  while (Date.now() - started < LIMIT_MS) {
+    await sleep(100);
+    frame = await evaluate(top, 'document.getElementById("club").getBoundingClientRect().height');
+    content = await evaluate(framed, 'document.documentElement.getBoundingClientRect().height');
+    if (content > 150 && Math.abs(frame - content) <= 1) break;
+  }
+  if (!(content > 150 && Math.abs(frame - content) <= 1)) {
+    problems.push(`the frame is ${frame} px high, its page ${content} px`);
+  }
+  await sleep(300);
+  problems.push(...messages);
+  if (problems.length) {
+    console.log(`FAIL iframe sizing: ${problems.join('; ')}`);
+    failed++;
+  } else {
+    console.log(`ok   iframe sizing: the frame is as tall as its page (${Math.round(frame)} px)`);
   }
 }
 ws.close();

@@ -176,6 +176,7 @@ pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
                 link rel="stylesheet" href=(super::site::stylesheet_url());
                 link rel="icon" href="/club/favicon.svg" type="image/svg+xml";
                 @if ctx.live.is_some() { script src=(super::live::script_url()) defer {} }
+                @if ctx.embed { script src=(super::live::embed_script_url()) defer {} }
             }
             body class=[ctx.embed.then_some("embed")] data-live-stream=[ctx.live.as_deref()] {
                 @if !ctx.embed {

@@ -2,7 +2,10 @@
 // names it on <body data-live-stream="/api/v1/stream?...&types=...">; the regions that may
 // change carry data-live="key". On an event of one of the named types the page's own address
 // is fetched again (If-None-Match with the last ETag; a burst of events gives one fetch) and
-// each region whose server-rendered HTML changed is replaced by the new one. Without this
+// each region whose server-rendered HTML changed is replaced by the new one. A page that
+// changes with the clock (the venue screen) also names a period in seconds on
+// <body data-live-every="20">: the page is then fetched at each multiple of it on the clock
+// (:00, :20, :40), so that screens in one room change together. Without this
 // script, or without the stream, the page stays as it was rendered. Nothing is written to the
 // console, and nothing from an event goes into the page.
 (() => {
@@ -20,6 +23,9 @@
   // after the stream refused or failed: wait, then open a new one (doubling, at most 5 min)
   const FIRST_WAIT_MS = 5000;
   const LONGEST_WAIT_MS = 300000;
+  // a fetch on the clock comes this long after the moment, so the server's clock has passed it
+  const CLOCK_LATE_MS = 250;
+  const every = Number(body.dataset.liveEvery || 0) * 1000;
   let etag = null;
   let timer = 0;
   let busy = false;
@@ -110,6 +116,14 @@
       setTimeout(connect, wait);
     };
   };
+
+  const tick = () => {
+    refresh();
+    setTimeout(tick, every - (Date.now() % every) + CLOCK_LATE_MS);
+  };
+  if (every >= 1000 && every <= 3600000) {
+    setTimeout(tick, every - (Date.now() % every) + CLOCK_LATE_MS);
+  }
 
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden && stale) {

@@ -102,6 +102,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     get().to(screen::page),
                 )
                 .route("/live.{hash}.js", get().to(live::script))
+                .route("/embed.{hash}.js", get().to(live::embed_script))
                 // each route with an id is tried in turn
                 .route("/evenings/{id}", get().to(evening::page))
                 .route("/seasons/{id}", get().to(season::archive))

@@ -1,10 +1,13 @@
 //! The venue screen, `/club/screen` (optionally `?evening={id}`;
 //! docs/decisions/0348-the-venue-screen.md): tonight's pairings and results in large type for
 //! a television (1920×1080), the check-in QR code while the evening's self check-in is open,
-//! and the clock in club time. No script: the page reloads itself every 20 seconds of the
-//! clock (at :00, :20 and :40 of each minute, so that the clock and the check-in code are
-//! never a minute behind), and when the boards do not fit on one screen each reload shows the
-//! next screenful, chosen by the clock, so every screen in the room shows the same boards.
+//! and the clock in club time. The page follows its evening's event stream with the live
+//! script (`live`, docs/decisions/0343-live-pages.md), so a result shows at once, and the
+//! script also fetches the page at :00, :20 and :40 of each minute of the clock
+//! (`data-live-every`), so that the clock and the check-in code are never a minute behind;
+//! when the boards do not fit on one screen each fetch shows the next screenful, chosen by the
+//! clock on the server, so every screen in the room shows the same boards. Without script the
+//! page reloads itself at those moments (a refresh inside `<noscript>`).
 
 use super::layout::Ctx;
 use crate::error::ApiError;
@@ -95,7 +98,11 @@ pub async fn page(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse 
             Some(id) => format!("{PATH}?evening={}", id.get()),
             None => PATH.to_string(),
         };
-        let ctx = Ctx::new(super::PageQuery { embed: false, ..q }, path);
+        let stream = match &screen.evening {
+            Some(e) => super::live::evening_stream(e.id),
+            None => super::live::front_stream(),
+        };
+        let ctx = Ctx::new(super::PageQuery { embed: false, ..q }, path).following(stream);
         let local = now.with_timezone(&state.config.club_timezone);
         let body = super::layout::finish(render(&ctx, &state, &screen, local));
         let mut res = HttpResponse::Ok()
@@ -128,17 +135,20 @@ fn render<Tz: chrono::TimeZone>(
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="referrer" content="same-origin";
-                meta http-equiv="refresh" content=(reload);
+                noscript { meta http-equiv="refresh" content=(reload); }
                 title { (title) }
                 link rel="stylesheet" href=(super::site::stylesheet_url());
+                script src=(super::live::script_url()) defer {}
             }
-            body class="screen" {
+            body class="screen" data-live-stream=[ctx.live.as_deref()] data-live-every=(PERIOD) {
                 main id="main" {
-                    header class="screen-head" {
+                    header class="screen-head" data-live="head" {
                         h1 { (headline(ctx, s)) }
                         p class="clock" aria-label=(ctx.t("Klok", "Clock")) { (clock) }
                     }
-                    (content(ctx, state, s, tick as usize))
+                    div class="screen-live" data-live="boards" {
+                        (content(ctx, state, s, tick as usize))
+                    }
                 }
             }
         }
@@ -223,7 +233,7 @@ fn row_markup(ctx: &Ctx, row: &Row<'_>) -> Markup {
             html! { tr class="screen-round" { th colspan="4" scope="colgroup" { (r.competition_name) ", " (word) " " (r.number) } } }
         }
         Row::Board(g) => html! {
-            tr {
+            tr data-game=(g.game_id) {
                 th scope="row" class="num" { (g.board) @if g.game_no > 1 { "." (g.game_no) } }
                 td class="white" { @if let Some(w) = &g.white { (w.name) } }
                 td class="result" {

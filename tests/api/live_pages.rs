@@ -60,12 +60,24 @@ async fn the_evening_standings_and_front_pages_load_the_one_script_and_name_thei
         ),
     ];
     let mut src = String::new();
+    let mut embed_src = String::new();
     for (page, stream) in &follows {
         for q in ["", "?embed=1&lang=en"] {
             let r = get(&app, &format!("{page}{q}"), None).await;
             assert_eq!(r.status, StatusCode::OK, "{page}{q}");
             let tags = scripts(&r.text);
-            assert_eq!(tags.len(), 1, "{page}{q}: {tags:?}");
+            // embedded, the page also loads the iframe sizing script
+            let embedded = q.contains("embed");
+            assert_eq!(tags.len(), 1 + usize::from(embedded), "{page}{q}: {tags:?}");
+            if embedded {
+                assert!(
+                    tags[1].starts_with("<script src=\"/club/embed.")
+                        && tags[1].ends_with(".js\" defer></script>"),
+                    "{}",
+                    tags[1]
+                );
+                embed_src = tags[1][13..tags[1].find("\" defer").unwrap()].to_string();
+            }
             // loaded from the service, deferred, with nothing inline
             let tag = tags[0];
             assert!(
@@ -128,6 +140,27 @@ async fn the_evening_standings_and_front_pages_load_the_one_script_and_name_thei
     );
     let old = get(&app, "/club/live.000000000000.js", None).await;
     assert_eq!(old.status, StatusCode::OK);
+    assert_eq!(old.header("cache-control").as_deref(), Some("no-cache"));
+    assert_eq!(old.text, js.text);
+
+    // the sizing script of an embedded page, served the same way: it posts the page's height
+    // to the parent in its one message shape
+    let js = get(&app, &embed_src, None).await;
+    assert_eq!(js.status, StatusCode::OK);
+    assert_eq!(
+        js.header("cache-control").as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(
+        js.header("content-type").as_deref(),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert!(
+        js.text
+            .contains("postMessage({ type: 'clubcomp:height', height }, '*')")
+    );
+    assert!(!js.text.contains("console."));
+    let old = get(&app, "/club/embed.000000000000.js", None).await;
     assert_eq!(old.header("cache-control").as_deref(), Some("no-cache"));
     assert_eq!(old.text, js.text);
 }

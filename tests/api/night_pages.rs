@@ -108,18 +108,29 @@ async fn the_venue_screen_shows_the_evenings_boards_and_otherwise_the_next_eveni
         );
     }
     assert!(text.contains("Rapid, round 1"), "{text}");
-    // it reloads itself at the next 20 seconds of the clock, and shows the clock
-    let refresh = r
-        .text
+    // it follows the evening's stream with the live script and fetches itself every 20
+    // seconds of the clock; without script it reloads at the next 20 seconds of the clock
+    let live = format!(
+        "data-live-stream=\"/api/v1/stream?evening={}&amp;types=",
+        n.evening
+    );
+    assert!(r.text.contains(&live), "{}", r.text);
+    assert!(r.text.contains("data-live-every=\"20\""), "{}", r.text);
+    assert!(r.text.contains("<script src=\"/club/live."), "{}", r.text);
+    let noscript = r.text.split("<noscript>").nth(1).unwrap();
+    let refresh = noscript.split("</noscript>").next().unwrap();
+    let secs = refresh
         .split("http-equiv=\"refresh\" content=\"")
         .nth(1)
         .unwrap();
-    let secs: u32 = refresh[..refresh.find('"').unwrap()].parse().unwrap();
+    let secs: u32 = secs[..secs.find('"').unwrap()].parse().unwrap();
     assert!((1..=20).contains(&secs), "{secs}");
+    assert_eq!(r.text.matches("http-equiv=\"refresh\"").count(), 1);
     assert!(r.text.contains("class=\"clock\""));
-    // no check-in panel while the check-in is closed; no script anywhere
+    // its regions: the heading line and the boards
+    assert!(r.text.contains("data-live=\"head\"") && r.text.contains("data-live=\"boards\""));
+    // no check-in panel while the check-in is closed
     assert!(!r.text.contains("screen-check-in"));
-    assert!(!r.text.contains("<script"));
 
     // the staff open the check-in: the screen shows its QR code of the member's address
     let o = app.open_evening_check_in(&n.arbiter, n.evening).await;

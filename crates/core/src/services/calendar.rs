@@ -31,11 +31,13 @@ pub fn load_evening(c: &mut DbConn, id: EveningId) -> ApiResult<Evening> {
 
 /// The evenings of a season by date.
 pub fn evenings_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Evening>> {
-    Ok(ev::table
+    // on the concrete backend connection, so the prepared statement is cached (the front
+    // page's version reads it on every request)
+    Ok(crate::per_backend!(c, |b| ev::table
         .filter(ev::season_id.eq(season))
         .order(ev::date)
         .select(Evening::as_select())
-        .load(c)?)
+        .load(b))?)
 }
 
 /// A season (404 when there is none) with its evenings in date order: its calendar.

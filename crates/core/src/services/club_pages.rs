@@ -17,13 +17,14 @@ use clubcomp_engine::{CompetitionKind, Half};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
-/// All seasons, newest first.
+/// All seasons, newest first. On the concrete backend connection, so the prepared statement
+/// is cached (the front page's version reads it on every request).
 pub fn seasons(c: &mut DbConn) -> ApiResult<Vec<Season>> {
     use crate::store::schema::seasons as s;
-    Ok(s::table
+    Ok(crate::per_backend!(c, |b| s::table
         .order((s::opening_date.desc(), s::id.desc()))
         .select(Season::as_select())
-        .load(c)?)
+        .load(b))?)
 }
 
 /// One season or 404.
@@ -31,14 +32,15 @@ pub fn season(c: &mut DbConn, id: SeasonId) -> ApiResult<Season> {
     crate::services::seasons::load(c, id)
 }
 
-/// The competitions of a season, in the order they were created.
+/// The competitions of a season, in the order they were created (prepared once per
+/// connection, as [`seasons`]).
 pub fn competitions_of(c: &mut DbConn, season: SeasonId) -> ApiResult<Vec<Competition>> {
     use crate::store::schema::competitions as cm;
-    Ok(cm::table
+    Ok(crate::per_backend!(c, |b| cm::table
         .filter(cm::season_id.eq(season))
         .order(cm::id)
         .select(Competition::as_select())
-        .load(c)?)
+        .load(b))?)
 }
 
 /// One competition or 404.
@@ -84,7 +86,12 @@ pub fn front_version(c: &mut DbConn, today: NaiveDate) -> ApiResult<(i64, i64)> 
         h.update(format!("{evenings:?};").as_bytes());
         match evenings::find(c, evenings::Which::OnOrAfter(today)) {
             Ok(e) => {
-                let v = evenings::version(c, &e)?;
+                // the next evening is mostly of the newest season, whose competitions are read
+                let v = if e.season_id == season.id {
+                    evenings::version_with(c, &e, &comps)?
+                } else {
+                    evenings::version(c, &e)?
+                };
                 h.update(format!("{e:?}:{v:?};").as_bytes());
             }
             Err(ApiError::NotFound(_)) => {}

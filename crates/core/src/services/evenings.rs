@@ -155,11 +155,22 @@ pub struct EveningDetail {
 /// before and after it on its page) and of its season's competitions (a write to any of
 /// their rounds, games, entrants, players or attendance raises one).
 pub fn version(c: &mut DbConn, evening: &Evening) -> ApiResult<(i64, i64)> {
+    let comps = competitions::of_season(c, evening.season_id)?;
+    version_with(c, evening, &comps)
+}
+
+/// [`version`] with the competitions of the evening's season already read (all of them, in
+/// the order of their ids), as the front page's version has them.
+pub fn version_with(
+    c: &mut DbConn,
+    evening: &Evening,
+    comps: &[Competition],
+) -> ApiResult<(i64, i64)> {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     let calendar = stamp(c, &format!("season:{}", evening.season_id))?;
     h.update(format!("season:{calendar};").as_bytes());
-    for comp in competitions::of_season(c, evening.season_id)? {
+    for comp in comps {
         let s = stamp(c, &format!("competition:{}", comp.id))?;
         h.update(format!("{}:{s};", comp.id).as_bytes());
     }
@@ -192,14 +203,15 @@ pub enum Which {
 pub fn find(c: &mut DbConn, which: Which) -> ApiResult<Evening> {
     match which {
         Which::Id(id) => calendar::load_evening(c, id),
-        Which::OnOrAfter(day) => ev::table
+        // on the concrete backend connection, so the prepared statement is cached
+        Which::OnOrAfter(day) => crate::per_backend!(c, |b| ev::table
             .filter(ev::date.ge(day))
             .filter(ev::kind.ne(EveningKind::Closed.as_str()))
             .order((ev::date, ev::id))
             .select(Evening::as_select())
-            .first(c)
-            .optional()?
-            .ok_or_else(|| ApiError::NotFound(format!("no evening on or after {day}"))),
+            .first(b)
+            .optional())?
+        .ok_or_else(|| ApiError::NotFound(format!("no evening on or after {day}"))),
     }
 }
 

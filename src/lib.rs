@@ -14,6 +14,7 @@
 
 pub mod api;
 pub mod app;
+pub mod audience;
 pub mod auth;
 pub mod cached;
 pub mod cli;

@@ -30,6 +30,7 @@ pub mod player_games;
 pub mod players;
 pub mod playoff;
 pub mod presence;
+pub mod privacy;
 pub mod prizes;
 pub mod ratings;
 pub mod results;
@@ -172,6 +173,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(own_account::change_email);
     cfg.service(own_account::confirm_email);
     notifications::configure(cfg);
+    privacy::configure(cfg);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any

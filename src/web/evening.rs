@@ -187,7 +187,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
 /// A player on a board: the name linked to the card, the rating beside it.
 fn player(ctx: &Ctx, p: &crate::services::evenings::BoardPlayer) -> Markup {
     html! {
-        a href=(ctx.href(&format!("/club/players/{}", p.id))) { (p.name) }
+        (ctx.player(p.id, &p.name))
         @if let Some(r) = p.rating { " " span class="rating" { "(" (r) ")" } }
     }
 }
@@ -212,7 +212,7 @@ fn byes_and_absentees(ctx: &Ctx, r: &EveningRound) -> Markup {
                 (ctx.t("Vrij: ", "Bye: "))
                 @for (i, b) in r.byes.iter().enumerate() {
                     @if i > 0 { ", " }
-                    a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) }
+                    (ctx.player(b.id, &b.name))
                 }
             }
         }
@@ -221,7 +221,7 @@ fn byes_and_absentees(ctx: &Ctx, r: &EveningRound) -> Markup {
                 (ctx.t("Afwezig: ", "Absent: "))
                 @for (i, a) in r.absentees.iter().enumerate() {
                     @if i > 0 { ", " }
-                    a href=(ctx.href(&format!("/club/players/{}", a.id))) { (a.name) }
+                    (ctx.player(a.id, &a.name))
                     " (" (absence(ctx, &a.status)) ")"
                 }
             }

@@ -54,6 +54,7 @@ mod presence;
 mod privacy;
 mod prizes;
 mod processes;
+mod publication;
 mod ratings;
 mod readiness;
 mod representation;

@@ -108,6 +108,23 @@ impl TestApp {
         self.get(paths::MEMBER_PAGE, token).await
     }
 
+    /// `PATCH /players/{id}` (without `If-Match`).
+    pub async fn update_player(&self, token: &str, id: impl Display, body: Value) -> Resp {
+        self.req(Method::PATCH, &paths::player(id), Some(token), Some(body))
+            .await
+    }
+
+    /// `GET /me/export`: everything the club holds about the caller.
+    pub async fn export_me(&self, token: Option<&str>) -> Resp {
+        self.get(paths::ME_EXPORT, token).await
+    }
+
+    /// `PUT /me/publication`: how the caller's name is published.
+    pub async fn put_publication(&self, token: &str, body: Value) -> Resp {
+        self.req(Method::PUT, paths::ME_PUBLICATION, Some(token), Some(body))
+            .await
+    }
+
     /// `GET /evenings/next`.
     pub async fn next_evening(&self, token: Option<&str>) -> Resp {
         self.get(paths::NEXT_EVENING, token).await

@@ -22,6 +22,7 @@ pub mod fair;
 pub mod night;
 pub mod openapi;
 pub mod panics;
+pub mod reader;
 pub mod representation;
 pub mod state;
 pub mod stream;

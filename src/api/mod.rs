@@ -54,6 +54,7 @@ pub use crate::services::version::{ExpectedVersion, check_if_match, etag};
 pub use players::double_option;
 
 /// Registers every `/api/v1` operation.
+// Long: one line per operation, in the order routes are matched.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     // the hottest public read first: routes are matched in registration order
     cfg.service(standings::get_standings);

@@ -115,7 +115,7 @@ async fn cached(
             competition: id,
             doc: DOCS[kind as usize][variant],
             arg: q.after.map(i64::from),
-            audience: crate::audience::current(),
+            audience: crate::reader::current(),
         };
         let page = crate::cached::CachedType {
             content_type: "text/html; charset=utf-8",

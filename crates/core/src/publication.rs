@@ -32,16 +32,6 @@ impl Audience {
             Audience::Member(own) => own == id || publication == Publication::Full,
         }
     }
-
-    /// A short tag of the audience for cache keys and ETags (`""` for the full view, `p` for
-    /// the public one, `m{id}` for a member).
-    pub fn tag(self) -> String {
-        match self {
-            Audience::Full => String::new(),
-            Audience::Public => "p".into(),
-            Audience::Member(id) => format!("m{id}"),
-        }
-    }
 }
 
 thread_local! {

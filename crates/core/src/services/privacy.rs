@@ -132,6 +132,10 @@ pub struct ExportRating {
     pub value: i32,
     /// The list's date.
     pub list_date: NaiveDate,
+    /// Recorded (UTC).
+    pub created_at: NaiveDateTime,
+    /// Changed last (UTC).
+    pub updated_at: NaiveDateTime,
 }
 
 /// An entry in a competition.
@@ -383,158 +387,7 @@ pub fn export(c: &mut DbConn, user: UserId, now: DateTime<Utc>) -> ApiResult<Mem
         if let Some(e) = player.as_ref().and_then(|p| p.email.clone()) {
             addresses.push(e.to_lowercase());
         }
-        let mut cut = Vec::new();
-        let limit = MAX_ROWS + 1;
-        let ratings = rt::table
-            .filter(rt::player_id.eq(pid))
-            .order((rt::list_date.desc(), rt::id))
-            .select((rt::id, rt::source, rt::value, rt::list_date))
-            .limit(limit)
-            .load(c)?;
-        let entrants = en::table
-            .inner_join(cm::table)
-            .filter(en::player_id.eq(pid))
-            .order(en::id)
-            .select((
-                en::id,
-                en::competition_id,
-                cm::name,
-                en::seed,
-                en::rating,
-                en::joins_at,
-                en::excused_before,
-                en::created_at,
-                en::withdrawn_from,
-            ))
-            .limit(limit)
-            .load(c)?;
-        let attendance = att::table
-            .filter(att::player_id.eq(pid))
-            .order(att::id)
-            .select((
-                att::id,
-                att::round_id,
-                att::action,
-                att::channel,
-                att::recorded_by,
-                att::at,
-                att::note,
-            ))
-            .limit(limit)
-            .load(c)?;
-        let games = gm::table
-            .inner_join(rd::table)
-            .filter(gm::white_id.eq(pid).or(gm::black_id.eq(pid)))
-            .order(gm::id)
-            .select((
-                gm::id,
-                gm::round_id,
-                rd::competition_id,
-                rd::number,
-                gm::board,
-                gm::game_no,
-                gm::white_id,
-                gm::black_id,
-                gm::result,
-                gm::termination,
-                gm::move_count,
-                gm::time_control,
-            ))
-            .limit(limit)
-            .load(c)?;
-        let reports = gr::table
-            .filter(gr::player_id.eq(pid))
-            .order(gr::game_id)
-            .select((gr::game_id, gr::account, gr::result, gr::reported_at))
-            .limit(limit)
-            .load(c)?;
-        let preferences = mp::table
-            .filter(mp::player_id.eq(pid))
-            .select((
-                mp::language,
-                mp::pairing,
-                mp::reminder,
-                mp::result,
-                mp::decision,
-                mp::prizes,
-                mp::updated_at,
-            ))
-            .first(c)
-            .optional()?;
-        let mails = mo::table
-            .filter(mo::recipient.eq_any(&addresses))
-            .order(mo::id.desc())
-            .select((
-                mo::id,
-                mo::message_id,
-                mo::kind,
-                mo::recipient,
-                mo::recipient_name,
-                mo::subject,
-                mo::status,
-                mo::attempts,
-                mo::created_at,
-                mo::sent_at,
-                mo::next_attempt_at,
-                mo::last_attempt_at,
-                mo::last_error,
-            ))
-            .limit(limit)
-            .load(c)?;
-        let sessions = rf::table
-            .filter(rf::user_id.eq(user))
-            .order(rf::id.desc())
-            .select((
-                rf::id,
-                rf::created_at,
-                rf::expires_at,
-                rf::spent_at,
-                rf::revoked_at,
-            ))
-            .limit(limit)
-            .load(c)?;
-        let tokens = at::table
-            .filter(at::user_id.eq(user))
-            .order(at::id.desc())
-            .select((
-                at::id,
-                at::purpose,
-                at::new_email,
-                at::created_at,
-                at::expires_at,
-                at::used_at,
-            ))
-            .limit(limit)
-            .load(c)?;
-        let known = kl::table
-            .filter(kl::account.eq(&u.email))
-            .order(kl::last_seen.desc())
-            .select((kl::account, kl::last_seen, kl::expires))
-            .limit(limit)
-            .load(c)?;
-        let audit = al::table
-            .filter(
-                al::entity
-                    .eq("player")
-                    .and(al::entity_id.eq(pid))
-                    .or(al::entity.eq("user").and(al::entity_id.eq(user.get())))
-                    .or(al::actor.eq(&u.email)),
-            )
-            .order(al::id.desc())
-            .select((
-                al::id,
-                al::entity,
-                al::entity_id,
-                al::action,
-                al::actor,
-                al::at,
-                al::old_value,
-                al::new_value,
-                al::reason,
-            ))
-            .limit(limit)
-            .load(c)?;
-        Ok(MemberExport {
+        let mut out = MemberExport {
             exported_at: now,
             account: ExportAccount {
                 id: u.id.get(),
@@ -561,20 +414,211 @@ pub fn export(c: &mut DbConn, user: UserId, now: DateTime<Utc>) -> ApiResult<Mem
                 created_at: p.created_at,
                 updated_at: p.updated_at,
             }),
-            ratings: capped(ratings, "ratings", &mut cut),
-            entrants: capped(entrants, "entrants", &mut cut),
-            attendance: capped(attendance, "attendance", &mut cut),
-            games: capped(games, "games", &mut cut),
-            game_reports: capped(reports, "game_reports", &mut cut),
-            member_preferences: preferences,
-            mails: capped(mails, "mails", &mut cut),
-            sessions: capped(sessions, "sessions", &mut cut),
-            account_tokens: capped(tokens, "account_tokens", &mut cut),
-            known_logins: capped(known, "known_logins", &mut cut),
-            audit: capped(audit, "audit", &mut cut),
-            truncated: cut,
-        })
+            ratings: vec![],
+            entrants: vec![],
+            attendance: vec![],
+            games: vec![],
+            game_reports: vec![],
+            member_preferences: None,
+            mails: vec![],
+            sessions: vec![],
+            account_tokens: vec![],
+            known_logins: vec![],
+            audit: vec![],
+            truncated: vec![],
+        };
+        of_player(c, pid, &mut out)?;
+        of_account(c, user, &u.email, &addresses, &mut out)?;
+        Ok(out)
     })
+}
+
+/// The lists of player `pid`: ratings, entries, attendance, games, reports, choices.
+fn of_player(c: &mut DbConn, pid: PlayerId, out: &mut MemberExport) -> ApiResult<()> {
+    let limit = MAX_ROWS + 1;
+    let cut = &mut out.truncated;
+    let rows = rt::table
+        .filter(rt::player_id.eq(pid))
+        .order((rt::list_date.desc(), rt::id))
+        .select((
+            rt::id,
+            rt::source,
+            rt::value,
+            rt::list_date,
+            rt::created_at,
+            rt::updated_at,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.ratings = capped(rows, "ratings", cut);
+    let rows = en::table
+        .inner_join(cm::table)
+        .filter(en::player_id.eq(pid))
+        .order(en::id)
+        .select((
+            en::id,
+            en::competition_id,
+            cm::name,
+            en::seed,
+            en::rating,
+            en::joins_at,
+            en::excused_before,
+            en::created_at,
+            en::withdrawn_from,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.entrants = capped(rows, "entrants", cut);
+    let rows = att::table
+        .filter(att::player_id.eq(pid))
+        .order(att::id)
+        .select((
+            att::id,
+            att::round_id,
+            att::action,
+            att::channel,
+            att::recorded_by,
+            att::at,
+            att::note,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.attendance = capped(rows, "attendance", cut);
+    let rows = gm::table
+        .inner_join(rd::table)
+        .filter(gm::white_id.eq(pid).or(gm::black_id.eq(pid)))
+        .order(gm::id)
+        .select((
+            gm::id,
+            gm::round_id,
+            rd::competition_id,
+            rd::number,
+            gm::board,
+            gm::game_no,
+            gm::white_id,
+            gm::black_id,
+            gm::result,
+            gm::termination,
+            gm::move_count,
+            gm::time_control,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.games = capped(rows, "games", cut);
+    let rows = gr::table
+        .filter(gr::player_id.eq(pid))
+        .order(gr::game_id)
+        .select((gr::game_id, gr::account, gr::result, gr::reported_at))
+        .limit(limit)
+        .load(c)?;
+    out.game_reports = capped(rows, "game_reports", cut);
+    out.member_preferences = mp::table
+        .filter(mp::player_id.eq(pid))
+        .select((
+            mp::language,
+            mp::pairing,
+            mp::reminder,
+            mp::result,
+            mp::decision,
+            mp::prizes,
+            mp::updated_at,
+        ))
+        .first(c)
+        .optional()?;
+    Ok(())
+}
+
+/// The lists of account `user` (address `email`; mails to any of `addresses`): mails,
+/// sessions, single-use links, known devices, audit entries.
+fn of_account(
+    c: &mut DbConn,
+    user: UserId,
+    email: &str,
+    addresses: &[String],
+    out: &mut MemberExport,
+) -> ApiResult<()> {
+    let limit = MAX_ROWS + 1;
+    let cut = &mut out.truncated;
+    let rows = mo::table
+        .filter(mo::recipient.eq_any(addresses))
+        .order(mo::id.desc())
+        .select((
+            mo::id,
+            mo::message_id,
+            mo::kind,
+            mo::recipient,
+            mo::recipient_name,
+            mo::subject,
+            mo::status,
+            mo::attempts,
+            mo::created_at,
+            mo::sent_at,
+            mo::next_attempt_at,
+            mo::last_attempt_at,
+            mo::last_error,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.mails = capped(rows, "mails", cut);
+    let rows = rf::table
+        .filter(rf::user_id.eq(user))
+        .order(rf::id.desc())
+        .select((
+            rf::id,
+            rf::created_at,
+            rf::expires_at,
+            rf::spent_at,
+            rf::revoked_at,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.sessions = capped(rows, "sessions", cut);
+    let rows = at::table
+        .filter(at::user_id.eq(user))
+        .order(at::id.desc())
+        .select((
+            at::id,
+            at::purpose,
+            at::new_email,
+            at::created_at,
+            at::expires_at,
+            at::used_at,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.account_tokens = capped(rows, "account_tokens", cut);
+    let rows = kl::table
+        .filter(kl::account.eq(email))
+        .order(kl::last_seen.desc())
+        .select((kl::account, kl::last_seen, kl::expires))
+        .limit(limit)
+        .load(c)?;
+    out.known_logins = capped(rows, "known_logins", cut);
+    let pid = out.account.player_id.unwrap_or(0);
+    let rows = al::table
+        .filter(
+            al::entity
+                .eq("player")
+                .and(al::entity_id.eq(pid))
+                .or(al::entity.eq("user").and(al::entity_id.eq(user.get())))
+                .or(al::actor.eq(email)),
+        )
+        .order(al::id.desc())
+        .select((
+            al::id,
+            al::entity,
+            al::entity_id,
+            al::action,
+            al::actor,
+            al::at,
+            al::old_value,
+            al::new_value,
+            al::reason,
+        ))
+        .limit(limit)
+        .load(c)?;
+    out.audit = capped(rows, "audit", cut);
+    Ok(())
 }
 
 /// Sets the publication setting of `player` (the caller's own, audited with `actor`) in the

@@ -1,7 +1,7 @@
 //! How a player's name is published (docs/decisions/0326-player-publication.md): a player
 //! shown by initials and one hidden are never named in full in any public answer — every
 //! public GET of the document on the demo club (JSON, CSV, TRF, iCalendar, the changes feed,
-//! the stream replayed from the start) and every club page; the changes feed names ids only — while officers and the player
+//! the stream replayed from the start) and every club page — while officers and the player
 //! themselves still read the full name.
 
 use crate::support::*;
@@ -139,9 +139,6 @@ async fn a_player_by_initials_and_a_hidden_one_are_never_named_in_full_to_the_pu
     let rest = s.rest().await;
     let text = format!("{rest:?}");
     assert!(names_in_full(&text).is_none(), "{text}");
-    let feed = app.get(&paths::changes("after=0"), Some(&leader)).await;
-    assert_eq!(feed.status, StatusCode::OK, "{}", feed.text);
-    assert!(names_in_full(&feed.text).is_none(), "{}", feed.text);
 
     // the hidden player's own reads are not found; the other's are there, by initials
     for url in [

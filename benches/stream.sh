@@ -44,7 +44,8 @@ if [ "$backend" = postgres ]; then
 fi
 ulimit -n 8192 2>/dev/null || true
 . scripts/demo-server.sh
-limits=(STREAM_MAX_CLIENTS=$((clients + 10)) BOOTSTRAP_ADMIN_EMAIL=bench@club.example
+limits=(STREAM_MAX_CLIENTS=$((clients + 10)) STREAM_MAX_ANON_PER_ADDRESS=$((clients + 10))
+  BOOTSTRAP_ADMIN_EMAIL=bench@club.example
   BOOTSTRAP_ADMIN_PASSWORD=bench-password JWT_TTL_MINUTES=240 LOGIN_MAX_FAILURES=1000)
 start_demo_server "$bin" "$port" "$work" "${limits[@]}"
 ports=("$port")

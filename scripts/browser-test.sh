@@ -6,7 +6,11 @@
 # than the screen at 360, 390 and 1280 px;
 # checks the first place of the Keizer standings and the board count of an evening against
 # the JSON API in the rendered DOM; prints the 60-player Keizer standings to PDF and requires
-# exactly one A4 page. Screenshots and PDFs go to target/ci-artifacts/pages/.
+# exactly one A4 page; the club night's pages (the venue screen at 1920×1080, the check-in and
+# report pages at 360, 390 and 1280 px, signed in where they need it); then the live pages
+# (scripts/live-pages.mjs): the arbiter enters results through the API and the evening and
+# standings pages, opened directly and framed by another origin, show them within 2 s without
+# reload or console message. Screenshots and PDFs go to target/ci-artifacts/pages/.
 # Usage: scripts/browser-test.sh [BINARY]   (default: target/debug/clubcomp)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +28,11 @@ work=$(mktemp -d)
 server_pid=""
 trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 . scripts/demo-server.sh
-start_demo_server "$bin" "$port" "$work"
+# the live pages' check frames the pages from a page of its own at $host_port; every page view
+# opens an event stream from this one address
+host_port=$((port + 2))
+start_demo_server "$bin" "$port" "$work" FRAME_ANCESTORS="http://127.0.0.1:$host_port" \
+  STREAM_MAX_ANON_PER_ADDRESS=1000
 base="http://127.0.0.1:$port"
 
 # a fresh profile per run, no network beyond the page, no first-run or background traffic
@@ -90,6 +98,45 @@ node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" 
 kill "$browser_pid" 2>/dev/null || true
 wait "$browser_pid" 2>/dev/null || true
 
+# the club night's pages (docs/decisions/0346-qr-codes-on-the-pages.md, 0347, 0348): the demo
+# arbiter opens the self check-in of the published evening; the venue screen of that evening
+# on a 1920×1080 television (its boards and the check-in QR code, nothing taller or wider than
+# the screen), the staff's check-in page signed in on the pages as the arbiter, a member's
+# check-in page and a game's report page at phone and desktop widths; no console message
+login_token() {
+  curl -fs -H 'Content-Type: application/json' \
+    -d "{\"email\":\"$1\",\"password\":\"demo-password\"}" "$base/api/v1/auth/login" |
+    py 'import sys,json; print(json.load(sys.stdin)["token"])'
+}
+staff=$(login_token arbiter@club.example)
+curl -fs -X POST -H "Authorization: Bearer $staff" "$base/api/v1/evenings/$evening/check-in/open" >/dev/null
+code=$(curl -fs -H "Authorization: Bearer $staff" "$base/api/v1/evenings/$evening/check-in-code" |
+  py 'import sys,json; print(json.load(sys.stdin)["code"])')
+game=$(json "/api/v1/competitions/$keizer/rounds/6" | py 'import sys,json; print(json.load(sys.stdin)["games"][0]["id"])')
+page_cookie=$(curl -fs -o /dev/null -D - --data-urlencode "email=arbiter@club.example" \
+  --data-urlencode "password=demo-password" --data-urlencode "next=/club/" "$base/club/sign-in" |
+  tr -d '\r' | sed -n 's/^[Ss]et-[Cc]ookie: \(clubcomp_page=[^;]*\).*/\1/p')
+[ -n "$page_cookie" ] || { echo "FAIL sign-in: no cookie"; status=1; }
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/night-profile" \
+  --remote-debugging-port="$devtools" about:blank 2>"$work/night.log" >/dev/null &
+browser_pid=$!
+FIT_HEIGHT=1 node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" \
+  1920x1080,1280x720 "/club/screen?evening=$evening" "/club/screen?evening=$evening&lang=en" "/club/screen" || status=1
+PAGE_COOKIE="$page_cookie" node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" \
+  "$base" 360,390,1280 "/club/evenings/$evening/check-in" "/club/games/$game/report" "/club/sign-in" || status=1
+node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" 360,390,1280 \
+  "/club/evenings/$evening/check-in/$code" "/club/games/$game/report?lang=en" || status=1
+kill "$browser_pid" 2>/dev/null || true
+wait "$browser_pid" 2>/dev/null || true
+browse --window-size=1920,1080 --screenshot="$out/screen-1920.png" "$base/club/screen?evening=$evening" 2>/dev/null >/dev/null
+browse --dump-dom "$base/club/screen?evening=$evening" 2>/dev/null > "$work/screen.html"
+rows=$(grep -o '<tr><th scope="row" class="num">' "$work/screen.html" | wc -l)
+qr=$(grep -c '<aside class="screen-check-in"' "$work/screen.html" || true)
+echo "screen: $rows boards on this screenful, check-in QR shown: $qr"
+{ [ "$rows" -gt 0 ] && [ "$rows" -le 12 ] && [ "$qr" = "1" ]; } || { echo "FAIL screen"; status=1; }
+
 # the front page's next evening is the API's
 browse --dump-dom "$base/club/" 2>/dev/null > "$work/front.html"
 next=$(json /api/v1/evenings/next | py 'import sys,json; print(json.load(sys.stdin)["id"])')
@@ -138,6 +185,18 @@ echo "print: Keizer standings on $pages_n page(s) of $size"
 [ "$pages_n" = "1" ] || { echo "FAIL: the standings need $pages_n pages"; status=1; }
 case "$size" in *"(A4)"*) ;; *) echo "FAIL: not A4"; status=1 ;; esac
 echo "pairing list: $(pdfinfo "$out/evening.pdf" | awk '/^Pages:/ {print $2}') page(s); slips: $(pdfinfo "$out/slips.pdf" | awk '/^Pages:/ {print $2}') page(s)"
+# live pages: results entered through the API appear on the open pages (last: it enters
+# results into the demo's published evening)
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/live-profile" \
+  --remote-debugging-port="$devtools" about:blank 2>"$work/live-browser.log" >/dev/null &
+browser_pid=$!
+node --experimental-websocket --no-warnings scripts/live-pages.mjs "$devtools" "$base" "$host_port" \
+  || status=1
+kill "$browser_pid" 2>/dev/null || true
+wait "$browser_pid" 2>/dev/null || true
+
 if grep -q "panicked" "$work/server.log"; then echo "server log shows a panic"; status=1; fi
 [ $status -eq 0 ] && echo "browser test passed; artefacts in $out"
 exit $status

@@ -362,14 +362,11 @@ def check_module_cycles(problems):
 
 # Left out of the rule: the read cache's helper whose one snapshot looks the version up and
 # makes the body on a miss (two steps its callers hand it, each one service call), and
-# the login, which commits the counted attempt before the slow password check and sweeps the
-# throttle's rows outside a transaction (each of its three database calls is one service call);
 # the password change, which like the login commits the counted attempt before the slow check
 # of the current password (each of its two database calls is one service call).
 ONE_CALL_EXEMPT = {
     ("src/api/own_account.rs", "change_password"): "opens",
     ("src/api/standings.rs", "serve_versioned"): "calls",
-    ("src/api/auth.rs", "create_token"): "opens",
 }
 
 # a closure's parameters: `|c|`, `move |c, comp, _|`, `|c: &mut DbConn|`

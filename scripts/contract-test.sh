@@ -6,7 +6,8 @@
 #  (b) openapi-python-client generates a Python client, and tests/contract/py/walk.py walks
 #      the demo club with it on a running service (SQLite): login, seasons, competitions,
 #      standings, rounds, a result.
-# Both generators must finish without a warning about the document. The tools are pinned
+# Both generators must finish without a warning about the document, and each must make every
+# operation: a type per operation id (TypeScript) and a module per operation id (Python). The tools are pinned
 # (tests/contract/ts/package-lock.json, tests/contract/py/requirements.txt) and installed
 # under target/contract from the npm registry and PyPI.
 # Usage: scripts/contract-test.sh [BINARY]   (default: target/debug/clubcomp)
@@ -37,6 +38,7 @@ mkdir -p "$ts/generated"
 "$ts/node_modules/.bin/openapi-typescript" openapi/openapi.json -o "$ts/generated/api.d.ts" \
   > "$ts/generate.log" 2>&1 || { cat "$ts/generate.log"; exit 1; }
 fail_on_warnings openapi-typescript "$ts/generate.log"
+python3 tests/contract/operations.py openapi/openapi.json typescript "$ts/generated/api.d.ts"
 (cd "$ts" && node_modules/.bin/tsc -p tsconfig.json)
 echo "evening-page.ts type-checks against the generated types"
 
@@ -55,6 +57,7 @@ mkdir -p "$gen"
   --output-path "$gen/clubcomp_client" --meta none --config tests/contract/py/config.yml \
   > "$out/py-generate.log" 2>&1 || { cat "$out/py-generate.log"; exit 1; }
 fail_on_warnings openapi-python-client "$out/py-generate.log"
+python3 tests/contract/operations.py openapi/openapi.json python "$gen/clubcomp_client"
 
 work=$(mktemp -d)
 server_pid=""

@@ -3,9 +3,13 @@
 // (document.documentElement.scrollWidth <= innerWidth) and no console message, log entry or
 // page error. Prints one line per page and width; exits 1 on any failure.
 // Usage: node --experimental-websocket scripts/page-layout.mjs DEVTOOLS_PORT BASE_URL WIDTHS PATH...
-//   (WIDTHS comma-separated, e.g. 360,390,1280)
+//   (WIDTHS comma-separated, e.g. 360,390,1280; a size as WIDTHxHEIGHT, e.g. 1920x1080, sets
+//   the height too, else 800). PAGE_COOKIE=name=value sends that cookie to every page;
+//   FIT_HEIGHT=1 also fails a page taller than the screen (a television has no scrolling).
 const [port, base, widthList, ...paths] = process.argv.slice(2);
-const widths = widthList.split(',').map(Number);
+const sizes = widthList.split(',').map((w) => w.split('x').map(Number));
+const cookie = process.env.PAGE_COOKIE;
+const fitHeight = process.env.FIT_HEIGHT === '1';
 
 async function target() {
   for (let i = 0; i < 50; i++) {
@@ -54,10 +58,16 @@ const loaded = () => new Promise((resolve) => {
 await send('Page.enable');
 await send('Runtime.enable');
 await send('Log.enable');
+if (cookie) {
+  const at = cookie.indexOf('=');
+  await send('Network.setCookie', {
+    name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base + '/club/',
+  });
+}
 let failed = 0;
-for (const width of widths) {
+for (const [width, height = 800] of sizes) {
   await send('Emulation.setDeviceMetricsOverride', {
-    width, height: 800, deviceScaleFactor: 1, mobile: width < 800,
+    width, height, deviceScaleFactor: 1, mobile: width < 800,
   });
   for (const path of paths) {
     messages.length = 0;
@@ -65,12 +75,13 @@ for (const width of widths) {
     await send('Page.navigate', { url: base + path });
     if (!(await done)) { console.log(`FAIL ${path} at ${width}px: no load event`); failed++; continue; }
     const { result } = await send('Runtime.evaluate', {
-      expression: 'JSON.stringify([document.documentElement.scrollWidth, innerWidth])',
+      expression: 'JSON.stringify([document.documentElement.scrollWidth, innerWidth, document.documentElement.scrollHeight, innerHeight])',
       returnByValue: true,
     });
-    const [scroll, inner] = JSON.parse(result.value);
+    const [scroll, inner, tall, innerHeight] = JSON.parse(result.value);
     const problems = [];
     if (scroll > inner) problems.push(`${scroll} px wide in ${inner} px`);
+    if (fitHeight && tall > innerHeight) problems.push(`${tall} px tall in ${innerHeight} px`);
     problems.push(...messages);
     if (problems.length) {
       console.log(`FAIL ${path} at ${width}px: ${problems.join('; ')}`);

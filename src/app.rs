@@ -174,7 +174,9 @@ async fn fair_shares<B: MessageBody + 'static>(
 ) -> Result<ServiceResponse<actix_web::body::EitherBody<B>>, actix_web::Error> {
     let path = req.path();
     let calc = path.starts_with("/api/v1/calc/");
-    let login = path == "/api/v1/auth/login" || path == "/api/v1/auth/refresh";
+    let login = path == "/api/v1/auth/login"
+        || path == "/api/v1/auth/refresh"
+        || (path == "/club/sign-in" && req.method() == actix_web::http::Method::POST);
     let state = req.app_data::<web::Data<AppState>>().cloned();
     let refusal = match state {
         Some(state) if calc || login => {
@@ -517,6 +519,7 @@ pub fn build_state(config: Config) -> Result<web::Data<AppState>, String> {
     Ok(web::Data::new(AppState {
         night: crate::night::Night::new(&secret),
         unsubscribe: crate::services::unsubscribe::UnsubscribeKey::from_secret(&secret),
+        attendance_links: crate::services::reminders::AttendanceLinkKey::from_secret(&secret),
         hub,
         pool,
         jwt,
@@ -561,6 +564,33 @@ async fn purge_events(state: web::Data<AppState>) {
     }
 }
 
+/// Queues the reminders that are due once a minute
+/// (docs/decisions/0329-reminders-with-attendance-links.md); a failed pass is logged and tried
+/// again a minute later. A reminder is queued once per player and round, so several
+/// instances running this queue none twice.
+async fn remind(state: web::Data<AppState>) {
+    loop {
+        let st = state.clone();
+        let pass = state
+            .tx(move |c| {
+                let keys = crate::services::reminders::Keys {
+                    settings: &st.config.mail,
+                    unsubscribe: &st.unsubscribe,
+                    links: &st.attendance_links,
+                };
+                let tz = st.config.club_timezone.name();
+                crate::services::reminders::remind(c, keys, chrono::Utc::now(), tz)
+            })
+            .await;
+        match pass {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(queued = n, "reminders queued"),
+            Err(e) => tracing::warn!(error = %e, "queueing the reminders failed"),
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_secs(60)).await;
+    }
+}
+
 /// Runs the HTTP server until SIGINT/SIGTERM: then the event streams end at once and the
 /// requests in flight get [`SHUTDOWN_GRACE_SECS`] to finish.
 pub async fn serve(config: Config) -> std::io::Result<()> {
@@ -568,6 +598,7 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
     let state = build_state(config).map_err(std::io::Error::other)?;
     let spec = Arc::new(openapi());
     actix_web::rt::spawn(purge_events(state.clone()));
+    actix_web::rt::spawn(remind(state.clone()));
     // held until the server stops: dropping it stops the worker
     let _webhooks = state.config.webhooks.then(|| {
         crate::services::webhooks::worker::Worker::start(

@@ -160,3 +160,71 @@ impl FromRequest for MaybeAuth {
         Box::pin(async move { Ok(MaybeAuth(principal_from(&req).await?)) })
     }
 }
+
+/// A login whose password matched: the account, its e-mail address as looked up, and where
+/// the attempt came from.
+pub(crate) struct Matched {
+    /// The account.
+    pub user: crate::services::users::User,
+    /// Its e-mail address, trimmed and in lower case.
+    pub email: String,
+    /// Where the attempt came from.
+    pub origin: crate::services::refresh_tokens::Origin,
+}
+
+/// Checks an e-mail address and a password as every login does (the API's and the club
+/// pages'): the attempt counted by the throttle, one password verification for every account
+/// state; 429 when throttled, 401 when wrong. The caller completes the login.
+pub(crate) async fn check_credentials(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    email: &str,
+    password: String,
+    device: Option<String>,
+) -> crate::error::ApiResult<Matched> {
+    let addr = crate::auth::request_address(req, &state.config.trusted_proxies);
+    let email = email.trim().to_lowercase();
+    // count the attempt (shared by every instance) and look the account up, in one
+    // transaction: when it fails nothing was counted
+    let (st, acct, at, dev) = (state.clone(), email.clone(), addr.clone(), device.clone());
+    let (known, allowed, user) = state
+        .tx(move |c| {
+            let now = crate::services::date::now_utc();
+            crate::services::users::attempt_login(c, &st.throttle, &acct, &at, dev.as_deref(), now)
+        })
+        .await?;
+    // the rows of windows that are over go away at every login attempt (an indexed read that
+    // usually finds none), also during an attack that never logs in
+    let st = state.clone();
+    state
+        .db(move |c| st.throttle.sweep(c, crate::services::date::now_utc()))
+        .await?;
+    // Exactly one argon2 verification for every account state (unknown, disabled, throttled,
+    // wrong or right password), so the answer's timing does not tell them apart.
+    let st = state.clone();
+    let ok_user = actix_web::web::block(move || {
+        let hash = user.as_ref().map(|u| u.password_hash.as_str());
+        let matches = check_password(&password, hash, Some(&st.password_checks));
+        user.filter(|u| matches && u.active && allowed.is_ok())
+    })
+    .await?;
+    if let Err(retry_after) = allowed {
+        return Err(ApiError::TooManyRequests {
+            detail: "too many failed logins; wait before trying again".into(),
+            retry_after,
+        });
+    }
+    // the attempt counts as a failure from its start (Throttle::attempt)
+    let Some(user) = ok_user else {
+        return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
+    };
+    Ok(Matched {
+        user,
+        email,
+        origin: crate::services::refresh_tokens::Origin {
+            address: addr,
+            device,
+            known,
+        },
+    })
+}

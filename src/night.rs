@@ -22,6 +22,48 @@ pub struct Night {
     pub check_ins: crate::fair::Buckets,
     /// Result reports per account.
     pub reports: crate::fair::Buckets,
+    /// The key of the club pages' sign-in cookie and its forms' tokens.
+    pub page_key: PageKey,
+}
+
+/// The key the club pages sign their sign-in cookie and form tokens with
+/// ([decision 0347](../docs/decisions/0347-signing-in-on-the-club-pages.md)): derived from the
+/// server's secret, a key of its own.
+#[derive(Clone)]
+pub struct PageKey([u8; 32]);
+
+impl std::fmt::Debug for PageKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PageKey(..)")
+    }
+}
+
+impl PageKey {
+    /// The page key of a server secret.
+    pub fn from_secret(secret: &[u8]) -> PageKey {
+        PageKey(crate::services::secrets::hmac_sha256(
+            secret,
+            b"clubcomp club page sign-in v1",
+        ))
+    }
+
+    /// The signature of `message`, as URL-safe base 64 without padding.
+    pub fn sign(&self, message: &str) -> String {
+        use base64::Engine;
+        let mac = crate::services::secrets::hmac_sha256(&self.0, message.as_bytes());
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac)
+    }
+
+    /// Whether `signature` is [`PageKey::sign`] of `message` (compared in constant time).
+    pub fn verify(&self, message: &str, signature: &str) -> bool {
+        let good = self.sign(message);
+        good.len() == signature.len()
+            && good
+                .bytes()
+                .zip(signature.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
 }
 
 impl Night {
@@ -31,6 +73,7 @@ impl Night {
             code_key: CodeKey::from_secret(secret),
             check_ins: crate::fair::Buckets::new(CHECK_INS_PER_MINUTE),
             reports: crate::fair::Buckets::new(REPORTS_PER_MINUTE),
+            page_key: PageKey::from_secret(secret),
         }
     }
 

@@ -18,6 +18,8 @@ pub struct AppState {
     pub pool: Pool,
     /// The key of the notification mails' unsubscribe links (derived from the JWT secret).
     pub unsubscribe: crate::services::unsubscribe::UnsubscribeKey,
+    /// The key of the reminders' sign-up and sign-off links (derived from the JWT secret).
+    pub attendance_links: crate::services::reminders::AttendanceLinkKey,
     /// JWT keys.
     pub jwt: JwtKeys,
     /// The configuration.

@@ -80,9 +80,11 @@ pub struct AddEvent {
     /// {by, kind: draw|plusremise|minremise} (draughts, from the proposer's standpoint);
     /// `accept` {by}; `reject` {by}; `withdraw` {by} (always refused); `claim` {by, kind:
     /// threefold_repetition|fifty_moves|draughts_repetition|draughts_twenty_five_moves|
-    /// draughts_endgame_limit}; `decision` {claim: log index, ruling: {ruling: upheld,
-    /// outcome: {outcome: draw|plusremise (side)|both_lost}} | {ruling: rejected} |
-    /// {ruling: postponed, opponent_two_minutes}}; `time_added` {to, seconds: 1–3600}.
+    /// draughts_endgame_limit|illegal_move} (an illegal-move claim by the opponent of the
+    /// player who moved); `decision` {claim: log index, ruling: {ruling: upheld,
+    /// outcome: {outcome: draw|plusremise (side)|both_lost|win (side)}} | {ruling: rejected} |
+    /// {ruling: postponed, opponent_two_minutes} | {ruling: extra_time, seconds} (an
+    /// illegal-move claim: the claimant's time)}; `time_added` {to, seconds: 1–3600}.
     /// `by`/`to`/`side` are `white` or `black`.
     #[schema(value_type = Object)]
     pub event: GameEvent,
@@ -158,7 +160,8 @@ pub struct ClaimView {
     /// ...; claims recorded as plain events carry the event's claim kind).
     #[schema(value_type = crate::schemas::ClaimKind)]
     pub kind: String,
-    /// The claimant (`white` or `black`): the player to move.
+    /// The claimant (`white` or `black`): the player to move; for an illegal-move claim the
+    /// opponent of the player who made the move.
     #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub claimant: String,
     /// `pending`, `postponed`, `upheld` or `rejected` (the last two are final).
@@ -243,9 +246,8 @@ pub struct AppealView {
     /// The last day (Europe/Amsterdam) on which it could be lodged.
     pub last_day: NaiveDate,
     /// The board's ruling (`upheld` or `dismissed`), once given; final.
-    #[schema(value_type = Option<crate::schemas::AppealRuling>)]
     #[schema(required = true)]
-    pub ruling: Option<String>,
+    pub ruling: Option<clubcomp_core::vocab::AppealRuling>,
     /// The board's reasons.
     #[schema(required = true)]
     pub ruling_reason: Option<String>,
@@ -401,7 +403,12 @@ pub async fn get_game_moves(
 /// occurrences. A quickplay-finish claim (FIDE 10.2) is refused (422, reason named) when the
 /// claimant has 2 minutes or more, the competition does not apply the rule or the final
 /// period of the game's tempo (its own, else the competition's) has an increment; otherwise
-/// it waits for the arbiter's `decision` (here or later).
+/// it waits for the arbiter's `decision` (here or later). An illegal-move claim (rapid and
+/// blitz games, FIDE Laws A.4.2 and B.3; docs/rules/arbiter.md#illegal-moves-in-rapid-and-blitz)
+/// names the move as made in `illegal_move` and is checked against the position after the
+/// recorded moves: upheld, the claimant gets one minute for the player's first illegal move
+/// and the game for the second (a draw when the claimant cannot checkmate); without moves or
+/// without `illegal_move` it waits for the arbiter. At a standard tempo it is refused (422).
 /// The moves sent or stored obey the limits of `PUT /games/{id}/moves` (at most 2000
 /// half-moves); the claim brings the event log up to them, each move applied once, so its
 /// work is linear in the record and bounded (`docs/operations.md`, "Work limits").
@@ -460,7 +467,9 @@ pub async fn list_claims(
 
 /// The arbiter decides a pending or postponed claim: accept, postpone (quickplay finish
 /// only, once; the opponent may get two minutes) or reject (chess: the opponent gets two
-/// minutes, once per claim). A decided claim is final: 409.
+/// minutes, once per claim; not for an illegal-move claim). An accepted illegal-move claim
+/// gives the claimant a minute for the player's first illegal move and the game for the
+/// second (`outcome: draw` when the claimant cannot checkmate). A decided claim is final: 409.
 #[utoipa::path(tag = "arbiter", request_body = DecisionInput,
     params(("id" = i64, Path, description = "Claim id")),
     responses((status = 200, description = "Decided", body = ClaimView),
@@ -480,8 +489,10 @@ pub async fn create_claim_decision(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let actor = a.principal.label;
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let row = state
-        .tx(move |c| svc::decide_claim(c, id, &b, &actor))
+        .tx(move |c| svc::decide_claim(c, (&mail, &key), id, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(ClaimView::from(row)))
 }
@@ -599,8 +610,10 @@ pub async fn create_appeal_decision(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let actor = a.principal.label;
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let row = state
-        .tx(move |c| svc::decide_appeal(c, id, &b, &actor))
+        .tx(move |c| svc::decide_appeal(c, (&mail, &key), id, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(AppealView::from(row)))
 }

@@ -1,12 +1,11 @@
 //! Login, staying signed in (refresh tokens, docs/api-guide.md#staying-signed-in), logout
 //! and the caller's own identity.
 
-use crate::auth::{AnyRole, Auth, Role, check_password, parse_roles};
+use crate::auth::{AnyRole, Auth, Role, parse_roles};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::ServiceTokenId;
 use crate::services::known_logins;
-use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Origin, Policy};
-use crate::services::users;
+use crate::services::refresh_tokens::{self, Issued, MAX_TOKEN_LEN, Policy};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
@@ -43,8 +42,7 @@ pub struct TokenResponse {
     /// The access token (a JWT) to send as `Authorization: Bearer …`.
     pub token: String,
     /// Always `Bearer`.
-    #[schema(value_type = crate::schemas::TokenType)]
-    pub token_type: &'static str,
+    pub token_type: clubcomp_core::vocab::TokenType,
     /// Expiry of the access token (RFC 3339, UTC): `JWT_TTL_MINUTES` after issue.
     #[schema(format = DateTime)]
     pub expires_at: String,
@@ -133,49 +131,12 @@ pub async fn create_token(
 ) -> ApiResult<HttpResponse> {
     let body = body.into_inner()?;
     let device = device_token(&req, body.device_token)?;
-    let addr = crate::auth::request_address(&req, &state.config.trusted_proxies);
-    let email = body.email.trim().to_lowercase();
-    // count the attempt (shared by every instance) and look the account up, in one
-    // transaction: when it fails nothing was counted
-    let (st, acct, at, dev) = (state.clone(), email.clone(), addr.clone(), device.clone());
-    let (known, allowed, user) = state
-        .tx(move |c| {
-            let now = crate::services::date::now_utc();
-            users::attempt_login(c, &st.throttle, &acct, &at, dev.as_deref(), now)
-        })
-        .await?;
-    // the rows of windows that are over go away at every login attempt (an indexed read that
-    // usually finds none), also during an attack that never logs in
-    let st = state.clone();
-    state
-        .db(move |c| st.throttle.sweep(c, crate::services::date::now_utc()))
-        .await?;
-    // Exactly one argon2 verification for every account state (unknown, disabled, throttled,
-    // wrong or right password), so the answer's timing does not tell them apart.
-    let password = body.password;
-    let st = state.clone();
-    let ok_user = web::block(move || {
-        let hash = user.as_ref().map(|u| u.password_hash.as_str());
-        let matches = check_password(&password, hash, Some(&st.password_checks));
-        user.filter(|u| matches && u.active && allowed.is_ok())
-    })
-    .await?;
-    if let Err(retry_after) = allowed {
-        return Err(ApiError::TooManyRequests {
-            detail: "too many failed logins; wait before trying again".into(),
-            retry_after,
-        });
-    }
-    // the attempt counts as a failure from its start (Throttle::attempt)
-    let Some(user) = ok_user else {
-        return Err(ApiError::Unauthorized("wrong e-mail or password".into()));
-    };
+    let crate::auth::Matched {
+        user,
+        email,
+        origin,
+    } = crate::auth::check_credentials(&req, &state, &body.email, body.password, device).await?;
     let (st, policy) = (state.clone(), policy(&state));
-    let origin = Origin {
-        address: addr,
-        device,
-        known,
-    };
     let (issued, device) = state
         .tx(move |c| {
             let now = crate::services::date::now_utc();
@@ -224,7 +185,7 @@ pub(crate) fn tokens(
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(TokenResponse {
             token,
-            token_type: "Bearer",
+            token_type: clubcomp_core::vocab::TokenType::Bearer,
             expires_at: rfc3339(exp),
             roles,
             refresh_token: issued.token,

@@ -336,7 +336,8 @@ fn wants_text(req: &HttpRequest) -> bool {
     false
 }
 
-/// Pairs the next round of a TRF file (TRF-16, body `text/plain`) with the FIDE Dutch system
+/// Pairs the next round of a TRF file (TRF-16 as UTF-8 bytes, the body as it is: sent as
+/// `application/octet-stream` or `text/plain`) with the FIDE Dutch system
 /// (the same pairings as `clubcomp pair --dutch`, bbpPairings-compatible), the Burstein system
 /// (as `clubcomp pair --burstein` and bbpPairings `--burstein`) or the Double-Swiss.
 /// JSON boards by default; the engines' text format with `Accept: text/plain`. A file without
@@ -349,7 +350,8 @@ fn wants_text(req: &HttpRequest) -> bool {
 /// (`LIMIT_SWISS_ROUNDS`; a Double-Swiss game counts as a round). The pairing runs within the
 /// time budget (`CALC_TIME_BUDGET_MS`, default 10 s).
 #[utoipa::path(tag = "calculators", params(PairQuery),
-    request_body(content = String, content_type = "text/plain", description = "A TRF-16 file"),
+    request_body(content = inline(crate::schemas::FileBody), content_type = "application/octet-stream",
+        description = "A TRF-16 file as UTF-8 bytes (`text/plain` is taken too)"),
     responses((status = 200, description = "The next round's boards (JSON, or the engines' text format with Accept: text/plain)",
             content((CalcPairing = "application/json"), (String = "text/plain"))),
         (status = 400, description = "Invalid query string", body = Problem, content_type = "application/problem+json"),
@@ -564,11 +566,24 @@ pub fn double_swiss_state(t: &Tournament) -> ApiResult<ds::State> {
     })
 }
 
-crate::schemas::string_enum_schema!(
-    pub TiebreakAcronym,
-    "A FIDE tie-break acronym (C.07, individual events): `PTS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`, `REP` (also `GE`), `PS`, `KS`, `BH`, `FB`, `SB`, `AOB`, `ARO`, `TPR`, `PTP`, `APRO` or `APPO`; Cut-n (`-Cn`) on `PS`, `BH`, `FB`, `SB` and `ARO`, Median-n (`-Mn`) on `BH`, `FB`, `SB` and `ARO`. The list names n = 1 and 2; any n up to 30 is read, as are lower case and `/` for `-`.",
-    crate::schemas::TIEBREAK_ACRONYMS
-);
+/// A tie-break acronym the calculator reads: every one the engine takes, each Cut-n and
+/// Median-n with n from 1 to 30, as the engine writes them.
+#[derive(Debug)]
+pub struct TiebreakAcronym;
+
+impl utoipa::PartialSchema for TiebreakAcronym {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A FIDE tie-break acronym (C.07, individual events): `PTS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`, `REP` (also `GE`), `PS`, `KS`, `BH`, `FB`, `SB`, `AOB`, `ARO`, `TPR`, `PTP`, `APRO` or `APPO`; Cut-n (`-Cn`) on `PS`, `BH`, `FB`, `SB` and `ARO`, Median-n (`-Mn`) on `BH`, `FB`, `SB` and `ARO`, n from 1 to 30. The list names each as the answers write it; lower case and `/` for `-` are read too.",
+            ))
+            .enum_values(Some(crate::schemas::standings_tiebreaks()))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for TiebreakAcronym {}
 
 crate::schemas::string_enum_schema!(
     pub TiebreakRules,

@@ -21,7 +21,7 @@ pub struct ChangesQuery {
     pub after: Option<String>,
     /// Only these event types (all when absent): repeat the parameter
     /// (`types=result.entered&types=result.corrected`) or give a comma list
-    /// (`types=result.entered,result.corrected`).
+    /// (`types=result.entered,result.corrected`); at most 400 characters in all.
     #[param(value_type = Option<Vec<crate::services::events::EventType>>, style = Form, explode)]
     pub types: Option<String>,
     /// The most events on the page: 1 to 1000 (default 100).
@@ -38,7 +38,7 @@ pub struct ChangesQuery {
         (status = 400, description = "An unknown query parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a service token or an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`after` is no event id, is ahead of the log or below the events purged; an unknown type in `types`; `limit` out of range", body = Problem, content_type = "application/problem+json")),
+        (status = 422, description = "`after` is no event id, is ahead of the log or below the events purged; an unknown type in `types`, or `types` longer than 400 characters; `limit` out of range", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["rating_sync", "admin"])))]
 #[get("/changes")]
 pub async fn get_changes(

@@ -57,12 +57,15 @@ pub async fn create_game_report(
         ));
     }
     let player = auth.principal.player_id;
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let out = state
         .tx(move |c| {
             let who = Reporter {
                 player,
                 account: &account,
                 result: &b.result,
+                notifier: (&mail, &key),
             };
             svc::report(c, id, &who)
         })

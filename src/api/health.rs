@@ -10,8 +10,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     /// `ok`.
-    #[schema(value_type = crate::schemas::HealthStatus)]
-    pub status: &'static str,
+    pub status: clubcomp_core::vocab::HealthStatus,
 }
 
 /// The process is up.
@@ -19,7 +18,9 @@ pub struct Health {
     responses((status = 200, description = "The process is up", body = Health)))]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(Health { status: "ok" })
+    HttpResponse::Ok().json(Health {
+        status: clubcomp_core::vocab::HealthStatus::Up,
+    })
 }
 
 /// The service can do its work: a database connection comes within the pool's wait, every
@@ -41,5 +42,7 @@ pub async fn readyz(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
             }
             ApiError::Unavailable(UNAVAILABLE.into())
         })?;
-    Ok(HttpResponse::Ok().json(Health { status: "ok" }))
+    Ok(HttpResponse::Ok().json(Health {
+        status: clubcomp_core::vocab::HealthStatus::Up,
+    }))
 }

@@ -32,7 +32,7 @@ pub struct ImportOptions {
     pub invite: bool,
 }
 
-/// Imports the member list: a CSV (`text/csv`: a header naming the columns `name`, `email`,
+/// Imports the member list: a CSV (`text/csv`, or its bytes as `application/octet-stream`: a header naming the columns `name`, `email`,
 /// `membership` and optionally `knsb_number`, `rating`, `language`; comma or semicolon; UTF-8)
 /// or JSON. Each row's player is found by KNSB number, then by address, or created, and gets
 /// a member account of the row's address linked to it, without a password (an invitation
@@ -41,12 +41,12 @@ pub struct ImportOptions {
 #[utoipa::path(tag = "users", params(ImportOptions),
     request_body(content(
         (MemberList = "application/json"),
-        (String = "text/csv", example = json!("name,email,knsb_number,membership,rating,language\r\nAnna de Vries,anna@club.example,8401234,fixed,1834,nl\r\n")))),
+        (inline(crate::schemas::FileBody) = "application/octet-stream", example = json!("name,email,knsb_number,membership,rating,language\r\nAnna de Vries,anna@club.example,8401234,fixed,1834,nl\r\n")))),
     responses((status = 200, description = "What the import did, or would do", body = ImportReport),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Neither admin nor leader", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "A body larger than `MAX_BODY_BYTES`", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Neither text/csv nor application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Neither CSV (text/csv, application/octet-stream) nor application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad rows, each named; nothing written", body = Problem, content_type = "application/problem+json")),
     security(("bearer" = ["admin", "leader"])))]
 #[post("/members/import")]
@@ -64,13 +64,13 @@ pub async fn import_members(
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_ascii_lowercase();
-    let rows = if media.starts_with("text/csv") {
+    let rows = if media.starts_with("text/csv") || media.starts_with("application/octet-stream") {
         svc::parse_csv(&body)?
     } else if media.starts_with("application/json") {
         svc::from_json(crate::api::json_bytes::<MemberList>(&body)?.members)?
     } else {
         return Err(ApiError::UnsupportedMediaType(
-            "expected Content-Type: text/csv or application/json".into(),
+            "expected Content-Type: text/csv, application/octet-stream or application/json".into(),
         ));
     };
     let (st, today) = (state.clone(), state.today());

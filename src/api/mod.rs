@@ -10,6 +10,7 @@ pub mod arbiter;
 pub mod attendance;
 pub mod auth;
 pub mod calc;
+pub mod calc_rules;
 pub mod calendar;
 pub mod changes;
 pub mod check_in;
@@ -52,6 +53,18 @@ pub use crate::services::date;
 pub use crate::services::input::nul_refused;
 pub use crate::services::version::{ExpectedVersion, check_if_match, etag};
 pub use players::double_option;
+
+/// Registers the stateless calculators (`/calc/…`).
+fn configure_calculators(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(calc::create_keizer_calculation);
+    cfg.service(calc::create_keizer_prizes_calculation);
+    cfg.service(calc::create_round_robin_calculation);
+    cfg.service(calc::create_keizer_pairing_calculation);
+    cfg.service(calc::create_pairing_calculation);
+    cfg.service(calc::create_tiebreaks_calculation);
+    cfg.service(calc_rules::create_swiss_playoff_calculation);
+    cfg.service(calc_rules::create_blitz_rounds_calculation);
+}
 
 /// Registers every `/api/v1` operation.
 // Long: one line per operation, in the order routes are matched.
@@ -99,12 +112,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(rounds::publish_round)
         .service(rounds::complete_round);
     // ---- more services are registered below, one line each ----
-    cfg.service(calc::create_keizer_calculation);
-    cfg.service(calc::create_keizer_prizes_calculation);
-    cfg.service(calc::create_round_robin_calculation);
-    cfg.service(calc::create_keizer_pairing_calculation);
-    cfg.service(calc::create_pairing_calculation);
-    cfg.service(calc::create_tiebreaks_calculation);
+    configure_calculators(cfg);
     cfg.service(evenings::get_next_evening);
     cfg.service(evenings::get_evening);
     cfg.service(evenings::list_all_evenings);

@@ -59,8 +59,10 @@ pub async fn finalize_prizes(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let actor = a.principal.label.clone();
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let list = state
-        .tx(move |c| prize_list::finalize(c, id, &actor))
+        .tx(move |c| prize_list::finalize(c, (&mail, &key), id, &actor))
         .await?;
     Ok(HttpResponse::Created().json(list))
 }

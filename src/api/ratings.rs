@@ -163,9 +163,11 @@ pub async fn push_ratings(
 }
 
 /// Imports a KNSB rating-list CSV (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`,
-/// Windows-1252) as KNSB ratings of known players, atomically.
+/// Windows-1252; the body as it is: sent as `application/octet-stream` or `text/csv`) as KNSB
+/// ratings of known players, atomically.
 #[utoipa::path(tag = "ratings", params(ImportQuery),
-    request_body(content = String, content_type = "text/csv", description = "The KNSB rating list"),
+    request_body(content = inline(crate::schemas::FileBody), content_type = "application/octet-stream",
+        description = "The KNSB rating list as its file's bytes (`text/csv` is taken too)"),
     responses((status = 200, description = "What the import did", body = PushReport),
         (status = 401, description = "No valid token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not rating_sync or admin", body = Problem, content_type = "application/problem+json"),

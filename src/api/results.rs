@@ -18,9 +18,9 @@ use utoipa::ToSchema;
 pub struct AuditView {
     /// Entry id.
     pub id: i64,
-    /// What was changed (`game`, `round`, `entrant`, `competition`, `evening` or `appeal`).
-    #[schema(value_type = crate::schemas::AuditEntity)]
-    pub entity: String,
+    /// What was changed (`game`, `round`, `entrant`, `competition`, `evening`, `appeal` or
+    /// `player`).
+    pub entity: clubcomp_core::vocab::AuditEntity,
     /// Its id.
     pub entity_id: i64,
     /// `result_entered`, `result_corrected`, `time_control_set` (a game's own tempo), or an
@@ -93,8 +93,10 @@ pub async fn put_game_result(
     let b = body.into_inner()?;
     let im = if_match(&req)?;
     let actor = a.principal.label.clone();
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let view = state
-        .tx(move |c| round_views::enter_result_and_view(c, id, &im, &b, &actor))
+        .tx(move |c| round_views::enter_result_and_view(c, (&mail, &key), id, &im, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("game", view.game.id, view.game.version)))

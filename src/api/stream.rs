@@ -20,8 +20,6 @@ use utoipa::IntoParams;
 
 /// The reconnection delay the stream proposes to `EventSource` clients (the `retry:` field).
 pub const RETRY_MS: u64 = 3000;
-/// The longest `types` list accepted, in characters.
-pub const MAX_TYPES_CHARS: usize = 400;
 /// The last comment of a stream the service's shutdown ends.
 const SHUTTING_DOWN: &str = "the service is shutting down; reconnect with Last-Event-ID";
 /// The most messages one chunk of the answer holds.
@@ -100,12 +98,6 @@ pub async fn get_stream(
         .map(|t| id_field("evening", t))
         .transpose()?;
     let kinds = match q.types.as_deref() {
-        Some(t) if t.chars().count() > MAX_TYPES_CHARS => {
-            return Err(ApiError::invalid(
-                "types",
-                format!("at most {MAX_TYPES_CHARS} characters"),
-            ));
-        }
         Some(t) => svc::parse_kinds("types", t)?,
         None => Vec::new(),
     };

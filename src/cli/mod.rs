@@ -5,6 +5,7 @@ pub mod keizer;
 pub mod keizer_pairing;
 pub mod keizer_prizes;
 pub mod pair;
+pub mod rapid_blitz;
 pub mod round_robin;
 pub mod service;
 pub mod tiebreaks;
@@ -62,6 +63,11 @@ pub enum CalcCommand {
     RoundRobin(round_robin::Args),
     /// FIDE tie-breaks from a TRF file.
     Tiebreaks(tiebreaks::Args),
+    /// Who plays off first place of a Swiss, from its final standings list
+    /// (docs/rules/rapid-blitz.md#the-calculators).
+    SwissPlayoff(rapid_blitz::Args),
+    /// The number of rounds of a blitz field (docs/rules/rapid-blitz.md#the-calculators).
+    BlitzRounds(rapid_blitz::Args),
 }
 
 /// Runs a parsed command line and returns the process exit code.
@@ -79,6 +85,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Calc(CalcCommand::KeizerPrizes(a)) => keizer_prizes::run(a),
         Command::Calc(CalcCommand::RoundRobin(a)) => round_robin::run(a),
         Command::Calc(CalcCommand::Tiebreaks(a)) => tiebreaks::run(a),
+        Command::Calc(CalcCommand::SwissPlayoff(a)) => rapid_blitz::run_playoff(a),
+        Command::Calc(CalcCommand::BlitzRounds(a)) => rapid_blitz::run_rounds(a),
         Command::Pair(a) => pair::run(a),
     }
 }

@@ -130,7 +130,8 @@ async fn cached(
                     render_overview(&ctx, &pages::competition_page(c, comp)?)
                 }
                 Kind::Standings => {
-                    let ctx = Ctx::new(q, format!("/club/competitions/{id}/standings"));
+                    let ctx = Ctx::new(q, format!("/club/competitions/{id}/standings"))
+                        .following(super::live::standings_stream(id));
                     render_standings(&ctx, &pages::standings(c, comp, ctx.after)?)
                 }
                 Kind::Prizes => {
@@ -286,19 +287,21 @@ fn render_standings(ctx: &Ctx, p: &StandingsPage) -> Markup {
         html! {
             (subtitle(ctx, comp))
             (tabs(ctx, comp))
-            @if v.rounds_counted > 1 {
-                nav class="rounds" aria-label=(ctx.t("Stand na ronde", "Standings after round")) {
-                    (ctx.t("Stand na ronde:", "Standings after round:")) " "
-                    @for n in 1..=v.rounds_counted {
-                        @if n == v.after { strong aria-current="page" { (n) } }
-                        @else { a href=(ctx.href_with(&ctx.path, &format!("after={n}"))) { (n) } }
-                        " "
+            div data-live="standings" {
+                @if v.rounds_counted > 1 {
+                    nav class="rounds" aria-label=(ctx.t("Stand na ronde", "Standings after round")) {
+                        (ctx.t("Stand na ronde:", "Standings after round:")) " "
+                        @for n in 1..=v.rounds_counted {
+                            @if n == v.after { strong aria-current="page" { (n) } }
+                            @else { a href=(ctx.href_with(&ctx.path, &format!("after={n}"))) { (n) } }
+                            " "
+                        }
                     }
                 }
+                @if let Some(k) = &v.keizer { (keizer_table(ctx, &after, k)) }
+                @if let Some(s) = &v.swiss { (swiss_table(ctx, &after, s)) }
+                @if let Some(t) = &v.round_robin { (round_robin_tables(ctx, &after, p, t)) }
             }
-            @if let Some(k) = &v.keizer { (keizer_table(ctx, &after, k)) }
-            @if let Some(s) = &v.swiss { (swiss_table(ctx, &after, s)) }
-            @if let Some(t) = &v.round_robin { (round_robin_tables(ctx, &after, p, t)) }
         },
     )
 }

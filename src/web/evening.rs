@@ -52,6 +52,7 @@ async fn serve(
             + usize::from(matches!(q.lang, super::Lang::En)) * 2
             + usize::from(q.embed);
         let doc = DOCS[usize::from(slips)][variant];
+        let base = state.config.mail.public_url.clone();
         let kind = crate::cached::CachedType {
             content_type: "text/html; charset=utf-8",
             vary: super::PAGE_VARY,
@@ -72,9 +73,15 @@ async fn serve(
             move |c, e, _| {
                 let data = pages::evening_found(c, e)?;
                 let markup = if slips {
-                    render_slips(&Ctx::new(q, format!("/club/evenings/{id}/slips")), &data)
+                    render_slips(
+                        &Ctx::new(q, format!("/club/evenings/{id}/slips")),
+                        &base,
+                        &data,
+                    )
                 } else {
-                    render(&Ctx::new(q, format!("/club/evenings/{id}")), &data)
+                    let ctx = Ctx::new(q, format!("/club/evenings/{id}"))
+                        .following(super::live::evening_stream(id));
+                    render(&ctx, &base, &data)
                 };
                 Ok(super::layout::finish(markup).into_bytes())
             },
@@ -121,7 +128,7 @@ fn result_cell(ctx: &Ctx, g: &Board) -> Markup {
     }
 }
 
-fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
+fn render(ctx: &Ctx, base: &str, e: &EveningPage) -> Markup {
     let ev = e;
     let title = format!(
         "{} — {}",
@@ -133,7 +140,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
         ctx,
         &title,
         html! {
-            p class="muted" {
+            p class="muted" data-live="evening" {
                 (ctx.t("Aanvang", "Start")) " " (ev.start_time) " · "
                 (ctx.t("Seizoen", "Season")) " " a href=(ctx.href(&format!("/club/seasons/{}/calendar", e.season_id))) { (e.season_name) }
                 @if boards > 0 {
@@ -145,7 +152,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                 p { (ctx.t("Op deze avond wordt geen competitieronde gespeeld.", "No competition round is played on this evening.")) }
             }
             @for r in &e.rounds {
-                section class="round" {
+                section class="round" data-live=(format!("round-{}-{}", r.competition_id, r.number)) {
                     @let heading = round_heading(ctx, r);
                     h2 { (heading) }
                     p class="muted" { (ctx.lang.status(r.status)) }
@@ -161,6 +168,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                                     th scope="col" { (ctx.t("Wit", "White")) }
                                     th scope="col" { (ctx.t("Zwart", "Black")) }
                                     th scope="col" { (ctx.t("Uitslag", "Result")) }
+                                    th scope="col" class="noprint" { (ctx.t("Melden", "Report")) }
                                 } }
                                 tbody {
                                     @for g in &r.boards {
@@ -171,6 +179,7 @@ fn render(ctx: &Ctx, e: &EveningPage) -> Markup {
                                             td { @if let Some(w) = &g.white { (player(ctx, w)) } }
                                             td { @if let Some(b) = &g.black { (player(ctx, b)) } @else { "—" } }
                                             td { (result_cell(ctx, g)) }
+                                            td class="noprint" { @if g.black.is_some() && g.result.is_none() { (super::report::qr_link(ctx, base, g.game_id, 72)) } }
                                         }
                                     }
                                 }
@@ -229,7 +238,7 @@ fn byes_and_absentees(ctx: &Ctx, r: &EveningRound) -> Markup {
     }
 }
 
-fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {
+fn render_slips(ctx: &Ctx, base: &str, e: &EveningPage) -> Markup {
     let ev = e;
     let title = format!(
         "{} — {}",
@@ -261,6 +270,10 @@ fn render_slips(ctx: &Ctx, e: &EveningPage) -> Markup {
                                     tr { th scope="row" { (ctx.t("Wit", "White")) } td { @if let Some(w) = &g.white { (w.name) } } td class="sign" { (ctx.t("paraaf", "initials")) } }
                                     tr { th scope="row" { (ctx.t("Zwart", "Black")) } td { @if let Some(b) = &g.black { (b.name) } } td class="sign" { (ctx.t("paraaf", "initials")) } }
                                 }
+                            }
+                            div class="slip-qr" {
+                                (super::report::qr_link(ctx, base, g.game_id, 96))
+                                span class="muted" { (ctx.t("Scan om de uitslag te melden", "Scan to report the result")) }
                             }
                             p class="boxes" {
                                 (ctx.t("Uitslag: ", "Result: "))

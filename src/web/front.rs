@@ -51,7 +51,7 @@ pub(super) async fn page_handler(req: &HttpRequest, state: &web::Data<AppState>)
         },
         move |c, (), _| {
             let data = pages::front(c, day, UPCOMING)?;
-            let ctx = Ctx::new(q, "/club/");
+            let ctx = Ctx::new(q, "/club/").following(super::live::front_stream());
             Ok(super::layout::finish(render(&ctx, &data)).into_bytes())
         },
     )
@@ -77,7 +77,7 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
             p { (ctx.t("Er is nog geen seizoen.", "There is no season yet.")) }
         }
         @if let Some(s) = &f.season {
-            section aria-labelledby="next" {
+            section aria-labelledby="next" data-live="next" {
                 h2 id="next" { (ctx.t("Volgende avond", "Next evening")) }
                 @match &f.next {
                     Some(e) => {
@@ -108,7 +108,7 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                     None => p { (ctx.t("Geen speelavonden meer dit seizoen.", "No more evenings this season.")) }
                 }
             }
-            section aria-labelledby="comps" {
+            section aria-labelledby="comps" data-live="competitions" {
                 h2 id="comps" { (ctx.t("Competities", "Competitions")) }
                 @if f.competitions.is_empty() {
                     p { (ctx.t("Nog geen competities.", "No competitions yet.")) }
@@ -129,7 +129,7 @@ fn render(ctx: &Ctx, f: &Front) -> Markup {
                     }
                 }
             }
-            section aria-labelledby="cal" {
+            section aria-labelledby="cal" data-live="calendar" {
                 h2 id="cal" { (ctx.t("Kalender", "Calendar")) }
                 (super::season::evening_table(ctx, ctx.t("De komende avonden", "The coming evenings"), &f.upcoming))
                 p {

@@ -23,6 +23,8 @@ pub struct Ctx {
     pub path: String,
     /// The `after` of a standings page.
     pub after: Option<u32>,
+    /// The event stream the page follows (`data-live-stream`), which loads the live script.
+    pub live: Option<String>,
 }
 
 impl Ctx {
@@ -35,7 +37,15 @@ impl Ctx {
             embed: q.embed,
             path: path.into(),
             after: q.after,
+            live: None,
         }
+    }
+
+    /// This context for a page that follows the event stream `stream` (its regions marked
+    /// `data-live`).
+    pub fn following(mut self, stream: String) -> Ctx {
+        self.live = Some(stream);
+        self
     }
 
     /// The Dutch or English text.
@@ -174,8 +184,9 @@ pub fn frame(ctx: &Ctx, title: &str, body: Markup) -> Markup {
                 @if let Some(img) = og_image { meta property="og:image" content=(img); }
                 link rel="stylesheet" href=(super::site::stylesheet_url());
                 link rel="icon" href="/club/favicon.svg" type="image/svg+xml";
+                @if ctx.live.is_some() { script src=(super::live::script_url()) defer {} }
             }
-            body class=[ctx.embed.then_some("embed")] {
+            body class=[ctx.embed.then_some("embed")] data-live-stream=[ctx.live.as_deref()] {
                 @if !ctx.embed {
                     a class="skip" href="#main" { (ctx.t("Naar de inhoud", "Skip to content")) }
                     header class="site" {
@@ -231,6 +242,7 @@ pub fn error(lang: Lang, site: Arc<ClubSite>, status: StatusCode, detail: Option
         embed: false,
         path: "/club/".into(),
         after: None,
+        live: None,
     };
     frame(
         &ctx,

@@ -1,6 +1,8 @@
 //! The club's published pages under `/club/`: server-rendered HTML (maud templates, checked
-//! at compile time), no JavaScript, in Dutch or English, printable on A4 and embeddable in an
-//! iframe with `?embed=1` (docs/api-guide.md#club-pages).
+//! at compile time), complete without JavaScript, in Dutch or English, printable on A4 and
+//! embeddable in an iframe with `?embed=1` (docs/api-guide.md#club-pages). The evening, the
+//! standings and the front page load one small script of the service's own that follows the
+//! event stream and brings the page up to date (`live`, docs/decisions/0343-live-pages.md).
 //!
 //! Every page reads through `crate::web::data`. Competition, evening, player and front pages
 //! are served from the read cache under the version of what they show, with an ETag per page variant
@@ -10,15 +12,22 @@
 
 mod account;
 mod attendance;
+mod check_in;
 mod competition;
 mod errors;
 mod evening;
 mod front;
 pub mod i18n;
 mod layout;
+mod live;
+mod mail_links;
 mod numbers;
 mod player;
+mod qr;
+mod report;
+mod screen;
 mod season;
+mod session;
 mod site;
 mod svg;
 
@@ -61,6 +70,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(get().to(account::email_page))
             .route(web::post().to(account::email_submit)),
     );
+    cfg.service(
+        web::resource(mail_links::UNSUBSCRIBE_PATH)
+            .route(get().to(mail_links::unsubscribe_page))
+            .route(web::post().to(mail_links::unsubscribe_submit)),
+    )
+    .service(
+        web::resource(mail_links::ATTENDANCE_PATH)
+            .route(get().to(mail_links::attendance_page))
+            .route(web::post().to(mail_links::attendance_submit)),
+    );
     cfg.route("/", get().to(site::root))
         .route("/robots.txt", get().to(site::robots))
         .route("/favicon.ico", get().to(site::favicon))
@@ -72,12 +91,31 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route("/style.css", get().to(site::stylesheet_unversioned))
                 .route("/style.{hash}.css", get().to(site::stylesheet))
                 .route("/favicon.svg", get().to(site::favicon))
+                .route("/sign-in", get().to(session::page))
+                .route("/sign-in", web::post().to(session::submit))
+                .route("/sign-out", web::post().to(session::sign_out))
+                .route(
+                    screen::PATH.trim_start_matches("/club"),
+                    get().to(screen::page),
+                )
+                .route("/live.{hash}.js", get().to(live::script))
                 // each route with an id is tried in turn
                 .route("/evenings/{id}", get().to(evening::page))
                 .route("/seasons/{id}", get().to(season::archive))
                 .route("/seasons/{id}/calendar", get().to(season::calendar))
                 .route("/evenings/{id}/slips", get().to(evening::slips))
                 .route("/players/{id}", get().to(player::page))
+                .route("/evenings/{id}/check-in", get().to(check_in::staff_page))
+                .route(
+                    "/evenings/{id}/check-in/{code}",
+                    get().to(check_in::member_page),
+                )
+                .route(
+                    "/evenings/{id}/check-in/{code}",
+                    web::post().to(check_in::member_submit),
+                )
+                .route("/games/{id}/report", get().to(report::page))
+                .route("/games/{id}/report", web::post().to(report::submit))
                 .default_service(web::to(not_found)),
         );
 }
@@ -216,13 +254,15 @@ pub fn path_id(raw: &str) -> Result<i64, ApiError> {
         .ok_or_else(|| ApiError::NotFound(format!("no page for {raw:?}")))
 }
 
-/// The Content-Security-Policy of every page: nothing but the served stylesheet and inline
-/// SVG, no scripts, and framing only by the configured ancestors.
+/// The Content-Security-Policy of every page: nothing but the served stylesheet, inline
+/// SVG and the service's own script (no inline script), which reads the event stream and
+/// the page itself from this origin only, and framing only by the configured ancestors.
 pub fn csp(frame_ancestors: &str, logo_origin: Option<&str>) -> String {
     let logo = logo_origin.map(|o| format!(" {o}")).unwrap_or_default();
     format!(
-        "default-src 'none'; style-src 'self'; img-src 'self' data:{logo}; base-uri 'none'; \
-         form-action 'none'; frame-ancestors {frame_ancestors}"
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; \
+         img-src 'self' data:{logo}; base-uri 'none'; form-action 'none'; \
+         frame-ancestors {frame_ancestors}"
     )
 }
 

@@ -348,13 +348,29 @@ async fn a_sync_job_following_the_feed_rebuilds_every_result() {
 }
 
 /// The feed's bounds: a cursor that is no event id or lies ahead of the log names `after`,
-/// an unknown type names `types`, a page outside 1–1000 names `limit`.
+/// an unknown type or a type list over 400 characters names `types`, a page outside 1–1000
+/// names `limit`.
 #[actix_web::test]
 async fn the_feed_refuses_bad_cursors_types_and_limits() {
     let app = spawn().await;
     let (_leader, _arbiter, _cid, _games) = published_evening(&app).await;
     let admin = app.token(&["admin"]).await;
     let newest = all_events(&app).await.last().unwrap().id;
+    // "result.entered" is 14 characters: 26 of them with their commas make 389, 27 make 404
+    let types = |n: usize, sep: &str| vec!["result.entered"; n].join(sep);
+    let r = app
+        .changes(&admin, &format!("types={}", types(26, ",")))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for query in [
+        format!("types={}", types(27, ",")),
+        format!("types={}", types(27, "&types=")),
+    ] {
+        let r = app.changes(&admin, &query).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(r.errors("field"), vec!["types"], "{}", r.text);
+        assert!(r.text.contains("at most 400 characters"), "{}", r.text);
+    }
     for (query, field) in [
         ("after=abc".to_string(), "after"),
         ("after=-1".to_string(), "after"),

@@ -159,6 +159,31 @@ async fn the_same_list_twice_changes_nothing() {
     assert_eq!(queued_mails(&app, "invitation").await.len(), 3);
 }
 
+/// The list's bytes sent as `application/octet-stream` (as generated clients send a file) are
+/// read as the same CSV: the three rows, then nothing new the second time as `text/csv`.
+#[actix_web::test]
+async fn a_list_sent_as_bytes_is_read_as_csv() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let before = counts(&app).await;
+    let r = app
+        .send(
+            TestRequest::post()
+                .uri(IMPORT)
+                .insert_header(("authorization", format!("Bearer {leader}")))
+                .insert_header(("content-type", "application/octet-stream"))
+                .set_payload(THREE),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["players_created"], 3);
+    assert_eq!(r.body["accounts_created"], 3);
+    assert_eq!(counts(&app).await.0, before.0 + 3);
+    let r = csv(&app, &leader, "", THREE).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["players_created"], 0);
+}
+
 /// A known player is found by KNSB number (and takes the list's address), another by address;
 /// neither is created again, and an account that existed without a player is linked.
 #[actix_web::test]

@@ -317,3 +317,46 @@ async fn an_account_sends_at_most_ten_check_ins_a_minute() {
     let r = app.self_check_in(&other, e, &code(&app, e, 0)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 }
+
+/// A rapid round on an evening gone by: its cut-off, 15 minutes before the round in club time
+/// (the opening evening starts at 20:15 Amsterdam time, so the end of 20:00), has passed. The member's self
+/// check-in is refused naming the cut-off, and nothing is stored.
+#[actix_web::test]
+async fn a_self_check_in_after_the_rapids_cut_off_is_refused_naming_it() {
+    let app = spawn().await;
+    let Club { leader, arbiter } = ClubBuilder::new().build(&app).await;
+    let season = SeasonBuilder::new()
+        .name("Seizoen 2020-2021")
+        .opening_date("2020-09-04")
+        .create(&app, &leader)
+        .await;
+    let r = app.generate_calendar(&leader, season, json!({})).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let first = &r.body.as_array().unwrap()[0];
+    assert_eq!(first["date"], "2020-09-04");
+    assert_eq!(first["start_time"], "20:15");
+    let e = first["id"].as_i64().unwrap();
+    let n = Night {
+        leader,
+        arbiter,
+        season,
+        evenings: vec![e],
+    };
+    let fx = rapid_on(&app, &n, e).await;
+    let r = app.open_evening_check_in(&n.arbiter, e).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let t = app.member_token(fx.players[0]).await;
+    let before = stored(&app).await;
+    let r = app.self_check_in(&t, e, &code(&app, e, 0)).await;
+    r.assert_detail(
+        StatusCode::CONFLICT,
+        "Rapid: checked in after the cut-off: not paired this round; check-in for round 1 \
+         closed at the end of 20:00 Europe/Amsterdam on 2020-09-04",
+    );
+    assert_eq!(stored(&app).await, before, "nothing stored");
+    let att = app
+        .get(&paths::round_attendance(fx.comp, 1), Some(&n.leader))
+        .await;
+    assert_eq!(att.status, StatusCode::OK, "{}", att.text);
+    assert_eq!(att.body["history"], json!([]));
+}

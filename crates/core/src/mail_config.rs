@@ -73,6 +73,9 @@ pub struct MailSettings {
     /// `MAIL_RETENTION_DAYS`: how long a sent or failed mail (its address, subject and
     /// bodies) is kept before the worker deletes it (default 30 days).
     pub retention: chrono::Duration,
+    /// `REMINDER_HOURS_BEFORE`: how long before an evening's sign-up deadline its reminders
+    /// go out (default 24 hours).
+    pub reminder_lead: chrono::Duration,
 }
 
 impl Default for MailSettings {
@@ -91,6 +94,7 @@ impl Default for MailSettings {
             invite_ttl: chrono::Duration::hours(168),
             notify_defaults: vec![NotifyKind::Pairing, NotifyKind::Reminder],
             retention: chrono::Duration::days(30),
+            reminder_lead: chrono::Duration::hours(24),
         }
     }
 }
@@ -255,6 +259,9 @@ pub fn read(get: &impl Fn(&str) -> Option<String>, m: &mut MailSettings, errs: &
     let mut retention_days = m.retention.num_days().unsigned_abs();
     num("MAIL_RETENTION_DAYS", 1, 3650, &mut retention_days);
     m.retention = chrono::Duration::days(i64::try_from(retention_days).unwrap_or(30));
+    let mut reminder_hours = m.reminder_lead.num_hours().unsigned_abs();
+    num("REMINDER_HOURS_BEFORE", 1, 24 * 14, &mut reminder_hours);
+    m.reminder_lead = chrono::Duration::hours(i64::try_from(reminder_hours).unwrap_or(24));
     m.max_per_minute = u32::try_from(per_minute).unwrap_or(u32::MAX);
     m.max_attempts = i32::try_from(attempts).unwrap_or(50);
     m.backoff_base = Duration::from_millis(base);

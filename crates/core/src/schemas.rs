@@ -34,6 +34,24 @@ macro_rules! string_enum_schema {
 
 pub use crate::string_enum_schema;
 
+/// A request body taken as it is, as bytes (`type: string`, `format: binary`): a file the
+/// handler reads itself (a TRF, a CSV list), documented as `application/octet-stream`
+/// (docs/decisions/0384-file-bodies-as-bytes.md).
+#[derive(Debug)]
+pub struct FileBody;
+
+impl utoipa::PartialSchema for FileBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for FileBody {}
+
 string_enum_schema!(
     pub CompetitionKind,
     "A competition kind: `keizer`, `swiss`, `round_robin` or `knockout`.",
@@ -99,14 +117,8 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub CheckInStatus,
-    "The state of a check-in: `open` or `closed`.",
-    ["open", "closed"]
-);
-
-string_enum_schema!(
     pub ClaimKind,
-    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`) and `draughts_repetition` for a claim recorded as a plain event.",
+    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`, `illegal_move`) and `draughts_repetition` for a claim recorded as a plain event.",
     [
         "threefold_repetition",
         "fifty_moves",
@@ -117,6 +129,7 @@ string_enum_schema!(
         "draughts_twenty_five_moves",
         "draughts_endgame_limit",
         "draughts_lasting_advantage",
+        "illegal_move",
     ]
 );
 
@@ -124,12 +137,6 @@ string_enum_schema!(
     pub ClaimStatus,
     "A claim's status: `pending`, `postponed`, `upheld` or `rejected` (the last two are final).",
     ["pending", "postponed", "upheld", "rejected"]
-);
-
-string_enum_schema!(
-    pub AppealRuling,
-    "The board's ruling on an appeal: `upheld` or `dismissed`.",
-    ["upheld", "dismissed"]
 );
 
 string_enum_schema!(
@@ -260,24 +267,6 @@ string_enum_schema!(
     pub RoundRobinDecidedBy,
     "What separated a row of a round robin's final order from the next: `points`, or a criterion of the tie-break chain (`wins`, `plusremise_balance`, `plusremises`, `mutual`, `ranking_order`, `sonneborn_berger`, `direct_encounter`, `lots`).",
     round_robin_separators()
-);
-
-string_enum_schema!(
-    pub TokenType,
-    "The kind of an access token: always `Bearer`.",
-    ["Bearer"]
-);
-
-string_enum_schema!(
-    pub HealthStatus,
-    "The state of the process: `ok` whenever it answers.",
-    ["ok"]
-);
-
-string_enum_schema!(
-    pub AuditEntity,
-    "What an audit entry is about: `game`, `round`, `entrant`, `competition`, `evening` or `appeal`.",
-    ["game", "round", "entrant", "competition", "evening", "appeal"]
 );
 
 #[cfg(test)]

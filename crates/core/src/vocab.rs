@@ -264,6 +264,63 @@ value_list! {
     }
 }
 
+value_list! {
+    /// The state of the process: `ok` whenever it answers.
+    pub HealthStatus, "health status" {
+        /// The process answers.
+        Up = "ok",
+    }
+}
+
+value_list! {
+    /// The kind of an access token: always `Bearer`.
+    pub TokenType, "token type" {
+        /// Sent as `Authorization: Bearer …`.
+        Bearer = "Bearer",
+    }
+}
+
+value_list! {
+    /// The state of a check-in: `open` or `closed`.
+    pub CheckInStatus, "check-in status" {
+        /// Players may check in.
+        Open = "open",
+        /// Closed by the arbiter or leader; the number of rounds is fixed.
+        Closed = "closed",
+    }
+}
+
+value_list! {
+    /// The board's ruling on an appeal: `upheld` or `dismissed`.
+    pub AppealRuling, "appeal ruling" {
+        /// The arbiter's decision is set aside.
+        Upheld = "upheld",
+        /// The arbiter's decision stands.
+        Dismissed = "dismissed",
+    }
+}
+
+value_list! {
+    /// What an audit entry is about: `game`, `round`, `entrant`, `competition`, `evening`,
+    /// `appeal` or `player` (an erasure).
+    pub AuditEntity, "audit entity" {
+        /// A game's result, tempo or arbiter record.
+        Game = "game",
+        /// A round's pairing.
+        Round = "round",
+        /// An entrant's withdrawal.
+        Entrant = "entrant",
+        /// A competition's prizes, play-offs or check-in.
+        Competition = "competition",
+        /// A club evening's presence.
+        Evening = "evening",
+        /// An appeal lodged or decided.
+        Appeal = "appeal",
+        /// A player erased, or their publication setting changed.
+        Player = "player",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

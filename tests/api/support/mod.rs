@@ -2,7 +2,7 @@
 //! typed client over them ([`client`]) the fixture builders ([`builders`]), a webhook
 //! receiver ([`receiver`]), the database faults ([`faults`]: the 503 they answer, a proxy
 //! that silences the network) and the walk over the demo club's public GETs ([`walk`]) and the demo club of the club-page
-//! tests ([`club_pages`]). A
+//! tests ([`club_pages`]); signing in on the club pages ([`page_session`]). A
 //! test module takes its fixtures from here, never from another test module.
 
 mod app;
@@ -12,6 +12,7 @@ pub mod club_pages;
 mod demo;
 mod faults;
 mod outbox;
+mod page_session;
 pub mod paths;
 mod process;
 mod receiver;
@@ -24,6 +25,7 @@ pub use builders::*;
 pub use demo::*;
 pub use faults::*;
 pub use outbox::*;
+pub use page_session::*;
 pub use process::*;
 pub use receiver::*;
 pub use smtp::*;

@@ -36,7 +36,7 @@ pub fn calc_pair(system: impl Display) -> String {
 }
 
 /// A calculator: `keizer`, `keizer-pairing`, `keizer-prizes`, `round-robin`, `tiebreaks`,
-/// `pair`.
+/// `pair`, `swiss-playoff`, `blitz-rounds`.
 pub fn calc(name: &str) -> String {
     format!("{API}/calc/{name}")
 }
@@ -309,6 +309,24 @@ pub mod club {
 
     pub fn player(id: impl Display) -> String {
         format!("/club/players/{id}")
+    }
+
+    /// The sign-in page of the club pages.
+    pub const SIGN_IN: &str = "/club/sign-in";
+
+    /// The venue screen.
+    pub const SCREEN: &str = "/club/screen";
+
+    pub fn check_in(evening: impl Display) -> String {
+        format!("/club/evenings/{evening}/check-in")
+    }
+
+    pub fn member_check_in(evening: impl Display, code: &str) -> String {
+        format!("/club/evenings/{evening}/check-in/{code}")
+    }
+
+    pub fn game_report(game: impl Display) -> String {
+        format!("/club/games/{game}/report")
     }
 }
 

@@ -31,12 +31,15 @@ use utoipa::ToSchema;
 mod appeal;
 mod claim;
 mod decided;
+mod illegal;
 mod one_record;
+mod quickplay_claim;
 mod rows;
 pub use appeal::*;
 pub use claim::*;
 use decided::enter_decided_result;
 use one_record::{claim_record, move_agrees_with_record, record_agrees_with_log};
+use quickplay_claim::check_quickplay;
 pub use rows::*;
 
 // ---------------------------------------------------------------------------------------
@@ -280,7 +283,7 @@ fn audit_game(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.get(),
             action: action.into(),
             actor: actor.into(),
@@ -704,7 +707,7 @@ pub fn set_moves(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.get(),
             action: "moves_set".into(),
             actor: actor.into(),

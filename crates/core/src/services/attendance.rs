@@ -398,6 +398,22 @@ pub struct NewChange {
     pub note: Option<String>,
 }
 
+/// Names the minute of a UTC instant in the club's time zone as the blitz's closing names it,
+/// e.g. `19:45 Europe/Amsterdam on 2026-09-10`.
+fn local_minute(t: DateTime<Utc>, time_zone: &str) -> String {
+    match time_zone.parse::<chrono_tz::Tz>() {
+        Ok(tz) => {
+            let l = t.with_timezone(&tz);
+            format!(
+                "{} {time_zone} on {}",
+                l.format("%H:%M"),
+                l.format("%Y-%m-%d")
+            )
+        }
+        Err(_) => t.format("%H:%M UTC on %Y-%m-%d").to_string(),
+    }
+}
+
 /// Formats a UTC instant in the club's time zone, e.g. `2026-09-10 18:00 Europe/Amsterdam`.
 pub fn local(t: DateTime<Utc>, time_zone: &str) -> String {
     match time_zone.parse::<chrono_tz::Tz>() {
@@ -480,12 +496,13 @@ pub fn record(
                 round.number,
                 local(result.deadline, time_zone)
             ),
+            // the cut-off minute counts, as the blitz's (docs/decisions/0341-one-presence-model-and-the-cut-off-minute.md)
             _ => format!(
-                "check-in for round {} closed at {}",
+                "check-in for round {} closed at the end of {}",
                 round.number,
                 result
                     .check_in_by
-                    .map(|t| local(t, time_zone))
+                    .map(|t| local_minute(t, time_zone))
                     .unwrap_or_default()
             ),
         };

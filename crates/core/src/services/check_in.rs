@@ -75,8 +75,7 @@ pub struct CheckInView {
     #[serde(serialize_with = "crate::wire::utc")]
     pub closes_at: DateTime<Utc>,
     /// `open`, or `closed` (by the arbiter or leader; the number of rounds is fixed).
-    #[schema(value_type = crate::schemas::CheckInStatus)]
-    pub status: String,
+    pub status: crate::vocab::CheckInStatus,
     /// Players checked in.
     pub participants: usize,
     /// The number of rounds fixed when check-in was closed.
@@ -214,7 +213,11 @@ pub fn view(
         competition_id: id.get(),
         blitz,
         closes_at,
-        status: if closed.is_some() { "closed" } else { "open" }.into(),
+        status: if closed.is_some() {
+            crate::vocab::CheckInStatus::Closed
+        } else {
+            crate::vocab::CheckInStatus::Open
+        },
         participants: out.len(),
         rounds: closed.map(|k| k.rounds),
         players: out,
@@ -341,7 +344,7 @@ pub fn check_in_and_view(
     audit(
         c,
         &NewAuditEntry {
-            entity: "competition".into(),
+            entity: crate::vocab::AuditEntity::Competition,
             entity_id: id.get(),
             action: "checked_in".into(),
             actor: actor.to_string(),
@@ -417,7 +420,7 @@ pub fn close_and_view(
     audit(
         c,
         &NewAuditEntry {
-            entity: "competition".into(),
+            entity: crate::vocab::AuditEntity::Competition,
             entity_id: id.get(),
             action: "check_in_closed".into(),
             actor: actor.to_string(),

@@ -292,6 +292,33 @@ impl Principal {
     }
 }
 
+/// The principal of user `id` signed in at token generation `generation` (a token's or a
+/// club page's sign-in): 401 when the account is disabled or gone, or its generation moved on
+/// (a password reset or an account change ends every sign-in).
+pub fn user_principal(
+    conn: &mut crate::store::DbConn,
+    id: crate::ids::UserId,
+    generation: i64,
+) -> Result<Principal, ApiError> {
+    let user = users::by_id(conn, id)?
+        .filter(|u| u.active)
+        .ok_or_else(|| ApiError::Unauthorized("the account is disabled or gone".into()))?;
+    // the row is read on every request anyway, so the generation check costs nothing and
+    // holds in every instance at once
+    if generation != user.token_generation {
+        return Err(ApiError::Unauthorized(
+            "the token was ended by a password reset or an account change; log in again".into(),
+        ));
+    }
+    Ok(Principal {
+        user_id: Some(user.id),
+        service_token_id: None,
+        label: user.email.clone(),
+        roles: parse_roles(&user.roles),
+        player_id: user.player_id,
+    })
+}
+
 /// Resolves a bearer token to a principal (401 on any failure).
 pub fn authenticate(
     conn: &mut crate::store::DbConn,
@@ -303,23 +330,7 @@ pub fn authenticate(
         let id: crate::ids::UserId = id
             .parse()
             .map_err(|_| ApiError::Unauthorized("invalid token subject".into()))?;
-        let user = users::by_id(conn, id)?
-            .filter(|u| u.active)
-            .ok_or_else(|| ApiError::Unauthorized("the account is disabled or gone".into()))?;
-        // the row is read on every request anyway, so the generation check costs nothing and
-        // holds in every instance at once
-        if claims.generation.unwrap_or(0) != user.token_generation {
-            return Err(ApiError::Unauthorized(
-                "the token was ended by a password reset or an account change; log in again".into(),
-            ));
-        }
-        return Ok(Principal {
-            user_id: Some(user.id),
-            service_token_id: None,
-            label: user.email.clone(),
-            roles: parse_roles(&user.roles),
-            player_id: user.player_id,
-        });
+        return user_principal(conn, id, claims.generation.unwrap_or(0));
     }
     if let Some(id) = claims.sub.strip_prefix("service:") {
         let id: crate::ids::ServiceTokenId = id

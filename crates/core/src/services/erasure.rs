@@ -90,7 +90,7 @@ pub fn erase(
     audit(
         c,
         &NewAuditEntry {
-            entity: "player".into(),
+            entity: crate::vocab::AuditEntity::Player,
             entity_id: id.get(),
             action: "erased".into(),
             actor: actor.to_string(),

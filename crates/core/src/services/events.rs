@@ -24,6 +24,9 @@ pub const DEFAULT_LIMIT: i64 = 100;
 pub const PURGE_BATCH: i64 = 1000;
 /// The longest cursor accepted (digits of an event id).
 const MAX_CURSOR_DIGITS: usize = 18;
+/// The longest list of event types a filter takes, in characters (the `types` parameter of
+/// the changes feed and of the stream, repeated parameters joined by commas).
+pub const MAX_TYPES_CHARS: usize = 400;
 
 /// One event as readers see it.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
@@ -120,8 +123,15 @@ pub fn parse_cursor(field: &str, text: &str) -> ApiResult<i64> {
         .map_err(|_| ApiError::invalid(field, "must be an event id"))
 }
 
-/// Reads a comma-separated list of event types (each known, at most one of each).
+/// Reads a comma-separated list of event types (each known, at most one of each), of at most
+/// [`MAX_TYPES_CHARS`] characters.
 pub fn parse_kinds(field: &str, text: &str) -> ApiResult<Vec<EventKind>> {
+    if text.chars().count() > MAX_TYPES_CHARS {
+        return Err(ApiError::invalid(
+            field,
+            format!("at most {MAX_TYPES_CHARS} characters"),
+        ));
+    }
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for part in text.split(',').map(str::trim) {

@@ -66,6 +66,8 @@ pub struct Reporter<'a> {
     pub account: &'a str,
     /// The result code as sent.
     pub result: &'a str,
+    /// Tells the players when their reports enter the result.
+    pub notifier: crate::services::notifications::Notifier<'a>,
 }
 
 /// Records the report of game `id` by one of its players, in the caller's transaction: 404
@@ -158,6 +160,13 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
             let actor = format!("players:{},{account}", who.account);
             let any = crate::services::version::ExpectedVersion::any();
             let entered = results::enter(c, id, &any, &input, &actor)?;
+            crate::services::outcome_mails::result_changed(
+                c,
+                who.notifier,
+                id,
+                entered.game.version,
+                entered.corrected,
+            )?;
             Ok(answer("entered", entered.game.result))
         }
         Some(_) => {
@@ -201,4 +210,120 @@ pub fn of_games(c: &mut DbConn, games: &[GameId]) -> ApiResult<HashMap<GameId, V
 /// Whether reports `r` of a game without a result leave it disputed.
 pub fn disputed(r: &[Report]) -> bool {
     r.len() == 2 && r[0].result != r[1].result
+}
+
+/// The result codes a player reports with in `discipline`: the over-the-board ones, White's
+/// score first (forfeits and byes are the arbiter's).
+pub fn player_codes(discipline: clubcomp_engine::Discipline) -> &'static [&'static str] {
+    match discipline {
+        clubcomp_engine::Discipline::Chess => &["1-0", "½-½", "0-1"],
+        clubcomp_engine::Discipline::Draughts => &["2-0", "1-1", "0-2", "1+-1-", "1--1+", "0-0"],
+    }
+}
+
+/// Why a game takes no report now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// A pairing bye has no result to report.
+    Bye,
+    /// The result is in (the arbiter's or the two players' alike).
+    HasResult,
+    /// The round is completed: the arbiter corrects its results.
+    Completed,
+}
+
+/// A game as its report page shows it (docs/api-guide.md#reporting-from-a-phone).
+#[derive(Debug, Clone)]
+pub struct ReportPage {
+    /// Game id.
+    pub game_id: i64,
+    /// The evening the round is played on, if any.
+    pub evening_id: Option<i64>,
+    /// The competition's name.
+    pub competition: String,
+    /// The competition's kind (a Keizer round is called an evening).
+    pub kind: clubcomp_engine::CompetitionKind,
+    /// The round's number.
+    pub round: i32,
+    /// Board and game number.
+    pub board: i32,
+    /// Game number within the pairing.
+    pub game_no: i32,
+    /// White: id and name.
+    pub white: Option<(i64, String)>,
+    /// Black: id and name (none for a bye).
+    pub black: Option<(i64, String)>,
+    /// The result, once entered.
+    pub result: Option<String>,
+    /// The codes the players report with.
+    pub codes: &'static [&'static str],
+    /// Why no report is taken now, if so.
+    pub closed: Option<Closed>,
+    /// Whether the viewer is one of the two players.
+    pub yours: bool,
+    /// The viewer's own report, while the game has no result.
+    pub mine: Option<String>,
+}
+
+/// The report page of game `id` for `viewer` (the player of the signed-in account, if any):
+/// 404 when there is no such game or its round is not published (its pairing is not public).
+pub fn page_of(c: &mut DbConn, id: GameId, viewer: Option<PlayerId>) -> ApiResult<ReportPage> {
+    use crate::store::schema::players as pl;
+    let (game, round, comp) = results::load_game(c, id)?;
+    if !round.status.is_public() {
+        return Err(ApiError::NotFound(format!("no game {id}")));
+    }
+    let mut name = |p: Option<PlayerId>| -> ApiResult<Option<(i64, String)>> {
+        let Some(p) = p else { return Ok(None) };
+        let n: String = pl::table.find(p).select(pl::name).first(c)?;
+        Ok(Some((p.get(), n)))
+    };
+    let white = name(game.white_id)?;
+    let black = name(game.black_id)?;
+    let yours = viewer.is_some_and(|v| game.white_id == Some(v) || game.black_id == Some(v));
+    let mine = match viewer.filter(|_| yours && game.result.is_none()) {
+        Some(v) => gr::table
+            .find((id.get(), v.get()))
+            .select(gr::result)
+            .first(c)
+            .optional()?,
+        None => None,
+    };
+    let closed = if game.black_id.is_none() {
+        Some(Closed::Bye)
+    } else if game.result.is_some() {
+        Some(Closed::HasResult)
+    } else if round.status == RoundStatus::Completed {
+        Some(Closed::Completed)
+    } else {
+        None
+    };
+    Ok(ReportPage {
+        game_id: id.get(),
+        evening_id: round.evening_id.map(|e| e.get()),
+        competition: comp.name.clone(),
+        kind: comp.kind,
+        round: round.number,
+        board: game.board,
+        game_no: game.game_no,
+        white,
+        black,
+        result: game.result.clone(),
+        codes: player_codes(results::discipline(&comp)),
+        closed,
+        yours,
+        mine,
+    })
+}
+
+/// [`report`], then the game's report page as the reporter sees it now, in the caller's
+/// transaction (the club page's form answers with both).
+pub fn report_and_page(
+    c: &mut DbConn,
+    id: GameId,
+    who: &Reporter<'_>,
+    viewer: Option<PlayerId>,
+) -> ApiResult<(Reported, ReportPage)> {
+    let done = report(c, id, who)?;
+    Ok((done, page_of(c, id, viewer)?))
 }

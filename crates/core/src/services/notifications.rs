@@ -56,7 +56,8 @@ pub fn long_date(lang: Language, d: NaiveDate) -> String {
     crate::calendar_names::long_date(lang == Language::En, d)
 }
 
-/// The subject and both bodies of a pairing mail.
+/// The subject and both bodies of a pairing mail (as [`notify`] lays it out, without the
+/// link that stops these mails).
 pub fn pairing_mail(
     lang: Language,
     club: &str,
@@ -64,6 +65,19 @@ pub fn pairing_mail(
     r: &PairingNotice,
     seat: &Seat,
 ) -> (String, String, String) {
+    let n = pairing_words(lang, r, seat);
+    let content = Content {
+        name: name.to_string(),
+        paragraphs: n.paragraphs,
+        link: n.link,
+        footer: Some(why(lang, NotifyKind::Pairing)),
+    };
+    let (text, html) = templates::layout(lang, club, &content);
+    (n.subject, text, html)
+}
+
+/// The words of a pairing mail.
+pub fn pairing_words(lang: Language, r: &PairingNotice, seat: &Seat) -> Notice {
     let when = r.date.map(|d| long_date(lang, d));
     let start = r.start.format("%H:%M").to_string();
     let nl = lang == Language::Nl;
@@ -120,8 +134,8 @@ pub fn pairing_mail(
             (false, None) => format!("Start: {start}."),
         });
     }
-    let content = Content {
-        name: name.to_string(),
+    Notice {
+        subject,
         paragraphs,
         link: Some((
             if nl {
@@ -131,14 +145,7 @@ pub fn pairing_mail(
             },
             r.url.clone(),
         )),
-        footer: Some(if nl {
-            "Je krijgt deze mail omdat indelingsmails voor jou aan staan.".into()
-        } else {
-            "You get this mail because pairing mails are on for you.".into()
-        }),
-    };
-    let (text, html) = templates::layout(lang, club, &content);
-    (subject, text, html)
+    }
 }
 
 /// The language of `player`'s mails: their choice, else Dutch.
@@ -226,11 +233,66 @@ pub fn pairing_published(
 /// Queues one player's pairing mail when they have an address and pairing mails on.
 fn send_pairing(
     c: &mut DbConn,
-    (settings, key): (&MailSettings, &UnsubscribeKey),
+    n: Notifier<'_>,
     player: &Player,
     round: &Round,
     about: &PairingNotice,
     seat: &Seat,
+) -> ApiResult<bool> {
+    let event = format!("round:{}:player:{}", round.id, player.id);
+    notify(c, n, player, (NotifyKind::Pairing, event), |lang| {
+        pairing_words(lang, about, seat)
+    })
+}
+
+/// What a notification mail needs of the server: the mail settings and the key of the
+/// unsubscribe links.
+pub type Notifier<'a> = (&'a MailSettings, &'a UnsubscribeKey);
+
+/// The words of one notification, in the recipient's language.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    /// The subject.
+    pub subject: String,
+    /// The paragraphs.
+    pub paragraphs: Vec<String>,
+    /// The page the mail links to: its label and address.
+    pub link: Option<(String, String)>,
+}
+
+/// The footer of a notification mail of `kind`: why it came.
+fn why(lang: Language, kind: NotifyKind) -> String {
+    let what = templates::kind_name(lang, kind);
+    match lang {
+        Language::Nl => format!("Je krijgt deze mail omdat {what} voor jou aan staan."),
+        Language::En => format!("You get this mail because {what} are on for you."),
+    }
+}
+
+/// The page the one-click unsubscribe link of a mail body opens (a confirmation with a
+/// button; the `List-Unsubscribe` header keeps the RFC 8058 address).
+pub fn unsubscribe_page(
+    settings: &MailSettings,
+    key: &UnsubscribeKey,
+    player: PlayerId,
+    kind: NotifyKind,
+) -> String {
+    format!(
+        "{}/mail/unsubscribe?token={}",
+        settings.public_url,
+        key.token(player, kind)
+    )
+}
+
+/// Queues a notification of `kind` for `player` about `event` when they have an address that
+/// can carry a mail and that kind on; whether it was queued. An address no mail can carry is
+/// not the change's fault: that player is skipped.
+pub fn notify(
+    c: &mut DbConn,
+    (settings, key): Notifier<'_>,
+    player: &Player,
+    (kind, event): (NotifyKind, String),
+    words: impl Fn(Language) -> Notice,
 ) -> ApiResult<bool> {
     let Some(to) = player
         .email
@@ -240,23 +302,34 @@ fn send_pairing(
     else {
         return Ok(false);
     };
-    if !preferences::kind_on(c, player.id, NotifyKind::Pairing, &settings.notify_defaults)? {
+    if !preferences::kind_on(c, player.id, kind, &settings.notify_defaults)? {
         return Ok(false);
     }
     let lang = language_of(c, player.id)?;
     let club = templates::club_name(settings, lang);
-    let (subject, text, html) = pairing_mail(lang, &club, &player.name, about, seat);
+    let n = words(lang);
+    let content = Content {
+        name: player.name.clone(),
+        paragraphs: n.paragraphs,
+        link: n.link,
+        footer: Some(why(lang, kind)),
+    };
+    let label = match lang {
+        Language::Nl => "Deze mails niet meer ontvangen",
+        Language::En => "Stop these mails",
+    };
+    let page = unsubscribe_page(settings, key, player.id, kind);
+    let (text, html) = templates::layout_with_unsubscribe(lang, &club, &content, (label, &page));
     let m = Mail {
-        kind: NotifyKind::Pairing.as_str(),
-        event: format!("round:{}:player:{}", round.id, player.id),
+        kind: kind.as_str(),
+        event,
         to: to.to_string(),
         to_name: player.name.clone(),
-        subject,
+        subject: n.subject,
         text,
         html,
-        unsubscribe_url: Some(key.url(&settings.public_url, player.id, NotifyKind::Pairing)),
+        unsubscribe_url: Some(key.url(&settings.public_url, player.id, kind)),
     };
-    // an address no mail can carry is not the publication's fault: that player is skipped
     if mail::check(&m).is_err() {
         return Ok(false);
     }

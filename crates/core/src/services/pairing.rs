@@ -285,7 +285,7 @@ fn audit(
     crate::store::models::competition::audit(
         c,
         &NewAuditEntry {
-            entity: "round".into(),
+            entity: crate::vocab::AuditEntity::Round,
             entity_id: round.id.get(),
             action: action.into(),
             actor: actor.into(),
@@ -675,7 +675,7 @@ pub fn remove_and_view(
     crate::store::models::competition::audit(
         c,
         &NewAuditEntry {
-            entity: "round".into(),
+            entity: crate::vocab::AuditEntity::Round,
             entity_id: round.id.get(),
             action: "pairing_deleted".into(),
             actor: actor.into(),

@@ -137,7 +137,7 @@ pub(crate) fn audit_publication(
     crate::store::models::competition::audit(
         c,
         &crate::store::models::competition::NewAuditEntry {
-            entity: "player".into(),
+            entity: crate::vocab::AuditEntity::Player,
             entity_id: id.get(),
             action: "publication".into(),
             actor: actor.to_string(),

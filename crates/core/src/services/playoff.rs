@@ -490,7 +490,7 @@ pub fn create(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<First
     audit(
         c,
         &NewAuditEntry {
-            entity: "competition".into(),
+            entity: crate::vocab::AuditEntity::Competition,
             entity_id: id.get(),
             action: "playoff_created".into(),
             actor: actor.to_string(),
@@ -590,7 +590,7 @@ pub fn decide(
     audit(
         c,
         &NewAuditEntry {
-            entity: "competition".into(),
+            entity: crate::vocab::AuditEntity::Competition,
             entity_id: id.get(),
             action: "playoff_decided".into(),
             actor: actor.to_string(),

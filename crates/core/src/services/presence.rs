@@ -149,7 +149,7 @@ fn audit_evening(c: &mut DbConn, id: EveningId, action: &str, actor: &str) -> Ap
     audit(
         c,
         &NewAuditEntry {
-            entity: "evening".into(),
+            entity: crate::vocab::AuditEntity::Evening,
             entity_id: id.get(),
             action: action.into(),
             actor: actor.to_string(),

@@ -5,6 +5,7 @@
 use crate::error::{ApiError, ApiResult};
 use crate::ids::{CompetitionId, PlayerId, SeasonId};
 use crate::services::competitions::{self, Competition};
+use crate::services::outcome_mails::{self, Award};
 use crate::services::prizes as svc;
 use crate::services::round_views::PlayerRef;
 use crate::services::standings as st;
@@ -462,13 +463,54 @@ pub fn current(c: &mut DbConn, id: CompetitionId) -> ApiResult<PrizeList> {
     }
 }
 
-/// Finalizes the prize list of competition `id` by `actor`: the computed list is stored; the
-/// stored list is returned.
-pub fn finalize(c: &mut DbConn, id: CompetitionId, actor: &str) -> ApiResult<PrizeList> {
+/// Finalizes the prize list of competition `id` by `actor`: the computed list is stored and
+/// each winner's prize mail queued ([`outcome_mails::prizes_final`]); the stored list is
+/// returned.
+pub fn finalize(
+    c: &mut DbConn,
+    n: crate::services::notifications::Notifier<'_>,
+    id: CompetitionId,
+    actor: &str,
+) -> ApiResult<PrizeList> {
     svc::finalize(c, id, actor, |c, comp| {
         Ok(serde_json::to_string(&compute_prizes(c, comp)?).unwrap_or_default())
     })?;
-    stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))
+    let list = stored(c, id)?.ok_or_else(|| ApiError::Internal("prize list not stored".into()))?;
+    outcome_mails::prizes_final(c, n, id, &winners(&list))?;
+    Ok(list)
+}
+
+/// The winners of a prize list and their prizes, in its order: the Keizer prizes, the places
+/// of a round robin with prize money, the champion of a Swiss.
+pub fn winners(list: &PrizeList) -> Vec<(PlayerId, Award)> {
+    let mut out = Vec::new();
+    if let Some(k) = &list.keizer {
+        for a in &k.awards {
+            let prize = serde_json::from_value::<Prize>(Value::String(a.prize.clone()));
+            if let Ok(p) = prize {
+                out.push((PlayerId(a.player_id), Award::Keizer(p)));
+            }
+        }
+    }
+    for r in list.round_robin.iter().flatten() {
+        // an amount of only zeros (and separators) is no prize
+        if r.prize_money
+            .chars()
+            .any(|ch| ch.is_ascii_digit() && ch != '0')
+        {
+            out.push((
+                PlayerId(r.player_id),
+                Award::Place {
+                    place: r.place,
+                    money: r.prize_money.clone(),
+                },
+            ));
+        }
+    }
+    if let Some(ch) = list.swiss.as_ref().and_then(|s| s.champion.as_ref()) {
+        out.push((PlayerId(ch.player_id), Award::Champion));
+    }
+    out
 }
 
 /// Creates the playoffs of `season` by `actor`, as shown.

@@ -279,7 +279,7 @@ pub fn finalize(
     audit(
         c,
         &NewAuditEntry {
-            entity: "competition".into(),
+            entity: crate::vocab::AuditEntity::Competition,
             entity_id: id.get(),
             action: "prizes_finalized".into(),
             actor: actor.to_string(),
@@ -414,7 +414,7 @@ pub fn create_playoffs(c: &mut DbConn, season: SeasonId, actor: &str) -> ApiResu
     audit(
         c,
         &NewAuditEntry {
-            entity: "competition".into(),
+            entity: crate::vocab::AuditEntity::Competition,
             entity_id: comp.id.get(),
             action: "playoffs_created".into(),
             actor: actor.to_string(),

@@ -206,6 +206,28 @@ pub fn complete_login(
     Ok((start(c, user_id, now, policy)?, device))
 }
 
+/// Completes a club page's sign-in whose password matched, in the caller's transaction: as
+/// [`complete_login`], without a refresh token (the page's cookie is the sign-in,
+/// docs/decisions/0347-signing-in-on-the-club-pages.md).
+pub fn complete_page_login(
+    c: &mut DbConn,
+    throttle: &Throttle,
+    account: &str,
+    origin: &Origin,
+    now: NaiveDateTime,
+) -> ApiResult<()> {
+    throttle.forgive(c, account, &origin.address, origin.known.any(), true)?;
+    known_logins::remember(
+        c,
+        account,
+        origin.device.as_deref(),
+        origin.known,
+        &origin.address,
+        now,
+    )?;
+    Ok(())
+}
+
 /// [`refresh`] from `address`, counted by `throttle` ([`Throttle::attempt_refresh`]): a
 /// refusal counts as a failure of the address, a success is taken back. `Err(seconds)` when
 /// the address has used up its failed refreshes (nothing else happens then).

@@ -78,6 +78,8 @@ pub struct Entered {
     pub note: Option<String>,
     /// The competition the game belongs to.
     pub competition: Competition,
+    /// Whether the game had a result before (a correction).
+    pub corrected: bool,
 }
 
 /// Loads a game with its round and competition, or 404.
@@ -208,7 +210,31 @@ pub fn check(
 /// The result code of a game ending recorded in the game's event log.
 fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
     match (d, ending) {
+        (
+            Discipline::Chess,
+            GameEnding::Win {
+                side: Colour::White,
+            },
+        ) => "1-0",
+        (
+            Discipline::Chess,
+            GameEnding::Win {
+                side: Colour::Black,
+            },
+        ) => "0-1",
         (Discipline::Chess, _) => "1/2-1/2",
+        (
+            Discipline::Draughts,
+            GameEnding::Win {
+                side: Colour::White,
+            },
+        ) => "2-0",
+        (
+            Discipline::Draughts,
+            GameEnding::Win {
+                side: Colour::Black,
+            },
+        ) => "0-2",
         (Discipline::Draughts, GameEnding::Draw) => "1-1",
         (
             Discipline::Draughts,
@@ -264,7 +290,7 @@ fn ended_by(c: &mut DbConn, game: GameId, state: &GameState) -> ApiResult<EndedB
     };
     let set_aside = appeals::table
         .filter(appeals::claim_id.eq(id))
-        .filter(appeals::ruling.eq("upheld"))
+        .filter(appeals::ruling.eq(crate::vocab::AppealRuling::Upheld))
         .count()
         .get_result::<i64>(c)?
         > 0;
@@ -480,7 +506,7 @@ pub fn enter(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.id.get(),
             action: if old.result.is_none() {
                 "result_entered".into()
@@ -547,6 +573,7 @@ pub fn enter(
         game,
         note,
         competition: comp,
+        corrected: old.result.is_some(),
     })
 }
 
@@ -566,11 +593,12 @@ pub fn game_audit(
 ) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
     use crate::store::models::competition::AuditEntry;
     use crate::store::schema::audit_log as al;
+    use crate::vocab::AuditEntity;
     c.transaction(|c| {
         load_game(c, game)?;
         let of_game = || {
             al::table
-                .filter(al::entity.eq("game"))
+                .filter(al::entity.eq(AuditEntity::Game))
                 .filter(al::entity_id.eq(game.get()))
         };
         Ok(crate::page_of!(c, of_game(), order: al::id, rows: AuditEntry, limit, offset))
@@ -588,6 +616,7 @@ pub fn competition_audit(
 ) -> ApiResult<(Vec<crate::store::models::competition::AuditEntry>, i64)> {
     use crate::store::models::competition::AuditEntry;
     use crate::store::schema::{audit_log as al, entrants};
+    use crate::vocab::AuditEntity;
     c.transaction(|c| {
         crate::services::competitions::load(c, competition)?;
         let competition = competition.get();
@@ -600,13 +629,15 @@ pub fn competition_audit(
                 .filter(entrants::competition_id.eq(competition))
                 .select(entrants::id);
             al::table.filter(
-                (al::entity.eq("game").and(al::entity_id.eq_any(games_of)))
-                    .or(al::entity
-                        .eq("competition")
-                        .and(al::entity_id.eq(competition)))
-                    .or(al::entity
-                        .eq("entrant")
-                        .and(al::entity_id.eq_any(entrants_of))),
+                (al::entity
+                    .eq(AuditEntity::Game)
+                    .and(al::entity_id.eq_any(games_of)))
+                .or(al::entity
+                    .eq(AuditEntity::Competition)
+                    .and(al::entity_id.eq(competition)))
+                .or(al::entity
+                    .eq(AuditEntity::Entrant)
+                    .and(al::entity_id.eq_any(entrants_of))),
             )
         };
         Ok(crate::page_of!(c, of_competition(), order: al::id, rows: AuditEntry, limit, offset))

@@ -310,16 +310,19 @@ pub struct ResultView {
     pub note: Option<String>,
 }
 
-/// Enters (or corrects) the result of game `id` ([`results::enter`]) and answers the game as
+/// Enters (or corrects) the result of game `id` ([`results::enter`]), queues the players'
+/// result mails ([`crate::services::outcome_mails::result_changed`]) and answers the game as
 /// it is after, with the note of a converted result.
 pub fn enter_result_and_view(
     c: &mut DbConn,
+    n: crate::services::notifications::Notifier<'_>,
     id: GameId,
     expected: &ExpectedVersion,
     input: &ResultInput,
     actor: &str,
 ) -> ApiResult<ResultView> {
     let e = results::enter(c, id, expected, input, actor)?;
+    crate::services::outcome_mails::result_changed(c, n, e.game.id, e.game.version, e.corrected)?;
     Ok(ResultView {
         game: game_view(c, &e.competition, e.game)?,
         note: e.note,

@@ -181,7 +181,7 @@ pub fn set(
     audit(
         c,
         &NewAuditEntry {
-            entity: "game".into(),
+            entity: crate::vocab::AuditEntity::Game,
             entity_id: game.id.get(),
             action: "time_control_set".into(),
             actor: actor.to_string(),

@@ -7,6 +7,7 @@
 
 use crate::error::{ApiResult, FieldError};
 use crate::ids::PlayerId;
+use crate::services::mail::templates::Language;
 use crate::services::preferences;
 use crate::store::DbConn;
 use crate::store::models::players;
@@ -105,6 +106,33 @@ pub fn unsubscribe(
         preferences::turn_off(c, player, kind, now)?;
     }
     Ok(kind)
+}
+
+/// The kind a token turns off and its player's language, changing nothing: what the page the
+/// link of a mail's body opens asks to confirm (422 naming `token` for a token this key did
+/// not sign).
+pub fn describe(
+    c: &mut DbConn,
+    key: &UnsubscribeKey,
+    token: &str,
+) -> ApiResult<(NotifyKind, Language)> {
+    let (player, kind) = key
+        .verify(token)
+        .map_err(|e| crate::error::ApiError::validation(vec![e]))?;
+    let lang = Language::parse(preferences::language(c, player)?.as_deref());
+    Ok((kind, lang))
+}
+
+/// [`unsubscribe`] for the page's button, with the language of its player.
+pub fn unsubscribe_in_language(
+    c: &mut DbConn,
+    key: &UnsubscribeKey,
+    token: &str,
+    now: NaiveDateTime,
+) -> ApiResult<(NotifyKind, Language)> {
+    let described = describe(c, key, token)?;
+    unsubscribe(c, key, token, now)?;
+    Ok(described)
 }
 
 #[cfg(test)]

@@ -214,7 +214,7 @@ pub fn withdraw(
     crate::store::models::competition::audit(
         c,
         &NewAuditEntry {
-            entity: "entrant".into(),
+            entity: crate::vocab::AuditEntity::Entrant,
             entity_id: entrant.id.get(),
             action: "withdrawn".into(),
             actor: actor.into(),

@@ -58,6 +58,11 @@ pub enum GameEnding {
     },
     /// Draughts: declared lost for both (0-0), e.g. a draw agreed before 40 moves each.
     BothLost,
+    /// Chess: won by `side`, e.g. after the opponent's second illegal move (FIDE 7.5.5).
+    Win {
+        /// The winner.
+        side: Colour,
+    },
 }
 
 /// What a claim is about.
@@ -79,14 +84,19 @@ pub enum ClaimKind {
     /// Draughts: a lasting advantage of at least three men (a king counts as two) — the
     /// material is checked from the moves, whether it lasts is the arbiter's judgement.
     DraughtsLastingAdvantage,
+    /// Chess, rapid and blitz (FIDE A.4.2, B.3): the move just completed was illegal. Made by
+    /// the opponent of the player who moved, before making their own move; the illegal move
+    /// itself is not in the log (the position before it stands).
+    IllegalMove,
 }
 
 impl ClaimKind {
     fn game(self) -> GameKind {
         match self {
-            ClaimKind::ThreefoldRepetition | ClaimKind::FiftyMoves | ClaimKind::QuickplayFinish => {
-                GameKind::Chess
-            }
+            ClaimKind::ThreefoldRepetition
+            | ClaimKind::FiftyMoves
+            | ClaimKind::QuickplayFinish
+            | ClaimKind::IllegalMove => GameKind::Chess,
             _ => GameKind::Draughts,
         }
     }
@@ -107,6 +117,13 @@ pub enum Ruling {
     Postponed {
         /// Whether the opponent gets two extra minutes now.
         opponent_two_minutes: bool,
+    },
+    /// Illegal-move claim only: upheld for a first illegal move; the position before it
+    /// stands, the player who made it moves again, and the claimant gets `seconds` more
+    /// (FIDE 7.5.5). The game goes on.
+    ExtraTime {
+        /// Seconds added to the claimant's clock (1 to [`MAX_TIME_ADDED`]).
+        seconds: u32,
     },
 }
 
@@ -312,6 +329,19 @@ impl GameState {
         Ok(s)
     }
 
+    /// How many illegal moves of `offender` were upheld in this game (FIDE 7.5.5 counts
+    /// them per player).
+    pub fn upheld_illegal_moves(&self, offender: Colour) -> u32 {
+        self.claims
+            .iter()
+            .filter(|c| {
+                c.kind == ClaimKind::IllegalMove
+                    && c.status == ClaimStatus::Upheld
+                    && c.by == offender.opposite()
+            })
+            .count() as u32
+    }
+
     fn open_claim(&self) -> Option<&ClaimRecord> {
         self.claims
             .iter()
@@ -319,7 +349,11 @@ impl GameState {
     }
 
     fn check_outcome(&self, outcome: GameEnding) -> Result<(), EventRule> {
-        if self.game == GameKind::Chess && outcome != GameEnding::Draw {
+        let chess = matches!(outcome, GameEnding::Draw | GameEnding::Win { .. });
+        let draughts = !matches!(outcome, GameEnding::Win { .. });
+        if (self.game == GameKind::Chess && !chess)
+            || (self.game == GameKind::Draughts && !draughts)
+        {
             return Err(EventRule::OutcomeNotInGame {
                 outcome,
                 game: self.game,
@@ -436,7 +470,13 @@ impl GameState {
                 if kind.game() != self.game {
                     return Err(EventRule::WrongGame { game: self.game });
                 }
-                if by != self.to_move {
+                // the illegal move is completed but not logged: the player who made it is
+                // still to move in the log, the claimant is the other
+                if kind == ClaimKind::IllegalMove {
+                    if by == self.to_move {
+                        return Err(EventRule::IllegalMoveClaimByMover { by });
+                    }
+                } else if by != self.to_move {
                     return Err(EventRule::ClaimNotOnMove { by });
                 }
                 let open = self.claims.iter().find(|c| {
@@ -517,7 +557,10 @@ impl GameState {
         let opponent = c.by.opposite();
         // FIDE 9.5.3 / Guidelines III.4: a rejected chess claim gives the opponent two
         // minutes; for a quickplay claim, once (not again after a postponement that gave them).
-        let two_minutes = game == GameKind::Chess && c.opponent_extra_seconds == 0;
+        let two_minutes = game == GameKind::Chess
+            && c.opponent_extra_seconds == 0
+            && c.kind != ClaimKind::IllegalMove;
+        let claimant = c.by;
         match ruling {
             Ruling::Upheld { outcome } => {
                 self.check_outcome(outcome)?;
@@ -531,6 +574,19 @@ impl GameState {
                     self.claims[pos].opponent_extra_seconds = 120;
                     self.added_seconds[idx(opponent)] += 120;
                 }
+            }
+            Ruling::ExtraTime { seconds } => {
+                if c.kind != ClaimKind::IllegalMove {
+                    return Err(EventRule::ExtraTimeOnlyForIllegalMoves { claim });
+                }
+                if seconds == 0 || seconds > MAX_TIME_ADDED {
+                    return Err(EventRule::TooMuchTimeAdded {
+                        max: MAX_TIME_ADDED,
+                    });
+                }
+                self.claims[pos].status = ClaimStatus::Upheld;
+                let total = &mut self.added_seconds[idx(claimant)];
+                *total = total.saturating_add(seconds);
             }
             Ruling::Postponed {
                 opponent_two_minutes,

@@ -38,6 +38,7 @@ mod chess;
 pub mod draughts;
 pub(crate) mod events;
 pub(crate) mod fifty;
+pub(crate) mod illegal;
 pub(crate) mod pgn;
 pub mod quickplay;
 mod record;
@@ -53,6 +54,11 @@ pub use events::{
     RuleViolation, Ruling, apply, replay,
 };
 pub use fifty::{FiftyMovesClaim, FiftyMovesVerdict, check_fifty_moves};
+pub use illegal::{
+    Appendix, ILLEGAL_MOVE_EXTRA_SECONDS, IllegalMoveClaim, IllegalMoveConsequence,
+    IllegalMoveError, IllegalMoveVerdict, IllegalReason, check_illegal_move,
+    illegal_move_consequence,
+};
 #[cfg(test)]
 use quickplay::{QuickplayClaim, check_quickplay_claim};
 pub use record::{RecordConflict, chess_record_with, logged_moves, one_record};

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ids::{AppealId, ClaimId, GameEventId, GameId, PlayerId};
+use crate::vocab::AppealRuling;
 
 /// An appeal to the board (docs/rules/arbiter.md#appeals).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -116,7 +117,7 @@ fn lodge(
     audit(
         c,
         &NewAuditEntry {
-            entity: "appeal".into(),
+            entity: crate::vocab::AuditEntity::Appeal,
             entity_id: row.id.get(),
             action: "appeal_lodged".into(),
             actor: who.label.clone(),
@@ -229,31 +230,38 @@ pub fn appeals_of(
     })
 }
 
-/// The board decides an appeal, once (a second decision: 409).
+/// The engine's form of a stored ruling.
+fn board_ruling(r: AppealRuling) -> engine::BoardRuling {
+    match r {
+        AppealRuling::Upheld => engine::BoardRuling::Upheld,
+        AppealRuling::Dismissed => engine::BoardRuling::Dismissed,
+    }
+}
+
+/// The board decides an appeal, once (a second decision: 409), and the players' decision
+/// mails are queued ([`crate::services::outcome_mails::decision_made`]).
 pub fn decide_appeal(
     c: &mut DbConn,
+    notifier: crate::services::notifications::Notifier<'_>,
     id: AppealId,
     input: &AppealDecisionInput,
     actor: &str,
 ) -> ApiResult<AppealRow> {
     let row = load_appeal(c, id)?;
-    let ruling = match input.ruling {
-        RulingInput::Upheld => engine::BoardRuling::Upheld,
-        RulingInput::Dismissed => engine::BoardRuling::Dismissed,
+    let stored = match input.ruling {
+        RulingInput::Upheld => AppealRuling::Upheld,
+        RulingInput::Dismissed => AppealRuling::Dismissed,
     };
+    let ruling = board_ruling(stored);
     let current = engine::Appeal {
         decided_at: utc(row.decided_at),
         lodged_at: utc(row.lodged_at),
         window: engine::appeal_window(utc(row.decided_at))
             .map_err(|e| internal("appeal window", e))?,
-        ruling: row
-            .ruling
-            .as_deref()
-            .and_then(|r| serde_json::from_value(serde_json::Value::String(r.into())).ok()),
+        ruling: row.ruling.map(board_ruling),
     };
     engine::board_decides(&current, ruling).map_err(|e| ApiError::Conflict(e.to_string()))?;
     let now = crate::store::now_utc();
-    let ruling_text = kind_str(&ruling);
     // conditional: of two concurrent board decisions exactly one is stored
     let n = diesel::update(
         appeals::table
@@ -261,7 +269,7 @@ pub fn decide_appeal(
             .filter(appeals::ruling.is_null()),
     )
     .set((
-        appeals::ruling.eq(&ruling_text),
+        appeals::ruling.eq(stored),
         appeals::ruling_reason.eq(&input.reason),
         appeals::ruled_by.eq(actor),
         appeals::ruled_at.eq(now),
@@ -275,14 +283,23 @@ pub fn decide_appeal(
     audit(
         c,
         &NewAuditEntry {
-            entity: "appeal".into(),
+            entity: crate::vocab::AuditEntity::Appeal,
             entity_id: id.get(),
             action: "appeal_decided".into(),
             actor: actor.into(),
             at: now,
             old_value: None,
-            new_value: Some(ruling_text),
+            new_value: Some(stored.as_str().to_string()),
             reason: input.reason.clone(),
+        },
+    )?;
+    crate::services::outcome_mails::decision_made(
+        c,
+        notifier,
+        row.game_id,
+        crate::services::outcome_mails::Decided::Appeal {
+            id: id.get(),
+            upheld: ruling == engine::BoardRuling::Upheld,
         },
     )?;
     load_appeal(c, id)

@@ -29,6 +29,12 @@ pub enum ClaimType {
     /// judgement, so a claim on a position three men ahead waits for the arbiter's decision
     /// (accepted: plusremise for the side ahead).
     DraughtsLastingAdvantage,
+    /// Chess, rapid and blitz (FIDE Laws A.4.2, B.3): the move just completed by the
+    /// claimant's opponent was illegal, claimed before the claimant moves
+    /// (docs/rules/arbiter.md#illegal-moves-in-rapid-and-blitz). With `illegal_move` and the
+    /// moves recorded, checked from the position and decided at once; else the arbiter
+    /// decides.
+    IllegalMove,
 }
 
 impl ClaimType {
@@ -43,14 +49,16 @@ impl ClaimType {
             ClaimType::DraughtsTwentyFiveMoves => ClaimKind::DraughtsTwentyFiveMoves,
             ClaimType::DraughtsEndgameLimit => ClaimKind::DraughtsEndgameLimit,
             ClaimType::DraughtsLastingAdvantage => ClaimKind::DraughtsLastingAdvantage,
+            ClaimType::IllegalMove => ClaimKind::IllegalMove,
         }
     }
 
     fn game(self) -> GameKind {
         match self {
-            ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves | ClaimType::QuickplayFinish => {
-                GameKind::Chess
-            }
+            ClaimType::ThreefoldRepetition
+            | ClaimType::FiftyMoves
+            | ClaimType::QuickplayFinish
+            | ClaimType::IllegalMove => GameKind::Chess,
             _ => GameKind::Draughts,
         }
     }
@@ -126,6 +134,12 @@ pub struct ClaimInput {
     #[serde(default)]
     #[schema(max_length = 64)]
     pub declared_move: Option<String>,
+    /// Illegal-move claim: the move claimed illegal, as made, in SAN (for example Ke2) or by
+    /// its squares (for example e1e2); at most 16 characters. It is not entered as a move:
+    /// the moves recorded end before it.
+    #[serde(default)]
+    #[schema(max_length = 16)]
+    pub illegal_move: Option<String>,
     /// The moves up to the claim; the game's stored moves when absent.
     #[serde(default)]
     pub moves: Option<MovesInput>,
@@ -186,20 +200,6 @@ pub fn load_claim(c: &mut DbConn, id: ClaimId) -> ApiResult<ClaimRow> {
         .ok_or_else(|| ApiError::NotFound(format!("no claim {id}")))
 }
 
-/// Whether the competition applies the quickplay-finish rule: its `rules.quickplay_finish`,
-/// else the default for its kind (docs/rules/rapid-blitz.md#double-swiss: not in the rapid).
-fn applies_quickplay(comp: &Competition) -> bool {
-    let rules: serde_json::Value = serde_json::from_str(&comp.rules).unwrap_or_default();
-    rules
-        .get("quickplay_finish")
-        .and_then(|v| v.as_bool())
-        .unwrap_or_else(|| {
-            default_rules(Some(comp.kind), comp.system, Some(comp.discipline))["quickplay_finish"]
-                .as_bool()
-                .unwrap_or(true)
-        })
-}
-
 fn draughts_outcome(v: DraughtsVerdict) -> Option<GameEnding> {
     match v {
         DraughtsVerdict::Draw => Some(GameEnding::Draw),
@@ -210,15 +210,15 @@ fn draughts_outcome(v: DraughtsVerdict) -> Option<GameEnding> {
 
 /// What the engines found: the claimant, validity, the verdict JSON and — when the check
 /// settles the claim — the ruling.
-struct Checked {
-    claimant: Colour,
-    valid: Option<bool>,
-    check: Option<String>,
-    ruling: Option<Ruling>,
+pub(super) struct Checked {
+    pub(super) claimant: Colour,
+    pub(super) valid: Option<bool>,
+    pub(super) check: Option<String>,
+    pub(super) ruling: Option<Ruling>,
     /// Half-moves of the record and their notation, to bring the log up to the claim.
-    plies: Vec<String>,
+    pub(super) plies: Vec<String>,
     /// Chess claim (a): the declared move when it is legal, as SAN; the claimant's next move.
-    declared: Option<String>,
+    pub(super) declared: Option<String>,
 }
 
 /// The moves the claim is judged on: those sent, else the stored record; a claim checked
@@ -462,6 +462,7 @@ pub fn make_claim(
             format!("at most {MAX_DECLARED_CHARS} characters"),
         ));
     }
+    check_illegal_move_text(input)?;
     lock_game(c, game)?;
     let ctx = load_game(c, game)?;
     if input.kind.game() != ctx.kind {
@@ -504,6 +505,14 @@ pub fn make_claim(
     let record = checked_moves(c, &ctx, input)?;
     let checked = match input.kind {
         ClaimType::QuickplayFinish => check_quickplay(&ctx, input, record, log.state())?,
+        ClaimType::IllegalMove => {
+            // without the move named there is nothing to check the moves against
+            let record = match input.illegal_move {
+                Some(_) => claim_record(&log, ctx.kind, record)?,
+                None => None,
+            };
+            illegal::check(&ctx, input, record, log.state())?
+        }
         ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves => check_chess(
             input.kind,
             need_record(claim_record(&log, ctx.kind, record)?)?,
@@ -585,6 +594,26 @@ pub fn make_claim(
     Ok(row)
 }
 
+/// `illegal_move` belongs to an illegal-move claim, and is bounded.
+fn check_illegal_move_text(input: &ClaimInput) -> ApiResult<()> {
+    let Some(m) = &input.illegal_move else {
+        return Ok(());
+    };
+    if input.kind != ClaimType::IllegalMove {
+        return Err(ApiError::invalid(
+            "illegal_move",
+            "only for an illegal-move claim",
+        ));
+    }
+    if m.chars().count() > illegal::MAX_ILLEGAL_MOVE_CHARS {
+        return Err(ApiError::invalid(
+            "illegal_move",
+            format!("at most {} characters", illegal::MAX_ILLEGAL_MOVE_CHARS),
+        ));
+    }
+    crate::text::one_line(m).map_err(|why| ApiError::invalid("illegal_move", why))
+}
+
 /// Records an event about a claim for the arbiters (its game, round and competition).
 fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiResult<()> {
     use crate::store::schema::{games, rounds};
@@ -610,92 +639,12 @@ fn record_claim_event(c: &mut DbConn, kind: EventKind, row: &ClaimRow) -> ApiRes
 /// landing square, `28x19x10x...`: at most 20 captures of 3 characters).
 const MAX_DECLARED_CHARS: usize = 64;
 
-/// The largest move number a quickplay-finish claim may name (the longest games played
-/// have fewer than 300 moves).
-pub const MAX_MOVE_NUMBER: u32 = 1000;
-
-fn check_quickplay(
-    ctx: &GameCtx,
-    input: &ClaimInput,
-    record: Option<Record>,
-    state: &GameState,
-) -> ApiResult<Checked> {
-    let remaining_ms = input
-        .remaining_ms
-        .ok_or_else(|| ApiError::invalid("remaining_ms", "the claimant's time left is required"))?;
-    // bounded before anything is built from it: a game without moves gets that many
-    // anonymous moves
-    if input
-        .move_number
-        .is_some_and(|n| !(1..=MAX_MOVE_NUMBER).contains(&n))
-    {
-        return Err(ApiError::invalid(
-            "move_number",
-            format!("must be from 1 to {MAX_MOVE_NUMBER}"),
-        ));
-    }
-    // the record (if any) gives the moves; else the claimant and move number place the claim
-    let plies = record.as_ref().map(read_plies).transpose()?;
-    let (claimant, move_number, plies) = match plies {
-        Some(mut p) => {
-            // moves the log holds past the record count as moves without notation
-            let have = (state.moves[0] + state.moves[1]) as usize;
-            if p.len() < have {
-                p.resize(have, String::new());
-            }
-            let n = p.len() as u32;
-            let to_move = if n.is_multiple_of(2) {
-                Colour::White
-            } else {
-                Colour::Black
-            };
-            let claimant = input.claimant.unwrap_or(to_move);
-            (claimant, input.move_number.unwrap_or(n / 2 + 1), p)
-        }
-        None => {
-            let claimant = input.claimant.unwrap_or(state.to_move);
-            let idx = usize::from(claimant == Colour::Black);
-            let mn = input.move_number.unwrap_or(state.moves[idx] + 1);
-            if mn == 0 {
-                return Err(ApiError::invalid("move_number", "must be 1 or more"));
-            }
-            let before = 2 * (mn as usize - 1) + idx;
-            let have = (state.moves[0] + state.moves[1]) as usize;
-            // anonymous moves up to the claimant's turn at that move number
-            (claimant, mn, vec![String::new(); before.max(have)])
-        }
-    };
-    let claim = QuickplayClaim {
-        claimant,
-        remaining_ms,
-        move_number,
-        competition_applies_rule: applies_quickplay(&ctx.competition),
-        // the tempo the game is played at: its own (agreed) or the competition's
-        time_control: crate::services::tempo::effective(&ctx.competition, &ctx.game)?
-            .time_control
-            .to_engine(),
-    };
-    if let Err(refusal) = engine::quickplay::check_quickplay_claim(&claim) {
-        let name = variant_name(&refusal);
-        let msg = format!("refused ({name}): {refusal}");
-        return Err(ApiError::Validation {
-            detail: format!("quickplay-finish claim {msg}"),
-            errors: vec![FieldError::new("kind", msg)],
-        });
-    }
-    Ok(Checked {
-        claimant,
-        valid: None,
-        check: Some(json(&claim)?),
-        ruling: None,
-        plies,
-        declared: None,
-    })
-}
-
-/// Decides a pending or postponed claim. A final decision cannot be changed (409).
+/// Decides a pending or postponed claim and queues the players' decision mails
+/// ([`crate::services::outcome_mails::decision_made`]). A final decision cannot be changed
+/// (409).
 pub fn decide_claim(
     c: &mut DbConn,
+    n: crate::services::notifications::Notifier<'_>,
     id: ClaimId,
     input: &DecisionInput,
     actor: &str,
@@ -755,11 +704,16 @@ pub fn decide_claim(
         ));
     }
     let default_outcome = verdict.and_then(draughts_outcome);
+    let ruling = if rec.kind == ClaimKind::IllegalMove {
+        illegal::decided(input, log.state(), rec.by)?
+    } else {
+        ruling_of(input, default_outcome)
+    };
     log.append(
         c,
         GameEvent::Decision {
             claim: claim.event_seq as usize,
-            ruling: ruling_of(input, default_outcome),
+            ruling,
         },
         input.note.clone(),
     )?;
@@ -777,5 +731,19 @@ pub fn decide_claim(
     )?;
     record_claim_event(c, EventKind::ClaimDecided, &row)?;
     enter_decided_result(c, &log, claim.event_seq)?;
+    let upheld = match log.claim_record(claim.event_seq).map(|r| r.status) {
+        Some(ClaimStatus::Upheld) => Some(true),
+        Some(ClaimStatus::Rejected) => Some(false),
+        _ => None,
+    };
+    crate::services::outcome_mails::decision_made(
+        c,
+        n,
+        row.game_id,
+        crate::services::outcome_mails::Decided::Claim {
+            id: id.get(),
+            upheld,
+        },
+    )?;
     Ok(row)
 }

@@ -105,7 +105,7 @@ pub struct AppealRow {
     /// The last day an appeal could be lodged.
     pub last_day: NaiveDate,
     /// The board's ruling, once given.
-    pub ruling: Option<String>,
+    pub ruling: Option<crate::vocab::AppealRuling>,
     /// The reasons the board gave.
     pub ruling_reason: Option<String>,
     /// Who recorded the ruling.

@@ -39,6 +39,22 @@ pub fn club_name(settings: &MailSettings, lang: Language) -> String {
     })
 }
 
+/// The name of a kind of notification mail, in the plural: "uitslagmails" / "result mails".
+pub fn kind_name(lang: Language, kind: crate::vocab::NotifyKind) -> &'static str {
+    use crate::vocab::NotifyKind as K;
+    let (nl, en) = match kind {
+        K::Pairing => ("indelingsmails", "pairing mails"),
+        K::Reminder => ("herinneringen", "reminders"),
+        K::Result => ("uitslagmails", "result mails"),
+        K::Decision => ("mails over beslissingen", "decision mails"),
+        K::Prizes => ("prijsmails", "prize mails"),
+    };
+    match lang {
+        Language::Nl => nl,
+        Language::En => en,
+    }
+}
+
 /// Escapes text for HTML.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -113,6 +129,28 @@ pub fn layout(lang: Language, club: &str, c: &Content) -> (String, String) {
     (text, html)
 }
 
+/// Lays a notification mail out ([`layout`]) with the link that stops mails of its kind
+/// (its label and URL) under the footer.
+pub fn layout_with_unsubscribe(
+    lang: Language,
+    club: &str,
+    c: &Content,
+    (label, url): (&str, &str),
+) -> (String, String) {
+    let (mut text, mut html) = layout(lang, club, c);
+    text.push_str(&format!("{label}: {url}\n"));
+    let end = "</body></html>\n";
+    if html.ends_with(end) {
+        html.truncate(html.len() - end.len());
+    }
+    html.push_str(&format!(
+        "<p style=\"color:#666;font-size:small\"><a href=\"{}\">{}</a></p>\n{end}",
+        escape(url),
+        escape(label)
+    ));
+    (text, html)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +176,26 @@ mod tests {
         assert!(html.contains("<p>Hallo Jan &lt;b&gt;,</p>"), "{html}");
         assert!(html.contains("href=\"https://club.example/a?b=1&amp;c=&quot;2&quot;\""));
         assert!(!html.contains("<b>"));
+    }
+
+    #[test]
+    fn the_stop_link_comes_last_in_both_bodies() {
+        let c = Content {
+            name: "Ann".into(),
+            paragraphs: vec!["Uitslag".into()],
+            link: None,
+            footer: Some("Omdat het aan staat.".into()),
+        };
+        let url = "https://club.example/mail/unsubscribe?token=1.result.x";
+        let (text, html) = layout_with_unsubscribe(Language::Nl, "De Toren", &c, ("Stop", url));
+        assert!(
+            text.ends_with(&format!("Omdat het aan staat.\nStop: {url}\n")),
+            "{text}"
+        );
+        assert!(
+            html.ends_with(&format!("<a href=\"{url}\">Stop</a></p>\n</body></html>\n")),
+            "{html}"
+        );
     }
 
     #[test]

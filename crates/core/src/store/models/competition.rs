@@ -388,7 +388,7 @@ pub struct AuditEntry {
     /// The entry's id.
     pub id: i64,
     /// The kind of thing changed (`game`, `round`, `competition`, …).
-    pub entity: String,
+    pub entity: crate::vocab::AuditEntity,
     /// The id of the thing changed.
     pub entity_id: i64,
     /// What was done (`result_entered`, `pairing_deleted`, …).
@@ -409,7 +409,7 @@ pub struct AuditEntry {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = audit_log)]
 pub struct NewAuditEntry {
-    pub entity: String,
+    pub entity: crate::vocab::AuditEntity,
     pub entity_id: i64,
     pub action: String,
     pub actor: String,
@@ -432,7 +432,11 @@ pub fn audit(conn: &mut DbConn, e: &NewAuditEntry) -> QueryResult<()> {
     not(feature = "test-support"),
     allow(dead_code, reason = "no caller in this crate")
 )]
-pub fn audit_of(conn: &mut DbConn, entity: &str, ids: &[i64]) -> QueryResult<Vec<AuditEntry>> {
+pub fn audit_of(
+    conn: &mut DbConn,
+    entity: crate::vocab::AuditEntity,
+    ids: &[i64],
+) -> QueryResult<Vec<AuditEntry>> {
     audit_log::table
         .filter(audit_log::entity.eq(entity))
         .filter(audit_log::entity_id.eq_any(ids))

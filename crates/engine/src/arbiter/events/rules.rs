@@ -9,6 +9,21 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "rule")]
 pub enum EventRule {
+    /// An illegal-move claim by the player who made the move.
+    #[error(
+        "an illegal-move claim is made by the opponent of the player who moved ({by:?} is to \
+         move), before making their own move"
+    )]
+    IllegalMoveClaimByMover {
+        /// The player named as claimant.
+        by: Colour,
+    },
+    /// Extra time as a ruling belongs to an illegal-move claim.
+    #[error("claim {claim}: extra time as a ruling is for an illegal-move claim only")]
+    ExtraTimeOnlyForIllegalMoves {
+        /// Log index of the claim.
+        claim: usize,
+    },
     /// The game has already ended.
     #[error("the game has already ended")]
     GameOver,

@@ -43,8 +43,20 @@ pub async fn export_me(auth: Auth<AnyRole>, state: web::Data<AppState>) -> ApiRe
     })?;
     let now = chrono::Utc::now();
     let export = state.db(move |c| svc::export(c, user, now)).await?;
+    // a weak tag over what the club holds, without the moment of the export: a GET and its
+    // HEAD, or two exports of unchanged data, carry the same tag
+    let mut held = serde_json::to_value(&export)
+        .map_err(|e| ApiError::Internal(format!("the export could not be written: {e}")))?;
+    if let Some(m) = held.as_object_mut() {
+        m.remove("exported_at");
+    }
+    let tag = format!(
+        "W/{}",
+        crate::cached::content_etag("export", held.to_string().as_bytes())
+    );
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "private, no-store"))
+        .insert_header(("ETag", tag))
         .insert_header((
             "Content-Disposition",
             "attachment; filename=\"clubcomp-export.json\"",

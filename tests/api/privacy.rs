@@ -273,3 +273,153 @@ async fn sent_and_failed_mails_are_deleted_after_the_retention_and_pending_ones_
         ["sent lately", "failed after retrying", "pending for long"]
     );
 }
+
+#[actix_web::test]
+async fn the_export_holds_what_the_member_did_as_it_was_written() {
+    use serde_json::json;
+    let app = spawn_with(crate::mail::mail_to("smtp://127.0.0.1:9")).await;
+    let club = ClubBuilder::new().build(&app).await;
+    let l = club.leader.clone();
+    let mut ids = Vec::new();
+    for (name, email) in [
+        ("Ann Aalders", "ann@club.example"),
+        ("Bob Bakker", "bob@club.example"),
+    ] {
+        let r = app
+            .create_player(
+                &l,
+                json!({"name": name, "email": email, "phone": "0201234567"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        ids.push(r.body["id"].as_i64().unwrap());
+    }
+    let (ann, bob) = (ids[0], ids[1]);
+    let r = app
+        .update_player(&l, ann, json!({"publication": "initials"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let fx = CompetitionBuilder::keizer()
+        .set("name", "Interne competitie")
+        .entrants(&[ann, bob])
+        .create(&app, &l)
+        .await;
+    let token = app.member_token(ann).await;
+    let r = app
+        .req(
+            actix_web::http::Method::PUT,
+            "/api/v1/me/notifications",
+            Some(&token),
+            Some(json!({"pairing": false, "reminder": true, "result": true,
+                "decision": false, "prizes": false, "language": "en"})),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let games = round(&app, &l, fx.comp, vec![(ann, Some(bob), None)], "published").await;
+    for t in [token.clone(), app.member_token(bob).await] {
+        let r = app
+            .post(
+                &format!("/api/v1/games/{}/report", games[0]),
+                Some(&t),
+                json!({"result": "1-0"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+
+    let r = app.export_me(Some(&token)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let e = &r.body;
+    let account = e["account"]["email"].as_str().unwrap().to_string();
+    assert!(account.starts_with("m-") && account.ends_with("@club.example"));
+    assert_eq!(e["account"]["roles"], "member");
+    assert_eq!(e["account"]["player_id"], ann);
+    // the player as stored: the member reads their own name in full, whatever its setting
+    let p = &e["player"];
+    assert_eq!(
+        (
+            &p["id"],
+            &p["name"],
+            &p["email"],
+            &p["phone"],
+            &p["publication"]
+        ),
+        (
+            &json!(ann),
+            &json!("Ann Aalders"),
+            &json!("ann@club.example"),
+            &json!("0201234567"),
+            &json!("initials")
+        )
+    );
+    assert_eq!(
+        (&p["knsb_number"], &p["active"]),
+        (&Value::Null, &json!(true))
+    );
+    // the one entry, game and report: Ann has white against Bob on board 1 of round 1
+    let entrants = e["entrants"].as_array().unwrap();
+    assert_eq!(entrants.len(), 1, "{e}");
+    assert_eq!(entrants[0]["competition_id"], fx.comp);
+    assert_eq!(entrants[0]["competition"], "Interne competitie");
+    let g = e["games"].as_array().unwrap();
+    assert_eq!(g.len(), 1, "{e}");
+    assert_eq!(
+        (
+            &g[0]["id"],
+            &g[0]["white_id"],
+            &g[0]["black_id"],
+            &g[0]["result"]
+        ),
+        (&json!(games[0]), &json!(ann), &json!(bob), &json!("1-0"))
+    );
+    assert_eq!((&g[0]["round"], &g[0]["board"]), (&json!(1), &json!(1)));
+    let reports = e["game_reports"].as_array().unwrap();
+    assert_eq!(reports.len(), 1, "only Ann's own report: {e}");
+    assert_eq!(
+        (
+            &reports[0]["game_id"],
+            &reports[0]["result"],
+            &reports[0]["account"]
+        ),
+        (&json!(games[0]), &json!("1-0"), &json!(account))
+    );
+    let prefs = &e["member_preferences"];
+    assert_eq!(
+        (&prefs["language"], &prefs["pairing"], &prefs["result"]),
+        (&json!("en"), &json!(false), &json!(true))
+    );
+    // the result mail to her address, without its bodies; Bob's is not hers
+    let mails = e["mails"].as_array().unwrap();
+    let kinds: Vec<(&str, &str)> = mails
+        .iter()
+        .map(|m| {
+            (
+                m["kind"].as_str().unwrap(),
+                m["recipient"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, [("result", "ann@club.example")], "{e}");
+    assert!(mails[0].get("body_text").is_none(), "{e}");
+    // the leader's change of her setting, audited
+    let audit: Vec<(&str, &str, &str)> = e["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"] == "publication")
+        .map(|a| {
+            (
+                a["entity"].as_str().unwrap(),
+                a["old_value"].as_str().unwrap(),
+                a["new_value"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(audit, [("player", "full", "initials")]);
+    // the subject names both players in full (decision 0326: mails are not publication)
+    assert_eq!(
+        mails[0]["subject"],
+        "Result of round 1 of Interne competitie: Ann Aalders – Bob Bakker 1-0"
+    );
+    assert!(!r.text.contains("bob@club.example"), "{}", r.text);
+}

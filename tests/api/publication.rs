@@ -184,6 +184,22 @@ async fn a_player_by_initials_and_a_hidden_one_are_never_named_in_full_to_the_pu
         pages_with_initials += usize::from(html.contains(INITIALS));
         pages_with_label += usize::from(html.contains(&label));
     }
+    // the pages no link leads to: the venue screen and the report pages of their games
+    let games = app.player_games(a, "page=1&per_page=5").await;
+    let mut unlinked = vec![paths::club::SCREEN.to_string()];
+    unlinked.extend(
+        ids_in(&games.body, "game_id")
+            .into_iter()
+            .map(paths::club::game_report),
+    );
+    assert!(unlinked.len() >= 2, "{}", games.text);
+    for url in &unlinked {
+        let r = app.get(url, None).await;
+        assert!(r.status.as_u16() < 500, "{url}: {}", r.status);
+        if let Some(n) = names_in_full(&r.text) {
+            panic!("{url} names {n}");
+        }
+    }
     assert!(pages_with_initials >= 2, "{pages_with_initials}");
     assert!(pages_with_label >= 2, "{pages_with_label}");
 
@@ -267,4 +283,96 @@ async fn the_member_sets_their_own_publication_and_officers_and_members_are_audi
             ("full".to_string(), "hidden".to_string())
         ]
     );
+}
+
+/// The `ETag` of an answer.
+fn tag_of(r: &Resp) -> String {
+    r.headers
+        .get("etag")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Whether the answer's `Vary` names `Authorization`.
+fn varies_by_reader(r: &Resp) -> bool {
+    r.headers
+        .get("vary")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim().eq_ignore_ascii_case("authorization"))
+        })
+}
+
+#[actix_web::test]
+async fn each_reader_of_one_url_has_a_body_and_a_tag_of_their_own() {
+    let app = spawn().await;
+    let urls = demo_club_public_gets(&app).await;
+    let leader = app.token(&["leader"]).await;
+    let (a, h) = two_players(&app, &leader).await;
+    let member = app.member_token(a).await;
+    let label = format!("Speler {h}");
+    // a cached JSON standings and a club page that name both players
+    let mut chosen = Vec::new();
+    for PublicGet { url, .. } in &urls {
+        if url.contains("/standings") && !url.contains('.') && !url.contains("format") {
+            let r = app.get(url, None).await;
+            if r.text.contains(INITIALS) && r.text.contains(&label) {
+                chosen.push(url.clone());
+                break;
+            }
+        }
+    }
+    assert_eq!(chosen.len(), 1, "a standings naming both players");
+    let comp = chosen[0]
+        .split('/')
+        .skip_while(|s| *s != "competitions")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    chosen.push(paths::club::competition(&comp));
+
+    for url in &chosen {
+        let public = app.get(url, None).await;
+        let officer = app.get(url, Some(&leader)).await;
+        let own = app.get(url, Some(&member)).await;
+        for r in [&public, &officer, &own] {
+            assert_eq!(r.status, StatusCode::OK, "{url}: {}", r.text);
+            assert!(varies_by_reader(r), "{url}: {:?}", r.headers);
+        }
+        // the public: initials and the label; the officer: both names; the member: their own
+        assert!(
+            public.text.contains(INITIALS) && public.text.contains(&label),
+            "{url}"
+        );
+        assert!(names_in_full(&public.text).is_none(), "{url}");
+        assert!(officer.text.contains(INITIALS_NAME) && officer.text.contains(HIDDEN_NAME));
+        assert!(
+            own.text.contains(INITIALS_NAME) && own.text.contains(&label),
+            "{url}"
+        );
+        assert!(!own.text.contains(HIDDEN_NAME), "{url}");
+        let tags = [tag_of(&public), tag_of(&officer), tag_of(&own)];
+        assert!(tags.iter().all(|t| !t.is_empty()), "{url}: {tags:?}");
+        assert_ne!(tags[0], tags[1], "{url}");
+        assert_ne!(tags[0], tags[2], "{url}");
+        assert_ne!(tags[1], tags[2], "{url}");
+        // each tag is a 304 to its own reader only; the others get their own body
+        let readers = [None, Some(leader.as_str()), Some(member.as_str())];
+        let bodies = [&public.text, &officer.text, &own.text];
+        for (i, tag) in tags.iter().enumerate() {
+            for (j, reader) in readers.iter().enumerate() {
+                let r = app.get_as_if_none_match(url, *reader, tag).await;
+                if i == j {
+                    assert_eq!(r.status, StatusCode::NOT_MODIFIED, "{url} {i}: {}", r.text);
+                    assert_eq!(tag_of(&r), *tag, "{url}");
+                } else {
+                    assert_eq!(r.status, StatusCode::OK, "{url}: tag {i} to reader {j}");
+                    assert_eq!(&r.text, bodies[j], "{url}: tag {i} to reader {j}");
+                    assert_eq!(tag_of(&r), tags[j], "{url}");
+                }
+            }
+        }
+    }
 }

@@ -63,6 +63,13 @@ pub fn with_audience<T>(audience: Audience, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Runs `f` as the club's own work, which sees every name in full, whoever's request it runs
+/// in: a mail goes to one member about their own game or evening, and names the players as
+/// the club's officers know them, also when the request is a member's own write.
+pub fn as_club<T>(f: impl FnOnce() -> T) -> T {
+    with_audience(Audience::Full, f)
+}
+
 /// The reader of the database work running on this thread ([`Audience::Full`] outside a
 /// request).
 pub fn current() -> Audience {

@@ -389,6 +389,23 @@ impl TestApp {
         self.get(&paths::round(comp, number), None).await
     }
 
+    /// A conditional read: `GET path` with `If-None-Match`, as `token` reads it (none: the
+    /// public).
+    pub async fn get_as_if_none_match(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        if_none_match: &str,
+    ) -> Resp {
+        let mut req = actix_web::test::TestRequest::get()
+            .uri(path)
+            .insert_header(("If-None-Match", if_none_match));
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        self.send(req).await
+    }
+
     /// A conditional read: `GET path` with `If-None-Match`, as the public.
     pub async fn get_if_none_match(&self, path: &str, if_none_match: &str) -> Resp {
         self.send(

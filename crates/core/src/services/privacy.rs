@@ -59,7 +59,7 @@ pub struct MemberExport {
     pub known_logins: Vec<ExportKnownLogin>,
     /// The audit entries about the player or the account, and those they made.
     pub audit: Vec<ExportAudit>,
-    /// The lists cut at [`MAX_ROWS`] rows (empty: everything is in).
+    /// The lists cut at 5000 rows (empty: everything is in).
     pub truncated: Vec<String>,
 }
 
@@ -126,7 +126,7 @@ pub struct ExportPlayer {
 pub struct ExportRating {
     /// Id.
     pub id: i64,
-    /// `KNSB`, `FIDE`, …
+    /// The rating list it comes from (the federation's or FIDE's), as stored.
     pub source: String,
     /// The rating.
     pub value: i32,
@@ -170,7 +170,7 @@ pub struct ExportAttendance {
     pub id: i64,
     /// The round.
     pub round_id: i64,
-    /// `sign_up`, `sign_off`, …
+    /// What was recorded (a sign-up, a sign-off, a check-in), as stored.
     pub action: String,
     /// How it came in.
     pub channel: String,
@@ -271,7 +271,7 @@ pub struct ExportMail {
     pub recipient_name: String,
     /// Subject.
     pub subject: String,
-    /// `pending`, `sent` or `failed`.
+    /// Whether it is waiting, sent, or failed for good, as stored.
     pub status: String,
     /// Attempts made.
     pub attempts: i32,
@@ -312,7 +312,7 @@ pub struct ExportSession {
 pub struct ExportAccountToken {
     /// Id.
     pub id: i64,
-    /// `invitation`, `password_reset` or `email_change`.
+    /// What the link was for (an invitation, a password reset, an address change), as stored.
     pub purpose: String,
     /// The new address of an address change.
     #[schema(required = true)]
@@ -598,9 +598,8 @@ fn of_account(
     let rows = al::table
         .filter(
             al::entity
-                .eq("player")
+                .eq(crate::vocab::AuditEntity::Player)
                 .and(al::entity_id.eq(pid))
-                .or(al::entity.eq("user").and(al::entity_id.eq(user.get())))
                 .or(al::actor.eq(email)),
         )
         .order(al::id.desc())

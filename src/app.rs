@@ -465,6 +465,7 @@ pub fn build_app(
         .wrap(from_fn(fair_shares))
         .wrap(from_fn(refuse_nul))
         .wrap(from_fn(crate::representation::representation))
+        .wrap(from_fn(crate::audience::audience))
         .wrap(from_fn(head_as_get))
         .wrap(cors)
         .wrap(from_fn(cors_refusals))

@@ -47,7 +47,22 @@ fn bearer(req: &HttpRequest) -> Option<String> {
     }
 }
 
+/// The principal the request's audience was resolved from ([`crate::audience`]), kept for
+/// the extractors so a token is checked once per request.
+#[derive(Debug, Clone)]
+pub struct Resolved(pub Principal);
+
+/// The caller of a request, or `None` when it carries no token or one that does not resolve
+/// (the extractors then answer the 401).
+pub async fn resolve(req: &HttpRequest) -> Option<Principal> {
+    bearer(req)?;
+    principal_from(req).await.ok().flatten()
+}
+
 async fn principal_from(req: &HttpRequest) -> Result<Option<Principal>, ApiError> {
+    if let Some(Resolved(p)) = actix_web::HttpMessage::extensions(req).get::<Resolved>() {
+        return Ok(Some(p.clone()));
+    }
     let Some(token) = bearer(req) else {
         if req
             .headers()

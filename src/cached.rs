@@ -346,6 +346,7 @@ pub async fn serve_versioned_as<V: Send + 'static>(
                     competition: id,
                     doc,
                     arg: None,
+                    audience: crate::reader::current(),
                 };
                 if let Some(e) = st.cache.get(&key, v) {
                     return Ok(Versioned::Entry(e));

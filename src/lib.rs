@@ -14,6 +14,7 @@
 
 pub mod api;
 pub mod app;
+pub mod audience;
 pub mod auth;
 pub mod cached;
 pub mod cli;
@@ -21,6 +22,7 @@ pub mod fair;
 pub mod night;
 pub mod openapi;
 pub mod panics;
+pub mod reader;
 pub mod representation;
 pub mod state;
 pub mod stream;

@@ -94,8 +94,11 @@ impl AppState {
         let pool = self.pool.clone();
         // in the request's span: a panic is logged with its request id (crate::panics)
         let span = tracing::Span::current();
+        // the request's reader goes with its work: the store shows names as they may see them
+        let audience = crate::reader::current();
         let (r, bumped) = crate::database::block_until(deadline, move || {
             let _span = span.enter();
+            let _reader = clubcomp_core::publication::Reader::set(audience);
             crate::database::take_raised();
             let r = pool
                 .get()

@@ -31,6 +31,7 @@ pub mod player_games;
 pub mod players;
 pub mod playoff;
 pub mod presence;
+pub mod privacy;
 pub mod prizes;
 pub mod protests;
 pub mod ratings;
@@ -67,6 +68,7 @@ fn configure_calculators(cfg: &mut utoipa_actix_web::service_config::ServiceConf
 }
 
 /// Registers every `/api/v1` operation.
+// Long: one line per operation, in the order routes are matched.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     // the hottest public read first: routes are matched in registration order
     cfg.service(standings::get_standings);
@@ -186,6 +188,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(own_account::change_email);
     cfg.service(own_account::confirm_email);
     notifications::configure(cfg);
+    privacy::configure(cfg);
 }
 
 /// The highest page number a list accepts (200 per page × 100,000 pages is far beyond any

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
 pub use crate::schemas::Membership;
+pub use clubcomp_core::publication::Publication;
 
 /// A player as the API shows it. `email` and `phone` only for leaders and admins.
 #[derive(Debug, Serialize, ToSchema)]
@@ -39,6 +40,9 @@ pub struct PlayerView {
     /// Phone (leaders and admins only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    /// How the name is shown to readers who are not officers: `full`, `initials` or
+    /// `hidden`; the name above is already as this reader may see it.
+    pub publication: Publication,
     /// Version, also the ETag.
     pub version: i64,
     /// The version as the `ETag` a write sends back in `If-Match` (the same as the header).
@@ -103,6 +107,9 @@ pub struct UpdatePlayer {
     #[serde(default, deserialize_with = "double_option")]
     #[schema(value_type = Option<String>)]
     pub phone: Option<Option<String>>,
+    /// How the name is shown to readers who are not officers: `full`, `initials` or
+    /// `hidden` (docs/api-guide.md#publication-of-names).
+    pub publication: Option<Publication>,
 }
 
 crate::api::paged_query! {
@@ -129,6 +136,7 @@ fn view(p: Player, ratings: BTreeMap<String, i32>, contact: bool) -> PlayerView 
         ratings,
         email: if contact { p.email } else { None },
         phone: if contact { p.phone } else { None },
+        publication: p.publication,
         version: p.version,
         etag: crate::services::version::etag("player", p.id, p.version),
     }
@@ -158,6 +166,11 @@ fn check_contact(field: &str, v: Option<&str>, errs: &mut Vec<FieldError>) {
 fn check_name(name: &str, errs: &mut Vec<FieldError>) {
     if let Err(e) = crate::services::input::bounded_name("name", name, 200) {
         errs.push(e);
+    } else if clubcomp_core::publication::is_label(name.trim()) {
+        errs.push(FieldError::new(
+            "name",
+            "must not have the shape of a neutral label ('Speler 12', 'Oud-lid 12')",
+        ));
     }
 }
 
@@ -275,10 +288,11 @@ async fn apply_changes(
     req: &HttpRequest,
     id: PlayerId,
     changes: PlayerChanges,
+    actor: String,
 ) -> ApiResult<HttpResponse> {
     let if_match = crate::api::if_match(req)?;
     let (p, r) = state
-        .tx(move |c| players::change_and_view(c, id, &if_match, &changes))
+        .tx(move |c| players::change_and_view(c, id, &if_match, &changes, &actor))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag("player", p.id, p.version)))
@@ -299,7 +313,7 @@ async fn apply_changes(
     security(("bearer" = ["leader", "admin"])))]
 #[patch("/players/{id}")]
 pub async fn update_player(
-    _auth: Auth<Leader>,
+    auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<PlayerId>,
@@ -341,8 +355,10 @@ pub async fn update_player(
         active: b.active,
         email: b.email,
         phone: b.phone,
+        publication: b.publication,
     };
-    apply_changes(state, &req, path.into_inner(), changes).await
+    let actor = auth.principal.label;
+    apply_changes(state, &req, path.into_inner(), changes, actor).await
 }
 
 /// Deactivates a player (kept for history; reactivate with `PATCH {"active": true}`).
@@ -357,7 +373,7 @@ pub async fn update_player(
     security(("bearer" = ["leader", "admin"])))]
 #[delete("/players/{id}")]
 pub async fn deactivate_player(
-    _auth: Auth<Leader>,
+    auth: Auth<Leader>,
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<PlayerId>,
@@ -366,7 +382,14 @@ pub async fn deactivate_player(
         active: Some(false),
         ..Default::default()
     };
-    apply_changes(state, &req, path.into_inner(), changes).await
+    apply_changes(
+        state,
+        &req,
+        path.into_inner(),
+        changes,
+        auth.principal.label,
+    )
+    .await
 }
 
 /// Erases a former member on request (docs/api-guide.md#erasing-a-former-member): the name

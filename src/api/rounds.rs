@@ -163,6 +163,7 @@ pub async fn list_rounds(
             (RoundListView::Summary, false) => "rounds-summary-public",
         },
         arg: (mask != 0).then_some(mask),
+        audience: crate::reader::current(),
     };
     crate::cached::serve_cached(&state, &req, key, move |c, _, _| {
         let list = match view {
@@ -213,6 +214,7 @@ pub async fn get_round(
         competition: id.get(),
         doc: if ins { "round-insider" } else { "round-public" },
         arg: Some(i64::from(number)),
+        audience: crate::reader::current(),
     };
     crate::cached::serve_cached(&state, &req, key, move |c, _, v| {
         let view = round_views::one(c, id, number, ins)?;

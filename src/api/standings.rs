@@ -52,6 +52,7 @@ pub async fn get_standings(
         competition: id.get(),
         doc: "standings",
         arg: after.map(i64::from),
+        audience: crate::reader::current(),
     };
     serve_cached(&state, &req, key, move |c, comp, _| {
         let view = standings_view(c, comp, after)?;

@@ -137,6 +137,7 @@ async fn cached(
                 Kind::Round => Some(i64::from(number)),
                 _ => q.after.map(i64::from),
             },
+            audience: crate::reader::current(),
         };
         let base = state.config.mail.public_url.clone();
         let page = crate::cached::CachedType {
@@ -261,7 +262,7 @@ fn keizer_table(
                     @for r in &k.rows {
                         tr {
                             td { (r.rank) }
-                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
+                            th scope="row" { (ctx.player(r.player_id, &r.name)) }
                             td { (r.value) }
                             td { (super::numbers::show_f64(ctx.lang, r.score)) }
                             td { (r.played) }
@@ -413,7 +414,7 @@ fn round_robin_tables(
                     @for r in &t.rows {
                         tr {
                             td class="num" { (r.place) @if !r.shared_with.is_empty() { "=" } }
-                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
+                            th scope="row" { (ctx.player(r.player_id, &r.name)) }
                             td class="num" { (decimal(ctx, &r.points.to_string())) }
                             td class="num" { (r.games) }
                             td class="num" { (r.wins) }
@@ -447,7 +448,7 @@ fn round_robin_tables(
                         @let (id, name) = &p.seed_order[i];
                         tr {
                             td class="num" { @if let Some(pl) = place_of(*id) { (pl) } @else { (k + 1) } }
-                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", id.get()))) { (name) } }
+                            th scope="row" { (ctx.player(id.get(), &name)) }
                             @for &j in &order {
                                 @let cell = t.cross_table.get(i).and_then(|r| r.get(j)).map_or("", String::as_str);
                                 @if i == j { td class="self" { span class="sr" { "—" } } }
@@ -500,7 +501,7 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
                                 thead { tr { th scope="col" { (ctx.t("Prijs", "Prize")) } th scope="col" { (ctx.t("Naam", "Name")) } } }
                                 tbody {
                                     @for a in &k.awards {
-                                        tr { th scope="row" { (ctx.lang.prize(&a.prize)) } td { a href=(ctx.href(&format!("/club/players/{}", a.player_id))) { (a.name) } } }
+                                        tr { th scope="row" { (ctx.lang.prize(&a.prize)) } td { (ctx.player(a.player_id, &a.name)) } }
                                     }
                                 }
                             }

@@ -266,7 +266,7 @@ pub(super) fn round_boards(
 /// A player on a board: the name linked to the card.
 fn player(ctx: &Ctx, p: &BoardPlayer) -> Markup {
     html! {
-        a href=(ctx.href(&format!("/club/players/{}", p.id))) { (p.name) }
+        (ctx.player(p.id, &p.name))
     }
 }
 
@@ -312,7 +312,7 @@ fn byes_and_absentees(ctx: &Ctx, r: &EveningRound, facts: &RoundFacts) -> Markup
                     dd class="byes" {
                         @for (i, b) in r.byes.iter().enumerate() {
                             @if i > 0 { ", " }
-                            a href=(ctx.href(&format!("/club/players/{}", b.id))) { (b.name) }
+                            (ctx.player(b.id, &b.name))
                             @if let Some(x) = facts.byes.get(&b.id) {
                                 " (" (score(ctx, *x)) " "
                                 @if keizer { (ctx.t("punten: eigen waarde", "points: own value")) }
@@ -330,7 +330,7 @@ fn byes_and_absentees(ctx: &Ctx, r: &EveningRound, facts: &RoundFacts) -> Markup
                         dd class=(["excused", "unexcused", "unpaired"][k]) {
                             @for (i, a) in who.iter().enumerate() {
                                 @if i > 0 { ", " }
-                                a href=(ctx.href(&format!("/club/players/{}", a.id))) { (a.name) }
+                                (ctx.player(a.id, &a.name))
                                 @if k != 0 && a.status != AttendanceStatus::Unexcused { " (" (absence(ctx, a.status)) ")" }
                             }
                         }

@@ -59,6 +59,15 @@ impl Ctx {
         self.href_with(path, "")
     }
 
+    /// A player's name linking to their page; a hidden player's label without a link (their
+    /// page is not found, [decision 0326](../../docs/decisions/0326-player-publication.md)).
+    pub fn player(&self, id: impl std::fmt::Display, name: &str) -> Markup {
+        if clubcomp_core::publication::is_hidden_label(name) {
+            return html! { (name) };
+        }
+        html! { a href=(self.href(&format!("/club/players/{id}"))) { (name) } }
+    }
+
     /// [`Ctx::href`] with a further query parameter (`name=value`; empty for none) first.
     pub fn href_with(&self, path: &str, param: &str) -> String {
         let mut s = path.to_string();

@@ -170,7 +170,7 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                                             td { @if g.opponent_id.is_none() { "—" } @else if g.white { (ctx.t("wit", "white")) } @else { (ctx.t("zwart", "black")) } }
                                             td {
                                                 @match (g.opponent_id, &g.opponent_name) {
-                                                    (Some(id), Some(name)) => a href=(ctx.href(&format!("/club/players/{id}"))) { (name) },
+                                                    (Some(id), Some(name)) => (ctx.player(id, name)),
                                                     _ => (ctx.lang.result("bye")),
                                                 }
                                             }

@@ -138,13 +138,13 @@ fn render_archive(ctx: &Ctx, a: &Archive) -> Markup {
                                 @if let Some((id, name)) = &l.champion {
                                     td colspan="3" {
                                         (ctx.t("Clubkampioen: ", "Club champion: "))
-                                        a href=(ctx.href(&format!("/club/players/{id}"))) { (name) }
+                                        (ctx.player(id, name))
                                     }
                                 } @else {
                                     @for i in 0..3 {
                                         td {
                                             @if let Some((id, name)) = l.podium.get(i) {
-                                                a href=(ctx.href(&format!("/club/players/{id}"))) { (name) }
+                                                (ctx.player(id, name))
                                             }
                                         }
                                     }

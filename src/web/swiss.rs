@@ -71,7 +71,7 @@ pub(super) fn table(ctx: &Ctx, after: &str, s: &SwissStandings) -> Markup {
                         tr {
                             td class="num" { (r.place) }
                             td class="num" { (r.start_number) }
-                            th scope="row" { a href=(ctx.href(&format!("/club/players/{}", r.player_id))) { (r.name) } }
+                            th scope="row" { (ctx.player(r.player_id, &r.name)) }
                             td class="num" { @if let Some(x) = r.rating { (x) } @else { "–" } }
                             @for n in 1..=rounds {
                                 td class="game" {

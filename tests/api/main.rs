@@ -61,6 +61,7 @@ mod privacy;
 mod prizes;
 mod processes;
 mod protests;
+mod publication;
 mod ratings;
 mod readiness;
 mod reminders;

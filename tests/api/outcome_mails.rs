@@ -391,3 +391,52 @@ async fn the_unsubscribe_link_of_a_mail_body_asks_first_in_the_members_language(
         ["ann@club.example", "ann@club.example", "bob@club.example"]
     );
 }
+
+#[actix_web::test]
+async fn a_result_reported_by_the_players_mails_their_full_names_whatever_their_publication() {
+    // decision 0326: the publication setting is for the public; a mail to a member about
+    // their own game names both players as the club knows them, also when a member's own
+    // report is the write that queues it
+    let app = spawn_with(all_kinds).await;
+    let club = ClubBuilder::new().build(&app).await;
+    let l = club.leader.clone();
+    let ann = player(&app, &l, "Ann Aalders", Some("ann@club.example")).await;
+    let bob = player(&app, &l, "Bob Bakker", Some("bob@club.example")).await;
+    for (id, publication) in [(ann, "initials"), (bob, "hidden")] {
+        let r = app
+            .update_player(&l, id, json!({ "publication": publication }))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let fx = CompetitionBuilder::keizer()
+        .set("name", "Interne competitie")
+        .entrants(&[ann, bob])
+        .create(&app, &l)
+        .await;
+    let games = round(&app, &l, fx.comp, vec![(ann, Some(bob), None)], "published").await;
+    let game = format!("/api/v1/games/{}/report", games[0]);
+    for id in [ann, bob] {
+        let token = app.member_token(id).await;
+        let r = app
+            .post(&game, Some(&token), json!({ "result": "1-0" }))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    // the public reads them as A. A. and Speler {bob}
+    let r = app.get(&paths::player(ann), None).await;
+    assert_eq!(r.body["name"], "A. A.", "{}", r.text);
+    let mails = mails_of(&app, "result").await;
+    let to: Vec<&str> = mails.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(to, ["ann@club.example", "bob@club.example"]);
+    for (to, text) in &mails {
+        assert!(
+            text.contains(
+                "De uitslag van je partij in ronde 1 van Interne competitie (bord 1) is \
+                 ingevoerd: Ann Aalders – Bob Bakker 1-0."
+            ),
+            "{to}: {text}"
+        );
+        assert!(!text.contains("A. A."), "{to}: {text}");
+        assert!(!text.contains(&format!("Speler {bob}")), "{to}: {text}");
+    }
+}

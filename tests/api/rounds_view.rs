@@ -202,7 +202,9 @@ async fn prefer_minimal_pairing_and_publish_answer_204_with_location_and_etag() 
     );
     // generating stores the pairing's details and moves the status: two writes, two versions
     let paired_tag = format!("\"round-{id}-v{}\"", v + 2);
-    assert_eq!(r.header("etag"), Some(paired_tag.clone()));
+    // the leader's tag carries the officer's mark (decision 0326)
+    let marked = |t: &str| format!("{}~o\"", t.trim_end_matches('"'));
+    assert_eq!(r.header("etag"), Some(marked(&paired_tag)));
     let round = app.get(&location, Some(&leader)).await;
     assert_eq!(round.body["status"], "paired");
     assert_eq!(round.body["etag"], paired_tag.as_str());
@@ -224,11 +226,8 @@ async fn prefer_minimal_pairing_and_publish_answer_204_with_location_and_etag() 
     assert_eq!(r.header("location"), Some(location.clone()));
     let round = app.get(&location, Some(&leader)).await;
     assert_eq!(round.body["status"], "published");
-    assert_eq!(
-        r.header("etag"),
-        round.body["etag"].as_str().map(str::to_string)
-    );
-    assert_ne!(r.header("etag"), Some(paired_tag));
+    assert_eq!(r.header("etag"), round.body["etag"].as_str().map(marked));
+    assert_ne!(r.header("etag"), Some(marked(&paired_tag)));
 }
 
 #[actix_web::test]

@@ -132,7 +132,7 @@ async fn keizer_alternative_tempo_admits_the_quickplay_claim_the_standard_tempo_
     assert_eq!(r.body["version"], 2);
     assert_eq!(
         r.header("etag").as_deref(),
-        Some(format!("\"game-{alt}-v2\"").as_str())
+        Some(format!("\"game-{alt}-v2~o\"").as_str())
     );
     let games = round_games_view(&app, &leader, fx.comp, 1).await;
     assert_eq!(

@@ -27,6 +27,9 @@ pub struct Key {
     pub doc: &'static str,
     /// Its argument, if any.
     pub arg: Option<i64>,
+    /// Who reads it: a document names players as its audience may see them
+    /// ([`crate::publication`]).
+    pub audience: crate::publication::Audience,
 }
 
 /// A cached response body.
@@ -496,6 +499,7 @@ mod tests {
             competition: 1,
             doc: "standings",
             arg: Some(arg),
+            audience: crate::publication::Audience::Full,
         }
     }
 

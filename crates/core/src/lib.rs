@@ -32,6 +32,7 @@ pub mod error;
 pub mod ids;
 pub mod limits;
 pub mod mail_config;
+pub mod publication;
 pub mod schemas;
 pub mod services;
 mod store;

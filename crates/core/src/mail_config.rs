@@ -70,6 +70,9 @@ pub struct MailSettings {
     /// `NOTIFY_DEFAULTS`: the kinds of notification on for a member who chose nothing
     /// (default `pairing,reminder`).
     pub notify_defaults: Vec<NotifyKind>,
+    /// `MAIL_RETENTION_DAYS`: how long a sent or failed mail (its address, subject and
+    /// bodies) is kept before the worker deletes it (default 30 days).
+    pub retention: chrono::Duration,
     /// `REMINDER_HOURS_BEFORE`: how long before an evening's sign-up deadline its reminders
     /// go out (default 24 hours).
     pub reminder_lead: chrono::Duration,
@@ -90,6 +93,7 @@ impl Default for MailSettings {
             club_name: None,
             invite_ttl: chrono::Duration::hours(168),
             notify_defaults: vec![NotifyKind::Pairing, NotifyKind::Reminder],
+            retention: chrono::Duration::days(30),
             reminder_lead: chrono::Duration::hours(24),
         }
     }
@@ -252,6 +256,9 @@ pub fn read(get: &impl Fn(&str) -> Option<String>, m: &mut MailSettings, errs: &
     let mut invite_hours = m.invite_ttl.num_hours().unsigned_abs();
     num("INVITE_TTL_HOURS", 1, 24 * 90, &mut invite_hours);
     m.invite_ttl = chrono::Duration::hours(i64::try_from(invite_hours).unwrap_or(168));
+    let mut retention_days = m.retention.num_days().unsigned_abs();
+    num("MAIL_RETENTION_DAYS", 1, 3650, &mut retention_days);
+    m.retention = chrono::Duration::days(i64::try_from(retention_days).unwrap_or(30));
     let mut reminder_hours = m.reminder_lead.num_hours().unsigned_abs();
     num("REMINDER_HOURS_BEFORE", 1, 24 * 14, &mut reminder_hours);
     m.reminder_lead = chrono::Duration::hours(i64::try_from(reminder_hours).unwrap_or(24));

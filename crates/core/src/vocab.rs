@@ -163,6 +163,20 @@ where
 }
 
 value_list! {
+    /// How a player's name is shown to readers who are not officers
+    /// ([decision 0326](../../../docs/decisions/0326-player-publication.md)): `full` (the
+    /// default), `initials` (`J. de V.`) or `hidden` (a neutral label, no player page).
+    pub Publication, "publication" {
+        /// The full name.
+        Full = "full",
+        /// The initials of every name, the lower-case particles kept.
+        Initials = "initials",
+        /// A neutral label (`Speler 12`); the player page is not found.
+        Hidden = "hidden",
+    }
+}
+
+value_list! {
     /// How a Swiss's first place is settled: `standings`, `playoff` or `pending`.
     pub TitleDecidedBy, "title decision" {
         /// Alone in first place.
@@ -372,7 +386,7 @@ value_list! {
         Appeal = "appeal",
         /// A protest lodged or decided.
         Protest = "protest",
-        /// A player erased.
+        /// A player erased, or their publication setting changed.
         Player = "player",
     }
 }

@@ -108,6 +108,23 @@ impl TestApp {
         self.get(paths::MEMBER_PAGE, token).await
     }
 
+    /// `PATCH /players/{id}` (without `If-Match`).
+    pub async fn update_player(&self, token: &str, id: impl Display, body: Value) -> Resp {
+        self.req(Method::PATCH, &paths::player(id), Some(token), Some(body))
+            .await
+    }
+
+    /// `GET /me/export`: everything the club holds about the caller.
+    pub async fn export_me(&self, token: Option<&str>) -> Resp {
+        self.get(paths::ME_EXPORT, token).await
+    }
+
+    /// `PUT /me/publication`: how the caller's name is published.
+    pub async fn put_publication(&self, token: &str, body: Value) -> Resp {
+        self.req(Method::PUT, paths::ME_PUBLICATION, Some(token), Some(body))
+            .await
+    }
+
     /// `GET /evenings/next`.
     pub async fn next_evening(&self, token: Option<&str>) -> Resp {
         self.get(paths::NEXT_EVENING, token).await
@@ -370,6 +387,23 @@ impl TestApp {
     /// `GET /competitions/{comp}/rounds/{number}` without a token.
     pub async fn public_round(&self, comp: impl Display, number: impl Display) -> Resp {
         self.get(&paths::round(comp, number), None).await
+    }
+
+    /// A conditional read: `GET path` with `If-None-Match`, as `token` reads it (none: the
+    /// public).
+    pub async fn get_as_if_none_match(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        if_none_match: &str,
+    ) -> Resp {
+        let mut req = actix_web::test::TestRequest::get()
+            .uri(path)
+            .insert_header(("If-None-Match", if_none_match));
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        self.send(req).await
     }
 
     /// A conditional read: `GET path` with `If-None-Match`, as the public.

@@ -13,6 +13,10 @@ pub const LOGOUT_ALL: &str = "/api/v1/auth/logout-all";
 pub const ME: &str = "/api/v1/auth/me";
 /// The member page.
 pub const MEMBER_PAGE: &str = "/api/v1/me";
+/// Everything the club holds about the caller.
+pub const ME_EXPORT: &str = "/api/v1/me/export";
+/// How the caller's name is published.
+pub const ME_PUBLICATION: &str = "/api/v1/me/publication";
 pub const USERS: &str = "/api/v1/users";
 pub const SERVICE_TOKENS: &str = "/api/v1/service-tokens";
 pub const WEBHOOKS: &str = "/api/v1/webhooks";

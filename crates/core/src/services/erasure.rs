@@ -19,7 +19,7 @@ use diesel::prelude::*;
 /// The neutral label an erased player is shown by: `Oud-lid 12` (former member 12, in the
 /// Dutch of the club's pages and regulations), unique because the id is.
 pub fn label(id: PlayerId) -> String {
-    format!("Oud-lid {id}")
+    crate::publication::erased_label(id)
 }
 
 /// The address an erased account keeps in place of its own (not an address: no `@`, so no
@@ -84,6 +84,7 @@ pub fn erase(
         active: Some(false),
         email: Some(None),
         phone: Some(None),
+        publication: None,
     };
     let after = players::change(c, id, &ExpectedVersion::any(), &changes)?;
     audit(

@@ -268,15 +268,22 @@ pub struct ReportPage {
 /// The report page of game `id` for `viewer` (the player of the signed-in account, if any):
 /// 404 when there is no such game or its round is not published (its pairing is not public).
 pub fn page_of(c: &mut DbConn, id: GameId, viewer: Option<PlayerId>) -> ApiResult<ReportPage> {
-    use crate::store::schema::players as pl;
+    use crate::publication::{self, Audience};
     let (game, round, comp) = results::load_game(c, id)?;
     if !round.status.is_public() {
         return Err(ApiError::NotFound(format!("no game {id}")));
     }
+    // the names as the reader may see them (decision 0326); a member signed in on the pages
+    // reads their own name in full
+    let reader = match (publication::current(), viewer) {
+        (Audience::Public, Some(v)) => Audience::Member(v),
+        (a, _) => a,
+    };
     let mut name = |p: Option<PlayerId>| -> ApiResult<Option<(i64, String)>> {
         let Some(p) = p else { return Ok(None) };
-        let n: String = pl::table.find(p).select(pl::name).first(c)?;
-        Ok(Some((p.get(), n)))
+        let row =
+            publication::with_audience(reader, || crate::store::models::players::by_id(c, p))?;
+        Ok(Some((p.get(), row.map(|r| r.name).unwrap_or_default())))
     };
     let white = name(game.white_id)?;
     let black = name(game.black_id)?;

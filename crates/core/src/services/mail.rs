@@ -366,6 +366,21 @@ pub fn forget_recipient(c: &mut DbConn, address: &str) -> ApiResult<usize> {
     Ok(diesel::delete(mo::table.filter(mo::recipient.eq(address.to_lowercase()))).execute(c)?)
 }
 
+/// Deletes every mail sent, or failed for good, longer than `retention` before `now`
+/// (`MAIL_RETENTION_DAYS`, docs/operations.md#retention): its address, subject and bodies are
+/// kept only as long as a delivery question can come up. Pending mails stay. Answers how many
+/// went.
+pub fn purge(c: &mut DbConn, now: NaiveDateTime, retention: chrono::Duration) -> ApiResult<usize> {
+    let before = now - retention;
+    let sent = mo::status.eq(MailStatus::Sent).and(mo::sent_at.lt(before));
+    let failed = mo::status.eq(MailStatus::Failed).and(
+        mo::last_attempt_at
+            .lt(before)
+            .or(mo::last_attempt_at.is_null().and(mo::created_at.lt(before))),
+    );
+    Ok(diesel::delete(mo::table.filter(sent.or(failed))).execute(c)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,7 @@ pub mod players;
 pub mod playoff;
 pub mod preferences;
 pub mod presence;
+pub mod privacy;
 pub mod prize_list;
 pub mod prizes;
 pub mod ratings;

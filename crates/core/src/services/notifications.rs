@@ -180,7 +180,9 @@ pub fn pairing_published(
     };
     let mut seats: Vec<(PlayerId, Seat)> = Vec::new();
     let name = |c: &mut DbConn, p: PlayerId| -> ApiResult<String> {
-        Ok(players::by_id(c, p)?.map(|p| p.name).unwrap_or_default())
+        // a mail names the opponent in full (decision 0326), whoever's write queues it
+        let row = crate::publication::as_club(|| players::by_id(c, p))?;
+        Ok(row.map(|p| p.name).unwrap_or_default())
     };
     for g in rounds::games_of(c, round.id)? {
         match (g.white_id, g.black_id) {
@@ -220,7 +222,7 @@ pub fn pairing_published(
     }
     let mut queued = 0;
     for (p, seat) in seats {
-        let Some(player) = players::by_id(c, p)? else {
+        let Some(player) = crate::publication::as_club(|| players::by_id(c, p))? else {
             continue;
         };
         if send_pairing(c, (settings, key), &player, round, &about, &seat)? {

@@ -35,7 +35,11 @@ fn facts(c: &mut DbConn, settings: &MailSettings, id: GameId) -> ApiResult<Optio
     let (Some(w), Some(b)) = (game.white_id, game.black_id) else {
         return Ok(None);
     };
-    let (Some(white), Some(black)) = (players::by_id(c, w)?, players::by_id(c, b)?) else {
+    // a mail names both players in full (decision 0326), whoever's write queues it
+    let (white, black) = crate::publication::as_club(|| {
+        Ok::<_, crate::error::ApiError>((players::by_id(c, w)?, players::by_id(c, b)?))
+    })?;
+    let (Some(white), Some(black)) = (white, black) else {
         return Ok(None);
     };
     let url = match round.evening_id {
@@ -294,7 +298,7 @@ pub fn prizes_final(
     let url = format!("{}/club/competitions/{}", n.0.public_url, comp.id);
     let mut queued = 0;
     for (p, award) in winners {
-        let Some(player) = players::by_id(c, *p)? else {
+        let Some(player) = crate::publication::as_club(|| players::by_id(c, *p))? else {
             continue;
         };
         let words = |lang: Language| {

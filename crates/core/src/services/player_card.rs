@@ -172,7 +172,7 @@ fn season_ids(c: &mut DbConn, season: Option<SeasonId>) -> ApiResult<Vec<SeasonI
 /// of the winter halves summer halves are seeded from). 404 when there is no such player.
 pub fn version(c: &mut DbConn, id: PlayerId, season: Option<SeasonId>) -> ApiResult<(i64, i64)> {
     use sha2::Digest;
-    let p = crate::services::players::load(c, id)?;
+    let p = crate::services::players::load_visible(c, id)?;
     let mut h = sha2::Sha256::new();
     h.update(format!("player:{}:{};", p.id, p.version).as_bytes());
     for r in crate::store::models::ratings::history(c, p.id, None)? {
@@ -208,7 +208,7 @@ pub fn card(
     season: Option<SeasonId>,
     tag: String,
 ) -> ApiResult<PlayerCard> {
-    let p = crate::services::players::load(c, id)?;
+    let p = crate::services::players::load_visible(c, id)?;
     let rating = |r: crate::store::models::ratings::Rating| CardRating {
         source: r.source,
         value: r.value,

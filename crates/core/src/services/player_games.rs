@@ -71,7 +71,7 @@ pub struct GameFilter {
 /// date last, then game id descending). 404 when there is no such player.
 pub fn all(c: &mut DbConn, player: PlayerId, f: GameFilter) -> ApiResult<Vec<PlayerGame>> {
     let p = player;
-    crate::services::players::load(c, p)?;
+    crate::services::players::load_visible(c, p)?;
     let mut q = gm::table
         .inner_join(rd::table.inner_join(cm::table))
         .filter(gm::white_id.eq(p).or(gm::black_id.eq(p)))

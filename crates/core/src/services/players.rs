@@ -27,6 +27,17 @@ pub fn load(c: &mut DbConn, id: PlayerId) -> ApiResult<Player> {
     players::by_id(c, id)?.ok_or_else(|| ApiError::NotFound(format!("no player {id}")))
 }
 
+/// Loads a player for a read of the player themselves (their card, games, row), or 404 — also
+/// when the reader may not see them at all (a hidden player to the public,
+/// [decision 0326](../../../../docs/decisions/0326-player-publication.md)).
+pub fn load_visible(c: &mut DbConn, id: PlayerId) -> ApiResult<Player> {
+    let p = load(c, id)?;
+    if p.hidden_from_reader() {
+        return Err(ApiError::NotFound(format!("no player {id}")));
+    }
+    Ok(p)
+}
+
 /// Changes a player in the caller's transaction (412 on a stale `If-Match`).
 pub fn change(
     c: &mut DbConn,
@@ -41,8 +52,9 @@ pub fn change(
         cur.version,
     ))?;
     let p = players::update(c, id, changes, crate::store::now_utc())?;
-    if changes.name.is_some() || changes.membership.is_some() {
-        // standings show the name and count a flexible player's absences differently:
+    if changes.name.is_some() || changes.membership.is_some() || changes.publication.is_some() {
+        // standings show the name (as its publication allows) and count a flexible player's
+        // absences differently:
         // every competition the player is entered in gets a new version
         let comps: Vec<CompetitionId> = entrants::table
             .filter(entrants::player_id.eq(id))
@@ -62,6 +74,7 @@ pub fn change(
         ("active", changes.active.is_some()),
         ("email", changes.email.is_some()),
         ("phone", changes.phone.is_some()),
+        ("publication", changes.publication.is_some()),
     ]
     .into_iter()
     .filter_map(|(f, changed)| changed.then_some(f))
@@ -88,22 +101,53 @@ pub fn ratings(c: &mut DbConn, id: PlayerId) -> ApiResult<Ratings> {
     Ok(ratings_of(c, &[id])?.remove(&id).unwrap_or_default())
 }
 
-/// A player with their latest ratings, or 404.
+/// A player with their latest ratings, or 404 (also for a reader who may not see them).
 pub fn rated(c: &mut DbConn, id: PlayerId) -> ApiResult<(Player, Ratings)> {
-    let p = load(c, id)?;
+    let p = load_visible(c, id)?;
     Ok((p, ratings(c, id)?))
 }
 
 /// Changes a player ([`change`]) and answers them after with their latest ratings, in the
-/// caller's transaction.
+/// caller's transaction; a change of the publication setting is audited with `actor`.
 pub fn change_and_view(
     c: &mut DbConn,
     id: PlayerId,
     expected: &crate::services::version::ExpectedVersion,
     changes: &PlayerChanges,
+    actor: &str,
 ) -> ApiResult<(Player, Ratings)> {
+    let before = load(c, id)?.publication;
     let p = change(c, id, expected, changes)?;
+    audit_publication(c, id, before, p.publication, actor)?;
     Ok((p, ratings(c, id)?))
+}
+
+/// Audits a change of a player's publication setting (`player` / `publication`, old and new
+/// value); nothing when it stayed.
+pub(crate) fn audit_publication(
+    c: &mut DbConn,
+    id: PlayerId,
+    before: crate::publication::Publication,
+    after: crate::publication::Publication,
+    actor: &str,
+) -> ApiResult<()> {
+    if before == after {
+        return Ok(());
+    }
+    crate::store::models::competition::audit(
+        c,
+        &crate::store::models::competition::NewAuditEntry {
+            entity: crate::vocab::AuditEntity::Player,
+            entity_id: id.get(),
+            action: "publication".into(),
+            actor: actor.to_string(),
+            at: crate::store::now_utc(),
+            old_value: Some(before.as_str().to_string()),
+            new_value: Some(after.as_str().to_string()),
+            reason: None,
+        },
+    )?;
+    Ok(())
 }
 
 /// One page of the players by name then id (`q`: a case-insensitive part of the name;

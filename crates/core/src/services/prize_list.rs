@@ -245,11 +245,16 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
     Ok(out)
 }
 
-/// The finalized prize list of a competition, once stored.
+/// The finalized prize list of a competition, once stored. The names were copied in when it
+/// was finalized; each is read again, as the reader may see it
+/// ([decision 0326](../../../../docs/decisions/0326-player-publication.md)).
 pub fn stored(c: &mut DbConn, comp: CompetitionId) -> ApiResult<Option<PrizeList>> {
     Ok(match svc::finalized(c, comp)? {
         Some(f) => {
-            let mut list: PrizeList = serde_json::from_str(&f.body)
+            let mut body: serde_json::Value = serde_json::from_str(&f.body)
+                .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
+            rename(c, &mut body)?;
+            let mut list: PrizeList = serde_json::from_value(body)
                 .map_err(|e| ApiError::Internal(format!("stored prize list: {e}")))?;
             list.finalized = true;
             list.finalized_by = Some(f.by);
@@ -258,6 +263,31 @@ pub fn stored(c: &mut DbConn, comp: CompetitionId) -> ApiResult<Option<PrizeList
         }
         None => None,
     })
+}
+
+/// Gives every `{player_id, name}` object of a stored list the name the current reader may
+/// see now (the stored one stays for a player who is gone).
+fn rename(c: &mut DbConn, v: &mut serde_json::Value) -> ApiResult<()> {
+    match v {
+        serde_json::Value::Array(items) => {
+            for item in items {
+                rename(c, item)?;
+            }
+        }
+        serde_json::Value::Object(map) => {
+            let id = map.get("player_id").and_then(serde_json::Value::as_i64);
+            if let (Some(id), Some(serde_json::Value::String(name))) = (id, map.get_mut("name"))
+                && let Some(p) = crate::store::models::players::by_id(c, PlayerId(id))?
+            {
+                *name = p.name;
+            }
+            for (_, item) in map.iter_mut() {
+                rename(c, item)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// One game of a playoff match.

@@ -95,7 +95,7 @@ pub fn on_date(
     source: &str,
     date: chrono::NaiveDate,
 ) -> ApiResult<Rating> {
-    players::by_id(c, player)?.ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
+    crate::services::players::load_visible(c, player)?;
     ratings::on_date(c, player, source, date)?.ok_or_else(|| {
         ApiError::NotFound(format!("player {player} has no {source} rating on {date}"))
     })
@@ -111,8 +111,7 @@ pub fn history_page(
     offset: i64,
 ) -> ApiResult<(Vec<ratings::Rating>, i64)> {
     crate::store::snapshot(conn, |c| {
-        players::by_id(c, player)?
-            .ok_or_else(|| ApiError::NotFound(format!("no player {player}")))?;
+        crate::services::players::load_visible(c, player)?;
         Ok(ratings::history_page(c, player, source, limit, offset)?)
     })
 }

@@ -40,6 +40,7 @@ diesel::table! {
         version -> BigInt,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        publication -> Text,
     }
 }
 

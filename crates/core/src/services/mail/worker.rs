@@ -111,16 +111,35 @@ fn run(pool: Pool, config: MailWorkerConfig, transport: Transport, stop: Arc<Ato
         max: config.settings.max_per_minute as usize,
         sent: VecDeque::new(),
     };
+    let mut purged: Option<Instant> = None;
     loop {
-        if leader.lead(&config.database_url)
-            && let Err(e) = pass(&pool, &config.settings, &transport, &stop, &mut rate)
-        {
-            tracing::warn!(error = %e, "a mail pass failed; trying again");
+        if leader.lead(&config.database_url) {
+            if let Err(e) = pass(&pool, &config.settings, &transport, &stop, &mut rate) {
+                tracing::warn!(error = %e, "a mail pass failed; trying again");
+            }
+            if purged.is_none_or(|t| t.elapsed() >= PURGE_EVERY) {
+                purged = Some(Instant::now());
+                match purge(&pool, &config.settings) {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(mails = n, "old mails deleted"),
+                    Err(e) => tracing::warn!(error = %e, "deleting old mails failed"),
+                }
+            }
         }
         if !pause(&stop, config.settings.poll) {
             break;
         }
     }
+}
+
+/// How often the sending worker deletes the mails older than `MAIL_RETENTION_DAYS`.
+pub const PURGE_EVERY: Duration = Duration::from_secs(3600);
+
+/// Deletes the mails sent or failed longer ago than the retention ([`super::purge`]).
+fn purge(pool: &Pool, settings: &MailSettings) -> Result<usize, String> {
+    let mut c = pool.get().map_err(|e| e.to_string())?;
+    crate::store::stamps::write(&mut c, |c| super::purge(c, now_utc(), settings.retention))
+        .map_err(|e| e.to_string())
 }
 
 /// One pass: send the due mails, as many as the rate leaves room for, oldest first.

@@ -2,6 +2,7 @@
 //! leaders and admins.
 
 use crate::ids::PlayerId;
+use crate::publication::{Audience, Publication};
 use crate::store::schema::players;
 use crate::store::{DbConn, MultiBackend};
 use chrono::NaiveDateTime;
@@ -38,6 +39,28 @@ pub struct Player {
     pub created_at: NaiveDateTime,
     /// When the player was changed last (UTC).
     pub updated_at: NaiveDateTime,
+    /// How the name is shown to readers who are not officers (`full`, `initials`, `hidden`).
+    pub publication: Publication,
+}
+
+impl Player {
+    /// The row as the current reader may see it: the name replaced by the initials or the
+    /// neutral label its publication asks for ([`crate::publication::shown`]), and then no
+    /// KNSB number or FIDE id (they identify the person in public lists).
+    pub fn as_read(mut self) -> Player {
+        if !crate::publication::current().sees_full(self.id, self.publication) {
+            self.name = crate::publication::shown(self.id, &self.name, self.publication);
+            self.knsb_number = None;
+            self.fide_id = None;
+        }
+        self
+    }
+
+    /// Whether the current reader may not see this player at all (a hidden player to the
+    /// public): their page is not found.
+    pub fn hidden_from_reader(&self) -> bool {
+        crate::publication::hidden_from_reader(self.id, self.publication)
+    }
 }
 
 /// Insert form.
@@ -103,6 +126,8 @@ pub struct PlayerChanges {
     pub email: Option<Option<String>>,
     /// A new telephone number (`Some(None)` removes it).
     pub phone: Option<Option<String>>,
+    /// A new publication setting.
+    pub publication: Option<Publication>,
 }
 
 /// Inserts a player.
@@ -111,6 +136,7 @@ pub fn insert(conn: &mut DbConn, new: &NewPlayer) -> QueryResult<Player> {
         .values(new)
         .returning(players::all_columns)
         .get_result(conn)
+        .map(Player::as_read)
 }
 
 /// Finds a player.
@@ -120,6 +146,7 @@ pub fn by_id(conn: &mut DbConn, id: PlayerId) -> QueryResult<Option<Player>> {
         .select(Player::as_select())
         .first(conn)
         .optional()
+        .map(|p| p.map(Player::as_read))
 }
 
 /// Applies changes, bumps the version and the update time.
@@ -137,10 +164,12 @@ pub fn update(
         ))
         .returning(players::all_columns)
         .get_result(conn)
+        .map(Player::as_read)
 }
 
 /// A page of players, by name then id, with an optional case-insensitive name search and
-/// active filter; returns the page and the total count.
+/// active filter; returns the page and the total count. A reader who is not an officer finds
+/// no hidden player (but their own) and searches only the names they may see in full.
 pub fn search(
     conn: &mut DbConn,
     q: Option<&str>,
@@ -160,6 +189,22 @@ pub fn search(
         if let Some(a) = active {
             query = query.filter(players::active.eq(a));
         }
+        let (hidden, full) = (Publication::Hidden, Publication::Full);
+        match crate::publication::current() {
+            Audience::Full => {}
+            Audience::Public => {
+                query = query.filter(players::publication.ne(hidden));
+                if q.is_some() {
+                    query = query.filter(players::publication.eq(full));
+                }
+            }
+            Audience::Member(own) => {
+                query = query.filter(players::publication.ne(hidden).or(players::id.eq(own)));
+                if q.is_some() {
+                    query = query.filter(players::publication.eq(full).or(players::id.eq(own)));
+                }
+            }
+        }
         query
     };
     let total = build().count().get_result(conn)?;
@@ -169,7 +214,7 @@ pub fn search(
         .offset(offset)
         .select(Player::as_select())
         .load(conn)?;
-    Ok((rows, total))
+    Ok((rows.into_iter().map(Player::as_read).collect(), total))
 }
 
 /// Players by KNSB number.
@@ -178,6 +223,7 @@ pub fn by_knsb_numbers(conn: &mut DbConn, numbers: &[String]) -> QueryResult<Vec
         .filter(players::knsb_number.eq_any(numbers))
         .select(Player::as_select())
         .load(conn)
+        .map(|rows| rows.into_iter().map(Player::as_read).collect())
 }
 
 /// Players by FIDE id.
@@ -186,4 +232,5 @@ pub fn by_fide_ids(conn: &mut DbConn, ids: &[String]) -> QueryResult<Vec<Player>
         .filter(players::fide_id.eq_any(ids))
         .select(Player::as_select())
         .load(conn)
+        .map(|rows| rows.into_iter().map(Player::as_read).collect())
 }

@@ -448,7 +448,7 @@ fn round_robin_tables(
                         @let (id, name) = &p.seed_order[i];
                         tr {
                             td class="num" { @if let Some(pl) = place_of(*id) { (pl) } @else { (k + 1) } }
-                            th scope="row" { (ctx.player(id.get(), &name)) }
+                            th scope="row" { (ctx.player(id.get(), name)) }
                             @for &j in &order {
                                 @let cell = t.cross_table.get(i).and_then(|r| r.get(j)).map_or("", String::as_str);
                                 @if i == j { td class="self" { span class="sr" { "—" } } }

@@ -82,7 +82,7 @@ pub(super) fn render(ctx: &Ctx, p: &CompetitionPage) -> Markup {
                             @for (i, (id, name, rating)) in p.entrants.iter().enumerate() {
                                 tr {
                                     td class="num" { (i + 1) }
-                                    th scope="row" { (ctx.player(id, &name)) }
+                                    th scope="row" { (ctx.player(id, name)) }
                                     td class="num" { @if let Some(r) = rating { (r) } @else { "—" } }
                                 }
                             }

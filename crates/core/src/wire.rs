@@ -24,6 +24,19 @@ pub fn utc_opt<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, 
     }
 }
 
+/// Serde `serialize_with` for an instant as stored (UTC without an offset).
+pub fn naive_utc<S: Serializer>(t: &chrono::NaiveDateTime, s: S) -> Result<S::Ok, S::Error> {
+    utc(&t.and_utc(), s)
+}
+
+/// Serde `serialize_with` for an optional instant as stored (`null` when absent).
+pub fn naive_utc_opt<S: Serializer>(
+    t: &Option<chrono::NaiveDateTime>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    utc_opt(&t.map(|t| t.and_utc()), s)
+}
+
 /// Serde `serialize_with` for a decimal held as text (`"58.0000"`, `"1.5"`): written as a JSON
 /// number, the shortest decimal that reads back as the same double, so a value of at most four
 /// decimals is written as itself (docs/decisions/0212-numbers.md).

@@ -75,10 +75,10 @@ pub struct ExportAccount {
     /// Whether it may log in.
     pub active: bool,
     /// Created (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// Changed last (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub updated_at: NaiveDateTime,
     /// The linked player.
     #[schema(required = true)]
@@ -87,7 +87,7 @@ pub struct ExportAccount {
     pub token_generation: i64,
     /// When the address was confirmed.
     #[schema(required = true)]
-    #[serde(serialize_with = "utc_opt")]
+    #[serde(serialize_with = "crate::wire::naive_utc_opt")]
     pub email_verified_at: Option<NaiveDateTime>,
 }
 
@@ -119,10 +119,10 @@ pub struct ExportPlayer {
     /// Version.
     pub version: i64,
     /// Added (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// Changed last (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub updated_at: NaiveDateTime,
 }
 
@@ -138,10 +138,10 @@ pub struct ExportRating {
     /// The list's date.
     pub list_date: NaiveDate,
     /// Recorded (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// Changed last (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub updated_at: NaiveDateTime,
 }
 
@@ -164,7 +164,7 @@ pub struct ExportEntrant {
     /// Rounds excused before joining.
     pub excused_before: i32,
     /// Entered (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// The round from which withdrawn.
     #[schema(required = true)]
@@ -185,7 +185,7 @@ pub struct ExportAttendance {
     /// Who recorded it.
     pub recorded_by: String,
     /// When (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub at: NaiveDateTime,
     /// The note given.
     #[schema(required = true)]
@@ -237,7 +237,7 @@ pub struct ExportGameReport {
     /// The result reported.
     pub result: String,
     /// When (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub reported_at: NaiveDateTime,
 }
 
@@ -263,7 +263,7 @@ pub struct ExportPreferences {
     #[schema(required = true)]
     pub prizes: Option<bool>,
     /// Changed last (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub updated_at: NaiveDateTime,
 }
 
@@ -287,18 +287,18 @@ pub struct ExportMail {
     /// Attempts made.
     pub attempts: i32,
     /// Queued (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// Sent (UTC).
     #[schema(required = true)]
-    #[serde(serialize_with = "utc_opt")]
+    #[serde(serialize_with = "crate::wire::naive_utc_opt")]
     pub sent_at: Option<NaiveDateTime>,
     /// The next attempt of a pending mail (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub next_attempt_at: NaiveDateTime,
     /// The last attempt (UTC).
     #[schema(required = true)]
-    #[serde(serialize_with = "utc_opt")]
+    #[serde(serialize_with = "crate::wire::naive_utc_opt")]
     pub last_attempt_at: Option<NaiveDateTime>,
     /// Why the last attempt failed.
     #[schema(required = true)]
@@ -311,18 +311,18 @@ pub struct ExportSession {
     /// Id.
     pub id: i64,
     /// Started (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// Ends (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub expires_at: NaiveDateTime,
     /// Used up (UTC).
     #[schema(required = true)]
-    #[serde(serialize_with = "utc_opt")]
+    #[serde(serialize_with = "crate::wire::naive_utc_opt")]
     pub spent_at: Option<NaiveDateTime>,
     /// Ended (UTC).
     #[schema(required = true)]
-    #[serde(serialize_with = "utc_opt")]
+    #[serde(serialize_with = "crate::wire::naive_utc_opt")]
     pub revoked_at: Option<NaiveDateTime>,
 }
 
@@ -337,14 +337,14 @@ pub struct ExportAccountToken {
     #[schema(required = true)]
     pub new_email: Option<String>,
     /// Made (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub created_at: NaiveDateTime,
     /// Ends (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub expires_at: NaiveDateTime,
     /// Used (UTC).
     #[schema(required = true)]
-    #[serde(serialize_with = "utc_opt")]
+    #[serde(serialize_with = "crate::wire::naive_utc_opt")]
     pub used_at: Option<NaiveDateTime>,
 }
 
@@ -354,10 +354,10 @@ pub struct ExportKnownLogin {
     /// The account's address.
     pub account: String,
     /// Seen last (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub last_seen: NaiveDateTime,
     /// Forgotten (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub expires: NaiveDateTime,
 }
 
@@ -375,7 +375,7 @@ pub struct ExportAudit {
     /// Who.
     pub actor: String,
     /// When (UTC).
-    #[serde(serialize_with = "utc")]
+    #[serde(serialize_with = "crate::wire::naive_utc")]
     pub at: NaiveDateTime,
     /// The value before.
     #[schema(required = true)]
@@ -661,15 +661,4 @@ pub fn set_own_publication(
     let p = players::change(c, player, &ExpectedVersion::any(), &changes)?;
     players::audit_publication(c, player, before, p.publication, actor)?;
     Ok(p.publication)
-}
-
-/// A stored instant (UTC without an offset in the database) written as RFC 3339 with `Z`, as
-/// the document's `date-time` says.
-fn utc<S: serde::Serializer>(t: &NaiveDateTime, s: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&t.and_utc(), s)
-}
-
-/// [`utc`] for an instant that may be absent.
-fn utc_opt<S: serde::Serializer>(t: &Option<NaiveDateTime>, s: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&t.map(|t| t.and_utc()), s)
 }

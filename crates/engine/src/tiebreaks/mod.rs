@@ -15,7 +15,8 @@
 //! - in an opponent's score, requested byes and absences after the opponent's last round that
 //!   was not voluntarily unplayed count as draws (16.2.5 / 16.3); every other round counts
 //!   with the points actually scored;
-//! - when cutting the lowest value, a voluntarily unplayed round of the player is cut first;
+//! - when cutting the lowest value, a voluntarily unplayed round of the player is cut first,
+//!   unless the least significant value contributes more (possible in Sonneborn-Berger only);
 //! - the rating-based tie-breaks count games over the board; with an unrated player in the
 //!   field and no rating fixed for unrated players they have no value.
 //!

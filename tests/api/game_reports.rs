@@ -120,7 +120,9 @@ async fn disputed_on_page(app: &TestApp, evening: i64) -> Vec<i64> {
         .split("<tr class=\"board\">")
         .skip(1)
         .map(|row| &row[..row.find("</tr>").unwrap()])
-        .filter(|row| row.contains("<span class=\"pending disputed\">betwist, de arbiter beslist</span>"))
+        .filter(|row| {
+            row.contains("<span class=\"pending disputed\">betwist, de arbiter beslist</span>")
+        })
         .map(|row| {
             let link = &row[row.find("/club/games/").unwrap() + 12..];
             link[..link.find('/').unwrap()].parse().unwrap()

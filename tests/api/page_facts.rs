@@ -180,7 +180,10 @@ async fn front_page_changes_when_an_evening_of_its_calendar_is_edited() {
     let next_date = next.body["date"].as_str().unwrap().to_string();
     // the evening after the next one: on the front page's calendar, not its next evening
     let list = app
-        .get(&format!("/api/v1/evenings?from={next_date}&per_page=5"), None)
+        .get(
+            &format!("/api/v1/evenings?from={next_date}&per_page=5"),
+            None,
+        )
         .await;
     assert_eq!(list.status, StatusCode::OK, "{}", list.text);
     let later = list.body["items"]

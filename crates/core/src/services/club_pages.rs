@@ -111,10 +111,8 @@ pub fn front_version(c: &mut DbConn, today: NaiveDate) -> ApiResult<(i64, i64)> 
                     let v = evenings::version(c, e)?;
                     let _ = write!(text, "{e:?}:{v:?};");
                 }
-                let calendar = crate::store::models::competition::stamp(
-                    c,
-                    &format!("season:{}", season.id),
-                )?;
+                let calendar =
+                    crate::store::models::competition::stamp(c, &format!("season:{}", season.id))?;
                 let _ = write!(text, "calendar:{calendar};");
             }
         }

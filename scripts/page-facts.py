@@ -57,7 +57,8 @@ def h1(doc):
 
 
 def body_rows(table):
-    return re.findall(r"<tr[ >](.*?)</tr>", between(table, "<tbody>", "</tbody>"), re.S)
+    """The rows of a table's body (as served a row's end tag may be left out)."""
+    return re.split(r"<tr[ >]", between(table, "<tbody>", "</tbody>"))[1:]
 
 
 def first_row_name(table):

@@ -4,10 +4,13 @@
 # width and fails on any console message (a CSP violation or a page error shows there);
 # checks over the DevTools protocol (scripts/page-layout.mjs, Node) that no page is wider
 # than the screen at 360, 390 and 1280 px;
-# checks the first place of the Keizer standings and the board count of an evening against
-# the JSON API in the rendered DOM; prints the 60-player Keizer standings to PDF and requires
-# exactly one A4 page; the club night's pages (the venue screen at 1920×1080, the check-in and
-# report pages at 360, 390 and 1280 px, signed in where they need it); then the live pages
+# compares at least one fact of every page type (each competition kind's round page and the
+# Swiss rank table's round cells, tie-break legend and "why above" among them) with its JSON
+# read model in the rendered DOM (scripts/page-facts.py), and the first place of the Keizer
+# standings and the board count of an evening once more; prints the 60-player Keizer
+# standings to PDF and requires exactly one A4 page; the club night's pages (the venue screen
+# at 1920×1080, the check-in and report pages at 360, 390 and 1280 px, signed in where they
+# need it) and the leader's attendance view, with the leader's token; then the live pages
 # (scripts/live-pages.mjs): the arbiter enters results through the API and the evening and
 # standings pages, opened directly and framed by another origin, and the venue screen show
 # them within 2 s without reload or console message, and an embedded page framed with the
@@ -56,6 +59,11 @@ comp_id() { echo "$comps" | py "import sys,json; print(next(c['id'] for c in jso
 keizer=$(comp_id keizer); rapid=$(comp_id swiss); draughts=$(comp_id round_robin)
 evening=$(json "/api/v1/competitions/$keizer/rounds/6" | py 'import sys,json; print(json.load(sys.stdin)["evening_id"])')
 player=$(json "/api/v1/competitions/$keizer/standings" | py 'import sys,json; print(json.load(sys.stdin)["keizer"]["rows"][0]["player_id"])')
+# the newest round of a competition that shows its boards (published or completed)
+shown_round() {
+  json "/api/v1/competitions/$1/rounds" |
+    py "import sys,json; print([r['number'] for r in json.load(sys.stdin) if r['status'] in ('published', 'completed')][-1])"
+}
 
 pages=(
   "front:/club/"
@@ -71,6 +79,10 @@ pages=(
   "player:/club/players/$player"
   "prizes-round-robin:/club/competitions/$draughts/prizes"
   "embed:/club/competitions/$keizer/standings?embed=1&lang=en"
+  "round-keizer:/club/competitions/$keizer/rounds/6"
+  "round-swiss:/club/competitions/$rapid/rounds/$(shown_round "$rapid")"
+  "round-round-robin:/club/competitions/$draughts/rounds/$(shown_round "$draughts")"
+  "round-en:/club/competitions/$rapid/rounds/1?lang=en"
 )
 status=0
 for entry in "${pages[@]}"; do
@@ -102,6 +114,12 @@ node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" 
 kill "$browser_pid" 2>/dev/null || true
 wait "$browser_pid" 2>/dev/null || true
 
+# every page type's facts against its JSON read model, in the rendered DOM (scripts/page-facts.py:
+# the Swiss rank table's rows, round cells, tie-break legend and "why above" among them)
+facts=()
+for entry in "${pages[@]}"; do facts+=("${entry%%:*}=${entry#*:}"); done
+python3 scripts/page-facts.py "$base" "$work/facts-profile" "${facts[@]}" || status=1
+
 # the club night's pages (docs/decisions/0346-qr-codes-on-the-pages.md, 0347, 0348): the demo
 # arbiter opens the self check-in of the published evening; the venue screen of that evening
 # on a 1920×1080 television (its boards and the check-in QR code, nothing taller or wider than
@@ -132,6 +150,13 @@ PAGE_COOKIE="$page_cookie" node --experimental-websocket --no-warnings scripts/p
   "$base" 360,390,1280 "/club/evenings/$evening/check-in" "/club/games/$game/report" "/club/sign-in" || status=1
 node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" 360,390,1280 \
   "/club/evenings/$evening/check-in/$code" "/club/games/$game/report?lang=en" || status=1
+# the leader's attendance view, with the leader's token (docs/operations.md: a page for the
+# club's own tooling), its members against the competition's entrants
+leader_auth="Bearer $(login_token leader@club.example)"
+PAGE_AUTH="$leader_auth" node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" \
+  "$base" 360,390,1280 "/club/competitions/$keizer/attendance" || status=1
+PAGE_AUTH="$leader_auth" python3 scripts/page-facts.py "$base" "$work/facts-profile" \
+  "attendance=/club/competitions/$keizer/attendance" || status=1
 kill "$browser_pid" 2>/dev/null || true
 wait "$browser_pid" 2>/dev/null || true
 browse --window-size=1920,1080 --screenshot="$out/screen-1920.png" "$base/club/screen?evening=$evening" 2>/dev/null >/dev/null

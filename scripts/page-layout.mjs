@@ -4,11 +4,13 @@
 // page error. Prints one line per page and width; exits 1 on any failure.
 // Usage: node --experimental-websocket scripts/page-layout.mjs DEVTOOLS_PORT BASE_URL WIDTHS PATH...
 //   (WIDTHS comma-separated, e.g. 360,390,1280; a size as WIDTHxHEIGHT, e.g. 1920x1080, sets
-//   the height too, else 800). PAGE_COOKIE=name=value sends that cookie to every page;
+//   the height too, else 800). PAGE_COOKIE=name=value sends that cookie to every page,
+//   PAGE_AUTH="Bearer <token>" that Authorization header (a page for the club's staff);
 //   FIT_HEIGHT=1 also fails a page taller than the screen (a television has no scrolling).
 const [port, base, widthList, ...paths] = process.argv.slice(2);
 const sizes = widthList.split(',').map((w) => w.split('x').map(Number));
 const cookie = process.env.PAGE_COOKIE;
+const auth = process.env.PAGE_AUTH;
 const fitHeight = process.env.FIT_HEIGHT === '1';
 
 async function target() {
@@ -58,6 +60,10 @@ const loaded = () => new Promise((resolve) => {
 await send('Page.enable');
 await send('Runtime.enable');
 await send('Log.enable');
+if (auth) {
+  await send('Network.enable');
+  await send('Network.setExtraHTTPHeaders', { headers: { Authorization: auth } });
+}
 if (cookie) {
   const at = cookie.indexOf('=');
   await send('Network.setCookie', {

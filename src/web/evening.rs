@@ -124,6 +124,10 @@ fn result_cell(ctx: &Ctx, g: &Board) -> Markup {
         @match (&g.result, &g.black) {
             (Some(r), _) => (ctx.lang.result(r)),
             (None, None) => (ctx.lang.result("bye")),
+            // the two players reported different results: the arbiter decides
+            (None, Some(_)) if g.disputed => span class="pending disputed" {
+                (ctx.t("betwist, de arbiter beslist", "disputed, the arbiter decides"))
+            },
             (None, Some(_)) => span class="pending" { (ctx.t("nog niet binnen", "not yet in")) },
         }
     }

@@ -110,6 +110,26 @@ async fn board(app: &TestApp, token: Option<&str>, evening: i64, id: i64) -> Val
         .unwrap()
 }
 
+/// The boards the evening's page marks disputed, by the game of their report link.
+async fn disputed_on_page(app: &TestApp, evening: i64) -> Vec<i64> {
+    let r = app
+        .send(actix_web::test::TestRequest::get().uri(&format!("/club/evenings/{evening}")))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.text
+        .split("<tr class=\"board\">")
+        .skip(1)
+        .map(|row| &row[..row.find("</tbody>").unwrap_or(row.len())])
+        .filter(|row| {
+            row.contains("<span class=\"pending disputed\">betwist, de arbiter beslist</span>")
+        })
+        .map(|row| {
+            let link = &row[row.find("/club/games/").unwrap() + 12..];
+            link[..link.find('/').unwrap()].parse().unwrap()
+        })
+        .collect()
+}
+
 /// The stored reports.
 async fn stored(app: &TestApp) -> i64 {
     app.with_conn(|c| {
@@ -206,6 +226,8 @@ async fn different_reports_leave_the_game_disputed_until_the_arbiter_enters_it()
     assert_eq!(anon["result"], Value::Null);
     assert_eq!(anon["disputed"], true);
     assert!(anon.get("reports").is_none(), "{anon}");
+    // and on the evening's page, that board only
+    assert_eq!(disputed_on_page(&app, n.evening).await, [g.id]);
     let staff = board(&app, Some(&n.arbiter), n.evening, g.id).await;
     assert_eq!(staff["disputed"], true);
     let mut told: Vec<(i64, String)> = staff["reports"]
@@ -259,6 +281,7 @@ async fn different_reports_leave_the_game_disputed_until_the_arbiter_enters_it()
     let anon = board(&app, None, n.evening, g.id).await;
     assert_eq!(anon["result"], "0-1");
     assert_eq!(anon["disputed"], false);
+    assert!(disputed_on_page(&app, n.evening).await.is_empty());
     let before = stored(&app).await;
     let r = report(&app, &tw, g.id, "0-1").await;
     r.assert_detail(StatusCode::CONFLICT, "has its result already (0-1)");

@@ -170,3 +170,45 @@ async fn front_page_is_cached_until_what_it_shows_changes() {
     assert!(after.text.contains("2099-2100"));
     assert!(!first.text.contains("2099-2100"));
 }
+
+#[actix_web::test]
+async fn front_page_changes_when_an_evening_of_its_calendar_is_edited() {
+    let app = spawn().await;
+    seed(&app).await;
+    let next = app.next_evening(None).await;
+    assert_eq!(next.status, StatusCode::OK, "{}", next.text);
+    let next_date = next.body["date"].as_str().unwrap().to_string();
+    // the evening after the next one: on the front page's calendar, not its next evening
+    let list = app
+        .get(
+            &format!("/api/v1/evenings?from={next_date}&per_page=5"),
+            None,
+        )
+        .await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text);
+    let later = list.body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["date"].as_str() > Some(next_date.as_str()))
+        .expect("an evening after the next one")["id"]
+        .as_i64()
+        .unwrap();
+    let first = get_with(&app, "/club/", &[]).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let tag = first.header("etag").unwrap();
+    assert!(!first.text.contains("Bordenwissel in de grote zaal"));
+    let leader = app.token(&["leader"]).await;
+    let r = app
+        .update_evening(
+            &leader,
+            later,
+            serde_json::json!({"note": "Bordenwissel in de grote zaal"}),
+        )
+        .await;
+    assert!(r.status.is_success(), "{}", r.text);
+    let after = get_with(&app, "/club/", &[("If-None-Match", &tag)]).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(after.header("etag"), Some(tag));
+    assert!(after.text.contains("Bordenwissel in de grote zaal"));
+}

@@ -67,38 +67,57 @@ pub struct Front {
     pub archive: Vec<Season>,
 }
 
-/// The version of the front page on `today`: a hash of everything [`front`] reads, namely
-/// every season, the newest season's competitions and evenings (each row whole, so an edit,
-/// an addition or a removal changes it), the version of the next evening (its own and the
-/// stamps of its season's competitions, as `GET /evenings/next` is versioned) and the day.
+/// The version of the front page on `today`: a hash of what [`front`] shows and of the cache
+/// stamps that version the rest. Read in full are the seasons (their ids, names and opening
+/// dates: the newest, the archive) and the newest season's competitions (ids, names, kinds,
+/// systems); the newest season's evenings (the calendar from the next evening on) are versioned
+/// by its calendar stamp, which every evening added, moved or edited raises; the next evening
+/// by its row and its version as `GET /evenings/next` has it (its own version and the stamps
+/// of its season's calendar and competitions); and the day. So a read costs about what the
+/// next evening's JSON does: the calendar's rows are not read.
 pub fn front_version(c: &mut DbConn, today: NaiveDate) -> ApiResult<(i64, i64)> {
     use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(format!("{today};").as_bytes());
+    use std::fmt::Write;
+    let mut text = format!("{today};");
     let all = seasons(c)?;
-    h.update(format!("{all:?};").as_bytes());
+    for s in &all {
+        let _ = write!(text, "s{}:{}:{};", s.id, s.name, s.opening_date);
+    }
     let mut first = 0;
     if let Some(season) = all.first() {
         first = season.id.0;
         let comps = competitions_of(c, season.id)?;
-        h.update(format!("{comps:?};").as_bytes());
-        let evenings = crate::services::calendar::evenings_of(c, season.id)?;
-        h.update(format!("{evenings:?};").as_bytes());
-        match evenings::find(c, evenings::Which::OnOrAfter(today)) {
-            Ok(e) => {
-                // the next evening is mostly of the newest season, whose competitions are read
-                let v = if e.season_id == season.id {
-                    evenings::version_with(c, &e, &comps)?
-                } else {
-                    evenings::version(c, &e)?
-                };
-                h.update(format!("{e:?}:{v:?};").as_bytes());
-            }
-            Err(ApiError::NotFound(_)) => {}
+        for comp in &comps {
+            let _ = write!(
+                text,
+                "c{}:{}:{:?}:{:?};",
+                comp.id, comp.name, comp.kind, comp.system
+            );
+        }
+        let next = match evenings::find(c, evenings::Which::OnOrAfter(today)) {
+            Ok(e) => Some(e),
+            Err(ApiError::NotFound(_)) => None,
             Err(e) => return Err(e),
+        };
+        // the next evening is mostly of the newest season, whose competitions are read and
+        // whose calendar stamp its version holds
+        match &next {
+            Some(e) if e.season_id == season.id => {
+                let v = evenings::version_with(c, e, &comps)?;
+                let _ = write!(text, "{e:?}:{v:?};");
+            }
+            other => {
+                if let Some(e) = other {
+                    let v = evenings::version(c, e)?;
+                    let _ = write!(text, "{e:?}:{v:?};");
+                }
+                let calendar =
+                    crate::store::models::competition::stamp(c, &format!("season:{}", season.id))?;
+                let _ = write!(text, "calendar:{calendar};");
+            }
         }
     }
-    let d = h.finalize();
+    let d = sha2::Sha256::digest(text.as_bytes());
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&d[..8]);
     Ok((first, i64::from_be_bytes(bytes)))

@@ -81,7 +81,7 @@ pub fn front_version(c: &mut DbConn, today: NaiveDate) -> ApiResult<(i64, i64)> 
     let mut text = format!("{today};");
     let all = seasons(c)?;
     for s in &all {
-        let _ = write!(text, "s{}:{}:{};", s.id, s.name, s.opening_date);
+        let _ = write!(text, "s{}:{:?}:{};", s.id, s.name, s.opening_date);
     }
     let mut first = 0;
     if let Some(season) = all.first() {
@@ -90,7 +90,7 @@ pub fn front_version(c: &mut DbConn, today: NaiveDate) -> ApiResult<(i64, i64)> 
         for comp in &comps {
             let _ = write!(
                 text,
-                "c{}:{}:{:?}:{:?};",
+                "c{}:{:?}:{:?}:{:?};",
                 comp.id, comp.name, comp.kind, comp.system
             );
         }

@@ -13,6 +13,7 @@ use crate::services::arbiter::{
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::{DateTime, NaiveDate, Utc};
+use clubcomp_core::vocab::MoveFormat;
 use clubcomp_engine::arbiter::GameEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -127,10 +128,10 @@ pub struct MovesView {
 impl From<MovesRow> for MovesView {
     fn from(r: MovesRow) -> MovesView {
         let (mut pgn, mut san, mut pdn) = (None, None, None);
-        match r.format.as_str() {
-            "pgn" => pgn = Some(r.movetext),
-            "san" => san = serde_json::from_str(&r.movetext).ok(),
-            _ => pdn = Some(r.movetext),
+        match r.format {
+            MoveFormat::Pgn => pgn = Some(r.movetext),
+            MoveFormat::San => san = serde_json::from_str(&r.movetext).ok(),
+            MoveFormat::Pdn => pdn = Some(r.movetext),
         }
         MovesView {
             game_id: r.game_id.get(),

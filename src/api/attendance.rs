@@ -25,23 +25,7 @@ impl RoleSet for Account {
     const ROLES: &'static [Role] = &[Role::Member, Role::Leader, Role::Arbiter, Role::Admin];
 }
 
-crate::schemas::string_enum_schema!(
-    pub AttendanceAction,
-    "A sign-up or sign-off: `sign_up` or `sign_off`.",
-    ["sign_up", "sign_off"]
-);
-
-crate::schemas::string_enum_schema!(
-    pub AttendanceChannel,
-    "How a sign-up or sign-off reached the leader: `email`, `phone` or `in_person`.",
-    ["email", "phone", "in_person"]
-);
-
-crate::schemas::string_enum_schema!(
-    pub MarkKind,
-    "An arbiter's mark: `present`, `absent` or `force_majeure`.",
-    ["present", "absent", "force_majeure"]
-);
+pub use clubcomp_core::vocab::{AttendanceAction, AttendanceChannel, MarkKind};
 
 /// Round numbers of a sign-up or sign-off: 1 to 100, none twice (schema only).
 #[derive(Debug)]
@@ -76,8 +60,7 @@ impl utoipa::ToSchema for RoundNumbers {}
 #[schema(example = json!({"action": "sign_off", "rounds": [3, 4]}))]
 pub struct OwnAttendance {
     /// `sign_up` or `sign_off`.
-    #[schema(value_type = AttendanceAction)]
-    pub action: String,
+    pub action: AttendanceAction,
     /// Round numbers of the competition (1 to 100 at once, none twice).
     #[schema(value_type = RoundNumbers)]
     pub rounds: Vec<i32>,
@@ -94,14 +77,12 @@ pub struct RecordAttendance {
     /// The player (an entrant of the competition).
     pub player_id: i64,
     /// `sign_up` or `sign_off`.
-    #[schema(value_type = AttendanceAction)]
-    pub action: String,
+    pub action: AttendanceAction,
     /// Round numbers (1 to 100 at once, none twice).
     #[schema(value_type = RoundNumbers)]
     pub rounds: Vec<i32>,
     /// How it reached the leader: `email`, `phone` or `in_person`.
-    #[schema(value_type = AttendanceChannel)]
-    pub channel: String,
+    pub channel: AttendanceChannel,
     /// A late sign-off for reasons of force majeure: absent with notice (docs/rules/keizer.md#attendance-and-deadlines); only with
     /// `sign_off`.
     #[serde(default)]
@@ -119,8 +100,7 @@ pub struct Mark {
     pub player_id: i64,
     /// `present` (rapid/blitz: checked in), `absent`, or `force_majeure` (a sign-off with
     /// force majeure: absent with notice).
-    #[schema(value_type = MarkKind)]
-    pub mark: String,
+    pub mark: MarkKind,
 }
 
 /// The arbiter's marks for one round.
@@ -162,12 +142,6 @@ fn check_rounds(rounds: &[i32], errs: &mut Vec<FieldError>) {
     }
 }
 
-fn check_action(action: &str, errs: &mut Vec<FieldError>) {
-    if action != "sign_up" && action != "sign_off" {
-        errs.push(FieldError::new("action", "must be sign_up or sign_off"));
-    }
-}
-
 fn linked_player(p: &Principal) -> ApiResult<PlayerId> {
     p.player_id.ok_or_else(|| {
         ApiError::invalid(
@@ -199,7 +173,6 @@ pub async fn create_own_attendance(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let mut errs = Vec::new();
-    check_action(&b.action, &mut errs);
     check_rounds(&b.rounds, &mut errs);
     check_note(&b.note, &mut errs);
     if !errs.is_empty() {
@@ -210,7 +183,7 @@ pub async fn create_own_attendance(
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let change = ChangeRequest::own(player, &b.action, &account, &b.note);
+            let change = ChangeRequest::own(player, b.action, &account, &b.note);
             svc::record_rounds(c, id, &b.rounds, &change, &tz)
         })
         .await?;
@@ -238,16 +211,9 @@ pub async fn create_attendance(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let mut errs = Vec::new();
-    check_action(&b.action, &mut errs);
     check_rounds(&b.rounds, &mut errs);
     check_note(&b.note, &mut errs);
-    if !["email", "phone", "in_person"].contains(&b.channel.as_str()) {
-        errs.push(FieldError::new(
-            "channel",
-            "must be email, phone or in_person",
-        ));
-    }
-    if b.force_majeure && b.action != "sign_off" {
+    if b.force_majeure && b.action != AttendanceAction::SignOff {
         errs.push(FieldError::new(
             "force_majeure",
             "applies to a sign-off only",
@@ -262,9 +228,9 @@ pub async fn create_attendance(
         .tx(move |c| {
             let change = ChangeRequest::by_leader(
                 PlayerId(b.player_id),
-                &b.action,
+                b.action,
                 b.force_majeure,
-                &b.channel,
+                b.channel,
                 &account,
                 &b.note,
             );
@@ -299,32 +265,24 @@ pub async fn create_check_ins(
     if b.marks.is_empty() || b.marks.len() > 500 {
         errs.push(FieldError::new("marks", "must list 1 to 500 marks"));
     }
-    for (i, m) in b.marks.iter().enumerate() {
-        if !["present", "absent", "force_majeure"].contains(&m.mark.as_str()) {
-            errs.push(FieldError::new(
-                format!("marks[{i}].mark"),
-                "must be present, absent or force_majeure",
-            ));
-        }
-    }
     check_note(&b.note, &mut errs);
     if !errs.is_empty() {
         return Err(ApiError::validation(errs));
     }
     // docs/rules/README.md#people-and-roles: the capacity is the arbiter's when the caller holds that role, else the leader's
     let capacity = if auth.principal.roles.contains(&Role::Arbiter) {
-        "arbiter"
+        svc::Capacity::Arbiter
     } else {
-        "leader"
+        svc::Capacity::Leader
     };
     let account = auth.principal.label.clone();
     let tz = state.config.club_timezone.name().to_string();
     let out = state
         .tx(move |c| {
-            let marks: Vec<(PlayerId, &str)> = b
+            let marks: Vec<(PlayerId, MarkKind)> = b
                 .marks
                 .iter()
-                .map(|m| (PlayerId(m.player_id), m.mark.as_str()))
+                .map(|m| (PlayerId(m.player_id), m.mark))
                 .collect();
             svc::check_ins(c, id, number, &marks, capacity, &account, &b.note, &tz)
         })

@@ -22,7 +22,7 @@ pub struct ChangesQuery {
     /// Only these event types (all when absent): repeat the parameter
     /// (`types=result.entered&types=result.corrected`) or give a comma list
     /// (`types=result.entered,result.corrected`); at most 400 characters in all.
-    #[param(value_type = Option<Vec<crate::services::events::EventType>>, style = Form, explode)]
+    #[param(value_type = Option<Vec<clubcomp_core::vocab::EventType>>, style = Form, explode)]
     pub types: Option<String>,
     /// The most events on the page: 1 to 1000 (default 100).
     #[param(value_type = Option<i64>, minimum = 1, maximum = 1000)]

@@ -41,7 +41,7 @@ pub struct StreamQuery {
     /// Only these event types (all when absent): repeat the parameter
     /// (`types=pairing.published&types=result.entered`) or give a comma list
     /// (`types=pairing.published,result.entered`); at most 400 characters in all.
-    #[param(value_type = Option<Vec<crate::services::events::EventType>>, style = Form, explode)]
+    #[param(value_type = Option<Vec<clubcomp_core::vocab::EventType>>, style = Form, explode)]
     pub types: Option<String>,
     /// Resume after this event id (for clients that cannot send `Last-Event-ID`; the header
     /// wins when both are given). Absent: only events from now on.

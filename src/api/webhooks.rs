@@ -22,7 +22,7 @@ pub struct CreateWebhook {
     #[schema(min_length = 1, max_length = 2000, pattern = "^https?://")]
     pub url: String,
     /// The event types to deliver, each at most once; empty or absent: every type.
-    #[schema(value_type = Option<Vec<crate::services::events::EventType>>, max_items = 14)]
+    #[schema(value_type = Option<Vec<clubcomp_core::vocab::EventType>>, max_items = 14)]
     pub event_types: Option<Vec<String>>,
     /// The signing secret, `whsec_` and the base64 of 24 to 64 bytes; absent: the server
     /// generates one. Shown only in the answer to this request.
@@ -44,7 +44,7 @@ pub struct UpdateWebhook {
     #[schema(min_length = 1, max_length = 2000, pattern = "^https?://")]
     pub url: Option<String>,
     /// The event types to deliver; empty: every type.
-    #[schema(value_type = Option<Vec<crate::services::events::EventType>>, max_items = 14)]
+    #[schema(value_type = Option<Vec<clubcomp_core::vocab::EventType>>, max_items = 14)]
     pub event_types: Option<Vec<String>>,
     /// A new signing secret (`whsec_…`, 24 to 64 bytes); never shown again.
     #[schema(pattern = "^whsec_[A-Za-z0-9+/]+={0,2}$", max_length = 100)]

@@ -259,7 +259,10 @@ async fn different_reports_leave_the_game_disputed_until_the_arbiter_enters_it()
             events::after(c, 0, &public, 10_000).unwrap()
         })
         .await;
-    let disputed: Vec<_> = log.iter().filter(|e| e.kind == "result.disputed").collect();
+    let disputed: Vec<_> = log
+        .iter()
+        .filter(|e| e.kind.as_str() == "result.disputed")
+        .collect();
     assert_eq!(disputed.len(), 1);
     assert_eq!(disputed[0].game_id.map(|x| x.get()), Some(g.id));
     assert!(

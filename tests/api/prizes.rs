@@ -256,8 +256,8 @@ async fn the_playoffs_record_their_pairing_events() {
             events::after(c, 0, &all, 1000)
                 .unwrap()
                 .into_iter()
-                .filter(|e| e.kind.starts_with("pairing."))
-                .map(|e| (e.kind, e.visibility, e.payload))
+                .filter(|e| e.kind.as_str().starts_with("pairing."))
+                .map(|e| (e.kind.to_string(), e.visibility.to_string(), e.payload))
                 .collect::<Vec<_>>()
         })
         .await

@@ -91,10 +91,16 @@ async fn a_public_client_receives_a_published_pairing_and_a_result() {
     let games = pair_and_publish(&app, &club.leader, cid).await;
     result(&app, &club.arbiter, games[0], "1-0").await;
     let log = log_after(&app, 0, Visibility::Public).await;
-    let entered = log.iter().find(|e| e.kind == "result.entered").unwrap();
+    let entered = log
+        .iter()
+        .find(|e| e.kind.as_str() == "result.entered")
+        .unwrap();
     let got = s.events_through(entered.id).await;
     assert_eq!(kinds(&got), ["pairing.published", "result.entered"]);
-    let published = log.iter().find(|e| e.kind == "pairing.published").unwrap();
+    let published = log
+        .iter()
+        .find(|e| e.kind.as_str() == "pairing.published")
+        .unwrap();
     let sent_published = got.iter().find(|e| e.1 == "pairing.published").unwrap();
     assert_eq!(sent_published.0, published.id);
     assert_eq!(sent_published.2["id"], published.id);
@@ -136,11 +142,14 @@ async fn leader_events_need_a_leader_token() {
     let log = log_after(&app, 0, Visibility::Admin).await;
     let published = log
         .iter()
-        .find(|e| e.kind == "pairing.published")
+        .find(|e| e.kind.as_str() == "pairing.published")
         .unwrap()
         .id;
-    let generated = log.iter().find(|e| e.kind == "pairing.generated").unwrap();
-    assert_eq!(generated.visibility, "leader");
+    let generated = log
+        .iter()
+        .find(|e| e.kind.as_str() == "pairing.generated")
+        .unwrap();
+    assert_eq!(generated.visibility.as_str(), "leader");
     assert_eq!(
         kinds(&public.events_through(published).await),
         ["pairing.published"]
@@ -178,7 +187,7 @@ async fn last_event_id_resumes_without_gap_or_duplicate() {
     let first_correction = log_after(&app, start, Visibility::Public)
         .await
         .into_iter()
-        .find(|e| e.kind == "result.corrected")
+        .find(|e| e.kind.as_str() == "result.corrected")
         .unwrap()
         .id;
     let mut got = s.events_through(first_correction).await;
@@ -500,7 +509,7 @@ async fn a_write_through_another_instance_reaches_the_stream() {
     let published = log_after(&other, 0, Visibility::Public)
         .await
         .into_iter()
-        .find(|e| e.kind == "pairing.published")
+        .find(|e| e.kind.as_str() == "pairing.published")
         .unwrap()
         .id;
     let got = s.events_through(published).await;

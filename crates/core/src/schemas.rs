@@ -95,18 +95,6 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub EventVisibility,
-    "Who may see an event of the log: `public`, `arbiter`, `leader` or `admin`.",
-    ["public", "arbiter", "leader", "admin"]
-);
-
-string_enum_schema!(
-    pub Capacity,
-    "The capacity a change was recorded in: `member`, `leader` or `arbiter`.",
-    ["member", "leader", "arbiter"]
-);
-
-string_enum_schema!(
     pub ClaimKind,
     "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`, `illegal_move`) and `draughts_repetition` for a claim recorded as a plain event.",
     [

@@ -10,6 +10,7 @@ use actix_web::http::StatusCode;
 use clubcomp::ids::{PlayerId, RoundId};
 use clubcomp_core::test_store::models::competition::{NewAttendance, NewGame};
 use clubcomp_core::test_store::schema::games;
+use clubcomp_core::vocab::{ChangeAction, ChangeChannel};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
@@ -597,8 +598,8 @@ pub async fn attendance(app: &TestApp, comp: i64, number: i32, player: i64, acti
     let change = NewAttendance {
         round_id: RoundId(0),
         player_id: PlayerId(player),
-        action: action.to_string(),
-        channel: "email".into(),
+        action: action.parse().unwrap(),
+        channel: ChangeChannel::Email,
         recorded_by: "test".into(),
         at: clubcomp_core::test_store::now_utc(),
         note: None,
@@ -612,8 +613,8 @@ pub async fn signed_off(app: &TestApp, comp: i64, number: i32, player: i64, note
     let change = NewAttendance {
         round_id: RoundId(0),
         player_id: PlayerId(player),
-        action: "force_majeure".into(),
-        channel: "phone".into(),
+        action: ChangeAction::ForceMajeure,
+        channel: ChangeChannel::Phone,
         recorded_by: "leader:test".into(),
         at: clubcomp_core::test_store::now_utc(),
         note: Some(note.to_string()),

@@ -11,6 +11,7 @@ use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Game, NewAuditEntry, audit};
 use crate::store::schema::{appeals, claims, competitions, game_events, game_moves, games, rounds};
 use crate::store::stamps::Scope;
+use crate::vocab::MoveFormat;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::Colour;
 use clubcomp_engine::arbiter::draughts::{
@@ -585,18 +586,18 @@ fn read_plies(r: &Record) -> ApiResult<Vec<String>> {
 
 fn stored_record(row: &MovesRow) -> ApiResult<Record> {
     let start_fen = row.start_fen.clone();
-    Ok(match row.format.as_str() {
-        "pgn" => Record::Chess {
+    Ok(match row.format {
+        MoveFormat::Pgn => Record::Chess {
             moves: ChessMoves::Pgn(row.movetext.clone()),
             start_fen,
         },
-        "san" => Record::Chess {
+        MoveFormat::San => Record::Chess {
             moves: ChessMoves::San(
                 serde_json::from_str(&row.movetext).map_err(|e| internal("stored moves", e))?,
             ),
             start_fen,
         },
-        _ => Record::Draughts {
+        MoveFormat::Pdn => Record::Draughts {
             movetext: row.movetext.clone(),
             start_fen,
         },
@@ -661,9 +662,9 @@ pub fn set_moves(
     check_declared_move(c, &ctx, &notation)?;
     let plies = notation.len() as i32;
     let (format, text) = match (&input.pgn, &input.san, &input.pdn) {
-        (Some(p), _, _) => ("pgn", p.clone()),
-        (_, Some(s), _) => ("san", json(s)?),
-        (_, _, Some(p)) => ("pdn", p.clone()),
+        (Some(p), _, _) => (MoveFormat::Pgn, p.clone()),
+        (_, Some(s), _) => (MoveFormat::San, json(s)?),
+        (_, _, Some(p)) => (MoveFormat::Pdn, p.clone()),
         _ => return Err(ApiError::invalid("moves", "no moves given")),
     };
     let start_fen = input.start_fen.clone().filter(|f| !f.trim().is_empty());

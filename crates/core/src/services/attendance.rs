@@ -26,7 +26,7 @@ use crate::store::models::players;
 use crate::store::schema::attendance as at;
 use crate::store::schema::rounds;
 use crate::store::stamps::Scope;
-use crate::vocab::RoundStatus;
+use crate::vocab::{AttendanceAction, AttendanceChannel, MarkKind, RoundStatus};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use clubcomp_engine::Membership;
 use clubcomp_engine::attendance::{
@@ -62,31 +62,7 @@ impl From<engine::Status> for Status {
     }
 }
 
-/// The stored action names (`check_in`: a member's own check-in with the venue's code).
-pub const ACTIONS: [&str; 6] = [
-    "sign_up",
-    "sign_off",
-    "force_majeure",
-    "present",
-    "absent",
-    "check_in",
-];
-/// The stored channel names.
-pub const CHANNELS: [&str; 5] = ["account", "email", "phone", "in_person", "venue_code"];
-
-crate::schemas::string_enum_schema!(
-    pub ChangeAction,
-    "A recorded attendance change: `sign_up`, `sign_off`, `force_majeure`, `present`, `absent` \
-     or `check_in` (a self check-in with the venue's code).",
-    ACTIONS
-);
-
-crate::schemas::string_enum_schema!(
-    pub ChangeChannel,
-    "How an attendance change reached the club: `account`, `email`, `phone`, `in_person`, or \
-     `venue_code` (a self check-in with the code shown at the venue).",
-    CHANNELS
-);
+pub use crate::vocab::{Capacity, ChangeAction, ChangeChannel};
 
 /// When a round is played and how attendance works for it.
 #[derive(Debug, Clone)]
@@ -219,52 +195,54 @@ pub fn history(c: &mut DbConn, round: RoundId) -> ApiResult<Vec<Attendance>> {
         .load(c)?)
 }
 
-/// Splits a stored `recorded_by` into (capacity, account).
-pub fn split_recorded_by(s: &str) -> (&str, &str) {
-    s.split_once(':').unwrap_or(("member", s))
+/// Splits a stored `recorded_by` into (capacity, account): `<capacity>:<account>`, or an
+/// account alone (a member's own change) when the text names no capacity before a colon.
+pub fn split_recorded_by(s: &str) -> (Capacity, &str) {
+    s.split_once(':')
+        .and_then(|(cap, account)| Some((cap.parse().ok()?, account)))
+        .unwrap_or((Capacity::Member, s))
 }
 
 fn recorder_of(s: &str) -> Recorder {
     match split_recorded_by(s).0 {
-        "leader" => Recorder::Leader,
-        "arbiter" => Recorder::Arbiter,
-        _ => Recorder::Member,
+        Capacity::Leader => Recorder::Leader,
+        Capacity::Arbiter => Recorder::Arbiter,
+        Capacity::Member => Recorder::Member,
     }
 }
 
-fn channel_of(s: &str) -> Channel {
-    match s {
-        "email" => Channel::Email,
-        "phone" => Channel::Phone,
-        "in_person" => Channel::InPerson,
-        "venue_code" => Channel::VenueCode,
-        _ => Channel::Account,
+fn channel_of(c: ChangeChannel) -> Channel {
+    match c {
+        ChangeChannel::Account => Channel::Account,
+        ChangeChannel::Email => Channel::Email,
+        ChangeChannel::Phone => Channel::Phone,
+        ChangeChannel::InPerson => Channel::InPerson,
+        ChangeChannel::VenueCode => Channel::VenueCode,
     }
 }
 
-fn action_of(s: &str) -> Option<(Action, bool)> {
-    Some(match s {
-        "sign_up" => (Action::SignUp, false),
-        "sign_off" => (Action::SignOff, false),
-        "force_majeure" => (Action::SignOff, true),
-        "present" => (Action::MarkPresent, false),
-        "absent" => (Action::MarkAbsent, false),
-        "check_in" => (Action::CheckIn, false),
-        _ => return None,
-    })
+fn action_of(a: ChangeAction) -> (Action, bool) {
+    match a {
+        ChangeAction::SignUp => (Action::SignUp, false),
+        ChangeAction::SignOff => (Action::SignOff, false),
+        ChangeAction::ForceMajeure => (Action::SignOff, true),
+        ChangeAction::Present => (Action::MarkPresent, false),
+        ChangeAction::Absent => (Action::MarkAbsent, false),
+        ChangeAction::CheckIn => (Action::CheckIn, false),
+    }
 }
 
-fn to_change(a: &Attendance, date: NaiveDate) -> Option<Change> {
-    let (action, force_majeure) = action_of(&a.action)?;
-    Some(Change {
+fn to_change(a: &Attendance, date: NaiveDate) -> Change {
+    let (action, force_majeure) = action_of(a.action);
+    Change {
         player: a.player_id.to_string(),
         at: DateTime::from_naive_utc_and_offset(a.at, Utc),
         action,
         recorded_by: recorder_of(&a.recorded_by),
-        channel: channel_of(&a.channel),
+        channel: channel_of(a.channel),
         force_majeure,
         evenings: vec![date],
-    })
+    }
 }
 
 /// Runs the engine over the stored changes of `round` for `players` (plus `extra`, a change
@@ -280,7 +258,7 @@ pub fn evaluate(
         players.iter().map(|(id, _)| id.to_string()).collect();
     let mut changes: Vec<Change> = history(c, round)?
         .iter()
-        .filter_map(|a| to_change(a, ctx.date))
+        .map(|a| to_change(a, ctx.date))
         .filter(|ch| known.contains(&ch.player))
         .collect();
     changes.extend(extra);
@@ -386,12 +364,12 @@ pub fn statuses_in(
 pub struct NewChange {
     /// The player.
     pub player_id: PlayerId,
-    /// A stored action name ([`ACTIONS`]).
-    pub action: String,
-    /// A stored channel name ([`CHANNELS`]).
-    pub channel: String,
-    /// `member`, `leader` or `arbiter`.
-    pub capacity: &'static str,
+    /// What changed.
+    pub action: ChangeAction,
+    /// How it reached the club.
+    pub channel: ChangeChannel,
+    /// The capacity it is recorded in.
+    pub capacity: Capacity,
     /// The account making it.
     pub account: String,
     /// Note.
@@ -466,8 +444,8 @@ pub fn record(
         id: AttendanceId(0),
         round_id: round.id,
         player_id: ch.player_id,
-        action: ch.action.clone(),
-        channel: ch.channel.clone(),
+        action: ch.action,
+        channel: ch.channel,
         recorded_by: format!("{}:{}", ch.capacity, ch.account),
         at: {
             use chrono::SubsecRound;
@@ -475,14 +453,11 @@ pub fn record(
         },
         note: None,
     };
-    let change = to_change(&probe, ctx.date)
-        .ok_or_else(|| ApiError::invalid(field, format!("unknown action {}", ch.action)))?;
+    let change = to_change(&probe, ctx.date);
     let result = evaluate(c, &ctx, round.id, players, Some(change))?;
     let idx = history(c, round.id)?
         .iter()
-        .filter(|a| {
-            players.iter().any(|(p, _)| *p == a.player_id) && action_of(&a.action).is_some()
-        })
+        .filter(|a| players.iter().any(|(p, _)| *p == a.player_id))
         .count();
     let pa = result
         .players
@@ -512,21 +487,21 @@ pub fn record(
         .values(&NewAttendance {
             round_id: round.id,
             player_id: ch.player_id,
-            action: ch.action.clone(),
-            channel: ch.channel.clone(),
+            action: ch.action,
+            channel: ch.channel,
             recorded_by: probe.recorded_by.clone(),
             at: probe.at,
             note: ch.note.clone(),
         })
         .execute(c)?;
     crate::store::stamps::touch(c, Scope::Competition(comp.id))?;
-    crate::store::stamps::record(c, attendance_event(round, ch.player_id, &ch.action))?;
+    crate::store::stamps::record(c, attendance_event(round, ch.player_id, ch.action))?;
     Ok(pa)
 }
 
 /// The event of an attendance change: for the staff only (the attendance view is the
 /// leader's, [decision 0141](../../../../docs/decisions/0141-attendance-view-for-the-leader.md)).
-pub fn attendance_event(round: &Round, player: PlayerId, action: &str) -> NewEvent {
+pub fn attendance_event(round: &Round, player: PlayerId, action: ChangeAction) -> NewEvent {
     NewEvent::new(EventKind::AttendanceChanged, Visibility::Leader)
         .competition(round.competition_id)
         .evening(round.evening_id)
@@ -538,12 +513,12 @@ pub fn attendance_event(round: &Round, player: PlayerId, action: &str) -> NewEve
 pub struct ChangeRequest<'a> {
     /// The player.
     pub player: PlayerId,
-    /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
-    pub action: &'a str,
-    /// `account`, `email`, `phone` or `in_person`.
-    pub channel: &'a str,
-    /// The capacity it is recorded in: `member`, `leader` or `arbiter`.
-    pub capacity: &'static str,
+    /// What changes.
+    pub action: ChangeAction,
+    /// How it reached the club.
+    pub channel: ChangeChannel,
+    /// The capacity it is recorded in.
+    pub capacity: Capacity,
     /// The account that records it.
     pub account: &'a str,
     /// Note.
@@ -554,15 +529,15 @@ impl<'a> ChangeRequest<'a> {
     /// A member's own sign-up or sign-off, from their account.
     pub fn own(
         player: PlayerId,
-        action: &'a str,
+        action: AttendanceAction,
         account: &'a str,
         note: &'a Option<String>,
     ) -> Self {
         ChangeRequest {
             player,
-            action,
-            channel: "account",
-            capacity: "member",
+            action: action.into(),
+            channel: ChangeChannel::Account,
+            capacity: Capacity::Member,
             account,
             note,
         }
@@ -572,21 +547,21 @@ impl<'a> ChangeRequest<'a> {
     /// a sign-off with `force_majeure` granted is recorded as `force_majeure`.
     pub fn by_leader(
         player: PlayerId,
-        action: &'a str,
+        action: AttendanceAction,
         force_majeure: bool,
-        channel: &'a str,
+        channel: AttendanceChannel,
         account: &'a str,
         note: &'a Option<String>,
     ) -> Self {
         ChangeRequest {
             player,
             action: if force_majeure {
-                "force_majeure"
+                ChangeAction::ForceMajeure
             } else {
-                action
+                action.into()
             },
-            channel,
-            capacity: "leader",
+            channel: channel.into(),
+            capacity: Capacity::Leader,
             account,
             note,
         }
@@ -641,8 +616,8 @@ pub fn record_rounds(
     for (i, r) in rounds.iter().enumerate() {
         let ch = NewChange {
             player_id: player,
-            action: change.action.to_string(),
-            channel: change.channel.to_string(),
+            action: change.action,
+            channel: change.channel,
             capacity: change.capacity,
             account: change.account.to_string(),
             note: change.note.clone(),
@@ -675,8 +650,8 @@ pub fn check_ins(
     c: &mut DbConn,
     id: CompetitionId,
     number: i32,
-    marks: &[(PlayerId, &str)],
-    capacity: &'static str,
+    marks: &[(PlayerId, MarkKind)],
+    capacity: Capacity,
     account: &str,
     note: &Option<String>,
     time_zone: &str,
@@ -695,8 +670,8 @@ pub fn check_ins(
         }
         let ch = NewChange {
             player_id: player,
-            action: mark.to_string(),
-            channel: "in_person".into(),
+            action: mark.into(),
+            channel: ChangeChannel::InPerson,
             capacity,
             account: account.to_string(),
             note: note.clone(),

@@ -159,9 +159,10 @@ pub fn present_for_round(
 ) -> ApiResult<std::collections::HashSet<PlayerId>> {
     use crate::store::schema::attendance as at;
     let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
-    let marks: Vec<(PlayerId, String)> = at::table
+    use crate::vocab::ChangeAction;
+    let marks: Vec<(PlayerId, ChangeAction)> = at::table
         .filter(at::round_id.eq(round.id))
-        .filter(at::action.eq_any(["present", "absent"]))
+        .filter(at::action.eq_any([ChangeAction::Present, ChangeAction::Absent]))
         .order((at::at, at::id))
         .select((at::player_id, at::action))
         .load(c)?;
@@ -176,7 +177,7 @@ pub fn present_for_round(
     Ok(entrants
         .into_iter()
         .filter(|p| !crate::services::withdrawal::gone(&withdrawn, *p, round.number))
-        .filter(|p| last.get(p).is_none_or(|a| a != "absent"))
+        .filter(|p| last.get(p).is_none_or(|a| *a != ChangeAction::Absent))
         .collect())
 }
 

@@ -368,7 +368,7 @@ pub fn round_on(
 fn sign_off_notes(c: &mut DbConn, round: RoundId) -> ApiResult<HashMap<PlayerId, String>> {
     let mut out = HashMap::new();
     for a in attendance::history(c, round)? {
-        if a.action == "sign_off" || a.action == "force_majeure" {
+        if a.action.is_sign_off() {
             match a.note {
                 Some(n) => out.insert(a.player_id, n),
                 None => out.remove(&a.player_id),

@@ -36,8 +36,7 @@ pub struct EventView {
     pub id: i64,
     /// What happened (`pairing.published`, `result.entered`, …).
     #[serde(rename = "type")]
-    #[schema(value_type = EventType)]
-    pub kind: String,
+    pub kind: crate::vocab::EventType,
     /// When it was recorded (UTC).
     #[serde(serialize_with = "crate::wire::utc")]
     #[schema(value_type = String, format = DateTime)]
@@ -55,30 +54,8 @@ pub struct EventView {
     #[schema(value_type = Object)]
     pub payload: serde_json::Value,
     /// Who may see it: `public`, `arbiter`, `leader` or `admin`.
-    #[schema(value_type = crate::schemas::EventVisibility)]
-    pub visibility: String,
+    pub visibility: crate::vocab::EventVisibility,
 }
-
-crate::schemas::string_enum_schema!(
-    pub EventType,
-    "The kind of an event",
-    [
-        "pairing.generated",
-        "pairing.published",
-        "pairing.withdrawn",
-        "result.entered",
-        "result.corrected",
-        "result.disputed",
-        "round.completed",
-        "standings.changed",
-        "attendance.changed",
-        "claim.filed",
-        "claim.decided",
-        "prizes.finalized",
-        "player.changed",
-        "rating.changed",
-    ]
-);
 
 impl EventView {
     /// The view of a stored event (its payload was stored as a JSON object).
@@ -138,7 +115,7 @@ pub fn parse_kinds(field: &str, text: &str) -> ApiResult<Vec<EventKind>> {
         match part.parse::<EventKind>() {
             Ok(k) if !out.contains(&k) => out.push(k),
             Ok(_) => {}
-            Err(()) => errs.push(FieldError::new(
+            Err(_) => errs.push(FieldError::new(
                 field,
                 format!(
                     "unknown event type {:?}; known: {}",

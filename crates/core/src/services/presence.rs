@@ -25,6 +25,7 @@ use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Evening, NewAuditEntry, Round, audit};
 use crate::store::now_utc;
 use crate::store::schema::{evening_check_ins as ec, rounds as rd};
+use crate::vocab::CheckInOutcome;
 use crate::vocab::RoundStatus;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use clubcomp_engine::attendance::{EveningType, Status};
@@ -83,13 +84,6 @@ pub struct CheckInCode {
     pub accepted_until: DateTime<Utc>,
 }
 
-crate::schemas::string_enum_schema!(
-    pub CheckInOutcome,
-    "What a self check-in did for one competition: `checked_in`, `already_checked_in` or \
-     `refused` (the reason given).",
-    ["checked_in", "already_checked_in", "refused"]
-);
-
 /// What a self check-in did for one competition of the evening.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct CompetitionCheckIn {
@@ -102,8 +96,7 @@ pub struct CompetitionCheckIn {
     #[schema(required = true)]
     pub round: Option<i32>,
     /// `checked_in`, `already_checked_in` or `refused`.
-    #[schema(value_type = CheckInOutcome)]
-    pub outcome: String,
+    pub outcome: CheckInOutcome,
     /// Why it was refused.
     #[schema(required = true)]
     pub reason: Option<String>,
@@ -376,7 +369,7 @@ pub fn check_in_self(
             a.player
         )));
     }
-    if out.iter().all(|r| r.outcome == "refused") {
+    if out.iter().all(|r| r.outcome == CheckInOutcome::Refused) {
         let reasons: Vec<String> = out
             .iter()
             .map(|r| {
@@ -402,14 +395,14 @@ pub fn check_in_self(
 fn row(
     comp: &Competition,
     round: Option<i32>,
-    outcome: &str,
+    outcome: CheckInOutcome,
     reason: Option<String>,
 ) -> CompetitionCheckIn {
     CompetitionCheckIn {
         competition_id: comp.id.get(),
         competition_name: comp.name.clone(),
         round,
-        outcome: outcome.into(),
+        outcome,
         reason,
     }
 }
@@ -423,13 +416,23 @@ fn blitz(
         .iter()
         .any(|e| e.player_id == a.player)
     {
-        return Ok(Some(row(comp, None, "already_checked_in", None)));
+        return Ok(Some(row(
+            comp,
+            None,
+            CheckInOutcome::AlreadyCheckedIn,
+            None,
+        )));
     }
     let arrival = check_in::Arrival::Player(a.player);
     let actor = format!("member:{}", a.account);
     match check_in::check_in_and_view(c, comp.id, &arrival, a.now, a.time_zone, a.limits, &actor) {
-        Ok(_) => Ok(Some(row(comp, None, "checked_in", None))),
-        Err(e) => Ok(Some(row(comp, None, "refused", Some(refusal(e)?)))),
+        Ok(_) => Ok(Some(row(comp, None, CheckInOutcome::CheckedIn, None))),
+        Err(e) => Ok(Some(row(
+            comp,
+            None,
+            CheckInOutcome::Refused,
+            Some(refusal(e)?),
+        ))),
     }
 }
 
@@ -453,7 +456,7 @@ fn round_check_in(
         return Ok(Some(row(
             comp,
             Some(round.number),
-            "already_checked_in",
+            CheckInOutcome::AlreadyCheckedIn,
             None,
         )));
     }
@@ -461,7 +464,7 @@ fn round_check_in(
         return Ok(Some(row(
             comp,
             Some(round.number),
-            "refused",
+            CheckInOutcome::Refused,
             Some(format!(
                 "round {} is paired already; the arbiter decides who is added",
                 round.number
@@ -470,18 +473,23 @@ fn round_check_in(
     }
     let ch = attendance::NewChange {
         player_id: a.player,
-        action: "check_in".into(),
-        channel: "venue_code".into(),
-        capacity: "member",
+        action: crate::vocab::ChangeAction::CheckIn,
+        channel: crate::vocab::ChangeChannel::VenueCode,
+        capacity: crate::vocab::Capacity::Member,
         account: a.account.to_string(),
         note: None,
     };
     match attendance::record(c, comp, round, &players, &ch, a.now, a.time_zone, "code") {
-        Ok(_) => Ok(Some(row(comp, Some(round.number), "checked_in", None))),
+        Ok(_) => Ok(Some(row(
+            comp,
+            Some(round.number),
+            CheckInOutcome::CheckedIn,
+            None,
+        ))),
         Err(e) => Ok(Some(row(
             comp,
             Some(round.number),
-            "refused",
+            CheckInOutcome::Refused,
             Some(refusal(e)?),
         ))),
     }

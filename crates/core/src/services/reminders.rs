@@ -59,10 +59,10 @@ impl LinkAction {
         }
     }
 
-    fn stored(self) -> &'static str {
+    fn stored(self) -> crate::vocab::ChangeAction {
         match self {
-            LinkAction::SignUp => "sign_up",
-            LinkAction::SignOff => "sign_off",
+            LinkAction::SignUp => crate::vocab::ChangeAction::SignUp,
+            LinkAction::SignOff => crate::vocab::ChangeAction::SignOff,
         }
     }
 }
@@ -406,9 +406,9 @@ pub fn follow(
     }
     let change = attendance::NewChange {
         player_id: link.player,
-        action: link.action.stored().to_string(),
-        channel: "email".into(),
-        capacity: "member",
+        action: link.action.stored(),
+        channel: crate::vocab::ChangeChannel::Email,
+        capacity: crate::vocab::Capacity::Member,
         account: format!("player:{}", link.player),
         note: None,
     };

@@ -45,7 +45,7 @@ pub struct WebhookView {
     /// What it is for.
     pub description: String,
     /// The event types delivered; empty: every type.
-    #[schema(value_type = Vec<crate::services::events::EventType>)]
+    #[schema(value_type = Vec<crate::vocab::EventType>)]
     pub event_types: Vec<String>,
     /// Whether deliveries are queued and sent.
     pub enabled: bool,
@@ -101,7 +101,7 @@ pub struct DeliveryView {
     pub event_id: i64,
     /// The event's type.
     #[serde(rename = "event_type")]
-    #[schema(value_type = crate::services::events::EventType)]
+    #[schema(value_type = crate::vocab::EventType)]
     pub event_type: String,
     /// `pending`, `delivered` or `failed`.
     pub status: DeliveryStatus,
@@ -220,7 +220,7 @@ fn check_types(field: &str, list: &[String]) -> Result<String, FieldError> {
         match t.parse::<EventKind>() {
             Ok(k) if !kinds.contains(&k) => kinds.push(k),
             Ok(_) => {}
-            Err(()) => {
+            Err(_) => {
                 return Err(FieldError::new(
                     format!("{field}[{i}]"),
                     format!(
@@ -474,7 +474,7 @@ fn queue_for(c: &mut DbConn, w: &Webhook) -> ApiResult<usize> {
     let bodies: Vec<(i64, String, String)> = found
         .into_iter()
         .map(|e| {
-            let (id, kind) = (e.id, e.kind.clone());
+            let (id, kind) = (e.id, e.kind.as_str().to_string());
             let body = serde_json::to_string(&EventView::of(e))
                 .map_err(|e| ApiError::Internal(e.to_string()))?;
             Ok((id, kind, body))

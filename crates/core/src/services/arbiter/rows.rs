@@ -33,7 +33,7 @@ pub struct MovesRow {
     /// The game.
     pub game_id: GameId,
     /// The notation of `movetext` (SAN for chess, the draughts notation for draughts).
-    pub format: String,
+    pub format: crate::vocab::MoveFormat,
     /// The moves as written.
     pub movetext: String,
     /// The starting position when it is not the usual one.

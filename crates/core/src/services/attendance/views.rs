@@ -35,14 +35,11 @@ pub struct ChangeView {
     /// The player.
     pub player_id: i64,
     /// `sign_up`, `sign_off`, `force_majeure`, `present` or `absent`.
-    #[schema(value_type = crate::services::attendance::ChangeAction)]
-    pub action: String,
+    pub action: crate::vocab::ChangeAction,
     /// `account`, `email`, `phone` or `in_person`.
-    #[schema(value_type = crate::services::attendance::ChangeChannel)]
-    pub channel: String,
+    pub channel: crate::vocab::ChangeChannel,
     /// The capacity it was recorded in: `member`, `leader` or `arbiter`.
-    #[schema(value_type = crate::schemas::Capacity)]
-    pub capacity: String,
+    pub capacity: crate::vocab::Capacity,
     /// The account that recorded it.
     pub recorded_by: String,
     /// When (UTC).
@@ -122,9 +119,9 @@ fn change_view(a: Attendance) -> ChangeView {
     ChangeView {
         id: a.id.get(),
         player_id: a.player_id.get(),
-        action: a.action.clone(),
-        channel: a.channel.clone(),
-        capacity: cap.to_string(),
+        action: a.action,
+        channel: a.channel,
+        capacity: cap,
         recorded_by: acct.to_string(),
         at: DateTime::from_naive_utc_and_offset(a.at, Utc),
         note: a.note.clone(),

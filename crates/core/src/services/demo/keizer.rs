@@ -320,8 +320,8 @@ fn sign_off(
         .values(&NewAttendance {
             round_id: round,
             player_id: player,
-            action: "sign_off".into(),
-            channel: "email".into(),
+            action: crate::vocab::ChangeAction::SignOff,
+            channel: crate::vocab::ChangeChannel::Email,
             recorded_by: "leader@club.example".into(),
             at: date
                 .pred_opt()

@@ -26,97 +26,7 @@ pub const CHANNEL: &str = "clubcomp_events";
 /// The cache-stamp scope holding the highest event id purged (0: none).
 const PURGED_SCOPE: &str = "events:purged";
 
-macro_rules! wire_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name { $($(#[$vm])* $v),+ }
-
-        impl $name {
-            /// Every value, in order.
-            pub const ALL: &'static [$name] = &[$($name::$v),+];
-
-            /// The wire string.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$v => $s),+ }
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = ();
-            fn from_str(s: &str) -> Result<$name, ()> {
-                match s { $($s => Ok($name::$v),)+ _ => Err(()) }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-wire_enum!(
-    /// What happened.
-    EventKind {
-        /// A round's pairing was generated or entered by hand (not yet public).
-        PairingGenerated = "pairing.generated",
-        /// A round's pairing was published.
-        PairingPublished = "pairing.published",
-        /// An unpublished pairing was taken back (the round is planned again).
-        PairingWithdrawn = "pairing.withdrawn",
-        /// A game's first result.
-        ResultEntered = "result.entered",
-        /// A game's result was changed.
-        ResultCorrected = "result.corrected",
-        /// The two players of a game reported different results (who reported what is
-        /// not in it).
-        ResultDisputed = "result.disputed",
-        /// A round was completed.
-        RoundCompleted = "round.completed",
-        /// A competition's version changed: its standings may read differently (new ETag).
-        StandingsChanged = "standings.changed",
-        /// A sign-up, sign-off or check-in was recorded.
-        AttendanceChanged = "attendance.changed",
-        /// A claim was filed with the arbiter.
-        ClaimFiled = "claim.filed",
-        /// The arbiter decided a claim.
-        ClaimDecided = "claim.decided",
-        /// A competition's prize list was finalized.
-        PrizesFinalized = "prizes.finalized",
-        /// A player's record was changed.
-        PlayerChanged = "player.changed",
-        /// A player's rating was changed by a rating list.
-        RatingChanged = "rating.changed",
-    }
-);
-
-wire_enum!(
-    /// Who may see an event: the public, or the lowest role that may (each role sees what
-    /// those below it see: arbiter < leader < admin, as the API's role sets).
-    Visibility {
-        /// Anyone, without a token.
-        Public = "public",
-        /// Arbiters, leaders and admins.
-        Arbiter = "arbiter",
-        /// Leaders and admins.
-        Leader = "leader",
-        /// Admins only.
-        Admin = "admin",
-    }
-);
-
-impl Visibility {
-    /// The visibilities a reader cleared for `self` may see.
-    pub fn seen_by(self) -> Vec<&'static str> {
-        Visibility::ALL
-            .iter()
-            .filter(|v| **v <= self)
-            .map(|v| v.as_str())
-            .collect()
-    }
-}
+pub use crate::vocab::{EventType as EventKind, EventVisibility as Visibility};
 
 /// An event to record (its id and time are given when it is stored).
 #[derive(Debug, Clone, PartialEq)]
@@ -179,8 +89,8 @@ impl NewEvent {
 pub struct EventRow {
     /// Its id: the cursor of readers (ids commit in increasing order).
     pub id: i64,
-    /// What happened ([`EventKind`] as stored).
-    pub kind: String,
+    /// What happened.
+    pub kind: EventKind,
     /// When it was stored (UTC).
     pub occurred_at: NaiveDateTime,
     /// The competition it concerns.
@@ -191,20 +101,20 @@ pub struct EventRow {
     pub game_id: Option<GameId>,
     /// JSON object text.
     pub payload: String,
-    /// [`Visibility`] as stored.
-    pub visibility: String,
+    /// Who may see it.
+    pub visibility: Visibility,
 }
 
 #[derive(Insertable)]
 #[diesel(table_name = events)]
-struct Insert<'a> {
-    kind: &'a str,
+struct Insert {
+    kind: EventKind,
     occurred_at: NaiveDateTime,
     competition_id: Option<CompetitionId>,
     evening_id: Option<EveningId>,
     game_id: Option<GameId>,
     payload: String,
-    visibility: &'a str,
+    visibility: Visibility,
 }
 
 /// The ETag of a competition's standings (`GET .../standings`) when its stamp is `stamp` and
@@ -269,7 +179,7 @@ pub fn insert_in_order(conn: &mut DbConn, list: &[NewEvent]) -> QueryResult<Opti
         diesel::sql_query(format!("SELECT pg_advisory_xact_lock({EVENT_LOCK_KEY})")).execute(c)?;
     }
     let now = crate::store::now_utc();
-    let rows: Vec<Insert<'_>> = list
+    let rows: Vec<Insert> = list
         .iter()
         .map(|e| {
             let mut payload = e.payload.to_string();
@@ -277,13 +187,13 @@ pub fn insert_in_order(conn: &mut DbConn, list: &[NewEvent]) -> QueryResult<Opti
                 payload = r#"{"truncated":true}"#.to_string();
             }
             Insert {
-                kind: e.kind.as_str(),
+                kind: e.kind,
                 occurred_at: now,
                 competition_id: e.competition_id,
                 evening_id: e.evening_id,
                 game_id: e.game_id,
                 payload,
-                visibility: e.visibility.as_str(),
+                visibility: e.visibility,
             }
         })
         .collect();
@@ -328,8 +238,7 @@ pub fn after(
         .limit(limit)
         .into_boxed();
     if !filter.kinds.is_empty() {
-        let kinds: Vec<&str> = filter.kinds.iter().map(|k| k.as_str()).collect();
-        q = q.filter(events::kind.eq_any(kinds));
+        q = q.filter(events::kind.eq_any(filter.kinds.clone()));
     }
     if let Some(c) = filter.competition {
         q = q.filter(events::competition_id.eq(c));
@@ -403,13 +312,11 @@ mod tests {
 
     #[test]
     fn each_role_sees_what_those_below_it_see() {
-        assert_eq!(Visibility::Public.seen_by(), vec!["public"]);
-        assert_eq!(Visibility::Arbiter.seen_by(), vec!["public", "arbiter"]);
-        assert_eq!(
-            Visibility::Leader.seen_by(),
-            vec!["public", "arbiter", "leader"]
-        );
-        assert_eq!(Visibility::Admin.seen_by().len(), 4);
+        use Visibility::{Admin, Arbiter, Leader, Public};
+        assert_eq!(Public.seen_by(), vec![Public]);
+        assert_eq!(Arbiter.seen_by(), vec![Public, Arbiter]);
+        assert_eq!(Leader.seen_by(), vec![Public, Arbiter, Leader]);
+        assert_eq!(Admin.seen_by(), vec![Public, Arbiter, Leader, Admin]);
     }
 
     #[test]

@@ -241,9 +241,12 @@ pub fn protests_of_competition(
 
 /// Records the committee's ruling on a protest, once (a second ruling: 409). An upheld
 /// protest sets the protested decision aside; with a `result`, that result is entered through
-/// the results service in the same transaction, audited with the protest as its reason.
+/// the results service in the same transaction, audited with the protest as its reason. The
+/// players' decision mails are queued in the same transaction
+/// ([`crate::services::outcome_mails::decision_made`]).
 pub fn decide_protest(
     c: &mut DbConn,
+    notifier: crate::services::notifications::Notifier<'_>,
     id: ProtestId,
     input: &ProtestDecisionInput,
     actor: &str,
@@ -308,5 +311,14 @@ pub fn decide_protest(
             actor,
         )?;
     }
+    crate::services::outcome_mails::decision_made(
+        c,
+        notifier,
+        row.game_id,
+        crate::services::outcome_mails::Decided::Protest {
+            id: id.get(),
+            ruling: input.ruling,
+        },
+    )?;
     load_protest(c, id)
 }

@@ -36,7 +36,7 @@ pub struct NotificationChoices {
     pub reminder: bool,
     /// A result of one's own game is entered or corrected.
     pub result: bool,
-    /// A decision on a claim or appeal in one's game.
+    /// A decision on a claim, an appeal or a protest in one's game.
     pub decision: bool,
     /// The prizes of a half are final.
     pub prizes: bool,

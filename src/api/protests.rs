@@ -201,7 +201,7 @@ pub async fn list_competition_protests(
 /// Records the KNDB protest committee's ruling on a protest (leader or admin, for the
 /// tournament direction): `upheld` sets the decision aside and, with a `result`, enters that
 /// result; `dismissed` and `inadmissible` leave the decision standing. Recorded once (409
-/// afterwards).
+/// afterwards). Both players of the game are mailed the ruling (a `decision` notification).
 #[utoipa::path(tag = "arbiter", request_body = ProtestDecisionInput,
     params(("id" = i64, Path, description = "Protest id")),
     responses((status = 200, description = "Recorded", body = ProtestView),
@@ -221,8 +221,10 @@ pub async fn create_protest_decision(
     let id = path.into_inner();
     let b = body.into_inner()?;
     let actor = a.principal.label;
+    let mail = state.config.mail.clone();
+    let key = state.unsubscribe.clone();
     let row = state
-        .tx(move |c| svc::decide_protest(c, id, &b, &actor))
+        .tx(move |c| svc::decide_protest(c, (&mail, &key), id, &b, &actor))
         .await?;
     Ok(HttpResponse::Ok().json(ProtestView::from(row)))
 }

@@ -474,6 +474,30 @@ fn round_robin_tables(
     }
 }
 
+/// A Swiss's title on its prize page: the champion, or that first place is not settled yet
+/// (docs/rules/rapid-blitz.md#the-play-off-for-first).
+fn swiss_title(ctx: &Ctx, sw: &crate::services::prize_list::SwissPrizes) -> Markup {
+    html! {
+        @if let Some(ch) = &sw.champion {
+            p class="champion" { (ctx.t("Kampioen: ", "Champion: ")) strong { (ch.name) } }
+        } @else {
+            p class="note" { (ctx.t("Nog geen kampioen: de eerste plaats is nog niet beslist.", "No champion yet: first place is not settled.")) }
+        }
+    }
+}
+
+/// Whether a prize list is finalized (and when), or provisional.
+fn finalized_note(ctx: &Ctx, l: &crate::services::prize_list::PrizeList) -> Markup {
+    html! {
+        @if l.finalized {
+            p { (ctx.t("Definitief vastgesteld", "Finalized"))
+                @if let Some(at) = l.finalized_at { " " (crate::services::attendance::local(at, &crate::services::attendance::default_time_zone())) } "." }
+        } @else {
+            p class="note" { (ctx.t("Voorlopig: berekend uit de huidige stand.", "Provisional: computed from the current standings.")) }
+        }
+    }
+}
+
 fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
     let title = match p {
         Prizes::Playoffs(_) => format!("{} — {}", comp.name, ctx.t("play-offs", "play-offs")),
@@ -487,12 +511,7 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
             (super::overview::tabs(ctx, comp))
             @match p {
                 Prizes::List(l) => {
-                    @if l.finalized {
-                        p { (ctx.t("Definitief vastgesteld", "Finalized"))
-                            @if let Some(at) = l.finalized_at { " " (crate::services::attendance::local(at, &crate::services::attendance::default_time_zone())) } "." }
-                    } @else {
-                        p class="note" { (ctx.t("Voorlopig: berekend uit de huidige stand.", "Provisional: computed from the current standings.")) }
-                    }
+                    (finalized_note(ctx, l))
                     @if let Some(k) = &l.keizer {
                         @let cap = ctx.t("Prijswinnaars", "Prize winners");
                         (scroll(cap, html! {
@@ -545,6 +564,7 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
                             }
                         }))
                     }
+                    @if let Some(sw) = &l.swiss { (swiss_title(ctx, sw)) }
                 }
                 Prizes::Playoffs(v) => {
                     @if let Some(c) = &v.club_champion {

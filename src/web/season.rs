@@ -133,6 +133,10 @@ fn render_archive(ctx: &Ctx, a: &Archive) -> Markup {
                             tr {
                                 th scope="row" {
                                     a href=(ctx.href(&format!("/club/competitions/{}", l.competition.id))) { (l.competition.name) }
+                                    @if let Some((id, name)) = &l.title_below {
+                                        br;
+                                        span class="champion" { (ctx.t("Kampioen: ", "Champion: ")) (ctx.player(id, name)) }
+                                    }
                                 }
                                 td class="num" { (l.rounds_counted) }
                                 @if let Some((id, name)) = &l.champion {

@@ -155,3 +155,35 @@ async fn a_move_count_counts_the_one_record() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 }
+
+/// FIDE 9.5.3, the declared move compared as a move: the log holds 1. Nf3 Nf6 2. Ng1 Ng8 3.
+/// Nf3, Black to move. Black claims (a) declaring `Nf6`: the position after 3... Nf6 would
+/// stand for the second time only (after 1... Nf6), so the claim is rejected and Black must
+/// play the declared move. `Nc6` is another move and refused; `Ngf6` is the same move (the
+/// knight from g8; the one on b8 cannot reach f6) written otherwise, and is taken.
+#[actix_web::test]
+async fn the_declared_move_may_be_written_another_way() {
+    let app = spawn().await;
+    let arb = app.token(&["arbiter"]).await;
+    let (g, _, _) = games_in(&app, "keizer", None, "chess", no_increment(), json!({}), 1).await;
+    log_moves(&app, &arb, g[0], &shuffle(5)).await;
+    let r = app
+        .claim(
+            &arb,
+            g[0],
+            json!({"kind": "threefold_repetition", "declared_move": "Nf6"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.body["claimant"], "black", "{}", r.text);
+    assert_eq!(r.body["valid"], false, "{}", r.text);
+    assert_eq!(r.body["check"]["occurrences"], 2, "{}", r.text);
+    let before = arbiter_counts(&app).await;
+    let black = |m: &str| json!({"event": {"type": "move", "by": "black", "notation": m}});
+    let r = app.record_event(&arb, g[0], black("Nc6")).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.contains("declared_move_not_played"), "{}", r.text);
+    assert_eq!(arbiter_counts(&app).await, before);
+    let r = app.record_event(&arb, g[0], black("Ngf6")).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+}

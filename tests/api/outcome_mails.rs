@@ -176,13 +176,8 @@ async fn a_player_with_result_mails_off_gets_none() {
     );
 }
 
-#[actix_web::test]
-async fn a_decision_on_a_claim_mails_both_players() {
-    let app = spawn_with(all_kinds).await;
-    let arb = app.token(&["arbiter"]).await;
-    let g = kndb_games(&app).await;
-    // give the two players of the first game an address
-    let game = g[0];
+/// Gives the two players of `game` an address each: White wit@, Black zwart@.
+async fn give_addresses(app: &TestApp, game: i64) {
     app.with_conn(move |c| {
         use clubcomp_core::test_store::schema::{games, players};
         use diesel::prelude::*;
@@ -199,6 +194,15 @@ async fn a_decision_on_a_claim_mails_both_players() {
         }
     })
     .await;
+}
+
+#[actix_web::test]
+async fn a_decision_on_a_claim_mails_both_players() {
+    let app = spawn_with(all_kinds).await;
+    let arb = app.token(&["arbiter"]).await;
+    let g = kndb_games(&app).await;
+    let game = g[0];
+    give_addresses(&app, game).await;
     let body = json!({"kind": "draughts_lasting_advantage",
         "moves": {"pdn": "50-45 1-6", "start_fen": "W:W46,47,48,K50:BK1"}});
     let r = app.claim(&arb, game, body).await;
@@ -225,6 +229,63 @@ async fn a_decision_on_a_claim_mails_both_players() {
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert_eq!(mails_of(&app, "decision").await.len(), 2);
+}
+
+/// The KNDB protest committee's ruling (docs/rules/draughts-championship.md#protests) mails
+/// both players of the game, as a decision on a claim does: queued with the ruling, once.
+#[actix_web::test]
+async fn a_ruling_on_a_protest_mails_both_players() {
+    let app = spawn_with(all_kinds).await;
+    let leader = app.token(&["leader"]).await;
+    let arb = app.token(&["arbiter"]).await;
+    let (_, _, g) = crate::protests::championship(&app, &leader, json!({})).await;
+    give_addresses(&app, g[0]).await;
+    let claim = crate::protests::plusremise_claim(&app, &arb, g[0], true).await;
+    let protest_mails = |m: Vec<(String, String)>| -> Vec<(String, String)> {
+        m.into_iter()
+            .filter(|(_, t)| t.contains("protest"))
+            .collect()
+    };
+    // the claim's decision mailed both players; lodging the protest mails nobody
+    assert_eq!(mails_of(&app, "decision").await.len(), 2);
+    let r = app
+        .post(
+            &paths::claim_protest(claim),
+            Some(&arb),
+            json!({"grounds": "the black king reaches the long diagonal in time"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let protest = r.body["id"].as_i64().unwrap();
+    assert!(protest_mails(mails_of(&app, "decision").await).is_empty());
+    let r = app
+        .post(
+            &paths::protest_decision(protest),
+            Some(&leader),
+            json!({"ruling": "dismissed", "reason": "the advantage lasts"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let mails = protest_mails(mails_of(&app, "decision").await);
+    let to: Vec<&str> = mails.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(to, ["wit@club.example", "zwart@club.example"]);
+    for (to, text) in &mails {
+        assert!(
+            text.contains("De protestcommissie van de KNDB heeft het protest in je partij"),
+            "{to}: {text}"
+        );
+        assert!(text.contains("ongegrond verklaard."), "{to}: {text}");
+    }
+    // a second ruling is refused (the committee rules once) and mails nobody
+    let r = app
+        .post(
+            &paths::protest_decision(protest),
+            Some(&leader),
+            json!({"ruling": "upheld"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert_eq!(protest_mails(mails_of(&app, "decision").await).len(), 2);
 }
 
 #[actix_web::test]

@@ -493,3 +493,41 @@ async fn refusals_name_the_rule_and_store_nothing() {
         StatusCode::NOT_FOUND
     );
 }
+
+/// The season page's first three of a competition (its names in the archive table's row).
+pub(crate) async fn season_podium(app: &TestApp, comp: i64) -> Vec<String> {
+    let r = app.get(&paths::competition(comp), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let season = r.body["season_id"].as_i64().unwrap();
+    let page = app.get(&paths::club::season(season), None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    let rows = crate::support::club_pages::table_rows(&page.text, "archive");
+    assert_eq!(rows.len(), 1, "{}", page.text);
+    rows[0][2..].to_vec()
+}
+
+/// The rapid's play-off on the season page. Before it A, C and E share first on 1½ and
+/// every tie-break, in their order in the table: A, C, E. C wins the play-off on points (C–E
+/// 1-0, E–C 0-1 and four draws: C 3, A 2, E 1), so the season page names C first, then A and
+/// E, as the standings do.
+#[actix_web::test]
+async fn the_season_page_names_the_rapids_play_off_winner_first() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let arbiter = app.token(&["arbiter"]).await;
+    let (comp, _) = rapid_with_three_tied(&app, &leader).await;
+    assert_eq!(season_podium(&app, comp).await, ["A", "C", "E"]);
+    let r = app
+        .post(&paths::first_place_playoff(comp), Some(&leader), json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // in Berger order: C–E, A–C, E–A, E–C, C–A, A–E
+    for (g, res) in game_ids(&r.body)
+        .iter()
+        .zip(["1-0", "1/2-1/2", "1/2-1/2", "0-1", "1/2-1/2", "1/2-1/2"])
+    {
+        let r = put_result(&app, &arbiter, *g, res).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    assert_eq!(season_podium(&app, comp).await, ["C", "A", "E"]);
+}

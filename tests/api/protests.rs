@@ -14,7 +14,11 @@ use serde_json::{Value, json};
 
 /// A draughts round robin A–D with `params`, round 1 published with A–B and C–D unplayed;
 /// returns (competition, players, games).
-async fn championship(app: &TestApp, leader: &str, params: Value) -> (i64, Vec<i64>, Vec<i64>) {
+pub(crate) async fn championship(
+    app: &TestApp,
+    leader: &str,
+    params: Value,
+) -> (i64, Vec<i64>, Vec<i64>) {
     let fx = CompetitionBuilder::round_robin()
         .set("name", "NK")
         .set("discipline", "draughts")
@@ -36,7 +40,7 @@ async fn championship(app: &TestApp, leader: &str, params: Value) -> (i64, Vec<i
 
 /// A lasting three-men advantage claimed for White (men 46, 47, 48 and a king against a king:
 /// 5 against 2) and, with `accept`, upheld by the arbiter: the game's result is 1+-1-.
-async fn plusremise_claim(app: &TestApp, arb: &str, game: i64, accept: bool) -> i64 {
+pub(crate) async fn plusremise_claim(app: &TestApp, arb: &str, game: i64, accept: bool) -> i64 {
     let body = json!({"kind": "draughts_lasting_advantage",
         "moves": {"pdn": "50-45 1-6", "start_fen": "W:W46,47,48,K50:BK1"}});
     let r = app.claim(arb, game, body).await;

@@ -260,7 +260,7 @@ value_list! {
         Reminder = "reminder",
         /// A result of their own game was entered or corrected.
         Result = "result",
-        /// A decision on a claim or appeal in their game.
+        /// A decision on a claim, an appeal or a protest in their game.
         Decision = "decision",
         /// The prizes of a half were finalised.
         Prizes = "prizes",

@@ -198,6 +198,9 @@ pub struct ArchiveLine {
     pub podium: Vec<(i64, String)>,
     /// The club champion, for the playoffs.
     pub champion: Option<(i64, String)>,
+    /// A Swiss's title holder when it is not the first of the podium (a blitz title for
+    /// members only, a guest first in the table: docs/rules/rapid-blitz.md#guests-and-the-title).
+    pub title_below: Option<(i64, String)>,
 }
 
 /// A season archive: every competition with its leaders.
@@ -219,6 +222,7 @@ pub fn archive(c: &mut DbConn, id: SeasonId) -> ApiResult<Archive> {
             rounds_counted: 0,
             podium: vec![],
             champion: None,
+            title_below: None,
         };
         if comp.kind == CompetitionKind::Knockout {
             if let Ok(p) = prize_list::playoffs_view(c, &comp) {
@@ -227,10 +231,26 @@ pub fn archive(c: &mut DbConn, id: SeasonId) -> ApiResult<Archive> {
         } else if let Ok(v) = standings_view(c, &comp, None) {
             line.rounds_counted = v.rounds_counted;
             line.podium = podium(&v);
+            line.title_below = title_below(&v, &line.podium);
         }
         lines.push(line);
     }
     Ok(Archive { season, lines })
+}
+
+/// The title holder of a Swiss's final standings, when the podium's first is someone else.
+/// The standings already put a play-off's winner first, so this is only a champion below a
+/// guest.
+fn title_below(v: &StandingsView, podium: &[(i64, String)]) -> Option<(i64, String)> {
+    let s = v.swiss.as_ref()?;
+    let id = s.champion?;
+    if podium.first().is_some_and(|(first, _)| *first == id) {
+        return None;
+    }
+    s.rows
+        .iter()
+        .find(|r| r.player_id == id)
+        .map(|r| (r.player_id, r.name.clone()))
 }
 
 /// The first three of a table: the Keizer, round-robin or Swiss one, whichever it has.

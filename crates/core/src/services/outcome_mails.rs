@@ -1,7 +1,7 @@
 //! The mails that tell players what became of their games and their competition
 //! ([decision 0328](../../../../docs/decisions/0328-result-decision-and-prize-mails.md)): a
-//! result of their own game entered or corrected (both players), a decision on a claim or an
-//! appeal in their game (both players), the prizes of a competition or half finalised (each
+//! result of their own game entered or corrected (both players), a decision on a claim, an
+//! appeal or a protest in their game (both players), the prizes of a competition or half finalised (each
 //! prize winner). Each is queued in the transaction of the change, only to a player with an
 //! address and that kind on, in their language, with the one-click unsubscribe link of its
 //! kind in its headers and in its body.
@@ -15,7 +15,7 @@ use crate::services::{competitions, results};
 use crate::store::DbConn;
 use crate::store::models::competition::{Game, Round};
 use crate::store::models::players::{self, Player};
-use crate::vocab::NotifyKind;
+use crate::vocab::{NotifyKind, ProtestRuling};
 use clubcomp_engine::keizer::Prize;
 
 /// A game as its mails name it.
@@ -159,6 +159,13 @@ pub enum Decided {
         /// Upheld (else dismissed).
         upheld: bool,
     },
+    /// The KNDB protest committee ruled on protest `id` (docs/rules/draughts-championship.md#protests).
+    Protest {
+        /// The protest.
+        id: i64,
+        /// Upheld, dismissed or inadmissible.
+        ruling: ProtestRuling,
+    },
 }
 
 /// The words of a decision mail.
@@ -211,6 +218,31 @@ pub fn decision_words(
                 if upheld { "upheld" } else { "dismissed" }
             ),
         ),
+        (Decided::Protest { ruling, .. }, true) => (
+            format!("Beslissing over een protest, ronde {round} van {competition}"),
+            format!(
+                "De protestcommissie van de KNDB heeft het protest in {game} {}.",
+                match ruling {
+                    ProtestRuling::Upheld => "gegrond verklaard",
+                    ProtestRuling::Dismissed => "ongegrond verklaard",
+                    ProtestRuling::Inadmissible => "niet-ontvankelijk verklaard",
+                }
+            ),
+        ),
+        (Decided::Protest { ruling, .. }, false) => (
+            format!("Decision on a protest, round {round} of {competition}"),
+            match ruling {
+                ProtestRuling::Upheld => {
+                    format!("The KNDB protest committee has upheld the protest in {game}.")
+                }
+                ProtestRuling::Dismissed => {
+                    format!("The KNDB protest committee has dismissed the protest in {game}.")
+                }
+                ProtestRuling::Inadmissible => format!(
+                    "The KNDB protest committee has found the protest in {game} inadmissible."
+                ),
+            },
+        ),
     };
     (subject, vec![line])
 }
@@ -224,6 +256,7 @@ pub fn decision_made(c: &mut DbConn, n: Notifier<'_>, id: GameId, d: Decided) ->
     let event = match d {
         Decided::Claim { id, upheld } => format!("claim:{id}:{upheld:?}"),
         Decided::Appeal { id, .. } => format!("appeal:{id}"),
+        Decided::Protest { id, .. } => format!("protest:{id}"),
     };
     let mut queued = 0;
     for p in [&f.white, &f.black] {
@@ -403,6 +436,21 @@ mod tests {
         assert_eq!(
             p[0],
             "The board has upheld the appeal in your game Ann – Bea in round 2 of IC (board 1)."
+        );
+        let (s, p) = decision_words(
+            Language::Nl,
+            ("NK", 3, 2),
+            ("Ann", "Bea"),
+            Decided::Protest {
+                id: 7,
+                ruling: ProtestRuling::Inadmissible,
+            },
+        );
+        assert_eq!(s, "Beslissing over een protest, ronde 3 van NK");
+        assert_eq!(
+            p[0],
+            "De protestcommissie van de KNDB heeft het protest in je partij Ann – Bea in ronde 3 \
+             van NK (bord 2) niet-ontvankelijk verklaard."
         );
     }
 

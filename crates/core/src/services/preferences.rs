@@ -57,7 +57,7 @@ pub struct Stored {
     pub reminder: Option<bool>,
     /// Results of their own games.
     pub result: Option<bool>,
-    /// Decisions on claims and appeals in their games.
+    /// Decisions on claims, appeals and protests in their games.
     pub decision: Option<bool>,
     /// Prizes of a half.
     pub prizes: Option<bool>,

@@ -256,7 +256,7 @@ pub struct ExportPreferences {
     /// Result mails.
     #[schema(required = true)]
     pub result: Option<bool>,
-    /// Decisions on claims and appeals.
+    /// Decisions on claims, appeals and protests.
     #[schema(required = true)]
     pub decision: Option<bool>,
     /// Prize mails.

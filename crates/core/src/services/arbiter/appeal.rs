@@ -1,7 +1,7 @@
 //! Appeals to the board against an arbiter's decision (docs/rules/arbiter.md#appeals).
 
 use super::*;
-use crate::ids::{AppealId, ClaimId, GameEventId, GameId, PlayerId};
+use crate::ids::{AppealId, ClaimId, GameEventId};
 use crate::vocab::AppealRuling;
 
 /// An appeal to the board (docs/rules/arbiter.md#appeals).
@@ -41,72 +41,26 @@ pub struct AppealDecisionInput {
     pub reason: Option<String>,
 }
 
-// ---------------------------------------------------------------------------------------
-// appeals
-
-/// Who lodges an appeal: officials record it for a player; a member only for a game of the
-/// player linked to their account.
-#[derive(Debug, Clone)]
-pub struct Appellant {
-    /// Audit label.
-    pub label: String,
-    /// Whether the caller is an official (arbiter, leader, admin).
-    pub official: bool,
-    /// The caller's linked player.
-    pub player_id: Option<PlayerId>,
-}
-
 fn utc(t: NaiveDateTime) -> DateTime<Utc> {
     DateTime::from_naive_utc_and_offset(t, Utc)
 }
 
-/// The decision an appeal is against.
-struct Appealed {
-    game: GameId,
-    claim_id: Option<ClaimId>,
-    event_id: Option<GameEventId>,
-    decided_at: NaiveDateTime,
-}
-
 fn lodge(
     c: &mut DbConn,
-    target: Appealed,
+    target: Disputed,
     input: &AppealInput,
     who: &Appellant,
     now: DateTime<Utc>,
 ) -> ApiResult<AppealRow> {
-    if input.grounds.trim().is_empty() {
-        return Err(ApiError::invalid("grounds", "must not be empty"));
-    }
-    crate::services::input::checked_multi_line("grounds", &input.grounds)?;
-    let Appealed {
-        game,
-        claim_id,
-        event_id,
-        decided_at,
-    } = target;
-    let ctx = load_game(c, game)?;
-    if !who.official
-        && (who.player_id.is_none()
-            || (who.player_id != ctx.game.white_id && who.player_id != ctx.game.black_id))
-    {
-        return Err(ApiError::Forbidden(
-            "a member may appeal only a decision in their own game".into(),
-        ));
-    }
-    let appeal = engine::lodge_appeal(utc(decided_at), now, input.in_writing).map_err(|e| {
-        let name = variant_name(&e);
-        ApiError::Validation {
-            detail: format!("appeal refused ({name}): {e}"),
-            errors: vec![FieldError::new("appeal", format!("{name}: {e}"))],
-        }
-    })?;
+    lodging_game(c, &target, &input.grounds, who, "appeal")?;
+    let appeal = engine::lodge_appeal(utc(target.decided_at), now, input.in_writing)
+        .map_err(|e| lodging_refused("appeal", &e))?;
     let row = diesel::insert_into(appeals::table)
         .values((
-            appeals::game_id.eq(game),
-            appeals::claim_id.eq(claim_id),
-            appeals::event_id.eq(event_id),
-            appeals::decided_at.eq(decided_at),
+            appeals::game_id.eq(target.game),
+            appeals::claim_id.eq(target.claim_id),
+            appeals::event_id.eq(target.event_id),
+            appeals::decided_at.eq(target.decided_at),
             appeals::grounds.eq(input.grounds.trim()),
             appeals::lodged_by.eq(&who.label),
             appeals::lodged_at.eq(now.naive_utc()),
@@ -137,24 +91,8 @@ pub fn appeal_claim(
     input: &AppealInput,
     who: &Appellant,
 ) -> ApiResult<AppealRow> {
-    let claim = load_claim(c, claim_id)?;
-    let decided_at = claim.decided_at.ok_or_else(|| {
-        ApiError::Conflict(format!(
-            "claim {claim_id} is not decided yet: nothing to appeal"
-        ))
-    })?;
-    lodge(
-        c,
-        Appealed {
-            game: claim.game_id,
-            claim_id: Some(claim_id),
-            event_id: None,
-            decided_at,
-        },
-        input,
-        who,
-        Utc::now(),
-    )
+    let target = disputed_claim(c, claim_id, "appeal")?;
+    lodge(c, target, input, who, Utc::now())
 }
 
 /// Lodges an appeal against an arbiter's decision event (a decision on a claim, or time
@@ -165,44 +103,12 @@ pub fn appeal_event(
     input: &AppealInput,
     who: &Appellant,
 ) -> ApiResult<AppealRow> {
-    let row: EventRow = game_events::table
-        .find(event_id)
-        .select(EventRow::as_select())
-        .first(c)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("no event {event_id}")))?;
-    let event: GameEvent =
-        serde_json::from_str(&row.event).map_err(|e| internal("stored event", e))?;
-    if !matches!(
-        event,
-        GameEvent::Decision { .. } | GameEvent::TimeAdded { .. }
-    ) {
-        return Err(ApiError::invalid(
-            "event",
-            "only an arbiter's decision (a decision on a claim, time added) can be appealed",
-        ));
-    }
-    let claim_id = match event {
-        GameEvent::Decision { claim, .. } => claims::table
-            .filter(claims::game_id.eq(row.game_id))
-            .filter(claims::event_seq.eq(claim as i32))
-            .select(claims::id)
-            .first::<ClaimId>(c)
-            .optional()?,
-        _ => None,
-    };
-    lodge(
+    let target = disputed_event(
         c,
-        Appealed {
-            game: row.game_id,
-            claim_id,
-            event_id: Some(event_id),
-            decided_at: row.at,
-        },
-        input,
-        who,
-        Utc::now(),
-    )
+        event_id,
+        "only an arbiter's decision (a decision on a claim, time added) can be appealed",
+    )?;
+    lodge(c, target, input, who, Utc::now())
 }
 
 /// Loads an appeal or 404.

@@ -6,7 +6,7 @@
 //! service.
 
 use super::*;
-use crate::ids::{ClaimId, CompetitionId, GameEventId, GameId, PlayerId, ProtestId};
+use crate::ids::{ClaimId, CompetitionId, GameEventId, GameId, ProtestId};
 use crate::services::competitions::{CompetitionParams, stored_params};
 use crate::store::schema::protests;
 use crate::vocab::ProtestRuling;
@@ -108,46 +108,22 @@ fn protest_params(comp: &Competition) -> ApiResult<ProtestParams> {
 
 use crate::services::competitions::ProtestParams;
 
-/// The decision a protest is against.
-struct Protested {
-    game: GameId,
-    claim_id: Option<ClaimId>,
-    event_id: Option<GameEventId>,
-    decided_at: NaiveDateTime,
-}
-
 fn lodge(
     c: &mut DbConn,
-    target: Protested,
+    target: Disputed,
     input: &ProtestInput,
     who: &Appellant,
     now: DateTime<Utc>,
 ) -> ApiResult<ProtestRow> {
-    if input.grounds.trim().is_empty() {
-        return Err(ApiError::invalid("grounds", "must not be empty"));
-    }
-    crate::services::input::checked_multi_line("grounds", &input.grounds)?;
-    let ctx = load_game(c, target.game)?;
-    let own =
-        |p: Option<PlayerId>| p.is_some() && (p == ctx.game.white_id || p == ctx.game.black_id);
-    if !who.official && !own(who.player_id) {
-        return Err(ApiError::Forbidden(
-            "a member may protest only a decision in their own game".into(),
-        ));
-    }
+    let ctx = lodging_game(c, &target, &input.grounds, who, "protest")?;
     let settings = protest_params(&ctx.competition)?;
     let form = engine::ProtestForm {
         in_writing: input.in_writing,
         deposit_paid: input.deposit_paid,
     };
     let decided = DateTime::from_naive_utc_and_offset(target.decided_at, Utc);
-    let last_day = engine::lodge_protest(decided, now, &settings.rules, form).map_err(|e| {
-        let name = variant_name(&e);
-        ApiError::Validation {
-            detail: format!("protest refused ({name}): {e}"),
-            errors: vec![FieldError::new("protest", format!("{name}: {e}"))],
-        }
-    })?;
+    let last_day = engine::lodge_protest(decided, now, &settings.rules, form)
+        .map_err(|e| lodging_refused("protest", &e))?;
     let row = diesel::insert_into(protests::table)
         .values((
             protests::game_id.eq(target.game),
@@ -197,18 +173,7 @@ pub fn protest_claim_at(
     who: &Appellant,
     now: DateTime<Utc>,
 ) -> ApiResult<ProtestRow> {
-    let claim = load_claim(c, claim_id)?;
-    let decided_at = claim.decided_at.ok_or_else(|| {
-        ApiError::Conflict(format!(
-            "claim {claim_id} is not decided yet: nothing to protest"
-        ))
-    })?;
-    let target = Protested {
-        game: claim.game_id,
-        claim_id: Some(claim_id),
-        event_id: None,
-        decided_at,
-    };
+    let target = disputed_claim(c, claim_id, "protest")?;
     lodge(c, target, input, who, now)
 }
 
@@ -220,36 +185,12 @@ pub fn protest_event(
     input: &ProtestInput,
     who: &Appellant,
 ) -> ApiResult<ProtestRow> {
-    let row: EventRow = game_events::table
-        .find(event_id)
-        .select(EventRow::as_select())
-        .first(c)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("no event {event_id}")))?;
-    let event: GameEvent =
-        serde_json::from_str(&row.event).map_err(|e| internal("stored event", e))?;
-    let claim_id = match event {
-        GameEvent::Decision { claim, .. } => claims::table
-            .filter(claims::game_id.eq(row.game_id))
-            .filter(claims::event_seq.eq(claim as i32))
-            .select(claims::id)
-            .first::<ClaimId>(c)
-            .optional()?,
-        GameEvent::TimeAdded { .. } => None,
-        _ => {
-            return Err(ApiError::invalid(
-                "event",
-                "only a decision of the tournament direction (a decision on a claim, time \
-                 added) can be protested",
-            ));
-        }
-    };
-    let target = Protested {
-        game: row.game_id,
-        claim_id,
-        event_id: Some(event_id),
-        decided_at: row.at,
-    };
+    let target = disputed_event(
+        c,
+        event_id,
+        "only a decision of the tournament direction (a decision on a claim, time added) can \
+         be protested",
+    )?;
     lodge(c, target, input, who, Utc::now())
 }
 
@@ -287,14 +228,7 @@ pub fn protests_of_competition(
     offset: i64,
 ) -> ApiResult<(Vec<ProtestRow>, i64)> {
     c.transaction(|c| {
-        let known = competitions::table
-            .find(id)
-            .select(competitions::id)
-            .first::<CompetitionId>(c)
-            .optional()?;
-        if known.is_none() {
-            return Err(ApiError::NotFound(format!("no competition {id}")));
-        }
+        crate::services::competitions::load(c, id)?;
         let ids: Vec<GameId> = games::table
             .inner_join(rounds::table)
             .filter(rounds::competition_id.eq(id))
@@ -307,9 +241,12 @@ pub fn protests_of_competition(
 
 /// Records the committee's ruling on a protest, once (a second ruling: 409). An upheld
 /// protest sets the protested decision aside; with a `result`, that result is entered through
-/// the results service in the same transaction, audited with the protest as its reason.
+/// the results service in the same transaction, audited with the protest as its reason. The
+/// players' decision mails are queued in the same transaction
+/// ([`crate::services::outcome_mails::decision_made`]).
 pub fn decide_protest(
     c: &mut DbConn,
+    notifier: crate::services::notifications::Notifier<'_>,
     id: ProtestId,
     input: &ProtestDecisionInput,
     actor: &str,
@@ -374,5 +311,14 @@ pub fn decide_protest(
             actor,
         )?;
     }
+    crate::services::outcome_mails::decision_made(
+        c,
+        notifier,
+        row.game_id,
+        crate::services::outcome_mails::Decided::Protest {
+            id: id.get(),
+            ruling: input.ruling,
+        },
+    )?;
     load_protest(c, id)
 }

@@ -25,6 +25,9 @@ use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
+mod results;
+pub use results::*;
+
 /// Declares a value list: the enum with serde, diesel (TEXT) and OpenAPI forms that agree,
 /// `ALL`, `NAMES`, `as_str`, `FromStr` (an [`UnknownValue`] naming `$what`) and `Display`.
 #[macro_export]

@@ -70,9 +70,9 @@ pub(super) fn seed(
     };
     let mut rng = ChaCha8Rng::seed_from_u64(20_260_925);
     let game = |rng: &mut ChaCha8Rng| match rng.random_range(0..10) {
-        0..=3 => (G::WhiteWins, "1-0"),
-        4..=6 => (G::BlackWins, "0-1"),
-        _ => (G::Draw, "½-½"),
+        0..=3 => (G::WhiteWins, crate::vocab::ResultCode::WhiteWins),
+        4..=6 => (G::BlackWins, crate::vocab::ResultCode::BlackWins),
+        _ => (G::Draw, crate::vocab::ResultCode::DrawHalves),
     };
     let completed = rapid.iter().filter(|e| e.date < today).count();
     for (k, ev) in rapid.iter().enumerate() {
@@ -127,7 +127,7 @@ pub(super) fn seed(
         }
         if let Some(b) = next.bye {
             let board = next.pairings.len() as i32 + 1;
-            insert_game(c, round.id, board, 1, Some(id(b)), None, Some("bye"))?;
+            insert_game(c, round.id, board, 1, Some(id(b)), None, Some(crate::vocab::ResultCode::Bye))?;
             rec.byes.push(ds::Bye {
                 player: b,
                 kind: ds::ByeKind::Pairing,

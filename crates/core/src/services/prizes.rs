@@ -118,10 +118,7 @@ pub fn playoff_states(
     for g in &p.draw.groups {
         let mut results = Vec::new();
         for game in all.iter().filter(|x| x.board / 10 == g.number as i32) {
-            if let (Some(m), Some(o)) = (
-                match_of(game.board % 10),
-                game.result.and_then(outcome),
-            ) {
+            if let (Some(m), Some(o)) = (match_of(game.board % 10), game.result.and_then(outcome)) {
                 results.push(EnteredResult {
                     match_id: m,
                     game: game.game_no as u8,

@@ -1,6 +1,7 @@
 //! The result codes of a game and the lists of a game's report, as Rust types
 //! ([decision 0305](../../../../docs/decisions/0305-result-codes-as-a-type.md)).
 
+use clubcomp_engine::keizer::{MatchId, PlayoffGameResult};
 use clubcomp_engine::round_robin::{RoundRobinResult, SideOutcome};
 use clubcomp_engine::{Colour, Discipline};
 
@@ -190,6 +191,61 @@ crate::value_list! {
     }
 }
 
+crate::value_list! {
+    /// The outcome of a playoff game: `white_wins`, `black_wins` or `draw`.
+    pub PlayoffOutcome, "playoff outcome" {
+        /// White won.
+        WhiteWins = "white_wins",
+        /// Black won.
+        BlackWins = "black_wins",
+        /// Drawn.
+        Draw = "draw",
+    }
+}
+
+impl PlayoffOutcome {
+    /// The outcome as a chess result code.
+    pub fn code(self) -> ResultCode {
+        match self {
+            PlayoffOutcome::WhiteWins => ResultCode::WhiteWins,
+            PlayoffOutcome::BlackWins => ResultCode::BlackWins,
+            PlayoffOutcome::Draw => ResultCode::DrawHalves,
+        }
+    }
+}
+
+impl From<PlayoffGameResult> for PlayoffOutcome {
+    fn from(r: PlayoffGameResult) -> PlayoffOutcome {
+        match r {
+            PlayoffGameResult::WhiteWins => PlayoffOutcome::WhiteWins,
+            PlayoffGameResult::BlackWins => PlayoffOutcome::BlackWins,
+            PlayoffGameResult::Draw => PlayoffOutcome::Draw,
+        }
+    }
+}
+
+crate::value_list! {
+    /// A match of a playoff group: `semi1` (1–4), `semi2` (2–3) or `final`.
+    pub PlayoffMatch, "playoff match" {
+        /// The semi-final of the first and the fourth seed.
+        Semi1 = "semi1",
+        /// The semi-final of the second and the third seed.
+        Semi2 = "semi2",
+        /// The final.
+        Final = "final",
+    }
+}
+
+impl From<MatchId> for PlayoffMatch {
+    fn from(m: MatchId) -> PlayoffMatch {
+        match m {
+            MatchId::Semi1 => PlayoffMatch::Semi1,
+            MatchId::Semi2 => PlayoffMatch::Semi2,
+            MatchId::Final => PlayoffMatch::Final,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +296,22 @@ mod tests {
         assert!(ResultCode::DrawHalves.same_as(ResultCode::Draw));
         assert_eq!(ResultCode::Draw.shown(), "½-½");
         assert_eq!(ResultCode::DraughtsDraw.shown(), "1-1");
+    }
+
+    #[test]
+    fn the_playoff_lists_read_the_engines_values() {
+        assert_eq!(
+            PlayoffOutcome::from(PlayoffGameResult::Draw).as_str(),
+            "draw"
+        );
+        assert_eq!(PlayoffOutcome::BlackWins.code(), ResultCode::BlackWins);
+        assert_eq!(PlayoffMatch::from(MatchId::Semi2).as_str(), "semi2");
+        // the engine's serde form is the same text
+        for m in [MatchId::Semi1, MatchId::Semi2, MatchId::Final] {
+            assert_eq!(
+                serde_json::to_value(m).unwrap(),
+                serde_json::to_value(PlayoffMatch::from(m)).unwrap()
+            );
+        }
     }
 }

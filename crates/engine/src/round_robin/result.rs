@@ -345,10 +345,7 @@ mod tests {
         assert_eq!(c.code, "0-0");
         assert!(c.note.unwrap().contains("39"));
         // agreed plusremise after 12 moves: a draw too, converted
-        assert_eq!(
-            convert_result(d, "1--1+", a, Some(12)).unwrap().code,
-            "0-0"
-        );
+        assert_eq!(convert_result(d, "1--1+", a, Some(12)).unwrap().code, "0-0");
         // 40 moves made by both: stands
         let c = convert_result(d, "1-1", a, Some(40)).unwrap();
         assert_eq!((c.code, c.note), ("1-1", None));
@@ -360,10 +357,7 @@ mod tests {
             "1-1"
         );
         assert_eq!(convert_result(d, "2-0", a, Some(5)).unwrap().code, "2-0");
-        assert_eq!(
-            convert_result(d, "1-1", None, Some(5)).unwrap().code,
-            "1-1"
-        );
+        assert_eq!(convert_result(d, "1-1", None, Some(5)).unwrap().code, "1-1");
         // chess: not a chess rule
         assert_eq!(
             convert_result(Discipline::Chess, "½-½", a, Some(5))

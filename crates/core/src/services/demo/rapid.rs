@@ -127,7 +127,15 @@ pub(super) fn seed(
         }
         if let Some(b) = next.bye {
             let board = next.pairings.len() as i32 + 1;
-            insert_game(c, round.id, board, 1, Some(id(b)), None, Some(crate::vocab::ResultCode::Bye))?;
+            insert_game(
+                c,
+                round.id,
+                board,
+                1,
+                Some(id(b)),
+                None,
+                Some(crate::vocab::ResultCode::Bye),
+            )?;
             rec.byes.push(ds::Bye {
                 player: b,
                 kind: ds::ByeKind::Pairing,

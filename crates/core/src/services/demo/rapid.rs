@@ -9,7 +9,7 @@ use crate::store::DbConn;
 use crate::store::models::competition::Evening;
 use crate::store::models::players::Player;
 use crate::store::stamps::Scope;
-use crate::vocab::RoundStatus;
+use crate::vocab::{ResultCode, RoundStatus};
 use chrono::NaiveDate;
 use clubcomp_engine::double_swiss::{self as ds, DoubleSwissResult as G};
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
@@ -70,9 +70,9 @@ pub(super) fn seed(
     };
     let mut rng = ChaCha8Rng::seed_from_u64(20_260_925);
     let game = |rng: &mut ChaCha8Rng| match rng.random_range(0..10) {
-        0..=3 => (G::WhiteWins, crate::vocab::ResultCode::WhiteWins),
-        4..=6 => (G::BlackWins, crate::vocab::ResultCode::BlackWins),
-        _ => (G::Draw, crate::vocab::ResultCode::DrawHalves),
+        0..=3 => (G::WhiteWins, ResultCode::WhiteWins),
+        4..=6 => (G::BlackWins, ResultCode::BlackWins),
+        _ => (G::Draw, ResultCode::DrawHalves),
     };
     let completed = rapid.iter().filter(|e| e.date < today).count();
     for (k, ev) in rapid.iter().enumerate() {
@@ -134,7 +134,7 @@ pub(super) fn seed(
                 1,
                 Some(id(b)),
                 None,
-                Some(crate::vocab::ResultCode::Bye),
+                Some(ResultCode::Bye),
             )?;
             rec.byes.push(ds::Bye {
                 player: b,

@@ -127,15 +127,8 @@ pub(super) fn seed(
         }
         if let Some(b) = next.bye {
             let board = next.pairings.len() as i32 + 1;
-            insert_game(
-                c,
-                round.id,
-                board,
-                1,
-                Some(id(b)),
-                None,
-                Some(ResultCode::Bye),
-            )?;
+            let bye = Some(ResultCode::Bye);
+            insert_game(c, round.id, board, 1, Some(id(b)), None, bye)?;
             rec.byes.push(ds::Bye {
                 player: b,
                 kind: ds::ByeKind::Pairing,

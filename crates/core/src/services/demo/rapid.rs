@@ -126,8 +126,7 @@ pub(super) fn seed(
             });
         }
         if let Some(b) = next.bye {
-            let board = next.pairings.len() as i32 + 1;
-            let bye = Some(ResultCode::Bye);
+            let (board, bye) = (next.pairings.len() as i32 + 1, Some(ResultCode::Bye));
             insert_game(c, round.id, board, 1, Some(id(b)), None, bye)?;
             rec.byes.push(ds::Bye {
                 player: b,

@@ -501,8 +501,8 @@ def check_one_call(folder, problems):
 
 ENGINE_VOCAB = ROOT / "crates" / "engine" / "src" / "vocab.rs"
 CORE_VOCAB = CORE / "vocab.rs"
-# the lists of attendance, check-in, stored moves and the event log
-NIGHT_VOCAB = CORE / "vocab" / "night.rs"
+# the value lists of `crates/core/src/vocab/` (result codes, …), declared with `value_list!` too
+CORE_VOCAB_FILES = sorted((CORE / "vocab").glob("*.rs"))
 # a variant of a value list: `Name = "text",` in `vocabulary!` (engine) or `value_list!` (core)
 VOCAB_VARIANT = re.compile(r'^\s*[A-Z][A-Za-z0-9]*\s*=\s*"([^"]+)"\s*,', re.M)
 
@@ -510,7 +510,7 @@ VOCAB_VARIANT = re.compile(r'^\s*[A-Z][A-Za-z0-9]*\s*=\s*"([^"]+)"\s*,', re.M)
 def vocabulary_words():
     """The wire strings of every value list declared as a type."""
     words = set()
-    for path in (ENGINE_VOCAB, CORE_VOCAB, NIGHT_VOCAB):
+    for path in (ENGINE_VOCAB, CORE_VOCAB, *CORE_VOCAB_FILES):
         if path.exists():
             words.update(VOCAB_VARIANT.findall(path.read_text(encoding="utf-8")))
     return words
@@ -528,7 +528,7 @@ def check_vocabulary_literals(problems):
         re.compile(r"\.(?:eq|ne)\(\s*" + quoted + r"\s*\)"),
     ]
     for path in sorted(list(SRC.rglob("*.rs")) + list(CORE.rglob("*.rs"))):
-        if path in (CORE_VOCAB, NIGHT_VOCAB) or path.name == "tests.rs" or path.name.endswith("_tests.rs"):
+        if path == CORE_VOCAB or path in CORE_VOCAB_FILES or path.name == "tests.rs" or path.name.endswith("_tests.rs"):
             continue
         text, _ = without_tests(strip_comments(path.read_text(encoding="utf-8")))
         for n, line in enumerate(text.splitlines(), 1):

@@ -13,6 +13,7 @@ use crate::services::competitions::Competition;
 use crate::services::standings_view::StandingsView;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clubcomp_core::vocab::PlayoffMatch;
 use clubcomp_engine::{CompetitionKind, Discipline};
 use maud::{Markup, html};
 use serde_json::Value;
@@ -590,16 +591,11 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
                                         @for m in &g.matches {
                                             @for x in &m.games {
                                                 tr {
-                                                    th scope="row" { (match m.id.as_str() { "final" => ctx.t("finale", "final"), "semi1" => ctx.t("halve finale 1–4", "semi-final 1–4"), _ => ctx.t("halve finale 2–3", "semi-final 2–3") }) }
+                                                    th scope="row" { (match m.id { PlayoffMatch::Final => ctx.t("finale", "final"), PlayoffMatch::Semi1 => ctx.t("halve finale 1–4", "semi-final 1–4"), PlayoffMatch::Semi2 => ctx.t("halve finale 2–3", "semi-final 2–3") }) }
                                                     td { (x.game) @if x.decider { " (" (ctx.t("beslissing", "decider")) ")" } }
                                                     td { (x.white.name) }
                                                     td { (x.black.name) }
-                                                    td { @match x.outcome.as_deref() {
-                                                        Some("white_wins") => "1-0",
-                                                        Some("black_wins") => "0-1",
-                                                        Some("draw") => "½-½",
-                                                        _ => "",
-                                                    } }
+                                                    td { @if let Some(o) = x.outcome { (o.code().shown()) } }
                                                 }
                                             }
                                         }

@@ -122,8 +122,8 @@ fn round_heading(ctx: &Ctx, r: &EveningRound) -> String {
 fn result_cell(ctx: &Ctx, g: &Board) -> Markup {
     html! {
         @match (&g.result, &g.black) {
-            (Some(r), _) => (ctx.lang.result(r)),
-            (None, None) => (ctx.lang.result("bye")),
+            (Some(r), _) => (ctx.lang.result(*r)),
+            (None, None) => (ctx.lang.result(clubcomp_core::vocab::ResultCode::Bye)),
             // the two players reported different results: the arbiter decides
             (None, Some(_)) if g.disputed => span class="pending disputed" {
                 (ctx.t("betwist, de arbiter beslist", "disputed, the arbiter decides"))
@@ -384,8 +384,8 @@ fn render_slips(ctx: &Ctx, base: &str, e: &EveningDetail) -> Markup {
                             }
                             p class="boxes" {
                                 (ctx.t("Uitslag: ", "Result: "))
-                                @for code in (if draughts { ["2-0", "1-1", "0-2"] } else { ["1-0", "½-½", "0-1"] }) {
-                                    span class="box" { "☐ " (code) } " "
+                                @for code in slip_codes(draughts) {
+                                    span class="box" { "☐ " (code.shown()) } " "
                                 }
                                 @if draughts { span class="box" { "☐ 1+ – 1−" } " " span class="box" { "☐ 1− – 1+" } }
                             }
@@ -395,4 +395,15 @@ fn render_slips(ctx: &Ctx, base: &str, e: &EveningDetail) -> Markup {
             }
         },
     )
+}
+
+/// The result codes a score slip offers as boxes, White's score first (the draughts
+/// plusremises follow as boxes of their own).
+fn slip_codes(draughts: bool) -> [clubcomp_core::vocab::ResultCode; 3] {
+    use clubcomp_core::vocab::ResultCode as C;
+    if draughts {
+        [C::DraughtsWhiteWins, C::DraughtsDraw, C::DraughtsBlackWins]
+    } else {
+        [C::WhiteWins, C::DrawHalves, C::BlackWins]
+    }
 }

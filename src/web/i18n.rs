@@ -2,7 +2,7 @@
 //! terms (Keizer, plusremise, afgemeld, reglementair) stay Dutch in English too.
 
 use chrono::NaiveDate;
-use clubcomp_core::vocab::RoundStatus;
+use clubcomp_core::vocab::{ResultCode, RoundStatus};
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
 
 /// A page language.
@@ -114,16 +114,15 @@ impl Lang {
 
     /// How a result code reads on a page: `½` for halves; a bye, forfeits (reglementair) and
     /// the draughts remises named.
-    pub fn result(self, code: &str) -> String {
+    pub fn result(self, code: ResultCode) -> String {
         match code {
-            "1/2-1/2" | "½-½" => "½-½".into(),
-            "bye" => self.t("vrij", "bye").into(),
-            "+/-" => "+/− (reglementair)".into(),
-            "-/+" => "−/+ (reglementair)".into(),
-            "-/-" => "−/− (reglementair)".into(),
-            "1+-1-" => "1+ – 1− (plusremise)".into(),
-            "1--1+" => "1− – 1+ (plusremise)".into(),
-            other => other.into(),
+            ResultCode::Bye => self.t("vrij", "bye").into(),
+            ResultCode::WhiteForfeitWin => "+/− (reglementair)".into(),
+            ResultCode::BlackForfeitWin => "−/+ (reglementair)".into(),
+            ResultCode::DoubleForfeit => "−/− (reglementair)".into(),
+            ResultCode::WhitePlusremise => "1+ – 1− (plusremise)".into(),
+            ResultCode::BlackPlusremise => "1− – 1+ (plusremise)".into(),
+            other => other.shown().into(),
         }
     }
 

@@ -9,6 +9,7 @@ use crate::services::club_pages as pages;
 use crate::services::player_card::{self, PlayerCard};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clubcomp_core::vocab::ResultCode;
 use maud::{Markup, html};
 
 /// The cache document names: language × embedded × language chosen in the query.
@@ -70,19 +71,23 @@ pub(super) async fn page(
 
 /// The result from the player's side: `1`, `½`, `0` (chess) or `2`, `1`, `0` (draughts), a
 /// forfeit `+`/`−`, a bye.
-fn own_result(ctx: &Ctx, code: &str, white: bool) -> String {
+fn own_result(ctx: &Ctx, code: ResultCode, white: bool) -> String {
+    use ResultCode as C;
     let (w, b) = match code {
-        "bye" => return ctx.lang.result("bye"),
-        "1/2-1/2" | "½-½" => ("½", "½"),
-        "+/-" => ("+", "−"),
-        "-/+" => ("−", "+"),
-        "-/-" => ("−", "−"),
-        "1+-1-" => ("1+", "1−"),
-        "1--1+" => ("1−", "1+"),
-        other => match other.split_once('-') {
-            Some((a, b)) => (a, b),
-            None => (other, ""),
-        },
+        C::Bye => return ctx.lang.result(C::Bye),
+        C::Draw | C::DrawHalves => ("½", "½"),
+        C::WhiteForfeitWin => ("+", "−"),
+        C::BlackForfeitWin => ("−", "+"),
+        C::DoubleForfeit => ("−", "−"),
+        C::WhitePlusremise => ("1+", "1−"),
+        C::BlackPlusremise => ("1−", "1+"),
+        // the scores of both sides, white's first (`1-0`, `2-0`, `1-1`, `0-0`, …)
+        C::WhiteWins
+        | C::BlackWins
+        | C::DraughtsWhiteWins
+        | C::DraughtsBlackWins
+        | C::DraughtsDraw
+        | C::BothLost => code.as_str().split_once('-').unwrap_or((code.as_str(), "")),
     };
     (if white { w } else { b }).to_string()
 }
@@ -171,12 +176,12 @@ fn render(ctx: &Ctx, p: &PlayerCard) -> Markup {
                                             td {
                                                 @match (g.opponent_id, &g.opponent_name) {
                                                     (Some(id), Some(name)) => (ctx.player(id, name)),
-                                                    _ => (ctx.lang.result("bye")),
+                                                    _ => (ctx.lang.result(ResultCode::Bye)),
                                                 }
                                             }
                                             td class="num" {
                                                 @match &g.result {
-                                                    Some(r) => (own_result(ctx, r, g.white)),
+                                                    Some(r) => (own_result(ctx, *r, g.white)),
                                                     None => span class="pending" { "…" },
                                                 }
                                             }

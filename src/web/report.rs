@@ -13,6 +13,7 @@ use crate::services::game_reports::{self, Closed, ReportPage, Reporter};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
+use clubcomp_core::vocab::ReportOutcome;
 use maud::{Markup, html};
 
 /// The path of game `id`'s report page.
@@ -76,12 +77,12 @@ fn body(ctx: &Ctx, g: &ReportPage, s: Option<&Session>, note: Option<Markup>) ->
     let here = path(g.game_id);
     html! {
         (players(ctx, g))
-        @if let Some(r) = &g.result { p class="result" { (ctx.t("Uitslag", "Result")) ": " strong { (ctx.lang.result(r)) } } }
+        @if let Some(r) = &g.result { p class="result" { (ctx.t("Uitslag", "Result")) ": " strong { (ctx.lang.result(*r)) } } }
         @if let Some(n) = note { (n) }
         @if let Some(why) = g.closed {
             p { (closed_text(ctx, why)) }
         } @else if let Some(s) = s.filter(|_| g.yours) {
-            @if let Some(m) = &g.mine { p { (ctx.t("Jouw melding", "Your report")) ": " strong { (ctx.lang.result(m)) } } }
+            @if let Some(m) = &g.mine { p { (ctx.t("Jouw melding", "Your report")) ": " strong { (ctx.lang.result(*m)) } } }
             form method="post" action=(ctx.href(&here)) class="report" {
                 input type="hidden" name="csrf" value=(s.csrf);
                 p { (ctx.t("Meld de uitslag (wit eerst):", "Report the result (White first):")) }
@@ -206,7 +207,7 @@ pub async fn submit(
             },
             path(id),
         );
-        let note = html! { p class="done" role="status" { (outcome(lang, &done.outcome)) } };
+        let note = html! { p class="done" role="status" { (outcome(lang, done.outcome)) } };
         let t = title(&ctx, &g);
         Ok(session::form_page(
             &req,
@@ -221,17 +222,17 @@ pub async fn submit(
 }
 
 /// What a report did, in words.
-fn outcome(lang: Lang, outcome: &str) -> &'static str {
+fn outcome(lang: Lang, outcome: ReportOutcome) -> &'static str {
     match outcome {
-        "entered" => lang.t(
+        ReportOutcome::Entered => lang.t(
             "Jullie meldingen kloppen: de uitslag staat vast.",
             "Your reports agree: the result is entered.",
         ),
-        "disputed" => lang.t(
+        ReportOutcome::Disputed => lang.t(
             "Jullie meldingen verschillen; de arbiter beslist.",
             "Your reports differ; the arbiter decides.",
         ),
-        _ => lang.t(
+        ReportOutcome::Waiting => lang.t(
             "Gemeld. Zodra je tegenstander hetzelfde meldt, staat de uitslag vast.",
             "Reported. Once your opponent reports the same, the result is entered.",
         ),

@@ -238,8 +238,8 @@ fn row_markup(ctx: &Ctx, row: &Row<'_>) -> Markup {
                 td class="white" { @if let Some(w) = &g.white { (w.name) } }
                 td class="result" {
                     @match (&g.result, &g.black) {
-                        (Some(r), _) => (ctx.lang.result(r)),
-                        (None, None) => (ctx.lang.result("bye")),
+                        (Some(r), _) => (ctx.lang.result(*r)),
+                        (None, None) => (ctx.lang.result(clubcomp_core::vocab::ResultCode::Bye)),
                         (None, Some(_)) => span class="pending" { "–" },
                     }
                 }

@@ -141,18 +141,6 @@ string_enum_schema!(
     ["keizer", "swiss", "round_robin"]
 );
 
-string_enum_schema!(
-    pub PlayoffOutcome,
-    "The outcome of a playoff game: `white_wins`, `black_wins` or `draw`.",
-    ["white_wins", "black_wins", "draw"]
-);
-
-string_enum_schema!(
-    pub PlayoffMatch,
-    "A match of a playoff group: `semi1` (1–4), `semi2` (2–3) or `final`.",
-    ["semi1", "semi2", "final"]
-);
-
 /// The FIDE tie-break acronyms the document lists (C.07, individual events; Cut-n and
 /// Median-n for n = 1 and 2).
 pub const TIEBREAK_ACRONYMS: [&str; 37] = [

@@ -27,6 +27,8 @@ use diesel::sql_types::Text;
 
 mod night;
 pub use night::*;
+mod results;
+pub use results::*;
 
 /// Declares a value list: the enum with serde, diesel (TEXT) and OpenAPI forms that agree,
 /// `ALL`, `NAMES`, `as_str`, `FromStr` (an [`UnknownValue`] naming `$what`) and `Display`.

@@ -550,7 +550,11 @@ async fn fill_round(
                     game_no,
                     white_id: Some(PlayerId(w)),
                     black_id: b.map(PlayerId),
-                    result: if b.is_none() { Some("bye".into()) } else { res },
+                    result: if b.is_none() {
+                        Some(clubcomp_core::vocab::ResultCode::Bye)
+                    } else {
+                        res.map(|r| r.parse().expect("a result code"))
+                    },
                     termination: None,
                     move_count: None,
                     version: 1,

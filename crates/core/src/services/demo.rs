@@ -26,7 +26,7 @@ use crate::store::models::competition::{
 use crate::store::models::players::{self, NewPlayer};
 use crate::store::models::users;
 use crate::store::now_utc;
-use crate::vocab::RoundStatus;
+use crate::vocab::{ResultCode, RoundStatus};
 use chrono::NaiveDate;
 use clubcomp_engine::{CompetitionKind, Discipline, Half as VHalf, Membership, PairingSystem};
 use diesel::prelude::*;
@@ -189,16 +189,16 @@ fn link_member(c: &mut DbConn, player: PlayerId) -> ApiResult<()> {
 
 /// A chess result for White against Black from the rating difference (deterministic draw
 /// from `rng`): about 50 % ± 1 % per 20 points for White, a fifth of the games drawn.
-fn chess_result(rng: &mut ChaCha8Rng, white: Option<i32>, black: Option<i32>) -> &'static str {
+fn chess_result(rng: &mut ChaCha8Rng, white: Option<i32>, black: Option<i32>) -> ResultCode {
     let diff = white.unwrap_or(1200) - black.unwrap_or(1200);
     let expect = (50 + diff / 20).clamp(10, 90);
     let r: i32 = rng.random_range(0..100);
     if r < expect - 10 {
-        "1-0"
+        ResultCode::WhiteWins
     } else if r < expect + 10 {
-        "½-½"
+        ResultCode::DrawHalves
     } else {
-        "0-1"
+        ResultCode::BlackWins
     }
 }
 
@@ -291,7 +291,7 @@ fn insert_game(
     game_no: i32,
     white: Option<PlayerId>,
     black: Option<PlayerId>,
-    result: Option<&str>,
+    result: Option<ResultCode>,
 ) -> ApiResult<()> {
     crate::services::round_rows::insert_game(
         c,
@@ -301,7 +301,7 @@ fn insert_game(
             game_no,
             white_id: white,
             black_id: black,
-            result: result.map(str::to_string),
+            result,
             termination: None,
             move_count: None,
             version: 1,

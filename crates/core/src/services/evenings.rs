@@ -56,7 +56,7 @@ pub struct Board {
     pub black: Option<BoardPlayer>,
     /// Result code, once entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
-    pub result: Option<String>,
+    pub result: Option<crate::vocab::ResultCode>,
     /// Whether its two players reported different results and the arbiter has not entered
     /// one yet (docs/rules/arbiter.md#results-reported-by-the-players).
     pub disputed: bool,

@@ -21,8 +21,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use utoipa::ToSchema;
 
-/// The result codes a player cannot report: a forfeit or a bye is the arbiter's to enter.
-const ARBITERS_CODES: [&str; 4] = ["+/-", "-/+", "-/-", "bye"];
+use crate::vocab::ResultCode;
 
 /// One player's report of a game (for the club's staff).
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
@@ -31,16 +30,10 @@ pub struct Report {
     pub player_id: i64,
     /// The result code they reported.
     #[schema(value_type = crate::services::results::ResultCode)]
-    pub result: String,
+    pub result: ResultCode,
 }
 
-crate::schemas::string_enum_schema!(
-    pub ReportOutcome,
-    "What a player's report did: `waiting` (the opponent has not reported yet), `entered` \
-     (both reports agree; the result is entered) or `disputed` (the reports differ; the \
-     arbiter decides).",
-    ["waiting", "entered", "disputed"]
-);
+pub use crate::vocab::ReportOutcome;
 
 /// The answer to a report.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -49,12 +42,13 @@ pub struct Reported {
     pub game_id: i64,
     /// The result code as stored (converted to the discipline's spelling).
     #[schema(value_type = crate::services::results::ResultCode)]
-    pub reported: String,
+    pub reported: ResultCode,
     /// `waiting`, `entered` or `disputed`.
     #[schema(value_type = ReportOutcome)]
-    pub outcome: String,
+    pub outcome: ReportOutcome,
     /// The game's result once entered.
-    pub result: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub result: Option<ResultCode>,
 }
 
 /// Who reports, and what.
@@ -109,7 +103,11 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
         )));
     }
     let code = who.result.trim();
-    if ARBITERS_CODES.contains(&code) {
+    // a forfeit or a bye is the arbiter's to enter
+    if code
+        .parse::<ResultCode>()
+        .is_ok_and(|r| r.is_forfeit() || r == ResultCode::Bye)
+    {
         return Err(ApiError::invalid(
             "result",
             format!("`{code}` is a forfeit; the arbiter enters forfeits"),
@@ -122,7 +120,9 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
         reason: None,
     };
     let (snapshot, _) = results::check(&comp, &game, &input)?;
-    let reported = snapshot.result.unwrap_or_default();
+    let reported = snapshot
+        .result
+        .ok_or_else(|| ApiError::Internal("a checked report without a result".into()))?;
     diesel::delete(gr::table.find((id.get(), player.get()))).execute(c)?;
     diesel::insert_into(gr::table)
         .values((
@@ -133,23 +133,23 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
             gr::reported_at.eq(now_utc()),
         ))
         .execute(c)?;
-    let other: Option<(String, String)> = gr::table
+    let other: Option<(String, ResultCode)> = gr::table
         .filter(gr::game_id.eq(id.get()))
         .filter(gr::player_id.ne(player.get()))
         .select((gr::account, gr::result))
         .first(c)
         .optional()?;
-    let answer = |outcome: &str, result: Option<String>| Reported {
+    let answer = |outcome: ReportOutcome, result: Option<ResultCode>| Reported {
         game_id: id.get(),
-        reported: reported.clone(),
-        outcome: outcome.into(),
+        reported,
+        outcome,
         result,
     };
     match other {
-        None => Ok(answer("waiting", None)),
+        None => Ok(answer(ReportOutcome::Waiting, None)),
         Some((account, theirs)) if theirs == reported => {
             let input = ResultInput {
-                result: reported.clone(),
+                result: reported.to_string(),
                 termination: None,
                 move_count: None,
                 reason: Some(format!(
@@ -167,7 +167,7 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
                 entered.game.version,
                 entered.corrected,
             )?;
-            Ok(answer("entered", entered.game.result))
+            Ok(answer(ReportOutcome::Entered, entered.game.result))
         }
         Some(_) => {
             crate::store::stamps::touch_now(c, crate::store::stamps::Scope::Competition(comp.id))?;
@@ -183,7 +183,7 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
                         "game_no": game.game_no,
                     })),
             )?;
-            Ok(answer("disputed", None))
+            Ok(answer(ReportOutcome::Disputed, None))
         }
     }
 }
@@ -192,7 +192,7 @@ pub fn report(c: &mut DbConn, id: GameId, who: &Reporter<'_>) -> ApiResult<Repor
 /// that has no result yet is disputed.
 pub fn of_games(c: &mut DbConn, games: &[GameId]) -> ApiResult<HashMap<GameId, Vec<Report>>> {
     let ids: Vec<i64> = games.iter().map(|g| g.get()).collect();
-    let rows: Vec<(i64, i64, String)> = gr::table
+    let rows: Vec<(i64, i64, ResultCode)> = gr::table
         .filter(gr::game_id.eq_any(ids))
         .order((gr::game_id, gr::player_id))
         .select((gr::game_id, gr::player_id, gr::result))
@@ -214,10 +214,18 @@ pub fn disputed(r: &[Report]) -> bool {
 
 /// The result codes a player reports with in `discipline`: the over-the-board ones, White's
 /// score first (forfeits and byes are the arbiter's).
-pub fn player_codes(discipline: clubcomp_engine::Discipline) -> &'static [&'static str] {
+pub fn player_codes(discipline: clubcomp_engine::Discipline) -> &'static [ResultCode] {
+    use ResultCode as C;
     match discipline {
-        clubcomp_engine::Discipline::Chess => &["1-0", "½-½", "0-1"],
-        clubcomp_engine::Discipline::Draughts => &["2-0", "1-1", "0-2", "1+-1-", "1--1+", "0-0"],
+        clubcomp_engine::Discipline::Chess => &[C::WhiteWins, C::DrawHalves, C::BlackWins],
+        clubcomp_engine::Discipline::Draughts => &[
+            C::DraughtsWhiteWins,
+            C::DraughtsDraw,
+            C::DraughtsBlackWins,
+            C::WhitePlusremise,
+            C::BlackPlusremise,
+            C::BothLost,
+        ],
     }
 }
 
@@ -254,15 +262,15 @@ pub struct ReportPage {
     /// Black: id and name (none for a bye).
     pub black: Option<(i64, String)>,
     /// The result, once entered.
-    pub result: Option<String>,
+    pub result: Option<ResultCode>,
     /// The codes the players report with.
-    pub codes: &'static [&'static str],
+    pub codes: &'static [ResultCode],
     /// Why no report is taken now, if so.
     pub closed: Option<Closed>,
     /// Whether the viewer is one of the two players.
     pub yours: bool,
     /// The viewer's own report, while the game has no result.
-    pub mine: Option<String>,
+    pub mine: Option<ResultCode>,
 }
 
 /// The report page of game `id` for `viewer` (the player of the signed-in account, if any):
@@ -315,7 +323,7 @@ pub fn page_of(c: &mut DbConn, id: GameId, viewer: Option<PlayerId>) -> ApiResul
         game_no: game.game_no,
         white,
         black,
-        result: game.result.clone(),
+        result: game.result,
         codes: player_codes(results::discipline(&comp)),
         closed,
         yours,

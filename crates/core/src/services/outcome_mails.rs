@@ -26,7 +26,7 @@ struct GameFacts {
     board: i32,
     white: Player,
     black: Player,
-    result: Option<String>,
+    result: Option<crate::vocab::ResultCode>,
     url: String,
 }
 
@@ -118,7 +118,7 @@ pub fn result_changed(
     let Some(f) = facts(c, n.0, id)? else {
         return Ok(0);
     };
-    let result = f.result.clone().unwrap_or_default();
+    let result = f.result.map(|r| r.to_string()).unwrap_or_default();
     let mut queued = 0;
     for p in [&f.white, &f.black] {
         let words = |lang| {

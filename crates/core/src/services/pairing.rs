@@ -249,7 +249,7 @@ fn store_games(
                     game_no,
                     white_id: Some(w),
                     black_id: bl,
-                    result: bl.is_none().then(|| "bye".to_string()),
+                    result: bl.is_none().then_some(crate::vocab::ResultCode::Bye),
                     termination: None,
                     move_count: None,
                     version: 1,

@@ -53,7 +53,7 @@ pub struct CardGame {
     pub opponent_name: Option<String>,
     /// The result code, once entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
-    pub result: Option<String>,
+    pub result: Option<crate::vocab::ResultCode>,
 }
 
 /// A player's place and score after one Keizer evening.

@@ -55,7 +55,7 @@ pub struct PlayerGame {
     pub opponent: Option<Opponent>,
     /// Result code, once entered (white's score first).
     #[schema(value_type = Option<crate::services::results::ResultCode>, required = true)]
-    pub result: Option<String>,
+    pub result: Option<crate::vocab::ResultCode>,
 }
 
 /// What a player's games are filtered by.

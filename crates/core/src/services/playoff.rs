@@ -87,7 +87,7 @@ pub struct FirstPlaceGame {
     /// Result code, when entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>)]
     #[schema(required = true)]
-    pub result: Option<String>,
+    pub result: Option<crate::vocab::ResultCode>,
 }
 
 /// The arbiter's decision of a play-off still tied.
@@ -132,11 +132,12 @@ pub struct FirstPlacePlayoff {
 }
 
 /// White's half points of a stored chess result in the play-off (none: no result that counts).
-fn white_half_points(code: &str) -> Option<u8> {
+fn white_half_points(code: crate::vocab::ResultCode) -> Option<u8> {
+    use crate::vocab::ResultCode as Code;
     match code {
-        "1-0" | "+/-" => Some(2),
-        "0-1" | "-/+" => Some(0),
-        "1/2-1/2" | "½-½" => Some(1),
+        Code::WhiteWins | Code::WhiteForfeitWin => Some(2),
+        Code::BlackWins | Code::BlackForfeitWin => Some(0),
+        Code::Draw | Code::DrawHalves => Some(1),
         _ => None,
     }
 }
@@ -181,7 +182,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
         let (Some(w), Some(b)) = (g.white_id, g.black_id) else {
             continue;
         };
-        if let Some(hp) = g.result.as_deref().and_then(white_half_points) {
+        if let Some(hp) = g.result.and_then(white_half_points) {
             *points.entry(w).or_default() += u32::from(hp);
             *points.entry(b).or_default() += 2 - u32::from(hp);
             results.push(PlayoffResult {
@@ -196,7 +197,7 @@ pub fn view(c: &mut DbConn, comp: &Competition) -> ApiResult<Option<FirstPlacePl
             board: g.board,
             white: player(w),
             black: player(b),
-            result: g.result.clone(),
+            result: g.result,
         });
     }
     let ids: Vec<String> = meta.candidates.iter().map(PlayerId::to_string).collect();

@@ -305,17 +305,17 @@ pub struct PlayoffGameView {
     /// Black.
     pub black: PlayerRef,
     /// `white_wins`, `black_wins` or `draw`, once entered.
-    #[schema(value_type = Option<crate::schemas::PlayoffOutcome>)]
+    #[schema(value_type = Option<crate::vocab::PlayoffOutcome>)]
     #[schema(required = true)]
-    pub outcome: Option<String>,
+    pub outcome: Option<crate::vocab::PlayoffOutcome>,
 }
 
 /// One match of a group.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PlayoffMatchView {
     /// `semi1` (1–4), `semi2` (2–3) or `final`.
-    #[schema(value_type = crate::schemas::PlayoffMatch)]
-    pub id: String,
+    #[schema(value_type = crate::vocab::PlayoffMatch)]
+    pub id: crate::vocab::PlayoffMatch,
     /// The two players, better seed first, once known.
     #[schema(required = true)]
     pub players: Option<Vec<PlayerRef>>,
@@ -400,7 +400,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
                         MatchId::Final => 3,
                     };
                 Ok(PlayoffMatchView {
-                    id: label(m.id),
+                    id: m.id.into(),
                     players: m
                         .players
                         .as_ref()
@@ -419,7 +419,7 @@ pub fn playoffs_view(c: &mut DbConn, comp: &Competition) -> ApiResult<PlayoffsVi
                                     .map(|sg| sg.id.get()),
                                 white: pr(&x.white)?,
                                 black: pr(&x.black)?,
-                                outcome: x.outcome.map(label),
+                                outcome: x.outcome.map(Into::into),
                             })
                         })
                         .collect::<ApiResult<_>>()?,

@@ -94,11 +94,12 @@ fn match_of(n: i32) -> Option<MatchId> {
     }
 }
 
-fn outcome(code: &str) -> Option<PlayoffGameResult> {
+fn outcome(code: crate::vocab::ResultCode) -> Option<PlayoffGameResult> {
+    use crate::vocab::ResultCode as Code;
     Some(match code {
-        "1-0" | "+/-" => PlayoffGameResult::WhiteWins,
-        "0-1" | "-/+" => PlayoffGameResult::BlackWins,
-        "1/2-1/2" => PlayoffGameResult::Draw,
+        Code::WhiteWins | Code::WhiteForfeitWin => PlayoffGameResult::WhiteWins,
+        Code::BlackWins | Code::BlackForfeitWin => PlayoffGameResult::BlackWins,
+        Code::Draw | Code::DrawHalves => PlayoffGameResult::Draw,
         _ => return None,
     })
 }
@@ -117,10 +118,7 @@ pub fn playoff_states(
     for g in &p.draw.groups {
         let mut results = Vec::new();
         for game in all.iter().filter(|x| x.board / 10 == g.number as i32) {
-            if let (Some(m), Some(o)) = (
-                match_of(game.board % 10),
-                game.result.as_deref().and_then(outcome),
-            ) {
+            if let (Some(m), Some(o)) = (match_of(game.board % 10), game.result.and_then(outcome)) {
                 results.push(EnteredResult {
                     match_id: m,
                     game: game.game_no as u8,

@@ -24,14 +24,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::services::competitions::discipline;
 pub use crate::services::rounds::ARBITER_DECISION;
 
-crate::schemas::string_enum_schema!(
-    pub ResultCode,
-    "A result code (which ones a game takes depends on its discipline): chess `1-0`, `0-1`, `1/2-1/2`, `½-½`; draughts `2-0`, `0-2`, `1-1`, `1+-1-`, `1--1+`, `0-0`; both `+/-`, `-/+`, `-/-`; `bye` for a pairing bye.",
-    [
-        "1-0", "0-1", "1/2-1/2", "½-½", "2-0", "0-2", "1-1", "1+-1-", "1--1+", "0-0", "+/-", "-/+",
-        "-/-", "bye"
-    ]
-);
+pub use crate::vocab::ResultCode;
 
 /// What a caller reports for a game.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -64,7 +57,7 @@ pub struct ResultInput {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Snapshot {
     /// Result code.
-    pub result: Option<String>,
+    pub result: Option<ResultCode>,
     /// Termination.
     pub termination: Option<String>,
     /// Moves.
@@ -134,7 +127,7 @@ pub fn check(
     }
     if game.black_id.is_none() {
         // a pairing bye: its result is set by the pairing, never entered
-        if code != "bye" {
+        if code.parse::<ResultCode>() != Ok(ResultCode::Bye) {
             return Err(ApiError::invalid(
                 "result",
                 "this game is a bye; its result is `bye`",
@@ -142,7 +135,7 @@ pub fn check(
         }
         return Ok((
             Snapshot {
-                result: Some("bye".into()),
+                result: Some(ResultCode::Bye),
                 termination: None,
                 move_count: input.move_count,
             },
@@ -176,6 +169,8 @@ pub fn check(
             ),
         },
     )?;
+    let stored = ResultCode::from_result(d, conv.result)
+        .ok_or_else(|| ApiError::Internal(format!("no {d:?} code for {:?}", conv.result)))?;
     if term.as_deref() == Some(ARBITER_DECISION) {
         // docs/rules/keizer.md#scoring: a game lost by an arbiter's decision is a Keizer rule; it needs a decisive
         // over-the-board code naming the winner.
@@ -185,14 +180,14 @@ pub fn check(
                 "arbiter_decision losses are a Keizer rule (docs/rules/keizer.md#scoring)",
             ));
         }
-        if conv.result != "1-0" && conv.result != "0-1" {
+        if !matches!(stored, ResultCode::WhiteWins | ResultCode::BlackWins) {
             return Err(ApiError::invalid(
                 "result",
                 "an arbiter's decision is entered as 1-0 (black lost) or 0-1 (white lost)",
             ));
         }
     }
-    if comp.kind == CompetitionKind::Knockout && conv.result == "-/-" {
+    if comp.kind == CompetitionKind::Knockout && stored == ResultCode::DoubleForfeit {
         // docs/rules/keizer.md#playoffs: a playoff game always has a winner
         return Err(ApiError::invalid(
             "result",
@@ -201,7 +196,7 @@ pub fn check(
     }
     Ok((
         Snapshot {
-            result: Some(conv.result),
+            result: Some(stored),
             termination: term,
             move_count: input.move_count,
         },
@@ -210,47 +205,47 @@ pub fn check(
 }
 
 /// The result code of a game ending recorded in the game's event log.
-fn ending_code(d: Discipline, ending: GameEnding) -> &'static str {
+fn ending_code(d: Discipline, ending: GameEnding) -> ResultCode {
     match (d, ending) {
         (
             Discipline::Chess,
             GameEnding::Win {
                 side: Colour::White,
             },
-        ) => "1-0",
+        ) => ResultCode::WhiteWins,
         (
             Discipline::Chess,
             GameEnding::Win {
                 side: Colour::Black,
             },
-        ) => "0-1",
-        (Discipline::Chess, _) => "1/2-1/2",
+        ) => ResultCode::BlackWins,
+        (Discipline::Chess, _) => ResultCode::Draw,
         (
             Discipline::Draughts,
             GameEnding::Win {
                 side: Colour::White,
             },
-        ) => "2-0",
+        ) => ResultCode::DraughtsWhiteWins,
         (
             Discipline::Draughts,
             GameEnding::Win {
                 side: Colour::Black,
             },
-        ) => "0-2",
-        (Discipline::Draughts, GameEnding::Draw) => "1-1",
+        ) => ResultCode::DraughtsBlackWins,
+        (Discipline::Draughts, GameEnding::Draw) => ResultCode::DraughtsDraw,
         (
             Discipline::Draughts,
             GameEnding::Plusremise {
                 side: Colour::White,
             },
-        ) => "1+-1-",
+        ) => ResultCode::WhitePlusremise,
         (
             Discipline::Draughts,
             GameEnding::Plusremise {
                 side: Colour::Black,
             },
-        ) => "1--1+",
-        (Discipline::Draughts, GameEnding::BothLost) => "0-0",
+        ) => ResultCode::BlackPlusremise,
+        (Discipline::Draughts, GameEnding::BothLost) => ResultCode::BothLost,
     }
 }
 
@@ -324,8 +319,7 @@ pub fn enter_decided(
     let (game, _, comp) = load_game(c, id)?;
     let d = discipline(&comp);
     let code = ending_code(d, ending);
-    let same = convert_result(d, code, None, None).map(|x| x.result).ok();
-    if game.black_id.is_none() || (game.result.is_some() && game.result == same) {
+    if game.black_id.is_none() || game.result.is_some_and(|r| r.same_as(code)) {
         return Ok(());
     }
     let input = ResultInput {
@@ -378,16 +372,15 @@ fn agrees_with_the_record(
         .map_err(|e| ApiError::Internal(format!("game {}: stored log: {e}", game.id)))?;
     if let Some(ending) = state.result {
         let code = ending_code(d, ending);
-        let same = convert_result(d, code, None, None).map(|x| x.result);
         let ended_by = ended_by(c, game.id, &state)?;
-        if new.result.as_deref() != same.as_deref().ok() && !ended_by.set_aside {
+        if !new.result.is_some_and(|r| r.same_as(code)) && !ended_by.set_aside {
             return Err(ApiError::Conflict(format!(
                 "game {} ended as {code} by {}; its result is {code}, not {}: a result \
                  against an arbiter's decision needs the board to uphold an appeal against it \
                  first (docs/rules/arbiter.md#appeals)",
                 game.id,
                 ended_by.what,
-                new.result.as_deref().unwrap_or_default()
+                new.result.map(ResultCode::as_str).unwrap_or_default()
             )));
         }
     }
@@ -504,7 +497,7 @@ pub fn enter(
     crate::services::round_rows::set_game_result(
         c,
         game.id,
-        new.result.as_deref(),
+        new.result,
         new.termination.as_deref(),
         new.move_count,
     )?;

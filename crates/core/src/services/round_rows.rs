@@ -204,7 +204,7 @@ pub fn bump_game_version(c: &mut DbConn, id: GameId, read: i64) -> ApiResult<()>
 pub fn set_game_result(
     c: &mut DbConn,
     id: GameId,
-    result: Option<&str>,
+    result: Option<crate::vocab::ResultCode>,
     termination: Option<&str>,
     move_count: Option<i32>,
 ) -> ApiResult<()> {

@@ -42,7 +42,7 @@ pub struct GameView {
     /// Result code, once entered.
     #[schema(value_type = Option<crate::services::results::ResultCode>)]
     #[schema(required = true)]
-    pub result: Option<String>,
+    pub result: Option<crate::vocab::ResultCode>,
     /// How the game ended, if recorded.
     #[schema(required = true)]
     pub termination: Option<String>,

@@ -20,7 +20,7 @@ use crate::services::rounds::ARBITER_DECISION;
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Entrant, Game, Round};
 use crate::store::models::players;
-use crate::vocab::RoundStatus;
+use crate::vocab::{ResultCode, RoundStatus};
 use clubcomp_engine::Fixed;
 use clubcomp_engine::keizer as ks;
 use clubcomp_engine::round_robin as rr;
@@ -123,10 +123,10 @@ fn round_robin_params(
 fn keizer_result(g: &Game) -> Option<ks::KeizerResult> {
     use ks::KeizerResult::*;
     let arb = g.termination.as_deref() == Some(ARBITER_DECISION);
-    Some(match g.result.as_deref()? {
-        "1-0" if arb => BlackLostByArbiter,
-        "0-1" if arb => WhiteLostByArbiter,
-        code => clubcomp_engine::keizer::parse_result(code)?,
+    Some(match g.result? {
+        ResultCode::WhiteWins if arb => BlackLostByArbiter,
+        ResultCode::BlackWins if arb => WhiteLostByArbiter,
+        code => clubcomp_engine::keizer::parse_result(code.as_str())?,
     })
 }
 
@@ -452,7 +452,7 @@ pub fn build_trf(
                 }
                 Some(b) => {
                     let slot = k * gpr + (g.game_no.clamp(1, gpr as i32) as usize - 1);
-                    let (rw, rb) = trf_codes(d, g.result.as_deref());
+                    let (rw, rb) = trf_codes(d, g.result.map(ResultCode::as_str));
                     entries[w as usize - 1][slot] = swiss::RoundEntry {
                         opponent: Some(b),
                         colour: Some(clubcomp_engine::Colour::White),

@@ -178,10 +178,12 @@ pub enum Termination {
 }
 
 /// The result to store for a game, and why it differs from the one reported.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Conversion {
-    /// The canonical code to store.
-    pub result: String,
+    /// The result to store.
+    pub result: RoundRobinResult,
+    /// Its canonical code in the discipline (`1/2-1/2` for a chess draw given as `½-½`).
+    pub code: &'static str,
     /// Set when the reported result was converted, saying why.
     pub note: Option<String>,
 }
@@ -232,14 +234,17 @@ pub fn convert_result(
                 code: code.to_string(),
             }
         })?;
-    let result = stored
+    let canonical = stored
         .code(discipline)
         .ok_or_else(|| ResultError::UnknownCode {
             discipline,
             code: code.to_string(),
-        })?
-        .to_string();
-    Ok(Conversion { result, note })
+        })?;
+    Ok(Conversion {
+        result: stored,
+        code: canonical,
+        note,
+    })
 }
 
 /// The parsed form of [`convert_result`]: `Err(())` when the move count is missing.
@@ -337,33 +342,27 @@ mod tests {
         let a = Some(Termination::Agreed);
         // agreed after 39 moves each: converted to 0-0
         let c = convert_result(d, "1-1", a, Some(39)).unwrap();
-        assert_eq!(c.result, "0-0");
+        assert_eq!(c.code, "0-0");
         assert!(c.note.unwrap().contains("39"));
         // agreed plusremise after 12 moves: a draw too, converted
-        assert_eq!(
-            convert_result(d, "1--1+", a, Some(12)).unwrap().result,
-            "0-0"
-        );
+        assert_eq!(convert_result(d, "1--1+", a, Some(12)).unwrap().code, "0-0");
         // 40 moves made by both: stands
         let c = convert_result(d, "1-1", a, Some(40)).unwrap();
-        assert_eq!((c.result.as_str(), c.note), ("1-1", None));
+        assert_eq!((c.code, c.note), ("1-1", None));
         // not agreed (e.g. a claim), or not a draw: stands
         assert_eq!(
             convert_result(d, "1-1", Some(Termination::Other), Some(5))
                 .unwrap()
-                .result,
+                .code,
             "1-1"
         );
-        assert_eq!(convert_result(d, "2-0", a, Some(5)).unwrap().result, "2-0");
-        assert_eq!(
-            convert_result(d, "1-1", None, Some(5)).unwrap().result,
-            "1-1"
-        );
+        assert_eq!(convert_result(d, "2-0", a, Some(5)).unwrap().code, "2-0");
+        assert_eq!(convert_result(d, "1-1", None, Some(5)).unwrap().code, "1-1");
         // chess: not a chess rule
         assert_eq!(
             convert_result(Discipline::Chess, "½-½", a, Some(5))
                 .unwrap()
-                .result,
+                .code,
             "1/2-1/2"
         );
         // errors

@@ -86,12 +86,13 @@ pub(super) fn seed(c: &mut DbConn, season_id: SeasonId, today: NaiveDate) -> Api
         }
         completed += usize::from(status == RoundStatus::Completed);
         for (b, board) in boards.iter().enumerate() {
+            use crate::vocab::ResultCode as Code;
             let result = match rng.random_range(0..20) {
-                0..=5 => "2-0",
-                6..=9 => "0-2",
-                10..=17 => "1-1",
-                18 => "1+-1-",
-                _ => "1--1+",
+                0..=5 => Code::DraughtsWhiteWins,
+                6..=9 => Code::DraughtsBlackWins,
+                10..=17 => Code::DraughtsDraw,
+                18 => Code::WhitePlusremise,
+                _ => Code::BlackPlusremise,
             };
             insert_game(
                 c,

@@ -252,8 +252,8 @@ fn play_evening(
             white: b.white.clone(),
             black: b.black.clone(),
             result: match r {
-                "1-0" => KeizerResult::WhiteWins,
-                "0-1" => KeizerResult::BlackWins,
+                crate::vocab::ResultCode::WhiteWins => KeizerResult::WhiteWins,
+                crate::vocab::ResultCode::BlackWins => KeizerResult::BlackWins,
                 _ => KeizerResult::Draw,
             },
         });
@@ -278,7 +278,15 @@ fn play_evening(
         let p = by_key[&bye.player].0;
         // as the pairing stores it: the bye's result is set when the round is paired, so
         // the evening in play can be completed once its games have results
-        insert_game(c, round.id, bye.board as i32, 1, Some(p), None, Some("bye"))?;
+        insert_game(
+            c,
+            round.id,
+            bye.board as i32,
+            1,
+            Some(p),
+            None,
+            Some(crate::vocab::ResultCode::Bye),
+        )?;
         if !ev.published {
             played.byes.push(bye.player.clone());
             *st.byes.entry(bye.player.clone()).or_default() += 1;

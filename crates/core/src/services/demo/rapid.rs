@@ -9,7 +9,7 @@ use crate::store::DbConn;
 use crate::store::models::competition::Evening;
 use crate::store::models::players::Player;
 use crate::store::stamps::Scope;
-use crate::vocab::RoundStatus;
+use crate::vocab::{ResultCode, RoundStatus};
 use chrono::NaiveDate;
 use clubcomp_engine::double_swiss::{self as ds, DoubleSwissResult as G};
 use clubcomp_engine::{CompetitionKind, Discipline, EveningKind, Half, PairingSystem};
@@ -70,9 +70,9 @@ pub(super) fn seed(
     };
     let mut rng = ChaCha8Rng::seed_from_u64(20_260_925);
     let game = |rng: &mut ChaCha8Rng| match rng.random_range(0..10) {
-        0..=3 => (G::WhiteWins, "1-0"),
-        4..=6 => (G::BlackWins, "0-1"),
-        _ => (G::Draw, "½-½"),
+        0..=3 => (G::WhiteWins, ResultCode::WhiteWins),
+        4..=6 => (G::BlackWins, ResultCode::BlackWins),
+        _ => (G::Draw, ResultCode::DrawHalves),
     };
     let completed = rapid.iter().filter(|e| e.date < today).count();
     for (k, ev) in rapid.iter().enumerate() {
@@ -126,8 +126,8 @@ pub(super) fn seed(
             });
         }
         if let Some(b) = next.bye {
-            let board = next.pairings.len() as i32 + 1;
-            insert_game(c, round.id, board, 1, Some(id(b)), None, Some("bye"))?;
+            let (board, bye) = (next.pairings.len() as i32 + 1, Some(ResultCode::Bye));
+            insert_game(c, round.id, board, 1, Some(id(b)), None, bye)?;
             rec.byes.push(ds::Bye {
                 player: b,
                 kind: ds::ByeKind::Pairing,

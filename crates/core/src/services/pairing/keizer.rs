@@ -79,9 +79,9 @@ fn playing_index(playing: &[NaiveDate], date: NaiveDate) -> u32 {
     playing.partition_point(|d| *d < date) as u32 + 1
 }
 
-fn over_the_board(result: Option<&str>) -> bool {
+fn over_the_board(result: Option<crate::vocab::ResultCode>) -> bool {
     matches!(
-        result.and_then(parse_result),
+        result.and_then(|r| parse_result(r.as_str())),
         Some(KeizerResult::WhiteWins | KeizerResult::BlackWins | KeizerResult::Draw)
     )
 }
@@ -162,7 +162,7 @@ pub fn keizer_input(
                 }
                 match (white, black) {
                     (Some(w), None) if hc.id == comp.id => *byes_here.entry(w).or_default() += 1,
-                    (Some(w), Some(b)) if over_the_board(g.result.as_deref()) => {
+                    (Some(w), Some(b)) if over_the_board(g.result) => {
                         colours.entry(w).or_default().push(Colour::White);
                         colours.entry(b).or_default().push(Colour::Black);
                         history.push(Meeting {

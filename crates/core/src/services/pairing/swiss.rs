@@ -61,14 +61,15 @@ fn entry_for(g: &Game, me: PlayerId, tpn: &HashMap<PlayerId, u32>) -> RoundEntry
     let Some(&o) = tpn.get(&opp) else {
         return unplayed;
     };
+    use crate::vocab::ResultCode as Code;
     use ResultCode::*;
-    let (w, b) = match g.result.as_deref() {
-        Some("1-0") => (Win, Loss),
-        Some("0-1") => (Loss, Win),
-        Some("½-½") | Some("1/2-1/2") => (Draw, Draw),
-        Some("+/-") => (ForfeitWin, ForfeitLoss),
-        Some("-/+") => (ForfeitLoss, ForfeitWin),
-        Some("-/-") => (ForfeitLoss, ForfeitLoss),
+    let (w, b) = match g.result {
+        Some(Code::WhiteWins) => (Win, Loss),
+        Some(Code::BlackWins) => (Loss, Win),
+        Some(Code::DrawHalves | Code::Draw) => (Draw, Draw),
+        Some(Code::WhiteForfeitWin) => (ForfeitWin, ForfeitLoss),
+        Some(Code::BlackForfeitWin) => (ForfeitLoss, ForfeitWin),
+        Some(Code::DoubleForfeit) => (ForfeitLoss, ForfeitLoss),
         _ => (Pending, Pending),
     };
     RoundEntry {
@@ -376,14 +377,15 @@ pub(super) fn dutch(
     })
 }
 
-fn ds_result(code: Option<&str>) -> Option<ds::DoubleSwissResult> {
+fn ds_result(code: Option<crate::vocab::ResultCode>) -> Option<ds::DoubleSwissResult> {
+    use crate::vocab::ResultCode as Code;
     Some(match code? {
-        "1-0" => ds::DoubleSwissResult::WhiteWins,
-        "0-1" => ds::DoubleSwissResult::BlackWins,
-        "½-½" | "1/2-1/2" => ds::DoubleSwissResult::Draw,
-        "+/-" => ds::DoubleSwissResult::WhiteForfeitWin,
-        "-/+" => ds::DoubleSwissResult::BlackForfeitWin,
-        "-/-" => ds::DoubleSwissResult::DoubleForfeit,
+        Code::WhiteWins => ds::DoubleSwissResult::WhiteWins,
+        Code::BlackWins => ds::DoubleSwissResult::BlackWins,
+        Code::DrawHalves | Code::Draw => ds::DoubleSwissResult::Draw,
+        Code::WhiteForfeitWin => ds::DoubleSwissResult::WhiteForfeitWin,
+        Code::BlackForfeitWin => ds::DoubleSwissResult::BlackForfeitWin,
+        Code::DoubleForfeit => ds::DoubleSwissResult::DoubleForfeit,
         _ => return None,
     })
 }
@@ -422,8 +424,8 @@ pub(super) fn double(
                     rec.matches.push(ds::Match {
                         white: w,
                         black: bl,
-                        game1: ds_result(g1.result.as_deref()).ok_or_else(bad)?,
-                        game2: ds_result(g2.and_then(|g| g.result.as_deref())).ok_or_else(bad)?,
+                        game1: ds_result(g1.result).ok_or_else(bad)?,
+                        game2: ds_result(g2.and_then(|g| g.result)).ok_or_else(bad)?,
                     });
                 }
                 _ => {}

@@ -218,33 +218,65 @@ pub fn check(m: &Mail) -> Result<(), FieldError> {
 /// Queues a mail in the caller's transaction; false when the mail of this event to this
 /// recipient was queued before (nothing is added).
 pub fn enqueue(c: &mut DbConn, settings: &MailSettings, m: &Mail) -> ApiResult<bool> {
-    check(m).map_err(|e| ApiError::validation(vec![e]))?;
-    let id = message_id(settings, m.kind, &m.event, &m.to);
-    let exists: i64 = mo::table
-        .filter(mo::message_id.eq(&id))
-        .count()
-        .get_result(c)?;
-    if exists > 0 {
-        return Ok(false);
+    Ok(enqueue_all(c, settings, std::slice::from_ref(m))? == 1)
+}
+
+/// Mails looked up at once: one `IN` list of at most this many message ids.
+const INSERT_CHUNK: usize = 200;
+
+/// Queues mails in the caller's transaction, with one read per [`INSERT_CHUNK`] mails for
+/// those queued before; how many were new (a mail of an event to a recipient queued before
+/// is left out).
+pub fn enqueue_all(c: &mut DbConn, settings: &MailSettings, mails: &[Mail]) -> ApiResult<usize> {
+    for m in mails {
+        check(m).map_err(|e| ApiError::validation(vec![e]))?;
     }
     let now = now_utc();
-    diesel::insert_into(mo::table)
-        .values(&NewOutgoing {
-            message_id: &id,
-            kind: m.kind,
-            recipient: &m.to.to_lowercase(),
-            recipient_name: &m.to_name,
-            subject: &m.subject,
-            body_text: &m.text,
-            body_html: &m.html,
-            unsubscribe_url: m.unsubscribe_url.as_deref(),
-            status: MailStatus::Pending,
-            attempts: 0,
-            next_attempt_at: now,
-            created_at: now,
+    let keyed: Vec<(String, String, &Mail)> = mails
+        .iter()
+        .map(|m| {
+            (
+                message_id(settings, m.kind, &m.event, &m.to),
+                m.to.to_lowercase(),
+                m,
+            )
         })
-        .execute(c)?;
-    Ok(true)
+        .collect();
+    let mut added = 0;
+    for chunk in keyed.chunks(INSERT_CHUNK) {
+        let ids: Vec<&str> = chunk.iter().map(|(id, _, _)| id.as_str()).collect();
+        let queued: std::collections::HashSet<String> = mo::table
+            .filter(mo::message_id.eq_any(&ids))
+            .select(mo::message_id)
+            .load::<String>(c)?
+            .into_iter()
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let rows: Vec<NewOutgoing<'_>> = chunk
+            .iter()
+            .filter(|(id, _, _)| !queued.contains(id) && seen.insert(id.as_str()))
+            .map(|(id, to, m)| NewOutgoing {
+                message_id: id,
+                kind: m.kind,
+                recipient: to,
+                recipient_name: &m.to_name,
+                subject: &m.subject,
+                body_text: &m.text,
+                body_html: &m.html,
+                unsubscribe_url: m.unsubscribe_url.as_deref(),
+                status: MailStatus::Pending,
+                attempts: 0,
+                next_attempt_at: now,
+                created_at: now,
+            })
+            .collect();
+        // one statement per row: the store's connection spans both databases, and diesel has
+        // no multi-row insert for such a connection
+        for row in &rows {
+            added += diesel::insert_into(mo::table).values(row).execute(c)?;
+        }
+    }
+    Ok(added)
 }
 
 /// Reads a status filter.

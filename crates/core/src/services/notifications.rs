@@ -16,7 +16,7 @@ use crate::store::models::competition::Round;
 use crate::store::models::players::{self, Player};
 use crate::vocab::NotifyKind;
 use chrono::{Datelike, NaiveDate, NaiveTime};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What a player's pairing mail tells: their game, a bye, or that they were not paired.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,15 +179,31 @@ pub fn pairing_published(
         url,
     };
     let mut seats: Vec<(PlayerId, Seat)> = Vec::new();
-    let name = |c: &mut DbConn, p: PlayerId| -> ApiResult<String> {
-        // a mail names the opponent in full (decision 0326), whoever's write queues it
-        let row = crate::publication::as_club(|| players::by_id(c, p))?;
-        Ok(row.map(|p| p.name).unwrap_or_default())
-    };
-    for g in rounds::games_of(c, round.id)? {
+    let games = rounds::games_of(c, round.id)?;
+    let entrants: Vec<(PlayerId, bool)> = attendance::entrant_memberships(c, comp.id)?
+        .into_iter()
+        .map(|(p, m)| (p, m == clubcomp_engine::Membership::Flexible))
+        .collect();
+    let mut ids: Vec<PlayerId> = entrants.iter().map(|(p, _)| *p).collect();
+    ids.extend(
+        games
+            .iter()
+            .flat_map(|g| [g.white_id, g.black_id])
+            .flatten(),
+    );
+    ids.sort_unstable();
+    ids.dedup();
+    // a mail names the opponent in full (decision 0326), whoever's write queues it
+    let people: HashMap<PlayerId, Player> =
+        crate::publication::as_club(|| players::by_ids(c, &ids))?
+            .into_iter()
+            .map(|p| (p.id, p))
+            .collect();
+    let name = |p: PlayerId| people.get(&p).map(|p| p.name.clone()).unwrap_or_default();
+    for g in &games {
         match (g.white_id, g.black_id) {
             (Some(w), Some(b)) => {
-                let (wn, bn) = (name(c, w)?, name(c, b)?);
+                let (wn, bn) = (name(w), name(b));
                 seats.push((
                     w,
                     Seat::Game {
@@ -210,41 +226,30 @@ pub fn pairing_published(
         }
     }
     let seated: HashSet<PlayerId> = seats.iter().map(|(p, _)| *p).collect();
-    let entrants: Vec<(PlayerId, bool)> = attendance::entrant_memberships(c, comp.id)?
-        .into_iter()
-        .map(|(p, m)| (p, m == clubcomp_engine::Membership::Flexible))
-        .collect();
     let statuses = attendance::statuses(c, round.id, &entrants)?;
     for (p, _) in &entrants {
         if !seated.contains(p) && statuses.get(p) == Some(&attendance::Status::Playing) {
             seats.push((*p, Seat::NotPaired));
         }
     }
-    let mut queued = 0;
+    let choices = preferences::of_players(c, &ids)?;
+    let mut mails = Vec::with_capacity(seats.len());
     for (p, seat) in seats {
-        let Some(player) = crate::publication::as_club(|| players::by_id(c, p))? else {
+        let Some(player) = people.get(&p) else {
             continue;
         };
-        if send_pairing(c, (settings, key), &player, round, &about, &seat)? {
-            queued += 1;
-        }
+        let (stored, lang) = choices.get(&p).cloned().unwrap_or_default();
+        let event = format!("round:{}:player:{}", round.id, player.id);
+        let mail = compose(
+            (settings, key),
+            player,
+            (&stored, Language::parse(lang.as_deref())),
+            (NotifyKind::Pairing, event),
+            |lang| pairing_words(lang, &about, &seat),
+        );
+        mails.extend(mail);
     }
-    Ok(queued)
-}
-
-/// Queues one player's pairing mail when they have an address and pairing mails on.
-fn send_pairing(
-    c: &mut DbConn,
-    n: Notifier<'_>,
-    player: &Player,
-    round: &Round,
-    about: &PairingNotice,
-    seat: &Seat,
-) -> ApiResult<bool> {
-    let event = format!("round:{}:player:{}", round.id, player.id);
-    notify(c, n, player, (NotifyKind::Pairing, event), |lang| {
-        pairing_words(lang, about, seat)
-    })
+    mail::enqueue_all(c, settings, &mails)
 }
 
 /// What a notification mail needs of the server: the mail settings and the key of the
@@ -291,23 +296,36 @@ pub fn unsubscribe_page(
 /// not the change's fault: that player is skipped.
 pub fn notify(
     c: &mut DbConn,
-    (settings, key): Notifier<'_>,
+    n: Notifier<'_>,
     player: &Player,
-    (kind, event): (NotifyKind, String),
+    about: (NotifyKind, String),
     words: impl Fn(Language) -> Notice,
 ) -> ApiResult<bool> {
-    let Some(to) = player
+    let (stored, lang) = preferences::choices(c, player.id)?;
+    let lang = Language::parse(lang.as_deref());
+    match compose(n, player, (&stored, lang), about, words) {
+        Some(m) => mail::enqueue(c, n.0, &m),
+        None => Ok(false),
+    }
+}
+
+/// The notification of `kind` for `player` with their stored choices and language, when they
+/// have an address that can carry a mail and that kind on.
+fn compose(
+    (settings, key): Notifier<'_>,
+    player: &Player,
+    (stored, lang): (&preferences::Stored, Language),
+    (kind, event): (NotifyKind, String),
+    words: impl Fn(Language) -> Notice,
+) -> Option<Mail> {
+    let to = player
         .email
         .as_deref()
         .map(str::trim)
-        .filter(|e| !e.is_empty())
-    else {
-        return Ok(false);
-    };
-    if !preferences::kind_on(c, player.id, kind, &settings.notify_defaults)? {
-        return Ok(false);
+        .filter(|e| !e.is_empty())?;
+    if !stored.on(kind, &settings.notify_defaults) {
+        return None;
     }
-    let lang = language_of(c, player.id)?;
     let club = templates::club_name(settings, lang);
     let n = words(lang);
     let content = Content {
@@ -332,10 +350,7 @@ pub fn notify(
         html,
         unsubscribe_url: Some(key.url(&settings.public_url, player.id, kind)),
     };
-    if mail::check(&m).is_err() {
-        return Ok(false);
-    }
-    mail::enqueue(c, settings, &m)
+    mail::check(&m).is_ok().then_some(m)
 }
 
 #[cfg(test)]

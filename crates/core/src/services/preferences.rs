@@ -97,6 +97,29 @@ pub fn stored(c: &mut DbConn, player: PlayerId) -> ApiResult<Stored> {
         .unwrap_or_default())
 }
 
+/// The stored notification choices and chosen language of each of `players` that has a row
+/// (one query).
+pub fn of_players(
+    c: &mut DbConn,
+    players: &[PlayerId],
+) -> ApiResult<std::collections::HashMap<PlayerId, (Stored, Option<String>)>> {
+    let rows: Vec<(PlayerId, Stored, Option<String>)> = mp::table
+        .filter(mp::player_id.eq_any(players))
+        .select((
+            mp::player_id,
+            (
+                mp::pairing,
+                mp::reminder,
+                mp::result,
+                mp::decision,
+                mp::prizes,
+            ),
+            mp::language,
+        ))
+        .load(c)?;
+    Ok(rows.into_iter().map(|(p, s, l)| (p, (s, l))).collect())
+}
+
 /// The stored notification choices and the chosen language of `player`.
 pub fn choices(c: &mut DbConn, player: PlayerId) -> ApiResult<(Stored, Option<String>)> {
     Ok((stored(c, player)?, language(c, player)?))

@@ -217,6 +217,15 @@ pub fn search(
     Ok((rows.into_iter().map(Player::as_read).collect(), total))
 }
 
+/// Players by id (those that exist).
+pub fn by_ids(conn: &mut DbConn, ids: &[PlayerId]) -> QueryResult<Vec<Player>> {
+    players::table
+        .filter(players::id.eq_any(ids))
+        .select(Player::as_select())
+        .load(conn)
+        .map(|rows| rows.into_iter().map(Player::as_read).collect())
+}
+
 /// Players by KNSB number.
 pub fn by_knsb_numbers(conn: &mut DbConn, numbers: &[String]) -> QueryResult<Vec<Player>> {
     players::table

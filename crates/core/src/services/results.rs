@@ -488,7 +488,7 @@ pub fn enter(
     let (new, note) = checked.ok_or_else(|| ApiError::Internal("unchecked result".into()))?;
     agrees_with_the_record(c, &comp, &game, &new)?;
     let old = Snapshot {
-        result: game.result.clone(),
+        result: game.result,
         termination: game.termination.clone(),
         move_count: game.move_count,
     };

@@ -224,7 +224,7 @@ pub fn enqueue(c: &mut DbConn, settings: &MailSettings, m: &Mail) -> ApiResult<b
 /// Mails looked up at once: one `IN` list of at most this many message ids.
 const INSERT_CHUNK: usize = 200;
 
-/// Queues mails in the caller's transaction, with one read per [`INSERT_CHUNK`] mails for
+/// Queues mails in the caller's transaction, with one read per `INSERT_CHUNK` mails for
 /// those queued before; how many were new (a mail of an event to a recipient queued before
 /// is left out).
 pub fn enqueue_all(c: &mut DbConn, settings: &MailSettings, mails: &[Mail]) -> ApiResult<usize> {

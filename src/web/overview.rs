@@ -128,7 +128,9 @@ fn tempo(ctx: &Ctx, tc: &crate::services::competitions::TimeControl) -> String {
     s
 }
 
-/// The links between a competition's pages.
+/// The links between a competition's pages. Every kind has a prizes page: a Keizer half's or
+/// a round robin's prize list, a Swiss's title (docs/rules/rapid-blitz.md#guests-and-the-title),
+/// the playoffs of a knockout.
 pub(super) fn tabs(ctx: &Ctx, comp: &Competition) -> Markup {
     let id = comp.id;
     html! {
@@ -137,10 +139,8 @@ pub(super) fn tabs(ctx: &Ctx, comp: &Competition) -> Markup {
             @if comp.kind != CompetitionKind::Knockout {
                 a href=(ctx.href(&format!("/club/competitions/{id}/standings"))) { (ctx.t("Stand", "Standings")) }
             }
-            @if comp.kind != CompetitionKind::Swiss {
-                a href=(ctx.href(&format!("/club/competitions/{id}/prizes"))) {
-                    @if comp.kind == CompetitionKind::Knockout { (ctx.t("Play-offs", "Play-offs")) } @else { (ctx.t("Prijzen", "Prizes")) }
-                }
+            a href=(ctx.href(&format!("/club/competitions/{id}/prizes"))) {
+                @if comp.kind == CompetitionKind::Knockout { (ctx.t("Play-offs", "Play-offs")) } @else { (ctx.t("Prijzen", "Prizes")) }
             }
         }
     }

@@ -346,3 +346,59 @@ async fn the_club_name_logo_and_website_come_from_the_settings() {
     let r = get(&plain, paths::CLUB).await;
     assert!(!r.text.contains("De club") && !r.text.contains("· clubcomp"));
 }
+
+/// A Swiss's pages link to its prize page as a Keizer half's do: the overview and the
+/// standings carry the "Prijzen" tab, and the page it opens names the champion. A rapid of
+/// one round: Anna beats Bram, so Anna is first alone, champion on the standings.
+#[actix_web::test]
+async fn a_swiss_has_a_prizes_tab_to_the_page_naming_its_champion() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let fx = CompetitionBuilder::new(serde_json::json!({"name": "Rapid", "kind": "swiss",
+        "system": "dutch", "rounds_planned": 1}))
+    .players(&["Anna", "Bram"])
+    .create(&app, &leader)
+    .await;
+    let (anna, bram) = (fx.players[0], fx.players[1]);
+    round(
+        &app,
+        &leader,
+        fx.comp,
+        vec![(anna, Some(bram), Some("1-0"))],
+        "completed",
+    )
+    .await;
+    let prizes = paths::club::prizes(fx.comp);
+    for (page, tab) in [
+        (paths::club::competition(fx.comp), "Prijzen"),
+        (paths::club::standings(fx.comp), "Prijzen"),
+        (
+            format!("{}?lang=en", paths::club::standings(fx.comp)),
+            "Prizes",
+        ),
+    ] {
+        let r = get(&app, &page).await;
+        assert_eq!(r.status, StatusCode::OK, "{page}: {}", r.text);
+        let nav = &r.text[r.text.find("<nav class=\"tabs\"").unwrap()..];
+        let nav = &nav[..nav.find("</nav>").unwrap()];
+        let lang = if page.contains("lang=en") {
+            "?lang=en"
+        } else {
+            ""
+        };
+        let link = format!("<a href=\"{prizes}{lang}\">{tab}</a>");
+        assert!(nav.contains(&link), "{link} not in {nav}");
+        let r = get(&app, &format!("{prizes}{lang}")).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let champion = if lang.is_empty() {
+            "Kampioen: Anna"
+        } else {
+            "Champion: Anna"
+        };
+        assert!(
+            text(&r.text).contains(champion),
+            "{champion:?} not in {}",
+            r.text
+        );
+    }
+}

@@ -531,7 +531,7 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
                             ol { @for n in &k.playoff_places { li { (n.name) } } }
                         }
                         @if !k.not_eligible.is_empty() {
-                            h2 { (ctx.t("Niet in aanmerking (te vaak zonder afmelding afwezig)", "Not eligible (absent without notice too often)")) }
+                            h2 { (ctx.t("Niet in aanmerking (te vaak zonder afmelding afwezig, of teruggetrokken)", "Not eligible (absent without notice too often, or withdrawn)")) }
                             ul { @for n in &k.not_eligible { li { (n.name) } } }
                         }
                     }

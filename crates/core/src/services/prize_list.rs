@@ -50,7 +50,8 @@ pub struct KeizerPrizes {
     pub awards: Vec<AwardView>,
     /// Eligible players in rank order.
     pub eligible: Vec<Named>,
-    /// Players not eligible (too many absences without notice), in rank order.
+    /// Players not eligible (too many absences without notice; or withdrawn, where the
+    /// competition's `withdrawn_prizes` is `excluded`), in rank order.
     pub not_eligible: Vec<Named>,
     /// Summer: every eligible player gets a playoff place (not a prize).
     pub playoff_places: Vec<Named>,

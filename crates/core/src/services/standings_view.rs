@@ -37,8 +37,9 @@ pub struct KeizerRow {
     pub excused: u32,
     /// Absences without notice (forfeit no-shows included).
     pub unexcused: u32,
-    /// Eligible for a prize after this evening (docs/rules/keizer.md#prizes: unexcused on at most 50% of the
-    /// evenings since entry; never after withdrawing).
+    /// Eligible for a prize after this evening (docs/rules/keizer.md#prizes: unexcused on at
+    /// most 50% of the evenings since entry; after withdrawing, only where the competition's
+    /// `withdrawn_prizes` is `eligible`, docs/rules/keizer.md#withdrawal).
     pub eligible: bool,
     /// The evening from which the player withdrew (docs/rules/keizer.md#withdrawal); `null`
     /// when they have not withdrawn by this evening.

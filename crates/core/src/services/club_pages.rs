@@ -198,8 +198,10 @@ pub struct ArchiveLine {
     pub podium: Vec<(i64, String)>,
     /// The club champion, for the playoffs.
     pub champion: Option<(i64, String)>,
-    /// A Swiss's title holder when it is not the first of the podium (a blitz title for
-    /// members only, a guest first in the table: docs/rules/rapid-blitz.md#guests-and-the-title).
+    /// The title holder when it is not the first of the podium: a Swiss's (a blitz title for
+    /// members only, a guest first in the table: docs/rules/rapid-blitz.md#guests-and-the-title)
+    /// or the champion of a Keizer half's finalized prize list (a withdrawn player first in a
+    /// competition that excludes them: docs/rules/keizer.md#withdrawal).
     pub title_below: Option<(i64, String)>,
 }
 
@@ -231,7 +233,10 @@ pub fn archive(c: &mut DbConn, id: SeasonId) -> ApiResult<Archive> {
         } else if let Ok(v) = standings_view(c, &comp, None) {
             line.rounds_counted = v.rounds_counted;
             line.podium = podium(&v);
-            line.title_below = title_below(&v, &line.podium);
+            line.title_below = match comp.kind {
+                CompetitionKind::Keizer => keizer_title_below(c, comp.id, &line.podium)?,
+                _ => title_below(&v, &line.podium),
+            };
         }
         lines.push(line);
     }
@@ -251,6 +256,29 @@ fn title_below(v: &StandingsView, podium: &[(i64, String)]) -> Option<(i64, Stri
         .iter()
         .find(|r| r.player_id == id)
         .map(|r| (r.player_id, r.name.clone()))
+}
+
+/// The champion of a Keizer half's finalized prize list, when the podium's first is someone
+/// else: a withdrawn player first in the table of a competition that excludes withdrawn
+/// players from its prizes (docs/rules/keizer.md#withdrawal), or a player absent without
+/// notice too often (docs/rules/keizer.md#prizes). A provisional list names no champion.
+fn keizer_title_below(
+    c: &mut DbConn,
+    comp: CompetitionId,
+    podium: &[(i64, String)],
+) -> ApiResult<Option<(i64, String)>> {
+    let Some(list) = prize_list::stored(c, comp)? else {
+        return Ok(None);
+    };
+    // the awards are in the order of the regulations: the half's champion first
+    let champion = list.keizer.and_then(|k| k.awards.into_iter().next());
+    Ok(champion
+        .filter(|a| {
+            podium
+                .first()
+                .is_none_or(|(first, _)| *first != a.player_id)
+        })
+        .map(|a| (a.player_id, a.name)))
 }
 
 /// The first three of a table: the Keizer, round-robin or Swiss one, whichever it has.

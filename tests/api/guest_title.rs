@@ -124,7 +124,7 @@ async fn a_title_for_members_only_goes_to_the_best_member_below_the_guest() {
     assert!(page.text.contains("C 2099-06-19"), "{}", page.text);
     // the season page lists the table's first three and names the champion below the guest
     assert_eq!(
-        crate::playoff::season_podium(&app, comp).await,
+        season_podium(&app, comp).await,
         ["A 2099-06-19", "C 2099-06-19", "B 2099-06-19"]
     );
     let season = app.get(&paths::competition(comp), None).await.body["season_id"].clone();
@@ -154,10 +154,7 @@ async fn a_guest_who_wins_the_play_off_two_nil_is_champion_on_every_page() {
             })
             .collect()
     };
-    assert_eq!(
-        crate::playoff::season_podium(&app, comp).await,
-        names(&[a, c, b])
-    );
+    assert_eq!(season_podium(&app, comp).await, names(&[a, c, b]));
     let r = app
         .post(&paths::first_place_playoff(comp), Some(&leader), json!({}))
         .await;
@@ -187,22 +184,8 @@ async fn a_guest_who_wins_the_play_off_two_nil_is_champion_on_every_page() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["swiss"]["champion"]["player_id"], c, "{}", r.text);
     assert_eq!(r.body["swiss"]["decided_by"], "playoff");
-    assert_eq!(
-        crate::playoff::season_podium(&app, comp).await,
-        names(&[c, a, b])
-    );
-    for (player, place) in [(c, "1"), (a, "2")] {
-        let card = app.get(&paths::player_card(player), None).await;
-        assert_eq!(card.status, StatusCode::OK, "{}", card.text);
-        let entry = card.body["competitions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["competition_id"] == comp)
-            .unwrap()
-            .clone();
-        assert_eq!(entry["place"], place, "{}", card.text);
-    }
+    assert_eq!(season_podium(&app, comp).await, names(&[c, a, b]));
+    assert_card_places(&app, comp, &[(c, "1"), (a, "2")]).await;
     let page = app.get(&paths::club::standings(comp), None).await;
     assert!(
         page.text

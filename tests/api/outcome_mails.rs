@@ -238,9 +238,9 @@ async fn a_ruling_on_a_protest_mails_both_players() {
     let app = spawn_with(all_kinds).await;
     let leader = app.token(&["leader"]).await;
     let arb = app.token(&["arbiter"]).await;
-    let (_, _, g) = crate::protests::championship(&app, &leader, json!({})).await;
+    let (_, _, g) = championship(&app, &leader, json!({})).await;
     give_addresses(&app, g[0]).await;
-    let claim = crate::protests::plusremise_claim(&app, &arb, g[0], true).await;
+    let claim = plusremise_claim(&app, &arb, g[0], true).await;
     let protest_mails = |m: Vec<(String, String)>| -> Vec<(String, String)> {
         m.into_iter()
             .filter(|(_, t)| t.contains("protest"))
@@ -248,20 +248,12 @@ async fn a_ruling_on_a_protest_mails_both_players() {
     };
     // the claim's decision mailed both players; lodging the protest mails nobody
     assert_eq!(mails_of(&app, "decision").await.len(), 2);
-    let r = app
-        .post(
-            &paths::claim_protest(claim),
-            Some(&arb),
-            json!({"grounds": "the black king reaches the long diagonal in time"}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let protest = r.body["id"].as_i64().unwrap();
+    let (protest, _) = lodge_protest(&app, &arb, claim).await;
     assert!(protest_mails(mails_of(&app, "decision").await).is_empty());
     let r = app
-        .post(
-            &paths::protest_decision(protest),
-            Some(&leader),
+        .decide_protest(
+            &leader,
+            protest,
             json!({"ruling": "dismissed", "reason": "the advantage lasts"}),
         )
         .await;
@@ -278,11 +270,7 @@ async fn a_ruling_on_a_protest_mails_both_players() {
     }
     // a second ruling is refused (the committee rules once) and mails nobody
     let r = app
-        .post(
-            &paths::protest_decision(protest),
-            Some(&leader),
-            json!({"ruling": "upheld"}),
-        )
+        .decide_protest(&leader, protest, json!({"ruling": "upheld"}))
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert_eq!(protest_mails(mails_of(&app, "decision").await).len(), 2);

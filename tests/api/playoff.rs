@@ -233,18 +233,7 @@ async fn three_tied_play_six_games_in_berger_order_and_the_winner_is_first() {
         prizes.text
     );
     assert_eq!(prizes.body["swiss"]["decided_by"], "playoff");
-    for (player, place) in [(c, "1"), (a, "2-3")] {
-        let card = app.get(&paths::player_card(player), None).await;
-        assert_eq!(card.status, StatusCode::OK, "{}", card.text);
-        let entry = card.body["competitions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["competition_id"] == comp)
-            .unwrap()
-            .clone();
-        assert_eq!(entry["place"], place, "{}", card.text);
-    }
+    assert_card_places(&app, comp, &[(c, "1"), (a, "2-3")]).await;
     let page = app.get(&paths::club::standings(comp), None).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(!page.text.contains("a play-off decides"), "{}", page.text);
@@ -492,18 +481,6 @@ async fn refusals_name_the_rule_and_store_nothing() {
         .status,
         StatusCode::NOT_FOUND
     );
-}
-
-/// The season page's first three of a competition (its names in the archive table's row).
-pub(crate) async fn season_podium(app: &TestApp, comp: i64) -> Vec<String> {
-    let r = app.get(&paths::competition(comp), None).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let season = r.body["season_id"].as_i64().unwrap();
-    let page = app.get(&paths::club::season(season), None).await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
-    let rows = crate::support::club_pages::table_rows(&page.text, "archive");
-    assert_eq!(rows.len(), 1, "{}", page.text);
-    rows[0][2..].to_vec()
 }
 
 /// The rapid's play-off on the season page. Before it A, C and E share first on 1½ and

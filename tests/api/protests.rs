@@ -12,49 +12,6 @@ use clubcomp_core::test_store::schema::{claims, games};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
-/// A draughts round robin A–D with `params`, round 1 published with A–B and C–D unplayed;
-/// returns (competition, players, games).
-pub(crate) async fn championship(
-    app: &TestApp,
-    leader: &str,
-    params: Value,
-) -> (i64, Vec<i64>, Vec<i64>) {
-    let fx = CompetitionBuilder::round_robin()
-        .set("name", "NK")
-        .set("discipline", "draughts")
-        .set("params", params)
-        .players(&["A", "B", "C", "D"])
-        .create(app, leader)
-        .await;
-    let p = fx.players.clone();
-    let g = round(
-        app,
-        leader,
-        fx.comp,
-        vec![(p[0], Some(p[1]), None), (p[2], Some(p[3]), None)],
-        "published",
-    )
-    .await;
-    (fx.comp, p, g)
-}
-
-/// A lasting three-men advantage claimed for White (men 46, 47, 48 and a king against a king:
-/// 5 against 2) and, with `accept`, upheld by the arbiter: the game's result is 1+-1-.
-pub(crate) async fn plusremise_claim(app: &TestApp, arb: &str, game: i64, accept: bool) -> i64 {
-    let body = json!({"kind": "draughts_lasting_advantage",
-        "moves": {"pdn": "50-45 1-6", "start_fen": "W:W46,47,48,K50:BK1"}});
-    let r = app.claim(arb, game, body).await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
-    let claim = r.body["id"].as_i64().unwrap();
-    if accept {
-        let r = app
-            .decide_claim(arb, claim, json!({"decision": "accept"}))
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    }
-    claim
-}
-
 async fn stored_result(app: &TestApp, game: i64) -> Option<String> {
     app.with_conn(move |c| {
         games::table
@@ -107,18 +64,10 @@ async fn closing_provision_an_upheld_protest_sets_the_committees_result_in_the_s
 
     // the literal reading: no time limit, no form, no deposit — an oral protest is lodged,
     // with no last day
-    let r = app
-        .post(
-            &paths::claim_protest(claim),
-            Some(&arb),
-            json!({"grounds": "the black king reaches the long diagonal in time"}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let (protest, r) = lodge_protest(&app, &arb, claim).await;
     assert_eq!(r.body["last_day"], Value::Null, "{}", r.text);
     assert_eq!(r.body["in_writing"], false);
     assert_eq!(r.body["ruling"], Value::Null);
-    let protest = r.body["id"].as_i64().unwrap();
 
     // while it is pending the decision stands: a result against it is refused
     let r = app
@@ -128,17 +77,13 @@ async fn closing_provision_an_upheld_protest_sets_the_committees_result_in_the_s
 
     // the ruling is the leader's to record, and a result only goes with `upheld`
     let r = app
-        .post(
-            &paths::protest_decision(protest),
-            Some(&arb),
-            json!({"ruling": "upheld"}),
-        )
+        .decide_protest(&arb, protest, json!({"ruling": "upheld"}))
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.text);
     let r = app
-        .post(
-            &paths::protest_decision(protest),
-            Some(&leader),
+        .decide_protest(
+            &leader,
+            protest,
             json!({"ruling": "dismissed", "result": "1-1"}),
         )
         .await;
@@ -147,9 +92,9 @@ async fn closing_provision_an_upheld_protest_sets_the_committees_result_in_the_s
 
     // the committee upholds the protest and sets 0-2: Black wins, 2 points, White 0
     let r = app
-        .post(
-            &paths::protest_decision(protest),
-            Some(&leader),
+        .decide_protest(
+            &leader,
+            protest,
             json!({"ruling": "upheld", "reason": "no lasting advantage", "result": "0-2"}),
         )
         .await;
@@ -178,11 +123,7 @@ async fn closing_provision_an_upheld_protest_sets_the_committees_result_in_the_s
 
     // the committee rules once
     let r = app
-        .post(
-            &paths::protest_decision(protest),
-            Some(&leader),
-            json!({"ruling": "dismissed"}),
-        )
+        .decide_protest(&leader, protest, json!({"ruling": "dismissed"}))
         .await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
 

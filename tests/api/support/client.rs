@@ -246,6 +246,13 @@ impl TestApp {
             .await
     }
 
+    /// `POST /protests/{protest}/decision`: the KNDB protest committee's ruling, recorded by
+    /// the leader (`{"ruling", "reason"?, "result"?}`).
+    pub async fn decide_protest(&self, token: &str, protest: impl Display, body: Value) -> Resp {
+        self.post_as(token, &paths::protest_decision(protest), body)
+            .await
+    }
+
     /// `POST /competitions/{comp}/playoff/decision`: the arbiter places a player of a play-off
     /// still tied first (`{"player_id", "reason"}`).
     pub async fn decide_playoff(&self, token: &str, comp: impl Display, body: Value) -> Resp {

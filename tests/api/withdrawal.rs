@@ -316,3 +316,356 @@ async fn round_robin_withdrawal_before_half_annuls_the_results() {
     assert_eq!(rr["withdrawals"][0]["played"], 1);
     assert_eq!(rr["withdrawals"][0]["due"], 3);
 }
+
+/// Anna, Wim, Bram, Cor and Dirk: fixed members, unrated, entered in this order.
+const WINTER: [&str; 5] = ["Anna", "Wim", "Bram", "Cor", "Dirk"];
+const ANNA: usize = 0;
+const WIM: usize = 1;
+const BRAM: usize = 2;
+const COR: usize = 3;
+const DIRK: usize = 4;
+
+/// One evening: its games (white, black, result, by index into [`WINTER`]) and the bye.
+type Evening = (&'static [(usize, usize, &'static str)], Option<usize>);
+
+/// The four evenings of the winter; Wim withdraws after the third.
+const EVENINGS: [Evening; 4] = [
+    (&[(WIM, COR, "1-0"), (BRAM, DIRK, "1-0")], Some(ANNA)),
+    (&[(BRAM, WIM, "0-1"), (ANNA, COR, "1/2-1/2")], Some(DIRK)),
+    (&[(WIM, ANNA, "1-0"), (COR, DIRK, "1/2-1/2")], Some(BRAM)),
+    (&[(ANNA, DIRK, "1/2-1/2"), (BRAM, COR, "0-1")], None),
+];
+
+// The winter worked by hand (docs/rules/keizer.md#scoring, #recalculation): the club's
+// settings (place 1 worth 60, a step of 1: 60, 59, 58, 57, 56; a win the opponent's value, a
+// draw half of it, a loss 5, a bye the player's own value). Unrated, the players start in the
+// order they entered: Anna 60, Wim 59, Bram 58, Cor 57, Dirk 56.
+//
+// Evening 1: Wim–Cor 1-0, Bram–Dirk 1-0, Anna has the bye. Anna 60 (own), Wim 57 (Cor), Bram
+//   56 (Dirk), Cor 5, Dirk 5: the order stands.
+// Evening 2: Bram–Wim 0-1, Anna–Cor ½-½, Dirk has the bye. With 60, 59, 58, 57, 56: Anna
+//   60 + ½·57 = 88.5, Wim 57 + 58 = 115, Bram 56 + 5 = 61, Cor 5 + ½·60 = 35, Dirk 5 + 56 =
+//   61 → Wim, Anna, Bram, Dirk, Cor (Bram and Dirk level: Bram keeps his place). Valued
+//   again (Wim 60, Anna 59, Bram 58, Dirk 57, Cor 56): Anna 59 + ½·56 = 87, Wim 56 + 58 = 114,
+//   Bram 57 + 5 = 62, Dirk 5 + 57 = 62, Cor 5 + ½·59 = 34.5: the order stands.
+// Evening 3: Wim–Anna 1-0, Cor–Dirk ½-½, Bram has the bye. With Wim 60, Anna 59, Bram 58,
+//   Dirk 57, Cor 56: Wim 56 + 58 + 59 = 173, Anna 59 + 28 + 5 = 92, Bram 57 + 5 + 58 = 120,
+//   Dirk 5 + 57 + 28 = 90, Cor 5 + 29.5 + 28.5 = 63 → Wim, Bram, Anna, Dirk, Cor. Again (Wim
+//   60, Bram 59, Anna 58, Dirk 57, Cor 56): Wim 56 + 59 + 58 = 173, Bram 57 + 5 + 59 = 121,
+//   Anna 58 + 28 + 5 = 91, Dirk 5 + 57 + 28 = 90, Cor 5 + 29 + 28.5 = 62.5: the order stands.
+// Wim withdraws from evening 4: not paired, not booked absent (docs/rules/keizer.md#withdrawal).
+// Evening 4: Anna–Dirk ½-½, Bram–Cor 0-1. With Wim 60, Bram 59, Anna 58, Dirk 57, Cor 56: Wim
+//   56 + 59 + 58 = 173, Bram 57 + 5 + 59 + 5 = 126, Anna 58 + 28 + 5 + 28.5 = 119.5, Dirk 5 +
+//   57 + 28 + 29 = 119, Cor 5 + 29 + 28.5 + 59 = 121.5 → Wim, Bram, Cor, Anna, Dirk. Again
+//   (Wim 60, Bram 59, Cor 58, Anna 57, Dirk 56): Wim 58 + 59 + 57 = 174, Bram 56 + 5 + 59 + 5 =
+//   125, Cor 5 + 28.5 + 28 + 59 = 120.5, Anna 57 + 29 + 5 + 28 = 119, Dirk 5 + 56 + 29 + 28.5 =
+//   118.5: the order stands.
+// Final table: Wim 174, Bram 125, Cor 120.5, Anna 119, Dirk 118.5.
+//
+// Prizes (docs/rules/keizer.md#prizes): nobody was absent without notice (0 of 4 evenings).
+// Game scores: Wim 3 of 3, Cor 2 of 4, Bram, Anna and Dirk 1 of 3. By default (`eligible`)
+// everyone is eligible: winter champion Wim, silver Bram, bronze Cor, best of the rest Anna
+// (Anna and Dirk 1 of 3 each, the same percentage: the better Keizer place). With
+// `withdrawn_prizes: excluded` Wim is not eligible: champion Bram, silver Cor, bronze Anna,
+// best of the rest Dirk.
+const TABLE: [(usize, f64); 5] = [
+    (WIM, 174.0),
+    (BRAM, 125.0),
+    (COR, 120.5),
+    (ANNA, 119.0),
+    (DIRK, 118.5),
+];
+const PRIZES_BY_DEFAULT: [(&str, usize); 4] = [
+    ("winter_champion", WIM),
+    ("silver", BRAM),
+    ("bronze", COR),
+    ("best_of_the_rest", ANNA),
+];
+const PRIZES_EXCLUDED: [(&str, usize); 4] = [
+    ("winter_champion", BRAM),
+    ("silver", COR),
+    ("bronze", ANNA),
+    ("best_of_the_rest", DIRK),
+];
+
+/// The games of evening `n` (0-based) as boards of `players`, the bye last.
+fn boards_of(n: usize, players: &[i64]) -> Boards<'static> {
+    let (games, bye) = EVENINGS[n];
+    let mut boards: Boards<'static> = games
+        .iter()
+        .map(|&(w, b, r)| (players[w], Some(players[b]), Some(r)))
+        .collect();
+    boards.extend(bye.map(|p| (players[p], None, None)));
+    boards
+}
+
+/// The winter with `params`: three evenings completed, Wim withdrawn (from evening 4, the
+/// first not yet paired), the fourth completed without him. Returns the competition and the
+/// players in the order of [`WINTER`].
+async fn winter_with_a_withdrawal(app: &TestApp, leader: &str, params: Value) -> (i64, Vec<i64>) {
+    let members: Vec<(&str, &str)> = WINTER.iter().map(|n| (*n, "fixed")).collect();
+    let (cid, p) = CompetitionBuilder::new(
+        json!({"name": "Winter", "kind": "keizer", "half": "winter", "params": params}),
+    )
+    .members(&members)
+    .create(app, leader)
+    .await
+    .parts();
+    for n in 0..3 {
+        round(app, leader, cid, boards_of(n, &p), "completed").await;
+    }
+    let r = app
+        .post(
+            &paths::withdraw(cid, p[WIM]),
+            Some(leader),
+            json!({"reason": "moved"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let wim = r
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["player_id"] == p[WIM]);
+    assert_eq!(wim.unwrap()["withdrawn_from"], 4, "{}", r.text);
+    round(app, leader, cid, boards_of(3, &p), "completed").await;
+    (cid, p)
+}
+
+/// The final table: the players in order with their scores, as the hand-worked [`TABLE`];
+/// Wim's row marked withdrawn, with no absence booked, and eligible as `wim_eligible`.
+async fn assert_final_table(app: &TestApp, cid: i64, p: &[i64], wim_eligible: bool) {
+    let s = app.standings(cid).await;
+    assert_eq!(s.status, StatusCode::OK, "{}", s.text);
+    let rows = s.body["keizer"]["rows"].as_array().unwrap();
+    let got: Vec<(i64, f64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["player_id"].as_i64().unwrap(),
+                r["score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(i64, f64)> = TABLE.iter().map(|&(i, score)| (p[i], score)).collect();
+    assert_eq!(got, want, "{}", s.text);
+    assert_eq!(rows[0]["rank"], 1);
+    assert_eq!(rows[0]["withdrawn_from"], 4, "{}", s.text);
+    assert_eq!(rows[0]["unexcused"], 0);
+    assert_eq!(rows[0]["played"], 3);
+    assert_eq!(rows[0]["game_points"], 3.0);
+    assert_eq!(rows[0]["eligible"], wim_eligible, "{}", s.text);
+    assert!(
+        rows[1..].iter().all(|r| r["eligible"] == true),
+        "{}",
+        s.text
+    );
+    assert!(rows[1..].iter().all(|r| r["withdrawn_from"].is_null()));
+}
+
+/// The prize list's awards as (prize, player).
+fn awards(list: &Value) -> Vec<(String, i64)> {
+    list["keizer"]["awards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let prize = a["prize"].as_str().unwrap().to_string();
+            (prize, a["player_id"].as_i64().unwrap())
+        })
+        .collect()
+}
+
+/// The prize list computed from the standings, then finalized: the same `expected` awards
+/// both times. Returns the finalized list.
+async fn finalized_prizes(
+    app: &TestApp,
+    leader: &str,
+    cid: i64,
+    p: &[i64],
+    expected: [(&str, usize); 4],
+) -> Value {
+    let want: Vec<(String, i64)> = expected
+        .iter()
+        .map(|&(prize, i)| (prize.to_string(), p[i]))
+        .collect();
+    let url = paths::prizes(cid);
+    let r = app.get(&url, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["finalized"], false);
+    assert_eq!(awards(&r.body), want, "{}", r.text);
+    let r = app
+        .post(&format!("{url}/finalize"), Some(leader), json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = app.get(&url, None).await;
+    assert_eq!(r.body["finalized"], true, "{}", r.text);
+    assert_eq!(awards(&r.body), want, "{}", r.text);
+    r.body
+}
+
+/// The club's prize page of `cid`, as text.
+async fn prize_page(app: &TestApp, cid: i64) -> String {
+    let page = app.get(&paths::club::prizes(cid), None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    club_pages::text(&page.text)
+}
+
+/// The club's season page of competition `cid`, as text.
+async fn season_page(app: &TestApp, cid: i64) -> String {
+    let season = app.get(&paths::competition(cid), None).await.body["season_id"].clone();
+    let page = app.get(&paths::club::season(season), None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    club_pages::text(&page.text)
+}
+
+/// By default (`withdrawn_prizes: eligible`, docs/decisions/0281-withdrawn-keizer-prizes.md)
+/// Wim, who won his three games and then withdrew, keeps first place and takes the winter
+/// title: in the standings, the prize list (computed and finalized), the club's prize page
+/// and the season page. The numbers are worked by hand above [`TABLE`].
+#[actix_web::test]
+async fn a_withdrawn_keizer_player_first_at_the_end_of_the_winter_is_winter_champion() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) = winter_with_a_withdrawal(&app, &leader, json!({})).await;
+    assert_final_table(&app, cid, &p, true).await;
+    let list = finalized_prizes(&app, &leader, cid, &p, PRIZES_BY_DEFAULT).await;
+    assert_eq!(list["keizer"]["not_eligible"], json!([]), "{list}");
+
+    let text = prize_page(&app, cid).await;
+    for line in [
+        "Winterkampioen Wim",
+        "Zilver (2e) Bram",
+        "Brons (3e) Cor",
+        "Beste van de rest Anna",
+    ] {
+        assert!(text.contains(line), "{line:?} not in {text}");
+    }
+    assert!(!text.contains("Niet in aanmerking"), "{text}");
+    // the season page's first three are the table's, the champion first; no other champion
+    assert_eq!(season_podium(&app, cid).await, ["Wim", "Bram", "Cor"]);
+    let text = season_page(&app, cid).await;
+    assert!(!text.contains("Kampioen:"), "{text}");
+}
+
+/// With `withdrawn_prizes: excluded` the same winter gives Wim the same place and score but no
+/// prize: Bram, second, is winter champion, and every prize moves up one player. The season
+/// page keeps the table's first three and names Bram champion once the list is finalized.
+#[actix_web::test]
+async fn with_withdrawn_players_excluded_the_second_is_winter_champion() {
+    let app = spawn().await;
+    let leader = app.token(&["leader"]).await;
+    let (cid, p) =
+        winter_with_a_withdrawal(&app, &leader, json!({"withdrawn_prizes": "excluded"})).await;
+    assert_final_table(&app, cid, &p, false).await;
+    // a provisional list names no champion on the season page
+    assert!(!season_page(&app, cid).await.contains("Kampioen:"));
+    let list = finalized_prizes(&app, &leader, cid, &p, PRIZES_EXCLUDED).await;
+    assert_eq!(ids(&list["keizer"]["not_eligible"]), [p[WIM]], "{list}");
+
+    let text = prize_page(&app, cid).await;
+    for line in [
+        "Winterkampioen Bram",
+        "Zilver (2e) Cor",
+        "Brons (3e) Anna",
+        "Beste van de rest Dirk",
+        "Niet in aanmerking (te vaak zonder afmelding afwezig, of teruggetrokken) Wim",
+    ] {
+        assert!(text.contains(line), "{line:?} not in {text}");
+    }
+    assert_eq!(season_podium(&app, cid).await, ["Wim", "Bram", "Cor"]);
+    let text = season_page(&app, cid).await;
+    assert!(text.contains("Kampioen: Bram"), "{text}");
+}
+
+/// The same winter as a Keizer scenario for `clubcomp calc keizer-prizes`
+/// (docs/formats/keizer-prizes.md), with the Keizer parameters `params`.
+fn winter_scenario(params: Value) -> Value {
+    let id = |i: usize| WINTER[i].to_lowercase();
+    let players: Vec<Value> = WINTER
+        .iter()
+        .enumerate()
+        .map(|(i, _)| match i {
+            WIM => json!({"id": id(i), "rating": null, "withdrawn_from": 4}),
+            _ => json!({"id": id(i), "rating": null}),
+        })
+        .collect();
+    let evenings: Vec<Value> = EVENINGS
+        .iter()
+        .map(|(games, bye)| {
+            let games: Vec<Value> = games
+                .iter()
+                .map(|&(w, b, r)| json!({"white": id(w), "black": id(b), "result": r}))
+                .collect();
+            json!({"games": games, "byes": bye.map(id).into_iter().collect::<Vec<_>>()})
+        })
+        .collect();
+    json!({"half": "winter", "params": params, "players": players, "evenings": evenings})
+}
+
+/// `clubcomp calc keizer-prizes` on `scenario`: its JSON answer.
+fn keizer_prizes_cli(scenario: &Value) -> Value {
+    let file = std::env::temp_dir().join(format!("winter-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&file, scenario.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clubcomp"))
+        .args(["calc", "keizer-prizes"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The command line works the same winter from a file to the same numbers: the final table
+/// of [`TABLE`], Wim winter champion by default and Bram with `withdrawn_prizes: excluded`.
+#[test]
+fn the_command_line_gives_the_withdrawn_player_the_title_unless_excluded() {
+    let id = |i: usize| WINTER[i].to_lowercase();
+    for (params, expected, wim_eligible) in [
+        (json!({}), PRIZES_BY_DEFAULT, true),
+        (
+            json!({"withdrawn_prizes": "excluded"}),
+            PRIZES_EXCLUDED,
+            false,
+        ),
+    ] {
+        let out = keizer_prizes_cli(&winter_scenario(params));
+        let table: Vec<(String, f64)> = out["standings"]["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["id"].as_str().unwrap().to_string(),
+                    r["score"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, f64)> = TABLE.iter().map(|&(i, s)| (id(i), s)).collect();
+        assert_eq!(table, want, "{out}");
+        let got: Vec<(String, String)> = out["awards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                (
+                    a["prize"].as_str().unwrap().into(),
+                    a["id"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, String)> = expected
+            .iter()
+            .map(|&(prize, i)| (prize.into(), id(i)))
+            .collect();
+        assert_eq!(got, want, "{out}");
+        let eligible = out["eligible"].as_array().unwrap();
+        assert_eq!(eligible.contains(&json!("wim")), wim_eligible, "{out}");
+    }
+}

@@ -163,6 +163,40 @@ async fn one_event_is_one_mail_per_recipient() {
     assert_eq!(items[0]["status"], "pending");
 }
 
+/// Mails queued at once go in chunks of 200: 453 mails, among them one mail again in a later
+/// chunk (the first address, in capitals), one again two chunks on and one twice in the same
+/// chunk, are 450 rows with 450 `Message-ID`s; queued again, none is added.
+#[actix_web::test]
+async fn many_mails_queued_at_once_are_each_queued_once_across_chunks() {
+    let app = spawn().await;
+    let to = |i: usize| format!("member{i}@club.example");
+    let mut mails: Vec<Mail> = (0..200).map(|i| a_mail("batch", &to(i), "")).collect();
+    mails.push(a_mail("batch", "MEMBER0@club.example", ""));
+    mails.extend((200..399).map(|i| a_mail("batch", &to(i), "")));
+    mails.push(a_mail("batch", &to(250), ""));
+    mails.extend((399..450).map(|i| a_mail("batch", &to(i), "")));
+    mails.push(a_mail("batch", &to(449), ""));
+    assert_eq!(mails.len(), 453);
+    let settings = app.state.config.mail.clone();
+    let (added, again, views, total) = app
+        .with_conn(move |c| {
+            let added = mail::enqueue_all(c, &settings, &mails).unwrap();
+            let again = mail::enqueue_all(c, &settings, &mails).unwrap();
+            let (views, total) = mail::deliveries(c, None, 1000, 0).unwrap();
+            (added, again, views, total)
+        })
+        .await;
+    assert_eq!((added, again, total), (450, 0, 450));
+    let ids: std::collections::HashSet<&str> =
+        views.iter().map(|v| v.message_id.as_str()).collect();
+    assert_eq!(ids.len(), 450);
+    let mut to_sorted: Vec<&str> = views.iter().map(|v| v.recipient.as_str()).collect();
+    to_sorted.sort_unstable();
+    let mut want: Vec<String> = (0..450).map(to).collect();
+    want.sort_unstable();
+    assert_eq!(to_sorted, want);
+}
+
 /// A temporary refusal (451) is tried again after the backoff and then delivered; a
 /// permanent one (554) marks the mail failed at once, naming the server's answer.
 #[actix_web::test]

@@ -92,6 +92,8 @@ pub struct Outgoing {
 
 #[derive(Insertable)]
 #[diesel(table_name = mo)]
+// a missing link is written as NULL, not as DEFAULT, which SQLite's multi-row VALUES lacks
+#[diesel(treat_none_as_default_value = false)]
 struct NewOutgoing<'a> {
     message_id: &'a str,
     kind: &'a str,
@@ -221,11 +223,13 @@ pub fn enqueue(c: &mut DbConn, settings: &MailSettings, m: &Mail) -> ApiResult<b
     Ok(enqueue_all(c, settings, std::slice::from_ref(m))? == 1)
 }
 
-/// Mails looked up at once: one `IN` list of at most this many message ids.
+/// Mails looked up and inserted at once: one `IN` list of at most this many message ids, and
+/// one `INSERT` of at most this many rows (12 values each, well within the parameters either
+/// database takes in one statement).
 const INSERT_CHUNK: usize = 200;
 
-/// Queues mails in the caller's transaction, with one read per `INSERT_CHUNK` mails for
-/// those queued before; how many were new (a mail of an event to a recipient queued before
+/// Queues mails in the caller's transaction, with one read (for those queued before) and one
+/// insert per `INSERT_CHUNK` mails; how many were new (a mail of an event to a recipient queued before
 /// is left out).
 pub fn enqueue_all(c: &mut DbConn, settings: &MailSettings, mails: &[Mail]) -> ApiResult<usize> {
     for m in mails {
@@ -270,13 +274,23 @@ pub fn enqueue_all(c: &mut DbConn, settings: &MailSettings, mails: &[Mail]) -> A
                 created_at: now,
             })
             .collect();
-        // one statement per row: the store's connection spans both databases, and diesel has
-        // no multi-row insert for such a connection
-        for row in &rows {
-            added += diesel::insert_into(mo::table).values(row).execute(c)?;
-        }
+        added += insert_rows(c, &rows)?;
     }
     Ok(added)
+}
+
+/// Inserts `rows` with one multi-row `INSERT`. The store's connection spans both databases
+/// and has no multi-row insert of its own, so the statement is made for the connection
+/// underneath.
+fn insert_rows(c: &mut DbConn, rows: &[NewOutgoing<'_>]) -> QueryResult<usize> {
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let insert = diesel::insert_into(mo::table).values(rows);
+    match c {
+        DbConn::Pg(pg) => insert.execute(pg),
+        DbConn::Sqlite(lite) => insert.execute(lite),
+    }
 }
 
 /// Reads a status filter.

@@ -163,19 +163,57 @@ fn pass(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let outcome = transport.send(settings, &m);
+        let attempt = transport.send(settings, &m);
         rate.sent.push_back(Instant::now());
-        match &outcome {
-            super::Outcome::Sent => tracing::info!(mail = m.id, kind = %m.kind, "mail sent"),
+        // recorded before anything else, the SMTP session's QUIT included: until then an
+        // accepted mail would be sent again after a crash
+        record(pool, &m, &attempt.outcome, settings, stop)?;
+        match &attempt.outcome {
+            super::Outcome::Sent => {
+                tracing::info!(mail = m.id, message_id = %m.message_id, kind = %m.kind, "mail sent");
+            }
             super::Outcome::Temporary(e) | super::Outcome::Permanent(e) => {
                 tracing::info!(mail = m.id, kind = %m.kind, error = %e, "a mail attempt failed");
             }
         }
-        let mut c = pool.get().map_err(|e| e.to_string())?;
-        crate::store::stamps::write(&mut c, |c| super::record_attempt(c, &m, &outcome, settings))
-            .map_err(|e| e.to_string())?;
+        attempt.close();
     }
     Ok(())
+}
+
+/// How often the record of an attempt is tried before the pass gives up, and the pause
+/// between two tries.
+const RECORD_TRIES: u32 = 5;
+const RECORD_PAUSE: Duration = Duration::from_secs(1);
+
+/// Records an attempt of `m`. A write that fails (a database busy past its wait) is tried
+/// again a little later rather than left to the next pass: a mail the server accepted and
+/// left pending would be sent again.
+fn record(
+    pool: &Pool,
+    m: &super::Outgoing,
+    outcome: &super::Outcome,
+    settings: &MailSettings,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let written = pool.get().map_err(|e| e.to_string()).and_then(|mut c| {
+            crate::store::stamps::write(&mut c, |c| super::record_attempt(c, m, outcome, settings))
+                .map_err(|e| e.to_string())
+        });
+        match written {
+            Ok(()) => return Ok(()),
+            Err(e) if tries >= RECORD_TRIES => return Err(e),
+            Err(e) => {
+                tracing::warn!(mail = m.id, error = %e, "recording a mail attempt failed; trying again");
+                if !pause(stop, RECORD_PAUSE) {
+                    return Err(e);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,15 @@
 # (scripts/live-pages.mjs): the arbiter enters results through the API and the evening and
 # standings pages, opened directly and framed by another origin, and the venue screen show
 # them within 2 s without reload or console message, and an embedded page framed with the
-# sizing snippet ends as tall as its content. Before the live pages, Lighthouse scores the
+# sizing snippet ends as tall as its content. The demo holds no knockout: scripts/mail-pages.py
+# makes one through the API (the play-offs of a Keizer summer half), whose competition, round
+# and play-off pages are walked and compared with their JSON; and a Keizer round two days
+# ahead, whose reminder the server mails. The HTML error pages (Dutch and English) end with
+# their status and log Chromium's one message for a 4xx main resource, nothing else; every
+# other page ends below 400. The pages the links of mails open (an invitation, a password
+# reset, an address change, the reminder's sign-off and unsubscribe links), read from the
+# mail folder, are walked at 360, 390 and 1280 px, each form sent once and its effect checked
+# through the API. Before the live pages, Lighthouse scores the
 # front, standings, evening and player pages (scripts/lighthouse.mjs; at least 95 in each
 # category, mobile and desktop). Screenshots, PDFs and the Lighthouse reports go to
 # target/ci-artifacts/pages/.
@@ -38,9 +46,12 @@ trap 'kill "$server_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 # the live pages' check frames the pages from a page of its own at $host_port; every page view
 # opens an event stream from this one address
 host_port=$((port + 2))
-start_demo_server "$bin" "$port" "$work" FRAME_ANCESTORS="http://127.0.0.1:$host_port" \
-  STREAM_MAX_ANON_PER_ADDRESS=1000
+# without SMTP_URL every mail is written to $work/mail (MAIL_DIR) with links to PUBLIC_URL;
+# reminders are queued 72 hours before a sign-up deadline (scripts/mail-pages.py)
 base="http://127.0.0.1:$port"
+start_demo_server "$bin" "$port" "$work" FRAME_ANCESTORS="http://127.0.0.1:$host_port" \
+  STREAM_MAX_ANON_PER_ADDRESS=1000 PUBLIC_URL="$base" MAIL_POLL_MS=100 MAIL_MAX_PER_MINUTE=1000 \
+  REMINDER_HOURS_BEFORE=72
 
 # a fresh profile per run, no network beyond the page, no first-run or background traffic
 browse() {
@@ -65,6 +76,11 @@ shown_round() {
     py "import sys,json; print([r['number'] for r in json.load(sys.stdin) if r['status'] in ('published', 'completed')][-1])"
 }
 
+# what the demo does not hold, in seasons of their own that are never the current one: a
+# knockout (the play-offs of a Keizer summer half, semi-finals published) and a Keizer round
+# two days ahead, whose reminder the server mails while the pages are walked
+knockout=$(python3 scripts/mail-pages.py setup "$base") || { echo "FAIL the walk's own data"; exit 1; }
+
 pages=(
   "front:/club/"
   "season:/club/seasons/$season"
@@ -83,6 +99,9 @@ pages=(
   "round-swiss:/club/competitions/$rapid/rounds/$(shown_round "$rapid")"
   "round-round-robin:/club/competitions/$draughts/rounds/$(shown_round "$draughts")"
   "round-en:/club/competitions/$rapid/rounds/1?lang=en"
+  "competition-knockout:/club/competitions/$knockout"
+  "round-knockout:/club/competitions/$knockout/rounds/1"
+  "prizes-knockout:/club/competitions/$knockout/prizes?lang=en"
 )
 status=0
 for entry in "${pages[@]}"; do
@@ -111,6 +130,35 @@ layout_paths=()
 for entry in "${pages[@]}"; do layout_paths+=("${entry#*:}"); done
 node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" 360,390,1280 \
   "${layout_paths[@]}" || status=1
+# the HTML error pages, Dutch and English: each with its status and no message but Chromium's
+# own for a 4xx main resource; a path with a trailing slash is redirected to its page first
+error_pages=(
+  "404:/club/competitions/999999" "404:/club/competitions/999999?lang=en"
+  "404:/club/competitions/999999/" "/club/competitions/$keizer/standings/?lang=en"
+  "404:/club/players/999999?lang=en" "404:/club/evenings/999999" "404:/club/no-such-page"
+  "404:/club/competitions/$keizer/rounds/99?lang=en"
+  "422:/club/competitions/$keizer?lang=xx" "422:/club/competitions/$keizer/standings?after=1000&lang=en"
+  "422:/club/competitions/$rapid/standings?embed=2"
+  "409:/club/competitions/$knockout/standings" "409:/club/competitions/$knockout/standings?lang=en"
+  "400:/account/invitation" "400:/account/password-reset?lang=en" "400:/mail/attendance"
+)
+node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" 360,390,1280 \
+  "${error_pages[@]}" || status=1
+# the pages the links of mails open (scripts/mail-pages.py): an invitation, a password reset,
+# an address change and the reminder's sign-off and unsubscribe links, caused through the API
+# and read from the mail folder; walked, then each form sent once, and its effect checked
+form_password="a quiet rook on the e-file"
+if python3 scripts/mail-pages.py links "$base" "$work/mail" > "$work/links.txt"; then
+  mail_paths=()
+  while read -r _ path; do mail_paths+=("$path"); done < "$work/links.txt"
+  node --experimental-websocket --no-warnings scripts/page-layout.mjs "$devtools" "$base" 360,390,1280 \
+    "${mail_paths[@]}" || status=1
+  SUBMIT_FORM=1 FORM_PASSWORD="$form_password" node --experimental-websocket --no-warnings \
+    scripts/page-layout.mjs "$devtools" "$base" 390 "${mail_paths[@]}" || status=1
+  python3 scripts/mail-pages.py check "$base" "$form_password" || status=1
+else
+  cat "$work/links.txt"; status=1
+fi
 kill "$browser_pid" 2>/dev/null || true
 wait "$browser_pid" 2>/dev/null || true
 

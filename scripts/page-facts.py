@@ -134,6 +134,33 @@ def round_page(doc, path):
             ("round in the heading", h1(doc).endswith(f" {number}"), h1(doc))]
 
 
+def knockout_round(doc, path):
+    """A knockout's round: its boards (group × 10 + match) and results in the JSON's order."""
+    comp, number = ids(path)[:2]
+    games = api(f"/api/v1/competitions/{comp}/rounds/{number}")["games"]
+    want = [(str(g["board"]), g["result"]) for g in games]
+    shown = [(b, re.search(r'<td class="result">([^<]*)', row).group(1) or None)
+             for b, row in re.findall(r'<tr class="board"><th scope="row" class="num">(\d+)(.*?)(?=<tr|</tbody>)', doc, re.S)]
+    return round_page(doc, path) + [
+        ("boards and results", shown == want and len(want) > 0, f"{shown} on the page, JSON {want}")]
+
+
+def playoffs(doc, path):
+    """The play-offs page: per group its seeds and one row per game, as the playoffs JSON."""
+    data = api(f"/api/v1/competitions/{ids(path)[0]}/playoffs")
+    out = prizes(doc, path)
+    for g in data["groups"]:
+        section = between(doc, f"<h2>Group {g['number']}</h2>", "</section>")
+        seeds = ", ".join(s["name"] for s in g["seeds"])
+        games = [(x["white"]["name"], x["black"]["name"]) for m in g["matches"] for x in m["games"]]
+        rows = [tuple(text(c) for c in re.findall(r"<td>(.*?)(?=<td|</tr|<tr|$)", r, re.S)[1:3])
+                for r in body_rows(section)]
+        out.append((f"group {g['number']} seeds", f"Seeds: {seeds}" in text(section), seeds))
+        out.append((f"group {g['number']} games", rows == games and len(games) > 0,
+                    f"{rows} on the page, JSON {games}"))
+    return out
+
+
 def evening_games(evening):
     data = api(f"/api/v1/evenings/{evening}")
     return [b for r in data["rounds"] for b in r["boards"]]
@@ -189,6 +216,8 @@ FACTS = {
     "player": player,
     "attendance": attendance,
     "round": round_page,
+    "round-knockout": knockout_round,
+    "prizes-knockout": playoffs,
 }
 
 failed = 0

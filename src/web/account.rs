@@ -91,7 +91,9 @@ fn lang_of(req: &HttpRequest) -> Lang {
         .unwrap_or(Lang::Nl)
 }
 
-fn form((lang, flow): (Lang, Flow), token: &str, problem: Option<&str>) -> Markup {
+/// The form of a page; `login` is the account's address, in a hidden field for password
+/// managers (and so that Chromium finds the username a password form should have).
+fn form((lang, flow): (Lang, Flow), token: &str, login: &str, problem: Option<&str>) -> Markup {
     let t = |nl, en| lang.t(nl, en);
     if flow == Flow::Email {
         return html! {
@@ -106,6 +108,7 @@ fn form((lang, flow): (Lang, Flow), token: &str, problem: Option<&str>) -> Marku
         @if let Some(p) = problem { p class="problem" role="alert" { (p) } }
         form method="post" action=(flow.path()) {
             input type="hidden" name="token" value=(token);
+            input type="text" name="username" value=(login) autocomplete="username" readonly hidden;
             p {
                 label for="password" { (t("Kies een wachtwoord (minstens 10 tekens)", "Choose a password (at least 10 characters)")) }
                 br;
@@ -118,12 +121,12 @@ fn form((lang, flow): (Lang, Flow), token: &str, problem: Option<&str>) -> Marku
 
 /// The invitation's form: a password for the token in the query.
 pub async fn page(req: HttpRequest) -> HttpResponse {
-    page_of(req, Flow::Invitation)
+    page_of(req, Flow::Invitation).await
 }
 
 /// The password reset's form.
 pub async fn reset_page(req: HttpRequest) -> HttpResponse {
-    page_of(req, Flow::Reset)
+    page_of(req, Flow::Reset).await
 }
 
 /// Sets the password of the invitation's account.
@@ -146,7 +149,7 @@ pub async fn reset_submit(
 
 /// The address confirmation's button.
 pub async fn email_page(req: HttpRequest) -> HttpResponse {
-    page_of(req, Flow::Email)
+    page_of(req, Flow::Email).await
 }
 
 /// The token the address confirmation's form sends.
@@ -191,7 +194,7 @@ pub async fn email_submit(
     }
 }
 
-fn page_of(req: HttpRequest, flow: Flow) -> HttpResponse {
+async fn page_of(req: HttpRequest, flow: Flow) -> HttpResponse {
     let lang = (lang_of(&req), flow);
     let token =
         web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
@@ -203,7 +206,14 @@ fn page_of(req: HttpRequest, flow: Flow) -> HttpResponse {
         let body = html! { p { (lang.0.t("Deze link is niet volledig; open de link uit de e-mail opnieuw.", "This link is incomplete; open the link in the e-mail again.")) } };
         return answer(&req, StatusCode::BAD_REQUEST, lang, title, body);
     }
-    answer(&req, StatusCode::OK, lang, title, form(lang, &token, None))
+    let login = login_name(&req, &token, flow).await;
+    answer(
+        &req,
+        StatusCode::OK,
+        lang,
+        title,
+        form(lang, &token, &login, None),
+    )
 }
 
 /// What the form sends.
@@ -211,6 +221,31 @@ fn page_of(req: HttpRequest, flow: Flow) -> HttpResponse {
 pub struct Choice {
     token: String,
     password: String,
+    /// The form's hidden login name, shown again with a refused password.
+    #[serde(default)]
+    username: String,
+}
+
+/// The address of the account a password page's token is for, while the token works (empty
+/// otherwise, and when the database does not answer: the form works without it).
+async fn login_name(req: &HttpRequest, token: &str, flow: Flow) -> String {
+    let purpose = match flow {
+        Flow::Invitation => account_links::INVITATION,
+        Flow::Reset => crate::services::password_reset::PASSWORD_RESET,
+        Flow::Email => return String::new(),
+    };
+    let Some(state) = req.app_data::<web::Data<AppState>>() else {
+        return String::new();
+    };
+    let token = token.to_string();
+    state
+        .db(move |c| {
+            account_links::login_name(c, &token, purpose, crate::services::date::now_utc())
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default()
 }
 
 async fn submit_of(
@@ -236,7 +271,7 @@ async fn submit_of(
             StatusCode::UNPROCESSABLE_ENTITY,
             lang,
             title,
-            form(lang, &choice.token, Some(&why)),
+            form(lang, &choice.token, &choice.username, Some(&why)),
         );
     }
     let pw = choice.password;

@@ -281,7 +281,8 @@ async fn a_bulk_invitation_is_all_or_nothing() {
 }
 
 /// The invitation's link opens a page with a form (no script, forms to its own origin only,
-/// never cached, no referrer); sending it sets the password, a weak one shows the form again.
+/// never cached, no referrer, the account's address in a hidden login field while the link
+/// works); sending it sets the password, a weak one shows the form again.
 #[actix_web::test]
 async fn the_invitation_page_sets_the_password_with_a_form() {
     let app = spawn().await;
@@ -298,6 +299,14 @@ async fn the_invitation_page_sets_the_password_with_a_form() {
             .contains("<form method=\"post\" action=\"/account/invitation\">")
     );
     assert!(page.text.contains(&format!("value=\"{token}\"")));
+    // the account's address in a hidden login field, for password managers
+    assert!(
+        page.text.contains(
+            r#"<input type="text" name="username" value="anna@club.example" autocomplete="username" readonly hidden>"#
+        ),
+        "{}",
+        page.text
+    );
     assert!(!page.text.contains("<script"));
     let csp = page.header("content-security-policy").unwrap();
     assert!(csp.contains("form-action 'self'"), "{csp}");
@@ -328,6 +337,15 @@ async fn the_invitation_page_sets_the_password_with_a_form() {
         .login(json!({"email": "anna@club.example", "password": "a quiet rook on the e-file"}))
         .await;
     assert_eq!(login.status, StatusCode::OK);
+    let used = app
+        .get(&format!("/account/invitation?token={token}"), None)
+        .await;
+    assert!(
+        used.text
+            .contains(r#"name="username" value="" autocomplete="username""#),
+        "a used link's page names no account: {}",
+        used.text
+    );
     let again = app.send(post("another quiet rook move")).await;
     assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(again.text.contains("used already"), "{}", again.text);

@@ -81,6 +81,39 @@ async fn a_reset_link_sets_the_password_and_ends_every_session() {
         .assert_detail(StatusCode::UNPROCESSABLE_ENTITY, "used already");
 }
 
+/// The reset link's page names its account for password managers (the address in the form's
+/// hidden login field) while the link works, and no account once it is used.
+#[actix_web::test]
+async fn the_reset_page_names_the_account_while_its_link_works() {
+    let app = spawn().await;
+    let admin = app.token(&["admin"]).await;
+    account(&app, &admin, "bert@club.example", true).await;
+    let r = ask(&app, "bert@club.example").await;
+    assert_eq!(r.status, StatusCode::ACCEPTED, "{}", r.text);
+    let token = reset_links(&app).await.remove(0).1;
+    let path = format!("/account/password-reset?token={token}");
+    let page = app.get(&path, None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(
+        page.text.contains(
+            r#"<input type="text" name="username" value="bert@club.example" autocomplete="username" readonly hidden>"#
+        ),
+        "{}",
+        page.text
+    );
+    let r = confirm(&app, &token, "a quiet rook on the e-file").await;
+    assert_eq!(r.status, StatusCode::NO_CONTENT, "{}", r.text);
+    let page = app.get(&path, None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(
+        page.text
+            .contains(r#"name="username" value="" autocomplete="username""#),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains("bert@club.example"), "{}", page.text);
+}
+
 /// An unknown address and that of a disabled account are answered as a known one is, and
 /// mail nothing.
 #[actix_web::test]

@@ -156,6 +156,29 @@ pub fn spend(
     Ok(spend_token(c, token, purpose, now, why)?.user)
 }
 
+/// The login name (the address) of the account a token of `purpose` is for, while the token
+/// still works: known, unused, unexpired, of an enabled account; `None` otherwise. Reads only:
+/// the link's page shows it to password managers, and opening the link spends nothing.
+pub fn login_name(
+    c: &mut DbConn,
+    token: &str,
+    purpose: &str,
+    now: NaiveDateTime,
+) -> ApiResult<Option<String>> {
+    let row: Option<StoredToken> = at::table
+        .filter(at::token_hash.eq(refresh_tokens::hash(token)))
+        .filter(at::purpose.eq(purpose))
+        .select(StoredToken::as_select())
+        .first(c)
+        .optional()?;
+    let Some(row) = row.filter(|r| r.used_at.is_none() && r.expires_at > now) else {
+        return Ok(None);
+    };
+    Ok(users::by_id(c, row.user_id)?
+        .filter(|u| u.active)
+        .map(|u| u.email))
+}
+
 /// [`spend`], answering what the token carries as well.
 pub fn spend_token(
     c: &mut DbConn,

@@ -9,7 +9,7 @@
 //! use clubcomp_core::vocab::CompetitionTiebreak;
 //! use clubcomp_engine::tiebreaks::Tiebreak;
 //!
-//! let t = CompetitionTiebreak::parse_swiss("bh/1").unwrap();
+//! let t = CompetitionTiebreak::parse_swiss("bh/c1").unwrap();
 //! assert_eq!(t, CompetitionTiebreak::Fide(Tiebreak::BH_C1));
 //! assert_eq!(t.name(), "BH-C1");
 //! assert!(CompetitionTiebreak::parse_swiss("BH-C3").is_err());
@@ -61,7 +61,7 @@ impl CompetitionTiebreak {
         }
     }
 
-    /// Reads a Swiss's tie-break in any spelling the engine reads (`bh/1`, `BH-C1`), or says
+    /// Reads a Swiss's tie-break in any spelling the engine reads (`bh/c1`, `BH-C1`), or says
     /// why a competition cannot hold it: not one FIDE tie-break, or a cut or median beyond
     /// [`MAX_COMPETITION_CUT`].
     pub fn parse_swiss(s: &str) -> Result<CompetitionTiebreak, String> {

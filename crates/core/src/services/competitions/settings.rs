@@ -291,7 +291,7 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             ));
         }
     }
-    // a Swiss list is stored in the acronyms of the document's enum (`bh/1` → `BH-C1`)
+    // a Swiss list is stored in the acronyms of the document's enum (`bh/c1` → `BH-C1`)
     let mut tiebreaks = Vec::with_capacity(s.tiebreaks.len());
     match kind {
         Some(kind @ (K::RoundRobin | K::Swiss)) => {

@@ -31,6 +31,10 @@ value_list! {
     }
 }
 
+#[allow(
+    clippy::derivable_impls,
+    reason = "value_list! writes the enum's derives, and Default is not among them"
+)]
 impl Default for SwissAcceleration {
     fn default() -> SwissAcceleration {
         SwissAcceleration::None

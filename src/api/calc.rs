@@ -644,7 +644,7 @@ pub async fn create_tiebreaks_calculation(
     body: Body<TiebreaksRequest>,
 ) -> ApiResult<HttpResponse> {
     use clubcomp_engine::tiebreaks::{
-        EventKind, RulesEdition, compute_tiebreaks, parse_tiebreaks, read_trf,
+        Cut, EventKind, RulesEdition, Tiebreak, compute_tiebreaks, read_trf,
     };
     let b = body.into_inner()?;
     let rules = match b.rules.as_deref().map(str::trim) {
@@ -668,11 +668,15 @@ pub async fn create_tiebreaks_calculation(
         ));
     }
     let list = match &b.tiebreaks {
-        None => parse_tiebreaks("PTS,DE,BH-M1,SB"),
-        Some(v) if v.is_empty() => parse_tiebreaks("PTS"),
-        Some(v) => Ok(calc_input::tiebreak_list(v)?),
-    }
-    .map_err(|e| ApiError::invalid("tiebreaks", e.to_string()))?;
+        None => vec![
+            Tiebreak::Pts,
+            Tiebreak::De,
+            Tiebreak::BH_M1,
+            Tiebreak::Sb(Cut::NONE),
+        ],
+        Some(v) if v.is_empty() => vec![Tiebreak::Pts],
+        Some(v) => calc_input::tiebreak_list(v)?,
+    };
     calc_input::trf_chars("trf", &b.trf)?;
     calc_input::trf_size("trf", &b.trf, &state.config.limits)?;
     let out = state

@@ -11,6 +11,7 @@ use crate::services::competitions::{
 pub use crate::services::competitions::{Competition, EntrantView, entrants_in_seed_order, load};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
+use clubcomp_core::vocab::CompetitionTiebreak;
 use clubcomp_engine as v;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,8 +51,7 @@ pub struct CompetitionView {
     #[schema(value_type = Object)]
     pub params: Value,
     /// Ordered tie-break list: FIDE acronyms for a Swiss, criteria for a round robin.
-    #[schema(value_type = Vec<crate::schemas::CompetitionTiebreak>)]
-    pub tiebreaks: Vec<String>,
+    pub tiebreaks: Vec<CompetitionTiebreak>,
     /// Time control.
     pub time_control: TimeControl,
     /// Rule flags.
@@ -118,7 +118,7 @@ pub struct CreateCompetition {
     #[schema(value_type = Option<Object>)]
     pub params: Option<Value>,
     /// Tie-break list (defaults per kind).
-    #[schema(value_type = Option<Vec<crate::schemas::CompetitionTiebreak>>)]
+    #[schema(value_type = Option<Vec<CompetitionTiebreak>>)]
     pub tiebreaks: Option<Vec<String>>,
     /// Time control (default: the club's 40/90 + 30 min + 30 s; 10 minutes for the blitz
     /// championship).
@@ -142,7 +142,7 @@ pub struct UpdateCompetition {
     #[schema(value_type = Option<Object>)]
     pub params: Option<Value>,
     /// Tie-break list.
-    #[schema(value_type = Option<Vec<crate::schemas::CompetitionTiebreak>>)]
+    #[schema(value_type = Option<Vec<CompetitionTiebreak>>)]
     pub tiebreaks: Option<Vec<String>>,
     /// Time control.
     pub time_control: Option<TimeControl>,
@@ -211,10 +211,12 @@ pub async fn create_competition(
         discipline: discipline.clone(),
         system: system.clone(),
         params: b.params.clone().unwrap_or_else(|| serde_json::json!({})),
-        tiebreaks: b
-            .tiebreaks
-            .clone()
-            .unwrap_or_else(|| default_tiebreaks(kind, discipline.parse().ok())),
+        tiebreaks: b.tiebreaks.clone().unwrap_or_else(|| {
+            default_tiebreaks(kind, discipline.parse().ok())
+                .iter()
+                .map(|t| t.name())
+                .collect()
+        }),
         time_control: b.time_control.clone().unwrap_or_else(|| {
             svc::default_time_control(
                 kind,

@@ -56,7 +56,7 @@ proptest! {
             prop_assert!(client_error(&e));
         }
         let _ = crate::cached::not_modified(Some(&text), "\"x\"");
-        let _ = crate::services::competitions::swiss_acronym(&text);
+        let _ = clubcomp_core::vocab::CompetitionTiebreak::parse_swiss(&text);
         let _ = crate::services::credentials::parse_roles(&text);
         let _ = crate::text::one_line(&text);
         let _ = crate::text::multi_line(&text);

@@ -161,7 +161,8 @@ pub fn to_csv(v: &StandingsView) -> String {
         let mut head: Vec<String> = ["rank", "place", "player_id", "name"]
             .map(String::from)
             .to_vec();
-        head.extend(s.tiebreaks.iter().cloned());
+        let acronyms: Vec<String> = s.tiebreaks.iter().map(|t| t.acronym()).collect();
+        head.extend(acronyms.iter().cloned());
         out.push_str(&crate::csv::line(&head));
         for r in &s.rows {
             let mut f = vec![
@@ -171,7 +172,7 @@ pub fn to_csv(v: &StandingsView) -> String {
                 r.name.clone(),
             ];
             f.extend(
-                s.tiebreaks
+                acronyms
                     .iter()
                     .map(|k| r.values.get(k).map(plain).unwrap_or_default()),
             );

@@ -2,9 +2,7 @@
 //! of a TRF file, printed as JSON standings with every value.
 
 use clubcomp_engine::swiss::parse_trf;
-use clubcomp_engine::tiebreaks::{
-    EventKind, Input, RulesEdition, compute_tiebreaks, parse_tiebreaks,
-};
+use clubcomp_engine::tiebreaks::{EventKind, Input, RulesEdition, Tiebreak, compute_tiebreaks};
 use clubcomp_engine::tiebreaks::{edition_for, input_from_trf, standard_scoring};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -102,7 +100,7 @@ fn run_inner(args: &Args) -> Result<String, String> {
         .map(str::to_string)
         .collect();
     let list = if items.is_empty() {
-        parse_tiebreaks("PTS").map_err(|e| e.to_string())?
+        vec![Tiebreak::Pts]
     } else {
         crate::calc_input::tiebreak_list(&items).map_err(|e| e.to_string())?
     };

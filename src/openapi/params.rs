@@ -4,6 +4,7 @@
 //! variant per kind, each naming its kind's params here.
 
 use crate::schemas::string_enum_schema;
+use clubcomp_core::vocab::SwissAcceleration;
 
 /// A Keizer half's scoring parameters (docs/rules/keizer.md#scoring): numbers of at most four
 /// decimals, none negative. Each one left out takes the club's default; no other member is
@@ -62,8 +63,8 @@ pub struct SwissParams {
     pub blitz: crate::services::competitions::BlitzParams,
     /// A Dutch Swiss's acceleration (docs/rules/rapid-blitz.md#acceleration): `none` (default)
     /// or `baku`, FIDE's Baku method from the field and `rounds_planned`.
-    #[schema(required = false, value_type = SwissAcceleration)]
-    pub acceleration: String,
+    #[schema(required = false)]
+    pub acceleration: SwissAcceleration,
     /// Pairs of player ids who never meet in a Dutch Swiss
     /// (docs/rules/rapid-blitz.md#forbidden-pairs), at most 200, each two different players.
     #[schema(required = false, max_items = 200)]
@@ -80,19 +81,13 @@ pub struct SwissParamsInput {
     pub blitz: BlitzParamsInput,
     /// A Dutch Swiss's acceleration (docs/rules/rapid-blitz.md#acceleration): `none` (default)
     /// or `baku`, FIDE's Baku method from the field and `rounds_planned`.
-    #[schema(required = false, value_type = SwissAcceleration)]
-    pub acceleration: String,
+    #[schema(required = false)]
+    pub acceleration: SwissAcceleration,
     /// Pairs of player ids who never meet in a Dutch Swiss
     /// (docs/rules/rapid-blitz.md#forbidden-pairs), at most 200, each two different players.
     #[schema(required = false, max_items = 200)]
     pub forbidden_pairs: Vec<[i64; 2]>,
 }
-
-string_enum_schema!(
-    pub SwissAcceleration,
-    "A Dutch Swiss's acceleration: `none` or `baku` (FIDE's Baku method).",
-    ["none", "baku"]
-);
 
 /// The blitz championship's settings as sent: the evening, and optionally when check-in
 /// closes and the rounds rule; what is left out takes its default.

@@ -9,11 +9,12 @@ use super::{PageQuery, answer, page_query, path_id};
 use crate::error::ApiResult;
 use crate::ids::PlayerId;
 use crate::services::club_pages::{self as pages, Prizes, StandingsPage};
-use crate::services::competitions::Competition;
+use crate::services::competitions::{Competition, stored_tiebreaks};
 use crate::services::standings_view::StandingsView;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, web};
-use clubcomp_core::vocab::PlayoffMatch;
+use clubcomp_core::vocab::{CompetitionTiebreak, PlayoffMatch};
+use clubcomp_engine::round_robin::RoundRobinTiebreak;
 use clubcomp_engine::{CompetitionKind, Discipline};
 use maud::{Markup, html};
 use serde_json::Value;
@@ -297,15 +298,15 @@ fn swiss_header(ctx: &Ctx, s: &crate::services::standings_view::SwissStandings) 
 }
 
 /// A short column head for a round-robin tie-break.
-fn short_tiebreak(ctx: &Ctx, key: &str) -> String {
-    match key {
-        "wins" => ctx.t("Winst", "Wins").into(),
-        "plusremise_balance" => ctx.t("Saldo +R", "+R bal.").into(),
-        "plusremises" => "+R".into(),
-        "mutual" | "direct_encounter" => ctx.t("Onderl.", "DE").into(),
-        "sonneborn_berger" => "SB".into(),
-        "ranking_order" => ctx.t("Rangl.", "Rank").into(),
-        other => other.replace('_', " "),
+fn short_tiebreak(ctx: &Ctx, t: RoundRobinTiebreak) -> &'static str {
+    match t {
+        RoundRobinTiebreak::Wins => ctx.t("Winst", "Wins"),
+        RoundRobinTiebreak::PlusremiseBalance => ctx.t("Saldo +R", "+R bal."),
+        RoundRobinTiebreak::Plusremises => "+R",
+        RoundRobinTiebreak::Mutual | RoundRobinTiebreak::DirectEncounter => ctx.t("Onderl.", "DE"),
+        RoundRobinTiebreak::SonnebornBerger => "SB",
+        RoundRobinTiebreak::RankingOrder => ctx.t("Rangl.", "Rank"),
+        RoundRobinTiebreak::Lots => ctx.t("Lot", "Lots"),
     }
 }
 
@@ -334,15 +335,20 @@ fn round_robin_tables(
     let draughts = p.competition.discipline == Discipline::Draughts;
     let caption = format!("{} {after}", ctx.t("Eindstand-volgorde", "Standings"));
     // the tie-break columns in the competition's own order (the JSON object is keyed by name)
-    let present: Vec<String> = t
+    let present: Vec<RoundRobinTiebreak> = t
         .rows
         .first()
         .and_then(|r| r.tiebreaks.as_object())
-        .map(|o| o.keys().cloned().collect())
+        .map(|o| {
+            o.keys()
+                .filter_map(|k| RoundRobinTiebreak::parse(k))
+                .collect()
+        })
         .unwrap_or_default();
-    let mut tb: Vec<String> = serde_json::from_str::<Vec<String>>(&p.competition.tiebreaks)
+    let mut tb: Vec<RoundRobinTiebreak> = stored_tiebreaks(&p.competition)
         .unwrap_or_default()
         .into_iter()
+        .filter_map(CompetitionTiebreak::criterion)
         .filter(|k| present.contains(k))
         .collect();
     for k in present {
@@ -406,7 +412,7 @@ fn round_robin_tables(
                         th scope="col" { abbr title="plusremises" { "+R" } }
                         th scope="col" { abbr title="minremises" { "−R" } }
                     }
-                    @for k in &tb { th scope="col" { abbr title=(super::swiss::tiebreak_name(ctx, k)) { (short_tiebreak(ctx, k)) } } }
+                    @for k in &tb { th scope="col" { abbr title=(super::swiss::criterion_name(ctx, *k)) { (short_tiebreak(ctx, *k)) } } }
                     @for k in &tables { th scope="col" { (ctx.t("Meesterpunten ", "Master points ")) (k) } }
                     @if money { th scope="col" { (ctx.t("Prijzengeld", "Prize money")) } }
                     th scope="col" { (ctx.t("Rechten", "Rights")) }
@@ -425,7 +431,7 @@ fn round_robin_tables(
                                 td class="num" { (r.plusremises) }
                                 td class="num" { (r.minremises) }
                             }
-                            @for k in &tb { td class="num" { (num(ctx, r.tiebreaks.get(k).unwrap_or(&Value::Null))) } }
+                            @for k in &tb { td class="num" { (num(ctx, r.tiebreaks.get(k.name()).unwrap_or(&Value::Null))) } }
                             @for k in &tables { td class="num" { (num(ctx, r.points_tables.get(k).unwrap_or(&Value::Null))) } }
                             @if money { td class="num" { (super::numbers::money(ctx.lang, &r.prize_money)) } }
                             td { (r.rights.join(", ")) }

@@ -6,6 +6,8 @@
 
 use super::layout::{Ctx, scroll};
 use crate::services::standings_view::{SwissGameCell, SwissStandings};
+use clubcomp_engine::round_robin::RoundRobinTiebreak;
+use clubcomp_engine::tiebreaks::{Cut, Tiebreak};
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -47,7 +49,12 @@ pub(super) fn table(ctx: &Ctx, after: &str, s: &SwissStandings) -> Markup {
         .flat_map(|r| r.games.iter().map(|g| g.round))
         .max()
         .unwrap_or(0);
-    let tiebreaks: Vec<&String> = s.tiebreaks.iter().filter(|t| *t != "PTS").collect();
+    let tiebreaks: Vec<Tiebreak> = s
+        .tiebreaks
+        .iter()
+        .copied()
+        .filter(|t| *t != Tiebreak::Pts)
+        .collect();
     html! {
         (scroll(&caption, html! {
             table class="standings swiss" {
@@ -62,7 +69,7 @@ pub(super) fn table(ctx: &Ctx, after: &str, s: &SwissStandings) -> Markup {
                     }
                     th scope="col" { abbr title=(ctx.t("Punten", "Points")) { (ctx.t("Pnt", "Pts")) } }
                     @for t in &tiebreaks {
-                        th scope="col" { abbr title=(tiebreak_name(ctx, t)) { (t) } }
+                        th scope="col" { abbr title=(tiebreak_name(ctx, *t)) { (t) } }
                     }
                     th scope="col" { (ctx.t("Onder de vorige door", "Below the previous by")) }
                 } }
@@ -81,9 +88,9 @@ pub(super) fn table(ctx: &Ctx, after: &str, s: &SwissStandings) -> Markup {
                                     }
                                 }
                             }
-                            td class="num" { (value(ctx, r.values.get("PTS"))) }
+                            td class="num" { (value(ctx, r.values.get(Tiebreak::Pts.acronym()))) }
                             @for t in &tiebreaks {
-                                td class="num" { (value(ctx, r.values.get(t.as_str()))) }
+                                td class="num" { (value(ctx, r.values.get(t.acronym()))) }
                             }
                             td { (separated_by(ctx, s, r.player_id)) }
                         }
@@ -121,7 +128,7 @@ fn separated_by(ctx: &Ctx, s: &SwissStandings, player_id: i64) -> String {
         .iter()
         .find(|x| x.below_player_id == player_id)
         .and_then(|x| {
-            let tb = x.tiebreak.as_deref()?;
+            let tb = x.tiebreak?;
             Some(format!(
                 "{tb} {} / {}",
                 separation_value(ctx, &x.above_value),
@@ -138,7 +145,7 @@ fn legend(ctx: &Ctx, s: &SwissStandings) -> Markup {
         dl class="legend tiebreaks" {
             @for t in &s.tiebreaks {
                 dt { (t) }
-                dd { (tiebreak_name(ctx, t)) ": " (tiebreak_words(ctx, t)) }
+                dd { (tiebreak_name(ctx, *t)) ": " (tiebreak_words(ctx, *t)) }
             }
         }
         p class="muted legend" {
@@ -164,7 +171,7 @@ fn why(ctx: &Ctx, s: &SwissStandings) -> Markup {
             ul class="why" {
                 @for x in &s.separations {
                     li {
-                        @match x.tiebreak.as_deref() {
+                        @match x.tiebreak {
                             Some(t) => {
                                 (name(x.above_player_id)) " " (ctx.t("staat boven", "stands above")) " "
                                 (name(x.below_player_id)) " " (ctx.t("door", "by")) " "
@@ -187,161 +194,212 @@ fn why(ctx: &Ctx, s: &SwissStandings) -> Markup {
 }
 
 /// What a tie-break counts, in words (its cut or median after).
-pub(super) fn tiebreak_words(ctx: &Ctx, acr: &str) -> String {
-    let mut parts = acr.split('-');
-    let base = parts.next().unwrap_or(acr);
-    let what = match base {
-        "PTS" => ctx.t("de punten van de partijen", "the points of the games"),
-        "DE" => ctx.t(
+pub(super) fn tiebreak_words(ctx: &Ctx, t: Tiebreak) -> String {
+    let what = match t {
+        Tiebreak::Pts => ctx.t("de punten van de partijen", "the points of the games"),
+        Tiebreak::De => ctx.t(
             "de punten uit de partijen tussen de gelijk geëindigde spelers onderling",
             "the points from the games between the tied players",
         ),
-        "WIN" => ctx.t(
+        Tiebreak::Win => ctx.t(
             "het aantal gewonnen ronden (reglementair en vrij inbegrepen)",
             "the number of rounds won (forfeits and byes included)",
         ),
-        "WON" => ctx.t(
+        Tiebreak::Won => ctx.t(
             "het aantal aan het bord gewonnen partijen",
             "the number of games won over the board",
         ),
-        "BPG" => ctx.t(
+        Tiebreak::Bpg => ctx.t(
             "het aantal met zwart gespeelde partijen",
             "the number of games played with black",
         ),
-        "BWG" => ctx.t(
+        Tiebreak::Bwg => ctx.t(
             "het aantal met zwart gewonnen partijen",
             "the number of games won with black",
         ),
-        "REP" => ctx.t(
+        Tiebreak::Rep => ctx.t(
             "het aantal keer dat de speler een ronde niet speelde",
             "the number of rounds the player did not play",
         ),
-        "GE" => ctx.t("het aantal gespeelde partijen", "the number of games played"),
-        "PS" => ctx.t(
+        Tiebreak::Ge => ctx.t("het aantal gespeelde partijen", "the number of games played"),
+        Tiebreak::Ps { .. } => ctx.t(
             "de som van de stand na elke ronde",
             "the sum of the score after each round",
         ),
-        "KS" => ctx.t(
+        Tiebreak::Ks => ctx.t(
             "de punten tegen tegenstanders die minstens de helft van de punten haalden",
             "the points against opponents who scored at least half the points",
         ),
-        "BH" => ctx.t(
+        Tiebreak::Bh(_) => ctx.t(
             "de som van de punten van de tegenstanders",
             "the sum of the opponents' points",
         ),
-        "FB" => ctx.t(
+        Tiebreak::Fb(_) => ctx.t(
             "de som van de punten van de tegenstanders vóór de laatste ronde",
             "the sum of the opponents' points before the last round",
         ),
-        "SB" => ctx.t(
+        Tiebreak::Sb(_) => ctx.t(
             "de punten van de verslagen tegenstanders plus de helft van die waartegen remise werd gespeeld",
             "the points of the opponents beaten plus half those of the opponents drawn",
         ),
-        "AOB" => ctx.t(
+        Tiebreak::Aob => ctx.t(
             "het gemiddelde van de Buchholz van de tegenstanders",
             "the average Buchholz of the opponents",
         ),
-        "ARO" => ctx.t(
+        Tiebreak::Aro(_) => ctx.t(
             "het gemiddelde van de ratings van de tegenstanders",
             "the average of the opponents' ratings",
         ),
-        "TPR" => ctx.t(
+        Tiebreak::Tpr => ctx.t(
             "de rating die bij de score tegen deze tegenstanders past",
             "the rating the score against these opponents corresponds to",
         ),
-        "PTP" => ctx.t(
+        Tiebreak::Ptp => ctx.t(
             "de prestatie waarmee de speler precies deze score zou halen",
             "the performance with which the player would score exactly this",
         ),
-        "APRO" => ctx.t(
+        Tiebreak::Apro => ctx.t(
             "het gemiddelde van de toernooiprestaties van de tegenstanders",
             "the average of the opponents' tournament performances",
         ),
-        "APPO" => ctx.t(
+        Tiebreak::Appo => ctx.t(
             "het gemiddelde van de prestaties van de tegenstanders",
             "the average of the opponents' performances",
         ),
-        _ => "",
     };
     let mut out = what.to_string();
-    for m in parts {
-        let (kind, n) = m.split_at(1.min(m.len()));
-        let extra = match kind {
-            "C" => format!(
-                "{} {n} {}",
-                ctx.t("zonder de", "without the"),
-                ctx.t("laagste", "lowest")
-            ),
-            "M" => format!(
-                "{} {n} {}",
-                ctx.t("zonder de", "without the"),
-                ctx.t("hoogste en laagste", "highest and lowest")
-            ),
-            "H" => format!(
-                "{} {n} {}",
-                ctx.t("en de", "and the"),
-                ctx.t("hoogste", "highest")
-            ),
-            _ => continue,
-        };
-        out.push_str(", ");
-        out.push_str(&extra);
-    }
+    out.push_str(&cut_words(ctx, t.cut()));
     out
 }
 
-/// The full name of a tie-break acronym.
-pub(super) fn tiebreak_name(ctx: &Ctx, acr: &str) -> String {
-    let base = acr.split('/').next().unwrap_or(acr);
-    let base = base.trim_start_matches('C').to_string();
-    // a Swiss's cut or median (`BH-C1`) is named with its tie-break
-    let name = match acr.split('-').next().unwrap_or(acr) {
-        "PTS" => ctx.t("Punten", "Points"),
-        "BH" | "BH/C1" => "Buchholz",
-        "FB" => ctx.t("Buchholz vóór de laatste ronde", "Fore Buchholz"),
-        "AOB" => ctx.t(
+/// A cut or median in words, after a comma (empty when nothing is dropped): Cut-n drops the
+/// n lowest values, Median-n the n highest and lowest.
+fn cut_words(ctx: &Ctx, c: Cut) -> String {
+    let lowest = |n: u8| {
+        format!(
+            ", {} {n} {}",
+            ctx.t("zonder de", "without the"),
+            ctx.t("laagste", "lowest")
+        )
+    };
+    match (c.low, c.high) {
+        (0, 0) => String::new(),
+        (n, 0) => lowest(n),
+        (n, m) if n == m => format!(
+            ", {} {n} {}",
+            ctx.t("zonder de", "without the"),
+            ctx.t("hoogste en laagste", "highest and lowest")
+        ),
+        (n, m) => format!(
+            "{}, {} {m} {}",
+            lowest(n),
+            ctx.t("en de", "and the"),
+            ctx.t("hoogste", "highest")
+        ),
+    }
+}
+
+/// The full name of a Swiss's tie-break (a cut or median is named with its tie-break).
+pub(super) fn tiebreak_name(ctx: &Ctx, t: Tiebreak) -> &'static str {
+    match t {
+        Tiebreak::Pts => ctx.t("Punten", "Points"),
+        Tiebreak::Bh(_) => "Buchholz",
+        Tiebreak::Fb(_) => ctx.t("Buchholz vóór de laatste ronde", "Fore Buchholz"),
+        Tiebreak::Aob => ctx.t(
             "Gemiddelde Buchholz tegenstanders",
             "Average Buchholz of opponents",
         ),
-        "WON" => ctx.t("Aantal gewonnen partijen", "Number of games won"),
-        "REP" => ctx.t("Niet gespeelde ronden", "Rounds not played"),
-        "GE" => ctx.t("Gespeelde partijen", "Games played"),
-        "PTP" => ctx.t(
+        Tiebreak::Won => ctx.t("Aantal gewonnen partijen", "Number of games won"),
+        Tiebreak::Rep => ctx.t("Niet gespeelde ronden", "Rounds not played"),
+        Tiebreak::Ge => ctx.t("Gespeelde partijen", "Games played"),
+        Tiebreak::Ptp => ctx.t(
             "Perfecte toernooiprestatie",
             "Perfect tournament performance",
         ),
-        "APRO" => ctx.t(
+        Tiebreak::Apro => ctx.t(
             "Gemiddelde toernooiprestatie tegenstanders",
             "Average performance rating of opponents",
         ),
-        "APPO" => ctx.t(
+        Tiebreak::Appo => ctx.t(
             "Gemiddelde perfecte prestatie tegenstanders",
             "Average perfect performance of opponents",
         ),
-        "SB" => "Sonneborn-Berger",
-        "ARO" => ctx.t(
+        Tiebreak::Sb(_) => "Sonneborn-Berger",
+        Tiebreak::Aro(_) => ctx.t(
             "Gemiddelde rating tegenstanders",
             "Average rating of opponents",
         ),
-        "DE" => ctx.t("Onderling resultaat", "Direct encounter"),
-        "WIN" => ctx.t("Aantal winstpartijen", "Number of wins"),
-        "BPG" => ctx.t("Partijen met zwart", "Games with black"),
-        "BWG" => ctx.t("Winstpartijen met zwart", "Wins with black"),
-        "KS" => "Koya",
-        "PS" => ctx.t("Progressieve score", "Progressive score"),
-        "TPR" => ctx.t("Toernooiprestatie", "Tournament performance rating"),
-        "wins" => ctx.t("Aantal winstpartijen", "Number of wins"),
-        "plusremise_balance" => ctx.t("Saldo plus- en minremises", "Plusremises minus minremises"),
-        "plusremises" => ctx.t("Aantal plusremises", "Number of plusremises"),
-        "mutual" => ctx.t("Onderling resultaat", "Mutual result"),
-        "direct_encounter" => ctx.t("Onderling resultaat", "Direct encounter"),
-        "sonneborn_berger" => "Sonneborn-Berger",
-        "ranking_order" => ctx.t("Ranglijstvolgorde", "Ranking order"),
-        _ => "",
-    };
-    if name.is_empty() {
-        base
-    } else {
-        name.to_string()
+        Tiebreak::De => ctx.t("Onderling resultaat", "Direct encounter"),
+        Tiebreak::Win => ctx.t("Aantal winstpartijen", "Number of wins"),
+        Tiebreak::Bpg => ctx.t("Partijen met zwart", "Games with black"),
+        Tiebreak::Bwg => ctx.t("Winstpartijen met zwart", "Wins with black"),
+        Tiebreak::Ks => "Koya",
+        Tiebreak::Ps { .. } => ctx.t("Progressieve score", "Progressive score"),
+        Tiebreak::Tpr => ctx.t("Toernooiprestatie", "Tournament performance rating"),
+    }
+}
+
+/// The full name of a round robin's criterion.
+pub(super) fn criterion_name(ctx: &Ctx, t: RoundRobinTiebreak) -> &'static str {
+    match t {
+        RoundRobinTiebreak::Wins => ctx.t("Aantal winstpartijen", "Number of wins"),
+        RoundRobinTiebreak::PlusremiseBalance => {
+            ctx.t("Saldo plus- en minremises", "Plusremises minus minremises")
+        }
+        RoundRobinTiebreak::Plusremises => ctx.t("Aantal plusremises", "Number of plusremises"),
+        RoundRobinTiebreak::Mutual => ctx.t("Onderling resultaat", "Mutual result"),
+        RoundRobinTiebreak::DirectEncounter => ctx.t("Onderling resultaat", "Direct encounter"),
+        RoundRobinTiebreak::SonnebornBerger => "Sonneborn-Berger",
+        RoundRobinTiebreak::RankingOrder => ctx.t("Ranglijstvolgorde", "Ranking order"),
+        RoundRobinTiebreak::Lots => ctx.t("Loting", "Drawing of lots"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::Lang;
+    use std::sync::Arc;
+
+    fn english() -> Ctx {
+        Ctx {
+            site: Arc::new(Default::default()),
+            lang: Lang::En,
+            lang_chosen: false,
+            embed: false,
+            path: String::new(),
+            after: None,
+            live: None,
+        }
+    }
+
+    #[test]
+    fn a_tiebreak_is_worded_with_its_cut_or_median() {
+        let ctx = english();
+        assert_eq!(
+            tiebreak_words(&ctx, Tiebreak::BH_M1),
+            "the sum of the opponents' points, without the 1 highest and lowest"
+        );
+        assert_eq!(
+            tiebreak_words(&ctx, Tiebreak::Ps { cut: 2 }),
+            "the sum of the score after each round, without the 2 lowest"
+        );
+        assert_eq!(
+            tiebreak_words(&ctx, Tiebreak::Aro(Cut { low: 1, high: 2 })),
+            "the average of the opponents' ratings, without the 1 lowest, and the 2 highest"
+        );
+        assert_eq!(
+            tiebreak_words(&ctx, Tiebreak::Ks),
+            "the points against opponents who scored at least half the points"
+        );
+        assert_eq!(tiebreak_name(&ctx, Tiebreak::BH_C1), "Buchholz");
+        assert_eq!(
+            tiebreak_name(&ctx, Tiebreak::Sb(Cut::median_n(2))),
+            "Sonneborn-Berger"
+        );
+        assert_eq!(
+            criterion_name(&ctx, RoundRobinTiebreak::PlusremiseBalance),
+            "Plusremises minus minremises"
+        );
     }
 }

@@ -150,33 +150,24 @@ pub const TIEBREAK_ACRONYMS: [&str; 37] = [
     "APRO", "APPO",
 ];
 
-/// The round-robin tie-break criteria by name, as a competition's tie-break list holds them.
-pub const ROUND_ROBIN_TIEBREAKS: [&str; 8] = [
-    "wins",
-    "plusremise_balance",
-    "plusremises",
-    "mutual",
-    "ranking_order",
-    "sonneborn_berger",
-    "direct_encounter",
-    "lots",
-];
-
-/// Every tie-break a competition's list may name: the FIDE acronyms (a Swiss) and the
-/// round-robin criteria.
-pub fn competition_tiebreaks() -> Vec<&'static str> {
-    TIEBREAK_ACRONYMS
+/// The round-robin tie-break criteria by name, as a competition's tie-break list holds them
+/// (the engine's `RoundRobinTiebreak`, in its order).
+pub fn round_robin_tiebreaks() -> Vec<&'static str> {
+    clubcomp_engine::round_robin::RoundRobinTiebreak::ALL
         .iter()
-        .chain(ROUND_ROBIN_TIEBREAKS.iter())
-        .copied()
+        .map(|t| t.name())
         .collect()
 }
 
-string_enum_schema!(
-    pub CompetitionTiebreak,
-    "A tie-break of a competition: a FIDE acronym for a Swiss (see `TiebreakAcronym`; any n up to 30 of Cut-n and Median-n, lower case and `/` for `-` are read too), or a criterion for a round robin (`wins`, `plusremise_balance`, `plusremises`, `mutual`, `ranking_order`, `sonneborn_berger`, `direct_encounter`, `lots`).",
-    competition_tiebreaks()
-);
+/// Every tie-break a competition's list may name (`clubcomp_core::vocab::CompetitionTiebreak`):
+/// the FIDE acronyms (a Swiss) and the round-robin criteria.
+pub fn competition_tiebreaks() -> Vec<&'static str> {
+    TIEBREAK_ACRONYMS
+        .iter()
+        .copied()
+        .chain(round_robin_tiebreaks())
+        .collect()
+}
 
 /// Every acronym a Swiss's standings can name: the plain tie-breaks and each Cut-n and
 /// Median-n the engine reads, n from 1 to its largest cut, as the engine writes them.
@@ -216,10 +207,11 @@ impl utoipa::PartialSchema for StandingsTiebreak {
 
 impl utoipa::ToSchema for StandingsTiebreak {}
 
-/// The round-robin criteria that can separate two rows of the final order.
+/// The round-robin criteria that can separate two rows of the final order (the engine's
+/// `Separator`: `points`, then each criterion).
 pub fn round_robin_separators() -> Vec<&'static str> {
-    std::iter::once("points")
-        .chain(ROUND_ROBIN_TIEBREAKS.iter().copied())
+    clubcomp_engine::round_robin::Separator::all()
+        .map(|x| x.name())
         .collect()
 }
 
@@ -235,12 +227,27 @@ mod tests {
 
     #[test]
     fn the_round_robin_criteria_are_the_engines() {
-        for name in ROUND_ROBIN_TIEBREAKS {
+        // the engine's serde names, read independently of `name()`
+        for name in round_robin_tiebreaks() {
             let parsed: Result<clubcomp_engine::round_robin::RoundRobinTiebreak, _> =
                 serde_json::from_value(serde_json::Value::String(name.into()));
             assert!(parsed.is_ok(), "{name}");
         }
         assert_eq!(competition_tiebreaks().len(), 37 + 8);
+        assert_eq!(
+            round_robin_separators(),
+            [
+                "points",
+                "wins",
+                "plusremise_balance",
+                "plusremises",
+                "mutual",
+                "ranking_order",
+                "sonneborn_berger",
+                "direct_encounter",
+                "lots"
+            ]
+        );
     }
 
     #[test]

@@ -29,6 +29,8 @@ mod night;
 pub use night::*;
 mod results;
 pub use results::*;
+mod settings;
+pub use settings::*;
 
 /// Declares a value list: the enum with serde, diesel (TEXT) and OpenAPI forms that agree,
 /// `ALL`, `NAMES`, `as_str`, `FromStr` (an [`UnknownValue`] naming `$what`) and `Display`.

@@ -504,11 +504,13 @@ fn scores_after(
         out.extend(k.rows.iter().map(|r| (r.player_id, r.score)));
     }
     if let Some(s) = &v.swiss {
-        out.extend(
-            s.rows
-                .iter()
-                .map(|r| (r.player_id, r.values["PTS"].as_f64().unwrap_or(0.0))),
-        );
+        let points = clubcomp_engine::tiebreaks::Tiebreak::Pts.acronym();
+        out.extend(s.rows.iter().map(|r| {
+            (
+                r.player_id,
+                r.values[points.as_str()].as_f64().unwrap_or(0.0),
+            )
+        }));
     }
     if let Some(t) = &v.round_robin {
         out.extend(

@@ -212,7 +212,10 @@ pub fn update(
     let stored_input = stored.input();
     let settings = validate(&SettingsInput {
         params: ch.params.clone().unwrap_or(stored.params),
-        tiebreaks: ch.tiebreaks.clone().unwrap_or(stored.tiebreaks),
+        tiebreaks: ch
+            .tiebreaks
+            .clone()
+            .unwrap_or_else(|| stored_input.tiebreaks.clone()),
         time_control: ch.time_control.clone().unwrap_or(stored.time_control),
         rules: ch.rules.clone().unwrap_or(stored.rules),
         ..stored_input

@@ -20,7 +20,7 @@ use crate::services::rounds::ARBITER_DECISION;
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Entrant, Game, Round};
 use crate::store::models::players;
-use crate::vocab::{ResultCode, RoundStatus};
+use crate::vocab::{CompetitionTiebreak, ResultCode, RoundStatus};
 use clubcomp_engine::Fixed;
 use clubcomp_engine::keizer as ks;
 use clubcomp_engine::round_robin as rr;
@@ -303,9 +303,9 @@ pub fn keizer_compute(input: &ks::Competition) -> ApiResult<Vec<ks::EveningStand
 pub fn ensure_lots_seed(c: &mut DbConn, comp: &Competition) -> ApiResult<Competition> {
     let tiebreaks = stored_tiebreaks(comp)?;
     let (mut object, params) = round_robin_params(comp)?;
-    let needs = tiebreaks.iter().any(|t| t == "lots")
-        && params.lots_seed.is_none()
-        && params.lots_order.is_none();
+    let lots = CompetitionTiebreak::RoundRobin(rr::RoundRobinTiebreak::Lots);
+    let needs =
+        tiebreaks.contains(&lots) && params.lots_seed.is_none() && params.lots_order.is_none();
     if !needs {
         return Ok(comp.clone());
     }
@@ -539,9 +539,17 @@ pub fn swiss_compute_with_trf(
     Vec<PlayerId>,
 )> {
     let (t, ids) = build_trf(c, comp, rounds)?;
-    let names = stored_tiebreaks(comp)?;
-    let list = clubcomp_engine::tiebreaks::parse_tiebreaks(&names.join(","))
-        .map_err(|e| ApiError::Conflict(format!("competition {}: tiebreaks: {e}", comp.id)))?;
+    let list = stored_tiebreaks(comp)?
+        .into_iter()
+        .map(|t| {
+            t.fide().ok_or_else(|| {
+                ApiError::Conflict(format!(
+                    "competition {}: tiebreaks: {t} is not a FIDE tie-break",
+                    comp.id
+                ))
+            })
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
     let input = clubcomp_engine::tiebreaks::input_from_trf(&t);
     let st = clubcomp_engine::tiebreaks::compute_tiebreaks(&input, &list)
         .map_err(|e| ApiError::Conflict(format!("standings cannot be computed: {e}")))?;

@@ -8,6 +8,7 @@ use crate::services::standings as svc;
 use crate::store::DbConn;
 use crate::store::models::competition::Competition;
 use clubcomp_engine::CompetitionKind;
+use clubcomp_engine::tiebreaks::Tiebreak;
 use clubcomp_engine::{keizer, round_robin};
 use serde::Serialize;
 use serde_json::Value;
@@ -94,7 +95,7 @@ pub struct RoundRobinRow {
     pub tiebreaks: Value,
     /// The criterion that separated this row from the next (`points` when points did).
     #[schema(value_type = Option<crate::schemas::RoundRobinDecidedBy>, required = true)]
-    pub decided_by: Option<String>,
+    pub decided_by: Option<round_robin::Separator>,
     /// Share of each points table, exact.
     #[schema(value_type = Object)]
     pub points_tables: Value,
@@ -213,8 +214,8 @@ pub struct SwissSeparation {
     pub below_player_id: i64,
     /// The acronym of the tie-break that separated them; `null` when the place is still
     /// shared after the whole list.
-    #[schema(required = true)]
-    pub tiebreak: Option<String>,
+    #[schema(value_type = Option<String>, required = true)]
+    pub tiebreak: Option<Tiebreak>,
     /// The value of the player above for that tie-break; `null` when they have none or are
     /// not separated.
     #[schema(value_type = Option<f64>, required = true)]
@@ -230,7 +231,7 @@ pub struct SwissSeparation {
 pub struct SwissStandings {
     /// Tie-breaks applied (PTS first).
     #[schema(value_type = Vec<crate::schemas::StandingsTiebreak>)]
-    pub tiebreaks: Vec<String>,
+    pub tiebreaks: Vec<Tiebreak>,
     /// First place still shared after the tie-breaks (in the blitz championship: the top score
     /// shared): settled by a play-off (docs/rules/rapid-blitz.md#tie-breaks). False once the
     /// play-off has a winner, who is then the first row (place `1`), the other candidates
@@ -479,11 +480,7 @@ pub fn standings_view(
             };
             let names = svc::names(c, ids.iter().copied())?;
             let withdrawn = crate::store::models::competition::withdrawals(c, comp.id)?;
-            let acr: Vec<String> = st
-                .tiebreaks
-                .iter()
-                .map(|t| t.acronym().to_string())
-                .collect();
+            let acr: Vec<String> = st.tiebreaks.iter().map(|t| t.acronym()).collect();
             // the engine numbers the players of the TRF it was given, 1, 2, …
             let player = |n: u32| {
                 (n as usize)
@@ -508,14 +505,14 @@ pub fn standings_view(
                     Ok(SwissSeparation {
                         above_player_id: player(x.above)?.get(),
                         below_player_id: player(x.below)?.get(),
-                        tiebreak: x.tiebreak.map(|t| t.acronym().to_string()),
+                        tiebreak: x.tiebreak,
                         above_value: number(x.above_value),
                         below_value: number(x.below_value),
                     })
                 })
                 .collect::<ApiResult<_>>()?;
             view.swiss = Some(SwissStandings {
-                tiebreaks: acr.clone(),
+                tiebreaks: st.tiebreaks.clone(),
                 playoff_for_first,
                 champion,
                 playoff,

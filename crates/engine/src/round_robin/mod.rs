@@ -38,7 +38,7 @@
 //!         ("dick", 4, "0".to_string(), "2", "200"),
 //!     ]
 //! );
-//! assert_eq!(out.standings[1].decided_by.as_deref(), Some("mutual"));
+//! assert_eq!(out.standings[1].decided_by.map(|d| d.name()), Some("mutual"));
 //! ```
 
 // The public API of this module.
@@ -61,7 +61,7 @@ pub use result::{
 };
 pub use scenario::{
     OrderedMap, PointsTable, Right, RoundRobinGame, RoundRobinOutput, RoundRobinPlayer,
-    RoundRobinTiebreak, Row, Scenario, Withdrawal, WithdrawalOutcome, WithdrawalRule,
+    RoundRobinTiebreak, Row, Scenario, Separator, Withdrawal, WithdrawalOutcome, WithdrawalRule,
     default_tiebreaks,
 };
 pub use schedule::{RoundRobinBoard, ScheduleError, ScheduledRound, berger_table, schedule};
@@ -338,7 +338,7 @@ fn compute_plain(s: &Scenario) -> Result<RoundRobinOutput, RoundRobinError> {
                 plusremises: t.plus,
                 minremises: t.minus,
                 tiebreaks: OrderedMap(ranking.shown[p].clone()),
-                decided_by: ranking.decided_by[pos].map(str::to_string),
+                decided_by: ranking.decided_by[pos],
                 points_tables: OrderedMap(
                     tables
                         .iter()

@@ -100,6 +100,23 @@ pub enum RoundRobinTiebreak {
 }
 
 impl RoundRobinTiebreak {
+    /// Every criterion, in declaration order.
+    pub const ALL: [RoundRobinTiebreak; 8] = [
+        RoundRobinTiebreak::Wins,
+        RoundRobinTiebreak::PlusremiseBalance,
+        RoundRobinTiebreak::Plusremises,
+        RoundRobinTiebreak::Mutual,
+        RoundRobinTiebreak::RankingOrder,
+        RoundRobinTiebreak::SonnebornBerger,
+        RoundRobinTiebreak::DirectEncounter,
+        RoundRobinTiebreak::Lots,
+    ];
+
+    /// The criterion a name of the JSON names (`direct_encounter`), exactly as written.
+    pub fn parse(s: &str) -> Option<RoundRobinTiebreak> {
+        RoundRobinTiebreak::ALL.into_iter().find(|t| t.name() == s)
+    }
+
     /// The name used in the JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -112,6 +129,60 @@ impl RoundRobinTiebreak {
             RoundRobinTiebreak::DirectEncounter => "direct_encounter",
             RoundRobinTiebreak::Lots => "lots",
         }
+    }
+}
+
+/// What separated a row of the final order from the next one: the points, or a criterion of
+/// the tie-break list. Written as `points` or the criterion's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Separator {
+    /// The points differ.
+    Points,
+    /// Level on points, separated by this criterion.
+    Criterion(RoundRobinTiebreak),
+}
+
+impl Separator {
+    /// Every separator: the points, then each criterion in declaration order.
+    pub fn all() -> impl Iterator<Item = Separator> {
+        std::iter::once(Separator::Points).chain(
+            RoundRobinTiebreak::ALL
+                .into_iter()
+                .map(Separator::Criterion),
+        )
+    }
+
+    /// The name used in the JSON (`points`, `mutual`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Separator::Points => "points",
+            Separator::Criterion(t) => t.name(),
+        }
+    }
+
+    /// The separator a name of the JSON names, exactly as written.
+    pub fn parse(s: &str) -> Option<Separator> {
+        Separator::all().find(|x| x.name() == s)
+    }
+}
+
+impl std::fmt::Display for Separator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Separator {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Separator {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Separator, D::Error> {
+        let s = String::deserialize(d)?;
+        Separator::parse(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown separator {s:?}")))
     }
 }
 
@@ -216,7 +287,7 @@ pub struct Row {
     pub tiebreaks: OrderedMap<serde_json::Value>,
     /// The criterion that separated this row from the next one (`points` when the points
     /// did); `null` for the last row and for a row still tied with the next.
-    pub decided_by: Option<String>,
+    pub decided_by: Option<Separator>,
     /// Share of each points table, exact (`"1.5"`, `"5/3"`).
     pub points_tables: OrderedMap<String>,
     /// Share of the prize money, exact.

@@ -8,7 +8,7 @@
 
 use super::RoundRobinError;
 use super::model::Model;
-use super::scenario::RoundRobinTiebreak;
+use super::scenario::{RoundRobinTiebreak, Separator};
 use super::units_number;
 use std::collections::HashMap;
 
@@ -17,7 +17,7 @@ use std::collections::HashMap;
 #[derive(Debug, Clone)]
 struct Part {
     members: Vec<usize>,
-    below: Option<&'static str>,
+    below: Option<Separator>,
 }
 
 /// The final order.
@@ -30,7 +30,7 @@ pub(crate) struct Ranking {
     /// Per position: the ids of the others in its still-tied part.
     pub shared_with: Vec<Vec<String>>,
     /// Per position: the criterion that separated it from the next position.
-    pub decided_by: Vec<Option<&'static str>>,
+    pub decided_by: Vec<Option<Separator>>,
     /// Per player: the tie-break values shown, in list order.
     pub shown: Vec<Vec<(String, serde_json::Value)>>,
 }
@@ -113,7 +113,7 @@ pub(crate) fn rank(
             }
             _ => {
                 if let Some(last) = parts.last_mut() {
-                    last.below = Some("points");
+                    last.below = Some(Separator::Points);
                 }
                 parts.push(Part {
                     members: vec![p],
@@ -183,7 +183,7 @@ pub(crate) fn rank(
                     }
                 } else {
                     if let Some(run) = runs.last_mut() {
-                        run.below = Some(tb.name());
+                        run.below = Some(Separator::Criterion(tb));
                     }
                     runs.push(Part {
                         members: vec![*p],

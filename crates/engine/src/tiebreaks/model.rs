@@ -379,12 +379,28 @@ impl Tiebreak {
         }
     }
 
+    /// The values the tie-break drops before summing or averaging (none for one without
+    /// modifiers).
+    pub fn cut(self) -> Cut {
+        match self {
+            Tiebreak::Ps { cut } => Cut::cut_n(cut),
+            Tiebreak::Bh(c) | Tiebreak::Fb(c) | Tiebreak::Sb(c) | Tiebreak::Aro(c) => c,
+            _ => Cut::NONE,
+        }
+    }
+
     /// Whether the tie-break reads ratings (art. 10).
     pub fn is_rating_based(self) -> bool {
         matches!(
             self,
             Tiebreak::Aro(_) | Tiebreak::Tpr | Tiebreak::Ptp | Tiebreak::Apro | Tiebreak::Appo
         )
+    }
+}
+
+impl fmt::Display for Tiebreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.acronym())
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::error::FieldError;
 use crate::ids::PlayerId;
+use crate::vocab::SwissAcceleration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -30,16 +31,6 @@ pub struct SwissParams {
 
 /// The most forbidden pairs a Dutch Swiss's params may name.
 pub const MAX_FORBIDDEN_PAIRS: usize = 200;
-
-/// How a Dutch Swiss accelerates its first rounds (docs/rules/rapid-blitz.md#acceleration).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Acceleration {
-    /// No virtual points.
-    #[default]
-    None,
-    /// FIDE's Baku method, from the field and the planned number of rounds.
-    Baku,
-}
 
 /// Reads `params.forbidden_pairs` of a Dutch Swiss or a Keizer competition: absent or `null` is
 /// none, else at most [`MAX_FORBIDDEN_PAIRS`] lists of two different player ids, each bad item
@@ -98,8 +89,8 @@ pub fn keizer_scoring_params(o: &serde_json::Map<String, Value>) -> Value {
 /// (docs/rules/rapid-blitz.md#forbidden-pairs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DutchPairingParams {
-    /// The acceleration method.
-    pub acceleration: Acceleration,
+    /// How the first rounds are accelerated (docs/rules/rapid-blitz.md#acceleration).
+    pub acceleration: SwissAcceleration,
     /// Pairs of players who may not meet, in the order sent.
     pub forbidden_pairs: Vec<(PlayerId, PlayerId)>,
 }
@@ -111,16 +102,17 @@ impl DutchPairingParams {
     pub fn read(o: &serde_json::Map<String, Value>, errs: &mut Vec<FieldError>) -> Option<Self> {
         let before = errs.len();
         let acceleration = match o.get("acceleration") {
-            None | Some(Value::Null) => Acceleration::None,
-            Some(Value::String(s)) if s == "none" => Acceleration::None,
-            Some(Value::String(s)) if s == "baku" => Acceleration::Baku,
-            Some(_) => {
-                errs.push(FieldError::new(
-                    "params.acceleration",
-                    "must be \"none\" or \"baku\"",
-                ));
-                Acceleration::None
-            }
+            None | Some(Value::Null) => SwissAcceleration::None,
+            Some(v) => match v.as_str().map(str::parse::<SwissAcceleration>) {
+                Some(Ok(a)) => a,
+                _ => {
+                    errs.push(FieldError::new(
+                        "params.acceleration",
+                        "must be \"none\" or \"baku\"",
+                    ));
+                    SwissAcceleration::None
+                }
+            },
         };
         let forbidden_pairs = read_forbidden_pairs(o, errs).unwrap_or_default();
         (errs.len() == before).then_some(DutchPairingParams {

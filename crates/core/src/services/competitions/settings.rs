@@ -10,7 +10,10 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::*;
+use crate::vocab::CompetitionTiebreak;
 use clubcomp_engine::arbiter::quickplay;
+use clubcomp_engine::round_robin::RoundRobinTiebreak;
+use clubcomp_engine::tiebreaks::{Cut, Tiebreak};
 use clubcomp_engine::{CompetitionKind, Discipline, PairingSystem};
 
 /// One period of a time control.
@@ -171,8 +174,8 @@ pub struct Settings {
     pub system: Option<PairingSystem>,
     /// Engine parameters (JSON object).
     pub params: Value,
-    /// Tie-break names.
-    pub tiebreaks: Vec<String>,
+    /// The tie-break list, in its order.
+    pub tiebreaks: Vec<CompetitionTiebreak>,
     /// Time control.
     pub time_control: TimeControl,
     /// Rule flags, e.g. `{"quickplay_finish": false}`.
@@ -187,7 +190,7 @@ impl Settings {
             discipline: self.discipline.as_str().to_string(),
             system: self.system.map(String::from),
             params: self.params.clone(),
-            tiebreaks: self.tiebreaks.clone(),
+            tiebreaks: self.tiebreaks.iter().map(|t| t.name()).collect(),
             time_control: self.time_control.clone(),
             rules: self.rules.clone(),
         }
@@ -288,27 +291,13 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
             ));
         }
     }
-    // a Swiss list is stored in the acronyms of the document's enum (`bh/1` → `BH-C1`)
-    let mut tiebreaks = s.tiebreaks.clone();
+    // a Swiss list is stored in the acronyms of the document's enum (`bh/c1` → `BH-C1`)
+    let mut tiebreaks = Vec::with_capacity(s.tiebreaks.len());
     match kind {
-        Some(K::RoundRobin) => {
+        Some(kind @ (K::RoundRobin | K::Swiss)) => {
             for (i, t) in s.tiebreaks.iter().enumerate() {
-                if serde_json::from_value::<clubcomp_engine::round_robin::RoundRobinTiebreak>(
-                    Value::String(t.clone()),
-                )
-                .is_err()
-                {
-                    errs.push(FieldError::new(
-                        format!("tiebreaks[{i}]"),
-                        format!("unknown round-robin tie-break {t:?}"),
-                    ));
-                }
-            }
-        }
-        Some(K::Swiss) => {
-            for (i, t) in s.tiebreaks.iter().enumerate() {
-                match swiss_acronym(t) {
-                    Ok(a) => tiebreaks[i] = a,
+                match CompetitionTiebreak::parse_for(kind, t) {
+                    Ok(t) => tiebreaks.push(t),
                     Err(why) => errs.push(FieldError::new(format!("tiebreaks[{i}]"), why)),
                 }
             }
@@ -364,23 +353,32 @@ pub fn validate(s: &SettingsInput) -> ApiResult<Settings> {
 pub fn default_tiebreaks(
     kind: Option<CompetitionKind>,
     discipline: Option<Discipline>,
-) -> Vec<String> {
+) -> Vec<CompetitionTiebreak> {
     use CompetitionKind as K;
-    let v: &[&str] = match (kind, discipline) {
-        (Some(K::RoundRobin), Some(Discipline::Draughts)) => &[
-            "wins",
-            "plusremise_balance",
-            "plusremises",
-            "mutual",
-            "ranking_order",
-            "lots",
+    use CompetitionTiebreak::{Fide, RoundRobin};
+    use RoundRobinTiebreak as R;
+    match (kind, discipline) {
+        (Some(K::RoundRobin), Some(Discipline::Draughts)) => vec![
+            RoundRobin(R::Wins),
+            RoundRobin(R::PlusremiseBalance),
+            RoundRobin(R::Plusremises),
+            RoundRobin(R::Mutual),
+            RoundRobin(R::RankingOrder),
+            RoundRobin(R::Lots),
         ],
-        (Some(K::RoundRobin), _) => &["direct_encounter", "sonneborn_berger", "wins"],
+        (Some(K::RoundRobin), _) => vec![
+            RoundRobin(R::DirectEncounter),
+            RoundRobin(R::SonnebornBerger),
+            RoundRobin(R::Wins),
+        ],
         // docs/rules/rapid-blitz.md#tie-breaks: rapid (double swiss) and blitz: direct encounter, median Buchholz, SB
-        (Some(K::Swiss), _) => &["DE", "BH-M1", "SB"],
-        _ => &[],
-    };
-    v.iter().map(|s| s.to_string()).collect()
+        (Some(K::Swiss), _) => vec![
+            Fide(Tiebreak::De),
+            Fide(Tiebreak::BH_M1),
+            Fide(Tiebreak::Sb(Cut::NONE)),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 /// Default rule flags (docs/rules/rapid-blitz.md#double-swiss, docs/rules/arbiter.md#quickplay-finish-fide-102):

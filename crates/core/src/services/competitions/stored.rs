@@ -6,6 +6,7 @@ pub use crate::store::models::competition::Competition;
 use serde_json::Value;
 
 use super::*;
+use crate::vocab::CompetitionTiebreak;
 use clubcomp_engine::{CompetitionKind, PairingSystem};
 
 /// Reads one stored JSON column of a competition: text that does not decode is an internal
@@ -23,41 +24,19 @@ pub(super) fn stored_json<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// A Swiss tie-break as the acronym the API document lists (`bh/1`, `BH-C1` → `BH-C1`), or why
-/// a competition cannot hold it: not one FIDE tie-break, or one with a cut or median outside
-/// the listed ones (n = 1 or 2).
-pub fn swiss_acronym(t: &str) -> Result<String, String> {
-    match clubcomp_engine::tiebreaks::parse_tiebreaks(t).as_deref() {
-        Ok([one]) => {
-            let a = one.acronym();
-            if crate::schemas::TIEBREAK_ACRONYMS.contains(&a.as_str()) {
-                Ok(a)
-            } else {
-                Err(format!(
-                    "{t:?} ({a}) is not a tie-break a competition takes: Cut-n and Median-n \
-                     only for n = 1 or 2"
-                ))
-            }
-        }
-        _ => Err(format!("unknown FIDE tie-break {t:?}")),
-    }
-}
-
-/// The stored tie-break list of a competition: a Swiss's in the listed acronyms (a list stored
-/// in another spelling of them reads as the acronyms), a round robin's criteria. A value that
-/// is none of the listed tie-breaks is an internal error naming the competition, never dropped.
-pub fn stored_tiebreaks(comp: &Competition) -> ApiResult<Vec<String>> {
+/// The stored tie-break list of a competition, read for its kind: a Swiss's FIDE tie-breaks (a
+/// list stored in another spelling of the acronyms reads the same), a round robin's criteria.
+/// A value that is none of the listed tie-breaks is an internal error naming the competition,
+/// never dropped.
+pub fn stored_tiebreaks(comp: &Competition) -> ApiResult<Vec<CompetitionTiebreak>> {
     let list: Vec<String> = stored_json(comp, "tiebreaks", &comp.tiebreaks)?;
     list.into_iter()
         .map(|t| {
-            let known = if comp.kind == CompetitionKind::Swiss {
-                swiss_acronym(&t).ok()
-            } else {
-                crate::schemas::ROUND_ROBIN_TIEBREAKS
-                    .contains(&t.as_str())
-                    .then_some(t.clone())
+            let kind = match comp.kind {
+                CompetitionKind::Swiss => CompetitionKind::Swiss,
+                _ => CompetitionKind::RoundRobin,
             };
-            known.ok_or_else(|| {
+            CompetitionTiebreak::parse_for(kind, &t).map_err(|_| {
                 ApiError::Internal(format!(
                     "competition {}: stored tie-break {t:?} is not a listed tie-break",
                     comp.id

@@ -5,11 +5,12 @@
 use super::{BoardPlan, Plan, earlier, entrants, no_pairing, present};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::ids::PlayerId;
-use crate::services::competitions::{Acceleration, DutchPairingParams};
+use crate::services::competitions::DutchPairingParams;
 use crate::services::rounds;
 use crate::store::DbConn;
 use crate::store::models::competition::{Competition, Entrant, Game, Round};
 use crate::store::models::players;
+use crate::vocab::SwissAcceleration;
 use clubcomp_engine::Colour;
 use clubcomp_engine::Fixed;
 use clubcomp_engine::double_swiss as ds;
@@ -109,7 +110,7 @@ fn pairing_lines(
         )));
     };
     let mut extra = Vec::new();
-    if p.acceleration == Acceleration::Baku {
+    if p.acceleration == SwissAcceleration::Baku {
         let Some(rounds) = total_rounds else {
             return Err(ApiError::invalid(
                 "params.acceleration",

@@ -94,7 +94,7 @@ fn final_order_uses_every_tie_break_step() {
     let decided: Vec<Option<&str>> = out
         .standings
         .iter()
-        .map(|r| r.decided_by.as_deref())
+        .map(|r| r.decided_by.map(|d| d.name()))
         .collect();
     assert_eq!(
         decided,
@@ -242,7 +242,10 @@ fn seeded_lots_are_stable_and_independent_of_input_order() {
     let first = compute_round_robin(&s).unwrap();
     let tail: Vec<String> = first.standings[10..].iter().map(|r| r.id.clone()).collect();
     assert!(tail == ["k", "l"] || tail == ["l", "k"]);
-    assert_eq!(first.standings[10].decided_by.as_deref(), Some("lots"));
+    assert_eq!(
+        first.standings[10].decided_by.map(|d| d.name()),
+        Some("lots")
+    );
     s.players.reverse();
     s.games.reverse();
     let again = compute_round_robin(&s).unwrap();
@@ -272,7 +275,7 @@ fn without_lots_the_last_two_share_place_11() {
     assert_eq!(out.standings[10].decided_by, None);
     assert_eq!(out.standings[11].decided_by, None);
     assert_eq!(
-        out.standings[9].decided_by.as_deref(),
+        out.standings[9].decided_by.map(|d| d.name()),
         Some("ranking_order")
     );
 }
@@ -401,7 +404,7 @@ fn chess_sonneborn_berger_and_direct_encounter() {
         Some(&serde_json::json!(2.25))
     );
     assert_eq!(
-        out.standings[2].decided_by.as_deref(),
+        out.standings[2].decided_by.map(|d| d.name()),
         Some("direct_encounter")
     );
     assert_eq!(out.cross_table[1][3], "+");
@@ -435,7 +438,7 @@ fn mutual_counts_only_the_part_still_tied_at_that_step() {
     let got: Vec<(&str, u32, Option<&str>)> = out
         .standings
         .iter()
-        .map(|r| (r.id.as_str(), r.place, r.decided_by.as_deref()))
+        .map(|r| (r.id.as_str(), r.place, r.decided_by.map(|d| d.name())))
         .collect();
     assert_eq!(
         got,

@@ -163,7 +163,7 @@ proptest! {
                     prop_assert_eq!(next.place as usize, k + 2);
                     prop_assert!(!r.shared_with.contains(&next.id));
                     prop_assert!(r.decided_by.is_some());
-                    prop_assert_eq!(r.decided_by.as_deref() == Some("points"), r.points != next.points);
+                    prop_assert_eq!(r.decided_by.map(|d| d.name()) == Some("points"), r.points != next.points);
                 }
                 None => prop_assert!(r.decided_by.is_none()),
             }

@@ -240,9 +240,8 @@ fn check_row(origin: Origin, r: &MemberRow) -> Result<Checked, FieldError> {
     {
         return Err(FieldError::new(field("knsb_number"), "must be 1–12 digits"));
     }
-    let membership = match r.membership.trim().to_lowercase().as_str() {
-        "fixed" => Membership::Fixed,
-        "flexible" => Membership::Flexible,
+    let membership = match r.membership.trim().to_lowercase().parse::<Membership>() {
+        Ok(m @ (Membership::Fixed | Membership::Flexible)) => m,
         _ => {
             return Err(FieldError::new(
                 field("membership"),

@@ -95,26 +95,9 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub ClaimKind,
-    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`, `illegal_move`) and `draughts_repetition` for a claim recorded as a plain event.",
-    [
-        "threefold_repetition",
-        "fifty_moves",
-        "quickplay_finish",
-        "draughts_third_time",
-        "draughts_can_repeat",
-        "draughts_repetition",
-        "draughts_twenty_five_moves",
-        "draughts_endgame_limit",
-        "draughts_lasting_advantage",
-        "illegal_move",
-    ]
-);
-
-string_enum_schema!(
-    pub ClaimStatus,
-    "A claim's status: `pending`, `postponed`, `upheld` or `rejected` (the last two are final).",
-    ["pending", "postponed", "upheld", "rejected"]
+    pub ClaimType,
+    "What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).",
+    crate::vocab::ClaimKind::brought_names()
 );
 
 string_enum_schema!(

@@ -25,6 +25,8 @@ use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
+mod claims;
+pub use claims::*;
 mod night;
 pub use night::*;
 mod results;

@@ -103,25 +103,33 @@ string_enum_schema!(
 string_enum_schema!(
     pub Prize,
     "A Keizer prize: `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.",
-    [
-        "winter_champion",
-        "silver",
-        "bronze",
-        "best_of_the_rest",
-        "summer_champion",
-    ]
+    clubcomp_engine::keizer::Prize::NAMES
 );
+
+/// The kinds of competition with a prize list, in the document's order.
+pub const PRIZE_LIST_KINDS: [clubcomp_engine::CompetitionKind; 3] = [
+    clubcomp_engine::CompetitionKind::Keizer,
+    clubcomp_engine::CompetitionKind::RoundRobin,
+    clubcomp_engine::CompetitionKind::Swiss,
+];
 
 string_enum_schema!(
     pub PrizeListKind,
     "The kind of a prize list: `keizer`, `round_robin` or `swiss`.",
-    ["keizer", "round_robin", "swiss"]
+    PRIZE_LIST_KINDS.map(clubcomp_engine::CompetitionKind::as_str)
 );
+
+/// The kinds of competition with a table, in the document's order.
+pub const STANDINGS_KINDS: [clubcomp_engine::CompetitionKind; 3] = [
+    clubcomp_engine::CompetitionKind::Keizer,
+    clubcomp_engine::CompetitionKind::Swiss,
+    clubcomp_engine::CompetitionKind::RoundRobin,
+];
 
 string_enum_schema!(
     pub StandingsKind,
     "The kind of a table: `keizer`, `swiss` or `round_robin`.",
-    ["keizer", "swiss", "round_robin"]
+    STANDINGS_KINDS.map(clubcomp_engine::CompetitionKind::as_str)
 );
 
 /// The FIDE tie-break acronyms the document lists (C.07, individual events; Cut-n and

@@ -140,6 +140,20 @@ macro_rules! value_list {
 
 pub use crate::value_list;
 
+value_list! {
+    /// A rating source: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
+    pub RatingSource, "rating source" {
+        /// The KNSB's standard rating list.
+        Knsb = "KNSB",
+        /// The KNSB's rapid rating list.
+        KnsbRapid = "KNSB-rapid",
+        /// The FIDE rating list.
+        Fide = "FIDE",
+        /// The KNDB's (draughts) rating list.
+        Kndb = "KNDB",
+    }
+}
+
 /// A value of a list with one text per value (what [`value_list!`] declares): the one place
 /// the database conversions are written.
 pub trait TextValue: Sized {

@@ -613,14 +613,14 @@ fn apply(
         )?;
     }
     if let (Some(k), Some(v)) = (&row.knsb, row.rating) {
-        let latest = ratings::on_date(c, player.id, "KNSB", today)
+        let latest = ratings::on_date(c, player.id, crate::vocab::RatingSource::Knsb, today)
             .ok()
             .map(|r| r.value);
         if latest != Some(v) {
             ratings::push(
                 c,
                 &ratings::RatingList {
-                    source: "KNSB".into(),
+                    source: crate::vocab::RatingSource::Knsb.to_string(),
                     list_date: today.to_string(),
                     ratings: vec![ratings::RatingRow {
                         knsb_number: Some(k.clone()),

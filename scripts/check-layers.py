@@ -23,7 +23,11 @@ command line). What is left to this script:
    database call (`.tx(`, `.db(`, and in `src/web` a page's `read(`), and the closure it
    passes calls at most one function with the connection (`f(c)`, `f(c, …)`; a closure inside
    it that takes a connection of its own is counted apart, by the same rule), so the service
-   does the whole unit of work (`ONE_CALL_EXEMPT` names the functions left out, and why).
+   does the whole unit of work (`ONE_CALL_EXEMPT` names the functions left out, and why);
+7. a value of a list that is a type is neither compared (`== "completed"`) nor matched
+   (`"completed" =>`, `Some("eligible") =>`, `"a" | "b" =>`) as its text outside tests and
+   outside the parsing code: the vocabulary files and `FromStr` impls (`ARM_PARSERS` names
+   the readers of other notations whose tokens look like a list's words, and what they read).
 
 The import graph is read from the code: `crate::…` paths, `super::…` paths and `use` lists
 (nested ones too), resolved to the longest module path that is a file (a module renamed with
@@ -541,6 +545,68 @@ def check_vocabulary_literals(problems):
                         )
 
 
+ENGINE = ROOT / "crates" / "engine" / "src"
+
+# a string literal in a pattern: `"a"`, `Some("a")`, `Ok("a")`
+_LIT = r'(?:(?:Some|Ok|Err)\(\s*)?"(?:[^"\\]|\\.)*"\s*\)?'
+# a match arm of string literals: `"a" =>`, `Some("a") =>`, `"a" | "b" =>`, `"a" if x =>`,
+# and the pattern of `matches!(x, "a" | "b")`
+ARM = re.compile(
+    r"(?:(?<=[{,;\n])|(?<=^))\s*(" + _LIT + r"(?:\s*\|\s*" + _LIT + r")*)\s*(?:if\b[^\n]*?)?=>"
+)
+MATCHES = re.compile(r"\bmatches!\(\s*[^,]*,\s*(" + _LIT + r"(?:\s*\|\s*" + _LIT + r")*)\s*[,)]")
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+# Functions that read a notation or format of their own, whose tokens only look like the
+# words of a value list (a match arm there is parsing code), with what they read.
+ARM_PARSERS = {
+    ("crates/engine/src/arbiter/pgn.rs", "is_result"): "PGN result tokens",
+    ("crates/engine/src/arbiter/draughts/pdn.rs", "is_result"): "PDN result tokens",
+    ("crates/engine/src/arbiter/san.rs", "read"): "SAN castling, `0-0`",
+    ("crates/engine/src/round_robin/result.rs", "parse"): "a result code of a discipline",
+    ("crates/engine/src/keizer/scenario.rs", "parse_params"): "the scenario's parameter names",
+    ("crates/engine/src/keizer/scenario.rs", "parse_result"): "the scenario's result codes",
+    ("src/web/competition.rs", "route"): "the pages' path segments",
+}
+
+
+def without_from_str(text):
+    """The text with the bodies of its `impl … FromStr for …` blocks blanked (the parsing
+    code, where the wire strings are matched), lines kept."""
+    out = text
+    for m in re.finditer(r"\bimpl\b[^{;]*\bFromStr\s+for\b[^{;]*\{", text):
+        end = closing(text, m.end() - 1)
+        out = out[: m.start()] + re.sub(r"[^\n]", " ", out[m.start() : end + 1]) + out[end + 1 :]
+    return out
+
+
+def check_vocabulary_arms(problems):
+    """A value of a list that is a type is matched as the enum, never as its text: no
+    `"completed" =>`, `Some("eligible") =>` or `"a" | "b" =>` (nor `matches!(x, "a")`) in
+    `src`, `crates/core/src` or `crates/engine/src` outside tests and outside the parsing code
+    (the vocabulary files themselves and `FromStr` impls)."""
+    words = vocabulary_words()
+    vocab_files = {ENGINE_VOCAB, CORE_VOCAB, *CORE_VOCAB_FILES}
+    paths = sorted(list(SRC.rglob("*.rs")) + list(CORE.rglob("*.rs")) + list(ENGINE.rglob("*.rs")))
+    for path in paths:
+        if path in vocab_files or path.name == "tests.rs" or path.name.endswith("_tests.rs"):
+            continue
+        text, _ = without_tests(strip_comments(path.read_text(encoding="utf-8")))
+        text = without_from_str(text)
+        for name, start, end in functions(text):
+            if (rel(path), name) in ARM_PARSERS:
+                text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+        for pat in (ARM, MATCHES):
+            for m in pat.finditer(text):
+                n = text.count("\n", 0, m.start(1)) + 1
+                for lit in QUOTED.findall(m.group(1)):
+                    if lit in words:
+                        problems.append(
+                            f"{rel(path)}:{n}: matches the value \"{lit}\" as text "
+                            "(parse it once into its enum and match the enum)"
+                        )
+
+
 def main():
     problems = []
     check_http("api", problems)
@@ -554,6 +620,7 @@ def main():
     check_one_call("api", problems)
     check_one_call("web", problems)
     check_vocabulary_literals(problems)
+    check_vocabulary_arms(problems)
     for p in problems:
         print(p)
     if problems:

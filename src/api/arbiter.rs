@@ -159,15 +159,13 @@ pub struct ClaimView {
     pub event_seq: i32,
     /// What was claimed (`threefold_repetition`, `quickplay_finish`, `draughts_third_time`,
     /// ...; claims recorded as plain events carry the event's claim kind).
-    #[schema(value_type = crate::schemas::ClaimKind)]
-    pub kind: String,
+    pub kind: clubcomp_core::vocab::ClaimKind,
     /// The claimant (`white` or `black`): the player to move; for an illegal-move claim the
     /// opponent of the player who made the move.
     #[schema(value_type = crate::services::arbiter::doc::Colour)]
     pub claimant: String,
     /// `pending`, `postponed`, `upheld` or `rejected` (the last two are final).
-    #[schema(value_type = crate::schemas::ClaimStatus)]
-    pub status: String,
+    pub status: clubcomp_core::vocab::ClaimStatus,
     /// Whether the service found the claim valid from the moves (absent when not checked,
     /// e.g. a quickplay-finish claim, which the arbiter judges).
     #[schema(required = true)]

@@ -652,12 +652,12 @@ pub async fn create_tiebreaks_calculation(
         Some("2026") => RulesEdition::Fide2026,
         Some(_) => return Err(ApiError::invalid("rules", "must be 2024 or 2026")),
     };
-    let event = match b.event.as_deref().map(str::trim) {
-        None => None,
-        Some("swiss") => Some(EventKind::Swiss),
-        Some("round-robin") => Some(EventKind::RoundRobin),
-        Some(_) => return Err(ApiError::invalid("event", "must be swiss or round-robin")),
-    };
+    let event = b
+        .event
+        .as_deref()
+        .map(|e| e.trim().parse::<EventKind>())
+        .transpose()
+        .map_err(|why| ApiError::invalid("event", why))?;
     if b.games_per_round.is_some_and(|g| !(1..=2).contains(&g)) {
         return Err(ApiError::invalid("games_per_round", "must be 1 or 2"));
     }

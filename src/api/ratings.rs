@@ -6,7 +6,7 @@ use crate::auth::{Auth, RatingSync};
 use crate::error::{ApiError, ApiResult, Problem};
 use crate::ids::PlayerId;
 use crate::services::ratings::Rating;
-use crate::services::ratings::{PushReport, RatingList, RatingSource, SOURCES};
+use crate::services::ratings::{PushReport, RatingList, RatingSource};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use chrono::NaiveDate;
@@ -17,8 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RatingView {
     /// `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
-    #[schema(value_type = crate::services::ratings::RatingSource)]
-    pub source: String,
+    pub source: RatingSource,
     /// The rating.
     pub value: i32,
     /// The list's date.
@@ -68,15 +67,13 @@ pub struct ImportQuery {
     pub list_date: String,
 }
 
-fn check_source(s: &str) -> ApiResult<()> {
-    if SOURCES.contains(&s) {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
+fn parse_source(s: &str) -> ApiResult<RatingSource> {
+    s.parse().map_err(|_| {
+        ApiError::invalid(
             "source",
-            format!("must be one of {}", SOURCES.join(", ")),
-        ))
-    }
+            format!("must be one of {}", RatingSource::NAMES.join(", ")),
+        )
+    })
 }
 
 fn parse_date(field: &str, s: &str) -> ApiResult<NaiveDate> {
@@ -101,19 +98,10 @@ pub async fn list_player_ratings(
     let id = path.into_inner();
     let q = q.into_inner();
     let paging = PageParams::of(q.page, q.per_page).paging()?;
-    let source = q.source;
-    if let Some(s) = &source {
-        check_source(s)?;
-    }
+    let source = q.source.as_deref().map(parse_source).transpose()?;
     let (rows, total) = state
         .db(move |c| {
-            crate::services::ratings::history_page(
-                c,
-                id,
-                source.as_deref(),
-                paging.limit,
-                paging.offset,
-            )
+            crate::services::ratings::history_page(c, id, source, paging.limit, paging.offset)
         })
         .await?;
     let items = rows.into_iter().map(RatingView::from).collect();
@@ -133,10 +121,10 @@ pub async fn get_player_rating(
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
     let q = q.into_inner();
-    check_source(&q.source)?;
+    let source = parse_source(&q.source)?;
     let d = parse_date("date", &q.date)?;
     let r = state
-        .db(move |c| crate::services::ratings::on_date(c, id, &q.source, d))
+        .db(move |c| crate::services::ratings::on_date(c, id, source, d))
         .await?;
     Ok(HttpResponse::Ok().json(RatingView::from(r)))
 }
@@ -187,7 +175,7 @@ pub async fn import_knsb_ratings(
         return Err(ApiError::invalid("file", "contains no ratings"));
     }
     let list = RatingList {
-        source: "KNSB".into(),
+        source: RatingSource::Knsb.to_string(),
         list_date,
         ratings: rows,
     };

@@ -177,7 +177,7 @@ pub fn ratings(c: RatingsCommand) -> ExitCode {
     let r = with_conn(&cfg, |conn| {
         let rows = crate::services::ratings::parse_knsb_csv(&bytes).map_err(describe)?;
         let list = crate::services::ratings::RatingList {
-            source: "KNSB".into(),
+            source: clubcomp_core::vocab::RatingSource::Knsb.to_string(),
             list_date: date,
             ratings: rows,
         };

@@ -2,7 +2,9 @@
 //! of a TRF file, printed as JSON standings with every value.
 
 use clubcomp_engine::swiss::parse_trf;
-use clubcomp_engine::tiebreaks::{EventKind, Input, RulesEdition, Tiebreak, compute_tiebreaks};
+use clubcomp_engine::tiebreaks::{
+    Input, RulesEdition, Tiebreak, compute_tiebreaks, parse_tiebreaks,
+};
 use clubcomp_engine::tiebreaks::{edition_for, input_from_trf, standard_scoring};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,15 +79,10 @@ fn run_inner(args: &Args) -> Result<String, String> {
         "auto" => trf_edition,
         other => return Err(format!("--rules must be 2024, 2026 or auto, not {other:?}")),
     };
-    match args.event.as_deref().map(str::trim) {
-        None => {}
-        Some("swiss") => input.event = EventKind::Swiss,
-        Some("round-robin") => input.event = EventKind::RoundRobin,
-        Some(other) => {
-            return Err(format!(
-                "--event must be swiss or round-robin, not {other:?}"
-            ));
-        }
+    if let Some(event) = args.event.as_deref().map(str::trim) {
+        input.event = event
+            .parse()
+            .map_err(|why| format!("--event {why}, not {event:?}"))?;
     }
     if let Some(g) = args.games_per_round {
         input.games_per_round = g;

@@ -527,7 +527,7 @@ fn render_prizes(ctx: &Ctx, comp: &Competition, p: &Prizes) -> Markup {
                                 thead { tr { th scope="col" { (ctx.t("Prijs", "Prize")) } th scope="col" { (ctx.t("Naam", "Name")) } } }
                                 tbody {
                                     @for a in &k.awards {
-                                        tr { th scope="row" { (ctx.lang.prize(&a.prize)) } td { (ctx.player(a.player_id, &a.name)) } }
+                                        tr { th scope="row" { (ctx.lang.prize(a.prize)) } td { (ctx.player(a.player_id, &a.name)) } }
                                     }
                                 }
                             }

@@ -127,14 +127,14 @@ impl Lang {
     }
 
     /// The name of a prize.
-    pub fn prize(self, p: &str) -> &'static str {
+    pub fn prize(self, p: clubcomp_engine::keizer::Prize) -> &'static str {
+        use clubcomp_engine::keizer::Prize;
         match p {
-            "winter_champion" => self.t("Winterkampioen", "Winter champion"),
-            "silver" => self.t("Zilver (2e)", "Silver (2nd)"),
-            "bronze" => self.t("Brons (3e)", "Bronze (3rd)"),
-            "best_of_the_rest" => self.t("Beste van de rest", "Best of the rest"),
-            "summer_champion" => self.t("Zomerkampioen", "Summer champion"),
-            _ => "—",
+            Prize::WinterChampion => self.t("Winterkampioen", "Winter champion"),
+            Prize::Silver => self.t("Zilver (2e)", "Silver (2nd)"),
+            Prize::Bronze => self.t("Brons (3e)", "Bronze (3rd)"),
+            Prize::BestOfTheRest => self.t("Beste van de rest", "Best of the rest"),
+            Prize::SummerChampion => self.t("Zomerkampioen", "Summer champion"),
         }
     }
 }

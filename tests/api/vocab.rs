@@ -169,3 +169,65 @@ async fn request_values_are_still_refused_by_name() {
         "must be fixed, flexible or guest"
     );
 }
+
+#[actix_web::test]
+async fn a_claim_names_one_of_nine_kinds_and_a_plain_claim_event_is_stored_as_draughts_repetition()
+{
+    let app = spawn().await;
+    let arb = app.token(&["arbiter"]).await;
+    let g = crate::arbiter::kndb_games(&app).await;
+    // the event log's kind is not one a claim is brought with (decision 0308)
+    let r = app
+        .claim(&arb, g[0], json!({"kind": "draughts_repetition"}))
+        .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.body["errors"][0]["field"], "kind");
+    let r = app.claims(&arb, g[0], "").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["total"], 0, "{}", r.text);
+    // a plain claim event opens a claim of the event log's kind, pending
+    let r = app
+        .record_event(
+            &arb,
+            g[0],
+            json!({"event": {"type": "claim", "by": "white", "kind": "draughts_repetition"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = app.claims(&arb, g[0], "").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["total"], 1, "{}", r.text);
+    assert_eq!(r.body["items"][0]["kind"], "draughts_repetition");
+    assert_eq!(r.body["items"][0]["status"], "pending");
+    assert_eq!(r.body["items"][0]["claimant"], "white");
+}
+
+#[actix_web::test]
+async fn a_stored_claim_kind_or_status_outside_its_list_is_an_internal_error() {
+    use clubcomp_core::test_store::schema::claims;
+    let app = spawn().await;
+    let arb = app.token(&["arbiter"]).await;
+    let g = crate::arbiter::kndb_games(&app).await;
+    let r = app
+        .record_event(
+            &arb,
+            g[0],
+            json!({"event": {"type": "claim", "by": "white", "kind": "draughts_twenty_five_moves"}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    for (kind, status) in [
+        ("repetition", "pending"),
+        ("draughts_twenty_five_moves", "open"),
+    ] {
+        app.with_conn(move |c| {
+            diesel::update(claims::table)
+                .set((claims::kind.eq(kind), claims::status.eq(status)))
+                .execute(c)
+                .unwrap()
+        })
+        .await;
+        let r = app.claims(&arb, g[0], "").await;
+        assert_internal(&r, &["claim kind", "claim status", "repetition", "open"]);
+    }
+}

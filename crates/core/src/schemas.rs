@@ -95,50 +95,41 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub ClaimKind,
-    "What a stored claim is about: the kinds a claim is brought with (`threefold_repetition`, `fifty_moves`, `quickplay_finish`, `draughts_third_time`, `draughts_can_repeat`, `draughts_twenty_five_moves`, `draughts_endgame_limit`, `draughts_lasting_advantage`, `illegal_move`) and `draughts_repetition` for a claim recorded as a plain event.",
-    [
-        "threefold_repetition",
-        "fifty_moves",
-        "quickplay_finish",
-        "draughts_third_time",
-        "draughts_can_repeat",
-        "draughts_repetition",
-        "draughts_twenty_five_moves",
-        "draughts_endgame_limit",
-        "draughts_lasting_advantage",
-        "illegal_move",
-    ]
-);
-
-string_enum_schema!(
-    pub ClaimStatus,
-    "A claim's status: `pending`, `postponed`, `upheld` or `rejected` (the last two are final).",
-    ["pending", "postponed", "upheld", "rejected"]
+    pub ClaimType,
+    "What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).",
+    crate::vocab::ClaimKind::brought_names()
 );
 
 string_enum_schema!(
     pub Prize,
     "A Keizer prize: `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.",
-    [
-        "winter_champion",
-        "silver",
-        "bronze",
-        "best_of_the_rest",
-        "summer_champion",
-    ]
+    clubcomp_engine::keizer::Prize::NAMES
 );
+
+/// The kinds of competition with a prize list, in the document's order.
+pub const PRIZE_LIST_KINDS: [clubcomp_engine::CompetitionKind; 3] = [
+    clubcomp_engine::CompetitionKind::Keizer,
+    clubcomp_engine::CompetitionKind::RoundRobin,
+    clubcomp_engine::CompetitionKind::Swiss,
+];
 
 string_enum_schema!(
     pub PrizeListKind,
     "The kind of a prize list: `keizer`, `round_robin` or `swiss`.",
-    ["keizer", "round_robin", "swiss"]
+    PRIZE_LIST_KINDS.map(clubcomp_engine::CompetitionKind::as_str)
 );
+
+/// The kinds of competition with a table, in the document's order.
+pub const STANDINGS_KINDS: [clubcomp_engine::CompetitionKind; 3] = [
+    clubcomp_engine::CompetitionKind::Keizer,
+    clubcomp_engine::CompetitionKind::Swiss,
+    clubcomp_engine::CompetitionKind::RoundRobin,
+];
 
 string_enum_schema!(
     pub StandingsKind,
     "The kind of a table: `keizer`, `swiss` or `round_robin`.",
-    ["keizer", "swiss", "round_robin"]
+    STANDINGS_KINDS.map(clubcomp_engine::CompetitionKind::as_str)
 );
 
 /// The FIDE tie-break acronyms the document lists (C.07, individual events; Cut-n and

@@ -25,6 +25,8 @@ use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
+mod claims;
+pub use claims::*;
 mod night;
 pub use night::*;
 mod results;
@@ -139,6 +141,20 @@ macro_rules! value_list {
 }
 
 pub use crate::value_list;
+
+value_list! {
+    /// A rating source: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
+    pub RatingSource, "rating source" {
+        /// The KNSB's standard rating list.
+        Knsb = "KNSB",
+        /// The KNSB's rapid rating list.
+        KnsbRapid = "KNSB-rapid",
+        /// The FIDE rating list.
+        Fide = "FIDE",
+        /// The KNDB's (draughts) rating list.
+        Kndb = "KNDB",
+    }
+}
 
 /// A value of a list with one text per value (what [`value_list!`] declares): the one place
 /// the database conversions are written.

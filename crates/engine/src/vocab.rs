@@ -383,3 +383,19 @@ mod tests {
         );
     }
 }
+
+vocabulary! {
+    /// A Keizer prize (docs/rules/keizer.md).
+    Prize, "prize" {
+        /// Winter champion (1st).
+        WinterChampion = "winter_champion",
+        /// Silver (2nd).
+        Silver = "silver",
+        /// Bronze (3rd).
+        Bronze = "bronze",
+        /// Best of the rest: highest game score.
+        BestOfTheRest = "best_of_the_rest",
+        /// Summer champion (1st).
+        SummerChampion = "summer_champion",
+    }
+}

@@ -306,22 +306,6 @@ fn json<T: Serialize>(v: &T) -> ApiResult<String> {
     serde_json::to_string(v).map_err(|e| internal("json", e))
 }
 
-/// Reads a stored claim status (the `claims.status` column): an unknown text is an internal
-/// error naming it.
-fn parse_status(text: &str) -> ApiResult<ClaimStatus> {
-    serde_json::from_value(serde_json::Value::String(text.to_string()))
-        .map_err(|_| ApiError::Internal(format!("stored claim status {text:?} is not known")))
-}
-
-fn status_str(s: ClaimStatus) -> &'static str {
-    match s {
-        ClaimStatus::Pending => "pending",
-        ClaimStatus::Postponed => "postponed",
-        ClaimStatus::Upheld => "upheld",
-        ClaimStatus::Rejected => "rejected",
-    }
-}
-
 /// The snake_case name of an engine error's variant (internally tagged with `rule` or
 /// `refusal`, or externally tagged), to name the rule in a problem document.
 fn variant_name<T: Serialize>(v: &T) -> String {
@@ -360,7 +344,7 @@ fn sync_claim_row(c: &mut DbConn, log: &Log, seq: i32) -> ApiResult<()> {
     let Some(rec) = log.claim_record(seq) else {
         return Ok(());
     };
-    let status = status_str(rec.status);
+    let status = crate::vocab::ClaimStatus::from(rec.status);
     let outcome = match rec.status {
         ClaimStatus::Upheld => log.state().result.map(|o| json(&o)).transpose()?,
         _ => None,
@@ -387,7 +371,7 @@ fn insert_claim(
     c: &mut DbConn,
     log: &Log,
     seq: i32,
-    kind: &str,
+    kind: crate::vocab::ClaimKind,
     claimant: Colour,
     valid: Option<bool>,
     check: Option<String>,
@@ -398,7 +382,7 @@ fn insert_claim(
             claims::event_seq.eq(seq),
             claims::kind.eq(kind),
             claims::claimant.eq(claimant.as_str()),
-            claims::status.eq(status_str(ClaimStatus::Pending)),
+            claims::status.eq(crate::vocab::ClaimStatus::Pending),
             claims::valid.eq(valid),
             claims::check_result.eq(check),
             claims::opponent_extra_seconds.eq(0),
@@ -440,7 +424,7 @@ pub fn add_event(
     let row = log.append(c, event.clone(), note)?;
     match event {
         GameEvent::Claim { by, kind, .. } => {
-            insert_claim(c, &log, row.seq, &kind_str(&kind), by, None, None)?
+            insert_claim(c, &log, row.seq, kind.into(), by, None, None)?
         }
         GameEvent::Decision { claim, .. } => sync_claim_row(c, &log, claim as i32)?,
         _ => {}

@@ -126,7 +126,7 @@ fn seed_players(c: &mut DbConn) -> ApiResult<(usize, String)> {
     let rep = push(
         c,
         &RatingList {
-            source: "KNSB".into(),
+            source: crate::vocab::RatingSource::Knsb.to_string(),
             list_date: "2026-09-01".into(),
             ratings: rows,
         },

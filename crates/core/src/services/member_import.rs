@@ -240,9 +240,8 @@ fn check_row(origin: Origin, r: &MemberRow) -> Result<Checked, FieldError> {
     {
         return Err(FieldError::new(field("knsb_number"), "must be 1–12 digits"));
     }
-    let membership = match r.membership.trim().to_lowercase().as_str() {
-        "fixed" => Membership::Fixed,
-        "flexible" => Membership::Flexible,
+    let membership = match r.membership.trim().to_lowercase().parse::<Membership>() {
+        Ok(m @ (Membership::Fixed | Membership::Flexible)) => m,
         _ => {
             return Err(FieldError::new(
                 field("membership"),
@@ -614,14 +613,14 @@ fn apply(
         )?;
     }
     if let (Some(k), Some(v)) = (&row.knsb, row.rating) {
-        let latest = ratings::on_date(c, player.id, "KNSB", today)
+        let latest = ratings::on_date(c, player.id, crate::vocab::RatingSource::Knsb, today)
             .ok()
             .map(|r| r.value);
         if latest != Some(v) {
             ratings::push(
                 c,
                 &ratings::RatingList {
-                    source: "KNSB".into(),
+                    source: crate::vocab::RatingSource::Knsb.to_string(),
                     list_date: today.to_string(),
                     ratings: vec![ratings::RatingRow {
                         knsb_number: Some(k.clone()),

@@ -22,8 +22,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 pub struct CardRating {
     /// The list: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.
-    #[schema(value_type = crate::services::ratings::RatingSource)]
-    pub source: String,
+    pub source: crate::vocab::RatingSource,
     /// The rating.
     pub value: i32,
     /// The date of the list.
@@ -215,7 +214,7 @@ pub fn card(
         list_date: r.list_date,
     };
     let mut history = crate::store::models::ratings::history(c, p.id, None)?;
-    history.sort_by(|a, b| (a.list_date, &a.source).cmp(&(b.list_date, &b.source)));
+    history.sort_by(|a, b| (a.list_date, a.source.as_str()).cmp(&(b.list_date, b.source.as_str())));
     let current = crate::store::models::ratings::latest_for(c, &[p.id])?;
     let mut out = Vec::new();
     for s in season_ids(c, season)? {

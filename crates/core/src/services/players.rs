@@ -91,7 +91,9 @@ pub fn change(
 fn ratings_of(c: &mut DbConn, ids: &[PlayerId]) -> ApiResult<BTreeMap<PlayerId, Ratings>> {
     let mut m: BTreeMap<PlayerId, Ratings> = BTreeMap::new();
     for r in crate::store::models::ratings::latest_for(c, ids)? {
-        m.entry(r.player_id).or_default().insert(r.source, r.value);
+        m.entry(r.player_id)
+            .or_default()
+            .insert(r.source.to_string(), r.value);
     }
     Ok(m)
 }

@@ -24,7 +24,7 @@ use utoipa::ToSchema;
 pub struct AwardView {
     /// `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.
     #[schema(value_type = crate::schemas::Prize)]
-    pub prize: String,
+    pub prize: Prize,
     /// Player id.
     pub player_id: i64,
     /// Name.
@@ -100,7 +100,7 @@ pub struct PrizeList {
     pub competition_id: i64,
     /// `keizer` or `round_robin`.
     #[schema(value_type = crate::schemas::PrizeListKind)]
-    pub kind: String,
+    pub kind: CompetitionKind,
     /// Whether this is the stored, finalized list.
     pub finalized: bool,
     /// When it was finalized.
@@ -122,13 +122,6 @@ pub struct PrizeList {
     pub swiss: Option<SwissPrizes>,
 }
 
-fn prize_name(p: Prize) -> String {
-    serde_json::to_value(p)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 fn named(names: &HashMap<PlayerId, String>, id: &str) -> ApiResult<Named> {
     let player_id = PlayerId::from_engine(id)?;
     Ok(Named {
@@ -141,7 +134,7 @@ fn named(names: &HashMap<PlayerId, String>, id: &str) -> ApiResult<Named> {
 pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList> {
     let mut out = PrizeList {
         competition_id: comp.id.get(),
-        kind: comp.kind.into(),
+        kind: comp.kind,
         finalized: false,
         finalized_at: None,
         finalized_by: None,
@@ -162,7 +155,7 @@ pub fn compute_prizes(c: &mut DbConn, comp: &Competition) -> ApiResult<PrizeList
                     .map(|a| {
                         let n = named(&names, &a.id)?;
                         Ok(AwardView {
-                            prize: prize_name(a.prize),
+                            prize: a.prize,
                             player_id: n.player_id,
                             name: n.name,
                         })
@@ -487,10 +480,7 @@ pub fn winners(list: &PrizeList) -> Vec<(PlayerId, Award)> {
     let mut out = Vec::new();
     if let Some(k) = &list.keizer {
         for a in &k.awards {
-            let prize = serde_json::from_value::<Prize>(Value::String(a.prize.clone()));
-            if let Ok(p) = prize {
-                out.push((PlayerId(a.player_id), Award::Keizer(p)));
-            }
+            out.push((PlayerId(a.player_id), Award::Keizer(a.prize)));
         }
     }
     for r in list.round_robin.iter().flatten() {

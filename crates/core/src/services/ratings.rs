@@ -14,13 +14,7 @@ use std::collections::{HashMap, HashSet};
 use utoipa::ToSchema;
 
 /// Rating sources (docs/rules/README.md#players-and-ratings).
-pub const SOURCES: [&str; 4] = ["KNSB", "KNSB-rapid", "FIDE", "KNDB"];
-
-crate::schemas::string_enum_schema!(
-    pub RatingSource,
-    "A rating source: `KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`.",
-    SOURCES
-);
+pub use crate::vocab::RatingSource;
 
 /// Highest accepted rating value.
 pub const MAX_RATING: i32 = 3500;
@@ -92,7 +86,7 @@ enum Key {
 pub fn on_date(
     c: &mut DbConn,
     player: PlayerId,
-    source: &str,
+    source: RatingSource,
     date: chrono::NaiveDate,
 ) -> ApiResult<Rating> {
     crate::services::players::load_visible(c, player)?;
@@ -106,7 +100,7 @@ pub fn on_date(
 pub fn history_page(
     conn: &mut DbConn,
     player: PlayerId,
-    source: Option<&str>,
+    source: Option<RatingSource>,
     limit: i64,
     offset: i64,
 ) -> ApiResult<(Vec<ratings::Rating>, i64)> {
@@ -120,10 +114,11 @@ pub fn history_page(
 /// transaction.
 pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
     let mut errs = Vec::new();
-    if !SOURCES.contains(&list.source.as_str()) {
+    let source = list.source.parse::<RatingSource>();
+    if source.is_err() {
         errs.push(FieldError::new(
             "source",
-            format!("must be one of {}", SOURCES.join(", ")),
+            format!("must be one of {}", RatingSource::NAMES.join(", ")),
         ));
     }
     let date = crate::services::date::field("list_date", &list.list_date);
@@ -182,6 +177,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
         return Err(ApiError::validation(errs));
     }
     let date = date.map_err(|_| ApiError::invalid("list_date", "must be a date"))?;
+    let source = source.map_err(|_| ApiError::invalid("source", "is not a rating source"))?;
     let knsb: Vec<String> = keys
         .iter()
         .filter_map(|k| match k {
@@ -227,7 +223,7 @@ pub fn push(conn: &mut DbConn, list: &RatingList) -> ApiResult<PushReport> {
         };
         let new = NewRating {
             player_id,
-            source: &list.source,
+            source,
             value: row.value as i32,
             list_date: date,
             created_at: now,

@@ -271,7 +271,7 @@ fn ended_by(c: &mut DbConn, game: GameId, state: &GameState) -> ApiResult<EndedB
             set_aside: false,
         });
     };
-    let claim: Option<(ClaimId, String)> = claims::table
+    let claim: Option<(ClaimId, crate::vocab::ClaimKind)> = claims::table
         .filter(claims::game_id.eq(game))
         .filter(claims::event_seq.eq(upheld.event as i32))
         .select((claims::id, claims::kind))

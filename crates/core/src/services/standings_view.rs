@@ -261,7 +261,7 @@ pub struct StandingsView {
     pub competition_id: i64,
     /// `keizer`, `swiss` or `round_robin`.
     #[schema(value_type = crate::schemas::StandingsKind)]
-    pub kind: String,
+    pub kind: CompetitionKind,
     /// Rounds (evenings) that count so far.
     pub rounds_counted: u32,
     /// The round (evening) these standings are after; 0 before any.
@@ -319,7 +319,7 @@ pub fn standings_view(
 ) -> ApiResult<StandingsView> {
     let mut view = StandingsView {
         competition_id: comp.id.get(),
-        kind: comp.kind.into(),
+        kind: comp.kind,
         rounds_counted: 0,
         after: 0,
         keizer: None,

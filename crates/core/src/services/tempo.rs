@@ -155,7 +155,7 @@ pub fn set(
     }
     let quickplay_claims: i64 = claims::table
         .filter(claims::game_id.eq(id))
-        .filter(claims::kind.eq("quickplay_finish"))
+        .filter(claims::kind.eq(crate::vocab::ClaimKind::QuickplayFinish))
         .count()
         .get_result(c)?;
     if quickplay_claims > 0 {

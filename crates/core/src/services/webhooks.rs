@@ -101,8 +101,7 @@ pub struct DeliveryView {
     pub event_id: i64,
     /// The event's type.
     #[serde(rename = "event_type")]
-    #[schema(value_type = crate::vocab::EventType)]
-    pub event_type: String,
+    pub event_type: crate::vocab::EventType,
     /// `pending`, `delivered` or `failed`.
     pub status: DeliveryStatus,
     /// Attempts made.
@@ -415,7 +414,7 @@ pub fn redeliver(c: &mut DbConn, id: WebhookId, of: DeliveryId) -> ApiResult<Del
         &[NewDelivery {
             webhook_id: d.webhook_id,
             event_id: d.event_id,
-            event_type: &d.event_type,
+            event_type: d.event_type,
             body: &d.body,
             status: DeliveryStatus::Pending,
             attempts: 0,
@@ -471,10 +470,10 @@ fn queue_for(c: &mut DbConn, w: &Webhook) -> ApiResult<usize> {
         found.last().map_or(newest, |e| e.id.max(newest))
     };
     let now = now_utc();
-    let bodies: Vec<(i64, String, String)> = found
+    let bodies: Vec<(i64, EventKind, String)> = found
         .into_iter()
         .map(|e| {
-            let (id, kind) = (e.id, e.kind.as_str().to_string());
+            let (id, kind) = (e.id, e.kind);
             let body = serde_json::to_string(&EventView::of(e))
                 .map_err(|e| ApiError::Internal(e.to_string()))?;
             Ok((id, kind, body))
@@ -485,7 +484,7 @@ fn queue_for(c: &mut DbConn, w: &Webhook) -> ApiResult<usize> {
         .map(|(id, kind, body)| NewDelivery {
             webhook_id: w.id,
             event_id: *id,
-            event_type: kind,
+            event_type: *kind,
             body,
             status: DeliveryStatus::Pending,
             attempts: 0,

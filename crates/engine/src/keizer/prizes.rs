@@ -50,21 +50,7 @@ impl PrizeCandidate {
     }
 }
 
-/// A prize.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Prize {
-    /// Winter champion (1st).
-    WinterChampion,
-    /// Silver (2nd).
-    Silver,
-    /// Bronze (3rd).
-    Bronze,
-    /// Best of the rest: highest game score.
-    BestOfTheRest,
-    /// Summer champion (1st).
-    SummerChampion,
-}
+pub use crate::vocab::Prize;
 
 /// A prize awarded to a player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -171,11 +171,8 @@ fn parse_params(v: &Value) -> Result<Params, ScenarioError> {
             "excused" => p.excused = decimal(val, &at)?,
             "forfeit_win" => p.forfeit_win = decimal(val, &at)?,
             "withdrawn_prizes" => {
-                p.withdrawn_prizes = match val.as_str() {
-                    Some("eligible") => WithdrawnPrizes::Eligible,
-                    Some("excluded") => WithdrawnPrizes::Excluded,
-                    _ => return Err(field(at, "must be \"eligible\" or \"excluded\"")),
-                }
+                p.withdrawn_prizes = serde_json::from_value::<WithdrawnPrizes>(val.clone())
+                    .map_err(|_| field(at, "must be \"eligible\" or \"excluded\""))?
             }
             _ => return Err(field(at, "is not a Keizer parameter")),
         }

@@ -182,6 +182,19 @@ pub enum EventKind {
     RoundRobin,
 }
 
+/// The kind as the calculator and the command line name it: `swiss` or `round-robin`.
+impl std::str::FromStr for EventKind {
+    type Err = &'static str;
+
+    fn from_str(s: &str) -> Result<EventKind, &'static str> {
+        match s {
+            "swiss" => Ok(EventKind::Swiss),
+            "round-robin" => Ok(EventKind::RoundRobin),
+            _ => Err("must be swiss or round-robin"),
+        }
+    }
+}
+
 /// The tournament's results as the tie-break engine reads them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Input {

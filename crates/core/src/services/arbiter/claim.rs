@@ -4,65 +4,7 @@
 use super::*;
 use crate::ids::{ClaimId, CompetitionId, EveningId, GameId};
 use crate::store::models::events::{EventKind, NewEvent, Visibility};
-
-/// What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ClaimType {
-    /// Chess, FIDE 9.2: threefold repetition; (a) with `declared_move`, (b) without.
-    ThreefoldRepetition,
-    /// Chess, FIDE 9.3: fifty moves without pawn move or capture.
-    FiftyMoves,
-    /// Chess, FIDE 10.2: quickplay finish (needs `claimant` and `remaining_ms`).
-    QuickplayFinish,
-    /// Draughts: the same position with the claimant to move for the third time.
-    DraughtsThirdTime,
-    /// Draughts: the claimant can make, by a legal move, a position that arose twice before
-    /// by his own moves (`declared_move` optional).
-    DraughtsCanRepeat,
-    /// Draughts: 25 moves each without a capture or a man's move.
-    DraughtsTwentyFiveMoves,
-    /// Draughts: the 16-move or 5-move endgame limit reached.
-    DraughtsEndgameLimit,
-    /// Draughts: a lasting advantage of at least three men (a king counts as two). The
-    /// material is checked from the moves; whether the advantage lasts is the arbiter's
-    /// judgement, so a claim on a position three men ahead waits for the arbiter's decision
-    /// (accepted: plusremise for the side ahead).
-    DraughtsLastingAdvantage,
-    /// Chess, rapid and blitz (FIDE Laws A.4.2, B.3): the move just completed by the
-    /// claimant's opponent was illegal, claimed before the claimant moves
-    /// (docs/rules/arbiter.md#illegal-moves-in-rapid-and-blitz). With `illegal_move` and the
-    /// moves recorded, checked from the position and decided at once; else the arbiter
-    /// decides.
-    IllegalMove,
-}
-
-impl ClaimType {
-    fn event_kind(self) -> ClaimKind {
-        match self {
-            ClaimType::ThreefoldRepetition => ClaimKind::ThreefoldRepetition,
-            ClaimType::FiftyMoves => ClaimKind::FiftyMoves,
-            ClaimType::QuickplayFinish => ClaimKind::QuickplayFinish,
-            ClaimType::DraughtsThirdTime | ClaimType::DraughtsCanRepeat => {
-                ClaimKind::DraughtsRepetition
-            }
-            ClaimType::DraughtsTwentyFiveMoves => ClaimKind::DraughtsTwentyFiveMoves,
-            ClaimType::DraughtsEndgameLimit => ClaimKind::DraughtsEndgameLimit,
-            ClaimType::DraughtsLastingAdvantage => ClaimKind::DraughtsLastingAdvantage,
-            ClaimType::IllegalMove => ClaimKind::IllegalMove,
-        }
-    }
-
-    fn game(self) -> GameKind {
-        match self {
-            ClaimType::ThreefoldRepetition
-            | ClaimType::FiftyMoves
-            | ClaimType::QuickplayFinish
-            | ClaimType::IllegalMove => GameKind::Chess,
-            _ => GameKind::Draughts,
-        }
-    }
-}
+use crate::vocab::ClaimKind;
 
 /// The arbiter's decision on a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -127,7 +69,8 @@ pub struct DecisionInput {
 #[schema(example = json!({"kind": "threefold_repetition", "declared_move": "Ng8"}))]
 pub struct ClaimInput {
     /// What is claimed.
-    pub kind: ClaimType,
+    #[schema(value_type = crate::schemas::ClaimType)]
+    pub kind: ClaimKind,
     /// Claim (a): the move the claimant writes down and declares (SAN or PDN); absent for
     /// claim (b), the position now on the board with the claimant to move. At most 64
     /// characters.
@@ -241,7 +184,7 @@ fn need_record(r: Option<Record>) -> ApiResult<Record> {
     })
 }
 
-fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> ApiResult<Checked> {
+fn check_chess(kind: ClaimKind, record: Record, declared: Option<String>) -> ApiResult<Checked> {
     let Record::Chess { moves, start_fen } = record else {
         return Err(ApiError::invalid("moves", "chess moves expected"));
     };
@@ -250,7 +193,7 @@ fn check_chess(kind: ClaimType, record: Record, declared: Option<String>) -> Api
         start_fen: start_fen.clone(),
     })?;
     let bad = |e: engine::RepetitionError| ApiError::invalid("moves", e.to_string());
-    let (claimant, valid, check, declared) = if kind == ClaimType::ThreefoldRepetition {
+    let (claimant, valid, check, declared) = if kind == ClaimKind::ThreefoldRepetition {
         let v = engine::check_repetition(&RepetitionClaim {
             start_fen,
             moves,
@@ -330,7 +273,7 @@ fn lasting_advantage(game: &draughts::DraughtsGame, plies: Vec<String>) -> Check
     }
 }
 
-fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> ApiResult<Checked> {
+fn check_draughts(kind: ClaimKind, record: Record, declared: Option<String>) -> ApiResult<Checked> {
     let Record::Draughts {
         movetext,
         start_fen,
@@ -341,7 +284,7 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
     let game = draughts::read_game(start_fen.as_deref(), &movetext)
         .map_err(|e| ApiError::invalid("moves", e.to_string()))?;
     let plies: Vec<String> = game.moves.iter().map(|m| m.notation()).collect();
-    if kind == ClaimType::DraughtsEndgameLimit {
+    if kind == ClaimKind::DraughtsEndgameLimit {
         let claimant = game
             .positions()
             .last()
@@ -377,12 +320,12 @@ fn check_draughts(kind: ClaimType, record: Record, declared: Option<String>) -> 
             declared: None,
         });
     }
-    if kind == ClaimType::DraughtsLastingAdvantage {
+    if kind == ClaimKind::DraughtsLastingAdvantage {
         return Ok(lasting_advantage(&game, plies));
     }
     let claim = match kind {
-        ClaimType::DraughtsThirdTime => DraughtsClaim::ThirdTime,
-        ClaimType::DraughtsCanRepeat => DraughtsClaim::CanRepeat {
+        ClaimKind::DraughtsThirdTime => DraughtsClaim::ThirdTime,
+        ClaimKind::DraughtsCanRepeat => DraughtsClaim::CanRepeat {
             declared_move: declared,
         },
         _ => DraughtsClaim::TwentyFiveMoves,
@@ -462,6 +405,13 @@ pub fn make_claim(
             format!("at most {MAX_DECLARED_CHARS} characters"),
         ));
     }
+    if !input.kind.is_brought() {
+        return Err(ApiError::invalid(
+            "kind",
+            "draughts_repetition is the kind of a plain claim event; a claim names \
+             draughts_third_time or draughts_can_repeat",
+        ));
+    }
     check_illegal_move_text(input)?;
     lock_game(c, game)?;
     let ctx = load_game(c, game)?;
@@ -475,7 +425,7 @@ pub fn make_claim(
             ),
         ));
     }
-    if input.kind != ClaimType::QuickplayFinish {
+    if input.kind != ClaimKind::QuickplayFinish {
         for (set, field) in [
             (input.claimant.is_some(), "claimant"),
             (input.remaining_ms.is_some(), "remaining_ms"),
@@ -493,7 +443,7 @@ pub fn make_claim(
     if input.declared_move.is_some()
         && !matches!(
             input.kind,
-            ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves | ClaimType::DraughtsCanRepeat
+            ClaimKind::ThreefoldRepetition | ClaimKind::FiftyMoves | ClaimKind::DraughtsCanRepeat
         )
     {
         return Err(ApiError::invalid(
@@ -504,8 +454,8 @@ pub fn make_claim(
     let mut log = Log::open(c, &ctx, actor)?;
     let record = checked_moves(c, &ctx, input)?;
     let checked = match input.kind {
-        ClaimType::QuickplayFinish => check_quickplay(&ctx, input, record, log.state())?,
-        ClaimType::IllegalMove => {
+        ClaimKind::QuickplayFinish => check_quickplay(&ctx, input, record, log.state())?,
+        ClaimKind::IllegalMove => {
             // without the move named there is nothing to check the moves against
             let record = match input.illegal_move {
                 Some(_) => claim_record(&log, ctx.kind, record)?,
@@ -513,7 +463,7 @@ pub fn make_claim(
             };
             illegal::check(&ctx, input, record, log.state())?
         }
-        ClaimType::ThreefoldRepetition | ClaimType::FiftyMoves => check_chess(
+        ClaimKind::ThreefoldRepetition | ClaimKind::FiftyMoves => check_chess(
             input.kind,
             need_record(claim_record(&log, ctx.kind, record)?)?,
             input.declared_move.clone(),
@@ -542,13 +492,13 @@ pub fn make_claim(
         c,
         &log,
         seq,
-        &kind_str(&input.kind),
+        input.kind,
         checked.claimant,
         checked.valid,
         checked.check.clone(),
     )?;
     let ruling = match (&input.decision, input.kind) {
-        (Some(d), ClaimType::QuickplayFinish) => {
+        (Some(d), ClaimKind::QuickplayFinish) => {
             let state = QuickplayState {
                 claimant: checked.claimant,
                 status: quickplay::QuickplayClaimStatus::Pending,
@@ -584,10 +534,7 @@ pub fn make_claim(
         }),
     )?;
     record_claim_event(c, EventKind::ClaimFiled, &row)?;
-    if !matches!(
-        parse_status(&row.status)?,
-        ClaimStatus::Pending | ClaimStatus::Postponed
-    ) {
+    if row.status.is_final() {
         record_claim_event(c, EventKind::ClaimDecided, &row)?;
     }
     enter_decided_result(c, &log, seq)?;
@@ -599,7 +546,7 @@ fn check_illegal_move_text(input: &ClaimInput) -> ApiResult<()> {
     let Some(m) = &input.illegal_move else {
         return Ok(());
     };
-    if input.kind != ClaimType::IllegalMove {
+    if input.kind != ClaimKind::IllegalMove {
         return Err(ApiError::invalid(
             "illegal_move",
             "only for an illegal-move claim",
@@ -664,10 +611,10 @@ pub fn decide_claim(
     if matches!(rec.status, ClaimStatus::Upheld | ClaimStatus::Rejected) {
         return Err(ApiError::Conflict(format!(
             "claim {id} was already decided ({}); the decision is final",
-            status_str(rec.status)
+            crate::vocab::ClaimStatus::from(rec.status)
         )));
     }
-    if rec.kind == ClaimKind::QuickplayFinish {
+    if rec.kind == engine::ClaimKind::QuickplayFinish {
         let state = QuickplayState {
             claimant: rec.by,
             status: match rec.status {
@@ -704,7 +651,7 @@ pub fn decide_claim(
         ));
     }
     let default_outcome = verdict.and_then(draughts_outcome);
-    let ruling = if rec.kind == ClaimKind::IllegalMove {
+    let ruling = if rec.kind == engine::ClaimKind::IllegalMove {
         illegal::decided(input, log.state(), rec.by)?
     } else {
         ruling_of(input, default_outcome)

@@ -58,12 +58,12 @@ pub struct ClaimRow {
     pub game_id: GameId,
     /// The place of the claim in the game's log.
     pub event_seq: i32,
-    /// What is claimed (`threefold_repetition`, `quickplay_finish`, …).
-    pub kind: String,
+    /// What is claimed.
+    pub kind: crate::vocab::ClaimKind,
     /// Who claims: `white` or `black`.
     pub claimant: String,
-    /// Where it stands: `pending`, `postponed`, `upheld` or `rejected`.
-    pub status: String,
+    /// Where it stands.
+    pub status: crate::vocab::ClaimStatus,
     /// The engine's verdict on the recorded moves, when it could check them.
     pub valid: Option<bool>,
     /// The engine's check as JSON text.

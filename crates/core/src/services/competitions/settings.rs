@@ -466,12 +466,13 @@ pub fn seed_order(entrants: &mut [Entrant]) {
 pub fn seed_rating(
     c: &Competition,
     season_opening: chrono::NaiveDate,
-) -> (&'static str, chrono::NaiveDate) {
+) -> (crate::vocab::RatingSource, chrono::NaiveDate) {
+    use crate::vocab::RatingSource;
     use chrono::Datelike;
     let source = match (c.discipline, c.system) {
-        (Discipline::Draughts, _) => "KNDB",
-        (_, Some(PairingSystem::DoubleSwiss)) => "KNSB-rapid",
-        _ => "KNSB",
+        (Discipline::Draughts, _) => RatingSource::Kndb,
+        (_, Some(PairingSystem::DoubleSwiss)) => RatingSource::KnsbRapid,
+        _ => RatingSource::Knsb,
     };
     let year = if season_opening.month() >= 7 {
         season_opening.year()

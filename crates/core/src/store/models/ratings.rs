@@ -14,8 +14,8 @@ pub struct Rating {
     pub id: RatingId,
     /// The player it belongs to.
     pub player_id: PlayerId,
-    /// The list it comes from (`KNSB`, `KNSB-rapid`, `FIDE` or `KNDB`).
-    pub source: String,
+    /// The list it comes from.
+    pub source: crate::vocab::RatingSource,
     /// The rating.
     pub value: i32,
     /// The date of the list.
@@ -29,9 +29,9 @@ pub struct Rating {
 /// Insert form.
 #[derive(Debug, Insertable)]
 #[diesel(table_name = ratings)]
-pub struct NewRating<'a> {
+pub struct NewRating {
     pub player_id: PlayerId,
-    pub source: &'a str,
+    pub source: crate::vocab::RatingSource,
     pub value: i32,
     pub list_date: NaiveDate,
     pub created_at: NaiveDateTime,
@@ -82,13 +82,13 @@ pub fn put(conn: &mut DbConn, new: &NewRating) -> QueryResult<RatingWrite> {
 pub fn history(
     conn: &mut DbConn,
     player: PlayerId,
-    source: Option<&str>,
+    source: Option<crate::vocab::RatingSource>,
 ) -> QueryResult<Vec<Rating>> {
     let mut q = ratings::table
         .filter(ratings::player_id.eq(player))
         .into_boxed::<MultiBackend>();
     if let Some(s) = source {
-        q = q.filter(ratings::source.eq(s.to_string()));
+        q = q.filter(ratings::source.eq(s));
     }
     q.order((ratings::list_date.desc(), ratings::source))
         .select(Rating::as_select())
@@ -100,7 +100,7 @@ pub fn history(
 pub fn history_page(
     conn: &mut DbConn,
     player: PlayerId,
-    source: Option<&str>,
+    source: Option<crate::vocab::RatingSource>,
     limit: i64,
     offset: i64,
 ) -> QueryResult<(Vec<Rating>, i64)> {
@@ -109,7 +109,7 @@ pub fn history_page(
             .filter(ratings::player_id.eq(player))
             .into_boxed::<MultiBackend>();
         if let Some(s) = source {
-            q = q.filter(ratings::source.eq(s.to_string()));
+            q = q.filter(ratings::source.eq(s));
         }
         q
     };
@@ -127,7 +127,7 @@ pub fn history_page(
 pub fn on_date(
     conn: &mut DbConn,
     player: PlayerId,
-    source: &str,
+    source: crate::vocab::RatingSource,
     d: NaiveDate,
 ) -> QueryResult<Option<Rating>> {
     ratings::table

@@ -60,7 +60,7 @@ pub struct Delivery {
     pub id: DeliveryId,
     pub webhook_id: WebhookId,
     pub event_id: i64,
-    pub event_type: String,
+    pub event_type: crate::vocab::EventType,
     /// The JSON body sent.
     pub body: String,
     /// `pending`, `delivered` or `failed`.
@@ -79,7 +79,7 @@ pub struct Delivery {
 pub struct NewDelivery<'a> {
     pub webhook_id: WebhookId,
     pub event_id: i64,
-    pub event_type: &'a str,
+    pub event_type: crate::vocab::EventType,
     pub body: &'a str,
     pub status: DeliveryStatus,
     pub attempts: i32,

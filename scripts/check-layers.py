@@ -567,6 +567,8 @@ ARM_PARSERS = {
     ("crates/engine/src/keizer/scenario.rs", "parse_params"): "the scenario's parameter names",
     ("crates/engine/src/keizer/scenario.rs", "parse_result"): "the scenario's result codes",
     ("src/web/competition.rs", "route"): "the pages' path segments",
+    ("crates/core/src/config.rs", "frame_ancestors"): "CSP source keywords of `FRAME_ANCESTORS`",
+    ("crates/core/src/mail_config.rs", "read_smtp"): "the `SMTP_TLS` setting",
 }
 
 

@@ -95,12 +95,6 @@ string_enum_schema!(
 );
 
 string_enum_schema!(
-    pub ClaimType,
-    "What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).",
-    crate::vocab::ClaimKind::brought_names()
-);
-
-string_enum_schema!(
     pub Prize,
     "A Keizer prize: `winter_champion`, `silver`, `bronze`, `best_of_the_rest` or `summer_champion`.",
     clubcomp_engine::keizer::Prize::NAMES

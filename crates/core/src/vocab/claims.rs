@@ -136,6 +136,12 @@ impl ClaimStatus {
     }
 }
 
+crate::schemas::string_enum_schema!(
+    pub ClaimType,
+    "What is claimed (docs/rules/arbiter.md#draughts-claims, docs/rules/arbiter.md).",
+    ClaimKind::brought_names()
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,7 +69,7 @@ pub struct DecisionInput {
 #[schema(example = json!({"kind": "threefold_repetition", "declared_move": "Ng8"}))]
 pub struct ClaimInput {
     /// What is claimed.
-    #[schema(value_type = crate::schemas::ClaimType)]
+    #[schema(value_type = crate::vocab::ClaimType)]
     pub kind: ClaimKind,
     /// Claim (a): the move the claimant writes down and declares (SAN or PDN); absent for
     /// claim (b), the position now on the board with the claimant to move. At most 64

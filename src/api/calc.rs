@@ -647,11 +647,13 @@ pub async fn create_tiebreaks_calculation(
         Cut, EventKind, RulesEdition, Tiebreak, compute_tiebreaks, read_trf,
     };
     let b = body.into_inner()?;
-    let rules = match b.rules.as_deref().map(str::trim) {
-        None | Some("2024") => RulesEdition::Fide2024,
-        Some("2026") => RulesEdition::Fide2026,
-        Some(_) => return Err(ApiError::invalid("rules", "must be 2024 or 2026")),
-    };
+    let rules = b
+        .rules
+        .as_deref()
+        .map(|r| r.trim().parse::<RulesEdition>())
+        .transpose()
+        .map_err(|why| ApiError::invalid("rules", why))?
+        .unwrap_or_default();
     let event = b
         .event
         .as_deref()

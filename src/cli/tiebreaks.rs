@@ -2,9 +2,7 @@
 //! of a TRF file, printed as JSON standings with every value.
 
 use clubcomp_engine::swiss::parse_trf;
-use clubcomp_engine::tiebreaks::{
-    Input, RulesEdition, Tiebreak, compute_tiebreaks, parse_tiebreaks,
-};
+use clubcomp_engine::tiebreaks::{Input, RulesEdition, Tiebreak, compute_tiebreaks};
 use clubcomp_engine::tiebreaks::{edition_for, input_from_trf, standard_scoring};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,10 +72,10 @@ fn run_inner(args: &Args) -> Result<String, String> {
         (input, edition)
     };
     input.rules = match args.rules.trim() {
-        "2024" => RulesEdition::Fide2024,
-        "2026" => RulesEdition::Fide2026,
         "auto" => trf_edition,
-        other => return Err(format!("--rules must be 2024, 2026 or auto, not {other:?}")),
+        other => other
+            .parse::<RulesEdition>()
+            .map_err(|_| format!("--rules must be 2024, 2026 or auto, not {other:?}"))?,
     };
     if let Some(event) = args.event.as_deref().map(str::trim) {
         input.event = event

@@ -169,6 +169,19 @@ pub enum RulesEdition {
     Fide2026,
 }
 
+/// The edition as the calculator and the command line name it: `2024` or `2026`.
+impl std::str::FromStr for RulesEdition {
+    type Err = &'static str;
+
+    fn from_str(s: &str) -> Result<RulesEdition, &'static str> {
+        match s {
+            "2024" => Ok(RulesEdition::Fide2024),
+            "2026" => Ok(RulesEdition::Fide2026),
+            _ => Err("must be 2024 or 2026"),
+        }
+    }
+}
+
 /// The kind of event, which changes how unplayed rounds count (C.07 art. 16 is written for
 /// Swiss events; in a round robin the schedule is fixed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -606,3 +606,20 @@ fn acronyms_with_modifiers() {
         assert_eq!(Tiebreak::parse(bad), None, "{bad}");
     }
 }
+
+#[test]
+fn an_edition_and_an_event_kind_are_read_as_the_calculator_names_them() {
+    assert_eq!("2024".parse::<RulesEdition>(), Ok(RulesEdition::Fide2024));
+    assert_eq!("2026".parse::<RulesEdition>(), Ok(RulesEdition::Fide2026));
+    assert_eq!("2025".parse::<RulesEdition>(), Err("must be 2024 or 2026"));
+    assert_eq!(
+        "fide2024".parse::<RulesEdition>(),
+        Err("must be 2024 or 2026")
+    );
+    assert_eq!("swiss".parse::<EventKind>(), Ok(EventKind::Swiss));
+    assert_eq!(
+        "round-robin".parse::<EventKind>(),
+        Ok(EventKind::RoundRobin)
+    );
+    assert!("round_robin".parse::<EventKind>().is_err());
+}

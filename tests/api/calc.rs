@@ -243,20 +243,7 @@ async fn keizer_prizes_from_a_scenario() {
     assert_eq!(pair, ["a", "d"]);
 
     // the command line answers the same JSON
-    let file = std::env::temp_dir().join(format!("prizes-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&file, summer.to_string()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clubcomp"))
-        .args(["calc", "keizer-prizes"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    std::fs::remove_file(&file).ok();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli = calc_cli("keizer-prizes", &summer);
     assert_eq!(cli, r.body);
 
     let r = app.calc("keizer-prizes", scenario("autumn")).await;

@@ -16,24 +16,6 @@ fn candidates(body: &Value) -> Vec<&str> {
         .collect()
 }
 
-/// Runs `clubcomp calc <name>` on `input` and reads its JSON.
-fn cli(name: &str, input: &Value) -> Value {
-    let file = std::env::temp_dir().join(format!("{name}-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&file, input.to_string()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clubcomp"))
-        .args(["calc", name])
-        .arg(&file)
-        .output()
-        .unwrap();
-    std::fs::remove_file(&file).ok();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 /// A and C both have 6 points, A ahead on the first tie-break (30 against 28); B has 5½.
 /// The blitz (*Snelschaakkampioenschap* 4: level on points for first) plays A–C and C–A;
 /// the rapid (8e: only a first place the whole list leaves shared) makes A champion.
@@ -57,7 +39,7 @@ async fn the_blitz_plays_off_a_tie_on_points_the_rapid_only_a_tie_after_every_ti
         json!([{"round": 1, "white": "A", "black": "C"},
                {"round": 2, "white": "C", "black": "A"}])
     );
-    assert_eq!(cli("swiss-playoff", &blitz), r.body);
+    assert_eq!(calc_cli("swiss-playoff", &blitz), r.body);
 
     let rapid = json!({"rule": "rapid", "standings": list});
     let r = app.calc("swiss-playoff", rapid).await;
@@ -238,7 +220,7 @@ async fn the_blitz_rounds_follow_from_the_field() {
             assert_eq!(r.body["formula"], 6);
             assert_eq!(r.body["extra_rounds"], 2);
             assert_eq!(r.body["max_rounds"], 11);
-            assert_eq!(cli("blitz-rounds", &body), r.body);
+            assert_eq!(calc_cli("blitz-rounds", &body), r.body);
         }
     }
     let r = app

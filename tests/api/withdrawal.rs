@@ -604,24 +604,6 @@ fn winter_scenario(params: Value) -> Value {
     json!({"half": "winter", "params": params, "players": players, "evenings": evenings})
 }
 
-/// `clubcomp calc keizer-prizes` on `scenario`: its JSON answer.
-fn keizer_prizes_cli(scenario: &Value) -> Value {
-    let file = std::env::temp_dir().join(format!("winter-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&file, scenario.to_string()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clubcomp"))
-        .args(["calc", "keizer-prizes"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    std::fs::remove_file(&file).ok();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 /// The command line works the same winter from a file to the same numbers: the final table
 /// of [`TABLE`], Wim winter champion by default and Bram with `withdrawn_prizes: excluded`.
 #[test]
@@ -635,7 +617,7 @@ fn the_command_line_gives_the_withdrawn_player_the_title_unless_excluded() {
             false,
         ),
     ] {
-        let out = keizer_prizes_cli(&winter_scenario(params));
+        let out = calc_cli("keizer-prizes", &winter_scenario(params));
         let table: Vec<(String, f64)> = out["standings"]["standings"]
             .as_array()
             .unwrap()

@@ -260,3 +260,21 @@ pub fn http(
     try_http(port, method, path, token, headers, body)
         .unwrap_or_else(|e| panic!("{method} {path} on port {port}: {e}"))
 }
+
+/// Runs `clubcomp calc <name>` on `input` (written to a file) and reads its JSON answer.
+pub fn calc_cli(name: &str, input: &Value) -> Value {
+    let file = std::env::temp_dir().join(format!("{name}-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&file, input.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_clubcomp"))
+        .args(["calc", name])
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}

@@ -77,13 +77,7 @@ impl ClaimKind {
 
     /// The game the claim belongs to.
     pub fn game(self) -> GameKind {
-        match self {
-            ClaimKind::ThreefoldRepetition
-            | ClaimKind::FiftyMoves
-            | ClaimKind::QuickplayFinish
-            | ClaimKind::IllegalMove => GameKind::Chess,
-            _ => GameKind::Draughts,
-        }
+        self.event_kind().game()
     }
 }
 

@@ -91,7 +91,8 @@ pub enum ClaimKind {
 }
 
 impl ClaimKind {
-    fn game(self) -> GameKind {
+    /// The game the claim belongs to: chess or draughts.
+    pub fn game(self) -> GameKind {
         match self {
             ClaimKind::ThreefoldRepetition
             | ClaimKind::FiftyMoves

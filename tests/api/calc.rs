@@ -209,17 +209,7 @@ async fn keizer_prizes_from_a_scenario() {
     let r = app.calc("keizer-prizes", scenario("winter")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["not_eligible"], json!(["e"]));
-    let prizes: Vec<(String, String)> = r.body["awards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| {
-            (
-                a["prize"].as_str().unwrap().into(),
-                a["id"].as_str().unwrap().into(),
-            )
-        })
-        .collect();
+    let prizes = award_pairs(&r.body);
     assert_eq!(prizes[0], ("winter_champion".into(), "a".into()));
     assert_eq!(prizes[3], ("best_of_the_rest".into(), "d".into()));
     assert_eq!(r.body["playoffs"], Value::Null);

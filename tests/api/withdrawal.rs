@@ -631,17 +631,7 @@ fn the_command_line_gives_the_withdrawn_player_the_title_unless_excluded() {
             .collect();
         let want: Vec<(String, f64)> = TABLE.iter().map(|&(i, s)| (id(i), s)).collect();
         assert_eq!(table, want, "{out}");
-        let got: Vec<(String, String)> = out["awards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| {
-                (
-                    a["prize"].as_str().unwrap().into(),
-                    a["id"].as_str().unwrap().into(),
-                )
-            })
-            .collect();
+        let got = award_pairs(&out);
         let want: Vec<(String, String)> = expected
             .iter()
             .map(|&(prize, i)| (prize.into(), id(i)))

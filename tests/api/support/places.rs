@@ -1,5 +1,5 @@
 //! Where a player's place is read besides the standings: the season page's first three of a
-//! competition and the players' cards.
+//! competition and the players' cards; and a prize list's awards.
 
 use super::app::TestApp;
 use super::paths;
@@ -31,4 +31,20 @@ pub async fn assert_card_places(app: &TestApp, comp: i64, places: &[(i64, &str)]
             .clone();
         assert_eq!(entry["place"], place, "player {player}: {}", card.text);
     }
+}
+
+/// A prize list's awards (the calculator's or the competition's) as `(prize, id)` pairs, in
+/// the list's order.
+pub fn award_pairs(list: &serde_json::Value) -> Vec<(String, String)> {
+    list["awards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["prize"].as_str().unwrap().into(),
+                a["id"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
 }
